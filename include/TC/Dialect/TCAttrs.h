@@ -1,0 +1,24 @@
+//===- TCAttrs.h - tc attributes --------------------------------*- C++ -*-===//
+#ifndef TC_DIALECT_TCATTRS_H
+#define TC_DIALECT_TCATTRS_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/APFloat.h"
+
+#define GET_ATTRDEF_CLASSES
+#include "TC/Dialect/TCAttrs.h.inc"
+
+namespace mlir::tc {
+
+/// Checks `dist` against the grid it is used on and the labels of the array it
+/// distributes: one entry per grid dimension, only labels the array has. `what`
+/// names the distribution in the message (e.g. "'from' distribution").
+LogicalResult verifyDistribution(function_ref<InFlightDiagnostic()> emitError,
+                                 DistAttr dist, GridAttr grid,
+                                 ArrayRef<StringRef> arrayLabels, StringRef what);
+
+} // namespace mlir::tc
+
+#endif // TC_DIALECT_TCATTRS_H

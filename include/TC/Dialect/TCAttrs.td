@@ -1,0 +1,103 @@
+//===- TCAttrs.td - tc attributes -------------------------*- tablegen -*-===//
+#ifndef TC_ATTRS_TD
+#define TC_ATTRS_TD
+
+include "TC/Dialect/TCDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+
+class TC_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<TC_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def TC_GridAttr : TC_Attr<"Grid", "grid"> {
+  let summary = "Logical processor grid";
+  let description = [{
+    A logical grid of processes, one extent per grid dimension, e.g. `#tc.grid<[4, 8]>`
+    for 32 processes viewed as 4 x 8 (Cociorva et al. 2002, section 3.1). Every extent
+    is at least 1.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t", "extent per grid dimension">:$shape);
+  let assemblyFormat = "`<` `[` $shape `]` `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Number of grid dimensions.
+    unsigned getRank() const { return getShape().size(); }
+    /// Total number of processes in the grid (product of the extents).
+    int64_t getNumProcs() const;
+  }];
+}
+
+def TC_DistAttr : TC_Attr<"Dist", "dist"> {
+  let summary = "Distribution of an array over a processor grid";
+  let description = [{
+    One entry per grid dimension (Cociorva et al. 2002, section 3.1): an index label
+    (the array is block-distributed along that index over the grid dimension), `*`
+    (replicated along the grid dimension) or `1` (only the processes with coordinate 0
+    along the grid dimension hold data). An index label may appear at most once.
+
+    ```mlir
+    #tc.dist<[a, *]>
+    #tc.dist<[a, b] virtual [2, 1]>
+    ```
+
+    The optional `virtual` list gives a virtual-partitioning factor per grid dimension
+    (section 3.3): the index is split into `grid extent * factor` blocks, as the lcm
+    construction needs when a fused loop is distributed differently by producer and
+    consumer. Factors are >= 1 and may exceed 1 only on dimensions that distribute an
+    index.
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"::mlir::StringAttr", "label, `*` or `1` per grid dimension">:$dims,
+    ArrayRefParameter<"int64_t", "virtual-partitioning factor per grid dimension (empty: all 1)">:$virtualFactors);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilder<(ins "::llvm::ArrayRef<::mlir::StringAttr>":$dims), [{
+      return $_get($_ctxt, dims, ::llvm::ArrayRef<int64_t>{});
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    static constexpr ::llvm::StringLiteral kReplicated = "*";
+    static constexpr ::llvm::StringLiteral kFirstSlice = "1";
+    unsigned getRank() const { return getDims().size(); }
+    /// The index label distributed along grid dimension `dim`, or empty when that
+    /// dimension is replicated (`*`) or holds only the first slice (`1`).
+    ::llvm::StringRef getDistributedLabel(unsigned dim) const;
+    /// Virtual-partitioning factor of grid dimension `dim` (1 when none was given).
+    int64_t getVirtualFactor(unsigned dim) const;
+  }];
+}
+
+def TC_MachineAttr : TC_Attr<"Machine", "machine"> {
+  let summary = "Machine model used by the planners";
+  let description = [{
+    The parallel machine the planners target (Gao et al. section 2; Cociorva et al.
+    section 3.2): number of processes, memory per process in bytes, network and disk
+    bandwidths in bytes per second, element size in bytes, and multipliers on the cost
+    of broadcast and reduction collectives (1 reproduces the papers' formulas).
+
+    ```mlir
+    #tc.machine<procs = 4, mem = 67108864, net_bw = 2.0e+08, disk_bw = 8.0e+06>
+    #tc.machine<procs = 4, mem = "64MiB", net_bw = "200MB/s", disk_bw = "8MB/s",
+                elem_bytes = 8, bcast_factor = 1.4, reduce_factor = 1.0>
+    ```
+
+    Sizes and rates are plain numbers or strings with units (KB, MB, GB = powers of
+    1000; KiB, MiB, GiB = powers of 1024; rates end in `/s`). `procs`, `mem`, `net_bw`
+    and `disk_bw` are required; `elem_bytes` defaults to 8 and both factors to 1. The
+    printed form always uses plain numbers.
+  }];
+  let parameters = (ins
+    "int64_t":$procs,
+    "int64_t":$memBytes,
+    APFloatParameter<"network bandwidth, bytes/s">:$netBandwidth,
+    APFloatParameter<"disk bandwidth, bytes/s">:$diskBandwidth,
+    "int64_t":$elemBytes,
+    APFloatParameter<"broadcast cost multiplier">:$bcastFactor,
+    APFloatParameter<"reduction cost multiplier">:$reduceFactor);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+#endif // TC_ATTRS_TD

@@ -1,0 +1,44 @@
+//===- TCDialect.td - the tc dialect ----------------------*- tablegen -*-===//
+#ifndef TC_DIALECT_TD
+#define TC_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def TC_Dialect : Dialect {
+  let name = "tc";
+  let cppNamespace = "::mlir::tc";
+  let summary = "Tensor contractions with named indices, planned for MPI and out-of-core execution";
+  let description = [{
+    The `tc` dialect expresses tensor-contraction programs, the building blocks of
+    quantum-chemistry methods such as coupled cluster, with named index labels:
+
+    ```mlir
+    %r = tc.contract %C[a, b, c, d] += %A[a, b, m, n] * %B[c, d, m, n]
+           : tensor<8x8x4x4xf64>, tensor<8x8x4x4xf64> -> tensor<8x8x8x8xf64>
+    ```
+
+    Every operand carries one label per dimension; a label's extent is the size of the
+    dimension it names and must agree everywhere the label appears. Labels absent from
+    the result are summed over. Values are builtin tensors of `f32` or `f64` with
+    static shapes, so other compilers can hand tc their tensors directly.
+
+    Attributes describe the parallel machine and data layout: `#tc.grid` (a logical
+    processor grid), `#tc.dist` (an array's distribution over a grid) and `#tc.machine`
+    (the machine model the planners use). A module may carry its machine model as the
+    `tc.machine` attribute.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Name of the module attribute holding the machine model.
+    static constexpr ::llvm::StringLiteral getMachineAttrName() { return "tc.machine"; }
+  private:
+    void registerAttributes();
+  public:
+  }];
+}
+
+class TC_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TC_Dialect, mnemonic, traits>;
+
+#endif // TC_DIALECT_TD

@@ -1,0 +1,31 @@
+//===- TCOps.h - tc operations ----------------------------------*- C++ -*-===//
+#ifndef TC_DIALECT_TCOPS_H
+#define TC_DIALECT_TCOPS_H
+
+#include "TC/Dialect/TCAttrs.h"
+#include "TC/Dialect/TCDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "TC/Analysis/IndexSpace.h"
+
+#define GET_OP_CLASSES
+#include "TC/Dialect/TCOps.h.inc"
+
+namespace mlir::tc {
+
+/// The index space of a labeled op (contract, sum, multi_contract): labels in loop
+/// order (result labels first, then summed ones) with their extents, or why the op's
+/// labels and types do not form one.
+IndexSpaceOrError computeIndexSpace(TypeRange inputTypes, ArrayAttr inputLabels,
+                                        ArrayAttr resultLabels, Type resultType);
+
+} // namespace mlir::tc
+
+#endif // TC_DIALECT_TCOPS_H

@@ -1,0 +1,304 @@
+//===- TCAttrs.cpp - tc attributes ----------------------------------------===//
+#include "TC/Dialect/TCAttrs.h"
+#include "TC/Dialect/TCDialect.h"
+
+#include "TC/Analysis/IndexSpace.h"
+#include "TC/Analysis/Units.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tc;
+
+#define GET_ATTRDEF_CLASSES
+#include "TC/Dialect/TCAttrs.cpp.inc"
+
+void TCDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "TC/Dialect/TCAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// GridAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult GridAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return emitError() << "#tc.grid needs at least one dimension";
+  for (auto [dim, extent] : llvm::enumerate(shape))
+    if (extent < 1)
+      return emitError() << "#tc.grid dimension " << dim << " has extent "
+                         << extent << "; extents must be >= 1";
+  return success();
+}
+
+int64_t GridAttr::getNumProcs() const {
+  int64_t n = 1;
+  for (int64_t e : getShape())
+    n *= e;
+  return n;
+}
+
+//===----------------------------------------------------------------------===//
+// DistAttr
+//===----------------------------------------------------------------------===//
+
+static bool isLabelEntry(StringRef entry) {
+  return entry != DistAttr::kReplicated && entry != DistAttr::kFirstSlice;
+}
+
+LogicalResult DistAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<StringAttr> dims,
+                               ArrayRef<int64_t> virtualFactors) {
+  if (dims.empty())
+    return emitError() << "#tc.dist needs one entry per grid dimension; got none";
+  llvm::StringSet<> labels;
+  for (auto [dim, entry] : llvm::enumerate(dims)) {
+    StringRef s = entry.getValue();
+    if (!isLabelEntry(s))
+      continue;
+    if (!isValidLabel(s.str()))
+      return emitError() << "#tc.dist entry " << dim << " is '" << s
+                         << "'; expected an index label, '*' or '1'";
+    if (!labels.insert(s).second)
+      return emitError() << "#tc.dist distributes index '" << s
+                         << "' over two grid dimensions";
+  }
+  if (virtualFactors.empty())
+    return success();
+  if (virtualFactors.size() != dims.size())
+    return emitError() << "#tc.dist has " << dims.size()
+                       << " entries but " << virtualFactors.size()
+                       << " virtual-partitioning factors";
+  for (auto [dim, factor] : llvm::enumerate(virtualFactors)) {
+    if (factor < 1)
+      return emitError() << "#tc.dist virtual-partitioning factor " << factor
+                         << " of grid dimension " << dim << " must be >= 1";
+    if (factor > 1 && !isLabelEntry(dims[dim].getValue()))
+      return emitError() << "#tc.dist grid dimension " << dim << " is '"
+                         << dims[dim].getValue()
+                         << "' but has virtual-partitioning factor " << factor
+                         << "; only distributed indices can be partitioned";
+  }
+  return success();
+}
+
+StringRef DistAttr::getDistributedLabel(unsigned dim) const {
+  StringRef s = getDims()[dim].getValue();
+  return isLabelEntry(s) ? s : StringRef();
+}
+
+int64_t DistAttr::getVirtualFactor(unsigned dim) const {
+  return getVirtualFactors().empty() ? 1 : getVirtualFactors()[dim];
+}
+
+/// dist ::= `<` `[` entry (`,` entry)* `]` (`virtual` `[` int (`,` int)* `]`)? `>`
+/// entry ::= bare-id | `*` | `1`
+Attribute DistAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<StringAttr> dims;
+  SmallVector<int64_t> factors;
+  MLIRContext *ctx = parser.getContext();
+  auto parseEntry = [&]() -> ParseResult {
+    if (succeeded(parser.parseOptionalStar())) {
+      dims.push_back(StringAttr::get(ctx, kReplicated));
+      return success();
+    }
+    int64_t one;
+    OptionalParseResult intResult = parser.parseOptionalInteger(one);
+    if (intResult.has_value()) {
+      if (failed(*intResult))
+        return failure();
+      if (one != 1)
+        return parser.emitError(parser.getCurrentLocation())
+               << "#tc.dist entry " << one
+               << " is not valid; expected an index label, '*' or '1'";
+      dims.push_back(StringAttr::get(ctx, kFirstSlice));
+      return success();
+    }
+    StringRef label;
+    if (parser.parseKeyword(&label))
+      return failure();
+    dims.push_back(StringAttr::get(ctx, label));
+    return success();
+  };
+  if (parser.parseLess() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseEntry))
+    return {};
+  if (succeeded(parser.parseOptionalKeyword("virtual"))) {
+    if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
+          return parser.parseInteger(factors.emplace_back());
+        }))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); }, ctx, dims, factors);
+}
+
+void DistAttr::print(AsmPrinter &printer) const {
+  printer << "<[";
+  llvm::interleaveComma(getDims(), printer,
+                        [&](StringAttr d) { printer << d.getValue(); });
+  printer << "]";
+  if (!getVirtualFactors().empty()) {
+    printer << " virtual [";
+    llvm::interleaveComma(getVirtualFactors(), printer);
+    printer << "]";
+  }
+  printer << ">";
+}
+
+LogicalResult tc::verifyDistribution(function_ref<InFlightDiagnostic()> emitError,
+                                     DistAttr dist, GridAttr grid,
+                                     ArrayRef<StringRef> arrayLabels,
+                                     StringRef what) {
+  if (dist.getRank() != grid.getRank())
+    return emitError() << what << " " << dist << " has " << dist.getRank()
+                       << " entries but the grid " << grid << " has rank "
+                       << grid.getRank();
+  for (unsigned dim = 0; dim < dist.getRank(); ++dim) {
+    StringRef label = dist.getDistributedLabel(dim);
+    if (!label.empty() && !llvm::is_contained(arrayLabels, label))
+      return emitError() << what << " " << dist << " distributes index '" << label
+                         << "', which the array [" << llvm::join(arrayLabels, ", ")
+                         << "] does not have";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MachineAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  int64_t procs, int64_t memBytes,
+                                  APFloat netBandwidth, APFloat diskBandwidth,
+                                  int64_t elemBytes, APFloat bcastFactor,
+                                  APFloat reduceFactor) {
+  if (procs < 1)
+    return emitError() << "#tc.machine procs = " << procs << "; need >= 1";
+  if (memBytes < 1)
+    return emitError() << "#tc.machine mem = " << memBytes << "; need >= 1 byte";
+  if (elemBytes != 4 && elemBytes != 8)
+    return emitError() << "#tc.machine elem_bytes = " << elemBytes
+                       << "; tc supports 4 (f32) and 8 (f64)";
+  std::pair<StringRef, APFloat> positive[] = {{"net_bw", netBandwidth},
+                                              {"disk_bw", diskBandwidth},
+                                              {"bcast_factor", bcastFactor},
+                                              {"reduce_factor", reduceFactor}};
+  for (auto &[name, value] : positive) {
+    double v = value.convertToDouble();
+    if (!(v > 0) || !std::isfinite(v))
+      return emitError() << "#tc.machine " << name << " = " << v
+                         << "; need a positive finite number";
+  }
+  return success();
+}
+
+namespace {
+/// The parameters of #tc.machine in their printed order.
+enum class MachineKey { Procs, Mem, NetBw, DiskBw, ElemBytes, BcastFactor, ReduceFactor };
+constexpr StringLiteral kMachineKeys[] = {"procs",     "mem",          "net_bw",
+                                          "disk_bw",   "elem_bytes",   "bcast_factor",
+                                          "reduce_factor"};
+} // namespace
+
+/// machine ::= `<` key `=` value (`,` key `=` value)* `>`
+/// value   ::= integer | float | string-with-units
+Attribute MachineAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  std::optional<double> values[std::size(kMachineKeys)];
+  auto parseValue = [&](MachineKey key, double &out) -> ParseResult {
+    SMLoc valueLoc = parser.getCurrentLocation();
+    std::string text;
+    if (succeeded(parser.parseOptionalString(&text))) {
+      bool isRate = key == MachineKey::NetBw || key == MachineKey::DiskBw;
+      std::optional<double> v = isRate ? parseByteRate(text) : parseByteSize(text);
+      if (!v || (key != MachineKey::Mem && !isRate))
+        return parser.emitError(valueLoc)
+               << "#tc.machine " << kMachineKeys[static_cast<int>(key)]
+               << " = \"" << text << "\" is not "
+               << (isRate ? "a rate such as \"200MB/s\""
+                   : key == MachineKey::Mem ? "a size such as \"64MiB\""
+                                            : "a number");
+      out = *v;
+      return success();
+    }
+    int64_t integer;
+    OptionalParseResult intResult = parser.parseOptionalInteger(integer);
+    if (intResult.has_value()) {
+      out = static_cast<double>(integer);
+      return *intResult;
+    }
+    return parser.parseFloat(out);
+  };
+  auto parseEntry = [&]() -> ParseResult {
+    SMLoc keyLoc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return failure();
+    const auto *it = llvm::find(kMachineKeys, key);
+    if (it == std::end(kMachineKeys))
+      return parser.emitError(keyLoc)
+             << "unknown #tc.machine parameter '" << key << "'; expected one of "
+             << llvm::join(ArrayRef<StringLiteral>(kMachineKeys), ", ");
+    size_t index = it - std::begin(kMachineKeys);
+    if (values[index])
+      return parser.emitError(keyLoc)
+             << "#tc.machine parameter '" << key << "' given twice";
+    double v;
+    if (parseValue(static_cast<MachineKey>(index), v))
+      return failure();
+    values[index] = v;
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater, parseEntry))
+    return {};
+  for (MachineKey required : {MachineKey::Procs, MachineKey::Mem, MachineKey::NetBw,
+                              MachineKey::DiskBw})
+    if (!values[static_cast<int>(required)])
+      return parser.emitError(loc) << "#tc.machine is missing '"
+                                   << kMachineKeys[static_cast<int>(required)] << "'",
+             Attribute();
+  auto get = [&](MachineKey key, double dflt) {
+    return values[static_cast<int>(key)].value_or(dflt);
+  };
+  // Counts must be whole numbers.
+  for (MachineKey key : {MachineKey::Procs, MachineKey::Mem, MachineKey::ElemBytes}) {
+    double v = get(key, 8);
+    if (v != std::floor(v) || v > 9.2e18)
+      return parser.emitError(loc) << "#tc.machine " << kMachineKeys[static_cast<int>(key)]
+                                   << " = " << v << " is not a whole number",
+             Attribute();
+  }
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    static_cast<int64_t>(get(MachineKey::Procs, 0)),
+                    static_cast<int64_t>(get(MachineKey::Mem, 0)),
+                    APFloat(get(MachineKey::NetBw, 0)), APFloat(get(MachineKey::DiskBw, 0)),
+                    static_cast<int64_t>(get(MachineKey::ElemBytes, 8)),
+                    APFloat(get(MachineKey::BcastFactor, 1.0)),
+                    APFloat(get(MachineKey::ReduceFactor, 1.0)));
+}
+
+void MachineAttr::print(AsmPrinter &printer) const {
+  printer << "<procs = " << getProcs() << ", mem = " << getMemBytes() << ", net_bw = ";
+  printer.printFloat(getNetBandwidth());
+  printer << ", disk_bw = ";
+  printer.printFloat(getDiskBandwidth());
+  printer << ", elem_bytes = " << getElemBytes() << ", bcast_factor = ";
+  printer.printFloat(getBcastFactor());
+  printer << ", reduce_factor = ";
+  printer.printFloat(getReduceFactor());
+  printer << ">";
+}

@@ -1,0 +1,232 @@
+//===- TCOps.cpp - tc operations ------------------------------------------===//
+#include "TC/Dialect/TCOps.h"
+
+#include "TC/Analysis/IndexSpace.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::tc;
+
+//===----------------------------------------------------------------------===//
+// Label lists: `[a, b, c]`
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseLabels(OpAsmParser &parser, ArrayAttr &labels) {
+  SmallVector<Attribute> names;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
+        StringRef name;
+        if (parser.parseKeyword(&name))
+          return failure();
+        names.push_back(parser.getBuilder().getStringAttr(name));
+        return success();
+      }))
+    return failure();
+  labels = parser.getBuilder().getArrayAttr(names);
+  return success();
+}
+
+static void printLabels(OpAsmPrinter &printer, Operation *, ArrayAttr labels) {
+  printer << "[";
+  llvm::interleaveComma(labels, printer, [&](Attribute a) {
+    printer << cast<StringAttr>(a).getValue();
+  });
+  printer << "]";
+}
+
+static SmallVector<StringRef> labelStrings(ArrayAttr labels) {
+  return llvm::map_to_vector(labels, [](Attribute a) {
+    return cast<StringAttr>(a).getValue();
+  });
+}
+
+static LabeledShape labeledShape(ArrayAttr labels, Type type) {
+  LabeledShape shape;
+  for (StringRef l : labelStrings(labels))
+    shape.labels.push_back(l.str());
+  for (int64_t d : cast<RankedTensorType>(type).getShape())
+    shape.extents.push_back(ShapedType::isDynamic(d) ? kDynamicExtent : d);
+  return shape;
+}
+
+IndexSpaceOrError tc::computeIndexSpace(TypeRange inputTypes,
+                                            ArrayAttr inputLabels,
+                                            ArrayAttr resultLabels,
+                                            Type resultType) {
+  std::vector<LabeledShape> inputs;
+  for (auto [labels, type] : llvm::zip_equal(inputLabels, inputTypes))
+    inputs.push_back(labeledShape(cast<ArrayAttr>(labels), type));
+  return buildIndexSpace(inputs, labeledShape(resultLabels, resultType));
+}
+
+static bool isSupportedElementType(Type t) { return t.isF32() || t.isF64(); }
+
+//===----------------------------------------------------------------------===//
+// Labeled ops (contract, sum, multi_contract): shared syntax and verifier
+//===----------------------------------------------------------------------===//
+
+/// [%init] [labels] (`+=` | `=`) %in[labels] (`*` %in[labels])* attr-dict
+///   `:` type (`,` type)* `->` type
+template <typename OpTy>
+static ParseResult parseLabeledOp(OpAsmParser &parser, OperationState &result) {
+  Builder &b = parser.getBuilder();
+  OpAsmParser::UnresolvedOperand init;
+  OptionalParseResult hasInitResult = parser.parseOptionalOperand(init);
+  bool hasInit = hasInitResult.has_value();
+  if (hasInit && failed(*hasInitResult))
+    return failure();
+  ArrayAttr resultLabels;
+  if (parseLabels(parser, resultLabels))
+    return failure();
+  SMLoc assignLoc = parser.getCurrentLocation();
+  bool accumulate = succeeded(parser.parseOptionalPlus());
+  if (parser.parseEqual())
+    return failure();
+  if (accumulate != hasInit)
+    return parser.emitError(assignLoc)
+           << (hasInit ? "an accumulator %C[...] must be followed by '+='"
+                       : "'+=' needs an accumulator: write %C[...] += ...");
+
+  SmallVector<OpAsmParser::UnresolvedOperand> inputs;
+  SmallVector<Attribute> inputLabels;
+  do {
+    ArrayAttr labels;
+    if (parser.parseOperand(inputs.emplace_back()) || parseLabels(parser, labels))
+      return failure();
+    inputLabels.push_back(labels);
+  } while (succeeded(parser.parseOptionalStar()));
+
+  SmallVector<Type> inputTypes;
+  Type resultType;
+  SMLoc typesLoc;
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.getCurrentLocation(&typesLoc) || parser.parseTypeList(inputTypes) ||
+      parser.parseArrow() || parser.parseType(resultType))
+    return failure();
+  if (inputTypes.size() != inputs.size())
+    return parser.emitError(typesLoc)
+           << inputs.size() << " input" << (inputs.size() == 1 ? "" : "s")
+           << " but " << inputTypes.size() << " input type"
+           << (inputTypes.size() == 1 ? "" : "s");
+  if (parser.resolveOperands(inputs, inputTypes, typesLoc, result.operands) ||
+      (hasInit && parser.resolveOperand(init, resultType, result.operands)))
+    return failure();
+  result.addTypes(resultType);
+
+  auto &props = result.getOrAddProperties<typename OpTy::Properties>();
+  props.input_labels = b.getArrayAttr(inputLabels);
+  props.result_labels = resultLabels;
+  props.operandSegmentSizes = {static_cast<int32_t>(inputs.size()),
+                               static_cast<int32_t>(hasInit)};
+  return success();
+}
+
+template <typename OpTy>
+static void printLabeledOp(OpTy op, OpAsmPrinter &p) {
+  p << ' ';
+  if (Value init = op.getInit())
+    p << init;
+  printLabels(p, op, op.getResultLabels());
+  p << (op.getInit() ? " += " : " = ");
+  llvm::interleave(
+      llvm::seq<unsigned>(0, op.getInputs().size()), p,
+      [&](unsigned i) {
+        p << op.getInputs()[i];
+        printLabels(p, op, op.getLabelsOfInput(i));
+      },
+      " * ");
+  p.printOptionalAttrDict(op->getAttrs(),
+                          {"input_labels", "result_labels", "operandSegmentSizes"});
+  p << " : ";
+  llvm::interleaveComma(op.getInputs().getTypes(), p);
+  p << " -> " << op.getResult().getType();
+}
+
+/// Checks what every labeled op must satisfy; `minInputs`/`maxInputs` bound the
+/// number of inputs (maxInputs = 0: unbounded).
+template <typename OpTy>
+static LogicalResult verifyLabeledOp(OpTy op, unsigned minInputs,
+                                     unsigned maxInputs) {
+  unsigned n = op.getInputs().size();
+  if (n < minInputs || (maxInputs && n > maxInputs)) {
+    InFlightDiagnostic d = op.emitOpError() << "takes ";
+    if (minInputs == maxInputs)
+      d << minInputs;
+    else
+      d << "at least " << minInputs;
+    return d << " input" << (minInputs == 1 ? "" : "s") << ", got " << n;
+  }
+  if (op.getInputLabels().size() != n)
+    return op.emitOpError() << "has " << n << " inputs but "
+                            << op.getInputLabels().size() << " label lists";
+
+  auto resultType = cast<RankedTensorType>(op.getResult().getType());
+  Type elementType = resultType.getElementType();
+  if (!isSupportedElementType(elementType))
+    return op.emitOpError() << "result has element type " << elementType
+                            << "; tc supports f32 and f64";
+  for (auto [i, type] : llvm::enumerate(op.getInputs().getTypes())) {
+    Type et = cast<RankedTensorType>(type).getElementType();
+    if (et != elementType)
+      return op.emitOpError() << "input #" << i << " has element type " << et
+                              << " but the result has " << elementType;
+  }
+  if (Value init = op.getInit(); init && init.getType() != resultType)
+    return op.emitOpError() << "accumulator type " << init.getType()
+                            << " differs from result type " << resultType;
+
+  IndexSpaceOrError space =
+      computeIndexSpace(op.getInputs().getTypes(), op.getInputLabels(),
+                        op.getResultLabels(), resultType);
+  if (!space)
+    return op.emitOpError() << space.error;
+  return success();
+}
+
+#define TC_LABELED_OP_SYNTAX(OpTy)                                             \
+  ParseResult OpTy::parse(OpAsmParser &parser, OperationState &result) {      \
+    return parseLabeledOp<OpTy>(parser, result);                               \
+  }                                                                            \
+  void OpTy::print(OpAsmPrinter &p) { printLabeledOp(*this, p); }
+
+TC_LABELED_OP_SYNTAX(ContractOp)
+TC_LABELED_OP_SYNTAX(SumOp)
+TC_LABELED_OP_SYNTAX(MultiContractOp)
+#undef TC_LABELED_OP_SYNTAX
+
+LogicalResult ContractOp::verify() { return verifyLabeledOp(*this, 2, 2); }
+LogicalResult SumOp::verify() { return verifyLabeledOp(*this, 1, 1); }
+LogicalResult MultiContractOp::verify() { return verifyLabeledOp(*this, 2, 0); }
+
+//===----------------------------------------------------------------------===//
+// RedistributeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RedistributeOp::verify() {
+  auto type = cast<RankedTensorType>(getSource().getType());
+  if (!isSupportedElementType(type.getElementType()))
+    return emitOpError() << "source has element type " << type.getElementType()
+                         << "; tc supports f32 and f64";
+  LabeledShape shape = labeledShape(getLabels(), type);
+  std::string error = checkLabeledShape(shape, "source");
+  if (!error.empty())
+    return emitOpError() << error;
+  SmallVector<StringRef> labels = labelStrings(getLabels());
+  auto emit = [&]() { return emitOpError(); };
+  if (failed(verifyDistribution(emit, getFrom(), getGrid(), labels, "'from' distribution")) ||
+      failed(verifyDistribution(emit, getTo(), getGrid(), labels, "'to' distribution")))
+    return failure();
+  return success();
+}
+
+OpFoldResult RedistributeOp::fold(FoldAdaptor) {
+  // Redist(X, d, d) = 0 (Gao et al. section 2.3): nothing moves.
+  if (getFrom() == getTo())
+    return getSource();
+  return {};
+}
+
+#define GET_OP_CLASSES
+#include "TC/Dialect/TCOps.cpp.inc"

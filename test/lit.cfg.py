@@ -1,0 +1,21 @@
+# lit configuration for tc's FileCheck suites.
+import os
+import lit.formats
+
+config.name = "tc"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tc_obj_root, "test")
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs", "consumer"]
+
+# tc's tools first, then LLVM 22's (FileCheck, not, count, mlir-opt).
+config.environment["PATH"] = os.pathsep.join(
+    [config.tc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+
+config.substitutions.append(("%tc_src", config.tc_src_root))
+config.substitutions.append(("%tc_obj", config.tc_obj_root))
+config.substitutions.append(("%tc_plugin", os.path.join(config.tc_lib_dir, "libTCPlugin" + config.shlibext)))
+config.substitutions.append(("%mlir_opt", config.mlir_opt))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
+config.substitutions.append(("%cmake", config.cmake_command))

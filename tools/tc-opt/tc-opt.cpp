@@ -1,0 +1,25 @@
+//===- tc-opt.cpp - the tc optimizer driver -------------------------------===//
+//
+// mlir-opt with the tc dialect and passes added: every upstream dialect, pass and
+// extension is registered, so anything mlir-opt runs, tc-opt runs too.
+//
+//===----------------------------------------------------------------------===//
+#include "TC/Dialect/TCDialect.h"
+#include "TC/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllPasses();
+  registry.insert<mlir::tc::TCDialect>();
+  mlir::tc::registerTCPasses();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "tc optimizer driver\n", registry));
+}
