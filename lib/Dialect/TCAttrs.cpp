@@ -13,6 +13,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <cstdio>
 
 using namespace mlir;
 using namespace mlir::tc;
@@ -181,6 +182,13 @@ LogicalResult tc::verifyDistribution(function_ref<InFlightDiagnostic()> emitErro
 // MachineAttr
 //===----------------------------------------------------------------------===//
 
+/// A number as a user would write it in a message ("2.5", "-1", "2e+08").
+static std::string formatNumber(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%g", v);
+  return buffer;
+}
+
 LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t procs, int64_t memBytes,
                                   APFloat netBandwidth, APFloat diskBandwidth,
@@ -200,7 +208,7 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (auto &[name, value] : positive) {
     double v = value.convertToDouble();
     if (!(v > 0) || !std::isfinite(v))
-      return emitError() << "#tc.machine " << name << " = " << v
+      return emitError() << "#tc.machine " << name << " = " << formatNumber(v)
                          << "; need a positive finite number";
   }
   return success();
@@ -235,13 +243,19 @@ Attribute MachineAttr::parse(AsmParser &parser, Type) {
       out = *v;
       return success();
     }
+    // A plain number: integer or float literal, possibly negative (the verifier
+    // then rejects it with a message).
+    double sign = succeeded(parser.parseOptionalMinus()) ? -1.0 : 1.0;
     int64_t integer;
     OptionalParseResult intResult = parser.parseOptionalInteger(integer);
     if (intResult.has_value()) {
-      out = static_cast<double>(integer);
+      out = sign * static_cast<double>(integer);
       return *intResult;
     }
-    return parser.parseFloat(out);
+    if (parser.parseFloat(out))
+      return failure();
+    out *= sign;
+    return success();
   };
   auto parseEntry = [&]() -> ParseResult {
     SMLoc keyLoc = parser.getCurrentLocation();
@@ -277,9 +291,9 @@ Attribute MachineAttr::parse(AsmParser &parser, Type) {
   // Counts must be whole numbers.
   for (MachineKey key : {MachineKey::Procs, MachineKey::Mem, MachineKey::ElemBytes}) {
     double v = get(key, 8);
-    if (v != std::floor(v) || v > 9.2e18)
+    if (v != std::floor(v) || std::fabs(v) > 9.2e18)
       return parser.emitError(loc) << "#tc.machine " << kMachineKeys[static_cast<int>(key)]
-                                   << " = " << v << " is not a whole number",
+                                   << " = " << formatNumber(v) << " is not a whole number",
              Attribute();
   }
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),

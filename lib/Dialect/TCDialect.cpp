@@ -34,7 +34,7 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
                                << attr.getValue();
     return success();
   }
-  return op->emitOpError() << "unknown tc attribute '" << attr.getName()
+  return op->emitOpError() << "unknown tc attribute '" << attr.getName().getValue()
                            << "'; tc defines only '" << getMachineAttrName()
                            << "' as a discardable attribute";
 }

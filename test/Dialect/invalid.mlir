@@ -1,0 +1,331 @@
+// Every tc verifier rule and parse error, each with its message.
+// RUN: tc-opt %s -split-input-file -verify-diagnostics
+
+func.func @contract_one_input(%a: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'tc.contract' op takes 2 inputs, got 1}}
+  %r = "tc.contract"(%a) <{input_labels = [["i"]], operandSegmentSizes = array<i32: 1, 0>, result_labels = ["i"]}> : (tensor<4xf64>) -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+func.func @sum_two_inputs(%a: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'tc.sum' op takes 1 input, got 2}}
+  %r = tc.sum [i] = %a[i] * %a[i] : tensor<4xf64>, tensor<4xf64> -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+func.func @multi_one_input(%a: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'tc.multi_contract' op takes at least 2 inputs, got 1}}
+  %r = tc.multi_contract [i] = %a[i] : tensor<4xf64> -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+func.func @label_lists_count(%a: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'tc.contract' op has 2 inputs but 1 label lists}}
+  %r = "tc.contract"(%a, %a) <{input_labels = [["i"]], operandSegmentSizes = array<i32: 2, 0>, result_labels = ["i"]}> : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+func.func @label_lists_not_strings(%a: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'tc.contract' op attribute 'input_labels' failed to satisfy constraint: one label list per input}}
+  %r = "tc.contract"(%a, %a) <{input_labels = [["i"], [3]], operandSegmentSizes = array<i32: 2, 0>, result_labels = ["i"]}> : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+func.func @integer_elements(%a: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'tc.contract' op result has element type 'i32'; tc supports f32 and f64}}
+  %r = tc.contract [i] = %a[i] * %a[i] : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// -----
+
+func.func @mixed_elements(%a: tensor<4xf64>, %b: tensor<4xf32>) -> tensor<4xf64> {
+  // expected-error @+1 {{'tc.contract' op input #1 has element type 'f32' but the result has 'f64'}}
+  %r = tc.contract [i] = %a[i] * %b[i] : tensor<4xf64>, tensor<4xf32> -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+func.func @accumulator_type(%a: tensor<4xf64>, %c: tensor<5xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'tc.contract' op accumulator type 'tensor<5xf64>' differs from result type 'tensor<4xf64>'}}
+  %r = "tc.contract"(%a, %a, %c) <{input_labels = [["i"], ["i"]], operandSegmentSizes = array<i32: 2, 1>, result_labels = ["i"]}> : (tensor<4xf64>, tensor<4xf64>, tensor<5xf64>) -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+func.func @label_count_rank(%A: tensor<8x8x4x4xf64>, %B: tensor<8x8x4x4xf64>) -> tensor<8x8x8x8xf64> {
+  // expected-error @+1 {{'tc.contract' op input #0 has 3 labels for a rank-4 tensor}}
+  %r = tc.contract [a, b, c, d] = %A[a, b, m] * %B[c, d, m, n] : tensor<8x8x4x4xf64>, tensor<8x8x4x4xf64> -> tensor<8x8x8x8xf64>
+  return %r : tensor<8x8x8x8xf64>
+}
+
+// -----
+
+func.func @result_label_count(%A: tensor<4x5xf64>) -> tensor<4x5xf64> {
+  // expected-error @+1 {{'tc.sum' op the result has 1 label for a rank-2 tensor}}
+  %r = tc.sum [i] = %A[i, j] : tensor<4x5xf64> -> tensor<4x5xf64>
+  return %r : tensor<4x5xf64>
+}
+
+// -----
+
+func.func @two_extents(%A: tensor<4x6xf64>, %B: tensor<5x3xf64>) -> tensor<4x3xf64> {
+  // expected-error @+1 {{'tc.contract' op label 'k' has extent 6 in input #0 but 5 in input #1}}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] : tensor<4x6xf64>, tensor<5x3xf64> -> tensor<4x3xf64>
+  return %r : tensor<4x3xf64>
+}
+
+// -----
+
+func.func @result_extent(%A: tensor<4x6xf64>, %B: tensor<6x3xf64>) -> tensor<4x7xf64> {
+  // expected-error @+1 {{'tc.contract' op label 'j' has extent 7 in the result but 3 in input #1}}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] : tensor<4x6xf64>, tensor<6x3xf64> -> tensor<4x7xf64>
+  return %r : tensor<4x7xf64>
+}
+
+// -----
+
+func.func @repeated_label(%A: tensor<4x4xf64>, %B: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'tc.contract' op label 'i' appears twice in input #0}}
+  %r = tc.contract [i] = %A[i, i] * %B[i] : tensor<4x4xf64>, tensor<4xf64> -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+func.func @repeated_result_label(%A: tensor<4x4xf64>) -> tensor<4x4xf64> {
+  // expected-error @+1 {{'tc.sum' op label 'i' appears twice in the result}}
+  %r = tc.sum [i, i] = %A[i, j] : tensor<4x4xf64> -> tensor<4x4xf64>
+  return %r : tensor<4x4xf64>
+}
+
+// -----
+
+func.func @result_label_missing(%A: tensor<4x6xf64>, %B: tensor<6x3xf64>) -> tensor<4x3xf64> {
+  // expected-error @+1 {{'tc.contract' op result label 'z' appears in no input}}
+  %r = tc.contract [i, z] = %A[i, k] * %B[k, j] : tensor<4x6xf64>, tensor<6x3xf64> -> tensor<4x3xf64>
+  return %r : tensor<4x3xf64>
+}
+
+// -----
+
+func.func @dynamic_extent(%A: tensor<4x?xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'tc.sum' op input #0 dimension 1 (label 'j') is dynamic; tc needs static extents}}
+  %r = tc.sum [i] = %A[i, j] : tensor<4x?xf64> -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+func.func @label_not_identifier(%A: tensor<4x5xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'tc.sum' op input #0 dimension 1 has label '1x', which is not an identifier}}
+  %r = "tc.sum"(%A) <{input_labels = [["i", "1x"]], operandSegmentSizes = array<i32: 1, 0>, result_labels = ["i"]}> : (tensor<4x5xf64>) -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+func.func @memref_operand(%A: memref<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'tc.sum' op operand #0 must be variadic of ranked tensor of any type values, but got 'memref<4xf64>'}}
+  %r = "tc.sum"(%A) <{input_labels = [["i"]], operandSegmentSizes = array<i32: 1, 0>, result_labels = ["i"]}> : (memref<4xf64>) -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+func.func @plus_without_accumulator(%A: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'+=' needs an accumulator: write %C[...] += ...}}
+  %r = tc.sum [i] += %A[i] : tensor<4xf64> -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+func.func @accumulator_without_plus(%A: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{an accumulator %C[...] must be followed by '+='}}
+  %r = tc.sum %A[i] = %A[i] : tensor<4xf64> -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+func.func @type_count(%A: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{2 inputs but 1 input type}}
+  %r = tc.contract [i] = %A[i] * %A[i] : tensor<4xf64> -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+func.func @redistribute_labels(%x: tensor<8x8xf64>) -> tensor<8x8xf64> {
+  // expected-error @+1 {{'tc.redistribute' op source has 3 labels for a rank-2 tensor}}
+  %y = tc.redistribute %x [a, b, c] on <[2, 2]> from <[a, *]> to <[*, b]> : tensor<8x8xf64>
+  return %y : tensor<8x8xf64>
+}
+
+// -----
+
+func.func @redistribute_repeated_label(%x: tensor<8x8xf64>) -> tensor<8x8xf64> {
+  // expected-error @+1 {{'tc.redistribute' op label 'a' appears twice in source}}
+  %y = tc.redistribute %x [a, a] on <[2, 2]> from <[a, *]> to <[*, a]> : tensor<8x8xf64>
+  return %y : tensor<8x8xf64>
+}
+
+// -----
+
+func.func @dist_rank(%x: tensor<8x8xf64>) -> tensor<8x8xf64> {
+  // expected-error @+1 {{'tc.redistribute' op 'to' distribution #tc.dist<[b]> has 1 entries but the grid #tc.grid<[2, 2]> has rank 2}}
+  %y = tc.redistribute %x [a, b] on <[2, 2]> from <[a, *]> to <[b]> : tensor<8x8xf64>
+  return %y : tensor<8x8xf64>
+}
+
+// -----
+
+func.func @dist_missing_index(%x: tensor<8x8xf64>) -> tensor<8x8xf64> {
+  // expected-error @+1 {{'tc.redistribute' op 'from' distribution #tc.dist<[z, *]> distributes index 'z', which the array [a, b] does not have}}
+  %y = tc.redistribute %x [a, b] on <[2, 2]> from <[z, *]> to <[*, b]> : tensor<8x8xf64>
+  return %y : tensor<8x8xf64>
+}
+
+// -----
+
+func.func @redistribute_integer(%x: tensor<8x8xi64>) -> tensor<8x8xi64> {
+  // expected-error @+1 {{'tc.redistribute' op source has element type 'i64'; tc supports f32 and f64}}
+  %y = tc.redistribute %x [a, b] on <[2, 2]> from <[a, *]> to <[*, b]> : tensor<8x8xi64>
+  return %y : tensor<8x8xi64>
+}
+
+// -----
+
+func.func @redistribute_type(%x: tensor<8x8xf64>) -> tensor<8x4xf64> {
+  // expected-error @+1 {{'tc.redistribute' op failed to verify that all of {source, result} have same type}}
+  %y = "tc.redistribute"(%x) <{from = #tc.dist<[a, *]>, grid = #tc.grid<[2, 2]>, labels = ["a", "b"], to = #tc.dist<[*, b]>}> : (tensor<8x8xf64>) -> tensor<8x4xf64>
+  return %y : tensor<8x4xf64>
+}
+
+// -----
+
+// expected-error @+1 {{#tc.grid dimension 1 has extent 0; extents must be >= 1}}
+func.func @grid_zero() attributes {g = #tc.grid<[4, 0]>}
+
+// -----
+
+// expected-error @+2 {{expected integer value}}
+// expected-error @+1 {{failed to parse TC_GridAttr parameter 'shape'}}
+func.func @grid_empty() attributes {g = #tc.grid<[]>}
+
+// -----
+
+// expected-error @+1 {{#tc.dist distributes index 'a' over two grid dimensions}}
+func.func @dist_twice() attributes {d = #tc.dist<[a, a]>}
+
+// -----
+
+// expected-error @+1 {{#tc.dist entry 2 is not valid; expected an index label, '*' or '1'}}
+func.func @dist_two() attributes {d = #tc.dist<[a, 2]>}
+
+// -----
+
+// expected-error @+1 {{#tc.dist entry 1 is 'b.c'; expected an index label, '*' or '1'}}
+func.func @dist_bad_label() attributes {d = #tc.dist<[a, b.c]>}
+
+// -----
+
+// expected-error @+1 {{#tc.dist has 2 entries but 1 virtual-partitioning factors}}
+func.func @dist_factor_count() attributes {d = #tc.dist<[a, b] virtual [2]>}
+
+// -----
+
+// expected-error @+1 {{#tc.dist virtual-partitioning factor 0 of grid dimension 0 must be >= 1}}
+func.func @dist_factor_zero() attributes {d = #tc.dist<[a, b] virtual [0, 1]>}
+
+// -----
+
+// expected-error @+1 {{#tc.dist grid dimension 1 is '*' but has virtual-partitioning factor 2; only distributed indices can be partitioned}}
+func.func @dist_factor_replicated() attributes {d = #tc.dist<[a, *] virtual [1, 2]>}
+
+// -----
+
+// expected-error @+1 {{unknown #tc.machine parameter 'cores'; expected one of procs, mem, net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor}}
+func.func @machine_key() attributes {m = #tc.machine<cores = 4>}
+
+// -----
+
+// expected-error @+1 {{#tc.machine is missing 'disk_bw'}}
+func.func @machine_missing() attributes {m = #tc.machine<procs = 4, mem = 1024, net_bw = 1.0e8>}
+
+// -----
+
+// expected-error @+1 {{#tc.machine parameter 'procs' given twice}}
+func.func @machine_twice() attributes {m = #tc.machine<procs = 4, procs = 8>}
+
+// -----
+
+// expected-error @+1 {{#tc.machine mem = "64 parsecs" is not a size such as "64MiB"}}
+func.func @machine_unit() attributes {m = #tc.machine<procs = 4, mem = "64 parsecs", net_bw = 1.0e8, disk_bw = 1.0e7>}
+
+// -----
+
+// expected-error @+1 {{#tc.machine net_bw = "fast" is not a rate such as "200MB/s"}}
+func.func @machine_rate() attributes {m = #tc.machine<procs = 4, mem = 1024, net_bw = "fast", disk_bw = 1.0e7>}
+
+// -----
+
+// expected-error @+1 {{#tc.machine procs = "4" is not a number}}
+func.func @machine_string_count() attributes {m = #tc.machine<procs = "4", mem = 1024, net_bw = 1.0e8, disk_bw = 1.0e7>}
+
+// -----
+
+// expected-error @+1 {{#tc.machine procs = 2.5 is not a whole number}}
+func.func @machine_fraction() attributes {m = #tc.machine<procs = 2.5, mem = 1024, net_bw = 1.0e8, disk_bw = 1.0e7>}
+
+// -----
+
+// expected-error @+1 {{#tc.machine procs = 0; need >= 1}}
+func.func @machine_procs() attributes {m = #tc.machine<procs = 0, mem = 1024, net_bw = 1.0e8, disk_bw = 1.0e7>}
+
+// -----
+
+// expected-error @+1 {{#tc.machine mem = 0; need >= 1 byte}}
+func.func @machine_mem() attributes {m = #tc.machine<procs = 4, mem = 0, net_bw = 1.0e8, disk_bw = 1.0e7>}
+
+// -----
+
+// expected-error @+1 {{#tc.machine elem_bytes = 2; tc supports 4 (f32) and 8 (f64)}}
+func.func @machine_elem() attributes {m = #tc.machine<procs = 4, mem = 1024, net_bw = 1.0e8, disk_bw = 1.0e7, elem_bytes = 2>}
+
+// -----
+
+// expected-error @+1 {{#tc.machine disk_bw = -1; need a positive finite number}}
+func.func @machine_bw() attributes {m = #tc.machine<procs = 4, mem = 1024, net_bw = 1.0e8, disk_bw = -1.0>}
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'tc.machine' belongs on a builtin.module, not on 'func.func'}}
+func.func @machine_on_func() attributes {tc.machine = #tc.machine<procs = 4, mem = 1024, net_bw = 1.0e8, disk_bw = 1.0e7>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'builtin.module' op 'tc.machine' must be a #tc.machine attribute, got 4 : i64}}
+module attributes {tc.machine = 4} {
+}
+
+// -----
+
+// expected-error @+1 {{'builtin.module' op unknown tc attribute 'tc.grid'; tc defines only 'tc.machine' as a discardable attribute}}
+module attributes {tc.grid = #tc.grid<[2, 2]>} {
+}
