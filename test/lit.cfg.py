@@ -19,3 +19,5 @@ config.substitutions.append(("%tc_plugin", os.path.join(config.tc_lib_dir, "libT
 config.substitutions.append(("%mlir_opt", config.mlir_opt))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
 config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%mlir_lib_dir", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
+config.substitutions.append(("%shlibext", config.shlibext))
