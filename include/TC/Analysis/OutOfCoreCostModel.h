@@ -1,0 +1,109 @@
+//===- OutOfCoreCostModel.h - Gao et al.'s out-of-core cost model -*- C++ -*-===//
+//
+// Disk-I/O and communication volumes of one parallel out-of-core contraction
+// C(I,J) += A(I,K) * B(J,K) for every {inside, outside} communication method x
+// {rotation, replication, accumulation} parallel algorithm x disk-read order, with
+// the closed-form optimal tile counts (X. Gao et al., "Compiler Techniques for
+// Efficient Parallelization of Out-of-Core Tensor Contractions", sections 3-5,
+// Tables 2-7; the derived, misprint-free forms of shared/papers/notes-000-002.md
+// A.6-A.9). Plain C++: sizes in, candidates out.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_ANALYSIS_OUTOFCORECOSTMODEL_H
+#define TC_ANALYSIS_OUTOFCORECOSTMODEL_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::tc {
+
+/// Where communicated data lives ([G] section 2.1).
+enum class CommMethod {
+  Inside,  ///< interleaved with computation on in-core tiles
+  Outside, ///< disk to disk, before/after the computation
+};
+
+/// Parallel algorithm ([G] section 2.2, Table 1).
+enum class ParallelAlgorithm {
+  Rotation,     ///< Cannon on a sqrt(P) x sqrt(P) grid: A<i,k>, B<k,j>, C<i,j>
+  ReplicationA, ///< A replicated, B and C distributed along a J index
+  ReplicationB, ///< B replicated, A and C distributed along an I index
+  Accumulation, ///< A and B distributed along a K index, C replicated + reduced
+};
+
+/// Order of the three disk reads in the tiling-loop nest ([G] section 3).
+enum class ReadOrder { ABC, ACB, BAC, BCA, CAB, CBA };
+
+const char *toString(CommMethod m);
+const char *toString(ParallelAlgorithm a);
+const char *toString(ReadOrder o);
+
+/// The machine as the model sees it ([G] section 2). Bandwidths in bytes/s.
+struct MachineModel {
+  int64_t procs = 1;
+  double memBytes = 0;           ///< memory per process
+  double netBandwidth = 0;       ///< Bc
+  double diskBandwidth = 0;      ///< Bd
+  int64_t elemBytes = 8;
+  /// Multiplier on replication (all-to-all broadcast) volumes; [G]'s Tables 9-11
+  /// need sqrt(2) at P=4 and 2 at P=16, which the paper never states (notes D.11).
+  double bcastFactor = 1.0;
+  /// Multiplier on accumulation (all-reduce) volumes; [G]'s tables need 1.4.
+  double reduceFactor = 1.0;
+  /// Share of per-process memory each array's tile may use: M = fraction * mem
+  /// ([G] section 2: "one third").
+  double tileFraction = 1.0 / 3.0;
+
+  double tileBudget() const { return tileFraction * memBytes; }
+};
+
+/// A contraction reduced to its macro-index extents ([G] eq. 2.2): A is I x K,
+/// B is K x J, C is I x J elements.
+struct MacroSizes {
+  double I = 1, J = 1, K = 1;
+};
+
+/// Tile counts (number of tiles) of the tiling-loop groups after the clean-up
+/// of [G] section 3 (Figure 3b): It1/It2, Jt1/Jt2, Kt1 (Kt2 is always 1).
+struct TileCounts {
+  double It1 = 1, It2 = 1, Jt1 = 1, Jt2 = 1, Kt1 = 1;
+  double I() const { return It1 * It2; }
+  double J() const { return Jt1 * Jt2; }
+};
+
+/// One point of the search: method x algorithm x order with its optimal tiles.
+struct Candidate {
+  CommMethod method;
+  ParallelAlgorithm algorithm;
+  ReadOrder order;
+  TileCounts tiles;
+  bool inCore = false;     ///< everything fits: no disk I/O at all
+  double diskBytes = 0;    ///< D, per process ([G]'s volumes are per process)
+  double commBytes = 0;    ///< V, per process
+  double seconds = 0;      ///< D/Bd + V/Bc
+  /// Largest in-memory tile of A, B, C in bytes (each <= the tile budget).
+  double bufferBytes[3] = {0, 0, 0};
+};
+
+struct PlanOptions {
+  /// Round tile counts up to integers ([G]: "ceiling"). False evaluates the
+  /// real-valued optimum, as [G]'s Tables 9-11 do.
+  bool integerTiles = true;
+};
+
+/// Every feasible candidate for a contraction of the given sizes on `machine`.
+/// When all local data fits in memory only in-core candidates are returned (no
+/// disk I/O, [G] section 2). Rotation is skipped unless P is a perfect square.
+/// An empty result means no tiling fits the budget.
+std::vector<Candidate> enumerateCandidates(const MacroSizes &sizes,
+                                           const MachineModel &machine,
+                                           const PlanOptions &options = {});
+
+/// Index of the cheapest candidate (smallest seconds; ties keep the first).
+/// Requires a non-empty list.
+size_t cheapest(const std::vector<Candidate> &candidates);
+
+} // namespace mlir::tc
+
+#endif // TC_ANALYSIS_OUTOFCORECOSTMODEL_H

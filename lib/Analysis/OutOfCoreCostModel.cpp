@@ -1,0 +1,360 @@
+//===- OutOfCoreCostModel.cpp - Gao et al.'s out-of-core cost model -------===//
+//
+// One uniform evaluator covers the 6 (method x algorithm) x 3 (order class) cells of
+// [G] Tables 2-7 (notes A.9): per method, the tile-constraint right-hand sides
+// a, b, c, the disk weight wX of each (re)read of array X, and the communication
+// vX per (re)read; per order class, which tile counts re-read which array. The
+// closed-form optimum of the binding constraint pair ([G] eqs. 4.4, 4.9, 4.14,
+// 5.1-5.7; notes `solve2`) gives the candidate tilings, which are then evaluated
+// exactly (and, with integer tiles, at their floor/ceil neighbours).
+//
+//===----------------------------------------------------------------------===//
+#include "TC/Analysis/OutOfCoreCostModel.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+namespace mlir::tc {
+
+const char *toString(CommMethod m) {
+  return m == CommMethod::Inside ? "inside" : "outside";
+}
+
+const char *toString(ParallelAlgorithm a) {
+  switch (a) {
+  case ParallelAlgorithm::Rotation:
+    return "rotation";
+  case ParallelAlgorithm::ReplicationA:
+    return "replication-a";
+  case ParallelAlgorithm::ReplicationB:
+    return "replication-b";
+  case ParallelAlgorithm::Accumulation:
+    return "accumulation";
+  }
+  return "?";
+}
+
+const char *toString(ReadOrder o) {
+  static const char *names[] = {"ABC", "ACB", "BAC", "BCA", "CAB", "CBA"};
+  return names[static_cast<int>(o)];
+}
+
+namespace {
+
+/// The three order classes of [G] section 3 (pairs share one cost formula).
+enum class OrderClass { AFirst, BFirst, CFirst };
+
+OrderClass classOf(ReadOrder o) {
+  switch (o) {
+  case ReadOrder::ABC:
+  case ReadOrder::ACB:
+    return OrderClass::AFirst;
+  case ReadOrder::BAC:
+  case ReadOrder::BCA:
+    return OrderClass::BFirst;
+  default:
+    return OrderClass::CFirst;
+  }
+}
+
+/// The same order with the roles of A and B exchanged (for Replication B, which
+/// is Replication A of the mirrored contraction C^T(J,I) += B(J,K) A(I,K)).
+ReadOrder swapAB(ReadOrder o) {
+  switch (o) {
+  case ReadOrder::ABC:
+    return ReadOrder::BAC;
+  case ReadOrder::ACB:
+    return ReadOrder::BCA;
+  case ReadOrder::BAC:
+    return ReadOrder::ABC;
+  case ReadOrder::BCA:
+    return ReadOrder::ACB;
+  case ReadOrder::CAB:
+    return ReadOrder::CBA;
+  case ReadOrder::CBA:
+    return ReadOrder::CAB;
+  }
+  return o;
+}
+
+/// Per-method parameters of notes A.9 (all volumes in bytes, per process).
+struct MethodParams {
+  double a, b, c;          ///< tile-count products needed by A, B, C (X_mem / M)
+  double wA, wB, wC;       ///< disk bytes per (re)read of A, B, C
+  double vA, vB, vC;       ///< communication bytes per (re)read (inside methods)
+  double fixedDisk = 0;    ///< D1: outside methods' disk-to-disk phase
+  double fixedComm = 0;    ///< V0: outside methods' communication
+  bool rotateInside = false; ///< inside rotation: comm per J tile (A) / I tile (B)
+};
+
+MethodParams paramsFor(CommMethod method, ParallelAlgorithm alg, double A, double B,
+                       double C, const MachineModel &m) {
+  const double P = static_cast<double>(m.procs);
+  const double sP = std::sqrt(P), logP = std::log2(P), M = m.tileBudget();
+  const bool rep = alg == ParallelAlgorithm::ReplicationA;
+  const bool acc = alg == ParallelAlgorithm::Accumulation;
+  const bool inside = method == CommMethod::Inside;
+  MethodParams p{};
+  // In-memory tile bases: a replicated A (outside: on disk whole; inside: broadcast
+  // into memory whole) and a replicated C are full-size tiles ([G] 4.2, 4.3, 5.2).
+  p.a = (rep ? A : A / P) / M;
+  p.b = (B / P) / M;
+  p.c = (acc ? C : C / P) / M;
+  // Disk bytes per read: local sizes; outside rotation repeats the nest sqrt(P)
+  // times ([G] 4.1); outside replication reads the replicated A from disk whole.
+  double scale = (!inside && alg == ParallelAlgorithm::Rotation) ? sP : 1.0;
+  p.wA = scale * ((rep && !inside) ? A : A / P);
+  p.wB = scale * B / P;
+  p.wC = scale * 2.0 * (acc ? C : C / P); // C is read and written
+  if (inside) {
+    if (alg == ParallelAlgorithm::Rotation) {
+      p.vA = A / sP; // per J tile ([G] 5.1)
+      p.vB = B / sP; // per I tile
+      p.rotateInside = true;
+    } else if (rep) {
+      p.vA = m.bcastFactor * A; // in-core broadcast of each A tile ([G] 5.2)
+    } else {
+      p.vC = m.reduceFactor * C * logP; // all-reduce per C write ([G] 5.3)
+    }
+    return p;
+  }
+  switch (alg) {
+  case ParallelAlgorithm::Rotation: // sqrt(P) out-of-core shifts of A and B
+    p.fixedDisk = 2.0 * (A + B) / sP;
+    p.fixedComm = (A + B) / sP;
+    break;
+  case ParallelAlgorithm::Accumulation: // one out-of-core all-reduce of C
+    p.fixedDisk = C;
+    p.fixedComm = m.reduceFactor * C * logP;
+    break;
+  default: // one out-of-core all-to-all broadcast of A
+    p.fixedDisk = A;
+    p.fixedComm = m.bcastFactor * A;
+    break;
+  }
+  return p;
+}
+
+struct Evaluation {
+  double disk, comm, seconds;
+  double buffer[3];
+};
+
+/// Exact volumes of one tiling ([G] section 3, notes A.6): re-read counts per
+/// order class and buffer sizes; nullopt if a tile does not fit or a count
+/// exceeds its index extent.
+std::optional<Evaluation> evaluate(const MethodParams &p, OrderClass cls,
+                                   const TileCounts &t, const MacroSizes &s,
+                                   const MachineModel &m) {
+  const double eps = 1e-9;
+  if (t.I() > s.I * (1 + eps) || t.J() > s.J * (1 + eps) || t.Kt1 > s.K * (1 + eps))
+    return std::nullopt;
+  double rA, rB, rC, pA = t.It1 * t.Kt1, pB, pC;
+  switch (cls) {
+  case OrderClass::AFirst:
+    rA = 1, rB = t.It1, rC = t.Kt1;
+    pB = t.Jt1 * t.Kt1, pC = t.It1 * t.It2 * t.Jt1;
+    break;
+  case OrderClass::BFirst:
+    rA = t.Jt1, rB = 1, rC = t.Kt1;
+    pB = t.Jt1 * t.Kt1, pC = t.It1 * t.Jt1 * t.Jt2;
+    break;
+  case OrderClass::CFirst:
+    rA = t.Jt1, rB = t.It1, rC = 1;
+    pB = t.Jt1 * t.Jt2 * t.Kt1, pC = t.It1 * t.Jt1;
+    break;
+  }
+  if (pA < p.a * (1 - eps) || pB < p.b * (1 - eps) || pC < p.c * (1 - eps))
+    return std::nullopt;
+  Evaluation e;
+  const double M = m.tileBudget();
+  e.buffer[0] = p.a * M / pA;
+  e.buffer[1] = p.b * M / pB;
+  e.buffer[2] = p.c * M / pC;
+  e.disk = p.fixedDisk + p.wA * rA + p.wB * rB + p.wC * rC;
+  e.comm = p.fixedComm + (p.rotateInside ? p.vA * t.J() + p.vB * t.I()
+                                         : p.vA * rA + p.vB * rB + p.vC * rC);
+  e.seconds = e.disk / m.diskBandwidth + e.comm / m.netBandwidth;
+  return e;
+}
+
+/// min wx*x + wy*y subject to x*y >= a, 1 <= x <= xMax, 1 <= y <= yMax (notes A.7.1
+/// `solve2`, with the index extents as upper bounds). Returns the real optimum x.
+std::optional<double> solveBindingPair(double wx, double wy, double a, double xMax,
+                                       double yMax) {
+  if (a <= 1)
+    return 1.0;
+  double lo = std::max(1.0, a / yMax), hi = std::min(xMax, a);
+  if (lo > hi * (1 + 1e-12))
+    return std::nullopt;
+  double x = wx > 0 && wy > 0 ? std::sqrt(a * wy / wx) : (wx > 0 ? lo : hi);
+  return std::clamp(x, lo, hi);
+}
+
+/// Completes a tiling from the binding pair (x, y) of its order class by setting
+/// the free counts to the smallest values meeting the other constraints.
+TileCounts complete(OrderClass cls, const MethodParams &p, double x, double y,
+                    const MacroSizes &s, bool integer) {
+  auto up = [&](double v) {
+    v = std::max(1.0, v);
+    return integer ? std::ceil(v - 1e-9) : v;
+  };
+  TileCounts t;
+  switch (cls) {
+  case OrderClass::AFirst: // binding It1 * Kt1 >= a
+    t.It1 = x, t.Kt1 = y;
+    t.Jt1 = std::min(up(p.b / t.Kt1), s.J);
+    t.It2 = up(p.c / (t.It1 * t.Jt1));
+    break;
+  case OrderClass::BFirst: // binding Jt1 * Kt1 >= b
+    t.Jt1 = x, t.Kt1 = y;
+    t.It1 = std::min(up(p.a / t.Kt1), s.I);
+    t.Jt2 = up(p.c / (t.It1 * t.Jt1));
+    break;
+  case OrderClass::CFirst: // binding It1 * Jt1 >= c; Kt1 is free of cost
+    t.Jt1 = x, t.It1 = y;
+    t.Kt1 = std::min(up(std::max(p.a / t.It1, p.b / t.Jt1)), s.K);
+    t.Jt2 = up(p.b / (t.Jt1 * t.Kt1));
+    break;
+  }
+  return t;
+}
+
+/// Weights and bounds of the binding pair (x, y) of an order class.
+struct BindingPair {
+  double wx, wy, a, xMax, yMax;
+};
+
+BindingPair bindingPair(OrderClass cls, const MethodParams &p, const MacroSizes &s,
+                        double R) {
+  switch (cls) {
+  case OrderClass::AFirst: // x = It1 (B re-read), y = Kt1 (C re-read)
+    return {p.wB + R * p.vB, p.wC + R * p.vC, p.a, s.I, s.K};
+  case OrderClass::BFirst: // x = Jt1 (A re-read), y = Kt1 (C re-read)
+    return {p.wA + R * p.vA, p.wC + R * p.vC, p.b, s.J, s.K};
+  case OrderClass::CFirst: // x = Jt1 (A re-read), y = It1 (B re-read)
+    return {p.wA + R * p.vA, p.wB + R * p.vB, p.c, s.J, s.I};
+  }
+  return {};
+}
+
+/// Best tiling of one (method, algorithm, order class) cell, or nullopt.
+std::optional<std::pair<TileCounts, Evaluation>>
+bestTiling(const MethodParams &p, OrderClass cls, const MacroSizes &s,
+           const MachineModel &m, bool integer) {
+  const double R = m.diskBandwidth / m.netBandwidth;
+  BindingPair bp = bindingPair(cls, p, s, R);
+  // Real-valued starting points for the binding pair's x.
+  std::vector<double> starts;
+  if (std::optional<double> x = solveBindingPair(bp.wx, bp.wy, bp.a, bp.xMax, bp.yMax))
+    starts.push_back(*x);
+  if (p.rotateInside && cls != OrderClass::CFirst) {
+    // [G] 5.1: communication- and disk-optimal tilings differ; evaluate both.
+    // V-optimal: x = I/sqrt(MP) (or J/sqrt(MP)); D-optimal: x = I*sqrt(2/(MP)).
+    const double MP = m.tileBudget() * static_cast<double>(m.procs);
+    double extent = cls == OrderClass::AFirst ? s.I : s.J;
+    starts.push_back(extent / std::sqrt(MP));
+    starts.push_back(extent * std::sqrt(2.0 / MP));
+  }
+  std::optional<std::pair<TileCounts, Evaluation>> best;
+  auto consider = [&](double x) {
+    x = std::clamp(x, 1.0, bp.xMax);
+    double y = std::clamp(bp.a / x, 1.0, bp.yMax);
+    if (integer)
+      y = std::min(std::ceil(bp.a / x - 1e-9), bp.yMax), y = std::max(y, 1.0);
+    TileCounts t = complete(cls, p, x, y, s, integer);
+    std::optional<Evaluation> e = evaluate(p, cls, t, s, m);
+    if (e && (!best || e->seconds < best->second.seconds))
+      best = std::make_pair(t, *e);
+  };
+  for (double x : starts) {
+    if (!integer) {
+      consider(x);
+      continue;
+    }
+    consider(std::floor(x));
+    consider(std::ceil(x));
+  }
+  return best;
+}
+
+} // namespace
+
+std::vector<Candidate> enumerateCandidates(const MacroSizes &sizes,
+                                           const MachineModel &machine,
+                                           const PlanOptions &options) {
+  assert(machine.procs >= 1 && machine.memBytes > 0 && machine.netBandwidth > 0 &&
+         machine.diskBandwidth > 0 && "machine model validated by the caller");
+  const double e = static_cast<double>(machine.elemBytes);
+  const double P = static_cast<double>(machine.procs);
+  const int64_t rootP = static_cast<int64_t>(std::llround(std::sqrt(P)));
+  const bool square = rootP * rootP == machine.procs;
+
+  std::vector<Candidate> out;
+  static const ParallelAlgorithm kAlgorithms[] = {
+      ParallelAlgorithm::Rotation, ParallelAlgorithm::ReplicationA,
+      ParallelAlgorithm::ReplicationB, ParallelAlgorithm::Accumulation};
+  static const ReadOrder kOrders[] = {ReadOrder::ABC, ReadOrder::ACB, ReadOrder::BAC,
+                                      ReadOrder::BCA, ReadOrder::CAB, ReadOrder::CBA};
+  for (ParallelAlgorithm alg : kAlgorithms) {
+    if (alg == ParallelAlgorithm::Rotation && !square)
+      continue;
+    // Replication B is Replication A of the mirrored problem (A<->B, I<->J).
+    const bool mirror = alg == ParallelAlgorithm::ReplicationB;
+    MacroSizes s = mirror ? MacroSizes{sizes.J, sizes.I, sizes.K} : sizes;
+    ParallelAlgorithm modelAlg = mirror ? ParallelAlgorithm::ReplicationA : alg;
+    const double A = s.I * s.K * e, B = s.K * s.J * e, C = s.I * s.J * e;
+
+    // In-core: the local data of the algorithm fits in memory ([G] section 2).
+    double localA = modelAlg == ParallelAlgorithm::ReplicationA ? A : A / P;
+    double localC = modelAlg == ParallelAlgorithm::Accumulation ? C : C / P;
+    if (localA + B / P + localC <= machine.memBytes) {
+      MethodParams p = paramsFor(CommMethod::Outside, modelAlg, A, B, C, machine);
+      Candidate c{CommMethod::Outside, alg, ReadOrder::CAB, TileCounts{}};
+      c.inCore = true;
+      c.commBytes = p.fixedComm;
+      c.seconds = c.commBytes / machine.netBandwidth;
+      c.bufferBytes[0] = mirror ? B / P : localA;
+      c.bufferBytes[1] = mirror ? localA : B / P;
+      c.bufferBytes[2] = localC;
+      out.push_back(c);
+      continue;
+    }
+    for (CommMethod method : {CommMethod::Inside, CommMethod::Outside}) {
+      MethodParams p = paramsFor(method, modelAlg, A, B, C, machine);
+      for (ReadOrder order : kOrders) {
+        ReadOrder modelOrder = mirror ? swapAB(order) : order;
+        auto best = bestTiling(p, classOf(modelOrder), s, machine, options.integerTiles);
+        if (!best)
+          continue;
+        Candidate c{method, alg, order, best->first};
+        c.diskBytes = best->second.disk;
+        c.commBytes = best->second.comm;
+        c.seconds = best->second.seconds;
+        std::copy(std::begin(best->second.buffer), std::end(best->second.buffer),
+                  std::begin(c.bufferBytes));
+        if (mirror) {
+          std::swap(c.tiles.It1, c.tiles.Jt1);
+          std::swap(c.tiles.It2, c.tiles.Jt2);
+          std::swap(c.bufferBytes[0], c.bufferBytes[1]);
+        }
+        out.push_back(c);
+      }
+    }
+  }
+  return out;
+}
+
+size_t cheapest(const std::vector<Candidate> &candidates) {
+  assert(!candidates.empty());
+  size_t best = 0;
+  for (size_t i = 1; i < candidates.size(); ++i)
+    if (candidates[i].seconds < candidates[best].seconds)
+      best = i;
+  return best;
+}
+
+} // namespace mlir::tc

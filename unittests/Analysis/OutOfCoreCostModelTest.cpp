@@ -1,0 +1,179 @@
+//===- OutOfCoreCostModelTest.cpp - oracles from Gao et al. ----------------===//
+//
+// The paper's Tables 9-11 as oracles (settings and tolerances from
+// shared/papers/notes-000-002.md A.11 and C.4), plus properties on random problems.
+//
+//===----------------------------------------------------------------------===//
+#include "TC/Analysis/OutOfCoreCostModel.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace mlir::tc;
+
+namespace {
+
+/// Cheapest candidate of one method x algorithm family (min over orders; for
+/// replication over both replicated operands).
+const Candidate *bestOf(const std::vector<Candidate> &cs, CommMethod method,
+                        bool (*algorithm)(ParallelAlgorithm)) {
+  const Candidate *best = nullptr;
+  for (const Candidate &c : cs)
+    if (c.method == method && algorithm(c.algorithm) &&
+        (!best || c.seconds < best->seconds))
+      best = &c;
+  return best;
+}
+bool isRotation(ParallelAlgorithm a) { return a == ParallelAlgorithm::Rotation; }
+bool isReplication(ParallelAlgorithm a) {
+  return a == ParallelAlgorithm::ReplicationA || a == ParallelAlgorithm::ReplicationB;
+}
+bool isAccumulation(ParallelAlgorithm a) { return a == ParallelAlgorithm::Accumulation; }
+
+struct Row {
+  CommMethod method;
+  bool (*algorithm)(ParallelAlgorithm);
+  const char *name;
+};
+const Row kRows[] = {
+    {CommMethod::Outside, isRotation, "Outside/Rotation"},
+    {CommMethod::Outside, isReplication, "Outside/Replication"},
+    {CommMethod::Outside, isAccumulation, "Outside/Accumulation"},
+    {CommMethod::Inside, isRotation, "Inside/Rotation"},
+    {CommMethod::Inside, isReplication, "Inside/Replication"},
+    {CommMethod::Inside, isAccumulation, "Inside/Accumulation"},
+};
+
+} // namespace
+
+// [G] Table 11: all 24 cells within 1 s. M = 2^29 B per array tile, Bd = 10 MB/s,
+// f_rep = P^(1/4), f_acc = 1.4, real-valued tiles (notes A.11).
+TEST(OutOfCoreCostModel, GaoTable11AllCells) {
+  struct Column {
+    double N;
+    int64_t P;
+    double Bc;
+    double expected[6];
+  };
+  const Column columns[] = {
+      {160000, 4, 10e6, {281920, 259683, 318784, 310240, 268248, 298304}},
+      {160000, 4, 200e6, {262464, 232168, 264307, 120240, 123502, 243827}},
+      {640000, 16, 10e6, {3855360, 4224000, 6018048, 4040960, 4636610, 5690368}},
+      {640000, 16, 200e6, {3699712, 3601408, 4274790, 1000960, 1330921, 3947110}},
+  };
+  for (const Column &col : columns) {
+    MachineModel m;
+    m.procs = col.P;
+    m.memBytes = std::pow(2.0, 29);
+    m.tileFraction = 1.0;
+    m.diskBandwidth = 10e6;
+    m.netBandwidth = col.Bc;
+    m.bcastFactor = std::pow(static_cast<double>(col.P), 0.25);
+    m.reduceFactor = 1.4;
+    std::vector<Candidate> cs =
+        enumerateCandidates({col.N, col.N, col.N}, m, PlanOptions{/*integerTiles=*/false});
+    for (int r = 0; r < 6; ++r) {
+      const Candidate *best = bestOf(cs, kRows[r].method, kRows[r].algorithm);
+      ASSERT_NE(best, nullptr) << kRows[r].name;
+      EXPECT_NEAR(best->seconds, col.expected[r], 1.0)
+          << kRows[r].name << " N=" << col.N << " P=" << col.P << " Bc=" << col.Bc;
+    }
+  }
+}
+
+// [G] Table 11's best method per column: Out/Rep, In/Rot, Out/Rot, In/Rot.
+TEST(OutOfCoreCostModel, GaoTable11BestPerColumn) {
+  struct Column {
+    double N;
+    int64_t P;
+    double Bc;
+    CommMethod method;
+    ParallelAlgorithm family;
+  };
+  const Column columns[] = {
+      {160000, 4, 10e6, CommMethod::Outside, ParallelAlgorithm::ReplicationA},
+      {160000, 4, 200e6, CommMethod::Inside, ParallelAlgorithm::Rotation},
+      {640000, 16, 10e6, CommMethod::Outside, ParallelAlgorithm::Rotation},
+      {640000, 16, 200e6, CommMethod::Inside, ParallelAlgorithm::Rotation},
+  };
+  for (const Column &col : columns) {
+    MachineModel m;
+    m.procs = col.P;
+    m.memBytes = std::pow(2.0, 29);
+    m.tileFraction = 1.0;
+    m.diskBandwidth = 10e6;
+    m.netBandwidth = col.Bc;
+    m.bcastFactor = std::pow(static_cast<double>(col.P), 0.25);
+    m.reduceFactor = 1.4;
+    std::vector<Candidate> cs =
+        enumerateCandidates({col.N, col.N, col.N}, m, PlanOptions{false});
+    const Candidate &best = cs[cheapest(cs)];
+    EXPECT_EQ(best.method, col.method) << "N=" << col.N << " Bc=" << col.Bc;
+    if (col.family == ParallelAlgorithm::Rotation)
+      EXPECT_EQ(best.algorithm, ParallelAlgorithm::Rotation);
+    else
+      EXPECT_TRUE(isReplication(best.algorithm));
+  }
+}
+
+namespace {
+/// [G] Table 9 machine: P = 4, 64 MB per process of which 8 MB per array tile
+/// (notes A.11), Bd = 8 MB/s, Bc = 200 MB/s, f_rep = sqrt(2), f_acc = 1.4.
+MachineModel table9Machine() {
+  MachineModel m;
+  m.procs = 4;
+  m.memBytes = 64e6;
+  m.tileFraction = 8e6 / 64e6;
+  m.diskBandwidth = 8e6;
+  m.netBandwidth = 200e6;
+  m.bcastFactor = std::sqrt(2.0);
+  m.reduceFactor = 1.4;
+  return m;
+}
+} // namespace
+
+// [G] Table 9: the three exactly reproducible cells (notes C.4).
+TEST(OutOfCoreCostModel, GaoTable9ExactCells) {
+  std::vector<Candidate> cs =
+      enumerateCandidates({4000, 4000, 4000}, table9Machine(), PlanOptions{false});
+  const Candidate *inRot = bestOf(cs, CommMethod::Inside, isRotation);
+  const Candidate *outRep = bestOf(cs, CommMethod::Outside, isReplication);
+  const Candidate *inAcc = bestOf(cs, CommMethod::Inside, isAccumulation);
+  ASSERT_TRUE(inRot && outRep && inAcc);
+  EXPECT_NEAR(inRot->seconds, 25.28, 0.005);
+  EXPECT_NEAR(outRep->seconds, 56.9, 0.01);
+  EXPECT_NEAR(inAcc->seconds, 53.792, 0.0005);
+  // Notes A.11: In/Rot at CAB with It1 = Jt1 = 2, D = 192 MB, V = 256 MB.
+  EXPECT_NEAR(inRot->diskBytes, 192e6, 1);
+  EXPECT_NEAR(inRot->commBytes, 256e6, 1);
+  // The other three within 10% of the paper's predictions.
+  EXPECT_NEAR(bestOf(cs, CommMethod::Outside, isAccumulation)->seconds, 73.792, 7.38);
+  EXPECT_NEAR(bestOf(cs, CommMethod::Inside, isReplication)->seconds, 24.718, 2.48);
+  EXPECT_NEAR(bestOf(cs, CommMethod::Outside, isRotation)->seconds, 75.42, 7.55);
+}
+
+// [G] Table 9 ranking from the model: In/Rot < In/Rep < In/Acc < Out/Rep < Out/Acc
+// < Out/Rot; the best method is inside rotation. With integer tiles too.
+TEST(OutOfCoreCostModel, GaoTable9Ranking) {
+  for (bool integer : {false, true}) {
+    std::vector<Candidate> cs =
+        enumerateCandidates({4000, 4000, 4000}, table9Machine(), PlanOptions{integer});
+    double inRot = bestOf(cs, CommMethod::Inside, isRotation)->seconds;
+    double inRep = bestOf(cs, CommMethod::Inside, isReplication)->seconds;
+    double inAcc = bestOf(cs, CommMethod::Inside, isAccumulation)->seconds;
+    double outRep = bestOf(cs, CommMethod::Outside, isReplication)->seconds;
+    double outAcc = bestOf(cs, CommMethod::Outside, isAccumulation)->seconds;
+    double outRot = bestOf(cs, CommMethod::Outside, isRotation)->seconds;
+    EXPECT_LT(inRot, inRep) << "integer=" << integer;
+    EXPECT_LT(inRep, inAcc) << "integer=" << integer;
+    EXPECT_LT(inAcc, outRep) << "integer=" << integer;
+    EXPECT_LT(outRep, outAcc) << "integer=" << integer;
+    EXPECT_LT(outAcc, outRot) << "integer=" << integer;
+    const Candidate &best = cs[cheapest(cs)];
+    EXPECT_EQ(best.method, CommMethod::Inside);
+    EXPECT_EQ(best.algorithm, ParallelAlgorithm::Rotation);
+  }
+}
