@@ -323,7 +323,17 @@ std::vector<Candidate> enumerateCandidates(const MacroSizes &sizes,
       out.push_back(c);
       continue;
     }
+    // [G] 2.1: "when available local memory is large enough to hold all the remote
+    // data, we can directly select the outside communication method". Remote data:
+    // the blocks shifted through a process (rotation), the replicated operand, or
+    // the partial results to reduce (accumulation).
+    double remote = modelAlg == ParallelAlgorithm::Rotation       ? (A + B) / std::sqrt(P)
+                    : modelAlg == ParallelAlgorithm::ReplicationA ? A
+                                                                  : C;
+    bool outsideOnly = remote <= machine.tileBudget();
     for (CommMethod method : {CommMethod::Inside, CommMethod::Outside}) {
+      if (method == CommMethod::Inside && outsideOnly)
+        continue;
       MethodParams p = paramsFor(method, modelAlg, A, B, C, machine);
       for (ReadOrder order : kOrders) {
         ReadOrder modelOrder = mirror ? swapAB(order) : order;

@@ -177,3 +177,116 @@ TEST(OutOfCoreCostModel, GaoTable9Ranking) {
     EXPECT_EQ(best.algorithm, ParallelAlgorithm::Rotation);
   }
 }
+
+// [G] Table 10's best choices: 4-index transform -> outside replication (of the small
+// B), CCSD term -> outside accumulation; times 0.8*Disk + 0.05*Comm in units of 1e6
+// elements (Bd = 10 MB/s, Bc = 160 MB/s, notes A.11): 245760 s and 163840 s.
+TEST(OutOfCoreCostModel, GaoTable10BestChoices) {
+  MachineModel m;
+  m.procs = 4;
+  m.memBytes = 1e9; // Table 8: 1 GB per node
+  m.diskBandwidth = 10e6;
+  m.netBandwidth = 160e6;
+  m.bcastFactor = std::sqrt(2.0);
+  m.reduceFactor = 1.4;
+  const double n = 800;
+  std::vector<Candidate> fourIndex = enumerateCandidates({n * n * n, n, n}, m);
+  const Candidate &fi = fourIndex[cheapest(fourIndex)];
+  EXPECT_EQ(fi.method, CommMethod::Outside);
+  EXPECT_EQ(fi.algorithm, ParallelAlgorithm::ReplicationB);
+  EXPECT_NEAR(fi.seconds, 245760, 245760 * 0.001);
+  std::vector<Candidate> ccsd = enumerateCandidates({n, n, n * n * n}, m);
+  const Candidate &cc = ccsd[cheapest(ccsd)];
+  EXPECT_EQ(cc.method, CommMethod::Outside);
+  EXPECT_EQ(cc.algorithm, ParallelAlgorithm::Accumulation);
+  EXPECT_NEAR(cc.seconds, 163840, 163840 * 0.001);
+}
+
+// Rotation needs a square grid: P = 8 gets no rotation candidate, P = 9 does.
+TEST(OutOfCoreCostModel, RotationOnlyOnSquareGrids) {
+  MachineModel m;
+  m.memBytes = 64e6;
+  m.diskBandwidth = 8e6;
+  m.netBandwidth = 200e6;
+  for (int64_t p : {8, 9}) {
+    m.procs = p;
+    std::vector<Candidate> cs = enumerateCandidates({4000, 4000, 4000}, m);
+    bool anyRotation = false;
+    for (const Candidate &c : cs)
+      anyRotation |= c.algorithm == ParallelAlgorithm::Rotation;
+    EXPECT_EQ(anyRotation, p == 9);
+    EXPECT_FALSE(cs.empty());
+  }
+}
+
+// Everything fits: no disk I/O in any candidate; outside method (no remote tiles).
+TEST(OutOfCoreCostModel, InCoreProblemDoesNoDiskIO) {
+  MachineModel m;
+  m.procs = 4;
+  m.memBytes = 1e9;
+  m.diskBandwidth = 8e6;
+  m.netBandwidth = 200e6;
+  std::vector<Candidate> cs = enumerateCandidates({500, 600, 700}, m);
+  ASSERT_EQ(cs.size(), 4u); // one in-core plan per algorithm
+  for (const Candidate &c : cs) {
+    EXPECT_TRUE(c.inCore);
+    EXPECT_EQ(c.diskBytes, 0);
+  }
+  // Replicating A moves A = 500*700*8 bytes, less than rotation's
+  // (A + B)/sqrt(P) = (500*700 + 700*600)*8/2 or replicating B = 700*600*8.
+  const Candidate &best = cs[cheapest(cs)];
+  EXPECT_EQ(best.algorithm, ParallelAlgorithm::ReplicationA);
+  EXPECT_DOUBLE_EQ(best.commBytes, 500.0 * 700 * 8);
+}
+
+// Properties on many random problems (sizes, P, memory), integer tiles:
+// every tile buffer fits the budget, tile counts are whole and within the extents,
+// no candidate is cheaper than the chosen one, and when all three arrays fit in
+// one process's memory the chosen plan does no disk I/O.
+TEST(OutOfCoreCostModel, RandomProblemProperties) {
+  std::mt19937_64 rng(20261122);
+  auto logUniform = [&](double lo, double hi) {
+    std::uniform_real_distribution<double> d(std::log(lo), std::log(hi));
+    return std::floor(std::exp(d(rng)));
+  };
+  int planned = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    MacroSizes s{logUniform(1, 1e6), logUniform(1, 1e6), logUniform(1, 1e6)};
+    MachineModel m;
+    m.procs = std::uniform_int_distribution<int64_t>(1, 64)(rng);
+    m.memBytes = logUniform(1e5, 1e11);
+    m.diskBandwidth = logUniform(1e6, 1e9);
+    m.netBandwidth = logUniform(1e6, 1e10);
+    m.bcastFactor = 1 + std::uniform_real_distribution<double>(0, 1)(rng);
+    m.reduceFactor = 1 + std::uniform_real_distribution<double>(0, 1)(rng);
+    std::vector<Candidate> cs = enumerateCandidates(s, m);
+    if (cs.empty())
+      continue;
+    ++planned;
+    const double M = m.tileBudget();
+    for (const Candidate &c : cs) {
+      const TileCounts &t = c.tiles;
+      for (double v : {t.It1, t.It2, t.Jt1, t.Jt2, t.Kt1}) {
+        EXPECT_GE(v, 1);
+        EXPECT_EQ(v, std::floor(v));
+      }
+      EXPECT_LE(t.I(), s.I);
+      EXPECT_LE(t.J(), s.J);
+      EXPECT_LE(t.Kt1, s.K);
+      if (!c.inCore)
+        for (double buffer : c.bufferBytes)
+          EXPECT_LE(buffer, M * (1 + 1e-9)) << toString(c.method) << " "
+                                            << toString(c.algorithm) << " "
+                                            << toString(c.order);
+      EXPECT_GE(c.diskBytes, 0);
+      EXPECT_GE(c.commBytes, 0);
+    }
+    const Candidate &best = cs[cheapest(cs)];
+    for (const Candidate &c : cs)
+      EXPECT_GE(c.seconds, best.seconds);
+    const double e = 8, total = (s.I * s.K + s.K * s.J + s.I * s.J) * e;
+    if (total <= m.memBytes)
+      EXPECT_EQ(best.diskBytes, 0) << "I=" << s.I << " J=" << s.J << " K=" << s.K;
+  }
+  EXPECT_GT(planned, 1000);
+}

@@ -95,6 +95,8 @@ struct PlanOptions {
 /// Every feasible candidate for a contraction of the given sizes on `machine`.
 /// When all local data fits in memory only in-core candidates are returned (no
 /// disk I/O, [G] section 2). Rotation is skipped unless P is a perfect square.
+/// An algorithm whose remote data fits the tile budget gets only outside
+/// candidates ([G] section 2.1).
 /// An empty result means no tiling fits the budget.
 std::vector<Candidate> enumerateCandidates(const MacroSizes &sizes,
                                            const MachineModel &machine,
