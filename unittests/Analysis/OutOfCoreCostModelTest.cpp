@@ -47,6 +47,20 @@ const Row kRows[] = {
     {CommMethod::Inside, isAccumulation, "Inside/Accumulation"},
 };
 
+/// [G] Table 11 machine: M = 2^29 B per array tile, Bd = 10 MB/s, the column's Bc,
+/// f_rep = P^(1/4), f_acc = 1.4 (notes A.11).
+MachineModel table11Machine(int64_t procs, double netBandwidth) {
+  MachineModel m;
+  m.procs = procs;
+  m.memBytes = std::pow(2.0, 29);
+  m.tileFraction = 1.0;
+  m.diskBandwidth = 10e6;
+  m.netBandwidth = netBandwidth;
+  m.bcastFactor = std::pow(static_cast<double>(procs), 0.25);
+  m.reduceFactor = 1.4;
+  return m;
+}
+
 } // namespace
 
 // [G] Table 11: all 24 cells within 1 s. M = 2^29 B per array tile, Bd = 10 MB/s,
@@ -65,14 +79,7 @@ TEST(OutOfCoreCostModel, GaoTable11AllCells) {
       {640000, 16, 200e6, {3699712, 3601408, 4274790, 1000960, 1330921, 3947110}},
   };
   for (const Column &col : columns) {
-    MachineModel m;
-    m.procs = col.P;
-    m.memBytes = std::pow(2.0, 29);
-    m.tileFraction = 1.0;
-    m.diskBandwidth = 10e6;
-    m.netBandwidth = col.Bc;
-    m.bcastFactor = std::pow(static_cast<double>(col.P), 0.25);
-    m.reduceFactor = 1.4;
+    MachineModel m = table11Machine(col.P, col.Bc);
     std::vector<Candidate> cs =
         enumerateCandidates({col.N, col.N, col.N}, m, PlanOptions{/*integerTiles=*/false});
     for (int r = 0; r < 6; ++r) {
@@ -100,14 +107,7 @@ TEST(OutOfCoreCostModel, GaoTable11BestPerColumn) {
       {640000, 16, 200e6, CommMethod::Inside, ParallelAlgorithm::Rotation},
   };
   for (const Column &col : columns) {
-    MachineModel m;
-    m.procs = col.P;
-    m.memBytes = std::pow(2.0, 29);
-    m.tileFraction = 1.0;
-    m.diskBandwidth = 10e6;
-    m.netBandwidth = col.Bc;
-    m.bcastFactor = std::pow(static_cast<double>(col.P), 0.25);
-    m.reduceFactor = 1.4;
+    MachineModel m = table11Machine(col.P, col.Bc);
     std::vector<Candidate> cs =
         enumerateCandidates({col.N, col.N, col.N}, m, PlanOptions{false});
     const Candidate &best = cs[cheapest(cs)];
