@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <limits>
 #include <optional>
 
 namespace mlir::tc {
@@ -78,6 +77,15 @@ ReadOrder swapAB(ReadOrder o) {
     return ReadOrder::CAB;
   }
   return o;
+}
+
+/// Maps a candidate computed on the mirrored problem (A<->B, I<->J) back to the
+/// caller's orientation. The order is already the caller's.
+Candidate unmirror(Candidate c) {
+  std::swap(c.tiles.It1, c.tiles.Jt1);
+  std::swap(c.tiles.It2, c.tiles.Jt2);
+  std::swap(c.bufferBytes[0], c.bufferBytes[1]);
+  return c;
 }
 
 /// Per-method parameters of notes A.9 (all volumes in bytes, per process).
@@ -152,7 +160,7 @@ std::optional<Evaluation> evaluate(const MethodParams &p, OrderClass cls,
   const double eps = 1e-9;
   if (t.I() > s.I * (1 + eps) || t.J() > s.J * (1 + eps) || t.Kt1 > s.K * (1 + eps))
     return std::nullopt;
-  double rA, rB, rC, pA = t.It1 * t.Kt1, pB, pC;
+  double rA = 0, rB = 0, rC = 0, pA = t.It1 * t.Kt1, pB = 0, pC = 0;
   switch (cls) {
   case OrderClass::AFirst:
     rA = 1, rB = t.It1, rC = t.Kt1;
@@ -262,9 +270,7 @@ bestTiling(const MethodParams &p, OrderClass cls, const MacroSizes &s,
   std::optional<std::pair<TileCounts, Evaluation>> best;
   auto consider = [&](double x) {
     x = std::clamp(x, 1.0, bp.xMax);
-    double y = std::clamp(bp.a / x, 1.0, bp.yMax);
-    if (integer)
-      y = std::min(std::ceil(bp.a / x - 1e-9), bp.yMax), y = std::max(y, 1.0);
+    double y = std::clamp(integer ? std::ceil(bp.a / x - 1e-9) : bp.a / x, 1.0, bp.yMax);
     TileCounts t = complete(cls, p, x, y, s, integer);
     std::optional<Evaluation> e = evaluate(p, cls, t, s, m);
     if (e && (!best || e->seconds < best->second.seconds))
@@ -317,10 +323,10 @@ std::vector<Candidate> enumerateCandidates(const MacroSizes &sizes,
       c.inCore = true;
       c.commBytes = p.fixedComm;
       c.seconds = c.commBytes / machine.netBandwidth;
-      c.bufferBytes[0] = mirror ? B / P : localA;
-      c.bufferBytes[1] = mirror ? localA : B / P;
+      c.bufferBytes[0] = localA;
+      c.bufferBytes[1] = B / P;
       c.bufferBytes[2] = localC;
-      out.push_back(c);
+      out.push_back(mirror ? unmirror(c) : c);
       continue;
     }
     // [G] 2.1: "when available local memory is large enough to hold all the remote
@@ -346,12 +352,7 @@ std::vector<Candidate> enumerateCandidates(const MacroSizes &sizes,
         c.seconds = best->second.seconds;
         std::copy(std::begin(best->second.buffer), std::end(best->second.buffer),
                   std::begin(c.bufferBytes));
-        if (mirror) {
-          std::swap(c.tiles.It1, c.tiles.Jt1);
-          std::swap(c.tiles.It2, c.tiles.Jt2);
-          std::swap(c.bufferBytes[0], c.bufferBytes[1]);
-        }
-        out.push_back(c);
+        out.push_back(mirror ? unmirror(c) : c);
       }
     }
   }
