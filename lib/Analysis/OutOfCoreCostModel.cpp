@@ -79,11 +79,17 @@ ReadOrder swapAB(ReadOrder o) {
   return o;
 }
 
+/// Tile counts of the mirrored problem (I<->J).
+TileCounts mirrored(TileCounts t) {
+  std::swap(t.It1, t.Jt1);
+  std::swap(t.It2, t.Jt2);
+  return t;
+}
+
 /// Maps a candidate computed on the mirrored problem (A<->B, I<->J) back to the
 /// caller's orientation. The order is already the caller's.
 Candidate unmirror(Candidate c) {
-  std::swap(c.tiles.It1, c.tiles.Jt1);
-  std::swap(c.tiles.It2, c.tiles.Jt2);
+  c.tiles = mirrored(c.tiles);
   std::swap(c.bufferBytes[0], c.bufferBytes[1]);
   return c;
 }
@@ -289,70 +295,118 @@ bestTiling(const MethodParams &p, OrderClass cls, const MacroSizes &s,
 
 } // namespace
 
+namespace {
+
+/// The orientation the model computes in: Replication B is Replication A of the
+/// mirrored problem C^T(J,I) += B(J,K) A(I,K).
+struct Oriented {
+  bool mirror;
+  MacroSizes sizes;
+  ParallelAlgorithm algorithm;
+  double A, B, C; ///< array sizes in bytes
+};
+
+Oriented orient(const MacroSizes &sizes, const MachineModel &m, ParallelAlgorithm alg) {
+  const bool mirror = alg == ParallelAlgorithm::ReplicationB;
+  MacroSizes s = mirror ? MacroSizes{sizes.J, sizes.I, sizes.K} : sizes;
+  const double e = static_cast<double>(m.elemBytes);
+  return {mirror, s, mirror ? ParallelAlgorithm::ReplicationA : alg, s.I * s.K * e,
+          s.K * s.J * e, s.I * s.J * e};
+}
+
+Candidate fromEvaluation(CommMethod method, ParallelAlgorithm alg, ReadOrder order,
+                         const TileCounts &tiles, const Evaluation &e) {
+  Candidate c{method, alg, order, tiles};
+  c.diskBytes = e.disk;
+  c.commBytes = e.comm;
+  c.seconds = e.seconds;
+  std::copy(std::begin(e.buffer), std::end(e.buffer), std::begin(c.bufferBytes));
+  return c;
+}
+
+} // namespace
+
+bool isPerfectSquare(int64_t n) {
+  int64_t r = static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(n))));
+  return r * r == n;
+}
+
+std::optional<Candidate> inCoreCandidate(const MacroSizes &sizes,
+                                         const MachineModel &machine,
+                                         ParallelAlgorithm alg) {
+  const double P = static_cast<double>(machine.procs);
+  Oriented o = orient(sizes, machine, alg);
+  // In-core: the local data of the algorithm fits in memory ([G] section 2).
+  double localA = o.algorithm == ParallelAlgorithm::ReplicationA ? o.A : o.A / P;
+  double localC = o.algorithm == ParallelAlgorithm::Accumulation ? o.C : o.C / P;
+  if (localA + o.B / P + localC > machine.memBytes)
+    return std::nullopt;
+  MethodParams p = paramsFor(CommMethod::Outside, o.algorithm, o.A, o.B, o.C, machine);
+  Candidate c{CommMethod::Outside, alg, ReadOrder::CAB, TileCounts{}};
+  c.inCore = true;
+  c.commBytes = p.fixedComm;
+  c.seconds = c.commBytes / machine.netBandwidth;
+  c.bufferBytes[0] = localA;
+  c.bufferBytes[1] = o.B / P;
+  c.bufferBytes[2] = localC;
+  return o.mirror ? unmirror(c) : c;
+}
+
+std::optional<Candidate> evaluateTiling(const MacroSizes &sizes,
+                                        const MachineModel &machine,
+                                        CommMethod method, ParallelAlgorithm alg,
+                                        ReadOrder order, const TileCounts &tiles) {
+  Oriented o = orient(sizes, machine, alg);
+  MethodParams p = paramsFor(method, o.algorithm, o.A, o.B, o.C, machine);
+  TileCounts t = o.mirror ? mirrored(tiles) : tiles;
+  ReadOrder modelOrder = o.mirror ? swapAB(order) : order;
+  std::optional<Evaluation> e = evaluate(p, classOf(modelOrder), t, o.sizes, machine);
+  if (!e)
+    return std::nullopt;
+  Candidate c = fromEvaluation(method, alg, order, t, *e);
+  return o.mirror ? unmirror(c) : c;
+}
+
 std::vector<Candidate> enumerateCandidates(const MacroSizes &sizes,
                                            const MachineModel &machine,
                                            const PlanOptions &options) {
   assert(machine.procs >= 1 && machine.memBytes > 0 && machine.netBandwidth > 0 &&
          machine.diskBandwidth > 0 && "machine model validated by the caller");
-  const double e = static_cast<double>(machine.elemBytes);
   const double P = static_cast<double>(machine.procs);
-  const int64_t rootP = static_cast<int64_t>(std::llround(std::sqrt(P)));
-  const bool square = rootP * rootP == machine.procs;
-
   std::vector<Candidate> out;
   static const ParallelAlgorithm kAlgorithms[] = {
       ParallelAlgorithm::Rotation, ParallelAlgorithm::ReplicationA,
       ParallelAlgorithm::ReplicationB, ParallelAlgorithm::Accumulation};
-  static const ReadOrder kOrders[] = {ReadOrder::ABC, ReadOrder::ACB, ReadOrder::BAC,
-                                      ReadOrder::BCA, ReadOrder::CAB, ReadOrder::CBA};
   for (ParallelAlgorithm alg : kAlgorithms) {
-    if (alg == ParallelAlgorithm::Rotation && !square)
+    if (alg == ParallelAlgorithm::Rotation && !isPerfectSquare(machine.procs))
       continue;
-    // Replication B is Replication A of the mirrored problem (A<->B, I<->J).
-    const bool mirror = alg == ParallelAlgorithm::ReplicationB;
-    MacroSizes s = mirror ? MacroSizes{sizes.J, sizes.I, sizes.K} : sizes;
-    ParallelAlgorithm modelAlg = mirror ? ParallelAlgorithm::ReplicationA : alg;
-    const double A = s.I * s.K * e, B = s.K * s.J * e, C = s.I * s.J * e;
-
-    // In-core: the local data of the algorithm fits in memory ([G] section 2).
-    double localA = modelAlg == ParallelAlgorithm::ReplicationA ? A : A / P;
-    double localC = modelAlg == ParallelAlgorithm::Accumulation ? C : C / P;
-    if (localA + B / P + localC <= machine.memBytes) {
-      MethodParams p = paramsFor(CommMethod::Outside, modelAlg, A, B, C, machine);
-      Candidate c{CommMethod::Outside, alg, ReadOrder::CAB, TileCounts{}};
-      c.inCore = true;
-      c.commBytes = p.fixedComm;
-      c.seconds = c.commBytes / machine.netBandwidth;
-      c.bufferBytes[0] = localA;
-      c.bufferBytes[1] = B / P;
-      c.bufferBytes[2] = localC;
-      out.push_back(mirror ? unmirror(c) : c);
-      continue;
-    }
+    if (options.allowInCore)
+      if (std::optional<Candidate> c = inCoreCandidate(sizes, machine, alg)) {
+        out.push_back(*c);
+        continue;
+      }
+    Oriented o = orient(sizes, machine, alg);
     // [G] 2.1: "when available local memory is large enough to hold all the remote
     // data, we can directly select the outside communication method". Remote data:
     // the blocks shifted through a process (rotation), the replicated operand, or
     // the partial results to reduce (accumulation).
-    double remote = modelAlg == ParallelAlgorithm::Rotation       ? (A + B) / std::sqrt(P)
-                    : modelAlg == ParallelAlgorithm::ReplicationA ? A
-                                                                  : C;
-    bool outsideOnly = remote <= machine.tileBudget();
+    double remote = o.algorithm == ParallelAlgorithm::Rotation ? (o.A + o.B) / std::sqrt(P)
+                    : o.algorithm == ParallelAlgorithm::ReplicationA ? o.A
+                                                                     : o.C;
+    bool outsideOnly =
+        options.outsideOnlyWhenRemoteFits && remote <= machine.tileBudget();
     for (CommMethod method : {CommMethod::Inside, CommMethod::Outside}) {
       if (method == CommMethod::Inside && outsideOnly)
         continue;
-      MethodParams p = paramsFor(method, modelAlg, A, B, C, machine);
-      for (ReadOrder order : kOrders) {
-        ReadOrder modelOrder = mirror ? swapAB(order) : order;
-        auto best = bestTiling(p, classOf(modelOrder), s, machine, options.integerTiles);
+      MethodParams p = paramsFor(method, o.algorithm, o.A, o.B, o.C, machine);
+      for (ReadOrder order : kAllReadOrders) {
+        ReadOrder modelOrder = o.mirror ? swapAB(order) : order;
+        auto best =
+            bestTiling(p, classOf(modelOrder), o.sizes, machine, options.integerTiles);
         if (!best)
           continue;
-        Candidate c{method, alg, order, best->first};
-        c.diskBytes = best->second.disk;
-        c.commBytes = best->second.comm;
-        c.seconds = best->second.seconds;
-        std::copy(std::begin(best->second.buffer), std::end(best->second.buffer),
-                  std::begin(c.bufferBytes));
-        out.push_back(mirror ? unmirror(c) : c);
+        Candidate c = fromEvaluation(method, alg, order, best->first, best->second);
+        out.push_back(o.mirror ? unmirror(c) : c);
       }
     }
   }

@@ -13,6 +13,7 @@
 #define TC_ANALYSIS_OUTOFCORECOSTMODEL_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ enum class ParallelAlgorithm {
 
 /// Order of the three disk reads in the tiling-loop nest ([G] section 3).
 enum class ReadOrder { ABC, ACB, BAC, BCA, CAB, CBA };
+inline constexpr ReadOrder kAllReadOrders[] = {ReadOrder::ABC, ReadOrder::ACB,
+                                               ReadOrder::BAC, ReadOrder::BCA,
+                                               ReadOrder::CAB, ReadOrder::CBA};
 
 const char *toString(CommMethod m);
 const char *toString(ParallelAlgorithm a);
@@ -90,6 +94,11 @@ struct PlanOptions {
   /// Round tile counts up to integers ([G]: "ceiling"). False evaluates the
   /// real-valued optimum, as [G]'s Tables 9-11 do.
   bool integerTiles = true;
+  /// Offer the in-core candidate of an algorithm whose local data fits. False
+  /// forces out-of-core tilings (a plan that must exercise the disk path).
+  bool allowInCore = true;
+  /// Apply [G] 2.1's rule that skips the inside method when the remote data fits.
+  bool outsideOnlyWhenRemoteFits = true;
 };
 
 /// Every feasible candidate for a contraction of the given sizes on `machine`.
@@ -101,6 +110,21 @@ struct PlanOptions {
 std::vector<Candidate> enumerateCandidates(const MacroSizes &sizes,
                                            const MachineModel &machine,
                                            const PlanOptions &options = {});
+
+/// The in-core candidate of `alg` (no disk I/O; [G] section 2), or nullopt when
+/// the algorithm's local data does not fit in memory.
+std::optional<Candidate> inCoreCandidate(const MacroSizes &sizes,
+                                         const MachineModel &machine,
+                                         ParallelAlgorithm alg);
+
+/// Exact volumes of one given out-of-core tiling ([G] section 3, notes A.6/A.9),
+/// or nullopt when a model tile exceeds the budget or a count exceeds its extent.
+std::optional<Candidate> evaluateTiling(const MacroSizes &sizes,
+                                        const MachineModel &machine,
+                                        CommMethod method, ParallelAlgorithm alg,
+                                        ReadOrder order, const TileCounts &tiles);
+
+bool isPerfectSquare(int64_t n);
 
 /// Index of the cheapest candidate (smallest seconds; ties keep the first).
 /// Requires a non-empty list.

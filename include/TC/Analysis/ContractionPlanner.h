@@ -1,0 +1,77 @@
+//===- ContractionPlanner.h - plan one binary contraction -------*- C++ -*-===//
+//
+// Gao et al.'s search (section 2.3; notes A.10) for one contraction with labels:
+// every parallel algorithm with the distribution indices of Table 1, every
+// communication method and read order with the model's optimal tiles, turned into
+// a real tiling-loop nest over the labels and evaluated again at the integer
+// tiles it realizes, plus the stage-1/3 redistribution cost against given input
+// and output layouts (constrained mode). Decisions already taken (method,
+// algorithm, order, the whole nest) restrict the search instead of being redone.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_ANALYSIS_CONTRACTIONPLANNER_H
+#define TC_ANALYSIS_CONTRACTIONPLANNER_H
+
+#include "TC/Analysis/Layout.h"
+#include "TC/Analysis/MacroIndices.h"
+#include "TC/Analysis/OutOfCoreCostModel.h"
+#include "TC/Analysis/TileNest.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::tc {
+
+/// C[labelsC] += A[labelsA] * B[labelsB], with optional given layouts.
+struct ContractionProblem {
+  std::vector<std::string> labelsA, labelsB, labelsC;
+  std::map<std::string, int64_t> extents;
+  /// Constrained mode ([G] 2.3): A.dist1, B.dist1 and the required C.dist2.
+  std::optional<Layout> givenA, givenB, requiredC;
+};
+
+/// Decisions already made; unset fields are searched.
+struct PlanDecisions {
+  std::optional<bool> inCore;
+  std::optional<CommMethod> method;
+  std::optional<ParallelAlgorithm> algorithm;
+  std::optional<ReadOrder> order;
+  /// A complete nest (requires method, algorithm and order): only evaluated.
+  std::optional<TileNest> nest;
+};
+
+struct ContractionPlan {
+  bool inCore = false;
+  CommMethod method = CommMethod::Outside;
+  ParallelAlgorithm algorithm = ParallelAlgorithm::Accumulation;
+  /// The layouts the computation uses (Table 1); all on one grid.
+  Layout layoutA, layoutB, layoutC;
+  TileNest nest; ///< empty groups when in core
+  double bufferBytes[3] = {0, 0, 0}; ///< largest per-process tile of A, B, C
+  /// Stage 2 ([G] D and V, per process) at the realized tiles.
+  double diskBytes = 0, commBytes = 0, seconds = 0;
+  RedistCost redist; ///< stages 1 and 3
+
+  double totalDiskBytes() const { return diskBytes + redist.diskBytes; }
+  double totalCommBytes() const { return commBytes + redist.commBytes; }
+  double totalSeconds() const { return seconds + redist.seconds; }
+};
+
+struct PlanResult {
+  std::vector<ContractionPlan> candidates;
+  std::optional<size_t> chosen; ///< cheapest total; unset iff `error` is set
+  std::vector<std::string> remarks; ///< algorithms skipped and why
+  std::string error;
+};
+
+/// Plans `problem` on `machine`. The labels must form a binary contraction that
+/// mapToMacroIndices accepts (the caller reports its errors).
+PlanResult planContraction(const ContractionProblem &problem,
+                           const MachineModel &machine,
+                           const PlanDecisions &decisions = {});
+
+} // namespace mlir::tc
+
+#endif // TC_ANALYSIS_CONTRACTIONPLANNER_H

@@ -1,0 +1,67 @@
+//===- Layout.h - block distributions and redistribution cost ---*- C++ -*-===//
+//
+// An array's distribution over a logical processor grid (Cociorva et al. section
+// 3.1; Gao et al. Table 1) and the cost of changing it (Gao et al. section 2.3,
+// stage 1 and stage 3 of Overhead(PA)). Plain C++ over labels and extents.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_ANALYSIS_LAYOUT_H
+#define TC_ANALYSIS_LAYOUT_H
+
+#include "TC/Analysis/OutOfCoreCostModel.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mlir::tc {
+
+/// One entry per grid dimension: an index label (block-distributed along that grid
+/// dimension), "*" (replicated) or "1" (held by the first slice only).
+struct Layout {
+  std::vector<int64_t> grid;
+  std::vector<std::string> dims;
+
+  static constexpr const char *kReplicated = "*";
+  static constexpr const char *kFirstSlice = "1";
+
+  int64_t procs() const;
+  /// Number of blocks `label` is split into (1 when it is not distributed).
+  int64_t parts(const std::string &label) const;
+  /// True when no grid dimension distributes a label.
+  bool isReplicated() const;
+  /// The same partition of the data: equal after dropping grid dimensions of
+  /// extent 1 (a 1-D grid [4] and a 2-D grid [4, 1] partition alike).
+  bool samePartition(const Layout &other) const;
+  /// "[4] (i)" style text for diagnostics and reports.
+  std::string str() const;
+};
+
+/// Largest per-process block of an array with `labels` under `layout`, in bytes:
+/// the product over labels of ceil(extent / parts).
+double localBytes(const Layout &layout, const std::vector<std::string> &labels,
+                  const std::map<std::string, int64_t> &extents, int64_t elemBytes);
+
+/// Volumes and time of one redistribution, per process.
+struct RedistCost {
+  double diskBytes = 0;
+  double commBytes = 0;
+  double seconds = 0;
+  RedistCost &operator+=(const RedistCost &o);
+};
+
+/// Cost of moving an array from `from` to `to` ([G] 2.3 leaves the scheme open;
+/// notes A.10 step 7 [SYNTHESIS]): zero for the same partition; otherwise every
+/// process receives its new block except the 1/P it already holds (nothing when
+/// `from` is replicated: each process selects its block locally), and an array
+/// whose block exceeds the tile budget is out of core, so its old block is read
+/// from and its new block written to disk.
+RedistCost redistributionCost(const Layout &from, const Layout &to,
+                              const std::vector<std::string> &labels,
+                              const std::map<std::string, int64_t> &extents,
+                              const MachineModel &machine);
+
+} // namespace mlir::tc
+
+#endif // TC_ANALYSIS_LAYOUT_H

@@ -1,0 +1,409 @@
+//===- ContractionPlanner.cpp - plan one binary contraction ---------------===//
+#include "TC/Analysis/ContractionPlanner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <sstream>
+
+namespace mlir::tc {
+
+namespace {
+
+std::string joined(const std::vector<std::string> &labels) {
+  std::string s;
+  for (const std::string &l : labels)
+    s += (s.empty() ? "" : ", ") + l;
+  return "{" + s + "}";
+}
+
+/// The data of one problem the search shares.
+struct Context {
+  const ContractionProblem &problem;
+  const MachineModel &machine;
+  MacroIndices macro;
+  NestArray arrays[3];
+  std::vector<std::string> &remarks;
+
+  double budget() const { return machine.tileBudget(); }
+};
+
+/// Table 1 layouts of `alg` for distribution indices chosen to minimize stage-1/3
+/// redistribution ([G] 2.3: stage 2 does not depend on which index of I, J or K is
+/// distributed); ties prefer extents the grid divides, then larger extents.
+struct AlgorithmLayouts {
+  Layout a, b, c;
+  RedistCost redist;
+};
+
+std::optional<AlgorithmLayouts> chooseLayouts(const Context &ctx, ParallelAlgorithm alg) {
+  const int64_t P = ctx.machine.procs;
+  const bool rotation = alg == ParallelAlgorithm::Rotation;
+  const int64_t parts = rotation ? static_cast<int64_t>(std::llround(std::sqrt(P))) : P;
+  const std::vector<int64_t> grid = rotation ? std::vector<int64_t>{parts, parts}
+                                             : std::vector<int64_t>{P};
+  // Which macro-indices the algorithm distributes.
+  std::vector<std::pair<char, const std::vector<std::string> *>> roles;
+  if (rotation || alg == ParallelAlgorithm::ReplicationB)
+    roles.push_back({'I', &ctx.macro.I});
+  if (rotation || alg == ParallelAlgorithm::ReplicationA)
+    roles.push_back({'J', &ctx.macro.J});
+  if (rotation || alg == ParallelAlgorithm::Accumulation)
+    roles.push_back({'K', &ctx.macro.K});
+  std::vector<std::vector<std::string>> options;
+  for (auto &[name, members] : roles) {
+    std::vector<std::string> usable;
+    for (const std::string &l : *members)
+      if (ctx.problem.extents.at(l) >= parts)
+        usable.push_back(l);
+    if (usable.empty() && parts == 1)
+      usable.push_back(Layout::kReplicated);
+    if (usable.empty()) {
+      ctx.remarks.push_back(std::string(toString(alg)) + " skipped: no index of " + name +
+                            " = " + joined(*members) + " has extent >= " +
+                            std::to_string(parts) + " to distribute");
+      return std::nullopt;
+    }
+    options.push_back(usable);
+  }
+  auto label = [&](char role, const std::vector<std::string> &pick) -> std::string {
+    for (size_t r = 0; r < roles.size(); ++r)
+      if (roles[r].first == role)
+        return pick[r];
+    return Layout::kReplicated;
+  };
+  auto build = [&](const std::vector<std::string> &pick) {
+    std::string i = label('I', pick), j = label('J', pick), k = label('K', pick);
+    AlgorithmLayouts out;
+    out.a.grid = out.b.grid = out.c.grid = grid;
+    switch (alg) {
+    case ParallelAlgorithm::Rotation:
+      out.a.dims = {i, k}, out.b.dims = {k, j}, out.c.dims = {i, j};
+      break;
+    case ParallelAlgorithm::ReplicationA:
+      out.a.dims = {"*"}, out.b.dims = {j}, out.c.dims = {j};
+      break;
+    case ParallelAlgorithm::ReplicationB:
+      out.a.dims = {i}, out.b.dims = {"*"}, out.c.dims = {i};
+      break;
+    case ParallelAlgorithm::Accumulation:
+      out.a.dims = {k}, out.b.dims = {k}, out.c.dims = {"*"};
+      break;
+    }
+    const ContractionProblem &pb = ctx.problem;
+    // Replication broadcasts its operand from whatever distribution it has (the
+    // broadcast is stage 2's V0), so Table 1 leaves that operand unconstrained.
+    if (pb.givenA && alg != ParallelAlgorithm::ReplicationA)
+      out.redist += redistributionCost(*pb.givenA, out.a, pb.labelsA, pb.extents, ctx.machine);
+    if (pb.givenB && alg != ParallelAlgorithm::ReplicationB)
+      out.redist += redistributionCost(*pb.givenB, out.b, pb.labelsB, pb.extents, ctx.machine);
+    if (pb.requiredC)
+      out.redist += redistributionCost(out.c, *pb.requiredC, pb.labelsC, pb.extents, ctx.machine);
+    return out;
+  };
+  auto tieBreak = [&](const std::vector<std::string> &pick) {
+    double score = 0; // fewer ragged distributions, then larger extents
+    for (const std::string &l : pick) {
+      if (l == Layout::kReplicated)
+        continue;
+      int64_t n = ctx.problem.extents.at(l);
+      score += (n % parts == 0 ? 1e12 : 0) + static_cast<double>(n);
+    }
+    return score;
+  };
+  std::optional<AlgorithmLayouts> best;
+  double bestScore = 0;
+  std::vector<std::string> pick(options.size());
+  std::function<void(size_t)> enumerate = [&](size_t r) {
+    if (r == options.size()) {
+      AlgorithmLayouts cand = build(pick);
+      double score = tieBreak(pick);
+      if (!best || cand.redist.seconds < best->redist.seconds - 1e-15 ||
+          (cand.redist.seconds <= best->redist.seconds + 1e-15 && score > bestScore)) {
+        best = cand;
+        bestScore = score;
+      }
+      return;
+    }
+    for (const std::string &l : options[r]) {
+      pick[r] = l;
+      enumerate(r + 1);
+    }
+  };
+  enumerate(0);
+  return best;
+}
+
+/// Groups that may hold a loop over `label` (notes A.6 table), below D4.
+std::vector<unsigned> groupsFor(const Context &ctx, ReadOrder order,
+                                const std::string &label) {
+  std::array<unsigned, 5> where = macroLoopGroups(order);
+  auto in = [&](const std::vector<std::string> &v) {
+    return std::find(v.begin(), v.end(), label) != v.end();
+  };
+  std::vector<unsigned> out;
+  if (in(ctx.macro.I))
+    out = {where[0], where[1]};
+  else if (in(ctx.macro.J))
+    out = {where[2], where[3]};
+  else
+    out = {where[4]};
+  out.erase(std::remove(out.begin(), out.end(), 3u), out.end());
+  return out;
+}
+
+/// Tile extent of `label` after the loops of groups 0..lastGroup.
+int64_t tileExtent(const TileNest &nest, const std::string &label, int64_t extent,
+                   unsigned lastGroup) {
+  for (unsigned g = 0; g <= lastGroup; ++g)
+    for (const TileLoop &loop : nest.groups[g])
+      if (loop.label == label)
+        extent = (extent + loop.count - 1) / loop.count;
+  return extent;
+}
+
+/// Clamps every loop to the tiles its label has left when the loop is entered,
+/// with the fewest tiles of the same size (so no tile is empty); drops loops of 1.
+void normalizeLoops(TileNest &nest, const std::map<std::string, int64_t> &extents) {
+  std::map<std::string, int64_t> entering(extents);
+  for (auto &group : nest.groups) {
+    for (TileLoop &loop : group) {
+      int64_t &e = entering[loop.label];
+      int64_t tile = (e + std::min(loop.count, e) - 1) / std::min(loop.count, e);
+      loop.count = (e + tile - 1) / tile;
+      e = tile;
+    }
+    group.erase(std::remove_if(group.begin(), group.end(),
+                               [](const TileLoop &l) { return l.count <= 1; }),
+                group.end());
+  }
+}
+
+/// Rounding tile counts up to integers per label can leave a tile just over the
+/// budget (ragged tiles are ceil-sized); add tiles to the largest dimension of an
+/// offending array until every tile fits. False when no loop can shrink it.
+bool fitBuffers(const Context &ctx, TileNest &nest) {
+  const auto &extents = ctx.problem.extents;
+  for (int iteration = 0; iteration < 4096; ++iteration) {
+    std::optional<Operand> over;
+    for (Operand x : {Operand::A, Operand::B, Operand::C})
+      if (tileBufferBytes(nest, x, ctx.arrays[static_cast<int>(x)], extents,
+                          ctx.machine.elemBytes) > ctx.budget()) {
+        over = x;
+        break;
+      }
+    if (!over)
+      return true;
+    // Shrink the largest dimension of the offending tile, in the deepest group
+    // enclosing its read that may hold a loop over that label.
+    const unsigned readGroup = nest.readGroup(*over);
+    std::string label;
+    unsigned group = 0;
+    int64_t largest = 1, entering = 1;
+    for (const std::string &l : ctx.arrays[static_cast<int>(*over)].labels) {
+      int64_t e = tileExtent(nest, l, extents.at(l), readGroup);
+      if (e <= largest)
+        continue;
+      for (unsigned g : groupsFor(ctx, nest.order, l)) {
+        if (g > readGroup || (!label.empty() && label == l && g < group))
+          continue;
+        largest = e, label = l, group = g;
+        entering = g == 0 ? extents.at(l) : tileExtent(nest, l, extents.at(l), g - 1);
+      }
+    }
+    if (label.empty())
+      return false;
+    auto &loops = nest.groups[group];
+    auto it = std::find_if(loops.begin(), loops.end(),
+                           [&](const TileLoop &t) { return t.label == label; });
+    int64_t count = it == loops.end() ? 1 : it->count;
+    // The next smaller tile, with the fewest tiles that give it (no empty tile).
+    int64_t tile = (entering + count - 1) / count - 1;
+    count = (entering + tile - 1) / tile;
+    if (it == loops.end())
+      loops.push_back({label, count});
+    else
+      it->count = count;
+    normalizeLoops(nest, extents);
+  }
+  return false;
+}
+
+/// A candidate of the model turned into a plan over labels, or nullopt when the
+/// realized tiles cannot fit.
+std::optional<ContractionPlan> realize(const Context &ctx, const Candidate &model,
+                                       const AlgorithmLayouts &layouts,
+                                       const std::optional<TileNest> &givenNest) {
+  ContractionPlan plan;
+  plan.inCore = model.inCore;
+  plan.method = model.method;
+  plan.algorithm = model.algorithm;
+  plan.layoutA = layouts.a, plan.layoutB = layouts.b, plan.layoutC = layouts.c;
+  plan.redist = layouts.redist;
+  const auto &extents = ctx.problem.extents;
+  const int64_t e = ctx.machine.elemBytes;
+  if (model.inCore) {
+    plan.nest.order = model.order;
+    double total = 0;
+    for (Operand x : {Operand::A, Operand::B, Operand::C}) {
+      int i = static_cast<int>(x);
+      plan.bufferBytes[i] = tileBufferBytes(plan.nest, x, ctx.arrays[i], extents, e);
+      total += plan.bufferBytes[i];
+    }
+    if (total > ctx.machine.memBytes)
+      return std::nullopt;
+    plan.commBytes = model.commBytes;
+    plan.seconds = model.seconds;
+    return plan;
+  }
+  auto attempt = [&](TileNest nest) -> std::optional<ContractionPlan> {
+    if (!givenNest && !fitBuffers(ctx, nest))
+      return std::nullopt;
+    for (Operand x : {Operand::A, Operand::B, Operand::C}) {
+      int i = static_cast<int>(x);
+      if (tileBufferBytes(nest, x, ctx.arrays[i], extents, e) > ctx.budget())
+        return std::nullopt;
+    }
+    std::optional<Candidate> exact =
+        evaluateTiling(ctx.macro.sizes, ctx.machine, model.method, model.algorithm,
+                       nest.order, realizedCounts(nest, ctx.macro));
+    if (!exact)
+      return std::nullopt;
+    ContractionPlan p = plan;
+    p.nest = nest;
+    for (int i = 0; i < 3; ++i)
+      p.bufferBytes[i] = tileBufferBytes(nest, static_cast<Operand>(i), ctx.arrays[i], extents, e);
+    p.diskBytes = exact->diskBytes;
+    p.commBytes = exact->commBytes;
+    p.seconds = exact->seconds;
+    return p;
+  };
+  if (givenNest)
+    return attempt(*givenNest);
+  std::optional<ContractionPlan> exact =
+      attempt(buildTileNest(model.order, model.tiles, ctx.macro, extents, true));
+  std::optional<ContractionPlan> tight =
+      attempt(buildTileNest(model.order, model.tiles, ctx.macro, extents, false));
+  // Prefer divisors (no ragged tiles) unless they cost more than 5% extra.
+  if (exact && (!tight || exact->seconds <= 1.05 * tight->seconds))
+    return exact;
+  return tight;
+}
+
+std::string describe(const PlanDecisions &d) {
+  std::ostringstream os;
+  if (d.inCore)
+    os << " in_core = " << (*d.inCore ? "true" : "false");
+  if (d.method)
+    os << " method = " << toString(*d.method);
+  if (d.algorithm)
+    os << " algorithm = " << toString(*d.algorithm);
+  if (d.order)
+    os << " order = " << toString(*d.order);
+  if (d.nest)
+    os << " and the given loops";
+  return os.str();
+}
+
+} // namespace
+
+PlanResult planContraction(const ContractionProblem &problem, const MachineModel &machine,
+                           const PlanDecisions &decisions) {
+  PlanResult result;
+  for (const auto &[name, layout] :
+       {std::pair{"A", &problem.givenA}, {"B", &problem.givenB}, {"C", &problem.requiredC}})
+    if (*layout && (*layout)->procs() != machine.procs) {
+      result.error = std::string("the layout of ") + name + " " + (*layout)->str() + " spans " +
+                     std::to_string((*layout)->procs()) + " processes but the machine has " +
+                     std::to_string(machine.procs);
+      return result;
+    }
+  auto shape = [&](const std::vector<std::string> &labels) {
+    LabeledShape s{labels, {}};
+    for (const std::string &l : labels)
+      s.extents.push_back(problem.extents.at(l));
+    return s;
+  };
+  IndexSpaceOrError space = buildIndexSpace({shape(problem.labelsA), shape(problem.labelsB)},
+                          shape(problem.labelsC));
+  if (!space) {
+    result.error = space.error;
+    return result;
+  }
+  MacroIndicesOrError macro =
+      mapToMacroIndices(*space.space, problem.labelsA, problem.labelsB, problem.labelsC);
+  if (!macro) {
+    result.error = macro.error;
+    return result;
+  }
+  Context ctx{problem, machine, macro.value, {}, result.remarks};
+
+  if (!isPerfectSquare(machine.procs) &&
+      (!decisions.algorithm || *decisions.algorithm == ParallelAlgorithm::Rotation))
+    result.remarks.push_back("rotation skipped: P = " + std::to_string(machine.procs) +
+                             " is not a perfect square");
+  PlanOptions options;
+  options.allowInCore = decisions.inCore.value_or(true) && !decisions.nest;
+  options.outsideOnlyWhenRemoteFits = decisions.method != CommMethod::Inside;
+  std::vector<Candidate> models = enumerateCandidates(macro.value.sizes, machine, options);
+  if (decisions.nest && decisions.method && decisions.algorithm && decisions.order) {
+    // The nest is given: evaluate exactly that (the model's tiles are unused).
+    models = {Candidate{*decisions.method, *decisions.algorithm, *decisions.order, {}}};
+  }
+
+  std::map<ParallelAlgorithm, std::optional<AlgorithmLayouts>> layouts;
+  for (const Candidate &model : models) {
+    if ((decisions.inCore && *decisions.inCore != model.inCore) ||
+        (decisions.method && !model.inCore && *decisions.method != model.method) ||
+        (decisions.algorithm && *decisions.algorithm != model.algorithm) ||
+        (decisions.order && !model.inCore && *decisions.order != model.order))
+      continue;
+    auto found = layouts.find(model.algorithm);
+    if (found == layouts.end())
+      found = layouts.emplace(model.algorithm, chooseLayouts(ctx, model.algorithm)).first;
+    if (!found->second)
+      continue;
+    // The nest's buffers depend on the algorithm's layouts.
+    const std::vector<std::string> *labels[3] = {&problem.labelsA, &problem.labelsB,
+                                                 &problem.labelsC};
+    const Layout *lay[3] = {&found->second->a, &found->second->b, &found->second->c};
+    for (int i = 0; i < 3; ++i) {
+      ctx.arrays[i].labels = *labels[i];
+      ctx.arrays[i].parts.clear();
+      for (const std::string &l : *labels[i])
+        ctx.arrays[i].parts[l] = lay[i]->parts(l);
+    }
+    if (std::optional<ContractionPlan> plan =
+            realize(ctx, model, *found->second, decisions.nest))
+      result.candidates.push_back(*plan);
+  }
+
+  if (result.candidates.empty()) {
+    // Every array can be tiled down to one element, so no plan fits exactly when
+    // the per-array budget is below one element; A is the first array to miss it.
+    const double budget = machine.tileBudget();
+    if (budget < static_cast<double>(machine.elemBytes)) {
+      std::ostringstream os;
+      os << "no plan fits in memory: array A needs at least " << machine.elemBytes
+         << " bytes per process for one tile but its budget is " << budget << " bytes ("
+         << machine.tileFraction << " of " << machine.memBytes << " bytes); at least "
+         << static_cast<double>(machine.elemBytes) / machine.tileFraction
+         << " bytes of memory per process are needed";
+      result.error = os.str();
+    }
+    if (result.error.empty())
+      result.error = "no plan satisfies the given decisions" +
+                     (describe(decisions).empty() ? std::string(" (none: every "
+                                                                "algorithm was skipped)")
+                                                  : std::string(":") + describe(decisions));
+    return result;
+  }
+  size_t best = 0;
+  for (size_t i = 1; i < result.candidates.size(); ++i)
+    if (result.candidates[i].totalSeconds() < result.candidates[best].totalSeconds())
+      best = i;
+  result.chosen = best;
+  return result;
+}
+
+} // namespace mlir::tc
