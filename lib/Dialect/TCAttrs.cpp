@@ -316,3 +316,64 @@ void MachineAttr::print(AsmPrinter &printer) const {
   printer.printFloat(getReduceFactor());
   printer << ">";
 }
+
+//===----------------------------------------------------------------------===//
+// PlanAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               BoolAttr inCore, StringAttr method, StringAttr algorithm,
+                               GridAttr grid, DistAttr distA, DistAttr distB,
+                               DistAttr distC, StringAttr order, ArrayAttr loops,
+                               FloatAttr diskBytes, FloatAttr commBytes,
+                               FloatAttr seconds) {
+  auto oneOf = [&](StringAttr value, StringRef field,
+                   ArrayRef<StringRef> allowed) -> LogicalResult {
+    if (!value || llvm::is_contained(allowed, value.getValue()))
+      return success();
+    return emitError() << "#tc.plan " << field << " must be one of \""
+                       << llvm::join(allowed, "\", \"") << "\", got \"" << value.getValue()
+                       << "\"";
+  };
+  if (failed(oneOf(method, "method", {"inside", "outside"})) ||
+      failed(oneOf(algorithm, "algorithm",
+                   {"rotation", "replication-a", "replication-b", "accumulation"})) ||
+      failed(oneOf(order, "order", {"ABC", "ACB", "BAC", "BCA", "CAB", "CBA"})))
+    return failure();
+  for (auto [name, dist] : {std::pair{"dist_a", distA}, {"dist_b", distB}, {"dist_c", distC}}) {
+    if (!dist)
+      continue;
+    if (!grid)
+      return emitError() << "#tc.plan " << name << " needs a grid";
+    if (dist.getRank() != grid.getRank())
+      return emitError() << "#tc.plan " << name << " has " << dist.getRank()
+                         << " entries but the grid has " << grid.getRank() << " dimensions";
+  }
+  if (loops) {
+    if (inCore && inCore.getValue() && !loops.empty())
+      return emitError() << "#tc.plan of an in-core contraction has no tiling loops";
+    if (loops.size() != 4)
+      return emitError() << "#tc.plan loops must list 4 groups (D1..D4), got "
+                         << loops.size();
+    if (!order)
+      return emitError() << "#tc.plan loops need the read order that places them";
+    for (auto [g, group] : llvm::enumerate(loops)) {
+      auto dict = dyn_cast<DictionaryAttr>(group);
+      if (!dict)
+        return emitError() << "#tc.plan loop group " << g
+                           << " must be a dictionary from label to tile count";
+      for (NamedAttribute loop : dict) {
+        auto count = dyn_cast<IntegerAttr>(loop.getValue());
+        if (!count || count.getInt() < 2)
+          return emitError() << "#tc.plan loop over '" << loop.getName().getValue()
+                             << "' in group " << g
+                             << " must have an integer tile count >= 2";
+      }
+    }
+  }
+  for (auto [name, value] :
+       {std::pair{"disk_bytes", diskBytes}, {"comm_bytes", commBytes}, {"seconds", seconds}})
+    if (value && value.getValueAsDouble() < 0)
+      return emitError() << "#tc.plan " << name << " must be >= 0";
+  return success();
+}

@@ -19,6 +19,45 @@ void TCDialect::initialize() {
       >();
 }
 
+/// `tc.plan` belongs on a binary `tc.contract`, and names only its labels.
+static LogicalResult verifyPlanAttribute(Operation *op, Attribute value) {
+  auto contract = dyn_cast<ContractOp>(op);
+  if (!contract)
+    return op->emitOpError() << "'" << TCDialect::getPlanAttrName()
+                             << "' belongs on a tc.contract, not on '" << op->getName() << "'";
+  auto plan = dyn_cast<PlanAttr>(value);
+  if (!plan)
+    return op->emitOpError() << "'" << TCDialect::getPlanAttrName()
+                             << "' must be a #tc.plan attribute, got " << value;
+  auto labelsOf = [](ArrayAttr labels) {
+    SmallVector<StringRef> out;
+    for (Attribute l : labels)
+      out.push_back(cast<StringAttr>(l).getValue());
+    return out;
+  };
+  SmallVector<StringRef> operandLabels[3] = {labelsOf(contract.getLabelsOfInput(0)),
+                                             labelsOf(contract.getLabelsOfInput(1)),
+                                             labelsOf(contract.getResultLabels())};
+  auto emit = [&]() { return op->emitOpError(); };
+  if (GridAttr grid = plan.getGrid()) {
+    DistAttr dists[3] = {plan.getDistA(), plan.getDistB(), plan.getDistC()};
+    const char *names[3] = {"plan dist_a", "plan dist_b", "plan dist_c"};
+    for (int i = 0; i < 3; ++i)
+      if (dists[i] && failed(verifyDistribution(emit, dists[i], grid, operandLabels[i], names[i])))
+        return failure();
+  }
+  if (ArrayAttr loops = plan.getLoops())
+    for (Attribute group : loops)
+      for (NamedAttribute loop : cast<DictionaryAttr>(group)) {
+        StringRef label = loop.getName().getValue();
+        if (!llvm::any_of(operandLabels,
+                          [&](ArrayRef<StringRef> ls) { return llvm::is_contained(ls, label); }))
+          return op->emitOpError() << "plan tiles label '" << label
+                                   << "', which the contraction does not have";
+      }
+  return success();
+}
+
 /// Discardable `tc.*` attributes on other ops: `tc.machine` belongs on a module and
 /// must hold a #tc.machine.
 LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
@@ -34,7 +73,9 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
                                << attr.getValue();
     return success();
   }
+  if (attr.getName() == getPlanAttrName())
+    return verifyPlanAttribute(op, attr.getValue());
   return op->emitOpError() << "unknown tc attribute '" << attr.getName().getValue()
-                           << "'; tc defines only '" << getMachineAttrName()
-                           << "' as a discardable attribute";
+                           << "'; tc defines only '" << getMachineAttrName() << "' and '"
+                           << getPlanAttrName() << "' as discardable attributes";
 }

@@ -100,4 +100,53 @@ def TC_MachineAttr : TC_Attr<"Machine", "machine"> {
   let genVerifyDecl = 1;
 }
 
+def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
+  let summary = "How one contraction runs: Gao et al.'s plan";
+  let description = [{
+    The decisions of the planning passes for one `tc.contract` (Gao et al. section
+    2.3), attached as its `tc.plan` attribute. Every field is optional: a pass fills
+    only the fields it decides and keeps any already present, so a plan can be
+    written, whole or in part, by hand.
+
+    ```mlir
+    tc.plan = #tc.plan<in_core = false, method = "outside", algorithm = "rotation",
+        grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>,
+        order = "CAB", loops = [{i = 4, j = 4}, {k = 8}, {}, {} ],
+        disk_bytes = 5.12e+08, comm_bytes = 3.2e+07, seconds = 64.16>
+    ```
+
+    - `in_core`: all local data fits in memory; no disk I/O and no tiling loops.
+    - `method`: `"inside"` or `"outside"` communication ([G] 2.1).
+    - `algorithm`: `"rotation"` (Cannon on a sqrt(P) x sqrt(P) grid),
+      `"replication-a"`, `"replication-b"` (the named operand is replicated) or
+      `"accumulation"` ([G] 2.2, Table 1).
+    - `grid`, `dist_a`, `dist_b`, `dist_c`: the processor grid and the
+      distributions of the two inputs and the result during the computation.
+    - `order`: the order of the three disk reads, e.g. `"CAB"` ([G] section 3).
+    - `loops`: the tiling loops in four groups D1..D4 (notes A.6), each a dictionary
+      from label to tile count; loops within a group are interchangeable. The
+      array named by the n-th letter of `order` is read at the top of the body of
+      group n (after the loops of groups 1..n), and C is written at the end of the
+      body it was read in. Group D4 holds loops over in-memory sub-tiles only.
+    - `disk_bytes`, `comm_bytes`: predicted disk and network volume per process,
+      including the redistribution of inputs and result; `seconds`: predicted
+      overhead, disk_bytes / disk_bw + comm_bytes / net_bw.
+  }];
+  let parameters = (ins
+    OptionalParameter<"::mlir::BoolAttr">:$in_core,
+    OptionalParameter<"::mlir::StringAttr">:$method,
+    OptionalParameter<"::mlir::StringAttr">:$algorithm,
+    OptionalParameter<"::mlir::tc::GridAttr">:$grid,
+    OptionalParameter<"::mlir::tc::DistAttr">:$dist_a,
+    OptionalParameter<"::mlir::tc::DistAttr">:$dist_b,
+    OptionalParameter<"::mlir::tc::DistAttr">:$dist_c,
+    OptionalParameter<"::mlir::StringAttr">:$order,
+    OptionalParameter<"::mlir::ArrayAttr">:$loops,
+    OptionalParameter<"::mlir::FloatAttr">:$disk_bytes,
+    OptionalParameter<"::mlir::FloatAttr">:$comm_bytes,
+    OptionalParameter<"::mlir::FloatAttr">:$seconds);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TC_ATTRS_TD

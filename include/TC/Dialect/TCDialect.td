@@ -24,14 +24,17 @@ def TC_Dialect : Dialect {
 
     Attributes describe the parallel machine and data layout: `#tc.grid` (a logical
     processor grid), `#tc.dist` (an array's distribution over a grid) and `#tc.machine`
-    (the machine model the planners use). A module may carry its machine model as the
-    `tc.machine` attribute.
+    (the machine model the planners use), and `#tc.plan` (how one contraction runs). A
+    module may carry its machine model as the `tc.machine` attribute, and a
+    `tc.contract` its plan as the `tc.plan` attribute.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Name of the module attribute holding the machine model.
     static constexpr ::llvm::StringLiteral getMachineAttrName() { return "tc.machine"; }
+    /// Name of the attribute holding a contraction's plan (#tc.plan).
+    static constexpr ::llvm::StringLiteral getPlanAttrName() { return "tc.plan"; }
   private:
     void registerAttributes();
   public:
