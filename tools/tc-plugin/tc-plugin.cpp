@@ -16,11 +16,15 @@ mlirGetDialectPluginInfo() {
           [](mlir::DialectRegistry *registry) {
             registry->insert<mlir::tc::TCDialect>();
             mlir::tc::registerTCPasses();
+            mlir::tc::registerTCPipelines();
           }};
 }
 
 /// Entry point for --load-pass-plugin.
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "TCPasses", LLVM_VERSION_STRING,
-          []() { mlir::tc::registerTCPasses(); }};
+          []() {
+            mlir::tc::registerTCPasses();
+            mlir::tc::registerTCPipelines();
+          }};
 }

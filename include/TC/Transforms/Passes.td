@@ -26,4 +26,106 @@ def ConvertTCToLinalg : Pass<"tc-convert-to-linalg"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Planning: Gao et al.'s out-of-core cost model, one decision per pass.
+//===----------------------------------------------------------------------===//
+
+def SetMachine : Pass<"tc-set-machine", "::mlir::ModuleOp"> {
+  let summary = "Attach the machine model (tc.machine) the planners read";
+  let description = [{
+    Sets the module's `tc.machine` attribute from a JSON machine file and/or the
+    options; options override the file, which overrides an attribute already on the
+    module. Sizes and rates take plain numbers (bytes, bytes/s) or units: KB, MB, GB
+    (powers of 1000), KiB, MiB, GiB (powers of 1024), rates ending in `/s`, e.g.
+    `--tc-set-machine="procs=4 mem=64MB net-bw=200MB/s disk-bw=8MB/s"`.
+
+    The machine file is a JSON object with the keys of `#tc.machine`:
+    `{"procs": 4, "mem": "64MB", "net_bw": "200MB/s", "disk_bw": "8MB/s",
+    "elem_bytes": 8, "bcast_factor": 1, "reduce_factor": 1}`; numbers or strings
+    with units. The result must name procs, mem, net_bw and disk_bw.
+  }];
+  let options = [
+    Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
+           "JSON machine file to read">,
+    Option<"procs", "procs", "int64_t", /*default=*/"0", "Number of processes">,
+    Option<"mem", "mem", "std::string", /*default=*/"\"\"",
+           "Memory per process, e.g. 64MB or 1GiB">,
+    Option<"netBw", "net-bw", "std::string", /*default=*/"\"\"",
+           "Network bandwidth per process, e.g. 200MB/s">,
+    Option<"diskBw", "disk-bw", "std::string", /*default=*/"\"\"",
+           "Disk bandwidth per process, e.g. 8MB/s">,
+    Option<"elemBytes", "elem-bytes", "int64_t", /*default=*/"0",
+           "Bytes per tensor element (default 8)">,
+    Option<"bcastFactor", "bcast-factor", "double", /*default=*/"0",
+           "Multiplier on broadcast volumes (default 1)">,
+    Option<"reduceFactor", "reduce-factor", "double", /*default=*/"0",
+           "Multiplier on reduction volumes (default 1)">,
+  ];
+}
+
+def SelectAlgorithm : Pass<"tc-select-algorithm", "::mlir::ModuleOp"> {
+  let summary = "Choose in-core or out-of-core, the communication method, the parallel algorithm and the distributions";
+  let description = [{
+    For every `tc.contract`, runs the planner of Gao et al. (section 2.3, notes
+    A.10) on the module's `tc.machine` and records the cheapest plan's `in_core`,
+    `method`, `algorithm`, `grid` and `dist_a/b/c` in its `tc.plan` attribute.
+    Fields already present are kept and restrict the search. Inputs produced by a
+    `tc.redistribute` and a result consumed by one give the constrained layouts
+    whose redistribution the plan pays for (stage 1 and 3 of Overhead(PA)).
+
+    Rotation needs a square process count; on any other P it is skipped with a
+    remark. A contraction no plan fits gets an error giving the memory it needs.
+  }];
+}
+
+def PlaceIO : Pass<"tc-place-io", "::mlir::ModuleOp"> {
+  let summary = "Choose the order of the disk reads (where each read and write sits)";
+  let description = [{
+    For every planned `tc.contract` without an `order`, chooses the read order of
+    the cheapest plan that keeps the decisions already in its `tc.plan` ([G]
+    section 3). The order fixes the loop groups D1..D4 and where A, B and C are read
+    and C is written (see `#tc.plan`). In-core plans read once, outside all loops.
+  }];
+}
+
+def SolveTiles : Pass<"tc-solve-tiles", "::mlir::ModuleOp"> {
+  let summary = "Choose the tile count of every index and predict the volumes";
+  let description = [{
+    For every planned `tc.contract` without `loops`, sets the optimal tile counts
+    of the method, algorithm and order in its `tc.plan` (Gao et al. sections 4-5,
+    closed forms of notes A.7-A.9), split across the labels of each macro-index,
+    preferring divisors of the extents, with every tile re-checked against the
+    budget (1/3 of memory). Hand-written `loops` are kept and only evaluated.
+    Records `disk_bytes`, `comm_bytes` and `seconds`, per process.
+  }];
+}
+
+def PlanReport : Pass<"tc-plan-report", "::mlir::ModuleOp"> {
+  let summary = "Write every contraction's candidate plans as JSON and/or a table";
+  let description = [{
+    For every planned `tc.contract`, lists all candidates the planner considered
+    (method x algorithm x order, each at its best tiles) and which one the plan
+    chose. The JSON file has the form
+
+    ```
+    {"machine": {"procs": 4, "mem": 67108864, "net_bw": 2e8, "disk_bw": 8e6,
+                 "elem_bytes": 8, "bcast_factor": 1, "reduce_factor": 1},
+     "contractions": [{"op": "file.mlir:12:8", "candidates": [
+        {"method": "outside", "algorithm": "rotation", "in_core": false,
+         "order": "CAB", "tiles": {"i": 4, "j": 4, "k": 8},
+         "disk_bytes": 5.1e8, "comm_bytes": 3.2e7, "seconds": 64.2}, ...],
+       "chosen": 3} ]}
+    ```
+
+    `tiles` gives each label's total tile count. The table lists the same
+    candidates like Gao et al.'s Table 9, the chosen one marked `*`.
+  }];
+  let options = [
+    Option<"jsonPath", "json", "std::string", /*default=*/"\"\"",
+           "Write the JSON report to this file ('-' for stdout)">,
+    Option<"tablePath", "table", "std::string", /*default=*/"\"\"",
+           "Write the human-readable table to this file ('-' for stdout)">,
+  ];
+}
+
 #endif // TC_TRANSFORMS_PASSES_TD

@@ -1,0 +1,192 @@
+//===- PlanReport.cpp - the tc-plan-report pass ---------------------------===//
+//
+// Writes, for every planned contraction, all candidates of Gao et al.'s search and
+// the one its plan chose: as JSON for tools, as a table like [G] Table 9 for people.
+//
+//===----------------------------------------------------------------------===//
+#include "PlanSupport.h"
+#include "TC/Transforms/Passes.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir::tc {
+#define GEN_PASS_DEF_PLANREPORT
+#include "TC/Transforms/Passes.h.inc"
+} // namespace mlir::tc
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace {
+
+/// What the report says about one contraction.
+struct Entry {
+  std::string op;
+  std::vector<ContractionPlan> candidates;
+  size_t chosen;
+};
+
+/// A location as a user finds it: "name" or "file:line:col".
+std::string describeLocation(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
+            Twine(file.getColumn()))
+        .str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
+bool samePlan(const ContractionPlan &a, const ContractionPlan &b) {
+  if (a.inCore != b.inCore || a.algorithm != b.algorithm)
+    return false;
+  return a.inCore || (a.method == b.method && a.nest.order == b.nest.order &&
+                      a.nest.groups == b.nest.groups);
+}
+
+/// Total tile count per label of the problem, in label order of A, B, C.
+std::vector<std::pair<std::string, int64_t>> tilesOf(const ContractionPlan &plan,
+                                                     const ContractionProblem &p) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  for (const auto *labels : {&p.labelsA, &p.labelsB, &p.labelsC})
+    for (const std::string &l : *labels)
+      if (llvm::none_of(out, [&](const auto &e) { return e.first == l; }))
+        out.emplace_back(l, plan.nest.tiles(l));
+  return out;
+}
+
+struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (jsonPath.empty() && tablePath.empty())
+      return;
+    ModuleOp module = getOperation();
+    FailureOr<MachineModel> machine = getMachineModel(module);
+    if (failed(machine))
+      return signalPassFailure();
+    std::vector<Entry> entries;
+    std::vector<ContractionProblem> problems;
+    bool failedAny = false;
+    module.walk([&](ContractOp op) {
+      FailureOr<ContractionProblem> problem = buildProblem(op);
+      if (failed(problem)) {
+        failedAny = true;
+        return;
+      }
+      PlanResult all = planContraction(*problem, *machine);
+      PlanResult own = planContraction(*problem, *machine, readDecisions(getPlan(op)));
+      if (!own.chosen) {
+        op.emitError() << own.error;
+        failedAny = true;
+        return;
+      }
+      Entry entry{describeLocation(op.getLoc()), all.candidates, 0};
+      const ContractionPlan &mine = own.candidates[*own.chosen];
+      auto it = llvm::find_if(entry.candidates,
+                              [&](const ContractionPlan &c) { return samePlan(c, mine); });
+      entry.chosen = it - entry.candidates.begin();
+      if (it == entry.candidates.end())
+        entry.candidates.push_back(mine); // a hand-made plan outside the search
+      entries.push_back(std::move(entry));
+      problems.push_back(*problem);
+    });
+    if (failedAny)
+      return signalPassFailure();
+    if (!jsonPath.empty() && failed(write(jsonPath, [&](llvm::raw_ostream &os) {
+          writeJson(os, *machine, entries, problems);
+        })))
+      return signalPassFailure();
+    if (!tablePath.empty() && failed(write(tablePath, [&](llvm::raw_ostream &os) {
+          writeTable(os, *machine, entries, problems);
+        })))
+      return signalPassFailure();
+  }
+
+  /// Writes through a temporary file that replaces `path` only when complete.
+  LogicalResult write(StringRef path, llvm::function_ref<void(llvm::raw_ostream &)> body) {
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+    if (!file)
+      return getOperation().emitError() << "cannot write plan report '" << path
+                                        << "': " << error;
+    body(file->os());
+    file->keep();
+    return success();
+  }
+
+  static void writeJson(llvm::raw_ostream &os, const MachineModel &m,
+                        const std::vector<Entry> &entries,
+                        const std::vector<ContractionProblem> &problems) {
+    llvm::json::OStream j(os, 2);
+    j.object([&] {
+      j.attributeObject("machine", [&] {
+        j.attribute("procs", m.procs);
+        j.attribute("mem", m.memBytes);
+        j.attribute("net_bw", m.netBandwidth);
+        j.attribute("disk_bw", m.diskBandwidth);
+        j.attribute("elem_bytes", m.elemBytes);
+        j.attribute("bcast_factor", m.bcastFactor);
+        j.attribute("reduce_factor", m.reduceFactor);
+      });
+      j.attributeArray("contractions", [&] {
+        for (size_t e = 0; e < entries.size(); ++e)
+          j.object([&] {
+            j.attribute("op", entries[e].op);
+            j.attributeArray("candidates", [&] {
+              for (const ContractionPlan &c : entries[e].candidates)
+                j.object([&] {
+                  j.attribute("method", toString(c.method));
+                  j.attribute("algorithm", toString(c.algorithm));
+                  j.attribute("in_core", c.inCore);
+                  if (!c.inCore)
+                    j.attribute("order", toString(c.nest.order));
+                  j.attributeObject("tiles", [&] {
+                    for (const auto &[label, n] : tilesOf(c, problems[e]))
+                      j.attribute(label, n);
+                  });
+                  j.attribute("disk_bytes", c.totalDiskBytes());
+                  j.attribute("comm_bytes", c.totalCommBytes());
+                  j.attribute("seconds", c.totalSeconds());
+                });
+            });
+            j.attribute("chosen", static_cast<int64_t>(entries[e].chosen));
+          });
+      });
+    });
+    os << "\n";
+  }
+
+  static void writeTable(llvm::raw_ostream &os, const MachineModel &m,
+                         const std::vector<Entry> &entries,
+                         const std::vector<ContractionProblem> &problems) {
+    for (size_t e = 0; e < entries.size(); ++e) {
+      os << "contraction " << entries[e].op << "  (P = " << m.procs
+         << ", memory per process = " << llvm::format("%.4g", m.memBytes)
+         << " B, tile budget = " << llvm::format("%.4g", m.tileBudget()) << " B)\n";
+      os << llvm::format("  %-8s %-14s %-6s %-24s %12s %12s %10s\n", "method", "algorithm",
+                         "order", "tiles", "disk bytes", "comm bytes", "seconds");
+      for (size_t i = 0; i < entries[e].candidates.size(); ++i) {
+        const ContractionPlan &c = entries[e].candidates[i];
+        std::string tiles;
+        for (const auto &[label, n] : tilesOf(c, problems[e]))
+          if (n > 1)
+            tiles += (tiles.empty() ? "" : " ") + label + "=" + std::to_string(n);
+        os << (i == entries[e].chosen ? "* " : "  ")
+           << llvm::format("%-8s %-14s %-6s %-24s %12.4g %12.4g %10.4g\n",
+                           c.inCore ? "in-core" : toString(c.method), toString(c.algorithm),
+                           c.inCore ? "-" : toString(c.nest.order),
+                           tiles.empty() ? "-" : tiles.c_str(), c.totalDiskBytes(),
+                           c.totalCommBytes(), c.totalSeconds());
+      }
+    }
+  }
+};
+
+} // namespace

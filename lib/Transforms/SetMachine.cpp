@@ -1,0 +1,144 @@
+//===- SetMachine.cpp - the tc-set-machine pass ---------------------------===//
+//
+// Builds the module's tc.machine attribute from a JSON machine file and pass
+// options (options win, then the file, then an attribute already present), so the
+// planning passes read the machine from one place.
+//
+//===----------------------------------------------------------------------===//
+#include "TC/Analysis/Units.h"
+#include "TC/Dialect/TCAttrs.h"
+#include "TC/Dialect/TCDialect.h"
+#include "TC/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace mlir::tc {
+#define GEN_PASS_DEF_SETMACHINE
+#include "TC/Transforms/Passes.h.inc"
+} // namespace mlir::tc
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace {
+
+/// The fields of #tc.machine, in its key order.
+enum Field { Procs, Mem, NetBw, DiskBw, ElemBytes, BcastFactor, ReduceFactor, NumFields };
+constexpr const char *kKeys[NumFields] = {"procs",     "mem",          "net_bw",
+                                          "disk_bw",   "elem_bytes",   "bcast_factor",
+                                          "reduce_factor"};
+
+/// Parses `text` for `field`: sizes and rates accept units, the rest plain numbers.
+std::optional<double> parseField(Field field, const std::string &text) {
+  if (field == Mem)
+    return parseByteSize(text);
+  if (field == NetBw || field == DiskBw)
+    return parseByteRate(text);
+  return parseByteSize(text); // a plain number; units make no sense but are harmless
+}
+
+struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::optional<double> values[NumFields];
+    if (auto old = module->getAttrOfType<MachineAttr>(TCDialect::getMachineAttrName())) {
+      values[Procs] = static_cast<double>(old.getProcs());
+      values[Mem] = static_cast<double>(old.getMemBytes());
+      values[NetBw] = old.getNetBandwidth().convertToDouble();
+      values[DiskBw] = old.getDiskBandwidth().convertToDouble();
+      values[ElemBytes] = static_cast<double>(old.getElemBytes());
+      values[BcastFactor] = old.getBcastFactor().convertToDouble();
+      values[ReduceFactor] = old.getReduceFactor().convertToDouble();
+    }
+    if (!machineFile.empty() && failed(readMachineFile(values)))
+      return signalPassFailure();
+    if (failed(readOptions(values)))
+      return signalPassFailure();
+    for (Field required : {Procs, Mem, NetBw, DiskBw})
+      if (!values[required]) {
+        module.emitError() << "the machine model lacks '" << kKeys[required]
+                           << "': give it as an option, in a machine file or in the "
+                              "module's tc.machine attribute";
+        return signalPassFailure();
+      }
+    for (Field whole : {Procs, Mem, ElemBytes})
+      if (values[whole] && *values[whole] != std::floor(*values[whole])) {
+        module.emitError() << "machine " << kKeys[whole] << " = " << *values[whole]
+                           << " is not a whole number";
+        return signalPassFailure();
+      }
+    MachineAttr attr = MachineAttr::getChecked(
+        [&] { return module.emitError(); }, module.getContext(),
+        static_cast<int64_t>(*values[Procs]), static_cast<int64_t>(*values[Mem]),
+        llvm::APFloat(*values[NetBw]), llvm::APFloat(*values[DiskBw]),
+        static_cast<int64_t>(values[ElemBytes].value_or(8)),
+        llvm::APFloat(values[BcastFactor].value_or(1.0)),
+        llvm::APFloat(values[ReduceFactor].value_or(1.0)));
+    if (!attr)
+      return signalPassFailure();
+    module->setAttr(TCDialect::getMachineAttrName(), attr);
+  }
+
+  LogicalResult readMachineFile(std::optional<double> (&values)[NumFields]) {
+    ModuleOp module = getOperation();
+    auto fail = [&](const Twine &why) -> LogicalResult {
+      return module.emitError() << "machine file '" << machineFile << "': " << why;
+    };
+    auto buffer = llvm::MemoryBuffer::getFile(machineFile);
+    if (!buffer)
+      return fail(buffer.getError().message());
+    llvm::Expected<llvm::json::Value> json = llvm::json::parse((*buffer)->getBuffer());
+    if (!json)
+      return fail(llvm::toString(json.takeError()));
+    const llvm::json::Object *object = json->getAsObject();
+    if (!object)
+      return fail("expected a JSON object with the keys of #tc.machine");
+    for (const auto &[key, value] : *object) {
+      const auto *it = llvm::find_if(kKeys, [&](const char *k) { return key == k; });
+      if (it == std::end(kKeys))
+        return fail("unknown key '" + key.str() + "'; expected one of procs, mem, "
+                    "net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor");
+      Field field = static_cast<Field>(it - std::begin(kKeys));
+      std::optional<double> v;
+      if (std::optional<double> number = value.getAsNumber())
+        v = *number;
+      else if (std::optional<llvm::StringRef> text = value.getAsString())
+        v = parseField(field, text->str());
+      if (!v)
+        return fail("'" + key.str() + "' must be a number or a string such as \"64MB\" "
+                    "or \"200MB/s\"");
+      values[field] = v;
+    }
+    return success();
+  }
+
+  LogicalResult readOptions(std::optional<double> (&values)[NumFields]) {
+    auto text = [&](Field field, const std::string &option, const char *name) -> LogicalResult {
+      if (option.empty())
+        return success();
+      values[field] = parseField(field, option);
+      if (values[field])
+        return success();
+      return getOperation().emitError()
+             << "option " << name << "=" << option
+             << " is not a size or rate (plain bytes, or units KB MB GB KiB MiB GiB, "
+                "rates ending in /s)";
+    };
+    if (procs > 0)
+      values[Procs] = static_cast<double>(procs);
+    if (elemBytes > 0)
+      values[ElemBytes] = static_cast<double>(elemBytes);
+    if (bcastFactor > 0)
+      values[BcastFactor] = bcastFactor;
+    if (reduceFactor > 0)
+      values[ReduceFactor] = reduceFactor;
+    return success(succeeded(text(Mem, mem, "mem")) && succeeded(text(NetBw, netBw, "net-bw")) &&
+                   succeeded(text(DiskBw, diskBw, "disk-bw")));
+  }
+};
+
+} // namespace
