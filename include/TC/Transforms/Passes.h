@@ -2,6 +2,8 @@
 #ifndef TC_TRANSFORMS_PASSES_H
 #define TC_TRANSFORMS_PASSES_H
 
+#include "TC/Dialect/TCDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

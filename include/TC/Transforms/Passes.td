@@ -31,6 +31,7 @@ def ConvertTCToLinalg : Pass<"tc-convert-to-linalg"> {
 //===----------------------------------------------------------------------===//
 
 def SetMachine : Pass<"tc-set-machine", "::mlir::ModuleOp"> {
+  let dependentDialects = ["::mlir::tc::TCDialect"];
   let summary = "Attach the machine model (tc.machine) the planners read";
   let description = [{
     Sets the module's `tc.machine` attribute from a JSON machine file and/or the
@@ -64,6 +65,7 @@ def SetMachine : Pass<"tc-set-machine", "::mlir::ModuleOp"> {
 }
 
 def SelectAlgorithm : Pass<"tc-select-algorithm", "::mlir::ModuleOp"> {
+  let dependentDialects = ["::mlir::tc::TCDialect"];
   let summary = "Choose in-core or out-of-core, the communication method, the parallel algorithm and the distributions";
   let description = [{
     For every `tc.contract`, runs the planner of Gao et al. (section 2.3, notes
@@ -79,6 +81,7 @@ def SelectAlgorithm : Pass<"tc-select-algorithm", "::mlir::ModuleOp"> {
 }
 
 def PlaceIO : Pass<"tc-place-io", "::mlir::ModuleOp"> {
+  let dependentDialects = ["::mlir::tc::TCDialect"];
   let summary = "Choose the order of the disk reads (where each read and write sits)";
   let description = [{
     For every planned `tc.contract` without an `order`, chooses the read order of
@@ -89,6 +92,7 @@ def PlaceIO : Pass<"tc-place-io", "::mlir::ModuleOp"> {
 }
 
 def SolveTiles : Pass<"tc-solve-tiles", "::mlir::ModuleOp"> {
+  let dependentDialects = ["::mlir::tc::TCDialect"];
   let summary = "Choose the tile count of every index and predict the volumes";
   let description = [{
     For every planned `tc.contract` without `loops`, sets the optimal tile counts

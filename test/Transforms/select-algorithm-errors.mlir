@@ -1,0 +1,52 @@
+// tc-select-algorithm diagnostics: rotation skipped on a non-square P, no plan
+// fitting in memory, a forced algorithm that cannot run, no machine model.
+// RUN: tc-opt %s -split-input-file --tc-select-algorithm -verify-diagnostics
+
+module attributes {tc.machine = #tc.machine<procs = 6, mem = "64MB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
+  func.func @non_square(%A: tensor<600x600xf64>, %B: tensor<600x600xf64>) -> tensor<600x600xf64> {
+    // expected-remark @+1 {{rotation skipped: P = 6 is not a perfect square}}
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j] : tensor<600x600xf64>, tensor<600x600xf64> -> tensor<600x600xf64>
+    return %r : tensor<600x600xf64>
+  }
+}
+
+// -----
+
+module attributes {tc.machine = #tc.machine<procs = 4, mem = 6, net_bw = "200MB/s", disk_bw = "8MB/s">} {
+  func.func @too_small(%A: tensor<64x64xf64>, %B: tensor<64x64xf64>) -> tensor<64x64xf64> {
+    // expected-error @+1 {{no plan fits in memory: array A needs at least 8 bytes per process for one tile but its budget is 2 bytes (0.333333 of 6 bytes); at least 24 bytes of memory per process are needed}}
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j] : tensor<64x64xf64>, tensor<64x64xf64> -> tensor<64x64xf64>
+    return %r : tensor<64x64xf64>
+  }
+}
+
+// -----
+
+module attributes {tc.machine = #tc.machine<procs = 4, mem = "64MB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
+  func.func @outer_product_accumulation(%A: tensor<64xf64>, %B: tensor<64xf64>) -> tensor<64x64xf64> {
+    // expected-remark @+2 {{accumulation skipped: no index of K = {} has extent >= 4 to distribute}}
+    // expected-error @+1 {{no plan satisfies the given decisions: algorithm = accumulation}}
+    %r = tc.contract [i, j] = %A[i] * %B[j] {tc.plan = #tc.plan<algorithm = "accumulation">} : tensor<64xf64>, tensor<64xf64> -> tensor<64x64xf64>
+    return %r : tensor<64x64xf64>
+  }
+}
+
+// -----
+
+module attributes {tc.machine = #tc.machine<procs = 4, mem = "64MB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
+  func.func @batch(%A: tensor<4x8xf64>, %B: tensor<4x8xf64>) -> tensor<4x8xf64> {
+    // expected-error @+1 {{label 'b' appears in both inputs and the result (a batch index)}}
+    %r = tc.contract [b, i] = %A[b, i] * %B[b, i] : tensor<4x8xf64>, tensor<4x8xf64> -> tensor<4x8xf64>
+    return %r : tensor<4x8xf64>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{planning needs a machine model}}
+module {
+  func.func @no_machine(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j] : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+    return %r : tensor<4x4xf64>
+  }
+}

@@ -1,0 +1,26 @@
+// tc-set-machine: options with units, a JSON machine file, options over the file
+// over the module attribute, and clear errors.
+// RUN: tc-opt %s --tc-set-machine="procs=4 mem=64MiB net-bw=200MB/s disk-bw=8MB/s" | FileCheck %s --check-prefix=OPTS
+// RUN: echo '{"procs": 16, "mem": "1GB", "net_bw": "1.6GB/s", "disk_bw": 1e7, "elem_bytes": 4, "bcast_factor": 2, "reduce_factor": 1.4}' > %t.json
+// RUN: tc-opt %s --tc-set-machine="machine-file=%t.json" | FileCheck %s --check-prefix=FILE
+// RUN: tc-opt %s --tc-set-machine="machine-file=%t.json procs=9" | FileCheck %s --check-prefix=OVERRIDE
+// RUN: tc-opt %s --tc-set-machine="machine-file=%t.json" --tc-set-machine="mem=2GiB" | FileCheck %s --check-prefix=KEEP
+// RUN: not tc-opt %s --tc-set-machine="procs=4 mem=64MB" 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not tc-opt %s --tc-set-machine="procs=4 mem=64mb net-bw=1 disk-bw=1" 2>&1 | FileCheck %s --check-prefix=UNIT
+// RUN: echo '{"procs": 4, "memory": "1GB"}' > %t.bad.json
+// RUN: not tc-opt %s --tc-set-machine="machine-file=%t.bad.json" 2>&1 | FileCheck %s --check-prefix=KEY
+// RUN: not tc-opt %s --tc-set-machine="machine-file=%t.missing.json" 2>&1 | FileCheck %s --check-prefix=NOFILE
+// RUN: echo '{"procs": 4,' > %t.broken.json
+// RUN: not tc-opt %s --tc-set-machine="machine-file=%t.broken.json" 2>&1 | FileCheck %s --check-prefix=JSON
+
+// OPTS: module attributes {tc.machine = #tc.machine<procs = 4, mem = 67108864, net_bw = 2.000000e+08, disk_bw = 8.000000e+06, elem_bytes = 8, bcast_factor = 1.000000e+00, reduce_factor = 1.000000e+00>}
+// FILE: module attributes {tc.machine = #tc.machine<procs = 16, mem = 1000000000, net_bw = 1.600000e+09, disk_bw = 1.000000e+07, elem_bytes = 4, bcast_factor = 2.000000e+00, reduce_factor = 1.400000e+00>}
+// OVERRIDE: #tc.machine<procs = 9, mem = 1000000000,
+// KEEP: #tc.machine<procs = 16, mem = 2147483648, net_bw = 1.600000e+09,
+// MISSING: error: the machine model lacks 'net_bw': give it as an option, in a machine file or in the module's tc.machine attribute
+// UNIT: error: option mem=64mb is not a size or rate
+// KEY: error: machine file '{{.*}}.bad.json': unknown key 'memory'; expected one of procs, mem, net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor
+// NOFILE: error: machine file '{{.*}}.missing.json': No such file or directory
+// JSON: error: machine file '{{.*}}.broken.json': {{.*}}
+module {
+}
