@@ -326,6 +326,86 @@ module attributes {tc.machine = 4} {
 
 // -----
 
-// expected-error @+1 {{'builtin.module' op unknown tc attribute 'tc.grid'; tc defines only 'tc.machine' as a discardable attribute}}
+// expected-error @+1 {{'builtin.module' op unknown tc attribute 'tc.grid'; tc defines only 'tc.machine' and 'tc.plan' as discardable attributes}}
 module attributes {tc.grid = #tc.grid<[2, 2]>} {
+}
+
+// -----
+
+func.func @plan_bad_method(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
+  // expected-error @+1 {{#tc.plan method must be one of "inside", "outside", got "sideways"}}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<method = "sideways">} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  return %r : tensor<4x4xf64>
+}
+
+// -----
+
+func.func @plan_bad_order(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
+  // expected-error @+1 {{#tc.plan order must be one of "ABC", "ACB", "BAC", "BCA", "CAB", "CBA", got "AAB"}}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = "AAB">} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  return %r : tensor<4x4xf64>
+}
+
+// -----
+
+func.func @plan_loops_groups(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
+  // expected-error @+1 {{#tc.plan loops must list 4 groups (D1..D4), got 2}}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = "CAB", loops = [{}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  return %r : tensor<4x4xf64>
+}
+
+// -----
+
+func.func @plan_loop_count(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
+  // expected-error @+1 {{#tc.plan loop over 'i' in group 0 must have an integer tile count >= 2}}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = "CAB", loops = [{i = 1}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  return %r : tensor<4x4xf64>
+}
+
+// -----
+
+func.func @plan_loops_need_order(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
+  // expected-error @+1 {{#tc.plan loops need the read order that places them}}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<loops = [{}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  return %r : tensor<4x4xf64>
+}
+
+// -----
+
+func.func @plan_in_core_loops(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
+  // expected-error @+1 {{#tc.plan of an in-core contraction has no tiling loops}}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = true, order = "CAB", loops = [{i = 2}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  return %r : tensor<4x4xf64>
+}
+
+// -----
+
+func.func @plan_dist_rank(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
+  // expected-error @+1 {{#tc.plan dist_a has 1 entries but the grid has 2 dimensions}}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<grid = <[2, 2]>, dist_a = <[i]>>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  return %r : tensor<4x4xf64>
+}
+
+// -----
+
+func.func @plan_unknown_loop_label(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
+  // expected-error @+1 {{plan tiles label 'z', which the contraction does not have}}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = "CAB", loops = [{z = 2}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  return %r : tensor<4x4xf64>
+}
+
+// -----
+
+func.func @plan_dist_label(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
+  // expected-error @+1 {{plan dist_b}}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<grid = <[4]>, dist_b = <[i]>>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  return %r : tensor<4x4xf64>
+}
+
+// -----
+
+func.func @plan_on_sum(%A: tensor<4x8xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'tc.plan' belongs on a tc.contract, not on 'tc.sum'}}
+  %r = tc.sum [i] = %A[i, k] {tc.plan = #tc.plan<in_core = true>} : tensor<4x8xf64> -> tensor<4xf64>
+  return %r : tensor<4xf64>
 }

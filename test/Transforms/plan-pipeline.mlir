@@ -1,0 +1,43 @@
+// tc-plan: machine options, the whole plan, the JSON report and the table.
+// RUN: tc-opt %s --tc-plan="procs=4 mem=64MB net-bw=200MB/s disk-bw=8MB/s report=%t.json table=%t.txt" | FileCheck %s
+// RUN: FileCheck %s --check-prefix=JSON < %t.json
+// RUN: FileCheck %s --check-prefix=TABLE < %t.txt
+// RUN: not tc-opt %s --tc-plan="procs=4 mem=64MB net-bw=200MB/s disk-bw=8MB/s report=%t.nodir/r.json" 2>&1 | FileCheck %s --check-prefix=NOWRITE
+
+// [G] section 6 matmul at N = 4000 on the Table 8 machine with 64 MB per process.
+// CHECK: module attributes {tc.machine = #tc.machine<procs = 4, mem = 64000000
+// CHECK-LABEL: func.func @matmul
+// CHECK: tc.plan = #tc.plan<in_core = false, method = "inside", algorithm = "replication-a", grid = <[4]>, dist_a = <[*]>, dist_b = <[j]>, dist_c = <[j]>, order = "CAB", loops = [{i = 2 : i64}, {k = 4 : i64}, {}, {}], disk_bytes = 1.600000e+08 : f64, comm_bytes = 1.280000e+08 : f64, seconds = 2.064000e+01 : f64>
+func.func @matmul(%A: tensor<4000x4000xf64>, %B: tensor<4000x4000xf64>, %C: tensor<4000x4000xf64>) -> tensor<4000x4000xf64> {
+  %r = tc.contract %C[i, j] += %A[i, k] * %B[j, k] : tensor<4000x4000xf64>, tensor<4000x4000xf64> -> tensor<4000x4000xf64>
+  return %r : tensor<4000x4000xf64>
+}
+
+// JSON: "machine": {
+// JSON-NEXT: "procs": 4,
+// JSON-NEXT: "mem": 64000000,
+// JSON-NEXT: "net_bw": 200000000,
+// JSON-NEXT: "disk_bw": 8000000,
+// JSON: "contractions": [
+// JSON: "op": "{{.*}}plan-pipeline.mlir:12:8",
+// JSON: "candidates": [
+// JSON: "method": "inside",
+// JSON-NEXT: "algorithm": "rotation",
+// JSON-NEXT: "in_core": false,
+// JSON-NEXT: "order": "ABC",
+// JSON-NEXT: "tiles": {
+// JSON-NEXT: "i": 2,
+// JSON-NEXT: "k": 1,
+// JSON-NEXT: "j": 2
+// JSON-NEXT: },
+// JSON-NEXT: "disk_bytes": 160000000,
+// JSON-NEXT: "comm_bytes": 384000000,
+// JSON-NEXT: "seconds": 21.92
+// The chosen candidate is inside replication-a, order CAB (the 17th).
+// JSON: "chosen": 16
+
+// TABLE: contraction {{.*}}plan-pipeline.mlir:12:8  (P = 4, memory per process = 6.4e+07 B, tile budget = 2.133e+07 B)
+// TABLE-NEXT: method   algorithm      order  tiles
+// TABLE: {{^}}* inside   replication-a  CAB    i=2 k=4     {{ *}}1.6e+08     1.28e+08      20.64
+
+// NOWRITE: error: cannot write plan report '{{.*}}.nodir/r.json'
