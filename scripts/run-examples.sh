@@ -13,7 +13,7 @@ if [ ${#examples[@]} -eq 0 ]; then
   examples=("$root"/examples/*.mlir)
 fi
 for example in "${examples[@]}"; do
-  echo "== $(basename "$example"): parse, verify, print =="
-  "$build/bin/tc-opt" "$example"
+  echo "== $(basename "$example"): parse, verify, plan (tc-plan on its tc.machine) =="
+  "$build/bin/tc-opt" "$example" --tc-plan="table=-" -o /dev/null
 done
-echo "== all ${#examples[@]} examples verified =="
+echo "== all ${#examples[@]} examples verified and planned =="
