@@ -46,8 +46,9 @@ void expectWellFormed(const PlanResult &r, const ContractionProblem &p,
             entering = (entering + loop.count - 1) / loop.count;
           }
     }
-    if (c.inCore)
+    if (c.inCore) {
       EXPECT_EQ(c.diskBytes, 0);
+    }
   }
 }
 
@@ -240,8 +241,9 @@ TEST(ContractionPlanner, RandomProblemProperties) {
       b *= p.extents[l];
     for (const std::string &l : p.labelsC)
       cc *= p.extents[l];
-    if (a + b + cc <= m.memBytes)
+    if (a + b + cc <= m.memBytes) {
       EXPECT_EQ(c.totalDiskBytes(), 0) << "trial " << trial;
+    }
     outOfCore += !c.inCore;
   }
   EXPECT_GT(outOfCore, 30);

@@ -273,11 +273,12 @@ TEST(OutOfCoreCostModel, RandomProblemProperties) {
       EXPECT_LE(t.I(), s.I);
       EXPECT_LE(t.J(), s.J);
       EXPECT_LE(t.Kt1, s.K);
-      if (!c.inCore)
+      if (!c.inCore) {
         for (double buffer : c.bufferBytes)
           EXPECT_LE(buffer, M * (1 + 1e-9)) << toString(c.method) << " "
                                             << toString(c.algorithm) << " "
                                             << toString(c.order);
+      }
       EXPECT_GE(c.diskBytes, 0);
       EXPECT_GE(c.commBytes, 0);
     }
@@ -285,8 +286,9 @@ TEST(OutOfCoreCostModel, RandomProblemProperties) {
     for (const Candidate &c : cs)
       EXPECT_GE(c.seconds, best.seconds);
     const double e = 8, total = (s.I * s.K + s.K * s.J + s.I * s.J) * e;
-    if (total <= m.memBytes)
+    if (total <= m.memBytes) {
       EXPECT_EQ(best.diskBytes, 0) << "I=" << s.I << " J=" << s.J << " K=" << s.K;
+    }
   }
   EXPECT_GT(planned, 1000);
 }
