@@ -22,7 +22,6 @@ struct Context {
   const ContractionProblem &problem;
   const MachineModel &machine;
   MacroIndices macro;
-  NestArray arrays[3];
   std::vector<std::string> &remarks;
 
   double budget() const { return machine.tileBudget(); }
@@ -34,6 +33,9 @@ struct Context {
 struct AlgorithmLayouts {
   Layout a, b, c;
   RedistCost redist;
+  /// A, B, C with the blocks each label is split into under a, b, c (the
+  /// in-memory tiles of the nest).
+  NestArray arrays[3];
 };
 
 std::optional<AlgorithmLayouts> chooseLayouts(const Context &ctx, ParallelAlgorithm alg) {
@@ -131,6 +133,14 @@ std::optional<AlgorithmLayouts> chooseLayouts(const Context &ctx, ParallelAlgori
     }
   };
   enumerate(0);
+  const std::vector<std::string> *labels[3] = {&ctx.problem.labelsA, &ctx.problem.labelsB,
+                                               &ctx.problem.labelsC};
+  const Layout *layouts[3] = {&best->a, &best->b, &best->c};
+  for (int i = 0; i < 3; ++i) {
+    best->arrays[i].labels = *labels[i];
+    for (const std::string &l : *labels[i])
+      best->arrays[i].parts[l] = layouts[i]->parts(l);
+  }
   return best;
 }
 
@@ -150,16 +160,6 @@ std::vector<unsigned> groupsFor(const Context &ctx, ReadOrder order,
     out = {where[4]};
   out.erase(std::remove(out.begin(), out.end(), 3u), out.end());
   return out;
-}
-
-/// Tile extent of `label` after the loops of groups 0..lastGroup.
-int64_t tileExtent(const TileNest &nest, const std::string &label, int64_t extent,
-                   unsigned lastGroup) {
-  for (unsigned g = 0; g <= lastGroup; ++g)
-    for (const TileLoop &loop : nest.groups[g])
-      if (loop.label == label)
-        extent = (extent + loop.count - 1) / loop.count;
-  return extent;
 }
 
 /// Clamps every loop to the tiles its label has left when the loop is entered,
@@ -182,12 +182,12 @@ void normalizeLoops(TileNest &nest, const std::map<std::string, int64_t> &extent
 /// Rounding tile counts up to integers per label can leave a tile just over the
 /// budget (ragged tiles are ceil-sized); add tiles to the largest dimension of an
 /// offending array until every tile fits. False when no loop can shrink it.
-bool fitBuffers(const Context &ctx, TileNest &nest) {
+bool fitBuffers(const Context &ctx, const NestArray (&arrays)[3], TileNest &nest) {
   const auto &extents = ctx.problem.extents;
   for (int iteration = 0; iteration < 4096; ++iteration) {
     std::optional<Operand> over;
     for (Operand x : {Operand::A, Operand::B, Operand::C})
-      if (tileBufferBytes(nest, x, ctx.arrays[static_cast<int>(x)], extents,
+      if (tileBufferBytes(nest, x, arrays[static_cast<int>(x)], extents,
                           ctx.machine.elemBytes) > ctx.budget()) {
         over = x;
         break;
@@ -200,7 +200,7 @@ bool fitBuffers(const Context &ctx, TileNest &nest) {
     std::string label;
     unsigned group = 0;
     int64_t largest = 1, entering = 1;
-    for (const std::string &l : ctx.arrays[static_cast<int>(*over)].labels) {
+    for (const std::string &l : arrays[static_cast<int>(*over)].labels) {
       int64_t e = tileExtent(nest, l, extents.at(l), readGroup);
       if (e <= largest)
         continue;
@@ -242,12 +242,13 @@ std::optional<ContractionPlan> realize(const Context &ctx, const Candidate &mode
   plan.redist = layouts.redist;
   const auto &extents = ctx.problem.extents;
   const int64_t e = ctx.machine.elemBytes;
+  const NestArray (&arrays)[3] = layouts.arrays;
   if (model.inCore) {
     plan.nest.order = model.order;
     double total = 0;
     for (Operand x : {Operand::A, Operand::B, Operand::C}) {
       int i = static_cast<int>(x);
-      plan.bufferBytes[i] = tileBufferBytes(plan.nest, x, ctx.arrays[i], extents, e);
+      plan.bufferBytes[i] = tileBufferBytes(plan.nest, x, arrays[i], extents, e);
       total += plan.bufferBytes[i];
     }
     if (total > ctx.machine.memBytes)
@@ -257,11 +258,11 @@ std::optional<ContractionPlan> realize(const Context &ctx, const Candidate &mode
     return plan;
   }
   auto attempt = [&](TileNest nest) -> std::optional<ContractionPlan> {
-    if (!givenNest && !fitBuffers(ctx, nest))
+    if (!givenNest && !fitBuffers(ctx, arrays, nest))
       return std::nullopt;
     for (Operand x : {Operand::A, Operand::B, Operand::C}) {
       int i = static_cast<int>(x);
-      if (tileBufferBytes(nest, x, ctx.arrays[i], extents, e) > ctx.budget())
+      if (tileBufferBytes(nest, x, arrays[i], extents, e) > ctx.budget())
         return std::nullopt;
     }
     std::optional<Candidate> exact =
@@ -272,7 +273,7 @@ std::optional<ContractionPlan> realize(const Context &ctx, const Candidate &mode
     ContractionPlan p = plan;
     p.nest = nest;
     for (int i = 0; i < 3; ++i)
-      p.bufferBytes[i] = tileBufferBytes(nest, static_cast<Operand>(i), ctx.arrays[i], extents, e);
+      p.bufferBytes[i] = tileBufferBytes(nest, static_cast<Operand>(i), arrays[i], extents, e);
     p.diskBytes = exact->diskBytes;
     p.commBytes = exact->commBytes;
     p.seconds = exact->seconds;
@@ -336,7 +337,7 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
     result.error = macro.error;
     return result;
   }
-  Context ctx{problem, machine, macro.value, {}, result.remarks};
+  Context ctx{problem, machine, macro.value, result.remarks};
 
   if (!isPerfectSquare(machine.procs) &&
       (!decisions.algorithm || *decisions.algorithm == ParallelAlgorithm::Rotation))
@@ -363,16 +364,6 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
       found = layouts.emplace(model.algorithm, chooseLayouts(ctx, model.algorithm)).first;
     if (!found->second)
       continue;
-    // The nest's buffers depend on the algorithm's layouts.
-    const std::vector<std::string> *labels[3] = {&problem.labelsA, &problem.labelsB,
-                                                 &problem.labelsC};
-    const Layout *lay[3] = {&found->second->a, &found->second->b, &found->second->c};
-    for (int i = 0; i < 3; ++i) {
-      ctx.arrays[i].labels = *labels[i];
-      ctx.arrays[i].parts.clear();
-      for (const std::string &l : *labels[i])
-        ctx.arrays[i].parts[l] = lay[i]->parts(l);
-    }
     if (std::optional<ContractionPlan> plan =
             realize(ctx, model, *found->second, decisions.nest))
       result.candidates.push_back(*plan);

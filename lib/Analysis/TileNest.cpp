@@ -12,14 +12,12 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 enum MacroLoop { It1 = 0, It2, Jt1, Jt2, Kt1 };
 
-const char *orderLetters(ReadOrder o) { return toString(o); }
-
 Operand operandOf(char letter) {
   return letter == 'A' ? Operand::A : letter == 'B' ? Operand::B : Operand::C;
 }
 } // namespace
 
-Operand TileNest::readIn(unsigned n) const { return operandOf(orderLetters(order)[n]); }
+Operand TileNest::readIn(unsigned n) const { return operandOf(toString(order)[n]); }
 
 unsigned TileNest::readGroup(Operand x) const {
   for (unsigned n = 0; n < 3; ++n)
@@ -132,16 +130,21 @@ TileCounts realizedCounts(const TileNest &nest, const MacroIndices &macro) {
   return t;
 }
 
+int64_t tileExtent(const TileNest &nest, const std::string &label, int64_t extent,
+                   unsigned lastGroup) {
+  for (unsigned g = 0; g <= lastGroup && g < nest.groups.size(); ++g)
+    for (const TileLoop &loop : nest.groups[g])
+      if (loop.label == label)
+        extent = ceilDiv(extent, loop.count);
+  return extent;
+}
+
 double tileBufferBytes(const TileNest &nest, Operand x, const NestArray &array,
                        const std::map<std::string, int64_t> &extents, int64_t elemBytes) {
   const unsigned last = nest.readGroup(x);
   double bytes = static_cast<double>(elemBytes);
   for (const std::string &label : array.labels) {
-    int64_t extent = extents.at(label);
-    for (unsigned g = 0; g <= last; ++g)
-      for (const TileLoop &loop : nest.groups[g])
-        if (loop.label == label)
-          extent = ceilDiv(extent, loop.count);
+    int64_t extent = tileExtent(nest, label, extents.at(label), last);
     auto parts = array.parts.find(label);
     if (parts != array.parts.end())
       extent = ceilDiv(extent, parts->second);

@@ -78,6 +78,11 @@ struct NestArray {
   std::map<std::string, int64_t> parts;
 };
 
+/// Extent of one tile of `label` (of full extent `extent`) inside the loops of
+/// groups 0..lastGroup: the extent divided, with ceiling, by each enclosing loop.
+int64_t tileExtent(const TileNest &nest, const std::string &label, int64_t extent,
+                   unsigned lastGroup);
+
 /// Largest per-process tile of `array` when read in `nest`, in bytes: per label,
 /// the extent divided (with ceiling) by every enclosing loop, then by its parts.
 double tileBufferBytes(const TileNest &nest, Operand x, const NestArray &array,
