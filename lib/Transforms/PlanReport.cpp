@@ -73,31 +73,23 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
       return signalPassFailure();
     std::vector<Entry> entries;
     std::vector<ContractionProblem> problems;
-    bool failedAny = false;
-    module.walk([&](ContractOp op) {
-      FailureOr<ContractionProblem> problem = buildProblem(op);
-      if (failed(problem)) {
-        failedAny = true;
-        return;
-      }
-      PlanResult all = planContraction(*problem, *machine);
-      PlanResult own = planContraction(*problem, *machine, readDecisions(getPlan(op)));
-      if (!own.chosen) {
-        op.emitError() << own.error;
-        failedAny = true;
-        return;
-      }
-      Entry entry{describeLocation(op.getLoc()), all.candidates, 0};
-      const ContractionPlan &mine = own.candidates[*own.chosen];
-      auto it = llvm::find_if(entry.candidates,
-                              [&](const ContractionPlan &c) { return samePlan(c, mine); });
-      entry.chosen = it - entry.candidates.begin();
-      if (it == entry.candidates.end())
-        entry.candidates.push_back(mine); // a hand-made plan outside the search
-      entries.push_back(std::move(entry));
-      problems.push_back(*problem);
-    });
-    if (failedAny)
+    // The plan in the IR fixes every decision, so the planner returns exactly it;
+    // the full search gives the candidates it is reported among.
+    LogicalResult planned = planEachContraction(
+        module, /*emitRemarks=*/false,
+        [&](ContractOp op, const ContractionProblem &problem, const PlanResult &own) {
+          Entry entry{describeLocation(op.getLoc()),
+                      planContraction(problem, *machine).candidates, 0};
+          const ContractionPlan &mine = own.candidates[*own.chosen];
+          auto it = llvm::find_if(entry.candidates,
+                                  [&](const ContractionPlan &c) { return samePlan(c, mine); });
+          entry.chosen = it - entry.candidates.begin();
+          if (it == entry.candidates.end())
+            entry.candidates.push_back(mine); // a hand-made plan outside the search
+          entries.push_back(std::move(entry));
+          problems.push_back(problem);
+        });
+    if (failed(planned))
       return signalPassFailure();
     if (!jsonPath.empty() && failed(write(jsonPath, [&](llvm::raw_ostream &os) {
           writeJson(os, *machine, entries, problems);

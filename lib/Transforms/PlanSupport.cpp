@@ -183,7 +183,8 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
 
 LogicalResult mlir::tc::planEachContraction(
     ModuleOp module, bool emitRemarks,
-    llvm::function_ref<void(ContractOp, const PlanResult &)> onPlanned) {
+    llvm::function_ref<void(ContractOp, const ContractionProblem &, const PlanResult &)>
+        onPlanned) {
   FailureOr<MachineModel> machine = getMachineModel(module);
   if (failed(machine))
     return failure();
@@ -203,14 +204,16 @@ LogicalResult mlir::tc::planEachContraction(
       failedAny = true;
       return;
     }
-    onPlanned(op, result);
+    onPlanned(op, *problem, result);
   });
   return failure(failedAny);
 }
 
 LogicalResult mlir::tc::recordPlanFields(ModuleOp module, PlanFields fields,
                                          bool emitRemarks) {
-  return planEachContraction(module, emitRemarks, [&](ContractOp op, const PlanResult &r) {
+  return planEachContraction(module, emitRemarks, [&](ContractOp op,
+                                                      const ContractionProblem &,
+                                                      const PlanResult &r) {
     op->setAttr(TCDialect::getPlanAttrName(),
                 mergePlan(op.getContext(), getPlan(op), r.candidates[*r.chosen], fields));
   });

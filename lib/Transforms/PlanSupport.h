@@ -49,7 +49,8 @@ PlanAttr mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPlan &plan,
 /// contraction failed.
 LogicalResult planEachContraction(
     ModuleOp module, bool emitRemarks,
-    llvm::function_ref<void(ContractOp, const PlanResult &)> onPlanned);
+    llvm::function_ref<void(ContractOp, const ContractionProblem &, const PlanResult &)>
+        onPlanned);
 
 /// The body of tc-select-algorithm, tc-place-io and tc-solve-tiles: plans every
 /// contraction and writes the chosen plan's `fields` into its #tc.plan.
