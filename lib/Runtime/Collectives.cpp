@@ -1,0 +1,217 @@
+//===- Collectives.cpp - shifts, broadcasts and reductions ----------------===//
+//
+// Every transfer is an MPI_Sendrecv(_replace) written out here, so the counters
+// see exactly the bytes each process sends and receives:
+//   shift (Cannon, [G] 2.2):        S per step
+//   all-gather of P slabs (ring):   S (P-1)/P  (broadcast of [G] 5.2)
+//   all-reduce, P a power of two:   S log2 P   (recursive doubling, [G] 5.3)
+//   all-reduce, other P (ring):     2 S (P-1)/P
+// The out-of-core versions work on chunks of chunk_bytes: read, transfer, write.
+//
+//===----------------------------------------------------------------------===//
+#include "DistArray.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace tc::rt {
+namespace {
+
+const int kTag = 7;
+
+void sendrecv(const double *send, int64_t ns, int dest, double *recv, int64_t nr, int src,
+              MPI_Comm comm) {
+  if (ns > INT32_MAX || nr > INT32_MAX)
+    fail("message of more than 2^31 elements");
+  MPI_Sendrecv(send, static_cast<int>(ns), MPI_DOUBLE, dest, kTag, recv,
+               static_cast<int>(nr), MPI_DOUBLE, src, kTag, comm, MPI_STATUS_IGNORE);
+  counters().bytesSent += 8.0 * ns;
+  counters().bytesReceived += 8.0 * nr;
+}
+
+/// One step of a circular shift along grid dim `g`: receive from +1, send to -1.
+void shiftInPlace(double *data, int64_t n, MPI_Comm comm, int g, const Shape &grid) {
+  if (grid[g] == 1 || n == 0)
+    return;
+  // MPI_Cart_shift(+1) names (source = coord-1, dest = coord+1); this shift sends
+  // to coord-1 and receives from coord+1.
+  int dest, src;
+  MPI_Cart_shift(comm, g, 1, &dest, &src);
+  if (n > INT32_MAX)
+    fail("message of more than 2^31 elements");
+  MPI_Sendrecv_replace(data, static_cast<int>(n), MPI_DOUBLE, dest, kTag, src, kTag, comm,
+                       MPI_STATUS_IGNORE);
+  counters().bytesSent += 8.0 * n;
+  counters().bytesReceived += 8.0 * n;
+}
+
+/// In-place sum over all ranks of MPI_COMM_WORLD.
+void allreduce(double *data, int64_t n) {
+  const int P = ctx().size, r = ctx().rank;
+  if (P == 1 || n == 0)
+    return;
+  std::vector<double> tmp;
+  if ((P & (P - 1)) == 0) {
+    tmp.resize(n);
+    for (int mask = 1; mask < P; mask <<= 1) {
+      int partner = r ^ mask;
+      sendrecv(data, n, partner, tmp.data(), n, partner, MPI_COMM_WORLD);
+      for (int64_t i = 0; i < n; ++i)
+        data[i] += tmp[i];
+    }
+    return;
+  }
+  // Ring: reduce-scatter then all-gather over P segments.
+  auto seg = [&](int s) {
+    int64_t q = n / P, rem = n % P, lo = s * q + std::min<int64_t>(s, rem);
+    return std::pair<int64_t, int64_t>(lo, q + (s < rem));
+  };
+  int next = (r + 1) % P, prev = (r + P - 1) % P;
+  tmp.resize(n / P + 1);
+  for (int step = 0; step < P - 1; ++step) {
+    auto [so, sn] = seg((r - step + P) % P);
+    auto [ro, rn] = seg((r - step - 1 + 2 * P) % P);
+    sendrecv(data + so, sn, next, tmp.data(), rn, prev, MPI_COMM_WORLD);
+    for (int64_t i = 0; i < rn; ++i)
+      data[ro + i] += tmp[i];
+  }
+  for (int step = 0; step < P - 1; ++step) {
+    auto [so, sn] = seg((r + 1 - step + P) % P);
+    auto [ro, rn] = seg((r - step + P) % P);
+    sendrecv(data + so, sn, next, data + ro, rn, prev, MPI_COMM_WORLD);
+  }
+}
+
+/// Copies the sub-tile `sub` at `off` of a row-major buffer of shape `shape` to
+/// or from a contiguous array.
+void packSubTile(double *buf, const Shape &shape, const int64_t *off, const Shape &sub,
+                 double *packed, bool pack) {
+  const int d = static_cast<int>(shape.size());
+  Shape idx(d > 0 ? d - 1 : 0, 0);
+  int64_t run = sub[d - 1], n = 0;
+  for (;;) {
+    int64_t o = 0;
+    for (int i = 0; i < d; ++i)
+      o = o * shape[i] + off[i] + (i < d - 1 ? idx[i] : 0);
+    if (pack)
+      std::memcpy(packed + n, buf + o, run * 8);
+    else
+      std::memcpy(buf + o, packed + n, run * 8);
+    n += run;
+    int i = d - 2;
+    while (i >= 0 && ++idx[i] == sub[i])
+      idx[i--] = 0;
+    if (i < 0)
+      break;
+  }
+}
+
+} // namespace
+} // namespace tc::rt
+
+using namespace tc::rt;
+
+extern "C" void tc_rt_shift_tile(void *array, double *buf, const int64_t *desc,
+                                 const int64_t *offsets) {
+  DistArray &a = *static_cast<DistArray *>(array);
+  int d = static_cast<int>(desc[0]), g = static_cast<int>(desc[1]);
+  Shape shape(desc + 2, desc + 2 + d), sub(desc + 2 + d, desc + 2 + 2 * d);
+  if (shape == sub) {
+    shiftInPlace(buf, product(shape), a.comm, g, a.grid);
+    return;
+  }
+  std::vector<double> packed(product(sub));
+  packSubTile(buf, shape, offsets, sub, packed.data(), true);
+  shiftInPlace(packed.data(), packed.size(), a.comm, g, a.grid);
+  packSubTile(buf, shape, offsets, sub, packed.data(), false);
+}
+
+extern "C" void tc_rt_broadcast_tile(void *array, double *buf, const int64_t *desc,
+                                     const int64_t *offsets) {
+  DistArray &a = *static_cast<DistArray *>(array);
+  const int P = ctx().size, r = ctx().rank;
+  Shape shape(desc + 2, desc + 2 + desc[0]);
+  int64_t rowElems = product(shape) / shape[0], s = a.slabRows();
+  // Rows of the tile that slab q holds, as [lo, hi) in tile coordinates.
+  auto piece = [&](int q) {
+    int64_t lo = std::max(offsets[0], q * s), hi = std::min(offsets[0] + shape[0], (q + 1) * s);
+    hi = std::min(hi, a.extents[0]);
+    lo -= offsets[0], hi -= offsets[0];
+    return std::pair<int64_t, int64_t>(lo, std::max(lo, hi));
+  };
+  int next = (r + 1) % P, prev = (r + P - 1) % P;
+  for (int step = 0; step < P - 1; ++step) {
+    auto [slo, shi] = piece((r - step + P) % P);
+    auto [rlo, rhi] = piece((r - step - 1 + 2 * P) % P);
+    sendrecv(buf + slo * rowElems, (shi - slo) * rowElems, next, buf + rlo * rowElems,
+             (rhi - rlo) * rowElems, prev, MPI_COMM_WORLD);
+  }
+}
+
+extern "C" void tc_rt_allreduce_tile(double *buf, const int64_t *desc) {
+  allreduce(buf, product(Shape(desc + 1, desc + 1 + desc[0])));
+}
+
+/// Chunks of the whole storage of `a`: fn(offset, count).
+template <typename Fn> static void forEachStorageChunk(DistArray &a, Fn fn) {
+  int64_t total = product(a.storeShape);
+  int64_t step = std::max<int64_t>(1, ctx().chunkBytes / 8);
+  for (int64_t o = 0; o < total; o += step)
+    fn(o, std::min(step, total - o));
+}
+
+extern "C" void tc_rt_shift_array(void *array, int64_t gridDim) {
+  DistArray &a = *static_cast<DistArray *>(array);
+  int g = static_cast<int>(gridDim);
+  a.shifts[g] += 1;
+  if (a.grid[g] == 1)
+    return;
+  std::vector<double> chunk;
+  forEachStorageChunk(a, [&](int64_t o, int64_t n) {
+    chunk.resize(n);
+    storageIO(a, true, chunk.data(), o, n, "a chunk to shift");
+    shiftInPlace(chunk.data(), n, a.comm, g, a.grid);
+    storageIO(a, false, chunk.data(), o, n, "a shifted chunk");
+  });
+}
+
+extern "C" void tc_rt_allreduce_array(void *array) {
+  DistArray &a = *static_cast<DistArray *>(array);
+  if (ctx().size == 1)
+    return;
+  std::vector<double> chunk;
+  forEachStorageChunk(a, [&](int64_t o, int64_t n) {
+    chunk.resize(n);
+    storageIO(a, true, chunk.data(), o, n, "a chunk to reduce");
+    allreduce(chunk.data(), n);
+    storageIO(a, false, chunk.data(), o, n, "a reduced chunk");
+  });
+}
+
+extern "C" void tc_rt_allgather_array(void *array) {
+  DistArray &a = *static_cast<DistArray *>(array);
+  const int P = ctx().size, r = ctx().rank;
+  int64_t rowElems = product(a.storeShape) / a.storeShape[0], s = a.slabRows();
+  auto rows = [&](int q) {
+    int64_t lo = std::min(a.extents[0], q * s);
+    return std::pair<int64_t, int64_t>(lo, std::min(a.extents[0], lo + s));
+  };
+  int64_t step = std::max<int64_t>(1, ctx().chunkBytes / 8 / rowElems);
+  int next = (r + 1) % P, prev = (r + P - 1) % P;
+  std::vector<double> out, in;
+  for (int k = 0; k < P - 1; ++k) {
+    auto [slo, shi] = rows((r - k + P) % P);
+    auto [rlo, rhi] = rows((r - k - 1 + 2 * P) % P);
+    // Every rank makes the same number of transfers (over the largest slab), so
+    // neighbours' calls pair up even when the last slabs are short or empty.
+    for (int64_t c = 0; c < s; c += step) {
+      int64_t ns = std::max<int64_t>(0, std::min(step, shi - slo - c));
+      int64_t nr = std::max<int64_t>(0, std::min(step, rhi - rlo - c));
+      out.resize(ns * rowElems);
+      in.resize(nr * rowElems);
+      storageIO(a, true, out.data(), (slo + c) * rowElems, ns * rowElems, "a slab to gather");
+      sendrecv(out.data(), ns * rowElems, next, in.data(), nr * rowElems, prev, MPI_COMM_WORLD);
+      storageIO(a, false, in.data(), (rlo + c) * rowElems, nr * rowElems, "a gathered slab");
+    }
+  }
+}

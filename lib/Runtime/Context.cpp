@@ -1,0 +1,98 @@
+//===- Context.cpp - process-wide state of the tc runtime -----------------===//
+#include "Context.h"
+#include "TC/Runtime/Runtime.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+
+namespace tc::rt {
+
+const char *const kPhaseNames[NumPhases] = {"load", "compute", "store"};
+
+Context &ctx() {
+  static Context c;
+  return c;
+}
+
+Counters &counters() { return ctx().counters[ctx().phase]; }
+
+void setPhase(Phase p) {
+  Context &c = ctx();
+  double now = MPI_Wtime();
+  c.counters[c.phase].seconds += now - c.phaseStart;
+  c.phase = p;
+  c.phaseStart = now;
+}
+
+void fail(const std::string &message) {
+  Context &c = ctx();
+  if (c.progressShown)
+    std::fputc('\n', stderr);
+  std::fprintf(stderr, "%s: rank %d: error: %s\n", c.program.c_str(), c.rank,
+               message.c_str());
+  std::fflush(stderr);
+  for (const std::string &f : c.scratchFiles)
+    ::unlink(f.c_str());
+  if (!c.partialOutput.empty())
+    ::unlink(c.partialOutput.c_str());
+  // Every rank ends with a non-zero status; none is left waiting in a collective.
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+
+MPI_Comm gridComm(const std::vector<int64_t> &grid) {
+  Context &c = ctx();
+  auto it = c.grids.find(grid);
+  if (it != c.grids.end())
+    return it->second;
+  int64_t procs = 1;
+  for (int64_t g : grid)
+    procs *= g;
+  if (procs != c.size)
+    fail("the program was planned for " + std::to_string(procs) +
+         " processes but runs on " + std::to_string(c.size) +
+         " (use mpirun -np " + std::to_string(procs) + ")");
+  std::vector<int> dims(grid.begin(), grid.end()), periods(grid.size(), 1);
+  MPI_Comm comm;
+  // No reordering: rank r has the row-major coordinates of r, as the lowering assumes.
+  MPI_Cart_create(MPI_COMM_WORLD, static_cast<int>(dims.size()), dims.data(),
+                  periods.data(), 0, &comm);
+  c.grids[grid] = comm;
+  return comm;
+}
+
+void reportProgress() {
+  Context &c = ctx();
+  if (c.rank != 0 || c.options.quiet)
+    return;
+  double now = MPI_Wtime();
+  double elapsed = now - c.startTime;
+  if (elapsed < 3 || now - c.lastProgress < 2)
+    return;
+  c.lastProgress = now;
+  double done = c.counters[Compute].flops;
+  double frac = c.plannedFlops > 0 ? done / c.plannedFlops : 0;
+  if (frac > 1)
+    frac = 1;
+  std::fprintf(stderr, "\r%s: %s %5.1f%% of planned flops, %.1f s elapsed", c.program.c_str(),
+               kPhaseNames[c.phase], 100 * frac, elapsed);
+  if (frac > 0.01)
+    std::fprintf(stderr, ", ~%.0f s left", elapsed / frac - elapsed);
+  std::fflush(stderr);
+  c.progressShown = true;
+}
+
+} // namespace tc::rt
+
+using namespace tc::rt;
+
+extern "C" void tc_rt_plan(double predictedDisk, double predictedComm, double flops,
+                           int64_t chunkBytes) {
+  Context &c = ctx();
+  c.predictedDisk += predictedDisk;
+  c.predictedComm += predictedComm;
+  c.plannedFlops += flops;
+  if (chunkBytes > 0)
+    c.chunkBytes = chunkBytes;
+}

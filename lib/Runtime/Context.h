@@ -1,0 +1,78 @@
+//===- Context.h - process-wide state of the tc runtime ---------*- C++ -*-===//
+//
+// Options from the command line, the MPI grid, per-phase counters and failure
+// handling, shared by the files of lib/Runtime.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_LIB_RUNTIME_CONTEXT_H
+#define TC_LIB_RUNTIME_CONTEXT_H
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tc::rt {
+
+/// Phases of a run; the plan predicts the compute phase.
+enum Phase { Load = 0, Compute = 1, Store = 2, NumPhases = 3 };
+extern const char *const kPhaseNames[NumPhases];
+
+struct Counters {
+  double bytesSent = 0, bytesReceived = 0, bytesRead = 0, bytesWritten = 0;
+  double flops = 0, seconds = 0;
+};
+
+struct Options {
+  std::map<std::string, std::string> inputs; ///< --input NAME=file.h5
+  bool randomInputs = false;
+  uint64_t seed = 0;
+  std::string output, scratch = ".", report;
+  bool quiet = false;
+};
+
+struct Context {
+  Options options;
+  int rank = 0, size = 1;
+  std::string program;
+  uint64_t jobId = 0; ///< rank 0's pid, names scratch files of this run
+  Counters counters[NumPhases];
+  Phase phase = Compute;
+  double phaseStart = 0;
+  // The plan (tc_rt_plan), summed over the contractions of the program.
+  double predictedDisk = 0, predictedComm = 0, plannedFlops = 0;
+  int64_t chunkBytes = 64 << 20;
+  // Progress line.
+  double startTime = 0, lastProgress = 0;
+  bool progressShown = false;
+  // Files to remove when the run ends or fails.
+  std::vector<std::string> scratchFiles;
+  std::string partialOutput;
+  // Cartesian communicators by grid shape.
+  std::map<std::vector<int64_t>, MPI_Comm> grids;
+  // Fault injection: TC_FAIL_WRITE_AFTER_BYTES.
+  double failWriteAfter = -1;
+};
+
+Context &ctx();
+Counters &counters(); ///< of the current phase
+
+/// Switches the phase the counters charge (closes the time of the previous one).
+void setPhase(Phase p);
+
+/// Prints "tc: rank R: <message>", removes scratch files and partial output, and
+/// ends every rank with exit status 1.
+[[noreturn]] void fail(const std::string &message);
+
+/// A Cartesian communicator (periodic in every dimension) for `grid`; fails if
+/// its size differs from the number of ranks.
+MPI_Comm gridComm(const std::vector<int64_t> &grid);
+
+/// Rank 0's progress line on stderr, at most every 2 s once a run passes 3 s.
+void reportProgress();
+
+} // namespace tc::rt
+
+#endif // TC_LIB_RUNTIME_CONTEXT_H

@@ -1,0 +1,71 @@
+//===- DistArray.h - one distributed, possibly out-of-core array -*- C++ -*-===//
+//
+// An array as one process holds it: its block of the computation's view
+// (Gao et al. Table 1 distributions, rotation blocks stored pre-skewed so that
+// Cannon needs no initial alignment), stored padded to the largest block in
+// memory (in-core plans) or in a per-process scratch file accessed with
+// pread/pwrite at explicit offsets (out-of-core plans).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_LIB_RUNTIME_DISTARRAY_H
+#define TC_LIB_RUNTIME_DISTARRAY_H
+
+#include "Context.h"
+#include "TC/Runtime/Runtime.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tc::rt {
+
+using Shape = std::vector<int64_t>;
+
+int64_t product(const Shape &s);
+std::string str(const Shape &s);
+
+struct DistArray {
+  std::string name;
+  tc_rt_kind kind = TC_RT_DISTRIBUTED;
+  tc_rt_init init = TC_RT_INIT_INPUT;
+  bool onDisk = false;
+  Shape grid, extents, gridDim, skewDim;
+  MPI_Comm comm = MPI_COMM_NULL;
+  std::vector<int> coords;
+  Shape shifts; ///< shifts done along each grid dimension (tc_rt_shift_array)
+  Shape storeShape;
+  std::vector<double> memory;
+  int fd = -1;
+  std::string path;
+
+  int rank() const { return static_cast<int>(extents.size()); }
+  /// Blocks of dim `d` in the computation's view (1 when not distributed).
+  int64_t parts(int d) const;
+  /// Start (global) and length of this process's current block of dim `d`.
+  int64_t blockStart(int d) const;
+  int64_t blockLen(int d) const;
+  /// Rows [start, end) of dim 0 in the slab of `r` (SLAB and GATHERED kinds).
+  int64_t slabRows() const;
+  /// Row of storage where compute-view row `x0` lives (SLAB: minus the slab start).
+  int64_t storageRow0() const;
+};
+
+/// Moves the box `len` between storage (at `storeStart`) and a row-major buffer
+/// of shape `bufShape` (at `bufStart`). Counts disk bytes for file storage.
+void transferBox(DistArray &a, bool toBuffer, const Shape &storeStart, const Shape &len,
+                 double *buf, const Shape &bufShape, const Shape &bufStart,
+                 const std::string &what);
+
+/// Reads or writes `bytes` of storage at element `offset` (chunked collectives).
+void storageIO(DistArray &a, bool read, double *data, int64_t offset, int64_t count,
+               const std::string &what);
+
+/// Loads the initial contents (HDF5 input, random values or zeros).
+void loadInitial(DistArray &a);
+
+/// Writes the array's global contents to the output HDF5 file.
+void storeOutput(DistArray &a);
+
+} // namespace tc::rt
+
+#endif // TC_LIB_RUNTIME_DISTARRAY_H

@@ -1,0 +1,222 @@
+//===- Hdf5IO.cpp - user-facing tensors: HDF5 inputs and outputs ----------===//
+//
+// Inputs: every rank opens the input file read-only on its own and reads only
+// the hyperslab of its block, a bounded chunk of rows at a time, into its
+// storage. Outputs: parallel HDF5 (MPI-IO driver), one dataset per array named
+// after it, every rank writing its own block with independent writes, into a
+// temporary file that rank 0 renames once every rank has finished, so a failed
+// run leaves no partial output.
+//
+//===----------------------------------------------------------------------===//
+#include "DistArray.h"
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace tc::rt {
+namespace {
+
+/// Global start and length of what this process loads/stores, and where it
+/// sits in storage.
+struct Box {
+  Shape globalStart, len, storeStart;
+};
+
+Box ownedBox(const DistArray &a) {
+  const int d = a.rank();
+  Box b{Shape(d, 0), a.extents, Shape(d, 0)};
+  if (a.kind == TC_RT_DISTRIBUTED) {
+    for (int i = 0; i < d; ++i) {
+      b.globalStart[i] = a.blockStart(i);
+      b.len[i] = a.blockLen(i);
+    }
+  } else if (a.kind == TC_RT_SLAB || a.kind == TC_RT_GATHERED) {
+    int64_t s = a.slabRows(), lo = std::min(a.extents[0], ctx().rank * s);
+    b.globalStart[0] = lo;
+    b.len[0] = std::min(a.extents[0], lo + s) - lo;
+    b.storeStart[0] = a.kind == TC_RT_GATHERED ? lo : 0;
+  }
+  return b;
+}
+
+/// Rows of dim 0 per chunk so that a chunk stays within the chunk budget.
+int64_t rowsPerChunk(const Box &b) {
+  int64_t row = 1;
+  for (size_t i = 1; i < b.len.size(); ++i)
+    row *= b.len[i];
+  return std::max<int64_t>(1, ctx().chunkBytes / 8 / std::max<int64_t>(row, 1));
+}
+
+/// Calls fn(chunk box) for consecutive row ranges of `b`.
+template <typename Fn> void forEachChunk(const Box &b, Fn fn) {
+  int64_t step = rowsPerChunk(b);
+  for (int64_t r = 0; r < b.len[0]; r += step) {
+    Box c = b;
+    c.globalStart[0] += r;
+    c.storeStart[0] += r;
+    c.len[0] = std::min(step, b.len[0] - r);
+    fn(c);
+  }
+}
+
+uint64_t splitmix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+/// Value of element `linear` of array `name` under --random-inputs SEED: the same
+/// on any number of processes.
+double randomValue(uint64_t seed, const std::string &name, uint64_t linear) {
+  uint64_t h = 1469598103934665603ull;
+  for (char ch : name)
+    h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+  uint64_t x = splitmix(splitmix(seed ^ h) + linear);
+  return static_cast<double>(x >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+std::vector<hsize_t> hs(const Shape &s) { return std::vector<hsize_t>(s.begin(), s.end()); }
+
+void loadFromHdf5(DistArray &a, const std::string &file, const Box &box) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0)
+    fail("cannot open input file " + file + " for array '" + a.name + "'");
+  hid_t ds = H5Dopen2(f, a.name.c_str(), H5P_DEFAULT);
+  if (ds < 0)
+    fail("input file " + file + " has no dataset '" + a.name + "'");
+  hid_t space = H5Dget_space(ds);
+  int nd = H5Sget_simple_extent_ndims(space);
+  std::vector<hsize_t> dims(std::max(nd, 0));
+  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+  Shape got(dims.begin(), dims.end());
+  if (got != a.extents)
+    fail("dataset '" + a.name + "' in " + file + " has shape " + str(got) +
+         " but the program expects " + str(a.extents));
+  std::vector<double> tmp;
+  forEachChunk(box, [&](const Box &c) {
+    tmp.resize(product(c.len));
+    auto start = hs(c.globalStart), count = hs(c.len);
+    H5Sselect_hyperslab(space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr);
+    hid_t mem = H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr);
+    if (H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, tmp.data()) < 0)
+      fail("reading rows " + std::to_string(c.globalStart[0]) + ".." +
+           std::to_string(c.globalStart[0] + c.len[0]) + " of dataset '" + a.name +
+           "' from " + file + " failed");
+    H5Sclose(mem);
+    transferBox(a, false, c.storeStart, c.len, tmp.data(), c.len, Shape(c.len.size(), 0),
+                "initial rows");
+  });
+  H5Sclose(space);
+  H5Dclose(ds);
+  H5Fclose(f);
+}
+
+void loadRandom(DistArray &a, const Box &box) {
+  std::vector<double> tmp;
+  const int d = a.rank();
+  forEachChunk(box, [&](const Box &c) {
+    tmp.resize(product(c.len));
+    Shape idx(d, 0);
+    for (size_t n = 0; n < tmp.size(); ++n) {
+      uint64_t linear = 0;
+      for (int i = 0; i < d; ++i)
+        linear = linear * a.extents[i] + c.globalStart[i] + idx[i];
+      tmp[n] = randomValue(ctx().options.seed, a.name, linear);
+      for (int i = d - 1; i >= 0 && ++idx[i] == c.len[i]; --i)
+        idx[i] = 0;
+    }
+    transferBox(a, false, c.storeStart, c.len, tmp.data(), c.len, Shape(d, 0),
+                "initial rows");
+  });
+}
+
+/// True if this process writes its block: one copy of each block, from the
+/// processes at coordinate 0 of every grid dimension the array does not use.
+bool writesOwnBlock(const DistArray &a) {
+  if (a.kind == TC_RT_REPLICATED || a.kind == TC_RT_GATHERED)
+    return ctx().rank == 0;
+  if (a.kind == TC_RT_SLAB)
+    return true;
+  for (size_t g = 0; g < a.grid.size(); ++g)
+    if (a.coords[g] != 0 &&
+        std::find(a.gridDim.begin(), a.gridDim.end(), static_cast<int64_t>(g)) ==
+            a.gridDim.end())
+      return false;
+  return true;
+}
+
+} // namespace
+
+void loadInitial(DistArray &a) {
+  Context &c = ctx();
+  if (a.init == TC_RT_INIT_ZERO || (a.init == TC_RT_INIT_ROOT_INPUT && c.rank != 0))
+    return;
+  Box box = ownedBox(a);
+  auto in = c.options.inputs.find(a.name);
+  if (in != c.options.inputs.end())
+    loadFromHdf5(a, in->second, box);
+  else if (c.options.randomInputs)
+    loadRandom(a, box);
+  else
+    fail("no input for array '" + a.name + "': pass --input " + a.name +
+         "=file.h5 or --random-inputs SEED");
+}
+
+void storeOutput(DistArray &a) {
+  Context &c = ctx();
+  if (c.options.output.empty())
+    return;
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  std::string tmpPath = c.options.output + ".tmp-" + std::to_string(c.jobId);
+  c.partialOutput = tmpPath;
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
+  hid_t f = H5Fcreate(tmpPath.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  H5Pclose(fapl);
+  if (f < 0)
+    fail("cannot create output file " + tmpPath + " (for " + c.options.output + ")");
+  auto dims = hs(a.extents);
+  hid_t space = H5Screate_simple(a.rank(), dims.data(), nullptr);
+  hid_t ds = H5Dcreate2(f, a.name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
+                        H5P_DEFAULT, H5P_DEFAULT);
+  if (ds < 0)
+    fail("cannot create dataset '" + a.name + "' in " + tmpPath);
+  if (writesOwnBlock(a)) {
+    std::vector<double> tmp;
+    forEachChunk(ownedBox(a), [&](const Box &ch) {
+      tmp.resize(product(ch.len));
+      transferBox(a, true, ch.storeStart, ch.len, tmp.data(), ch.len,
+                  Shape(ch.len.size(), 0), "output rows");
+      auto start = hs(ch.globalStart), count = hs(ch.len);
+      H5Sselect_hyperslab(space, H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                          nullptr);
+      hid_t mem = H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr);
+      if (H5Dwrite(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, tmp.data()) < 0)
+        fail("writing rows " + std::to_string(ch.globalStart[0]) + ".." +
+             std::to_string(ch.globalStart[0] + ch.len[0]) + " of '" + a.name + "' to " +
+             tmpPath + " failed");
+      H5Sclose(mem);
+    });
+  }
+  H5Sclose(space);
+  H5Dclose(ds);
+  if (H5Fclose(f) < 0)
+    fail("closing output file " + tmpPath + " failed");
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (c.rank == 0 && std::rename(tmpPath.c_str(), c.options.output.c_str()) != 0)
+    fail("cannot rename " + tmpPath + " to " + c.options.output);
+  c.partialOutput.clear();
+}
+
+} // namespace tc::rt
+
+extern "C" void tc_rt_store(void *array) {
+  using namespace tc::rt;
+  setPhase(Store);
+  storeOutput(*static_cast<DistArray *>(array));
+  setPhase(Compute);
+}

@@ -1,0 +1,190 @@
+//===- Program.cpp - main() of every program tcc builds -------------------===//
+//
+// Parses the command line, starts MPI, runs the generated tc_main, and writes
+// the JSON report: per rank and in total, the counters of each phase and the
+// plan's per-rank predictions for the compute phase.
+//
+//===----------------------------------------------------------------------===//
+#include "Context.h"
+#include "TC/Runtime/Runtime.h"
+
+#include <cblas.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+using namespace tc::rt;
+
+namespace {
+
+const char *kHelp =
+    R"(usage: mpirun -np P %s [options]
+
+Runs the tensor contractions compiled into this program on P MPI processes
+(P as planned: tcc --procs). Options:
+  --input NAME=FILE.h5   read input tensor NAME from dataset NAME of FILE.h5
+                         (repeat for each input; the shape must match)
+  --random-inputs SEED   fill inputs without an --input with reproducible
+                         pseudo-random values in [-1, 1) (same for any P)
+  --output FILE.h5       write the result tensors, one dataset each, to FILE.h5
+                         (written to a temporary name, renamed when complete)
+  --scratch DIR          directory for the per-process scratch files of
+                         out-of-core arrays (default: the current directory)
+  --report FILE.json     write measured bytes sent/received/read/written, flops
+                         and seconds per rank and phase, with the plan's
+                         predictions, to FILE.json
+  --quiet                no progress line
+  --help                 this text
+A progress line appears on stderr once a run takes more than 3 s.
+Environment: TC_FAIL_WRITE_AFTER_BYTES=N makes disk writes fail after N bytes
+(fault-injection for tests).
+)";
+
+[[noreturn]] void usageError(const std::string &msg) {
+  if (ctx().rank == 0)
+    std::fprintf(stderr, "%s: error: %s (see --help)\n", ctx().program.c_str(), msg.c_str());
+  MPI_Finalize();
+  std::exit(2);
+}
+
+void parseArgs(int argc, char **argv) {
+  Options &o = ctx().options;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc)
+        usageError("option " + a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      if (ctx().rank == 0)
+        std::printf(kHelp, ctx().program.c_str());
+      MPI_Finalize();
+      std::exit(0);
+    } else if (a == "--input") {
+      std::string v = value();
+      size_t eq = v.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
+        usageError("--input needs NAME=FILE.h5, got '" + v + "'");
+      o.inputs[v.substr(0, eq)] = v.substr(eq + 1);
+    } else if (a == "--random-inputs") {
+      std::string v = value();
+      char *end;
+      o.seed = std::strtoull(v.c_str(), &end, 10);
+      if (*end)
+        usageError("--random-inputs needs an integer seed, got '" + v + "'");
+      o.randomInputs = true;
+    } else if (a == "--output") {
+      o.output = value();
+    } else if (a == "--scratch") {
+      o.scratch = value();
+    } else if (a == "--report") {
+      o.report = value();
+    } else if (a == "--quiet") {
+      o.quiet = true;
+    } else {
+      usageError("unknown option '" + a + "'");
+    }
+  }
+}
+
+void appendCounters(std::string &out, const Counters &k, double predictedDisk,
+                    double predictedComm, bool withPrediction) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "{\"bytes_sent\": %.0f, \"bytes_received\": %.0f, \"bytes_read\": %.0f, "
+                "\"bytes_written\": %.0f, \"flops\": %.0f, \"seconds\": %.6f",
+                k.bytesSent, k.bytesReceived, k.bytesRead, k.bytesWritten, k.flops, k.seconds);
+  out += buf;
+  if (withPrediction) {
+    std::snprintf(buf, sizeof buf,
+                  ", \"predicted_disk_bytes\": %.0f, \"predicted_comm_bytes\": %.0f",
+                  predictedDisk, predictedComm);
+    out += buf;
+  }
+  out += "}";
+}
+
+/// Gathers every rank's counters to rank 0 and writes the report there.
+void writeReport() {
+  Context &c = ctx();
+  const int n = NumPhases * 6;
+  double mine[n];
+  for (int p = 0; p < NumPhases; ++p) {
+    const Counters &k = c.counters[p];
+    double v[6] = {k.bytesSent, k.bytesReceived, k.bytesRead, k.bytesWritten, k.flops, k.seconds};
+    std::memcpy(mine + 6 * p, v, sizeof v);
+  }
+  std::vector<double> all(c.rank == 0 ? n * c.size : 0);
+  MPI_Gather(mine, n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (c.rank != 0 || c.options.report.empty())
+    return;
+  auto unpack = [&](const double *v) {
+    Counters k;
+    k.bytesSent = v[0], k.bytesReceived = v[1], k.bytesRead = v[2], k.bytesWritten = v[3];
+    k.flops = v[4], k.seconds = v[5];
+    return k;
+  };
+  std::string out = "{\n  \"program\": \"" + c.program + "\",\n  \"procs\": " +
+                    std::to_string(c.size) + ",\n  \"ranks\": [\n";
+  Counters total[NumPhases];
+  for (int r = 0; r < c.size; ++r) {
+    out += "    {\"rank\": " + std::to_string(r);
+    for (int p = 0; p < NumPhases; ++p) {
+      Counters k = unpack(all.data() + r * n + 6 * p);
+      out += std::string(", \"") + kPhaseNames[p] + "\": ";
+      appendCounters(out, k, c.predictedDisk, c.predictedComm, p == Compute);
+      total[p].bytesSent += k.bytesSent, total[p].bytesReceived += k.bytesReceived;
+      total[p].bytesRead += k.bytesRead, total[p].bytesWritten += k.bytesWritten;
+      total[p].flops += k.flops;
+      total[p].seconds = std::max(total[p].seconds, k.seconds);
+    }
+    out += r + 1 < c.size ? "},\n" : "}\n";
+  }
+  out += "  ],\n  \"total\": {";
+  for (int p = 0; p < NumPhases; ++p) {
+    out += std::string(p ? ", \"" : "\"") + kPhaseNames[p] + "\": ";
+    appendCounters(out, total[p], c.predictedDisk * c.size, c.predictedComm * c.size,
+                   p == Compute);
+  }
+  out += "}\n}\n";
+  std::ofstream f(c.options.report);
+  f << out;
+  if (!f)
+    std::fprintf(stderr, "%s: cannot write report %s\n", c.program.c_str(),
+                 c.options.report.c_str());
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  Context &c = ctx();
+  MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &c.size);
+  const char *slash = std::strrchr(argv[0], '/');
+  c.program = slash ? slash + 1 : argv[0];
+  parseArgs(argc, argv);
+  // One BLAS thread per rank unless the user says otherwise (ranks fill the cores).
+  if (!std::getenv("OPENBLAS_NUM_THREADS"))
+    openblas_set_num_threads(1);
+  if (const char *f = std::getenv("TC_FAIL_WRITE_AFTER_BYTES"))
+    c.failWriteAfter = std::atof(f);
+  unsigned long long job = static_cast<unsigned long long>(::getpid());
+  MPI_Bcast(&job, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+  c.jobId = job;
+  c.startTime = c.phaseStart = MPI_Wtime();
+  tc_main();
+  setPhase(Compute);
+  if (c.progressShown)
+    std::fputc('\n', stderr);
+  for (const std::string &f : c.scratchFiles)
+    ::unlink(f.c_str());
+  writeReport();
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,164 @@
+//===- TileContract.cpp - local tile contraction: permutation + dgemm -----===//
+//
+// C(I,J) += A(I,K) * B(K,J) on sub-tiles of three row-major buffers, with the
+// index groups of Gao et al. eq. 2.2: I = labels of A and C, J = of B and C,
+// K = of A and B. An operand whose sub-tile is its whole buffer and whose labels
+// are already grouped ([I,K] or [K,I]; [K,J] or [J,K]; [I,J] or [J,I]) goes to
+// OpenBLAS as it is, transposed through the BLAS flags; any other is packed into
+// the grouped order first (and C unpacked after).
+//
+//===----------------------------------------------------------------------===//
+#include "DistArray.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+
+namespace tc::rt {
+namespace {
+
+struct Operand {
+  double *data;
+  Shape shape, labels;
+  const int64_t *offsets;
+};
+
+/// A row-major matrix view: element (r, c) is data[trans ? c*ld + r : r*ld + c].
+struct Mat {
+  double *data;
+  bool trans;
+  int64_t ld;
+  Mat t() const { return {data, !trans, ld}; }
+};
+
+bool isWhole(const Operand &x, const Shape &labelExtent) {
+  for (size_t i = 0; i < x.shape.size(); ++i)
+    if (x.offsets[i] != 0 || x.shape[i] != labelExtent[x.labels[i]])
+      return false;
+  return true;
+}
+
+Shape concat(const Shape &a, const Shape &b) {
+  Shape r = a;
+  r.insert(r.end(), b.begin(), b.end());
+  return r;
+}
+
+int64_t volume(const Shape &labels, const Shape &labelExtent) {
+  int64_t v = 1;
+  for (int64_t l : labels)
+    v *= labelExtent[l];
+  return v;
+}
+
+/// Copies the sub-tile of `x` into (or, unpacking, from) a contiguous array whose
+/// dimensions are the labels `order`.
+void permuteCopy(const Operand &x, const Shape &order, const Shape &labelExtent,
+                 double *packed, bool pack) {
+  const size_t d = order.size();
+  Shape stride(x.shape.size(), 1), srcStride(d), ext(d);
+  for (int i = static_cast<int>(x.shape.size()) - 2; i >= 0; --i)
+    stride[i] = stride[i + 1] * x.shape[i + 1];
+  int64_t base = 0;
+  for (size_t i = 0; i < x.shape.size(); ++i)
+    base += x.offsets[i] * stride[i];
+  for (size_t i = 0; i < d; ++i) {
+    size_t src = std::find(x.labels.begin(), x.labels.end(), order[i]) - x.labels.begin();
+    srcStride[i] = stride[src];
+    ext[i] = labelExtent[order[i]];
+  }
+  Shape idx(d, 0);
+  const int64_t inner = ext[d - 1], is = srcStride[d - 1];
+  int64_t n = 0;
+  for (;;) {
+    int64_t o = base;
+    for (size_t i = 0; i + 1 < d; ++i)
+      o += idx[i] * srcStride[i];
+    double *s = x.data + o;
+    if (pack)
+      for (int64_t j = 0; j < inner; ++j)
+        packed[n + j] = s[j * is];
+    else
+      for (int64_t j = 0; j < inner; ++j)
+        s[j * is] = packed[n + j];
+    n += inner;
+    int i = static_cast<int>(d) - 2;
+    while (i >= 0 && ++idx[i] == ext[i])
+      idx[i--] = 0;
+    if (i < 0)
+      break;
+  }
+}
+
+/// The operand as a (rows x cols) matrix over the label groups `rows`, `cols`,
+/// packing into `scratch` when its layout does not allow a direct view.
+Mat asMatrix(const Operand &x, const Shape &rows, const Shape &cols,
+             const Shape &labelExtent, std::vector<double> &scratch) {
+  int64_t nr = volume(rows, labelExtent), nc = volume(cols, labelExtent);
+  if (isWhole(x, labelExtent)) {
+    if (x.labels == concat(rows, cols))
+      return {x.data, false, nc};
+    if (x.labels == concat(cols, rows))
+      return {x.data, true, nr};
+  }
+  scratch.resize(nr * nc);
+  permuteCopy(x, concat(rows, cols), labelExtent, scratch.data(), true);
+  return {scratch.data(), false, nc};
+}
+
+/// C(M x N) += A(M x K) * B(K x N), C not transposed.
+void gemm(Mat c, Mat a, Mat b, int64_t M, int64_t N, int64_t K) {
+  cblas_dgemm(CblasRowMajor, a.trans ? CblasTrans : CblasNoTrans,
+              b.trans ? CblasTrans : CblasNoTrans, M, N, K, 1.0, a.data, a.ld, b.data,
+              b.ld, 1.0, c.data, c.ld);
+}
+
+} // namespace
+} // namespace tc::rt
+
+using namespace tc::rt;
+
+extern "C" void tc_rt_tile_contract(const int64_t *desc, double *a, double *b, double *c,
+                                    const int64_t *offsets) {
+  const int64_t ranks[3] = {desc[0], desc[1], desc[2]};
+  const int64_t *p = desc + 3;
+  Operand ops[3] = {{a, {}, {}, nullptr}, {b, {}, {}, nullptr}, {c, {}, {}, nullptr}};
+  for (int x = 0; x < 3; ++x) {
+    ops[x].shape.assign(p, p + ranks[x]);
+    p += ranks[x];
+  }
+  for (int x = 0; x < 3; ++x) {
+    ops[x].labels.assign(p, p + ranks[x]);
+    p += ranks[x];
+  }
+  Shape labelExtent(p + 1, p + 1 + p[0]);
+  ops[0].offsets = offsets;
+  ops[1].offsets = offsets + ranks[0];
+  ops[2].offsets = offsets + ranks[0] + ranks[1];
+  auto has = [](const Operand &x, int64_t l) {
+    return std::find(x.labels.begin(), x.labels.end(), l) != x.labels.end();
+  };
+  Shape I, J, K;
+  for (int64_t l : ops[2].labels) {
+    if (has(ops[0], l) && has(ops[1], l))
+      fail("tile contraction: batch labels are not supported");
+    (has(ops[0], l) ? I : J).push_back(l);
+  }
+  for (int64_t l : ops[0].labels)
+    if (has(ops[1], l))
+      K.push_back(l);
+  const int64_t M = volume(I, labelExtent), N = volume(J, labelExtent),
+                Kn = volume(K, labelExtent);
+  std::vector<double> sa, sb, sc;
+  Mat ma = asMatrix(ops[0], I, K, labelExtent, sa);
+  Mat mb = asMatrix(ops[1], K, J, labelExtent, sb);
+  Mat mc = asMatrix(ops[2], I, J, labelExtent, sc);
+  if (mc.trans) // C^T(J,I) += B^T(J,K) * A^T(K,I)
+    gemm(mc.t(), mb.t(), ma.t(), N, M, Kn);
+  else
+    gemm(mc, ma, mb, M, N, Kn);
+  if (mc.data == sc.data() && !sc.empty())
+    permuteCopy(ops[2], concat(I, J), labelExtent, sc.data(), false);
+  counters().flops += 2.0 * M * N * Kn;
+  reportProgress();
+}
