@@ -2,6 +2,7 @@
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Dialect/TCAttrs.h"
 #include "TC/Dialect/TCOps.h"
+#include "TC/Dialect/TCTypes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -11,8 +12,15 @@ using namespace mlir::tc;
 
 #include "TC/Dialect/TCDialect.cpp.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "TC/Dialect/TCTypes.cpp.inc"
+
 void TCDialect::initialize() {
   registerAttributes();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "TC/Dialect/TCTypes.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "TC/Dialect/TCOps.cpp.inc"

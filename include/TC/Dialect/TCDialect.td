@@ -29,6 +29,7 @@ def TC_Dialect : Dialect {
     `tc.contract` its plan as the `tc.plan` attribute.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Name of the module attribute holding the machine model.

@@ -3,6 +3,7 @@
 #define TC_DIALECT_TCOPS_H
 
 #include "TC/Dialect/TCAttrs.h"
+#include "TC/Dialect/TCTypes.h"
 #include "TC/Dialect/TCDialect.h"
 
 #include "mlir/IR/Builders.h"

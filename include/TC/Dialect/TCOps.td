@@ -116,4 +116,6 @@ def TC_RedistributeOp : TC_Op<"redistribute", [Pure, AllTypesMatch<["source", "r
   let hasFolder = 1;
 }
 
+include "TC/Dialect/TCTileOps.td"
+
 #endif // TC_OPS_TD

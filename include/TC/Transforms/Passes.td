@@ -132,4 +132,61 @@ def PlanReport : Pass<"tc-plan-report", "::mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Lowering a planned program to a native MPI program.
+//===----------------------------------------------------------------------===//
+
+def LowerPlan : Pass<"tc-lower-plan", "::mlir::ModuleOp"> {
+  let summary = "Lower planned contractions to tiling loops over tile-level tc ops";
+  let description = [{
+    Rewrites every function holding one planned `tc.contract` (of its arguments,
+    returning its result) into the plan's program, Gao et al. Figures 1 and 2
+    (notes A.5): `tc.array`s for A, B and C in the algorithm's distributions
+    (Table 1; in scratch files when the plan is out of core), the tiling loops of
+    groups D1..D4 as `scf.for`, a `tc.read_tile` of each array at the top of its
+    group's body and a `tc.write_tile` of C at the end of the body it was read in,
+    and the communication of the method:
+
+    - rotation: outside, sqrt(P) passes of the nest, each followed by an
+      out-of-core `tc.shift_array` of A and B; inside, sqrt(P) steps of
+      contraction and `tc.shift_tile` of the in-memory A and B tiles;
+    - replication: outside, one `tc.allgather_array` before the nest; inside, a
+      `tc.broadcast_tile` after each read of the replicated operand;
+    - accumulation: outside, one `tc.allreduce_array` of C after the nest; inside,
+      a `tc.allreduce_tile` before each write of C (C's old value kept on rank 0).
+
+    In-core plans run the same program with no tiling loops and arrays in memory.
+    Tiles are `memref.alloc`ed at the largest tile size (edge tiles are
+    zero-padded by the runtime). Array names (HDF5 datasets, `--input` keys) come
+    from a `tc.name` argument attribute, else "A", "B", "C". A function
+    `tc_main` calls the lowered functions in order.
+  }];
+  let dependentDialects = [
+    "::mlir::tc::TCDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def LowerToRuntime : Pass<"tc-lower-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Lower tile-level tc ops to calls into tc's runtime";
+  let description = [{
+    Replaces every tile-level op (`tc.array`, `tc.read_tile`, `tc.write_tile`,
+    `tc.shift_tile`, `tc.broadcast_tile`, `tc.allreduce_tile`, `tc.shift_array`,
+    `tc.allgather_array`, `tc.allreduce_array`, `tc.tile_contract`, `tc.store`,
+    `tc.predicted_volumes`) by one `func.call` of the matching `tc_rt_*` function
+    of include/TC/Runtime/Runtime.h. Static descriptions become private
+    `memref.global` constants; buffers are passed as pointers; `!tc.array`
+    becomes `!llvm.ptr`. The result lowers to LLVM with the upstream conversions.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
 #endif // TC_TRANSFORMS_PASSES_TD

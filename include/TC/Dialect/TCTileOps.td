@@ -1,0 +1,190 @@
+//===- TCTileOps.td - tile-level tc operations ------------*- tablegen -*-===//
+//
+// The ops a planned tc.contract lowers to (tc-lower-plan): distributed arrays,
+// tile reads and writes, circular shifts, broadcasts, reductions and local tile
+// contractions on static memref buffers. Each lowers to one runtime call
+// (tc-lower-to-runtime; include/TC/Runtime/Runtime.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_TILE_OPS_TD
+#define TC_TILE_OPS_TD
+
+include "TC/Dialect/TCDialect.td"
+include "TC/Dialect/TCTypes.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/CommonTypeConstraints.td"
+
+def TC_TileBuffer : MemRefRankOf<[F64], [1, 2, 3, 4, 5, 6, 7, 8]> {
+  let summary = "statically shaped f64 memref (a tile buffer)";
+}
+
+def TC_ArrayOp : TC_Op<"array"> {
+  let summary = "This process's part of a distributed array, with its initial value";
+  let description = [{
+    Creates the process's part of array `name` (the HDF5 dataset and `--input`
+    key) with the given global extents, distributed over a processor grid
+    (Gao et al. Table 1): dimension `d` is split into blocks along grid dimension
+    `dims[d]` (-1: not split). `skew[d]` (-1: none) adds the coordinate along
+    another grid dimension to the block index, the initial alignment of Cannon's
+    algorithm ([G] 2.2), so rotation needs no separate skewing step.
+
+    `kind`: `"distributed"` (a block per process), `"replicated"` (whole on every
+    process), `"slab"` (inside replication: P slabs of dimension 0, tiles
+    completed by `tc.broadcast_tile`) or `"gathered"` (outside replication: whole
+    on every process after `tc.allgather_array`). `init`: `"input"`, `"zero"` or
+    `"root-input"` (rank 0 holds the initial value, the others zero: accumulation).
+    `on_disk`: stored in a scratch file instead of memory.
+
+    ```mlir
+    %A = tc.array "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]
+           {kind = "distributed", init = "input", on_disk} : !tc.array
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, DenseI64ArrayAttr:$extents,
+                   DenseI64ArrayAttr:$grid, DenseI64ArrayAttr:$dims,
+                   DenseI64ArrayAttr:$skew, StrAttr:$kind, StrAttr:$init,
+                   UnitAttr:$on_disk);
+  let results = (outs TC_ArrayType:$result);
+  let assemblyFormat = [{
+    $name $extents `on` $grid `dims` $dims `skew` $skew attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TC_PredictedVolumesOp : TC_Op<"predicted_volumes"> {
+  let summary = "The plan's per-process predictions, for the run's report";
+  let description = [{
+    Records what the plan predicts for one contraction, per process: disk and
+    network bytes ([G] D and V), the flops, and `chunk_bytes`, the buffer size
+    the runtime may use for staging and out-of-core collectives (the tile budget).
+  }];
+  let arguments = (ins F64Attr:$disk_bytes, F64Attr:$comm_bytes, F64Attr:$flops,
+                   I64Attr:$chunk_bytes);
+  let assemblyFormat = "attr-dict";
+}
+
+class TC_TileIOOp<string mnemonic> : TC_Op<mnemonic> {
+  let hasVerifier = 1;
+}
+
+def TC_ReadTileOp : TC_TileIOOp<"read_tile"> {
+  let summary = "Read the tile at local offsets into a buffer (zero-padded)";
+  let description = [{
+    Copies the tile of `array` at the given offsets (in the process's block) into
+    `buffer`, clipped to the block and padded with zeros. With `root_only`, every
+    process but rank 0 then zeroes the buffer: inside accumulation ([G] 5.3)
+    keeps C's previous value on one process only.
+
+    ```mlir
+    tc.read_tile %A[%i, %k] into %buf : memref<32x32xf64>
+    ```
+  }];
+  let arguments = (ins TC_ArrayType:$array, Variadic<Index>:$offsets,
+                   TC_TileBuffer:$buffer, UnitAttr:$root_only);
+  let assemblyFormat = [{
+    $array `[` $offsets `]` `into` $buffer attr-dict `:` type($buffer)
+  }];
+}
+
+def TC_WriteTileOp : TC_TileIOOp<"write_tile"> {
+  let summary = "Write a buffer back to the tile at local offsets";
+  let arguments = (ins TC_TileBuffer:$buffer, TC_ArrayType:$array,
+                   Variadic<Index>:$offsets);
+  let assemblyFormat = [{
+    $buffer `into` $array `[` $offsets `]` attr-dict `:` type($buffer)
+  }];
+}
+
+def TC_BroadcastTileOp : TC_TileIOOp<"broadcast_tile"> {
+  let summary = "Complete a tile of a slab-stored array from every process";
+  let description = [{
+    After `tc.read_tile` of a `"slab"` array, every process holds the rows of the
+    tile in its slab; this all-gather gives every process the whole tile (inside
+    replication, [G] 5.2).
+  }];
+  let arguments = (ins TC_TileBuffer:$buffer, TC_ArrayType:$array,
+                   Variadic<Index>:$offsets);
+  let assemblyFormat = [{
+    $buffer `from` $array `[` $offsets `]` attr-dict `:` type($buffer)
+  }];
+}
+
+def TC_ShiftTileOp : TC_Op<"shift_tile"> {
+  let summary = "Circular shift of a sub-tile along a grid dimension";
+  let description = [{
+    Replaces the sub-tile of `buffer` at `offsets` with `sizes` by the one the
+    next process along grid dimension `grid_dim` of `array`'s grid holds (and
+    sends its own to the previous one): one step of Cannon's rotation inside the
+    tiling loops ([G] 5.1).
+  }];
+  let arguments = (ins TC_TileBuffer:$buffer, Variadic<Index>:$offsets,
+                   DenseI64ArrayAttr:$sizes, I64Attr:$grid_dim, TC_ArrayType:$array);
+  let assemblyFormat = [{
+    $buffer `[` $offsets `]` `sizes` $sizes `along` $grid_dim `of` $array attr-dict
+    `:` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+def TC_AllReduceTileOp : TC_Op<"allreduce_tile"> {
+  let summary = "Sum a buffer over all processes";
+  let arguments = (ins TC_TileBuffer:$buffer);
+  let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
+}
+
+def TC_ShiftArrayOp : TC_Op<"shift_array"> {
+  let summary = "Out-of-core circular shift of a whole array";
+  let description = [{
+    Outside rotation ([G] 4.1): moves the process's whole block to the previous
+    process along grid dimension `grid_dim`, disk to disk, a bounded chunk at a time.
+  }];
+  let arguments = (ins TC_ArrayType:$array, I64Attr:$grid_dim);
+  let assemblyFormat = "$array `along` $grid_dim attr-dict";
+}
+
+def TC_AllGatherArrayOp : TC_Op<"allgather_array"> {
+  let summary = "Out-of-core all-gather of a `gathered` array's slabs";
+  let arguments = (ins TC_ArrayType:$array);
+  let assemblyFormat = "$array attr-dict";
+}
+
+def TC_AllReduceArrayOp : TC_Op<"allreduce_array"> {
+  let summary = "Out-of-core sum of a replicated array over all processes";
+  let arguments = (ins TC_ArrayType:$array);
+  let assemblyFormat = "$array attr-dict";
+}
+
+def TC_StoreOp : TC_Op<"store"> {
+  let summary = "Write an array to the program's HDF5 output";
+  let arguments = (ins TC_ArrayType:$array);
+  let assemblyFormat = "$array attr-dict";
+}
+
+def TC_TileContractOp : TC_Op<"tile_contract", [AttrSizedOperandSegments]> {
+  let summary = "Local contraction of sub-tiles: C += A * B (permute + dgemm)";
+  let description = [{
+    Adds to the sub-tile of `c` the contraction of the sub-tiles of `a` and `b`.
+    Each operand is a buffer, the offsets of its sub-tile and one label per
+    dimension; `extents` gives each label's sub-tile extent. Labels shared by `a`
+    and `b` but absent from `c` are summed. The runtime multiplies with OpenBLAS
+    dgemm, permuting an operand only when its labels are not grouped.
+
+    ```mlir
+    tc.tile_contract %c[%z, %z] ["i", "j"] += %a[%z, %z] ["i", "k"] * %b[%z, %z] ["k", "j"]
+        extents {i = 32 : i64, j = 32 : i64, k = 16 : i64}
+        : memref<32x32xf64>, memref<16x32xf64> -> memref<32x32xf64>
+    ```
+  }];
+  let arguments = (ins TC_TileBuffer:$c, Variadic<Index>:$c_offsets, StrArrayAttr:$c_labels,
+                   TC_TileBuffer:$a, Variadic<Index>:$a_offsets, StrArrayAttr:$a_labels,
+                   TC_TileBuffer:$b, Variadic<Index>:$b_offsets, StrArrayAttr:$b_labels,
+                   DictionaryAttr:$extents);
+  let assemblyFormat = [{
+    $c `[` $c_offsets `]` $c_labels `+` `` `=` $a `[` $a_offsets `]` $a_labels
+    `*` $b `[` $b_offsets `]` $b_labels `extents` $extents attr-dict
+    `:` type($a) `,` type($b) `->` type($c)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TC_TILE_OPS_TD

@@ -1,0 +1,11 @@
+//===- TCTypes.h - tc types -------------------------------------*- C++ -*-===//
+#ifndef TC_DIALECT_TCTYPES_H
+#define TC_DIALECT_TCTYPES_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#define GET_TYPEDEF_CLASSES
+#include "TC/Dialect/TCTypes.h.inc"
+
+#endif // TC_DIALECT_TCTYPES_H

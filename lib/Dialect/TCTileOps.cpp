@@ -1,0 +1,130 @@
+//===- TCTileOps.cpp - verifiers of the tile-level tc ops -----------------===//
+#include "TC/Dialect/TCOps.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::tc;
+
+LogicalResult ArrayOp::verify() {
+  ArrayRef<int64_t> extents = getExtents(), dims = getDims(), skew = getSkew(),
+                    grid = getGrid();
+  const int64_t gridRank = grid.size();
+  if (extents.empty())
+    return emitOpError() << "array '" << getName() << "' needs at least one dimension";
+  if (dims.size() != extents.size() || skew.size() != extents.size())
+    return emitOpError() << "array '" << getName() << "' has " << extents.size()
+                         << " extents but " << dims.size() << " grid dims and "
+                         << skew.size() << " skews";
+  if (grid.empty() || llvm::any_of(grid, [](int64_t g) { return g < 1; }))
+    return emitOpError() << "grid must have at least one dimension, each at least 1";
+  static constexpr StringLiteral kinds[] = {"distributed", "replicated", "slab", "gathered"};
+  static constexpr StringLiteral inits[] = {"input", "zero", "root-input"};
+  if (!llvm::is_contained(kinds, getKind()))
+    return emitOpError() << "unknown kind '" << getKind()
+                         << "'; expected distributed, replicated, slab or gathered";
+  if (!llvm::is_contained(inits, getInit()))
+    return emitOpError() << "unknown init '" << getInit()
+                         << "'; expected input, zero or root-input";
+  SmallVector<bool> used(gridRank, false);
+  for (auto [d, extent] : llvm::enumerate(extents)) {
+    if (extent < 1)
+      return emitOpError() << "dimension " << d << " has extent " << extent;
+    if (dims[d] < -1 || dims[d] >= gridRank)
+      return emitOpError() << "dimension " << d << " is split along grid dimension "
+                           << dims[d] << " of a " << gridRank << "-d grid";
+    if (dims[d] >= 0) {
+      if (getKind() != "distributed")
+        return emitOpError() << "a '" << getKind() << "' array splits no dimension along "
+                             << "the grid, but dimension " << d << " is split";
+      if (used[dims[d]])
+        return emitOpError() << "grid dimension " << dims[d] << " splits two dimensions";
+      used[dims[d]] = true;
+    }
+    if (skew[d] != -1 &&
+        (dims[d] < 0 || skew[d] < 0 || skew[d] >= gridRank || skew[d] == dims[d]))
+      return emitOpError() << "dimension " << d << " is skewed by grid dimension "
+                           << skew[d] << "; a skew needs a split dimension and another "
+                           << "grid dimension";
+  }
+  return success();
+}
+
+/// Offsets must index every dimension of the buffer.
+static LogicalResult verifyOffsets(Operation *op, MemRefType buffer, size_t numOffsets,
+                                   StringRef what) {
+  if (!buffer.hasStaticShape() || !buffer.getLayout().isIdentity())
+    return op->emitOpError() << what << " must be a statically shaped memref with the "
+                             << "identity layout, got " << buffer;
+  if (static_cast<int64_t>(numOffsets) != buffer.getRank())
+    return op->emitOpError() << "has " << numOffsets << " offsets for " << what
+                             << " of rank " << buffer.getRank();
+  return success();
+}
+
+LogicalResult ReadTileOp::verify() {
+  return verifyOffsets(*this, getBuffer().getType(), getOffsets().size(), "the buffer");
+}
+LogicalResult WriteTileOp::verify() {
+  return verifyOffsets(*this, getBuffer().getType(), getOffsets().size(), "the buffer");
+}
+LogicalResult BroadcastTileOp::verify() {
+  return verifyOffsets(*this, getBuffer().getType(), getOffsets().size(), "the buffer");
+}
+
+LogicalResult ShiftTileOp::verify() {
+  MemRefType type = getBuffer().getType();
+  if (failed(verifyOffsets(*this, type, getOffsets().size(), "the buffer")))
+    return failure();
+  ArrayRef<int64_t> sizes = getSizes();
+  if (static_cast<int64_t>(sizes.size()) != type.getRank())
+    return emitOpError() << "has " << sizes.size() << " sizes for a buffer of rank "
+                         << type.getRank();
+  for (auto [d, s] : llvm::enumerate(sizes))
+    if (s < 1 || s > type.getDimSize(d))
+      return emitOpError() << "sub-tile size " << s << " of dimension " << d
+                           << " is outside 1.." << type.getDimSize(d);
+  if (getGridDim() < 0)
+    return emitOpError() << "grid dimension " << getGridDim() << " is negative";
+  return success();
+}
+
+LogicalResult TileContractOp::verify() {
+  struct Side {
+    const char *name;
+    MemRefType type;
+    size_t numOffsets;
+    ArrayAttr labels;
+  } sides[3] = {{"c", getC().getType(), getCOffsets().size(), getCLabels()},
+                {"a", getA().getType(), getAOffsets().size(), getALabels()},
+                {"b", getB().getType(), getBOffsets().size(), getBLabels()}};
+  llvm::StringMap<int> uses;
+  for (const Side &s : sides) {
+    if (failed(verifyOffsets(*this, s.type, s.numOffsets, std::string("operand ") + s.name)))
+      return failure();
+    if (static_cast<int64_t>(s.labels.size()) != s.type.getRank())
+      return emitOpError() << "operand " << s.name << " has " << s.labels.size()
+                           << " labels for rank " << s.type.getRank();
+    llvm::StringSet<> seen;
+    for (auto [d, attr] : llvm::enumerate(s.labels)) {
+      StringRef label = cast<StringAttr>(attr).getValue();
+      if (!seen.insert(label).second)
+        return emitOpError() << "label '" << label << "' appears twice in operand " << s.name;
+      ++uses[label];
+      auto extent = dyn_cast_or_null<IntegerAttr>(getExtents().get(label));
+      if (!extent)
+        return emitOpError() << "label '" << label << "' has no integer extent";
+      if (extent.getInt() < 1 || extent.getInt() > s.type.getDimSize(d))
+        return emitOpError() << "label '" << label << "' has extent " << extent.getInt()
+                             << " but dimension " << d << " of operand " << s.name
+                             << " has size " << s.type.getDimSize(d);
+    }
+  }
+  for (auto &entry : uses)
+    if (entry.second != 2)
+      return emitOpError() << "label '" << entry.getKey() << "' appears in "
+                           << entry.second << " operands; each label must appear in "
+                           << "exactly two (no batch or single-operand labels)";
+  return success();
+}

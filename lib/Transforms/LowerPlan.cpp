@@ -1,0 +1,438 @@
+//===- LowerPlan.cpp - the tc-lower-plan pass -----------------------------===//
+//
+// A planned tc.contract becomes the program of Gao et al. Figures 1-2 (notes
+// A.5): arrays in the algorithm's distributions (Table 1), the tiling loops of
+// the plan's groups D1..D4 (section 3, Figure 3b) with each array read at the
+// top of its group's body, and the method's communication (sections 4-5).
+//
+// Tile geometry. Label l is split into p_l blocks across processes (its
+// distribution), so a process's block has b_l = ceil(N_l / p_l) elements; the
+// plan's loops over l have counts c_1..c_m (outer to inner), T_l = prod c, and
+// the innermost tile has t_l = ceil(b_l / T_l) elements. Loop j steps by
+// E_j = t_l * prod_{i>j} c_i, so tiles nest exactly and every tile has the same
+// (padded) shape; the runtime clips reads and writes at the block's edge.
+//
+//===----------------------------------------------------------------------===//
+#include "PlanSupport.h"
+#include "TC/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace mlir::tc {
+#define GEN_PASS_DEF_LOWERPLAN
+#include "TC/Transforms/Passes.h.inc"
+} // namespace mlir::tc
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace {
+
+enum Role { RA = 0, RB = 1, RC = 2 };
+const char *const kDefaultNames[3] = {"A", "B", "C"};
+
+struct ArrayInfo {
+  std::string name;
+  std::vector<std::string> labels;
+  SmallVector<int64_t> extents, dims, skew;
+  std::string kind = "distributed", init = "input";
+  int64_t shiftDim = -1; ///< rotation: the grid dimension this array moves along
+  Value handle, buffer;
+};
+
+/// One tiling loop of the nest, with its step in elements.
+struct Loop {
+  std::string label;
+  unsigned group;
+  int64_t count, step = 0;
+  Value iv;
+};
+
+class ContractionLowering {
+public:
+  ContractionLowering(ContractOp op, func::FuncOp func, const MachineModel &machine)
+      : op(op), func(func), machine(machine), b(op.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult checkShape();
+  LogicalResult readPlan();
+  LogicalResult buildArrays();
+  LogicalResult buildLoops();
+  void emitProgram(func::FuncOp newFunc);
+  void emitGroup(unsigned n);
+  void emitContraction();
+  Value offsetOf(Role x, bool inside);
+  SmallVector<Value> offsets(Role x, bool inside);
+  SmallVector<int64_t> tileShape(Role x, unsigned group);
+  bool hasLabel(Role x, const std::string &l) const {
+    return llvm::is_contained(arrays[x].labels, l);
+  }
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  ContractOp op;
+  func::FuncOp func;
+  const MachineModel &machine;
+  OpBuilder b;
+  Location loc = op.getLoc();
+  PlanAttr plan;
+  ContractionProblem problem;
+  bool inCore = false, inside = false;
+  ParallelAlgorithm algorithm = ParallelAlgorithm::Accumulation;
+  TileNest nest;
+  SmallVector<int64_t> grid;
+  ArrayInfo arrays[3];
+  std::map<std::string, int64_t> parts, innerTile;
+  std::vector<Loop> loops;
+  int replicated = -1; ///< the replicated operand of a replication algorithm
+};
+
+LogicalResult ContractionLowering::checkShape() {
+  Block &body = func.getBody().front();
+  auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
+  if (&body.front() != op.getOperation() || op->getNextNode() != ret ||
+      ret.getNumOperands() != 1 || ret.getOperand(0) != op.getResult())
+    return op.emitOpError() << "tc-lower-plan needs a function whose body is one "
+                               "tc.contract of its arguments and a return of its result";
+  SmallVector<Value> operands(op.getInputs());
+  if (op.getInit())
+    operands.push_back(op.getInit());
+  for (Value v : operands)
+    if (!isa<BlockArgument>(v))
+      return op.emitOpError() << "tc-lower-plan needs every operand to be a function "
+                                 "argument (compose programs of several contractions "
+                                 "with the fusion pipeline)";
+  operands.push_back(op.getResult());
+  for (Value v : operands)
+    if (!cast<RankedTensorType>(v.getType()).getElementType().isF64())
+      return op.emitOpError() << "the runtime computes in f64; got " << v.getType();
+  return success();
+}
+
+LogicalResult ContractionLowering::readPlan() {
+  plan = getPlan(op);
+  auto missing = [&](StringRef field) {
+    return op.emitOpError() << "has no complete plan (missing '" << field
+                            << "'): run --tc-plan before --tc-lower-plan";
+  };
+  if (!plan.getInCore())
+    return missing("in_core");
+  inCore = plan.getInCore().getValue();
+  if (!plan.getAlgorithm())
+    return missing("algorithm");
+  if (!plan.getGrid())
+    return missing("grid");
+  if (!plan.getDistA() || !plan.getDistB() || !plan.getDistC())
+    return missing("dist_a/dist_b/dist_c");
+  PlanDecisions d = readDecisions(plan);
+  algorithm = *d.algorithm;
+  if (!inCore) {
+    if (!d.method)
+      return missing("method");
+    if (!d.nest)
+      return missing(d.order ? "loops" : "order");
+    inside = *d.method == CommMethod::Inside;
+    nest = *d.nest;
+  }
+  grid.assign(plan.getGrid().getShape().begin(), plan.getGrid().getShape().end());
+  if (algorithm == ParallelAlgorithm::Rotation && grid.size() != 2)
+    return op.emitOpError() << "rotation needs a 2-d grid, the plan has "
+                            << plan.getGrid();
+  if (algorithm == ParallelAlgorithm::ReplicationA)
+    replicated = RA;
+  if (algorithm == ParallelAlgorithm::ReplicationB)
+    replicated = RB;
+  return success();
+}
+
+LogicalResult ContractionLowering::buildArrays() {
+  FailureOr<ContractionProblem> p = buildProblem(op);
+  if (failed(p))
+    return failure();
+  problem = *p;
+  const std::vector<std::string> *labels[3] = {&problem.labelsA, &problem.labelsB,
+                                               &problem.labelsC};
+  for (const std::string &l : problem.labelsC)
+    if (llvm::is_contained(problem.labelsA, l) && llvm::is_contained(problem.labelsB, l))
+      return op.emitOpError() << "label '" << l << "' is in both inputs and the result "
+                              << "(a batch index); the runtime does not run these yet";
+  for (int x = 0; x < 2; ++x)
+    for (const std::string &l : *labels[x])
+      if (!llvm::is_contained(problem.labelsC, l) && !llvm::is_contained(*labels[1 - x], l))
+        return op.emitOpError() << "label '" << l << "' is only in input #" << x
+                                << " (summed before the product); the runtime does not "
+                                << "run these yet: sum it with tc.sum first";
+  DistAttr dists[3] = {plan.getDistA(), plan.getDistB(), plan.getDistC()};
+  Value operands[3] = {op.getLhs(), op.getRhs(), op.getInit()};
+  for (int x = 0; x < 3; ++x) {
+    ArrayInfo &a = arrays[x];
+    a.labels = *labels[x];
+    a.name = kDefaultNames[x];
+    Value v = operands[x];
+    if (v) {
+      auto arg = cast<BlockArgument>(v);
+      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.name"))
+        a.name = name.str();
+    }
+    for (const std::string &l : a.labels) {
+      a.extents.push_back(problem.extents.at(l));
+      int64_t dim = -1;
+      for (unsigned g = 0; g < grid.size(); ++g)
+        if (dists[x].getDistributedLabel(g) == l)
+          dim = g;
+      a.dims.push_back(dim);
+      a.skew.push_back(-1);
+    }
+    bool isReplicated = x == replicated ||
+                        (x == RC && algorithm == ParallelAlgorithm::Accumulation);
+    if (isReplicated) {
+      a.kind = x == RC ? "replicated" : (inside ? "slab" : "gathered");
+      a.dims.assign(a.dims.size(), -1);
+    }
+    if (x == RC)
+      a.init = !op.getInit() ? "zero" : (isReplicated ? "root-input" : "input");
+  }
+  if (arrays[RA].name == arrays[RB].name || arrays[RA].name == arrays[RC].name ||
+      arrays[RB].name == arrays[RC].name)
+    return op.emitOpError() << "arrays need distinct names (tc.name), got '"
+                            << arrays[RA].name << "', '" << arrays[RB].name << "', '"
+                            << arrays[RC].name << "'";
+  // Cannon ([G] 2.2): A's and B's contracted block index starts at the sum of the
+  // coordinates (the initial skew) and advances by one per shift.
+  if (algorithm == ParallelAlgorithm::Rotation)
+    for (int x : {RA, RB}) {
+      ArrayInfo &a = arrays[x];
+      for (auto [d, l] : llvm::enumerate(a.labels))
+        if (a.dims[d] >= 0 && hasLabel(Role(1 - x), l)) {
+          a.shiftDim = a.dims[d];
+          a.skew[d] = 1 - a.dims[d];
+        }
+      if (a.shiftDim < 0)
+        return op.emitOpError() << "rotation plan distributes no contracted label of "
+                                << (x == RA ? "A" : "B");
+    }
+  // Blocks per label, which every distributed array holding it must agree on.
+  for (int x = 0; x < 3; ++x)
+    for (auto [d, l] : llvm::enumerate(arrays[x].labels)) {
+      int64_t p = arrays[x].dims[d] >= 0 ? grid[arrays[x].dims[d]] : 1;
+      auto [it, fresh] = parts.insert({l, p});
+      if (!fresh && it->second != p && arrays[x].kind == "distributed")
+        return op.emitOpError() << "plan splits label '" << l << "' into " << it->second
+                                << " and " << p << " blocks in different arrays";
+      it->second = std::max(it->second, p);
+    }
+  return success();
+}
+
+LogicalResult ContractionLowering::buildLoops() {
+  for (unsigned g = 0; g < 4; ++g)
+    for (const TileLoop &t : nest.groups[g])
+      if (t.count > 1)
+        loops.push_back({t.label, g, t.count});
+  for (auto &[l, p] : parts) {
+    int64_t block = (problem.extents.at(l) + p - 1) / p, total = 1;
+    for (const Loop &lp : loops)
+      if (lp.label == l)
+        total *= lp.count;
+    if (total > block)
+      return op.emitOpError() << "plan splits label '" << l << "' into " << total
+                              << " tiles but a process holds only " << block
+                              << " of its elements";
+    int64_t t = (block + total - 1) / total;
+    innerTile[l] = t;
+    int64_t step = t;
+    for (Loop &lp : llvm::reverse(loops))
+      if (lp.label == l) {
+        lp.step = step;
+        step *= lp.count;
+      }
+  }
+  return success();
+}
+
+/// Shape of x's buffer when read after the loops of groups 0..group.
+SmallVector<int64_t> ContractionLowering::tileShape(Role x, unsigned group) {
+  SmallVector<int64_t> shape;
+  for (const std::string &l : arrays[x].labels) {
+    int64_t e = innerTile.at(l);
+    for (const Loop &lp : loops)
+      if (lp.label == l && lp.group > group)
+        e *= lp.count;
+    shape.push_back(e);
+  }
+  return shape;
+}
+
+/// Offsets of x's tile in its block (loops up to its read group) or, with
+/// `inside`, of the current sub-tile within its buffer (the deeper loops).
+SmallVector<Value> ContractionLowering::offsets(Role x, bool insideBuffer) {
+  unsigned readGroup = nest.readGroup(Operand(x));
+  SmallVector<Value> out;
+  for (const std::string &l : arrays[x].labels) {
+    Value sum;
+    for (const Loop &lp : loops) {
+      if (lp.label != l || (lp.group > readGroup) != insideBuffer)
+        continue;
+      Value term = arith::MulIOp::create(b, loc, lp.iv, index(lp.step));
+      sum = sum ? arith::AddIOp::create(b, loc, sum, term).getResult() : term;
+    }
+    out.push_back(sum ? sum : index(0));
+  }
+  return out;
+}
+
+void ContractionLowering::emitContraction() {
+  SmallVector<NamedAttribute> extents;
+  for (auto &[l, t] : innerTile)
+    extents.push_back(b.getNamedAttr(l, b.getI64IntegerAttr(t)));
+  auto labelsAttr = [&](Role x) {
+    SmallVector<StringRef> ls(arrays[x].labels.begin(), arrays[x].labels.end());
+    return b.getStrArrayAttr(ls);
+  };
+  SmallVector<Value> sub[3] = {offsets(RA, true), offsets(RB, true), offsets(RC, true)};
+  auto contract = [&]() {
+    TileContractOp::create(b, loc, arrays[RC].buffer, sub[RC], labelsAttr(RC),
+                           arrays[RA].buffer, sub[RA], labelsAttr(RA), arrays[RB].buffer,
+                           sub[RB], labelsAttr(RB), b.getDictionaryAttr(extents));
+  };
+  if (!(inside && algorithm == ParallelAlgorithm::Rotation)) {
+    contract();
+    return;
+  }
+  // Inside rotation ([G] 5.1): sqrt(P) steps, shifting the A and B tiles in use.
+  OpBuilder::InsertionGuard guard(b);
+  auto steps = scf::ForOp::create(b, loc, index(0), index(grid[0]), index(1));
+  b.setInsertionPointToStart(steps.getBody());
+  contract();
+  for (Role x : {RA, RB}) {
+    SmallVector<int64_t> sizes;
+    for (const std::string &l : arrays[x].labels)
+      sizes.push_back(innerTile.at(l));
+    ShiftTileOp::create(b, loc, arrays[x].buffer, sub[x], b.getDenseI64ArrayAttr(sizes),
+                        b.getI64IntegerAttr(arrays[x].shiftDim), arrays[x].handle);
+  }
+}
+
+void ContractionLowering::emitGroup(unsigned n) {
+  OpBuilder::InsertionGuard guard(b);
+  for (Loop &lp : loops)
+    if (lp.group == n) {
+      auto f = scf::ForOp::create(b, loc, index(0), index(lp.count), index(1));
+      lp.iv = f.getInductionVar();
+      b.setInsertionPointToStart(f.getBody());
+    }
+  if (n == 3) {
+    emitContraction();
+    return;
+  }
+  Role x = Role(nest.readIn(n));
+  ArrayInfo &a = arrays[x];
+  SmallVector<Value> offs = offsets(x, false);
+  bool rootOnly = x == RC && inside && algorithm == ParallelAlgorithm::Accumulation;
+  ReadTileOp::create(b, loc, a.handle, offs, a.buffer, rootOnly);
+  if (inside && x == replicated)
+    BroadcastTileOp::create(b, loc, a.buffer, a.handle, offs);
+  emitGroup(n + 1);
+  if (x == RC) {
+    if (inside && algorithm == ParallelAlgorithm::Accumulation)
+      AllReduceTileOp::create(b, loc, a.buffer);
+    WriteTileOp::create(b, loc, a.buffer, a.handle, offs);
+  }
+}
+
+void ContractionLowering::emitProgram(func::FuncOp newFunc) {
+  b.setInsertionPointToStart(newFunc.addEntryBlock());
+  double flops = 2;
+  for (auto &[l, e] : problem.extents)
+    flops *= e;
+  PredictedVolumesOp::create(
+      b, loc, b.getF64FloatAttr(plan.getDiskBytes() ? plan.getDiskBytes().getValueAsDouble() : 0),
+      b.getF64FloatAttr(plan.getCommBytes() ? plan.getCommBytes().getValueAsDouble() : 0),
+      b.getF64FloatAttr(flops / machine.procs),
+      b.getI64IntegerAttr(static_cast<int64_t>(machine.tileBudget())));
+  auto arrayType = ArrayType::get(b.getContext());
+  for (ArrayInfo &a : arrays) {
+    auto arr = ArrayOp::create(b, loc, arrayType, a.name, a.extents, grid, a.dims, a.skew,
+                               a.kind, a.init, !inCore);
+    a.handle = arr.getResult();
+  }
+  for (int x = 0; x < 3; ++x) {
+    auto type = MemRefType::get(tileShape(Role(x), nest.readGroup(Operand(x))), b.getF64Type());
+    arrays[x].buffer = memref::AllocOp::create(b, loc, type);
+  }
+  if (replicated >= 0 && !inside)
+    AllGatherArrayOp::create(b, loc, arrays[replicated].handle);
+  if (algorithm == ParallelAlgorithm::Rotation && !inside) {
+    // Outside rotation ([G] 4.1): sqrt(P) passes, A and B shifted disk to disk.
+    OpBuilder::InsertionGuard guard(b);
+    auto passes = scf::ForOp::create(b, loc, index(0), index(grid[0]), index(1));
+    b.setInsertionPointToStart(passes.getBody());
+    emitGroup(0);
+    for (Role x : {RA, RB})
+      ShiftArrayOp::create(b, loc, arrays[x].handle, b.getI64IntegerAttr(arrays[x].shiftDim));
+  } else {
+    emitGroup(0);
+  }
+  if (algorithm == ParallelAlgorithm::Accumulation && !inside)
+    AllReduceArrayOp::create(b, loc, arrays[RC].handle);
+  StoreOp::create(b, loc, arrays[RC].handle);
+  for (ArrayInfo &a : arrays)
+    memref::DeallocOp::create(b, loc, a.buffer);
+  func::ReturnOp::create(b, loc);
+}
+
+LogicalResult ContractionLowering::run() {
+  if (failed(checkShape()) || failed(readPlan()) || failed(buildArrays()) ||
+      failed(buildLoops()))
+    return failure();
+  OpBuilder mb(func);
+  auto newFunc = func::FuncOp::create(mb, func.getLoc(), func.getSymName(),
+                                      mb.getFunctionType({}, {}));
+  emitProgram(newFunc);
+  func.erase();
+  return success();
+}
+
+struct LowerPlanPass : public tc::impl::LowerPlanBase<LowerPlanPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<std::pair<func::FuncOp, ContractOp>> work;
+    bool failedAny = false;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      SmallVector<ContractOp> contracts(func.getOps<ContractOp>());
+      if (contracts.size() > 1) {
+        func.emitOpError() << "has " << contracts.size()
+                           << " tc.contract ops; tc-lower-plan lowers one per function";
+        failedAny = true;
+      } else if (contracts.size() == 1) {
+        work.push_back({func, contracts.front()});
+      }
+    }
+    if (failedAny)
+      return signalPassFailure();
+    if (work.empty())
+      return;
+    FailureOr<MachineModel> machine = getMachineModel(module);
+    if (failed(machine))
+      return signalPassFailure();
+    SmallVector<StringAttr> lowered;
+    for (auto [func, op] : work) {
+      StringAttr name = func.getSymNameAttr();
+      if (failed(ContractionLowering(op, func, *machine).run()))
+        return signalPassFailure();
+      lowered.push_back(name);
+    }
+    // The entry the runtime's main() calls: every lowered function, in order.
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointToEnd(module.getBody());
+    auto entry = func::FuncOp::create(b, module.getLoc(), "tc_main", b.getFunctionType({}, {}));
+    b.setInsertionPointToStart(entry.addEntryBlock());
+    for (StringAttr name : lowered)
+      func::CallOp::create(b, module.getLoc(), name.getValue(), TypeRange{}, ValueRange{});
+    func::ReturnOp::create(b, module.getLoc());
+  }
+};
+
+} // namespace
