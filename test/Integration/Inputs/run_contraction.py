@@ -1,0 +1,87 @@
+#!/usr/bin/python3
+"""Runs a program built by tcc on random HDF5 inputs under mpirun and checks it.
+
+  run_contraction.py PROG --np P --spec "C[i,j] += A[i,k] * B[j,k]" \
+      --extents i=8,j=8,k=8 [--scratch DIR] [--check-bytes] [-- extra program args]
+
+The result must equal numpy's einsum (the serial reference) within 1e-12
+relative (max-norm). With --check-bytes, every rank's measured compute-phase
+volumes must equal the plan's predictions: bytes_read + bytes_written ==
+predicted_disk_bytes and bytes_sent == predicted_comm_bytes.
+Needs Debian's numpy and h5py (/usr/bin/python3).
+"""
+import argparse, json, os, re, subprocess, sys, tempfile
+
+import h5py
+import numpy as np
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("prog")
+    ap.add_argument("--np", type=int, required=True)
+    ap.add_argument("--spec", required=True)
+    ap.add_argument("--extents", required=True)
+    ap.add_argument("--scratch")
+    ap.add_argument("--check-bytes", action="store_true")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("rest", nargs="*")
+    a = ap.parse_args()
+
+    m = re.fullmatch(r"\s*(\w+)\[([\w, ]*)\]\s*(\+?=)\s*(\w+)\[([\w, ]*)\]\s*\*\s*(\w+)\[([\w, ]*)\]\s*",
+                     a.spec)
+    if not m:
+        sys.exit(f"bad --spec {a.spec!r}")
+    labels = lambda s: [x.strip() for x in s.split(",") if x.strip()]
+    (cn, cl, op, an, al, bn, bl) = (m[1], labels(m[2]), m[3], m[4], labels(m[5]), m[6], labels(m[7]))
+    ext = {k: int(v) for k, v in (kv.split("=") for kv in a.extents.split(","))}
+    rng = np.random.default_rng(a.seed)
+    work = tempfile.mkdtemp(prefix="tc-run-")
+    arrays = {an: al, bn: bl} | ({cn: cl} if op == "+=" else {})
+    data, args = {}, []
+    for name, ls in arrays.items():
+        data[name] = rng.standard_normal([ext[l] for l in ls])
+        path = os.path.join(work, name + ".h5")
+        with h5py.File(path, "w") as f:
+            f[name] = data[name]
+        args += ["--input", f"{name}={path}"]
+    out, report = os.path.join(work, "out.h5"), os.path.join(work, "report.json")
+    args += ["--output", out, "--report", report, "--quiet"]
+    if a.scratch:
+        args += ["--scratch", a.scratch]
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1",
+               OMPI_MCA_btl_vader_single_copy_mechanism="none")
+    cmd = ["mpirun", "-np", str(a.np), a.prog] + args + a.rest
+    r = subprocess.run(cmd, env=env)
+    if r.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)} exited with {r.returncode}")
+
+    sub = {l: chr(ord("a") + i) for i, l in enumerate(sorted(ext))}
+    s = lambda ls: "".join(sub[l] for l in ls)
+    expect = np.einsum(f"{s(al)},{s(bl)}->{s(cl)}", data[an], data[bn])
+    if op == "+=":
+        expect = expect + data[cn]
+    with h5py.File(out) as f:
+        got = f[cn][:]
+    err = np.abs(got - expect).max() / max(np.abs(expect).max(), 1e-300)
+    print(f"relative error {err:.3e}")
+    ok = err <= 1e-12
+    rep = json.load(open(report))
+    for rank in rep["ranks"]:
+        c = rank["compute"]
+        disk = c["bytes_read"] + c["bytes_written"]
+        line = (f"rank {rank['rank']}: disk {disk:.0f} (predicted {c['predicted_disk_bytes']:.0f}), "
+                f"sent {c['bytes_sent']:.0f} (predicted {c['predicted_comm_bytes']:.0f})")
+        print(line)
+        if a.check_bytes and (disk != c["predicted_disk_bytes"] or
+                              c["bytes_sent"] != c["predicted_comm_bytes"]):
+            print("FAIL: measured bytes differ from the plan's prediction")
+            ok = False
+    if not ok:
+        sys.exit("FAIL" if err <= 1e-12 else f"FAIL: relative error {err:.3e} > 1e-12")
+    print("OK")
+
+
+if __name__ == "__main__":
+    main()
