@@ -112,6 +112,13 @@ MethodParams paramsFor(CommMethod method, ParallelAlgorithm alg, double A, doubl
   const bool acc = alg == ParallelAlgorithm::Accumulation;
   const bool inside = method == CommMethod::Inside;
   MethodParams p{};
+  // Collective volumes per process. [G]: a broadcast of X moves X, an all-reduce
+  // C log2 P. tc's runtime (lib/Runtime/Collectives.cpp): a ring all-gather
+  // moves X (P-1)/P, recursive doubling C log2 P, a ring all-reduce 2C (P-1)/P.
+  const bool exact = m.runtimeVolumes;
+  const bool pow2 = (m.procs & (m.procs - 1)) == 0;
+  const double gathered = exact ? (P - 1) / P : 1.0;
+  const double reduceSteps = exact && !pow2 ? 2 * (P - 1) / P : logP;
   // In-memory tile bases: a replicated A (outside: on disk whole; inside: broadcast
   // into memory whole) and a replicated C are full-size tiles ([G] 4.2, 4.3, 5.2).
   p.a = (rep ? A : A / P) / M;
@@ -129,10 +136,12 @@ MethodParams paramsFor(CommMethod method, ParallelAlgorithm alg, double A, doubl
       p.vB = B / sP; // per I tile
       p.rotateInside = true;
     } else if (rep) {
-      p.vA = m.bcastFactor * A; // in-core broadcast of each A tile ([G] 5.2)
+      p.vA = m.bcastFactor * A * gathered; // broadcast of each A tile ([G] 5.2)
     } else {
-      p.vC = m.reduceFactor * C * logP; // all-reduce per C write ([G] 5.3)
+      p.vC = m.reduceFactor * C * reduceSteps; // all-reduce per C write ([G] 5.3)
     }
+    if (exact && m.procs == 1) // one process: the runtime communicates nothing
+      p.vA = p.vB = p.vC = 0;
     return p;
   }
   switch (alg) {
@@ -141,14 +150,17 @@ MethodParams paramsFor(CommMethod method, ParallelAlgorithm alg, double A, doubl
     p.fixedComm = (A + B) / sP;
     break;
   case ParallelAlgorithm::Accumulation: // one out-of-core all-reduce of C
-    p.fixedDisk = C;
-    p.fixedComm = m.reduceFactor * C * logP;
+    p.fixedDisk = exact ? 2 * C : C; // the runtime reads and writes every chunk
+    p.fixedComm = m.reduceFactor * C * reduceSteps;
     break;
   default: // one out-of-core all-to-all broadcast of A
-    p.fixedDisk = A;
-    p.fixedComm = m.bcastFactor * A;
+    // The runtime reads each slab it forwards and writes each it receives.
+    p.fixedDisk = exact ? 2 * A * gathered : A;
+    p.fixedComm = m.bcastFactor * A * gathered;
     break;
   }
+  if (exact && m.procs == 1) // one process: no shift, reduction or gather runs
+    p.fixedDisk = p.fixedComm = 0;
   return p;
 }
 

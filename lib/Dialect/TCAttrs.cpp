@@ -193,7 +193,10 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t procs, int64_t memBytes,
                                   APFloat netBandwidth, APFloat diskBandwidth,
                                   int64_t elemBytes, APFloat bcastFactor,
-                                  APFloat reduceFactor) {
+                                  APFloat reduceFactor, StringRef volumes) {
+  if (volumes != "paper" && volumes != "runtime")
+    return emitError() << "#tc.machine volumes = \"" << volumes
+                       << "\"; expected \"paper\" or \"runtime\"";
   if (procs < 1)
     return emitError() << "#tc.machine procs = " << procs << "; need >= 1";
   if (memBytes < 1)
@@ -257,16 +260,26 @@ Attribute MachineAttr::parse(AsmParser &parser, Type) {
     out *= sign;
     return success();
   };
+  std::optional<std::string> volumes;
   auto parseEntry = [&]() -> ParseResult {
     SMLoc keyLoc = parser.getCurrentLocation();
     StringRef key;
     if (parser.parseKeyword(&key) || parser.parseEqual())
       return failure();
+    if (key == "volumes") {
+      if (volumes)
+        return parser.emitError(keyLoc) << "#tc.machine parameter 'volumes' given twice";
+      std::string v;
+      if (parser.parseString(&v))
+        return failure();
+      volumes = v;
+      return success();
+    }
     const auto *it = llvm::find(kMachineKeys, key);
     if (it == std::end(kMachineKeys))
       return parser.emitError(keyLoc)
              << "unknown #tc.machine parameter '" << key << "'; expected one of "
-             << llvm::join(ArrayRef<StringLiteral>(kMachineKeys), ", ");
+             << llvm::join(ArrayRef<StringLiteral>(kMachineKeys), ", ") << ", volumes";
     size_t index = it - std::begin(kMachineKeys);
     if (values[index])
       return parser.emitError(keyLoc)
@@ -302,7 +315,8 @@ Attribute MachineAttr::parse(AsmParser &parser, Type) {
                     APFloat(get(MachineKey::NetBw, 0)), APFloat(get(MachineKey::DiskBw, 0)),
                     static_cast<int64_t>(get(MachineKey::ElemBytes, 8)),
                     APFloat(get(MachineKey::BcastFactor, 1.0)),
-                    APFloat(get(MachineKey::ReduceFactor, 1.0)));
+                    APFloat(get(MachineKey::ReduceFactor, 1.0)),
+                    StringRef(volumes ? *volumes : std::string("paper")));
 }
 
 void MachineAttr::print(AsmPrinter &printer) const {
@@ -314,6 +328,8 @@ void MachineAttr::print(AsmPrinter &printer) const {
   printer.printFloat(getBcastFactor());
   printer << ", reduce_factor = ";
   printer.printFloat(getReduceFactor());
+  if (getVolumes() != "paper")
+    printer << ", volumes = \"" << getVolumes() << "\"";
   printer << ">";
 }
 

@@ -20,6 +20,7 @@ void mlir::tc::buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &o
   machine.elemBytes = options.elemBytes;
   machine.bcastFactor = options.bcastFactor;
   machine.reduceFactor = options.reduceFactor;
+  machine.volumes = options.volumes;
   pm.addPass(createSetMachine(machine));
   pm.addPass(createSelectAlgorithm());
   pm.addPass(createPlaceIO());

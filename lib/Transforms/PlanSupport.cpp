@@ -17,6 +17,7 @@ MachineModel mlir::tc::toMachineModel(MachineAttr attr) {
   m.elemBytes = attr.getElemBytes();
   m.bcastFactor = attr.getBcastFactor().convertToDouble();
   m.reduceFactor = attr.getReduceFactor().convertToDouble();
+  m.runtimeVolumes = attr.getVolumes() == "runtime";
   return m;
 }
 

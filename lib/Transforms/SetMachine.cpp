@@ -45,6 +45,7 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     std::optional<double> values[NumFields];
+    std::string volumesValue = "paper";
     if (auto old = module->getAttrOfType<MachineAttr>(TCDialect::getMachineAttrName())) {
       values[Procs] = static_cast<double>(old.getProcs());
       values[Mem] = static_cast<double>(old.getMemBytes());
@@ -53,7 +54,10 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       values[ElemBytes] = static_cast<double>(old.getElemBytes());
       values[BcastFactor] = old.getBcastFactor().convertToDouble();
       values[ReduceFactor] = old.getReduceFactor().convertToDouble();
+      volumesValue = old.getVolumes().str();
     }
+    if (!volumes.empty())
+      volumesValue = volumes;
     if (!machineFile.empty() && failed(readMachineFile(values)))
       return signalPassFailure();
     if (failed(readOptions(values)))
@@ -77,7 +81,7 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
         llvm::APFloat(*values[NetBw]), llvm::APFloat(*values[DiskBw]),
         static_cast<int64_t>(values[ElemBytes].value_or(8)),
         llvm::APFloat(values[BcastFactor].value_or(1.0)),
-        llvm::APFloat(values[ReduceFactor].value_or(1.0)));
+        llvm::APFloat(values[ReduceFactor].value_or(1.0)), StringRef(volumesValue));
     if (!attr)
       return signalPassFailure();
     module->setAttr(TCDialect::getMachineAttrName(), attr);

@@ -58,6 +58,10 @@ struct MachineModel {
   /// Share of per-process memory each array's tile may use: M = fraction * mem
   /// ([G] section 2: "one third").
   double tileFraction = 1.0 / 3.0;
+  /// Predict the bytes tc's runtime moves where they differ from [G]'s formulas
+  /// (ring all-gather, out-of-core all-reduce read+write, ring all-reduce on
+  /// P not a power of two; see #tc.machine's `volumes`).
+  bool runtimeVolumes = false;
 
   double tileBudget() const { return tileFraction * memBytes; }
 };

@@ -87,6 +87,13 @@ def TC_MachineAttr : TC_Attr<"Machine", "machine"> {
     1000; KiB, MiB, GiB = powers of 1024; rates end in `/s`). `procs`, `mem`, `net_bw`
     and `disk_bw` are required; `elem_bytes` defaults to 8 and both factors to 1. The
     printed form always uses plain numbers.
+
+    `volumes = "runtime"` (default `"paper"`) predicts the bytes tc's runtime moves
+    instead of the paper's formulas where the two differ: an all-gather of A sends
+    and writes A (P-1)/P per process, not A (ring; replication), an out-of-core
+    all-reduce reads and writes C (2C, not C), and on P not a power of two an
+    all-reduce sends 2C (P-1)/P (ring) instead of C log2 P. `tcc` plans with it,
+    so a run's report compares like with like.
   }];
   let parameters = (ins
     "int64_t":$procs,
@@ -95,7 +102,8 @@ def TC_MachineAttr : TC_Attr<"Machine", "machine"> {
     APFloatParameter<"disk bandwidth, bytes/s">:$diskBandwidth,
     "int64_t":$elemBytes,
     APFloatParameter<"broadcast cost multiplier">:$bcastFactor,
-    APFloatParameter<"reduction cost multiplier">:$reduceFactor);
+    APFloatParameter<"reduction cost multiplier">:$reduceFactor,
+    StringRefParameter<"volume accounting: paper or runtime", "\"paper\"">:$volumes);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }

@@ -45,6 +45,8 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
   Option<double> reduceFactor{*this, "reduce-factor",
                               llvm::cl::desc("Multiplier on reduction volumes (default 1)"),
                               llvm::cl::init(0)};
+  Option<std::string> volumes{*this, "volumes",
+                              llvm::cl::desc("Volume accounting: paper or runtime")};
   Option<std::string> report{*this, "report",
                              llvm::cl::desc("Write the JSON plan report here ('-': stdout)")};
   Option<std::string> table{*this, "table",

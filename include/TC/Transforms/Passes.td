@@ -61,6 +61,9 @@ def SetMachine : Pass<"tc-set-machine", "::mlir::ModuleOp"> {
            "Multiplier on broadcast volumes (default 1)">,
     Option<"reduceFactor", "reduce-factor", "double", /*default=*/"0",
            "Multiplier on reduction volumes (default 1)">,
+    Option<"volumes", "volumes", "std::string", /*default=*/"\"\"",
+           "Volume accounting: paper (the papers' formulas, default) or runtime "
+           "(the bytes tc's runtime moves; see #tc.machine)">,
   ];
 }
 
