@@ -176,6 +176,10 @@ LogicalResult ContractionLowering::buildArrays() {
       if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.name"))
         a.name = name.str();
     }
+    // The result's name (its HDF5 dataset) may also sit on the function result.
+    if (x == RC)
+      if (auto name = func.getResultAttrOfType<StringAttr>(0, "tc.name"))
+        a.name = name.str();
     for (const std::string &l : a.labels) {
       a.extents.push_back(problem.extents.at(l));
       int64_t dim = -1;

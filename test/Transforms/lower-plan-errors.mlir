@@ -1,0 +1,88 @@
+// tc-lower-plan's diagnostics: what it cannot lower, and why.
+// RUN: tc-opt %s -split-input-file --tc-lower-plan -verify-diagnostics
+
+module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
+  func.func @unplanned(%A: tensor<4x4xf64>, %B: tensor<4x4xf64>) -> tensor<4x4xf64> {
+    // expected-error @+1 {{'tc.contract' op has no complete plan (missing 'in_core'): run --tc-plan before --tc-lower-plan}}
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j] : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
+    return %r : tensor<4x4xf64>
+  }
+}
+
+// -----
+
+module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
+  func.func @no_loops(%A: tensor<4x4xf64>, %B: tensor<4x4xf64>) -> tensor<4x4xf64> {
+    // expected-error @+1 {{'tc.contract' op has no complete plan (missing 'order')}}
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = false, method = "outside", algorithm = "accumulation",
+              grid = <[1]>, dist_a = <[k]>, dist_b = <[k]>, dist_c = <[*]>>}
+           : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
+    return %r : tensor<4x4xf64>
+  }
+}
+
+// -----
+
+module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
+  // expected-error @+1 {{'func.func' op has 2 tc.contract ops; tc-lower-plan lowers one per function}}
+  func.func @two(%A: tensor<4x4xf64>, %B: tensor<4x4xf64>) -> tensor<4x4xf64> {
+    %t = tc.contract [i, j] = %A[i, k] * %B[k, j] : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
+    %r = tc.contract [i, j] = %t[i, k] * %B[k, j] : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
+    return %r : tensor<4x4xf64>
+  }
+}
+
+// -----
+
+module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
+  func.func @batch(%A: tensor<4x4xf64>, %B: tensor<4x4xf64>) -> tensor<4x4xf64> {
+    // expected-error @+1 {{'tc.contract' op label 'i' is in both inputs and the result (a batch index); the runtime does not run these yet}}
+    %r = tc.contract [i, j] = %A[i, j] * %B[i, j]
+           {tc.plan = #tc.plan<in_core = true, algorithm = "accumulation",
+              grid = <[1]>, dist_a = <[*]>, dist_b = <[*]>, dist_c = <[*]>>}
+           : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
+    return %r : tensor<4x4xf64>
+  }
+}
+
+// -----
+
+module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
+  func.func @f32(%A: tensor<4x4xf32>, %B: tensor<4x4xf32>) -> tensor<4x4xf32> {
+    // expected-error @+1 {{'tc.contract' op the runtime computes in f64; got 'tensor<4x4xf32>'}}
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = true, algorithm = "accumulation",
+              grid = <[1]>, dist_a = <[k]>, dist_b = <[k]>, dist_c = <[*]>>}
+           : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+    return %r : tensor<4x4xf32>
+  }
+}
+
+// -----
+
+module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
+  func.func @not_args(%A: tensor<4x4xf64>, %B: tensor<4x4xf64>) -> tensor<4x4xf64> {
+    %t = tc.redistribute %A [i, k] on <[1]> from <[i]> to <[k]> : tensor<4x4xf64>
+    // expected-error @+1 {{'tc.contract' op tc-lower-plan needs a function whose body is one tc.contract of its arguments and a return of its result}}
+    %r = tc.contract [i, j] = %t[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = true, algorithm = "accumulation",
+              grid = <[1]>, dist_a = <[k]>, dist_b = <[k]>, dist_c = <[*]>>}
+           : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
+    return %r : tensor<4x4xf64>
+  }
+}
+
+// -----
+
+module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
+  func.func @too_many_tiles(%A: tensor<4x4xf64>, %B: tensor<4x4xf64>) -> tensor<4x4xf64> {
+    // expected-error @+1 {{'tc.contract' op plan splits label 'i' into 8 tiles but a process holds only 4 of its elements}}
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = false, method = "outside", algorithm = "accumulation",
+              grid = <[1]>, dist_a = <[k]>, dist_b = <[k]>, dist_c = <[*]>,
+              order = "CAB", loops = [{i = 8}, {}, {}, {}]>}
+           : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
+    return %r : tensor<4x4xf64>
+  }
+}

@@ -1,0 +1,129 @@
+// tc-lower-plan: the program of each method (Gao et al. Figures 1-2): arrays in
+// the algorithm's distributions, tiling loops, reads at the top of their group,
+// C written where it was read, and the method's communication.
+// RUN: tc-opt %s --tc-lower-plan | FileCheck %s
+
+module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
+  // Outside rotation: sqrt(P) passes of the nest, A and B pre-skewed and shifted
+  // disk to disk after each pass.
+  // CHECK-LABEL: func.func @outside_rotation()
+  // CHECK: tc.predicted_volumes {chunk_bytes = 4000 : i64, comm_bytes = 1.000000e+00 : f64, disk_bytes = 2.000000e+00 : f64, flops = 2.048000e+03 : f64}
+  // CHECK: %[[A:.*]] = tc.array "A" [16, 16] on [2, 2] dims [0, 1] skew [-1, 0] {init = "input", kind = "distributed", on_disk}
+  // CHECK: %[[B:.*]] = tc.array "B" [16, 16] on [2, 2] dims [0, 1] skew [1, -1] {init = "input", kind = "distributed", on_disk}
+  // CHECK: %[[C:.*]] = tc.array "C" [16, 16] on [2, 2] dims [0, 1] skew [-1, -1] {init = "input", kind = "distributed", on_disk}
+  // CHECK: %[[BA:.*]] = memref.alloc() : memref<4x4xf64>
+  // CHECK: %[[BB:.*]] = memref.alloc() : memref<4x8xf64>
+  // CHECK: %[[BC:.*]] = memref.alloc() : memref<4x8xf64>
+  // CHECK: scf.for
+  // CHECK:   scf.for %[[I:.*]] =
+  // CHECK:     tc.read_tile %[[C]][{{.*}}] into %[[BC]]
+  // CHECK:     scf.for %[[K:.*]] =
+  // CHECK:       tc.read_tile %[[A]][{{.*}}] into %[[BA]]
+  // CHECK:       tc.read_tile %[[B]][{{.*}}] into %[[BB]]
+  // CHECK:       tc.tile_contract %[[BC]][{{.*}}] ["i", "j"] += %[[BA]][{{.*}}] ["i", "k"] * %[[BB]][{{.*}}] ["k", "j"] extents {i = 4 : i64, j = 8 : i64, k = 4 : i64}
+  // CHECK:     }
+  // CHECK:     tc.write_tile %[[BC]] into %[[C]]
+  // CHECK:   }
+  // CHECK:   tc.shift_array %[[A]] along 1
+  // CHECK:   tc.shift_array %[[B]] along 0
+  // CHECK: }
+  // CHECK: tc.store %[[C]]
+  func.func @outside_rotation(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
+    %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = false, method = "outside", algorithm = "rotation",
+              grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>,
+              order = "CAB", loops = [{i = 2}, {k = 2}, {}, {}], disk_bytes = 2.0, comm_bytes = 1.0>}
+           : tensor<16x16xf64>, tensor<16x16xf64> -> tensor<16x16xf64>
+    return %r : tensor<16x16xf64>
+  }
+
+  // Inside rotation: sqrt(P) steps of contraction and in-memory shifts of the
+  // A and B sub-tiles in use.
+  // CHECK-LABEL: func.func @inside_rotation()
+  // CHECK: scf.for
+  // CHECK:   tc.read_tile
+  // CHECK:   scf.for
+  // CHECK:     tc.read_tile
+  // CHECK:     tc.read_tile
+  // CHECK:     scf.for
+  // CHECK:       tc.tile_contract
+  // CHECK:       tc.shift_tile %{{.*}}[{{.*}}] sizes [4, 4] along 1 of
+  // CHECK:       tc.shift_tile %{{.*}}[{{.*}}] sizes [4, 8] along 0 of
+  // CHECK-NOT: tc.shift_array
+  func.func @inside_rotation(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
+    %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = false, method = "inside", algorithm = "rotation",
+              grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>,
+              order = "CAB", loops = [{i = 2}, {k = 2}, {}, {}]>}
+           : tensor<16x16xf64>, tensor<16x16xf64> -> tensor<16x16xf64>
+    return %r : tensor<16x16xf64>
+  }
+
+  // Inside accumulation: C replicated, its old value kept on rank 0, each C tile
+  // summed over all processes before it is written.
+  // CHECK-LABEL: func.func @inside_accumulation()
+  // CHECK: %[[C:.*]] = tc.array "C" [16, 16] on [4] dims [-1, -1] skew [-1, -1] {init = "root-input", kind = "replicated", on_disk}
+  // CHECK: tc.read_tile %[[C]][{{.*}}] into %[[BC:.*]] {root_only}
+  // CHECK: tc.tile_contract
+  // CHECK: tc.allreduce_tile %[[BC]]
+  // CHECK-NEXT: tc.write_tile %[[BC]] into %[[C]]
+  // CHECK-NOT: tc.allreduce_array
+  func.func @inside_accumulation(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
+    %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = false, method = "inside", algorithm = "accumulation",
+              grid = <[4]>, dist_a = <[k]>, dist_b = <[k]>, dist_c = <[*]>,
+              order = "CAB", loops = [{i = 2}, {}, {}, {}]>}
+           : tensor<16x16xf64>, tensor<16x16xf64> -> tensor<16x16xf64>
+    return %r : tensor<16x16xf64>
+  }
+
+  // Inside replication of A: stored in slabs, each tile completed by a broadcast.
+  // CHECK-LABEL: func.func @inside_replication()
+  // CHECK: %[[A:.*]] = tc.array "A" [16, 16] on [4] dims [-1, -1] skew [-1, -1] {init = "input", kind = "slab", on_disk}
+  // CHECK: tc.read_tile %[[A]][{{.*}}] into %[[BA:[^ ]*]]
+  // CHECK-NEXT: tc.broadcast_tile %[[BA]] from %[[A]]
+  func.func @inside_replication(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
+    %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = false, method = "inside", algorithm = "replication-a",
+              grid = <[4]>, dist_a = <[*]>, dist_b = <[j]>, dist_c = <[j]>,
+              order = "ABC", loops = [{i = 2}, {}, {}, {}]>}
+           : tensor<16x16xf64>, tensor<16x16xf64> -> tensor<16x16xf64>
+    return %r : tensor<16x16xf64>
+  }
+
+  // Outside replication of B: gathered disk to disk before the nest.
+  // CHECK-LABEL: func.func @outside_replication()
+  // CHECK: %[[B:.*]] = tc.array "B" [16, 16] on [4] dims [-1, -1] skew [-1, -1] {init = "input", kind = "gathered", on_disk}
+  // CHECK: tc.allgather_array %[[B]]
+  // CHECK: scf.for
+  func.func @outside_replication(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
+    %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = false, method = "outside", algorithm = "replication-b",
+              grid = <[4]>, dist_a = <[i]>, dist_b = <[*]>, dist_c = <[i]>,
+              order = "BAC", loops = [{k = 2}, {}, {}, {}]>}
+           : tensor<16x16xf64>, tensor<16x16xf64> -> tensor<16x16xf64>
+    return %r : tensor<16x16xf64>
+  }
+
+  // In core, accumulation into a fresh result: arrays in memory, no tiling loops,
+  // one all-reduce of C at the end.
+  // CHECK-LABEL: func.func @in_core()
+  // CHECK: %[[C:.*]] = tc.array "T" [16, 16] on [4] dims [-1, -1] skew [-1, -1] {init = "zero", kind = "replicated"}
+  // CHECK-NOT: scf.for
+  // CHECK: tc.tile_contract
+  // CHECK: tc.write_tile
+  // CHECK-NEXT: tc.allreduce_array %[[C]]
+  // CHECK-NEXT: tc.store %[[C]]
+  func.func @in_core(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>) -> (tensor<16x16xf64> {tc.name = "T"}) {
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = true, algorithm = "accumulation",
+              grid = <[4]>, dist_a = <[k]>, dist_b = <[k]>, dist_c = <[*]>>}
+           : tensor<16x16xf64>, tensor<16x16xf64> -> tensor<16x16xf64>
+    return %r : tensor<16x16xf64>
+  }
+
+  // CHECK-LABEL: func.func @tc_main()
+  // CHECK: call @outside_rotation()
+  // CHECK: call @inside_rotation()
+  // CHECK: call @in_core()
+}

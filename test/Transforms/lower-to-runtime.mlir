@@ -1,0 +1,38 @@
+// tc-lower-to-runtime: one runtime call per tile-level op, static descriptions
+// as constant globals, buffers and offsets by pointer.
+// RUN: tc-opt %s --tc-lower-to-runtime | FileCheck %s
+
+// CHECK-DAG: memref.global "private" constant @[[ADESC:__tc_desc_[0-9]+]] : memref<13xi64> = dense<[2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 64, -1, -1]>
+// CHECK-DAG: memref.global "private" constant @[[NAME:__tc_name_[0-9]+]] : memref<2xi8> = dense<[65, 0]>
+// CHECK-LABEL: func.func @prog()
+// CHECK: memref.alloca() : memref<2xi64>
+// CHECK: call @tc_rt_plan(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (f64, f64, f64, i64) -> ()
+// CHECK: memref.get_global @[[ADESC]]
+// CHECK: memref.get_global @[[NAME]]
+// CHECK: %[[A:.*]] = call @tc_rt_array(%{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> !llvm.ptr
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<2xi64>
+// CHECK: call @tc_rt_read_tile(%[[A]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK: call @tc_rt_tile_contract(
+// CHECK: call @tc_rt_allreduce_tile(
+// CHECK: call @tc_rt_write_tile(%[[A]],
+// CHECK: call @tc_rt_shift_array(%[[A]], %{{.*}}) : (!llvm.ptr, i64) -> ()
+// CHECK: call @tc_rt_store(%[[A]])
+// CHECK-NOT: tc.
+// CHECK: func.func private @tc_rt_plan(f64, f64, f64, i64)
+module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
+  func.func @prog() {
+    tc.predicted_volumes {chunk_bytes = 4096 : i64, comm_bytes = 1.0 : f64, disk_bytes = 2.0 : f64, flops = 3.0 : f64}
+    %A = tc.array "A" [64, 64] on [2, 2] dims [0, -1] skew [-1, -1] {kind = "distributed", init = "input", on_disk} : !tc.array
+    %b = memref.alloc() : memref<16x16xf64>
+    %z = arith.constant 0 : index
+    tc.read_tile %A[%z, %z] into %b : memref<16x16xf64>
+    tc.tile_contract %b[%z, %z] ["i", "j"] += %b[%z, %z] ["i", "k"] * %b[%z, %z] ["k", "j"]
+        extents {i = 16 : i64, j = 16 : i64, k = 16 : i64}
+        : memref<16x16xf64>, memref<16x16xf64> -> memref<16x16xf64>
+    tc.allreduce_tile %b : memref<16x16xf64>
+    tc.write_tile %b into %A[%z, %z] : memref<16x16xf64>
+    tc.shift_array %A along 0
+    tc.store %A
+    return
+  }
+}
