@@ -123,9 +123,11 @@ TileCounts realizedCounts(const TileNest &nest, const MacroIndices &macro) {
   t.Jt2 = product(macro.J, where[Jt2]);
   t.Kt1 = product(macro.K, where[Kt1]);
   // Loops in D4 split only in-memory work; the model has no count for them.
-  if (where[It2] == 3)
+  // When both levels share a group (It1, It2 in D2 for BAC/BCA; Jt1, Jt2 in D2
+  // for ABC/ACB) the group's loops are counted once, as the first level.
+  if (where[It2] == 3 || where[It2] == where[It1])
     t.It2 = 1;
-  if (where[Jt2] == 3)
+  if (where[Jt2] == 3 || where[Jt2] == where[Jt1])
     t.Jt2 = 1;
   return t;
 }

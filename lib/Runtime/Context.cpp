@@ -36,7 +36,9 @@ void fail(const std::string &message) {
     ::unlink(f.c_str());
   if (!c.partialOutput.empty())
     ::unlink(c.partialOutput.c_str());
-  // Every rank ends with a non-zero status; none is left waiting in a collective.
+  // Give mpirun's output forwarding a moment to pass the message on, then end
+  // every rank with a non-zero status; none is left waiting in a collective.
+  ::usleep(200 * 1000);
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::_Exit(1);
 }

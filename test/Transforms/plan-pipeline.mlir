@@ -31,8 +31,8 @@ func.func @matmul(%A: tensor<4000x4000xf64>, %B: tensor<4000x4000xf64>, %C: tens
 // JSON-NEXT: "j": 2
 // JSON-NEXT: },
 // JSON-NEXT: "disk_bytes": 160000000,
-// JSON-NEXT: "comm_bytes": 384000000,
-// JSON-NEXT: "seconds": 21.92
+// JSON-NEXT: "comm_bytes": 256000000,
+// JSON-NEXT: "seconds": 21.280000000000001
 // The chosen candidate is inside replication-a, order CAB (the 17th).
 // JSON: "chosen": 16
 
