@@ -3,6 +3,8 @@
 #include "TC/Runtime/Runtime.h"
 
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <cstdlib>
 #include <unistd.h>
 
@@ -17,10 +19,20 @@ Context &ctx() {
 
 Counters &counters() { return ctx().counters[ctx().phase]; }
 
+double rssBytes(const char *key) {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind(key, 0) == 0)
+      return 1024.0 * std::atof(line.c_str() + std::strlen(key));
+  return 0;
+}
+
 void setPhase(Phase p) {
   Context &c = ctx();
   double now = MPI_Wtime();
   c.counters[c.phase].seconds += now - c.phaseStart;
+  c.counters[c.phase].peakRss = rssBytes("VmHWM:");
   c.phase = p;
   c.phaseStart = now;
 }

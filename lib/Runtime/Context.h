@@ -23,7 +23,11 @@ extern const char *const kPhaseNames[NumPhases];
 struct Counters {
   double bytesSent = 0, bytesReceived = 0, bytesRead = 0, bytesWritten = 0;
   double flops = 0, seconds = 0;
+  double peakRss = 0; ///< VmHWM when the phase last ended
 };
+
+/// Resident set size now ("VmRSS:") or at its peak ("VmHWM:"), in bytes.
+double rssBytes(const char *key);
 
 struct Options {
   std::map<std::string, std::string> inputs; ///< --input NAME=file.h5

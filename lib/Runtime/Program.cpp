@@ -15,6 +15,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace tc::rt;
@@ -97,8 +98,10 @@ void appendCounters(std::string &out, const Counters &k, double predictedDisk,
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "{\"bytes_sent\": %.0f, \"bytes_received\": %.0f, \"bytes_read\": %.0f, "
-                "\"bytes_written\": %.0f, \"flops\": %.0f, \"seconds\": %.6f",
-                k.bytesSent, k.bytesReceived, k.bytesRead, k.bytesWritten, k.flops, k.seconds);
+                "\"bytes_written\": %.0f, \"flops\": %.0f, \"seconds\": %.6f, "
+                "\"peak_rss_bytes\": %.0f",
+                k.bytesSent, k.bytesReceived, k.bytesRead, k.bytesWritten, k.flops, k.seconds,
+                k.peakRss);
   out += buf;
   if (withPrediction) {
     std::snprintf(buf, sizeof buf,
@@ -109,15 +112,20 @@ void appendCounters(std::string &out, const Counters &k, double predictedDisk,
   out += "}";
 }
 
+double baselineRss = 0;
+
 /// Gathers every rank's counters to rank 0 and writes the report there.
 void writeReport() {
   Context &c = ctx();
-  const int n = NumPhases * 6;
+  const int n = NumPhases * 7 + 2;
   double mine[n];
+  mine[n - 2] = baselineRss;
+  mine[n - 1] = rssBytes("VmHWM:");
   for (int p = 0; p < NumPhases; ++p) {
     const Counters &k = c.counters[p];
-    double v[6] = {k.bytesSent, k.bytesReceived, k.bytesRead, k.bytesWritten, k.flops, k.seconds};
-    std::memcpy(mine + 6 * p, v, sizeof v);
+    double v[7] = {k.bytesSent, k.bytesReceived, k.bytesRead, k.bytesWritten,
+                   k.flops,     k.seconds,       k.peakRss};
+    std::memcpy(mine + 7 * p, v, sizeof v);
   }
   std::vector<double> all(c.rank == 0 ? n * c.size : 0);
   MPI_Gather(mine, n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
@@ -126,7 +134,7 @@ void writeReport() {
   auto unpack = [&](const double *v) {
     Counters k;
     k.bytesSent = v[0], k.bytesReceived = v[1], k.bytesRead = v[2], k.bytesWritten = v[3];
-    k.flops = v[4], k.seconds = v[5];
+    k.flops = v[4], k.seconds = v[5], k.peakRss = v[6];
     return k;
   };
   std::string out = "{\n  \"program\": \"" + c.program + "\",\n  \"procs\": " +
@@ -135,7 +143,7 @@ void writeReport() {
   for (int r = 0; r < c.size; ++r) {
     out += "    {\"rank\": " + std::to_string(r);
     for (int p = 0; p < NumPhases; ++p) {
-      Counters k = unpack(all.data() + r * n + 6 * p);
+      Counters k = unpack(all.data() + r * n + 7 * p);
       out += std::string(", \"") + kPhaseNames[p] + "\": ";
       appendCounters(out, k, c.predictedDisk, c.predictedComm, p == Compute);
       total[p].bytesSent += k.bytesSent, total[p].bytesReceived += k.bytesReceived;
@@ -143,6 +151,10 @@ void writeReport() {
       total[p].flops += k.flops;
       total[p].seconds = std::max(total[p].seconds, k.seconds);
     }
+    char rss[160];
+    std::snprintf(rss, sizeof rss, ", \"baseline_rss_bytes\": %.0f, \"peak_rss_bytes\": %.0f",
+                  all[r * n + n - 2], all[r * n + n - 1]);
+    out += rss;
     out += r + 1 < c.size ? "},\n" : "}\n";
   }
   out += "  ],\n  \"total\": {";
@@ -178,6 +190,9 @@ int main(int argc, char **argv) {
   MPI_Bcast(&job, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
   c.jobId = job;
   c.startTime = c.phaseStart = MPI_Wtime();
+  // What MPI, HDF5 and OpenBLAS hold before the program touches any data: the
+  // fixed part of the memory a run needs beyond the plan's budget.
+  baselineRss = rssBytes("VmRSS:");
   tc_main();
   setPhase(Compute);
   if (c.progressShown)

@@ -355,7 +355,9 @@ void ContractionLowering::emitProgram(func::FuncOp newFunc) {
       b, loc, b.getF64FloatAttr(plan.getDiskBytes() ? plan.getDiskBytes().getValueAsDouble() : 0),
       b.getF64FloatAttr(plan.getCommBytes() ? plan.getCommBytes().getValueAsDouble() : 0),
       b.getF64FloatAttr(flops / machine.procs),
-      b.getI64IntegerAttr(static_cast<int64_t>(machine.tileBudget())));
+      // Staging and out-of-core collectives move at most this much at a time, on
+      // top of the tiles: a fixed 4 MiB (less when the tile budget is smaller).
+      b.getI64IntegerAttr(std::min<int64_t>(4 << 20, machine.tileBudget())));
   auto arrayType = ArrayType::get(b.getContext());
   for (ArrayInfo &a : arrays) {
     auto arr = ArrayOp::create(b, loc, arrayType, a.name, a.extents, grid, a.dims, a.skew,

@@ -8,6 +8,9 @@ The result must equal numpy's einsum (the serial reference) within 1e-12
 relative (max-norm). With --check-bytes, every rank's measured compute-phase
 volumes must equal the plan's predictions: bytes_read + bytes_written ==
 predicted_disk_bytes and bytes_sent == predicted_comm_bytes.
+--save-report FILE keeps the run's JSON report; --max-rss-over REPORT:BYTES
+requires every rank's peak RSS to stay within BYTES of the largest peak RSS in
+REPORT (the same program's fixed overhead, measured on tiny inputs).
 Needs Debian's numpy and h5py (/usr/bin/python3).
 """
 import argparse, json, os, re, subprocess, sys, tempfile
@@ -25,6 +28,8 @@ def main():
     ap.add_argument("--scratch")
     ap.add_argument("--check-bytes", action="store_true")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--save-report")
+    ap.add_argument("--max-rss-over")
     ap.add_argument("rest", nargs="*")
     a = ap.parse_args()
 
@@ -78,6 +83,19 @@ def main():
                               c["bytes_sent"] != c["predicted_comm_bytes"]):
             print("FAIL: measured bytes differ from the plan's prediction")
             ok = False
+    if a.max_rss_over:
+        base_path, allowed = a.max_rss_over.rsplit(":", 1)
+        base = max(r["peak_rss_bytes"] for r in json.load(open(base_path))["ranks"])
+        for rank in rep["ranks"]:
+            over = rank["peak_rss_bytes"] - base
+            print(f"rank {rank['rank']}: peak RSS {rank['peak_rss_bytes'] / 1e6:.1f} MB, "
+                  f"{over / 1e6:.2f} MB over the fixed overhead (allowed {float(allowed) / 1e6:.2f} MB)")
+            if over > float(allowed):
+                print("FAIL: peak RSS above the memory cap")
+                ok = False
+    if a.save_report:
+        with open(a.save_report, "w") as f:
+            json.dump(rep, f)
     if not ok:
         sys.exit("FAIL" if err <= 1e-12 else f"FAIL: relative error {err:.3e} > 1e-12")
     print("OK")
