@@ -5,9 +5,9 @@
 // RUN: rm -rf %t.d && mkdir -p %t.d
 // RUN: sed 's/1024/64/g' %s > %t.tiny.mlir
 // RUN: tcc %t.tiny.mlir -o %t.tiny
-// RUN: %python %S/Inputs/run_contraction.py %t.tiny --np 2 --spec "C[i,j] += A[i,k] * B[j,k]" --extents i=64,j=64,k=64 --save-report %t.d/tiny.json | FileCheck %s
+// RUN: %python %tc_src/scripts/run-contraction.py %t.tiny --np 2 --spec "C[i,j] += A[i,k] * B[j,k]" --extents i=64,j=64,k=64 --save-report %t.d/tiny.json | FileCheck %s
 // RUN: tcc %s -o %t.prog --plan-table - | FileCheck %s --check-prefix=PLAN
-// RUN: %python %S/Inputs/run_contraction.py %t.prog --np 2 --spec "C[i,j] += A[i,k] * B[j,k]" --extents i=1024,j=1024,k=1024 --scratch %t.d --check-bytes --max-rss-over %t.d/tiny.json:12194304 | FileCheck %s --check-prefix=CAP
+// RUN: %python %tc_src/scripts/run-contraction.py %t.prog --np 2 --spec "C[i,j] += A[i,k] * B[j,k]" --extents i=1024,j=1024,k=1024 --scratch %t.d --check-bytes --max-rss-over %t.d/tiny.json:12194304 | FileCheck %s --check-prefix=CAP
 // CHECK: OK
 // PLAN: {{^}}* {{ *}}{{inside|outside}}
 // CAP: rank 0: peak RSS

@@ -3,11 +3,11 @@
 // within 1e-12 relative; measured disk and network bytes equal the plan's.
 // RUN: rm -rf %t.d && mkdir -p %t.d
 // RUN: tcc %s -o %t.np1 --procs 1 --mem 12KB --plan-table - | FileCheck %s --check-prefix=PLAN
-// RUN: %python %S/Inputs/run_contraction.py %t.np1 --np 1 --spec "C[a,b,c,d] = A[a,m,b,n] * B[n,c,m,d]" --extents a=8,b=7,c=6,d=5,m=6,n=4 --scratch %t.d --check-bytes | FileCheck %s
+// RUN: %python %tc_src/scripts/run-contraction.py %t.np1 --np 1 --spec "C[a,b,c,d] = A[a,m,b,n] * B[n,c,m,d]" --extents a=8,b=7,c=6,d=5,m=6,n=4 --scratch %t.d --check-bytes | FileCheck %s
 // RUN: tcc %s -o %t.np2 --procs 2 --mem 12KB --plan-table - | FileCheck %s --check-prefix=PLAN
-// RUN: %python %S/Inputs/run_contraction.py %t.np2 --np 2 --spec "C[a,b,c,d] = A[a,m,b,n] * B[n,c,m,d]" --extents a=8,b=7,c=6,d=5,m=6,n=4 --scratch %t.d --check-bytes | FileCheck %s
+// RUN: %python %tc_src/scripts/run-contraction.py %t.np2 --np 2 --spec "C[a,b,c,d] = A[a,m,b,n] * B[n,c,m,d]" --extents a=8,b=7,c=6,d=5,m=6,n=4 --scratch %t.d --check-bytes | FileCheck %s
 // RUN: tcc %s -o %t.np4 --procs 4 --mem 12KB --plan-table - | FileCheck %s --check-prefix=PLAN
-// RUN: %python %S/Inputs/run_contraction.py %t.np4 --np 4 --spec "C[a,b,c,d] = A[a,m,b,n] * B[n,c,m,d]" --extents a=8,b=7,c=6,d=5,m=6,n=4 --scratch %t.d --check-bytes | FileCheck %s
+// RUN: %python %tc_src/scripts/run-contraction.py %t.np4 --np 4 --spec "C[a,b,c,d] = A[a,m,b,n] * B[n,c,m,d]" --extents a=8,b=7,c=6,d=5,m=6,n=4 --scratch %t.d --check-bytes | FileCheck %s
 // PLAN: *
 // CHECK: OK
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "200MB/s", disk_bw = "8MB/s">} {

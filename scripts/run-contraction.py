@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Runs a program built by tcc on random HDF5 inputs under mpirun and checks it.
 
-  run_contraction.py PROG --np P --spec "C[i,j] += A[i,k] * B[j,k]" \
+  run-contraction.py PROG --np P --spec "C[i,j] += A[i,k] * B[j,k]" \
       --extents i=8,j=8,k=8 [--scratch DIR] [--check-bytes] [-- extra program args]
 
 The result must equal numpy's einsum (the serial reference) within 1e-12
@@ -13,7 +13,7 @@ requires every rank's peak RSS to stay within BYTES of the largest peak RSS in
 REPORT (the same program's fixed overhead, measured on tiny inputs).
 Needs Debian's numpy and h5py (/usr/bin/python3).
 """
-import argparse, json, os, re, subprocess, sys, tempfile
+import argparse, json, os, re, subprocess, sys, tempfile, time
 
 import h5py
 import numpy as np
@@ -29,6 +29,7 @@ def main():
     ap.add_argument("--check-bytes", action="store_true")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--save-report")
+    ap.add_argument("--progress", action="store_true", help="let the program show its progress line")
     ap.add_argument("--max-rss-over")
     ap.add_argument("rest", nargs="*")
     a = ap.parse_args()
@@ -51,14 +52,16 @@ def main():
             f[name] = data[name]
         args += ["--input", f"{name}={path}"]
     out, report = os.path.join(work, "out.h5"), os.path.join(work, "report.json")
-    args += ["--output", out, "--report", report, "--quiet"]
+    args += ["--output", out, "--report", report] + ([] if a.progress else ["--quiet"])
     if a.scratch:
         args += ["--scratch", a.scratch]
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_rmaps_base_oversubscribe="1",
                OMPI_MCA_btl_vader_single_copy_mechanism="none")
     cmd = ["mpirun", "-np", str(a.np), a.prog] + args + a.rest
+    start = time.time()
     r = subprocess.run(cmd, env=env)
+    elapsed = time.time() - start
     if r.returncode != 0:
         sys.exit(f"FAIL: {' '.join(cmd)} exited with {r.returncode}")
 
@@ -70,7 +73,7 @@ def main():
     with h5py.File(out) as f:
         got = f[cn][:]
     err = np.abs(got - expect).max() / max(np.abs(expect).max(), 1e-300)
-    print(f"relative error {err:.3e}")
+    print(f"ran in {elapsed:.1f} s (mpirun -np {a.np}); relative error {err:.3e} against numpy einsum")
     ok = err <= 1e-12
     rep = json.load(open(report))
     for rank in rep["ranks"]:
