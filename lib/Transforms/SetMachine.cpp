@@ -56,10 +56,10 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       values[ReduceFactor] = old.getReduceFactor().convertToDouble();
       volumesValue = old.getVolumes().str();
     }
-    if (!volumes.empty())
-      volumesValue = volumes;
-    if (!machineFile.empty() && failed(readMachineFile(values)))
+    if (!machineFile.empty() && failed(readMachineFile(values, volumesValue)))
       return signalPassFailure();
+    if (!volumes.empty()) // options win over the file
+      volumesValue = volumes;
     if (failed(readOptions(values)))
       return signalPassFailure();
     for (Field required : {Procs, Mem, NetBw, DiskBw})
@@ -87,7 +87,8 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
     module->setAttr(TCDialect::getMachineAttrName(), attr);
   }
 
-  LogicalResult readMachineFile(std::optional<double> (&values)[NumFields]) {
+  LogicalResult readMachineFile(std::optional<double> (&values)[NumFields],
+                                std::string &volumesValue) {
     ModuleOp module = getOperation();
     auto fail = [&](const Twine &why) -> LogicalResult {
       return module.emitError() << "machine file '" << machineFile << "': " << why;
@@ -102,10 +103,17 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
     if (!object)
       return fail("expected a JSON object with the keys of #tc.machine");
     for (const auto &[key, value] : *object) {
+      if (key == "volumes") {
+        std::optional<llvm::StringRef> text = value.getAsString();
+        if (!text)
+          return fail("'volumes' must be \"paper\" or \"runtime\"");
+        volumesValue = text->str();
+        continue;
+      }
       const auto *it = llvm::find_if(kKeys, [&](const char *k) { return key == k; });
       if (it == std::end(kKeys))
         return fail("unknown key '" + key.str() + "'; expected one of procs, mem, "
-                    "net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor");
+                    "net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor, volumes");
       Field field = static_cast<Field>(it - std::begin(kKeys));
       std::optional<double> v;
       if (std::optional<double> number = value.getAsNumber())

@@ -7,6 +7,11 @@
 // RUN: tc-opt %s --tc-set-machine="machine-file=%t.json" --tc-set-machine="mem=2GiB" | FileCheck %s --check-prefix=KEEP
 // RUN: not tc-opt %s --tc-set-machine="procs=4 mem=64MB" 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not tc-opt %s --tc-set-machine="procs=4 mem=64mb net-bw=1 disk-bw=1" 2>&1 | FileCheck %s --check-prefix=UNIT
+// RUN: echo '{"procs": 4, "mem": "1GB", "net_bw": 1, "disk_bw": 1, "volumes": "runtime"}' > %t.vol.json
+// RUN: tc-opt %s --tc-set-machine="machine-file=%t.vol.json" | FileCheck %s --check-prefix=VOLFILE
+// RUN: tc-opt %s --tc-set-machine="machine-file=%t.vol.json volumes=paper" | FileCheck %s --check-prefix=VOLOPT
+// VOLFILE: reduce_factor = 1.000000e+00, volumes = "runtime">
+// VOLOPT: reduce_factor = 1.000000e+00>
 // RUN: echo '{"procs": 4, "memory": "1GB"}' > %t.bad.json
 // RUN: not tc-opt %s --tc-set-machine="machine-file=%t.bad.json" 2>&1 | FileCheck %s --check-prefix=KEY
 // RUN: not tc-opt %s --tc-set-machine="machine-file=%t.missing.json" 2>&1 | FileCheck %s --check-prefix=NOFILE

@@ -43,7 +43,8 @@ def SetMachine : Pass<"tc-set-machine", "::mlir::ModuleOp"> {
     The machine file is a JSON object with the keys of `#tc.machine`:
     `{"procs": 4, "mem": "64MB", "net_bw": "200MB/s", "disk_bw": "8MB/s",
     "elem_bytes": 8, "bcast_factor": 1, "reduce_factor": 1}`; numbers or strings
-    with units. The result must name procs, mem, net_bw and disk_bw.
+    with units, and optionally `"volumes": "runtime"` (see `#tc.machine`). The
+    result must name procs, mem, net_bw and disk_bw.
   }];
   let options = [
     Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
