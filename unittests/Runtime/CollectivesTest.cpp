@@ -1,0 +1,112 @@
+//===- CollectivesTest.cpp - results and exact byte counts ----------------===//
+#include "TestArrays.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace tc::rt;
+using namespace tc::rt::test;
+
+namespace {
+
+int P() { return ctx().size; }
+int R() { return ctx().rank; }
+
+TEST(Collectives, AllReduceTileSumsAndCountsBytes) {
+  const int64_t n = 999; // divisible by 3: the ring's segments are equal
+  std::vector<double> buf(n);
+  for (int64_t i = 0; i < n; ++i)
+    buf[i] = R() * 1000.0 + i;
+  int64_t desc[] = {1, n};
+  double sent = compute().bytesSent;
+  tc_rt_allreduce_tile(buf.data(), desc);
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(buf[i], 1000.0 * P() * (P() - 1) / 2 + double(i) * P());
+  bool pow2 = (P() & (P() - 1)) == 0;
+  double expect = P() == 1 ? 0 : pow2 ? 8.0 * n * std::log2(P()) : 2.0 * 8 * n * (P() - 1) / P();
+  EXPECT_EQ(compute().bytesSent - sent, expect);
+}
+
+TEST(Collectives, ShiftTileRotatesAlongTheGrid) {
+  void *a = makeArray("shift", {4 * int64_t(P())}, {true}, TC_RT_DISTRIBUTED, false);
+  std::vector<double> buf(6, R());
+  int64_t desc[] = {1, 0, 6, 4};  // rank 1, grid dim 0, shape [6], sub-tile [4]
+  int64_t offsets[] = {1};
+  double sent = compute().bytesSent;
+  tc_rt_shift_tile(a, buf.data(), desc, offsets);
+  double next = (R() + 1) % P();
+  EXPECT_EQ(buf[0], R());
+  for (int i = 1; i < 5; ++i)
+    EXPECT_EQ(buf[i], next) << i;
+  EXPECT_EQ(buf[5], R());
+  EXPECT_EQ(compute().bytesSent - sent, P() == 1 ? 0 : 4 * 8);
+}
+
+TEST(Collectives, BroadcastTileAssemblesSlabs) {
+  const int64_t rows = 10, cols = 3;
+  void *a = makeArray("slab", {rows, cols}, {false, false}, TC_RT_SLAB, false);
+  int64_t slab = (rows + P() - 1) / P();
+  std::vector<double> buf(rows * cols, NAN);
+  for (int64_t r = R() * slab; r < std::min(rows, (R() + 1) * slab); ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      buf[r * cols + c] = r * 10 + c;
+  int64_t desc[] = {2, 0, rows, cols}, offsets[] = {0, 0};
+  double sent = compute().bytesSent;
+  tc_rt_broadcast_tile(a, buf.data(), desc, offsets);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      ASSERT_EQ(buf[r * cols + c], r * 10 + c) << r << "," << c;
+  // Ring: every slab but the next rank's passes through this one.
+  int next = (R() + 1) % P();
+  int64_t nextRows = std::max<int64_t>(0, std::min(rows, (next + 1) * slab) - next * slab);
+  EXPECT_EQ(compute().bytesSent - sent, P() == 1 ? 0 : 8.0 * cols * (rows - nextRows));
+}
+
+TEST(Collectives, OutOfCoreShiftArrayMovesBlocksDiskToDisk) {
+  void *a = makeArray("disk-shift", {4 * int64_t(P())}, {true}, TC_RT_DISTRIBUTED, true);
+  std::vector<double> buf(4, R());
+  int64_t desc[] = {1, 0, 4}, offsets[] = {0};
+  tc_rt_write_tile(a, buf.data(), desc, offsets);
+  Counters before = compute();
+  tc_rt_shift_array(a, 0);
+  Counters after = compute();
+  double moved = P() == 1 ? 0 : 32;
+  EXPECT_EQ(after.bytesRead - before.bytesRead, moved);
+  EXPECT_EQ(after.bytesWritten - before.bytesWritten, moved);
+  EXPECT_EQ(after.bytesSent - before.bytesSent, moved);
+  tc_rt_read_tile(a, buf.data(), desc, offsets);
+  for (double x : buf)
+    EXPECT_EQ(x, (R() + 1) % P());
+}
+
+TEST(Collectives, OutOfCoreAllReduceAndAllGather) {
+  void *c = makeArray("disk-sum", {5, 4}, {false, false}, TC_RT_REPLICATED, true);
+  std::vector<double> buf(20, 1.0 + R());
+  int64_t desc[] = {2, 0, 5, 4}, offsets[] = {0, 0};
+  tc_rt_write_tile(c, buf.data(), desc, offsets);
+  tc_rt_allreduce_array(c);
+  tc_rt_read_tile(c, buf.data(), desc, offsets);
+  for (double x : buf)
+    EXPECT_EQ(x, P() * (P() + 1) / 2.0);
+
+  // A gathered array: each rank fills its slab of rows, the all-gather the rest.
+  const int64_t rows = 7;
+  void *g = makeArray("disk-gather", {rows, 2}, {false, false}, TC_RT_GATHERED, true);
+  int64_t slab = (rows + P() - 1) / P(), lo = std::min(rows, R() * slab),
+          hi = std::min(rows, lo + slab);
+  std::vector<double> mine(2 * (hi - lo));
+  for (int64_t r = lo; r < hi; ++r)
+    mine[2 * (r - lo)] = mine[2 * (r - lo) + 1] = r;
+  int64_t sdesc[] = {2, 0, hi - lo, 2}, soff[] = {lo, 0};
+  if (hi > lo)
+    tc_rt_write_tile(g, mine.data(), sdesc, soff);
+  tc_rt_allgather_array(g);
+  std::vector<double> all(2 * rows);
+  int64_t gdesc[] = {2, 0, rows, 2}, goff[] = {0, 0};
+  tc_rt_read_tile(g, all.data(), gdesc, goff);
+  for (int64_t r = 0; r < rows; ++r)
+    EXPECT_EQ(all[2 * r], r) << r;
+}
+
+} // namespace

@@ -1,0 +1,30 @@
+//===- RuntimeTestMain.cpp - GoogleTest main under MPI --------------------===//
+#include "Context.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  tc::rt::Context &c = tc::rt::ctx();
+  MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &c.size);
+  c.program = "TCRuntimeTests";
+  // Scratch files are named after rank 0's pid, so concurrent runs do not collide.
+  unsigned long long job = static_cast<unsigned long long>(::getpid());
+  MPI_Bcast(&job, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+  c.jobId = job;
+  ::testing::InitGoogleTest(&argc, argv);
+  // Only rank 0 prints; every rank runs every test (collectives need them all).
+  if (c.rank != 0)
+    delete ::testing::UnitTest::GetInstance()->listeners().Release(
+        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+  int failed = RUN_ALL_TESTS();
+  int anyFailed = 0;
+  MPI_Allreduce(&failed, &anyFailed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  for (const std::string &f : c.scratchFiles)
+    ::unlink(f.c_str());
+  MPI_Finalize();
+  return anyFailed;
+}
