@@ -78,7 +78,7 @@ MPI_Comm gridComm(const std::vector<int64_t> &grid) {
 
 void reportProgress() {
   Context &c = ctx();
-  if (c.rank != 0 || c.options.quiet)
+  if (c.rank != 0 || c.options.quiet || c.startTime == 0) // not a tcc program's run
     return;
   double now = MPI_Wtime();
   double elapsed = now - c.startTime;

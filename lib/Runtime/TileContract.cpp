@@ -51,43 +51,77 @@ int64_t volume(const Shape &labels, const Shape &labelExtent) {
   return v;
 }
 
+/// dst[i] = src[i] over the index box `ext`, both addressed by per-dimension
+/// strides. The dimensions innermost in dst and in src are walked in 32 x 32
+/// blocks, so a permutation reads and writes whole cache lines on both sides.
+void copyStrided(double *dst, const Shape &dstStride, const double *src,
+                 const Shape &srcStride, const Shape &ext) {
+  const int d = static_cast<int>(ext.size());
+  int a = 0, b = 0; // innermost dimension of dst, of src
+  for (int i = 1; i < d; ++i) {
+    if (dstStride[i] < dstStride[a])
+      a = i;
+    if (srcStride[i] < srcStride[b])
+      b = i;
+  }
+  const int64_t kBlock = 32;
+  Shape idx(d, 0);
+  for (;;) {
+    int64_t dOff = 0, sOff = 0;
+    for (int i = 0; i < d; ++i)
+      if (i != a && i != b) {
+        dOff += idx[i] * dstStride[i];
+        sOff += idx[i] * srcStride[i];
+      }
+    if (a == b) {
+      for (int64_t j = 0; j < ext[a]; ++j)
+        dst[dOff + j * dstStride[a]] = src[sOff + j * srcStride[a]];
+    } else {
+      for (int64_t b0 = 0; b0 < ext[b]; b0 += kBlock)
+        for (int64_t a0 = 0; a0 < ext[a]; a0 += kBlock) {
+          int64_t b1 = std::min(ext[b], b0 + kBlock), a1 = std::min(ext[a], a0 + kBlock);
+          for (int64_t jb = b0; jb < b1; ++jb)
+            for (int64_t ja = a0; ja < a1; ++ja)
+              dst[dOff + ja * dstStride[a] + jb * dstStride[b]] =
+                  src[sOff + ja * srcStride[a] + jb * srcStride[b]];
+        }
+    }
+    int i = d - 1;
+    for (; i >= 0; --i) {
+      if (i == a || i == b)
+        continue;
+      if (++idx[i] < ext[i])
+        break;
+      idx[i] = 0;
+    }
+    if (i < 0)
+      break;
+  }
+}
+
 /// Copies the sub-tile of `x` into (or, unpacking, from) a contiguous array whose
 /// dimensions are the labels `order`.
 void permuteCopy(const Operand &x, const Shape &order, const Shape &labelExtent,
                  double *packed, bool pack) {
   const size_t d = order.size();
-  Shape stride(x.shape.size(), 1), srcStride(d), ext(d);
+  Shape stride(x.shape.size(), 1);
   for (int i = static_cast<int>(x.shape.size()) - 2; i >= 0; --i)
     stride[i] = stride[i + 1] * x.shape[i + 1];
   int64_t base = 0;
   for (size_t i = 0; i < x.shape.size(); ++i)
     base += x.offsets[i] * stride[i];
+  Shape tileStride(d), packedStride(d, 1), ext(d);
   for (size_t i = 0; i < d; ++i) {
     size_t src = std::find(x.labels.begin(), x.labels.end(), order[i]) - x.labels.begin();
-    srcStride[i] = stride[src];
+    tileStride[i] = stride[src];
     ext[i] = labelExtent[order[i]];
   }
-  Shape idx(d, 0);
-  const int64_t inner = ext[d - 1], is = srcStride[d - 1];
-  int64_t n = 0;
-  for (;;) {
-    int64_t o = base;
-    for (size_t i = 0; i + 1 < d; ++i)
-      o += idx[i] * srcStride[i];
-    double *s = x.data + o;
-    if (pack)
-      for (int64_t j = 0; j < inner; ++j)
-        packed[n + j] = s[j * is];
-    else
-      for (int64_t j = 0; j < inner; ++j)
-        s[j * is] = packed[n + j];
-    n += inner;
-    int i = static_cast<int>(d) - 2;
-    while (i >= 0 && ++idx[i] == ext[i])
-      idx[i--] = 0;
-    if (i < 0)
-      break;
-  }
+  for (int i = static_cast<int>(d) - 2; i >= 0; --i)
+    packedStride[i] = packedStride[i + 1] * ext[i + 1];
+  if (pack)
+    copyStrided(packed, packedStride, x.data + base, tileStride, ext);
+  else
+    copyStrided(x.data + base, tileStride, packed, packedStride, ext);
 }
 
 /// The operand as a (rows x cols) matrix over the label groups `rows`, `cols`,
@@ -149,7 +183,8 @@ extern "C" void tc_rt_tile_contract(const int64_t *desc, double *a, double *b, d
       K.push_back(l);
   const int64_t M = volume(I, labelExtent), N = volume(J, labelExtent),
                 Kn = volume(K, labelExtent);
-  std::vector<double> sa, sb, sc;
+  // Packing buffers live across calls: no allocation or page faults per tile.
+  static thread_local std::vector<double> sa, sb, sc;
   Mat ma = asMatrix(ops[0], I, K, labelExtent, sa);
   Mat mb = asMatrix(ops[1], K, J, labelExtent, sb);
   Mat mc = asMatrix(ops[2], I, J, labelExtent, sc);
