@@ -48,6 +48,24 @@ LogicalResult ArrayOp::verify() {
                            << skew[d] << "; a skew needs a split dimension and another "
                            << "grid dimension";
   }
+  if (Value storage = getStorage()) {
+    if (getOnDisk())
+      return emitOpError() << "an array on disk cannot live in a memory buffer";
+    // The padded block: ceil(extent / blocks) per split dimension; a slab's rows
+    // are split over every process.
+    int64_t procs = 1;
+    for (int64_t g : grid)
+      procs *= g;
+    SmallVector<int64_t> block;
+    for (auto [d, extent] : llvm::enumerate(extents)) {
+      int64_t parts = dims[d] >= 0 ? grid[dims[d]] : (getKind() == "slab" && d == 0 ? procs : 1);
+      block.push_back((extent + parts - 1) / parts);
+    }
+    auto type = cast<MemRefType>(storage.getType());
+    if (type.getShape() != ArrayRef<int64_t>(block))
+      return emitOpError() << "storage buffer " << type << " does not have the shape of the "
+                           << "padded block [" << block << "]";
+  }
   return success();
 }
 

@@ -152,40 +152,23 @@ extern "C" void tc_rt_allreduce_tile(double *buf, const int64_t *desc) {
   allreduce(buf, product(Shape(desc + 1, desc + 1 + desc[0])));
 }
 
-/// Chunks of the whole storage of `a`: fn(offset, count).
-template <typename Fn> static void forEachStorageChunk(DistArray &a, Fn fn) {
-  int64_t total = product(a.storeShape);
-  int64_t step = std::max<int64_t>(1, ctx().chunkBytes / 8);
-  for (int64_t o = 0; o < total; o += step)
-    fn(o, std::min(step, total - o));
-}
-
 extern "C" void tc_rt_shift_array(void *array, int64_t gridDim) {
   DistArray &a = *static_cast<DistArray *>(array);
   int g = static_cast<int>(gridDim);
   a.shifts[g] += 1;
   if (a.grid[g] == 1)
     return;
-  std::vector<double> chunk;
-  forEachStorageChunk(a, [&](int64_t o, int64_t n) {
-    chunk.resize(n);
-    storageIO(a, true, chunk.data(), o, n, "a chunk to shift");
-    shiftInPlace(chunk.data(), n, a.comm, g, a.grid);
-    storageIO(a, false, chunk.data(), o, n, "a shifted chunk");
-  });
+  forEachChunk(a, 0, product(a.storeShape), std::max<int64_t>(1, ctx().chunkBytes / 8), false,
+               [&](double *data, int64_t n) { shiftInPlace(data, n, a.comm, g, a.grid); },
+               "a chunk to shift");
 }
 
 extern "C" void tc_rt_allreduce_array(void *array) {
   DistArray &a = *static_cast<DistArray *>(array);
   if (ctx().size == 1)
     return;
-  std::vector<double> chunk;
-  forEachStorageChunk(a, [&](int64_t o, int64_t n) {
-    chunk.resize(n);
-    storageIO(a, true, chunk.data(), o, n, "a chunk to reduce");
-    allreduce(chunk.data(), n);
-    storageIO(a, false, chunk.data(), o, n, "a reduced chunk");
-  });
+  forEachChunk(a, 0, product(a.storeShape), std::max<int64_t>(1, ctx().chunkBytes / 8), false,
+               [&](double *data, int64_t n) { allreduce(data, n); }, "a chunk to reduce");
 }
 
 extern "C" void tc_rt_allgather_array(void *array) {
@@ -205,13 +188,18 @@ extern "C" void tc_rt_allgather_array(void *array) {
     // Every rank makes the same number of transfers (over the largest slab), so
     // neighbours' calls pair up even when the last slabs are short or empty.
     for (int64_t c = 0; c < s; c += step) {
-      int64_t ns = std::max<int64_t>(0, std::min(step, shi - slo - c));
-      int64_t nr = std::max<int64_t>(0, std::min(step, rhi - rlo - c));
-      out.resize(ns * rowElems);
-      in.resize(nr * rowElems);
-      storageIO(a, true, out.data(), (slo + c) * rowElems, ns * rowElems, "a slab to gather");
-      sendrecv(out.data(), ns * rowElems, next, in.data(), nr * rowElems, prev, MPI_COMM_WORLD);
-      storageIO(a, false, in.data(), (rlo + c) * rowElems, nr * rowElems, "a gathered slab");
+      int64_t ns = std::max<int64_t>(0, std::min(step, shi - slo - c)) * rowElems;
+      int64_t nr = std::max<int64_t>(0, std::min(step, rhi - rlo - c)) * rowElems;
+      int64_t so = (slo + c) * rowElems, ro = (rlo + c) * rowElems;
+      if (!a.onDisk) { // in memory: straight from and into the storage
+        sendrecv(a.mem() + so, ns, next, a.mem() + ro, nr, prev, MPI_COMM_WORLD);
+        continue;
+      }
+      out.resize(ns);
+      in.resize(nr);
+      storageIO(a, true, out.data(), so, ns, "a slab to gather");
+      sendrecv(out.data(), ns, next, in.data(), nr, prev, MPI_COMM_WORLD);
+      storageIO(a, false, in.data(), ro, nr, "a gathered slab");
     }
   }
 }

@@ -69,7 +69,7 @@ void storageIO(DistArray &a, bool read, double *data, int64_t offset, int64_t co
   if (count <= 0)
     return;
   if (!a.onDisk) {
-    double *s = a.memory.data() + offset;
+    double *s = a.mem() + offset;
     if (read)
       std::memcpy(data, s, count * sizeof(double));
     else
@@ -91,6 +91,24 @@ void storageIO(DistArray &a, bool read, double *data, int64_t offset, int64_t co
     done += n;
   }
   (read ? counters().bytesRead : counters().bytesWritten) += bytes;
+}
+
+void forEachChunk(DistArray &a, int64_t offset, int64_t count, int64_t chunkElems,
+                  bool readOnly, const std::function<void(double *, int64_t)> &fn,
+                  const std::string &what) {
+  std::vector<double> chunk;
+  for (int64_t o = offset; o < offset + count; o += chunkElems) {
+    int64_t n = std::min(chunkElems, offset + count - o);
+    if (!a.onDisk) {
+      fn(a.mem() + o, n);
+      continue;
+    }
+    chunk.resize(n);
+    storageIO(a, true, chunk.data(), o, n, what);
+    fn(chunk.data(), n);
+    if (!readOnly)
+      storageIO(a, false, chunk.data(), o, n, what);
+  }
 }
 
 void transferBox(DistArray &a, bool toBuffer, const Shape &storeStart, const Shape &len,
@@ -169,7 +187,7 @@ std::string tileName(const Shape &shape, const int64_t *offsets) {
 
 using namespace tc::rt;
 
-extern "C" void *tc_rt_array(const int64_t *desc, const char *name) {
+extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *storage) {
   setPhase(Load);
   auto *a = new DistArray;
   a->name = name;
@@ -211,6 +229,9 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name) {
     if (::ftruncate(a->fd, bytes) != 0)
       fail("cannot size scratch file " + a->path + " to " + std::to_string(bytes) +
            " bytes: " + std::strerror(errno));
+  } else if (storage) {
+    a->external = storage; // the program's tile buffer: zero padding included
+    std::fill(storage, storage + bytes / sizeof(double), 0.0);
   } else {
     a->memory.assign(bytes / sizeof(double), 0.0);
   }
@@ -223,6 +244,8 @@ extern "C" void tc_rt_read_tile(void *array, double *buf, const int64_t *desc,
                                 const int64_t *offsets) {
   DistArray &a = *static_cast<DistArray *>(array);
   Shape shape(desc + 2, desc + 2 + desc[0]);
+  if (buf == a.mem() && !a.onDisk)
+    return; // the tile is the array's storage (in-core plans)
   TilePart t = tilePart(a, shape, offsets);
   if (!t.whole)
     std::fill(buf, buf + product(shape), 0.0);
@@ -236,6 +259,10 @@ extern "C" void tc_rt_write_tile(void *array, double *buf, const int64_t *desc,
                                  const int64_t *offsets) {
   DistArray &a = *static_cast<DistArray *>(array);
   Shape shape(desc + 2, desc + 2 + desc[0]);
+  if (buf == a.mem() && !a.onDisk) {
+    reportProgress();
+    return;
+  }
   TilePart t = tilePart(a, shape, offsets);
   transferBox(a, false, t.storeStart, t.len, buf, shape, t.bufStart,
               tileName(shape, offsets));

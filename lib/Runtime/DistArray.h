@@ -14,6 +14,7 @@
 #include "TC/Runtime/Runtime.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,9 @@ struct DistArray {
   std::vector<int> coords;
   Shape shifts; ///< shifts done along each grid dimension (tc_rt_shift_array)
   Shape storeShape;
-  std::vector<double> memory;
+  std::vector<double> memory; ///< in-memory storage, unless `external` is set
+  double *external = nullptr; ///< in-memory storage owned by the program
+  double *mem() { return external ? external : memory.data(); }
   int fd = -1;
   std::string path;
 
@@ -59,6 +62,13 @@ void transferBox(DistArray &a, bool toBuffer, const Shape &storeStart, const Sha
 /// Reads or writes `bytes` of storage at element `offset` (chunked collectives).
 void storageIO(DistArray &a, bool read, double *data, int64_t offset, int64_t count,
                const std::string &what);
+
+/// Calls fn(data, count) on consecutive chunks of at most `chunkElems` elements
+/// of the storage from element `offset` on: in place for memory storage; read
+/// into a buffer and written back after fn for file storage (unless readOnly).
+void forEachChunk(DistArray &a, int64_t offset, int64_t count, int64_t chunkElems,
+                  bool readOnly, const std::function<void(double *, int64_t)> &fn,
+                  const std::string &what);
 
 /// Loads the initial contents (HDF5 input, random values or zeros).
 void loadInitial(DistArray &a);

@@ -358,15 +358,17 @@ void ContractionLowering::emitProgram(func::FuncOp newFunc) {
       // Staging and out-of-core collectives move at most this much at a time, on
       // top of the tiles: a fixed 4 MiB (less when the tile budget is smaller).
       b.getI64IntegerAttr(std::min<int64_t>(4 << 20, machine.tileBudget())));
-  auto arrayType = ArrayType::get(b.getContext());
-  for (ArrayInfo &a : arrays) {
-    auto arr = ArrayOp::create(b, loc, arrayType, a.name, a.extents, grid, a.dims, a.skew,
-                               a.kind, a.init, !inCore);
-    a.handle = arr.getResult();
-  }
   for (int x = 0; x < 3; ++x) {
     auto type = MemRefType::get(tileShape(Role(x), nest.readGroup(Operand(x))), b.getF64Type());
     arrays[x].buffer = memref::AllocOp::create(b, loc, type);
+  }
+  // In core, each array lives in its tile buffer (one tile = the whole block), so
+  // reading and writing tiles copies nothing and memory holds each array once.
+  auto arrayType = ArrayType::get(b.getContext());
+  for (ArrayInfo &a : arrays) {
+    auto arr = ArrayOp::create(b, loc, arrayType, a.name, a.extents, grid, a.dims, a.skew,
+                               a.kind, a.init, !inCore, inCore ? a.buffer : Value());
+    a.handle = arr.getResult();
   }
   if (replicated >= 0 && !inside)
     AllGatherArrayOp::create(b, loc, arrays[replicated].handle);

@@ -139,7 +139,10 @@ LogicalResult RuntimeCalls::lower(Operation *op) {
     llvm::append_range(d, a.getGrid());
     for (size_t i = 0; i < a.getExtents().size(); ++i)
       d.append({a.getExtents()[i], a.getDims()[i], a.getSkew()[i]});
-    Value h = call(loc, "tc_rt_array", {global(loc, d), string(loc, a.getName())}, ptrType());
+    Value storage = a.getStorage() ? ptrOf(loc, a.getStorage())
+                                   : LLVM::ZeroOp::create(b, loc, ptrType()).getResult();
+    Value h = call(loc, "tc_rt_array", {global(loc, d), string(loc, a.getName()), storage},
+                   ptrType());
     handles[a.getResult()] = h;
   } else if (auto p = dyn_cast<PredictedVolumesOp>(op)) {
     auto f64 = [&](FloatAttr v) { return arith::ConstantOp::create(b, loc, v).getResult(); };

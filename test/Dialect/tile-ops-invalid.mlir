@@ -135,3 +135,21 @@ func.func @contract_missing_extent(%i: index) {
   return
 }
 
+
+// -----
+
+func.func @array_storage_shape() {
+  %b = memref.alloc() : memref<4x4xf64>
+  // expected-error @+1 {{'tc.array' op storage buffer 'memref<4x4xf64>' does not have the shape of the padded block [2, 4]}}
+  %A = tc.array "A" [4, 4] on [2] dims [0, -1] skew [-1, -1] storage %b : memref<4x4xf64> {kind = "distributed", init = "input"} : !tc.array
+  return
+}
+
+// -----
+
+func.func @array_storage_on_disk() {
+  %b = memref.alloc() : memref<2x4xf64>
+  // expected-error @+1 {{'tc.array' op an array on disk cannot live in a memory buffer}}
+  %A = tc.array "A" [4, 4] on [2] dims [0, -1] skew [-1, -1] storage %b : memref<2x4xf64> {kind = "distributed", init = "input", on_disk} : !tc.array
+  return
+}

@@ -8,12 +8,12 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   // disk to disk after each pass.
   // CHECK-LABEL: func.func @outside_rotation()
   // CHECK: tc.predicted_volumes {chunk_bytes = 4000 : i64, comm_bytes = 1.000000e+00 : f64, disk_bytes = 2.000000e+00 : f64, flops = 2.048000e+03 : f64}
-  // CHECK: %[[A:.*]] = tc.array "A" [16, 16] on [2, 2] dims [0, 1] skew [-1, 0] {init = "input", kind = "distributed", on_disk}
-  // CHECK: %[[B:.*]] = tc.array "B" [16, 16] on [2, 2] dims [0, 1] skew [1, -1] {init = "input", kind = "distributed", on_disk}
-  // CHECK: %[[C:.*]] = tc.array "C" [16, 16] on [2, 2] dims [0, 1] skew [-1, -1] {init = "input", kind = "distributed", on_disk}
   // CHECK: %[[BA:.*]] = memref.alloc() : memref<4x4xf64>
   // CHECK: %[[BB:.*]] = memref.alloc() : memref<4x8xf64>
   // CHECK: %[[BC:.*]] = memref.alloc() : memref<4x8xf64>
+  // CHECK: %[[A:.*]] = tc.array "A" [16, 16] on [2, 2] dims [0, 1] skew [-1, 0] {init = "input", kind = "distributed", on_disk}
+  // CHECK: %[[B:.*]] = tc.array "B" [16, 16] on [2, 2] dims [0, 1] skew [1, -1] {init = "input", kind = "distributed", on_disk}
+  // CHECK: %[[C:.*]] = tc.array "C" [16, 16] on [2, 2] dims [0, 1] skew [-1, -1] {init = "input", kind = "distributed", on_disk}
   // CHECK: scf.for
   // CHECK:   scf.for %[[I:.*]] =
   // CHECK:     tc.read_tile %[[C]][{{.*}}] into %[[BC]]
@@ -105,10 +105,11 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
     return %r : tensor<16x16xf64>
   }
 
-  // In core, accumulation into a fresh result: arrays in memory, no tiling loops,
-  // one all-reduce of C at the end.
+  // In core, accumulation into a fresh result: arrays in memory, each living in
+  // its tile buffer, no tiling loops, one all-reduce of C at the end.
   // CHECK-LABEL: func.func @in_core()
-  // CHECK: %[[C:.*]] = tc.array "T" [16, 16] on [4] dims [-1, -1] skew [-1, -1] {init = "zero", kind = "replicated"}
+  // CHECK: %[[BC:.*]] = memref.alloc() : memref<16x16xf64>
+  // CHECK: %[[C:.*]] = tc.array "T" [16, 16] on [4] dims [-1, -1] skew [-1, -1] storage %[[BC]] : memref<16x16xf64> {init = "zero", kind = "replicated"}
   // CHECK-NOT: scf.for
   // CHECK: tc.tile_contract
   // CHECK: tc.write_tile

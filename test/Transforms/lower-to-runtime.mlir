@@ -7,9 +7,10 @@
 // CHECK-LABEL: func.func @prog()
 // CHECK: memref.alloca() : memref<2xi64>
 // CHECK: call @tc_rt_plan(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (f64, f64, f64, i64) -> ()
-// CHECK: memref.get_global @[[ADESC]]
-// CHECK: memref.get_global @[[NAME]]
-// CHECK: %[[A:.*]] = call @tc_rt_array(%{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> !llvm.ptr
+// CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-DAG: memref.get_global @[[ADESC]]
+// CHECK-DAG: memref.get_global @[[NAME]]
+// CHECK: %[[A:.*]] = call @tc_rt_array(%{{.*}}, %{{.*}}, %[[NULL]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> !llvm.ptr
 // CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<2xi64>
 // CHECK: call @tc_rt_read_tile(%[[A]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
 // CHECK: call @tc_rt_tile_contract(

@@ -18,7 +18,7 @@ inline void *makeArray(const char *name, std::vector<int64_t> extents,
                                onDisk ? 1 : 0, 1, ctx().size};
   for (size_t d = 0; d < extents.size(); ++d)
     desc.insert(desc.end(), {extents[d], split[d] ? 0 : -1, -1});
-  return tc_rt_array(desc.data(), name);
+  return tc_rt_array(desc.data(), name, nullptr);
 }
 
 /// Counters of the compute phase (what tile ops charge).

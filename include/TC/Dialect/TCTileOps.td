@@ -33,7 +33,9 @@ def TC_ArrayOp : TC_Op<"array"> {
     completed by `tc.broadcast_tile`) or `"gathered"` (outside replication: whole
     on every process after `tc.allgather_array`). `init`: `"input"`, `"zero"` or
     `"root-input"` (rank 0 holds the initial value, the others zero: accumulation).
-    `on_disk`: stored in a scratch file instead of memory.
+    `on_disk`: stored in a scratch file instead of memory. `storage`: an in-memory
+    array may live in a buffer of its padded block's shape, which the program then
+    uses as the array's tile (in-core plans: tile reads and writes cost no copy).
 
     ```mlir
     %A = tc.array "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]
@@ -43,10 +45,11 @@ def TC_ArrayOp : TC_Op<"array"> {
   let arguments = (ins StrAttr:$name, DenseI64ArrayAttr:$extents,
                    DenseI64ArrayAttr:$grid, DenseI64ArrayAttr:$dims,
                    DenseI64ArrayAttr:$skew, StrAttr:$kind, StrAttr:$init,
-                   UnitAttr:$on_disk);
+                   UnitAttr:$on_disk, Optional<TC_TileBuffer>:$storage);
   let results = (outs TC_ArrayType:$result);
   let assemblyFormat = [{
-    $name $extents `on` $grid `dims` $dims `skew` $skew attr-dict `:` type($result)
+    $name $extents `on` $grid `dims` $dims `skew` $skew
+    (`storage` $storage^ `:` type($storage))? attr-dict `:` type($result)
   }];
   let hasVerifier = 1;
 }

@@ -33,7 +33,9 @@ enum tc_rt_init { TC_RT_INIT_INPUT = 0, TC_RT_INIT_ZERO = 1, TC_RT_INIT_ROOT_INP
 /// desc: [rank, kind, init, on_disk, grid_rank, grid..., then per dim:
 ///        extent, grid_dim (-1: none), skew_dim (-1: none)]
 /// name: NUL-terminated; the HDF5 dataset and the --input key.
-void *tc_rt_array(const int64_t *desc, const char *name);
+/// storage: for an in-memory array, a buffer of the padded block's shape to hold
+/// it (tiles read from it in one piece then cost no copy), or null.
+void *tc_rt_array(const int64_t *desc, const char *name, double *storage);
 
 /// The plan's per-rank predictions and sizes (before the first tile op).
 /// chunk_bytes bounds every staging and out-of-core collective buffer.
