@@ -78,11 +78,11 @@ MPI_Comm gridComm(const std::vector<int64_t> &grid) {
 
 void reportProgress() {
   Context &c = ctx();
-  if (c.rank != 0 || c.options.quiet || c.startTime == 0) // not a tcc program's run
+  if (c.rank != 0 || c.options.quiet || !c.running)
     return;
   double now = MPI_Wtime();
   double elapsed = now - c.startTime;
-  if (elapsed < 3 || now - c.lastProgress < 2)
+  if (elapsed < c.progressAfter || now - c.lastProgress < 2)
     return;
   c.lastProgress = now;
   double done = c.counters[Compute].flops;

@@ -49,7 +49,9 @@ struct Context {
   double predictedDisk = 0, predictedComm = 0, plannedFlops = 0;
   int64_t chunkBytes = 64 << 20;
   // Progress line.
-  double startTime = 0, lastProgress = 0;
+  bool running = false; ///< inside tc_main (a tcc program's run)
+  double startTime = 0, lastProgress = -1e30;
+  double progressAfter = 3; ///< seconds before the first progress line (TC_PROGRESS_AFTER)
   bool progressShown = false;
   // Files to remove when the run ends or fails.
   std::vector<std::string> scratchFiles;

@@ -40,7 +40,8 @@ Runs the tensor contractions compiled into this program on P MPI processes
                          predictions, to FILE.json
   --quiet                no progress line
   --help                 this text
-A progress line appears on stderr once a run takes more than 3 s.
+A progress line appears on stderr once a run takes more than 3 s
+(TC_PROGRESS_AFTER=SECONDS changes the 3).
 Environment: TC_FAIL_WRITE_AFTER_BYTES=N makes disk writes fail after N bytes
 (fault-injection for tests).
 )";
@@ -184,6 +185,8 @@ int main(int argc, char **argv) {
   // One BLAS thread per rank unless the user says otherwise (ranks fill the cores).
   if (!std::getenv("OPENBLAS_NUM_THREADS"))
     openblas_set_num_threads(1);
+  if (const char *p = std::getenv("TC_PROGRESS_AFTER"))
+    c.progressAfter = std::atof(p);
   if (const char *f = std::getenv("TC_FAIL_WRITE_AFTER_BYTES"))
     c.failWriteAfter = std::atof(f);
   unsigned long long job = static_cast<unsigned long long>(::getpid());
@@ -193,7 +196,9 @@ int main(int argc, char **argv) {
   // What MPI, HDF5 and OpenBLAS hold before the program touches any data: the
   // fixed part of the memory a run needs beyond the plan's budget.
   baselineRss = rssBytes("VmRSS:");
+  c.running = true;
   tc_main();
+  c.running = false;
   setPhase(Compute);
   if (c.progressShown)
     std::fputc('\n', stderr);
