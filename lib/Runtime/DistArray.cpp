@@ -218,8 +218,10 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
   int64_t bytes = product(a->storeShape) * static_cast<int64_t>(sizeof(double));
   if (a->onDisk) {
     Context &c = ctx();
-    a->path = c.options.scratch + "/tc-" + std::to_string(c.jobId) + "-" + a->name + "-r" +
-              std::to_string(c.rank) + ".bin";
+    // Numbered: one tensor may have several arrays (its redistributions).
+    static int arrays = 0;
+    a->path = c.options.scratch + "/tc-" + std::to_string(c.jobId) + "-" +
+              std::to_string(arrays++) + "-" + a->name + "-r" + std::to_string(c.rank) + ".bin";
     a->fd = ::open(a->path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
     if (a->fd < 0)
       fail("cannot create scratch file " + a->path + " for array '" + a->name +

@@ -86,21 +86,56 @@ private:
   ArrayInfo arrays[3];
   std::map<std::string, int64_t> parts, innerTile;
   std::vector<Loop> loops;
+  RedistributeOp resultRedistribution; ///< moves the result to its required layout
+  /// Arrays in the given (inputs) or required (result) layouts, when they differ
+  /// from the algorithm's ([G] 2.3 stages 1 and 3).
+  std::optional<ArrayInfo> given[3];
   int replicated = -1; ///< the replicated operand of a replication algorithm
 };
+
+/// The function argument behind an operand, looking through a tc.redistribute.
+static Value functionArgument(Value v) {
+  if (auto r = v.getDefiningOp<RedistributeOp>())
+    v = r.getSource();
+  return isa_and_nonnull<BlockArgument>(v) ? v : Value();
+}
 
 LogicalResult ContractionLowering::checkShape() {
   Block &body = func.getBody().front();
   auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
-  if (&body.front() != op.getOperation() || op->getNextNode() != ret ||
-      ret.getNumOperands() != 1 || ret.getOperand(0) != op.getResult())
+  // Accepted: redistributions of arguments into the inputs, the contraction, a
+  // redistribution of its result, and the return of the final value.
+  auto fail = [&]() {
     return op.emitOpError() << "tc-lower-plan needs a function whose body is one "
-                               "tc.contract of its arguments and a return of its result";
+                               "tc.contract of its arguments (each possibly through a "
+                               "tc.redistribute) and a return of its result (possibly "
+                               "through one tc.redistribute)";
+  };
+  Value returned = op.getResult();
+  for (Operation &other : body.without_terminator()) {
+    if (&other == op.getOperation())
+      continue;
+    auto r = dyn_cast<RedistributeOp>(&other);
+    if (!r)
+      return fail();
+    if (r.getSource() == op.getResult()) {
+      if (resultRedistribution)
+        return fail();
+      resultRedistribution = r;
+      returned = r.getResult();
+    } else if (!isa<BlockArgument>(r.getSource()) || !r->hasOneUse() ||
+               *r->getUsers().begin() != op.getOperation()) {
+      return fail();
+    }
+  }
+  if (!ret || ret.getNumOperands() != 1 || ret.getOperand(0) != returned ||
+      (resultRedistribution && !op.getResult().hasOneUse()))
+    return fail();
   SmallVector<Value> operands(op.getInputs());
   if (op.getInit())
     operands.push_back(op.getInit());
   for (Value v : operands)
-    if (!isa<BlockArgument>(v))
+    if (!functionArgument(v) || (v == op.getInit() && !isa<BlockArgument>(v)))
       return op.emitOpError() << "tc-lower-plan needs every operand to be a function "
                                  "argument (compose programs of several contractions "
                                  "with the fusion pipeline)";
@@ -170,7 +205,7 @@ LogicalResult ContractionLowering::buildArrays() {
     ArrayInfo &a = arrays[x];
     a.labels = *labels[x];
     a.name = kDefaultNames[x];
-    Value v = operands[x];
+    Value v = operands[x] ? functionArgument(operands[x]) : Value();
     if (v) {
       auto arg = cast<BlockArgument>(v);
       if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.name"))
@@ -227,6 +262,44 @@ LogicalResult ContractionLowering::buildArrays() {
                                 << " and " << p << " blocks in different arrays";
       it->second = std::max(it->second, p);
     }
+  // Stage 1/3 layouts ([G] 2.3): an input arriving in, or a result required in,
+  // another distribution gets an array of its own in that layout.
+  const std::optional<Layout> *layouts[3] = {&problem.givenA, &problem.givenB,
+                                             &problem.requiredC};
+  for (int x = 0; x < 3; ++x) {
+    if (!*layouts[x])
+      continue;
+    const Layout &l = **layouts[x];
+    Layout algorithmLayout;
+    algorithmLayout.grid.assign(grid.begin(), grid.end());
+    for (unsigned g = 0; g < grid.size(); ++g) {
+      StringRef label = dists[x].getDistributedLabel(g);
+      algorithmLayout.dims.push_back(label.empty() ? std::string(Layout::kReplicated)
+                                                   : label.str());
+    }
+    if (l.samePartition(algorithmLayout) && arrays[x].kind == "distributed")
+      continue;
+    if (l.grid != std::vector<int64_t>(grid.begin(), grid.end()))
+      return op.emitOpError() << "the " << (x == RC ? "required" : "given") << " layout "
+                              << l.str() << " of " << arrays[x].name
+                              << " is on another grid than the plan's";
+    ArrayInfo g = arrays[x];
+    g.kind = "distributed";
+    g.init = x == RC ? "zero" : "input";
+    for (auto [d, label] : llvm::enumerate(g.labels)) {
+      g.dims[d] = -1;
+      g.skew[d] = -1;
+      for (unsigned gd = 0; gd < l.dims.size(); ++gd)
+        if (l.dims[gd] == label)
+          g.dims[d] = gd;
+        else if (l.dims[gd] == Layout::kFirstSlice)
+          return op.emitOpError() << "layouts holding only the first slice ('1') are "
+                                     "not supported by the runtime";
+    }
+    given[x] = g;
+    if (x != RC)
+      arrays[x].init = "zero"; // filled by the redistribution
+  }
   return success();
 }
 
@@ -365,11 +438,19 @@ void ContractionLowering::emitProgram(func::FuncOp newFunc) {
   // In core, each array lives in its tile buffer (one tile = the whole block), so
   // reading and writing tiles copies nothing and memory holds each array once.
   auto arrayType = ArrayType::get(b.getContext());
-  for (ArrayInfo &a : arrays) {
-    auto arr = ArrayOp::create(b, loc, arrayType, a.name, a.extents, grid, a.dims, a.skew,
+  for (ArrayInfo &a : arrays)
+    a.handle = ArrayOp::create(b, loc, arrayType, a.name, a.extents, grid, a.dims, a.skew,
                                a.kind, a.init, !inCore, inCore ? a.buffer : Value());
-    a.handle = arr.getResult();
-  }
+  auto createArray = [&](ArrayInfo &a, Value storage) {
+    return ArrayOp::create(b, loc, arrayType, a.name, a.extents, grid, a.dims, a.skew, a.kind,
+                           a.init, !inCore, storage)
+        .getResult();
+  };
+  for (Role x : {RA, RB})
+    if (given[x]) {
+      given[x]->handle = createArray(*given[x], Value());
+      RedistributeArrayOp::create(b, loc, given[x]->handle, arrays[x].handle);
+    }
   if (replicated >= 0 && !inside)
     AllGatherArrayOp::create(b, loc, arrays[replicated].handle);
   if (algorithm == ParallelAlgorithm::Rotation && !inside) {
@@ -385,7 +466,12 @@ void ContractionLowering::emitProgram(func::FuncOp newFunc) {
   }
   if (algorithm == ParallelAlgorithm::Accumulation && !inside)
     AllReduceArrayOp::create(b, loc, arrays[RC].handle);
-  StoreOp::create(b, loc, arrays[RC].handle);
+  Value result = arrays[RC].handle;
+  if (given[RC]) { // stage 3: the result in its required layout
+    result = createArray(*given[RC], Value());
+    RedistributeArrayOp::create(b, loc, arrays[RC].handle, result);
+  }
+  StoreOp::create(b, loc, result);
   for (ArrayInfo &a : arrays)
     memref::DeallocOp::create(b, loc, a.buffer);
   func::ReturnOp::create(b, loc);

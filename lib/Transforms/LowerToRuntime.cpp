@@ -181,6 +181,8 @@ LogicalResult RuntimeCalls::lower(Operation *op) {
     call(loc, "tc_rt_allgather_array", {handle(g.getArray())});
   } else if (auto ra = dyn_cast<AllReduceArrayOp>(op)) {
     call(loc, "tc_rt_allreduce_array", {handle(ra.getArray())});
+  } else if (auto rd = dyn_cast<RedistributeArrayOp>(op)) {
+    call(loc, "tc_rt_redistribute", {handle(rd.getSource()), handle(rd.getDestination())});
   } else if (auto st = dyn_cast<StoreOp>(op)) {
     call(loc, "tc_rt_store", {handle(st.getArray())});
   } else if (auto tcOp = dyn_cast<TileContractOp>(op)) {

@@ -157,6 +157,18 @@ def TC_AllReduceArrayOp : TC_Op<"allreduce_array"> {
   let assemblyFormat = "$array attr-dict";
 }
 
+def TC_RedistributeArrayOp : TC_Op<"redistribute_array"> {
+  let summary = "Copy an array into the same tensor's array in another distribution";
+  let description = [{
+    Stage 1 or 3 of Gao et al.'s Overhead(PA) (section 2.3): `source` and
+    `destination` hold the same tensor in different distributions on one grid;
+    every process receives the part of its destination block it does not hold
+    (all-to-all in P-1 pairwise rounds, chunked), out of core when the arrays are.
+  }];
+  let arguments = (ins TC_ArrayType:$source, TC_ArrayType:$destination);
+  let assemblyFormat = "$source `into` $destination attr-dict";
+}
+
 def TC_StoreOp : TC_Op<"store"> {
   let summary = "Write an array to the program's HDF5 output";
   let arguments = (ins TC_ArrayType:$array);

@@ -66,6 +66,10 @@ void tc_rt_shift_array(void *array, int64_t grid_dim);
 void tc_rt_allgather_array(void *array);
 void tc_rt_allreduce_array(void *array);
 
+/// Copies `source` into `destination`, the same array in another distribution
+/// (all-to-all in P-1 pairwise rounds; chunked by chunk_bytes).
+void tc_rt_redistribute(void *source, void *destination);
+
 /// C[sub] += A[sub] * B[sub] on sub-tiles of three buffers.
 /// desc: [rankA, rankB, rankC, shapeA..., shapeB..., shapeC..., labelsA...,
 ///        labelsB..., labelsC..., num_labels, extent per label id...]
