@@ -182,7 +182,8 @@ void normalizeLoops(TileNest &nest, const std::map<std::string, int64_t> &extent
 /// Rounding tile counts up to integers per label can leave a tile just over the
 /// budget (ragged tiles are ceil-sized); add tiles to the largest dimension of an
 /// offending array until every tile fits. False when no loop can shrink it.
-bool fitBuffers(const Context &ctx, const NestArray (&arrays)[3], TileNest &nest) {
+bool fitBuffers(const Context &ctx, const NestArray (&arrays)[3],
+                const std::map<std::string, int64_t> &localExtents, TileNest &nest) {
   const auto &extents = ctx.problem.extents;
   for (int iteration = 0; iteration < 4096; ++iteration) {
     std::optional<Operand> over;
@@ -201,14 +202,14 @@ bool fitBuffers(const Context &ctx, const NestArray (&arrays)[3], TileNest &nest
     unsigned group = 0;
     int64_t largest = 1, entering = 1;
     for (const std::string &l : arrays[static_cast<int>(*over)].labels) {
-      int64_t e = tileExtent(nest, l, extents.at(l), readGroup);
+      int64_t e = tileExtent(nest, l, localExtents.at(l), readGroup);
       if (e <= largest)
         continue;
       for (unsigned g : groupsFor(ctx, nest.order, l)) {
         if (g > readGroup || (!label.empty() && label == l && g < group))
           continue;
         largest = e, label = l, group = g;
-        entering = g == 0 ? extents.at(l) : tileExtent(nest, l, extents.at(l), g - 1);
+        entering = g == 0 ? localExtents.at(l) : tileExtent(nest, l, localExtents.at(l), g - 1);
       }
     }
     if (label.empty())
@@ -224,7 +225,7 @@ bool fitBuffers(const Context &ctx, const NestArray (&arrays)[3], TileNest &nest
       loops.push_back({label, count});
     else
       it->count = count;
-    normalizeLoops(nest, extents);
+    normalizeLoops(nest, localExtents);
   }
   return false;
 }
@@ -257,8 +258,22 @@ std::optional<ContractionPlan> realize(const Context &ctx, const Candidate &mode
     plan.seconds = model.seconds;
     return plan;
   }
+  // Tiles split what one process holds of each label: ceil(extent / blocks). A
+  // label cannot have more tiles than that (the lowering's tile geometry).
+  std::map<std::string, int64_t> localExtents;
+  for (const NestArray &a : arrays)
+    for (const std::string &l : a.labels) {
+      auto it = a.parts.find(l);
+      int64_t parts = it == a.parts.end() ? 1 : it->second;
+      int64_t local = (extents.at(l) + parts - 1) / parts;
+      auto [entry, fresh] = localExtents.insert({l, local});
+      if (!fresh)
+        entry->second = std::min(entry->second, local);
+    }
   auto attempt = [&](TileNest nest) -> std::optional<ContractionPlan> {
-    if (!givenNest && !fitBuffers(ctx, arrays, nest))
+    if (!givenNest)
+      normalizeLoops(nest, localExtents);
+    if (!givenNest && !fitBuffers(ctx, arrays, localExtents, nest))
       return std::nullopt;
     for (Operand x : {Operand::A, Operand::B, Operand::C}) {
       int i = static_cast<int>(x);
