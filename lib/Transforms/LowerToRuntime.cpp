@@ -33,6 +33,8 @@ public:
 private:
   Type ptrType() { return LLVM::LLVMPointerType::get(b.getContext()); }
   Value ptrOf(Location loc, Value memref);
+  Value constant(Location loc, StringRef prefix, DenseElementsAttr data);
+  /// A constant array of int64 (a static description), by address.
   Value global(Location loc, ArrayRef<int64_t> values);
   Value string(Location loc, StringRef s);
   Value offsetsBuffer(Location loc, ValueRange offsets);
@@ -57,35 +59,29 @@ Value RuntimeCalls::ptrOf(Location loc, Value memref) {
   return LLVM::IntToPtrOp::create(b, loc, ptrType(), i64);
 }
 
-/// A private constant global holding `values`, whose address is returned.
-Value RuntimeCalls::global(Location loc, ArrayRef<int64_t> values) {
-  auto type = MemRefType::get({static_cast<int64_t>(values.size())}, b.getI64Type());
-  auto tensorType = RankedTensorType::get(type.getShape(), b.getI64Type());
-  std::string name = "__tc_desc_" + std::to_string(numGlobals++);
+/// The address of a new private constant 1-d global `prefix<N>` holding `data`.
+Value RuntimeCalls::constant(Location loc, StringRef prefix, DenseElementsAttr data) {
+  auto type = MemRefType::get(data.getType().getShape(), data.getElementType());
+  std::string name = (prefix + Twine(numGlobals++)).str();
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
-    memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), type,
-                             DenseElementsAttr::get(tensorType, values), /*constant=*/true,
-                             /*alignment=*/nullptr);
+    memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), type, data,
+                             /*constant=*/true, /*alignment=*/nullptr);
   }
   return ptrOf(loc, memref::GetGlobalOp::create(b, loc, type, name));
 }
 
+Value RuntimeCalls::global(Location loc, ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get({static_cast<int64_t>(values.size())}, b.getI64Type());
+  return constant(loc, "__tc_desc_", DenseElementsAttr::get(type, values));
+}
+
 Value RuntimeCalls::string(Location loc, StringRef s) {
   SmallVector<int8_t> bytes(s.begin(), s.end());
-  bytes.push_back(0);
-  auto type = MemRefType::get({static_cast<int64_t>(bytes.size())}, b.getI8Type());
-  auto tensorType = RankedTensorType::get(type.getShape(), b.getI8Type());
-  std::string name = "__tc_name_" + std::to_string(numGlobals++);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), type,
-                             DenseElementsAttr::get(tensorType, ArrayRef<int8_t>(bytes)),
-                             /*constant=*/true, /*alignment=*/nullptr);
-  }
-  return ptrOf(loc, memref::GetGlobalOp::create(b, loc, type, name));
+  bytes.push_back(0); // NUL-terminated for the C ABI
+  auto type = RankedTensorType::get({static_cast<int64_t>(bytes.size())}, b.getI8Type());
+  return constant(loc, "__tc_name_", DenseElementsAttr::get(type, ArrayRef<int8_t>(bytes)));
 }
 
 Value RuntimeCalls::offsetsBuffer(Location loc, ValueRange offsets) {
