@@ -113,6 +113,7 @@ using namespace tc::rt;
 
 extern "C" void tc_rt_shift_tile(void *array, double *buf, const int64_t *desc,
                                  const int64_t *offsets) {
+  tc::rt::TraceScope trace("tc_rt_shift_tile");
   DistArray &a = *static_cast<DistArray *>(array);
   int d = static_cast<int>(desc[0]), g = static_cast<int>(desc[1]);
   Shape shape(desc + 2, desc + 2 + d), sub(desc + 2 + d, desc + 2 + 2 * d);
@@ -128,6 +129,7 @@ extern "C" void tc_rt_shift_tile(void *array, double *buf, const int64_t *desc,
 
 extern "C" void tc_rt_broadcast_tile(void *array, double *buf, const int64_t *desc,
                                      const int64_t *offsets) {
+  tc::rt::TraceScope trace("tc_rt_broadcast_tile");
   DistArray &a = *static_cast<DistArray *>(array);
   const int P = ctx().size, r = ctx().rank;
   Shape shape(desc + 2, desc + 2 + desc[0]);
@@ -149,10 +151,12 @@ extern "C" void tc_rt_broadcast_tile(void *array, double *buf, const int64_t *de
 }
 
 extern "C" void tc_rt_allreduce_tile(double *buf, const int64_t *desc) {
+  tc::rt::TraceScope trace("tc_rt_allreduce_tile");
   allreduce(buf, product(Shape(desc + 1, desc + 1 + desc[0])));
 }
 
 extern "C" void tc_rt_shift_array(void *array, int64_t gridDim) {
+  tc::rt::TraceScope trace("tc_rt_shift_array");
   DistArray &a = *static_cast<DistArray *>(array);
   int g = static_cast<int>(gridDim);
   a.shifts[g] += 1;
@@ -164,6 +168,7 @@ extern "C" void tc_rt_shift_array(void *array, int64_t gridDim) {
 }
 
 extern "C" void tc_rt_allreduce_array(void *array) {
+  tc::rt::TraceScope trace("tc_rt_allreduce_array");
   DistArray &a = *static_cast<DistArray *>(array);
   if (ctx().size == 1)
     return;
@@ -172,6 +177,7 @@ extern "C" void tc_rt_allreduce_array(void *array) {
 }
 
 extern "C" void tc_rt_allgather_array(void *array) {
+  tc::rt::TraceScope trace("tc_rt_allgather_array");
   DistArray &a = *static_cast<DistArray *>(array);
   const int P = ctx().size, r = ctx().rank;
   int64_t rowElems = product(a.storeShape) / a.storeShape[0], s = a.slabRows();

@@ -28,6 +28,13 @@ double rssBytes(const char *key) {
   return 0;
 }
 
+TraceScope::TraceScope(const char *name) : name(name), start(ctx().trace ? MPI_Wtime() : 0) {}
+
+TraceScope::~TraceScope() {
+  if (ctx().trace)
+    std::fprintf(stderr, "rank %d: %s %.6f s\n", ctx().rank, name, MPI_Wtime() - start);
+}
+
 void setPhase(Phase p) {
   Context &c = ctx();
   double now = MPI_Wtime();

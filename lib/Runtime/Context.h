@@ -16,8 +16,10 @@
 
 namespace tc::rt {
 
-/// Phases of a run; the plan predicts the compute phase.
-enum Phase { Load = 0, Compute = 1, Store = 2, NumPhases = 3 };
+/// Phases of a run; the plan predicts the compute phase. Idle (between a
+/// contraction's store and the next one's arrays, and freeing memory at the end)
+/// is not reported.
+enum Phase { Load = 0, Compute = 1, Store = 2, NumPhases = 3, Idle = 3 };
 extern const char *const kPhaseNames[NumPhases];
 
 struct Counters {
@@ -42,8 +44,8 @@ struct Context {
   int rank = 0, size = 1;
   std::string program;
   uint64_t jobId = 0; ///< rank 0's pid, names scratch files of this run
-  Counters counters[NumPhases];
-  Phase phase = Compute;
+  Counters counters[NumPhases + 1]; ///< the reported phases, then Idle
+  Phase phase = Idle;
   double phaseStart = 0;
   // The plan (tc_rt_plan), summed over the contractions of the program.
   double predictedDisk = 0, predictedComm = 0, plannedFlops = 0;
@@ -60,6 +62,18 @@ struct Context {
   std::map<std::vector<int64_t>, MPI_Comm> grids;
   // Fault injection: TC_FAIL_WRITE_AFTER_BYTES.
   double failWriteAfter = -1;
+  bool trace = false; ///< TC_TRACE=1: one stderr line per runtime call
+};
+
+/// With TC_TRACE=1, prints "rank R: NAME S s" when the scope ends (per call).
+class TraceScope {
+public:
+  explicit TraceScope(const char *name);
+  ~TraceScope();
+
+private:
+  const char *name;
+  double start;
 };
 
 Context &ctx();

@@ -188,6 +188,7 @@ std::string tileName(const Shape &shape, const int64_t *offsets) {
 using namespace tc::rt;
 
 extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *storage) {
+  tc::rt::TraceScope trace("tc_rt_array");
   setPhase(Load);
   auto *a = new DistArray;
   a->name = name;
@@ -238,12 +239,15 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
     a->memory.assign(bytes / sizeof(double), 0.0);
   }
   loadInitial(*a);
+  // Ranks finish loading at different times; the wait belongs to the load phase.
+  MPI_Barrier(MPI_COMM_WORLD);
   setPhase(Compute);
   return a;
 }
 
 extern "C" void tc_rt_read_tile(void *array, double *buf, const int64_t *desc,
                                 const int64_t *offsets) {
+  tc::rt::TraceScope trace("tc_rt_read_tile");
   DistArray &a = *static_cast<DistArray *>(array);
   Shape shape(desc + 2, desc + 2 + desc[0]);
   if (buf == a.mem() && !a.onDisk)
@@ -259,6 +263,7 @@ extern "C" void tc_rt_read_tile(void *array, double *buf, const int64_t *desc,
 
 extern "C" void tc_rt_write_tile(void *array, double *buf, const int64_t *desc,
                                  const int64_t *offsets) {
+  tc::rt::TraceScope trace("tc_rt_write_tile");
   DistArray &a = *static_cast<DistArray *>(array);
   Shape shape(desc + 2, desc + 2 + desc[0]);
   if (buf == a.mem() && !a.onDisk) {

@@ -215,8 +215,9 @@ void storeOutput(DistArray &a) {
 } // namespace tc::rt
 
 extern "C" void tc_rt_store(void *array) {
+  tc::rt::TraceScope trace("tc_rt_store");
   using namespace tc::rt;
   setPhase(Store);
   storeOutput(*static_cast<DistArray *>(array));
-  setPhase(Compute);
+  setPhase(Idle);
 }

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -42,7 +43,8 @@ Runs the tensor contractions compiled into this program on P MPI processes
   --help                 this text
 A progress line appears on stderr once a run takes more than 3 s
 (TC_PROGRESS_AFTER=SECONDS changes the 3).
-Environment: TC_FAIL_WRITE_AFTER_BYTES=N makes disk writes fail after N bytes
+Environment: TC_TRACE=1 prints every runtime call with its duration;
+TC_FAIL_WRITE_AFTER_BYTES=N makes disk writes fail after N bytes
 (fault-injection for tests).
 )";
 
@@ -185,6 +187,7 @@ int main(int argc, char **argv) {
   // One BLAS thread per rank unless the user says otherwise (ranks fill the cores).
   if (!std::getenv("OPENBLAS_NUM_THREADS"))
     openblas_set_num_threads(1);
+  c.trace = std::getenv("TC_TRACE") && std::string(std::getenv("TC_TRACE")) == "1";
   if (const char *p = std::getenv("TC_PROGRESS_AFTER"))
     c.progressAfter = std::atof(p);
   if (const char *f = std::getenv("TC_FAIL_WRITE_AFTER_BYTES"))
@@ -192,6 +195,10 @@ int main(int argc, char **argv) {
   unsigned long long job = static_cast<unsigned long long>(::getpid());
   MPI_Bcast(&job, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
   c.jobId = job;
+  // Open every connection now (OpenMPI connects lazily, tens of ms on the first
+  // message), so that no phase pays for it.
+  std::vector<int> ping(c.size, 0), pong(c.size, 0);
+  MPI_Alltoall(ping.data(), 1, MPI_INT, pong.data(), 1, MPI_INT, MPI_COMM_WORLD);
   c.startTime = c.phaseStart = MPI_Wtime();
   // What MPI, HDF5 and OpenBLAS hold before the program touches any data: the
   // fixed part of the memory a run needs beyond the plan's budget.
@@ -199,7 +206,7 @@ int main(int argc, char **argv) {
   c.running = true;
   tc_main();
   c.running = false;
-  setPhase(Compute);
+  setPhase(Idle);
   if (c.progressShown)
     std::fputc('\n', stderr);
   for (const std::string &f : c.scratchFiles)

@@ -115,6 +115,7 @@ Box chunk(const Box &box, int64_t i) {
 using namespace tc::rt;
 
 extern "C" void tc_rt_redistribute(void *source, void *destination) {
+  tc::rt::TraceScope trace("tc_rt_redistribute");
   DistArray &src = *static_cast<DistArray *>(source);
   DistArray &dst = *static_cast<DistArray *>(destination);
   if (src.extents != dst.extents)

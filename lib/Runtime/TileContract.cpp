@@ -154,6 +154,7 @@ using namespace tc::rt;
 
 extern "C" void tc_rt_tile_contract(const int64_t *desc, double *a, double *b, double *c,
                                     const int64_t *offsets) {
+  tc::rt::TraceScope trace("tc_rt_tile_contract");
   const int64_t ranks[3] = {desc[0], desc[1], desc[2]};
   const int64_t *p = desc + 3;
   Operand ops[3] = {{a, {}, {}, nullptr}, {b, {}, {}, nullptr}, {c, {}, {}, nullptr}};
