@@ -15,6 +15,7 @@ int main(int argc, char **argv) {
   unsigned long long job = static_cast<unsigned long long>(::getpid());
   MPI_Bcast(&job, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
   c.jobId = job;
+  tc::rt::setPhase(tc::rt::Compute); // what tile ops charge in a program
   ::testing::InitGoogleTest(&argc, argv);
   // Only rank 0 prints; every rank runs every test (collectives need them all).
   if (c.rank != 0)
