@@ -48,6 +48,13 @@ LogicalResult ArrayOp::verify() {
                            << skew[d] << "; a skew needs a split dimension and another "
                            << "grid dimension";
   }
+  if (std::optional<ArrayRef<int64_t>> fileDims = getFileDims()) {
+    SmallVector<int64_t> sorted(fileDims->begin(), fileDims->end());
+    llvm::sort(sorted);
+    for (auto [i, d] : llvm::enumerate(sorted))
+      if (sorted.size() != extents.size() || d != static_cast<int64_t>(i))
+        return emitOpError() << "file_dims must be a permutation of 0.." << extents.size() - 1;
+  }
   if (Value storage = getStorage()) {
     if (getOnDisk())
       return emitOpError() << "an array on disk cannot live in a memory buffer";

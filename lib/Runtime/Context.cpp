@@ -35,11 +35,12 @@ TraceScope::~TraceScope() {
     std::fprintf(stderr, "rank %d: %s %.6f s\n", ctx().rank, name, MPI_Wtime() - start);
 }
 
-void setPhase(Phase p) {
+void setPhase(Phase p, bool sampleRss) {
   Context &c = ctx();
   double now = MPI_Wtime();
   c.counters[c.phase].seconds += now - c.phaseStart;
-  c.counters[c.phase].peakRss = rssBytes("VmHWM:");
+  if (sampleRss)
+    c.counters[c.phase].peakRss = rssBytes("VmHWM:");
   c.phase = p;
   c.phaseStart = now;
 }

@@ -79,8 +79,9 @@ private:
 Context &ctx();
 Counters &counters(); ///< of the current phase
 
-/// Switches the phase the counters charge (closes the time of the previous one).
-void setPhase(Phase p);
+/// Switches the phase the counters charge (closes the time of the previous one
+/// and, with sampleRss, records its peak RSS: a read of /proc, about a ms).
+void setPhase(Phase p, bool sampleRss = true);
 
 /// Prints "tc: rank R: <message>", removes scratch files and partial output, and
 /// ends every rank with exit status 1.

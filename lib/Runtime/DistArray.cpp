@@ -200,9 +200,10 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
   a->grid.assign(desc + 5, desc + 5 + g);
   const int64_t *dims = desc + 5 + g;
   for (int i = 0; i < d; ++i) {
-    a->extents.push_back(dims[3 * i]);
-    a->gridDim.push_back(dims[3 * i + 1]);
-    a->skewDim.push_back(dims[3 * i + 2]);
+    a->extents.push_back(dims[4 * i]);
+    a->gridDim.push_back(dims[4 * i + 1]);
+    a->skewDim.push_back(dims[4 * i + 2]);
+    a->fileDim.push_back(dims[4 * i + 3]);
   }
   a->comm = gridComm(a->grid);
   a->coords.resize(g);
@@ -239,9 +240,11 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
     a->memory.assign(bytes / sizeof(double), 0.0);
   }
   loadInitial(*a);
-  // Ranks finish loading at different times; the wait belongs to the load phase.
+  // Ranks finish loading at different times; the wait belongs to the load phase,
+  // and so does reading its peak RSS (before the barrier, off the compute clock).
+  ctx().counters[Load].peakRss = rssBytes("VmHWM:");
   MPI_Barrier(MPI_COMM_WORLD);
-  setPhase(Compute);
+  setPhase(Compute, /*sampleRss=*/false);
   return a;
 }
 

@@ -31,6 +31,16 @@ struct DistArray {
   tc_rt_init init = TC_RT_INIT_INPUT;
   bool onDisk = false;
   Shape grid, extents, gridDim, skewDim;
+  /// The dimension of the user's tensor (HDF5 dataset) that storage dimension d
+  /// holds: arrays may be stored in another dimension order than the file's.
+  Shape fileDim;
+  /// Extents in the file's dimension order.
+  Shape fileExtents() const {
+    Shape f(extents.size());
+    for (size_t d = 0; d < extents.size(); ++d)
+      f[fileDim[d]] = extents[d];
+    return f;
+  }
   MPI_Comm comm = MPI_COMM_NULL;
   std::vector<int> coords;
   Shape shifts; ///< shifts done along each grid dimension (tc_rt_shift_array)

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
+#include "StridedCopy.h"
 
 #include <hdf5.h>
 
@@ -61,6 +62,36 @@ template <typename Fn> void forEachChunk(const Box &b, Fn fn) {
   }
 }
 
+/// The hyperslab of a storage-order box in the file's dimension order.
+void fileBox(const DistArray &a, const Box &c, std::vector<hsize_t> &start,
+             std::vector<hsize_t> &count) {
+  start.assign(c.len.size(), 0);
+  count.assign(c.len.size(), 0);
+  for (size_t d = 0; d < c.len.size(); ++d) {
+    start[a.fileDim[d]] = c.globalStart[d];
+    count[a.fileDim[d]] = c.len[d];
+  }
+}
+
+bool identityOrder(const DistArray &a) {
+  for (size_t d = 0; d < a.fileDim.size(); ++d)
+    if (a.fileDim[d] != static_cast<int64_t>(d))
+      return false;
+  return true;
+}
+
+/// Strides, per storage dimension, of a row-major block in file order whose
+/// storage-order extents are `len`.
+Shape fileOrderStrides(const DistArray &a, const Shape &len) {
+  Shape fileLen(len.size());
+  for (size_t d = 0; d < len.size(); ++d)
+    fileLen[a.fileDim[d]] = len[d];
+  Shape fs = rowMajorStrides(fileLen), out(len.size());
+  for (size_t d = 0; d < len.size(); ++d)
+    out[d] = fs[a.fileDim[d]];
+  return out;
+}
+
 uint64_t splitmix(uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -93,13 +124,15 @@ void loadFromHdf5(DistArray &a, const std::string &file, const Box &box) {
   std::vector<hsize_t> dims(std::max(nd, 0));
   H5Sget_simple_extent_dims(space, dims.data(), nullptr);
   Shape got(dims.begin(), dims.end());
-  if (got != a.extents)
+  if (got != a.fileExtents())
     fail("dataset '" + a.name + "' in " + file + " has shape " + str(got) +
-         " but the program expects " + str(a.extents));
-  std::vector<double> tmp;
+         " but the program expects " + str(a.fileExtents()));
+  std::vector<double> tmp, reordered;
+  const bool identity = identityOrder(a);
   forEachChunk(box, [&](const Box &c) {
     tmp.resize(product(c.len));
-    auto start = hs(c.globalStart), count = hs(c.len);
+    std::vector<hsize_t> start, count;
+    fileBox(a, c, start, count);
     H5Sselect_hyperslab(space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr);
     hid_t mem = H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr);
     if (H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, tmp.data()) < 0)
@@ -107,7 +140,14 @@ void loadFromHdf5(DistArray &a, const std::string &file, const Box &box) {
            std::to_string(c.globalStart[0] + c.len[0]) + " of dataset '" + a.name +
            "' from " + file + " failed");
     H5Sclose(mem);
-    transferBox(a, false, c.storeStart, c.len, tmp.data(), c.len, Shape(c.len.size(), 0),
+    double *rows = tmp.data();
+    if (!identity) { // file order -> storage order
+      reordered.resize(tmp.size());
+      copyStrided(reordered.data(), rowMajorStrides(c.len), tmp.data(),
+                  fileOrderStrides(a, c.len), c.len);
+      rows = reordered.data();
+    }
+    transferBox(a, false, c.storeStart, c.len, rows, c.len, Shape(c.len.size(), 0),
                 "initial rows");
   });
   H5Sclose(space);
@@ -118,13 +158,15 @@ void loadFromHdf5(DistArray &a, const std::string &file, const Box &box) {
 void loadRandom(DistArray &a, const Box &box) {
   std::vector<double> tmp;
   const int d = a.rank();
+  // Element numbers in the file's order: the same values whatever the storage order.
+  Shape fileStride = rowMajorStrides(a.fileExtents());
   forEachChunk(box, [&](const Box &c) {
     tmp.resize(product(c.len));
     Shape idx(d, 0);
     for (size_t n = 0; n < tmp.size(); ++n) {
       uint64_t linear = 0;
       for (int i = 0; i < d; ++i)
-        linear = linear * a.extents[i] + c.globalStart[i] + idx[i];
+        linear += (c.globalStart[i] + idx[i]) * fileStride[a.fileDim[i]];
       tmp[n] = randomValue(ctx().options.seed, a.name, linear);
       for (int i = d - 1; i >= 0 && ++idx[i] == c.len[i]; --i)
         idx[i] = 0;
@@ -179,19 +221,27 @@ void storeOutput(DistArray &a) {
   H5Pclose(fapl);
   if (f < 0)
     fail("cannot create output file " + tmpPath + " (for " + c.options.output + ")");
-  auto dims = hs(a.extents);
+  auto dims = hs(a.fileExtents());
   hid_t space = H5Screate_simple(a.rank(), dims.data(), nullptr);
   hid_t ds = H5Dcreate2(f, a.name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
                         H5P_DEFAULT, H5P_DEFAULT);
   if (ds < 0)
     fail("cannot create dataset '" + a.name + "' in " + tmpPath);
   if (writesOwnBlock(a)) {
-    std::vector<double> tmp;
+    std::vector<double> tmp, reordered;
+    const bool identity = identityOrder(a);
     forEachChunk(ownedBox(a), [&](const Box &ch) {
       tmp.resize(product(ch.len));
       transferBox(a, true, ch.storeStart, ch.len, tmp.data(), ch.len,
                   Shape(ch.len.size(), 0), "output rows");
-      auto start = hs(ch.globalStart), count = hs(ch.len);
+      if (!identity) { // storage order -> file order
+        reordered.resize(tmp.size());
+        copyStrided(reordered.data(), fileOrderStrides(a, ch.len), tmp.data(),
+                    rowMajorStrides(ch.len), ch.len);
+        tmp.swap(reordered);
+      }
+      std::vector<hsize_t> start, count;
+      fileBox(a, ch, start, count);
       H5Sselect_hyperslab(space, H5S_SELECT_SET, start.data(), nullptr, count.data(),
                           nullptr);
       hid_t mem = H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr);

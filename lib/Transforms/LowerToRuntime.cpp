@@ -133,8 +133,10 @@ LogicalResult RuntimeCalls::lower(Operation *op) {
                               a.getOnDisk() ? 1 : 0,
                               static_cast<int64_t>(a.getGrid().size())};
     llvm::append_range(d, a.getGrid());
+    std::optional<ArrayRef<int64_t>> fileDims = a.getFileDims();
     for (size_t i = 0; i < a.getExtents().size(); ++i)
-      d.append({a.getExtents()[i], a.getDims()[i], a.getSkew()[i]});
+      d.append({a.getExtents()[i], a.getDims()[i], a.getSkew()[i],
+                fileDims ? (*fileDims)[i] : static_cast<int64_t>(i)});
     Value storage = a.getStorage() ? ptrOf(loc, a.getStorage())
                                    : LLVM::ZeroOp::create(b, loc, ptrType()).getResult();
     Value h = call(loc, "tc_rt_array", {global(loc, d), string(loc, a.getName()), storage},

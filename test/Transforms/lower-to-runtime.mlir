@@ -2,7 +2,7 @@
 // as constant globals, buffers and offsets by pointer.
 // RUN: tc-opt %s --tc-lower-to-runtime | FileCheck %s
 
-// CHECK-DAG: memref.global "private" constant @[[ADESC:__tc_desc_[0-9]+]] : memref<13xi64> = dense<[2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 64, -1, -1]>
+// CHECK-DAG: memref.global "private" constant @[[ADESC:__tc_desc_[0-9]+]] : memref<15xi64> = dense<[2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, 64, -1, -1, 1]>
 // CHECK-DAG: memref.global "private" constant @[[NAME:__tc_name_[0-9]+]] : memref<2xi8> = dense<[65, 0]>
 // CHECK-LABEL: func.func @prog()
 // CHECK: memref.alloca() : memref<2xi64>

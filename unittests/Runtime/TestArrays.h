@@ -17,7 +17,7 @@ inline void *makeArray(const char *name, std::vector<int64_t> extents,
   std::vector<int64_t> desc = {static_cast<int64_t>(extents.size()), kind, TC_RT_INIT_ZERO,
                                onDisk ? 1 : 0, 1, ctx().size};
   for (size_t d = 0; d < extents.size(); ++d)
-    desc.insert(desc.end(), {extents[d], split[d] ? 0 : -1, -1});
+    desc.insert(desc.end(), {extents[d], split[d] ? 0 : -1, -1, static_cast<int64_t>(d)});
   return tc_rt_array(desc.data(), name, nullptr);
 }
 

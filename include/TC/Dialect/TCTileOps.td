@@ -36,6 +36,10 @@ def TC_ArrayOp : TC_Op<"array"> {
     `on_disk`: stored in a scratch file instead of memory. `storage`: an in-memory
     array may live in a buffer of its padded block's shape, which the program then
     uses as the array's tile (in-core plans: tile reads and writes cost no copy).
+    `file_dims`: the array's dimensions may be stored in another order than the
+    user's tensor (so that the local dgemm runs on its fastest shape); entry `d`
+    names the tensor (HDF5 dataset) dimension that dimension `d` holds. The
+    extents are in the stored order; the default is the tensor's order.
 
     ```mlir
     %A = tc.array "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]
@@ -45,7 +49,8 @@ def TC_ArrayOp : TC_Op<"array"> {
   let arguments = (ins StrAttr:$name, DenseI64ArrayAttr:$extents,
                    DenseI64ArrayAttr:$grid, DenseI64ArrayAttr:$dims,
                    DenseI64ArrayAttr:$skew, StrAttr:$kind, StrAttr:$init,
-                   UnitAttr:$on_disk, Optional<TC_TileBuffer>:$storage);
+                   UnitAttr:$on_disk, OptionalAttr<DenseI64ArrayAttr>:$file_dims,
+                   Optional<TC_TileBuffer>:$storage);
   let results = (outs TC_ArrayType:$result);
   let assemblyFormat = [{
     $name $extents `on` $grid `dims` $dims `skew` $skew

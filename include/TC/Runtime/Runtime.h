@@ -31,7 +31,8 @@ enum tc_rt_init { TC_RT_INIT_INPUT = 0, TC_RT_INIT_ZERO = 1, TC_RT_INIT_ROOT_INP
 
 /// Creates an array and loads its initial contents (phase "load").
 /// desc: [rank, kind, init, on_disk, grid_rank, grid..., then per dim:
-///        extent, grid_dim (-1: none), skew_dim (-1: none)]
+///        extent, grid_dim (-1: none), skew_dim (-1: none), file_dim (the
+///        dimension of the HDF5 dataset this storage dimension holds)]
 /// name: NUL-terminated; the HDF5 dataset and the --input key.
 /// storage: for an in-memory array, a buffer of the padded block's shape to hold
 /// it (tiles read from it in one piece then cost no copy), or null.
