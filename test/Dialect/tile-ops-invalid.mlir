@@ -153,3 +153,11 @@ func.func @array_storage_on_disk() {
   %A = tc.array "A" [4, 4] on [2] dims [0, -1] skew [-1, -1] storage %b : memref<2x4xf64> {kind = "distributed", init = "input", on_disk} : !tc.array
   return
 }
+
+// -----
+
+func.func @array_file_dims() {
+  // expected-error @+1 {{'tc.array' op file_dims must be a permutation of 0..1}}
+  %A = tc.array "A" [4, 4] on [1] dims [-1, -1] skew [-1, -1] {kind = "distributed", init = "input", file_dims = array<i64: 1, 1>} : !tc.array
+  return
+}

@@ -123,6 +123,21 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
     return %r : tensor<16x16xf64>
   }
 
+  // A long I (a, b, c) and short J (d) and K (p): A and C are stored with the
+  // long index last (contiguous), so the local dgemm runs column-major M-long.
+  // CHECK-LABEL: func.func @long_i()
+  // CHECK: tc.array "A" [8, 16, 16, 16] on [1] dims [-1, 0, -1, -1] skew [-1, -1, -1, -1] storage %{{.*}} : memref<8x16x16x16xf64> {file_dims = array<i64: 3, 0, 1, 2>
+  // CHECK: tc.array "B" [8, 4] on [1] {{.*}}{init = "input", kind = "gathered"}
+  // CHECK: tc.array "C" [4, 16, 16, 16] on [1] {{.*}}{file_dims = array<i64: 3, 0, 1, 2>
+  // CHECK: tc.tile_contract %{{.*}}[{{.*}}] ["d", "a", "b", "c"] += %{{.*}}[{{.*}}] ["p", "a", "b", "c"] * %{{.*}}[{{.*}}] ["p", "d"]
+  func.func @long_i(%A: tensor<16x16x16x8xf64>, %B: tensor<8x4xf64>, %C: tensor<16x16x16x4xf64>) -> tensor<16x16x16x4xf64> {
+    %r = tc.contract %C[a, b, c, d] += %A[a, b, c, p] * %B[p, d]
+           {tc.plan = #tc.plan<in_core = true, algorithm = "replication-b",
+              grid = <[1]>, dist_a = <[a]>, dist_b = <[*]>, dist_c = <[a]>>}
+           : tensor<16x16x16x8xf64>, tensor<8x4xf64> -> tensor<16x16x16x4xf64>
+    return %r : tensor<16x16x16x4xf64>
+  }
+
   // CHECK-LABEL: func.func @tc_main()
   // CHECK: call @outside_rotation()
   // CHECK: call @inside_rotation()
