@@ -510,9 +510,15 @@ void ContractionLowering::emitProgram(func::FuncOp newFunc) {
     result = createArray(*given[RC], Value());
     RedistributeArrayOp::create(b, loc, arrays[RC].handle, result);
   }
+  // Out of core, the tiles are free before the output is written (memory cap);
+  // in core they are the arrays' storage and live until it is.
+  if (!inCore)
+    for (ArrayInfo &a : arrays)
+      memref::DeallocOp::create(b, loc, a.buffer);
   StoreOp::create(b, loc, result);
-  for (ArrayInfo &a : arrays)
-    memref::DeallocOp::create(b, loc, a.buffer);
+  if (inCore)
+    for (ArrayInfo &a : arrays)
+      memref::DeallocOp::create(b, loc, a.buffer);
   func::ReturnOp::create(b, loc);
 }
 
