@@ -31,8 +31,10 @@ def main():
     ap.add_argument("--save-report")
     ap.add_argument("--progress", action="store_true", help="let the program show its progress line")
     ap.add_argument("--max-rss-over")
-    ap.add_argument("rest", nargs="*")
-    a = ap.parse_args()
+    argv = sys.argv[1:]
+    rest = argv[argv.index("--") + 1:] if "--" in argv else []  # the program's own options
+    a = ap.parse_args(argv[:len(argv) - len(rest) - (1 if rest or "--" in argv else 0)])
+    a.rest = rest
 
     m = re.fullmatch(r"\s*(\w+)\[([\w, ]*)\]\s*(\+?=)\s*(\w+)\[([\w, ]*)\]\s*\*\s*(\w+)\[([\w, ]*)\]\s*",
                      a.spec)

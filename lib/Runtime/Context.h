@@ -37,6 +37,7 @@ struct Options {
   uint64_t seed = 0;
   std::string output, scratch = ".", report;
   bool quiet = false;
+  int repeat = 1; ///< --repeat: run the program this many times (timing)
 };
 
 struct Context {

@@ -181,7 +181,26 @@ std::string tileName(const Shape &shape, const int64_t *offsets) {
   return "tile at " + str(o) + " of shape " + str(shape);
 }
 
+std::vector<DistArray *> &allArrays() {
+  static std::vector<DistArray *> arrays;
+  return arrays;
+}
+
 } // namespace
+
+void releaseArrays() {
+  Context &c = ctx();
+  for (DistArray *a : allArrays()) {
+    if (a->fd >= 0) {
+      ::close(a->fd);
+      ::unlink(a->path.c_str());
+      c.scratchFiles.erase(std::remove(c.scratchFiles.begin(), c.scratchFiles.end(), a->path),
+                           c.scratchFiles.end());
+    }
+    delete a;
+  }
+  allArrays().clear();
+}
 
 } // namespace tc::rt
 
@@ -191,6 +210,7 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
   tc::rt::TraceScope trace("tc_rt_array");
   setPhase(Load);
   auto *a = new DistArray;
+  allArrays().push_back(a);
   a->name = name;
   int d = static_cast<int>(desc[0]);
   a->kind = static_cast<tc_rt_kind>(desc[1]);

@@ -80,6 +80,10 @@ void forEachChunk(DistArray &a, int64_t offset, int64_t count, int64_t chunkElem
                   bool readOnly, const std::function<void(double *, int64_t)> &fn,
                   const std::string &what);
 
+/// Frees every array created so far: closes and removes scratch files (the end of
+/// one run of the program).
+void releaseArrays();
+
 /// Loads the initial contents (HDF5 input, random values or zeros).
 void loadInitial(DistArray &a);
 
