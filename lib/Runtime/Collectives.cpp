@@ -10,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
+#include "StridedCopy.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace tc::rt {
 namespace {
@@ -82,30 +82,6 @@ void allreduce(double *data, int64_t n) {
   }
 }
 
-/// Copies the sub-tile `sub` at `off` of a row-major buffer of shape `shape` to
-/// or from a contiguous array.
-void packSubTile(double *buf, const Shape &shape, const int64_t *off, const Shape &sub,
-                 double *packed, bool pack) {
-  const int d = static_cast<int>(shape.size());
-  Shape idx(d > 0 ? d - 1 : 0, 0);
-  int64_t run = sub[d - 1], n = 0;
-  for (;;) {
-    int64_t o = 0;
-    for (int i = 0; i < d; ++i)
-      o = o * shape[i] + off[i] + (i < d - 1 ? idx[i] : 0);
-    if (pack)
-      std::memcpy(packed + n, buf + o, run * 8);
-    else
-      std::memcpy(buf + o, packed + n, run * 8);
-    n += run;
-    int i = d - 2;
-    while (i >= 0 && ++idx[i] == sub[i])
-      idx[i--] = 0;
-    if (i < 0)
-      break;
-  }
-}
-
 } // namespace
 } // namespace tc::rt
 
@@ -121,10 +97,14 @@ extern "C" void tc_rt_shift_tile(void *array, double *buf, const int64_t *desc,
     shiftInPlace(buf, product(shape), a.comm, g, a.grid);
     return;
   }
+  Shape stride = rowMajorStrides(shape), packedStride = rowMajorStrides(sub);
+  double *view = buf;
+  for (int i = 0; i < d; ++i)
+    view += offsets[i] * stride[i];
   std::vector<double> packed(product(sub));
-  packSubTile(buf, shape, offsets, sub, packed.data(), true);
+  copyStrided(packed.data(), packedStride, view, stride, sub);
   shiftInPlace(packed.data(), packed.size(), a.comm, g, a.grid);
-  packSubTile(buf, shape, offsets, sub, packed.data(), false);
+  copyStrided(view, stride, packed.data(), packedStride, sub);
 }
 
 extern "C" void tc_rt_broadcast_tile(void *array, double *buf, const int64_t *desc,
@@ -133,12 +113,12 @@ extern "C" void tc_rt_broadcast_tile(void *array, double *buf, const int64_t *de
   DistArray &a = *static_cast<DistArray *>(array);
   const int P = ctx().size, r = ctx().rank;
   Shape shape(desc + 2, desc + 2 + desc[0]);
-  int64_t rowElems = product(shape) / shape[0], s = a.slabRows();
+  int64_t rowElems = product(shape) / shape[0];
   // Rows of the tile that slab q holds, as [lo, hi) in tile coordinates.
   auto piece = [&](int q) {
-    int64_t lo = std::max(offsets[0], q * s), hi = std::min(offsets[0] + shape[0], (q + 1) * s);
-    hi = std::min(hi, a.extents[0]);
-    lo -= offsets[0], hi -= offsets[0];
+    auto [s0, s1] = a.slabRange(q);
+    int64_t lo = std::max(offsets[0], s0) - offsets[0];
+    int64_t hi = std::min(offsets[0] + shape[0], s1) - offsets[0];
     return std::pair<int64_t, int64_t>(lo, std::max(lo, hi));
   };
   int next = (r + 1) % P, prev = (r + P - 1) % P;
@@ -162,7 +142,7 @@ extern "C" void tc_rt_shift_array(void *array, int64_t gridDim) {
   a.shifts[g] += 1;
   if (a.grid[g] == 1)
     return;
-  forEachChunk(a, 0, product(a.storeShape), std::max<int64_t>(1, ctx().chunkBytes / 8), false,
+  forEachChunk(a, 0, product(a.storeShape), chunkElems(), false,
                [&](double *data, int64_t n) { shiftInPlace(data, n, a.comm, g, a.grid); },
                "a chunk to shift");
 }
@@ -172,7 +152,7 @@ extern "C" void tc_rt_allreduce_array(void *array) {
   DistArray &a = *static_cast<DistArray *>(array);
   if (ctx().size == 1)
     return;
-  forEachChunk(a, 0, product(a.storeShape), std::max<int64_t>(1, ctx().chunkBytes / 8), false,
+  forEachChunk(a, 0, product(a.storeShape), chunkElems(), false,
                [&](double *data, int64_t n) { allreduce(data, n); }, "a chunk to reduce");
 }
 
@@ -181,16 +161,12 @@ extern "C" void tc_rt_allgather_array(void *array) {
   DistArray &a = *static_cast<DistArray *>(array);
   const int P = ctx().size, r = ctx().rank;
   int64_t rowElems = product(a.storeShape) / a.storeShape[0], s = a.slabRows();
-  auto rows = [&](int q) {
-    int64_t lo = std::min(a.extents[0], q * s);
-    return std::pair<int64_t, int64_t>(lo, std::min(a.extents[0], lo + s));
-  };
-  int64_t step = std::max<int64_t>(1, ctx().chunkBytes / 8 / rowElems);
+  int64_t step = rowsPerChunk(a.storeShape);
   int next = (r + 1) % P, prev = (r + P - 1) % P;
   std::vector<double> out, in;
   for (int k = 0; k < P - 1; ++k) {
-    auto [slo, shi] = rows((r - k + P) % P);
-    auto [rlo, rhi] = rows((r - k - 1 + 2 * P) % P);
+    auto [slo, shi] = a.slabRange((r - k + P) % P);
+    auto [rlo, rhi] = a.slabRange((r - k - 1 + 2 * P) % P);
     // Every rank makes the same number of transfers (over the largest slab), so
     // neighbours' calls pair up even when the last slabs are short or empty.
     for (int64_t c = 0; c < s; c += step) {

@@ -84,7 +84,7 @@ Counters &counters(); ///< of the current phase
 /// and, with sampleRss, records its peak RSS: a read of /proc, about a ms).
 void setPhase(Phase p, bool sampleRss = true);
 
-/// Prints "tc: rank R: <message>", removes scratch files and partial output, and
+/// Prints "<program>: rank R: error: <message>", removes scratch files and partial output, and
 /// ends every rank with exit status 1.
 [[noreturn]] void fail(const std::string &message);
 
@@ -92,7 +92,8 @@ void setPhase(Phase p, bool sampleRss = true);
 /// its size differs from the number of ranks.
 MPI_Comm gridComm(const std::vector<int64_t> &grid);
 
-/// Rank 0's progress line on stderr, at most every 2 s once a run passes 3 s.
+/// Rank 0's progress line on stderr, at most every 2 s once a run passes
+/// progressAfter seconds.
 void reportProgress();
 
 } // namespace tc::rt

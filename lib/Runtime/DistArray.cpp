@@ -29,24 +29,34 @@ int64_t DistArray::parts(int d) const {
   return kind == TC_RT_DISTRIBUTED && gridDim[d] >= 0 ? grid[gridDim[d]] : 1;
 }
 
-int64_t DistArray::blockStart(int d) const {
+std::vector<int> DistArray::coordsOf(int rank) const {
+  std::vector<int> c(grid.size());
+  for (int g = static_cast<int>(grid.size()) - 1; g >= 0; --g) {
+    c[g] = static_cast<int>(rank % grid[g]);
+    rank /= static_cast<int>(grid[g]);
+  }
+  return c;
+}
+
+int64_t DistArray::blockStart(int d, const std::vector<int> &at) const {
   int64_t p = parts(d);
   if (p == 1)
     return 0;
   int g = static_cast<int>(gridDim[d]);
-  int64_t block = coords[g] + shifts[g] + (skewDim[d] >= 0 ? coords[skewDim[d]] : 0);
+  int64_t block = at[g] + shifts[g] + (skewDim[d] >= 0 ? at[skewDim[d]] : 0);
   return (block % p) * ceilDiv(extents[d], p);
 }
 
-int64_t DistArray::blockLen(int d) const {
+int64_t DistArray::blockLen(int d, const std::vector<int> &at) const {
   int64_t b = ceilDiv(extents[d], parts(d));
-  return std::max<int64_t>(0, std::min(b, extents[d] - blockStart(d)));
+  return std::max<int64_t>(0, std::min(b, extents[d] - blockStart(d, at)));
 }
 
 int64_t DistArray::slabRows() const { return ceilDiv(extents[0], ctx().size); }
 
-int64_t DistArray::storageRow0() const {
-  return kind == TC_RT_SLAB ? ctx().rank * slabRows() : 0;
+std::pair<int64_t, int64_t> DistArray::slabRange(int rank) const {
+  int64_t lo = std::min(extents[0], rank * slabRows());
+  return {lo, std::min(extents[0], lo + slabRows())};
 }
 
 /// Writes with the fault injection of TC_FAIL_WRITE_AFTER_BYTES (tests).
@@ -91,6 +101,15 @@ void storageIO(DistArray &a, bool read, double *data, int64_t offset, int64_t co
     done += n;
   }
   (read ? counters().bytesRead : counters().bytesWritten) += bytes;
+}
+
+int64_t chunkElems() { return std::max<int64_t>(1, ctx().chunkBytes / 8); }
+
+int64_t rowsPerChunk(const Shape &len) {
+  int64_t row = 1;
+  for (size_t d = 1; d < len.size(); ++d)
+    row *= std::max<int64_t>(len[d], 1);
+  return std::max<int64_t>(1, chunkElems() / row);
 }
 
 void forEachChunk(DistArray &a, int64_t offset, int64_t count, int64_t chunkElems,
@@ -161,8 +180,8 @@ TilePart tilePart(const DistArray &a, const Shape &shape, const int64_t *offsets
   for (int i = 0; i < d; ++i) {
     int64_t lo = offsets[i], hi = std::min(offsets[i] + shape[i], a.blockLen(i));
     if (i == 0 && a.kind == TC_RT_SLAB) { // only the rows of this process's slab
-      int64_t s0 = a.storageRow0();
-      int64_t slo = std::max(lo, s0), shi = std::min(hi, s0 + a.slabRows());
+      auto [s0, s1] = a.slabRange(ctx().rank);
+      int64_t slo = std::max(lo, s0), shi = std::min(hi, s1);
       t.bufStart[0] = slo - lo;
       t.storeStart[0] = slo - s0;
       t.len[0] = std::max<int64_t>(0, shi - slo);

@@ -54,13 +54,19 @@ struct DistArray {
   int rank() const { return static_cast<int>(extents.size()); }
   /// Blocks of dim `d` in the computation's view (1 when not distributed).
   int64_t parts(int d) const;
-  /// Start (global) and length of this process's current block of dim `d`.
-  int64_t blockStart(int d) const;
-  int64_t blockLen(int d) const;
-  /// Rows [start, end) of dim 0 in the slab of `r` (SLAB and GATHERED kinds).
+  /// Grid coordinates of `rank` (row-major, as MPI_Cart_create without reorder).
+  std::vector<int> coordsOf(int rank) const;
+  /// Start (global) and length of the current block of dim `d` held at grid
+  /// coordinates `at` (by default this process's).
+  int64_t blockStart(int d, const std::vector<int> &at) const;
+  int64_t blockLen(int d, const std::vector<int> &at) const;
+  int64_t blockStart(int d) const { return blockStart(d, coords); }
+  int64_t blockLen(int d) const { return blockLen(d, coords); }
+  /// Rows of dim 0 in a full slab (SLAB and GATHERED kinds split dim 0 over
+  /// every process); the last slabs may be shorter or empty.
   int64_t slabRows() const;
-  /// Row of storage where compute-view row `x0` lives (SLAB: minus the slab start).
-  int64_t storageRow0() const;
+  /// Rows [first, second) of dim 0 in the slab of `rank`.
+  std::pair<int64_t, int64_t> slabRange(int rank) const;
 };
 
 /// Moves the box `len` between storage (at `storeStart`) and a row-major buffer
@@ -72,6 +78,11 @@ void transferBox(DistArray &a, bool toBuffer, const Shape &storeStart, const Sha
 /// Reads or writes `bytes` of storage at element `offset` (chunked collectives).
 void storageIO(DistArray &a, bool read, double *data, int64_t offset, int64_t count,
                const std::string &what);
+
+/// Elements in one staging/collective chunk (chunk_bytes of doubles, at least 1).
+int64_t chunkElems();
+/// Rows of dim 0 of a box with extents `len` that fit in one chunk (at least 1).
+int64_t rowsPerChunk(const Shape &len);
 
 /// Calls fn(data, count) on consecutive chunks of at most `chunkElems` elements
 /// of the storage from element `offset` on: in place for memory storage; read

@@ -34,25 +34,17 @@ Box ownedBox(const DistArray &a) {
       b.len[i] = a.blockLen(i);
     }
   } else if (a.kind == TC_RT_SLAB || a.kind == TC_RT_GATHERED) {
-    int64_t s = a.slabRows(), lo = std::min(a.extents[0], ctx().rank * s);
+    auto [lo, hi] = a.slabRange(ctx().rank);
     b.globalStart[0] = lo;
-    b.len[0] = std::min(a.extents[0], lo + s) - lo;
+    b.len[0] = hi - lo;
     b.storeStart[0] = a.kind == TC_RT_GATHERED ? lo : 0;
   }
   return b;
 }
 
-/// Rows of dim 0 per chunk so that a chunk stays within the chunk budget.
-int64_t rowsPerChunk(const Box &b) {
-  int64_t row = 1;
-  for (size_t i = 1; i < b.len.size(); ++i)
-    row *= b.len[i];
-  return std::max<int64_t>(1, ctx().chunkBytes / 8 / std::max<int64_t>(row, 1));
-}
-
 /// Calls fn(chunk box) for consecutive row ranges of `b`.
-template <typename Fn> void forEachChunk(const Box &b, Fn fn) {
-  int64_t step = rowsPerChunk(b);
+template <typename Fn> void forEachRowChunk(const Box &b, Fn fn) {
+  int64_t step = rowsPerChunk(b.len);
   for (int64_t r = 0; r < b.len[0]; r += step) {
     Box c = b;
     c.globalStart[0] += r;
@@ -129,7 +121,7 @@ void loadFromHdf5(DistArray &a, const std::string &file, const Box &box) {
          " but the program expects " + str(a.fileExtents()));
   std::vector<double> tmp, reordered;
   const bool identity = identityOrder(a);
-  forEachChunk(box, [&](const Box &c) {
+  forEachRowChunk(box, [&](const Box &c) {
     tmp.resize(product(c.len));
     std::vector<hsize_t> start, count;
     fileBox(a, c, start, count);
@@ -160,7 +152,7 @@ void loadRandom(DistArray &a, const Box &box) {
   const int d = a.rank();
   // Element numbers in the file's order: the same values whatever the storage order.
   Shape fileStride = rowMajorStrides(a.fileExtents());
-  forEachChunk(box, [&](const Box &c) {
+  forEachRowChunk(box, [&](const Box &c) {
     tmp.resize(product(c.len));
     Shape idx(d, 0);
     for (size_t n = 0; n < tmp.size(); ++n) {
@@ -230,7 +222,7 @@ void storeOutput(DistArray &a) {
   if (writesOwnBlock(a)) {
     std::vector<double> tmp, reordered;
     const bool identity = identityOrder(a);
-    forEachChunk(ownedBox(a), [&](const Box &ch) {
+    forEachRowChunk(ownedBox(a), [&](const Box &ch) {
       tmp.resize(product(ch.len));
       transferBox(a, true, ch.storeStart, ch.len, tmp.data(), ch.len,
                   Shape(ch.len.size(), 0), "output rows");

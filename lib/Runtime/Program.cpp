@@ -17,7 +17,6 @@
 #include <fstream>
 #include <string>
 #include <vector>
-#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace tc::rt;
@@ -129,25 +128,27 @@ void appendCounters(std::string &out, const Counters &k, double predictedDisk,
 double baselineRss = 0;
 std::vector<double> runSeconds; ///< compute seconds of each run (--repeat)
 
-/// Gathers every rank's counters to rank 0 and writes the report there.
+/// Gathers every rank's counters to rank 0 and writes the report there. Each rank
+/// sends one row: per phase kPerPhase counters, then its baseline and peak RSS,
+/// then the compute seconds of every run.
 void writeReport() {
   Context &c = ctx();
   const int runs = c.options.repeat;
-  const int n = NumPhases * 7 + 2 + runs;
-  std::vector<double> mineStore(n);
-  double *mine = mineStore.data();
-  for (int r = 0; r < runs; ++r)
-    mine[NumPhases * 7 + 2 + r] = runSeconds[r];
-  mine[NumPhases * 7] = baselineRss;
-  mine[NumPhases * 7 + 1] = rssBytes("VmHWM:");
+  constexpr int kPerPhase = 7, kBaseline = NumPhases * kPerPhase, kPeak = kBaseline + 1,
+                kRuns = kPeak + 1;
+  const int n = kRuns + runs;
+  std::vector<double> mine(n);
   for (int p = 0; p < NumPhases; ++p) {
     const Counters &k = c.counters[p];
-    double v[7] = {k.bytesSent, k.bytesReceived, k.bytesRead, k.bytesWritten,
-                   k.flops,     k.seconds,       k.peakRss};
-    std::memcpy(mine + 7 * p, v, sizeof v);
+    double v[kPerPhase] = {k.bytesSent, k.bytesReceived, k.bytesRead, k.bytesWritten,
+                           k.flops,     k.seconds,       k.peakRss};
+    std::copy(v, v + kPerPhase, mine.begin() + kPerPhase * p);
   }
+  mine[kBaseline] = baselineRss;
+  mine[kPeak] = rssBytes("VmHWM:");
+  std::copy(runSeconds.begin(), runSeconds.end(), mine.begin() + kRuns);
   std::vector<double> all(c.rank == 0 ? n * c.size : 0);
-  MPI_Gather(mine, n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Gather(mine.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   if (c.rank != 0 || c.options.report.empty())
     return;
   auto unpack = [&](const double *v) {
@@ -162,7 +163,7 @@ void writeReport() {
   for (int r = 0; r < c.size; ++r) {
     out += "    {\"rank\": " + std::to_string(r);
     for (int p = 0; p < NumPhases; ++p) {
-      Counters k = unpack(all.data() + r * n + 7 * p);
+      Counters k = unpack(all.data() + r * n + kPerPhase * p);
       out += std::string(", \"") + kPhaseNames[p] + "\": ";
       appendCounters(out, k, c.predictedDisk, c.predictedComm, p == Compute);
       total[p].bytesSent += k.bytesSent, total[p].bytesReceived += k.bytesReceived;
@@ -172,12 +173,12 @@ void writeReport() {
     }
     char rss[160];
     std::snprintf(rss, sizeof rss, ", \"baseline_rss_bytes\": %.0f, \"peak_rss_bytes\": %.0f",
-                  all[r * n + NumPhases * 7], all[r * n + NumPhases * 7 + 1]);
+                  all[r * n + kBaseline], all[r * n + kPeak]);
     out += rss;
     if (runs > 1) {
       out += ", \"compute_seconds_per_run\": [";
       for (int k = 0; k < runs; ++k)
-        out += (k ? ", " : "") + std::to_string(all[r * n + NumPhases * 7 + 2 + k]);
+        out += (k ? ", " : "") + std::to_string(all[r * n + kRuns + k]);
       out += "]";
     }
     out += r + 1 < c.size ? "},\n" : "}\n";
@@ -194,7 +195,7 @@ void writeReport() {
     for (int k = 0; k < runs; ++k) {
       double slowest = 0;
       for (int r = 0; r < c.size; ++r)
-        slowest = std::max(slowest, all[r * n + NumPhases * 7 + 2 + k]);
+        slowest = std::max(slowest, all[r * n + kRuns + k]);
       best = std::min(best, slowest);
     }
     out += ",\n  \"best_compute_seconds\": " + std::to_string(best);

@@ -23,31 +23,21 @@ struct Box {
   }
 };
 
-/// Coordinates of `rank` on a's grid (row-major, as MPI_Cart_create without reorder).
-std::vector<int> coordsOf(const DistArray &a, int rank) {
-  std::vector<int> c(a.grid.size());
-  for (int g = static_cast<int>(a.grid.size()) - 1; g >= 0; --g) {
-    c[g] = rank % a.grid[g];
-    rank /= static_cast<int>(a.grid[g]);
-  }
-  return c;
-}
-
 /// The global box `rank` holds of `a` (its current block; everything when
 /// replicated; its slab when a slab).
 Box heldBox(const DistArray &a, int rank) {
-  DistArray view = a; // only geometry is used; coordinates of `rank`
-  view.coords = coordsOf(a, rank);
   Box b{Shape(a.rank(), 0), a.extents};
-  if (a.kind == TC_RT_DISTRIBUTED)
+  if (a.kind == TC_RT_DISTRIBUTED) {
+    std::vector<int> at = a.coordsOf(rank);
     for (int d = 0; d < a.rank(); ++d) {
-      b.start[d] = view.blockStart(d);
-      b.len[d] = view.blockLen(d);
+      b.start[d] = a.blockStart(d, at);
+      b.len[d] = a.blockLen(d, at);
     }
+  }
   if (a.kind == TC_RT_SLAB) {
-    int64_t s = a.slabRows();
-    b.start[0] = std::min(a.extents[0], rank * s);
-    b.len[0] = std::min(a.extents[0], b.start[0] + s) - b.start[0];
+    auto [lo, hi] = a.slabRange(rank);
+    b.start[0] = lo;
+    b.len[0] = hi - lo;
   }
   return b;
 }
@@ -75,7 +65,7 @@ Shape storageStart(const DistArray &a, const Box &held, const Shape &start) {
 bool sends(const DistArray &src, int holder, int rank) {
   if (holder == rank)
     return false;
-  std::vector<int> h = coordsOf(src, holder), r = coordsOf(src, rank);
+  std::vector<int> h = src.coordsOf(holder), r = src.coordsOf(rank);
   bool sameBlock = true;
   for (size_t g = 0; g < src.grid.size(); ++g) {
     bool split = src.kind == TC_RT_DISTRIBUTED &&
@@ -88,22 +78,14 @@ bool sends(const DistArray &src, int holder, int rank) {
   return !sameBlock;
 }
 
-/// Rows of dim 0 per chunk of `box`.
-int64_t chunkRows(const Box &box) {
-  int64_t row = 1;
-  for (size_t d = 1; d < box.len.size(); ++d)
-    row *= std::max<int64_t>(box.len[d], 1);
-  return std::max<int64_t>(1, ctx().chunkBytes / 8 / row);
-}
-
 int64_t numChunks(const Box &box) {
-  return box.empty() ? 0 : (box.len[0] + chunkRows(box) - 1) / chunkRows(box);
+  return box.empty() ? 0 : (box.len[0] + rowsPerChunk(box.len) - 1) / rowsPerChunk(box.len);
 }
 
 /// Rows [i * step, ...) of `box` as a box.
 Box chunk(const Box &box, int64_t i) {
   Box c = box;
-  int64_t step = chunkRows(box);
+  int64_t step = rowsPerChunk(box.len);
   c.start[0] += i * step;
   c.len[0] = std::max<int64_t>(0, std::min(step, box.len[0] - i * step));
   return c;

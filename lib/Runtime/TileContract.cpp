@@ -57,20 +57,17 @@ int64_t volume(const Shape &labels, const Shape &labelExtent) {
 void permuteCopy(const Operand &x, const Shape &order, const Shape &labelExtent,
                  double *packed, bool pack) {
   const size_t d = order.size();
-  Shape stride(x.shape.size(), 1);
-  for (int i = static_cast<int>(x.shape.size()) - 2; i >= 0; --i)
-    stride[i] = stride[i + 1] * x.shape[i + 1];
+  Shape stride = rowMajorStrides(x.shape);
   int64_t base = 0;
   for (size_t i = 0; i < x.shape.size(); ++i)
     base += x.offsets[i] * stride[i];
-  Shape tileStride(d), packedStride(d, 1), ext(d);
+  Shape tileStride(d), ext(d);
   for (size_t i = 0; i < d; ++i) {
     size_t src = std::find(x.labels.begin(), x.labels.end(), order[i]) - x.labels.begin();
     tileStride[i] = stride[src];
     ext[i] = labelExtent[order[i]];
   }
-  for (int i = static_cast<int>(d) - 2; i >= 0; --i)
-    packedStride[i] = packedStride[i + 1] * ext[i + 1];
+  Shape packedStride = rowMajorStrides(ext);
   if (pack)
     copyStrided(packed, packedStride, x.data + base, tileStride, ext);
   else

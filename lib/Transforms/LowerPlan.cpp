@@ -18,6 +18,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 
 namespace mlir::tc {
 #define GEN_PASS_DEF_LOWERPLAN
@@ -230,15 +231,12 @@ LogicalResult ContractionLowering::buildArrays() {
   const bool longI = volI >= 64 * volJ && volI >= 64 * volK;
   for (int x = 0; x < 3; ++x) {
     ArrayInfo &a = arrays[x];
-    SmallVector<int64_t> order;
-    for (int pass = 0; pass < 2; ++pass) // with longI: the other labels, then I's
-      for (auto [d, l] : llvm::enumerate(*labels[x])) {
-        bool isI = longI && x != RB && in(problem.labelsA, l) && in(problem.labelsC, l);
-        if (isI == (pass == 1) || (!longI && pass == 0))
-          order.push_back(d);
-      }
-    if (!longI)
-      order.resize(labels[x]->size());
+    auto order = llvm::to_vector(llvm::seq<int64_t>(0, labels[x]->size()));
+    if (longI && x != RB) // the other labels first, then I's (contiguous)
+      std::stable_partition(order.begin(), order.end(), [&](int64_t d) {
+        const std::string &l = (*labels[x])[d];
+        return !(in(problem.labelsA, l) && in(problem.labelsC, l));
+      });
     for (int64_t d : order)
       a.labels.push_back((*labels[x])[d]);
     a.fileDims = order;
