@@ -41,6 +41,12 @@ private:
   Value handle(Value array) { return handles.lookup(array); }
   Value call(Location loc, StringRef name, ValueRange args, TypeRange results = {});
   SmallVector<int64_t> shapeDesc(MemRefType type, int64_t flag);
+  /// name(array, buffer, desc, offsets): the calling form of the per-tile ops.
+  void tileCall(Location loc, StringRef name, Value array, Value buffer,
+                ArrayRef<int64_t> desc, ValueRange offsets) {
+    call(loc, name,
+         {handle(array), ptrOf(loc, buffer), global(loc, desc), offsetsBuffer(loc, offsets)});
+  }
 
   ModuleOp module;
   OpBuilder b;
@@ -148,25 +154,18 @@ LogicalResult RuntimeCalls::lower(Operation *op) {
          {f64(p.getDiskBytesAttr()), f64(p.getCommBytesAttr()), f64(p.getFlopsAttr()),
           arith::ConstantOp::create(b, loc, p.getChunkBytesAttr()).getResult()});
   } else if (auto r = dyn_cast<ReadTileOp>(op)) {
-    call(loc, "tc_rt_read_tile",
-         {handle(r.getArray()), ptrOf(loc, r.getBuffer()),
-          global(loc, shapeDesc(r.getBuffer().getType(), r.getRootOnly())),
-          offsetsBuffer(loc, r.getOffsets())});
+    tileCall(loc, "tc_rt_read_tile", r.getArray(), r.getBuffer(),
+             shapeDesc(r.getBuffer().getType(), r.getRootOnly()), r.getOffsets());
   } else if (auto w = dyn_cast<WriteTileOp>(op)) {
-    call(loc, "tc_rt_write_tile",
-         {handle(w.getArray()), ptrOf(loc, w.getBuffer()),
-          global(loc, shapeDesc(w.getBuffer().getType(), 0)), offsetsBuffer(loc, w.getOffsets())});
+    tileCall(loc, "tc_rt_write_tile", w.getArray(), w.getBuffer(),
+             shapeDesc(w.getBuffer().getType(), 0), w.getOffsets());
   } else if (auto bc = dyn_cast<BroadcastTileOp>(op)) {
-    call(loc, "tc_rt_broadcast_tile",
-         {handle(bc.getArray()), ptrOf(loc, bc.getBuffer()),
-          global(loc, shapeDesc(bc.getBuffer().getType(), 0)),
-          offsetsBuffer(loc, bc.getOffsets())});
+    tileCall(loc, "tc_rt_broadcast_tile", bc.getArray(), bc.getBuffer(),
+             shapeDesc(bc.getBuffer().getType(), 0), bc.getOffsets());
   } else if (auto s = dyn_cast<ShiftTileOp>(op)) {
     SmallVector<int64_t> d = shapeDesc(s.getBuffer().getType(), s.getGridDim());
     llvm::append_range(d, s.getSizes());
-    call(loc, "tc_rt_shift_tile",
-         {handle(s.getArray()), ptrOf(loc, s.getBuffer()), global(loc, d),
-          offsetsBuffer(loc, s.getOffsets())});
+    tileCall(loc, "tc_rt_shift_tile", s.getArray(), s.getBuffer(), d, s.getOffsets());
   } else if (auto ar = dyn_cast<AllReduceTileOp>(op)) {
     SmallVector<int64_t> d = {ar.getBuffer().getType().getRank()};
     llvm::append_range(d, ar.getBuffer().getType().getShape());
