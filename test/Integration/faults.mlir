@@ -24,6 +24,8 @@
 
 // RUN: %python %S/Inputs/expect_failure.py mpirun -np 2 %t.prog --random-inputs 1 --bogus | FileCheck %s --check-prefix=USAGE
 // USAGE: error: unknown option '--bogus' (see --help)
+// RUN: %python %S/Inputs/expect_failure.py mpirun -np 2 %t.prog --random-inputs 1 --repeat 0 | FileCheck %s --check-prefix=REPEAT
+// REPEAT: error: --repeat needs a count from 1 to 1000, got '0' (see --help)
 
 // No failed run left the output or scratch files behind.
 // RUN: grep -q earlier %t.d/out.h5
