@@ -2,6 +2,7 @@
 #include "TC/Analysis/Units.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <utility>
 
@@ -38,6 +39,18 @@ std::optional<double> parseByteRate(const std::string &text) {
       text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0)
     return parseByteSize(text.substr(0, text.size() - suffix.size()));
   return parseByteSize(text);
+}
+
+std::string formatBytes(double bytes) {
+  const char *units[] = {"B", "KB", "MB", "GB", "TB"};
+  int u = 0;
+  while (u < 4 && bytes >= 1000) {
+    bytes /= 1000;
+    ++u;
+  }
+  char text[32];
+  std::snprintf(text, sizeof(text), u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+  return text;
 }
 
 } // namespace mlir::tc

@@ -83,7 +83,25 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
   }
   if (attr.getName() == getPlanAttrName())
     return verifyPlanAttribute(op, attr.getValue());
+  if (attr.getName() == getFusionAttrName()) {
+    if (!isa<ContractOp, SumOp>(op))
+      return op->emitOpError() << "'" << getFusionAttrName()
+                               << "' belongs on a tc.contract or tc.sum, not on '"
+                               << op->getName() << "'";
+    if (!isa<FusionAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << getFusionAttrName()
+                               << "' must be a #tc.fusion attribute, got " << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == getFusionPlanAttrName()) {
+    if (!isa<FusionPlanAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << getFusionPlanAttrName()
+                               << "' must be a #tc.fusion_plan attribute, got "
+                               << attr.getValue();
+    return success();
+  }
   return op->emitOpError() << "unknown tc attribute '" << attr.getName().getValue()
-                           << "'; tc defines only '" << getMachineAttrName() << "' and '"
-                           << getPlanAttrName() << "' as discardable attributes";
+                           << "'; tc defines only '" << getMachineAttrName() << "', '"
+                           << getPlanAttrName() << "', '" << getFusionAttrName() << "' and '"
+                           << getFusionPlanAttrName() << "' as discardable attributes";
 }

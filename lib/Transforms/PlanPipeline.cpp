@@ -1,7 +1,8 @@
 //===- PlanPipeline.cpp - the tc-plan pipeline ----------------------------===//
 //
-// Gao et al.'s planning in the order its decisions depend on each other: machine,
-// then algorithm and distributions, then read order, then tiles; then the report.
+// Planning in the order its decisions depend on each other: machine; Cociorva et
+// al.'s fusion and distribution of operator trees; Gao et al.'s algorithm and
+// distributions, read order and tiles of single contractions; then the report.
 //
 //===----------------------------------------------------------------------===//
 #include "TC/Transforms/Passes.h"
@@ -22,6 +23,12 @@ void mlir::tc::buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &o
   machine.reduceFactor = options.reduceFactor;
   machine.volumes = options.volumes;
   pm.addPass(createSetMachine(machine));
+  FuseDistributeOptions fusion;
+  fusion.machineFile = options.machineFile;
+  fusion.maxGridDims = options.maxGridDims;
+  fusion.latency = options.latency;
+  fusion.flopRate = options.flopRate;
+  pm.addPass(createFuseDistribute(fusion));
   pm.addPass(createSelectAlgorithm());
   pm.addPass(createPlaceIO());
   pm.addPass(createSolveTiles());

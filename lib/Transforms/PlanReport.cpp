@@ -1,10 +1,14 @@
 //===- PlanReport.cpp - the tc-plan-report pass ---------------------------===//
 //
 // Writes, for every planned contraction, all candidates of Gao et al.'s search and
-// the one its plan chose: as JSON for tools, as a table like [G] Table 9 for people.
+// the one its plan chose: as JSON for tools, as a table like [G] Table 9 for people;
+// and for every fused operator tree its arrays like [C] Tables 1-2.
 //
 //===----------------------------------------------------------------------===//
+#include "FusionSupport.h"
 #include "PlanSupport.h"
+#include "TC/Analysis/Units.h"
+#include "TC/Dialect/TCDialect.h"
 #include "TC/Transforms/Passes.h"
 
 #include "mlir/Support/FileUtilities.h"
@@ -41,6 +45,63 @@ std::string describeLocation(Location loc) {
   llvm::raw_string_ostream os(text);
   loc.print(os);
   return text;
+}
+
+/// One array of a fused operator tree, as [C] Tables 1-2 list it.
+struct TreeRow {
+  std::string full, reduced, initial, final;
+  std::vector<std::string> fused;
+  double memBytes, commSeconds;
+};
+
+struct TreeEntry {
+  std::string function;
+  FusionPlanAttr plan;
+  std::vector<TreeRow> rows;
+};
+
+std::string distText(DistAttr dist) {
+  std::string s = "<";
+  for (size_t d = 0; d < dist.getDims().size(); ++d)
+    s += (d ? "," : "") + dist.getDims()[d].getValue().str();
+  return s + ">";
+}
+
+/// The rows of a function tc-fuse-distribute planned: inputs in argument order,
+/// then the formulas in program order.
+FailureOr<TreeEntry> describeTree(func::FuncOp func) {
+  FailureOr<FunctionTree> tree = buildFunctionTree(func);
+  if (failed(tree))
+    return failure();
+  TreeEntry entry{func.getSymName().str(),
+                  func->getAttrOfType<FusionPlanAttr>(TCDialect::getFusionPlanAttrName()),
+                  {}};
+  std::vector<int> order;
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t id = 0; id < tree->values.size(); ++id)
+      if ((tree->ops[id] == nullptr) == (pass == 0))
+        order.push_back(static_cast<int>(id));
+  for (int id : order) {
+    FusionAttr attr = getFusionAttr(func, *tree, id);
+    if (!attr)
+      return func.emitError() << "array " << tree->tree.node(id).name
+                              << " of the fused tree has no #tc.fusion";
+    IndexSet fused = 0;
+    TreeRow row;
+    if (ArrayAttr names = attr.getFused())
+      for (Attribute n : names) {
+        row.fused.push_back(cast<StringAttr>(n).getValue().str());
+        fused |= indexBit(tree->tree.findIndex(row.fused.back()));
+      }
+    row.full = tree->tree.arrayString(id);
+    row.reduced = tree->tree.arrayString(id, ~fused);
+    row.initial = distText(attr.getInitial());
+    row.final = distText(attr.getFinal());
+    row.memBytes = attr.getMemory().getValueAsDouble();
+    row.commSeconds = attr.getComm().getValueAsDouble();
+    entry.rows.push_back(row);
+  }
+  return entry;
 }
 
 bool samePlan(const ContractionPlan &a, const ContractionPlan &b) {
@@ -91,12 +152,25 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
         });
     if (failed(planned))
       return signalPassFailure();
+    std::vector<TreeEntry> trees;
+    WalkResult walked = module.walk([&](func::FuncOp func) {
+      if (!func->hasAttr(TCDialect::getFusionPlanAttrName()))
+        return WalkResult::advance();
+      FailureOr<TreeEntry> entry = describeTree(func);
+      if (failed(entry))
+        return WalkResult::interrupt();
+      trees.push_back(std::move(*entry));
+      return WalkResult::advance();
+    });
+    if (walked.wasInterrupted())
+      return signalPassFailure();
     if (!jsonPath.empty() && failed(write(jsonPath, [&](llvm::raw_ostream &os) {
-          writeJson(os, *machine, entries, problems);
+          writeJson(os, *machine, entries, problems, trees);
         })))
       return signalPassFailure();
     if (!tablePath.empty() && failed(write(tablePath, [&](llvm::raw_ostream &os) {
           writeTable(os, *machine, entries, problems);
+          writeTreeTables(os, *machine, trees);
         })))
       return signalPassFailure();
   }
@@ -115,7 +189,8 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
 
   static void writeJson(llvm::raw_ostream &os, const MachineModel &m,
                         const std::vector<Entry> &entries,
-                        const std::vector<ContractionProblem> &problems) {
+                        const std::vector<ContractionProblem> &problems,
+                        const std::vector<TreeEntry> &trees) {
     llvm::json::OStream j(os, 2);
     j.object([&] {
       j.attributeObject("machine", [&] {
@@ -151,8 +226,62 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
             j.attribute("chosen", static_cast<int64_t>(entries[e].chosen));
           });
       });
+      j.attributeArray("operator_trees", [&] {
+        for (const TreeEntry &t : trees)
+          j.object([&] {
+            j.attribute("function", t.function);
+            j.attributeArray("grid", [&] {
+              for (int64_t n : t.plan.getGrid().getShape())
+                j.value(n);
+            });
+            j.attribute("memory_bytes", t.plan.getMemory().getValueAsDouble());
+            j.attribute("limit_bytes", t.plan.getLimit().getValueAsDouble());
+            j.attribute("comm_seconds", t.plan.getComm().getValueAsDouble());
+            j.attribute("calc_seconds", t.plan.getCalc().getValueAsDouble());
+            j.attributeArray("arrays", [&] {
+              for (const TreeRow &r : t.rows)
+                j.object([&] {
+                  j.attribute("array", r.full);
+                  j.attribute("reduced", r.reduced);
+                  j.attribute("initial", r.initial);
+                  j.attribute("final", r.final);
+                  j.attributeArray("fused", [&] {
+                    for (const std::string &f : r.fused)
+                      j.value(f);
+                  });
+                  j.attribute("memory_bytes", r.memBytes);
+                  j.attribute("comm_seconds", r.commSeconds);
+                });
+            });
+          });
+      });
     });
     os << "\n";
+  }
+
+  /// [C] Tables 1-2: full and reduced array, initial and final distribution,
+  /// memory per process, communication cost; then the totals.
+  static void writeTreeTables(llvm::raw_ostream &os, const MachineModel &m,
+                              const std::vector<TreeEntry> &trees) {
+    for (const TreeEntry &t : trees) {
+      std::string grid;
+      for (int64_t n : t.plan.getGrid().getShape())
+        grid += (grid.empty() ? "" : "x") + std::to_string(n);
+      os << "operator tree @" << t.function << "  (P = " << m.procs << " as " << grid
+         << ", memory limit " << formatBytes(t.plan.getLimit().getValueAsDouble())
+         << " per process)\n";
+      os << llvm::format("  %-18s %-18s %-12s %-12s %12s %12s\n", "full array",
+                         "reduced array", "initial", "final", "memory/proc", "comm (s)");
+      for (const TreeRow &r : t.rows)
+        os << llvm::format("  %-18s %-18s %-12s %-12s %12s %12.4g\n", r.full.c_str(),
+                           r.reduced.c_str(), r.initial.c_str(), r.final.c_str(),
+                           formatBytes(r.memBytes).c_str(), r.commSeconds);
+      os << "  total: " << formatBytes(t.plan.getMemory().getValueAsDouble())
+         << " per process, communication "
+         << llvm::format("%.4g", t.plan.getComm().getValueAsDouble())
+         << " s, computation " << llvm::format("%.4g", t.plan.getCalc().getValueAsDouble())
+         << " s\n";
+    }
   }
 
   static void writeTable(llvm::raw_ostream &os, const MachineModel &m,

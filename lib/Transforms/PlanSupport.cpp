@@ -191,6 +191,9 @@ LogicalResult mlir::tc::planEachContraction(
     return failure();
   bool failedAny = false;
   module.walk([&](ContractOp op) {
+    // Formulas of an operator tree are planned together by tc-fuse-distribute.
+    if (op->hasAttr(TCDialect::getFusionAttrName()))
+      return;
     FailureOr<ContractionProblem> problem = buildProblem(op);
     if (failed(problem)) {
       failedAny = true;

@@ -43,7 +43,8 @@ struct PlanFields {
 PlanAttr mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPlan &plan,
                    PlanFields fields);
 
-/// Runs the planner on every tc.contract of `module` with the decisions already
+/// Runs the planner on every tc.contract of `module` (but those tc-fuse-distribute
+/// planned as part of an operator tree) with the decisions already
 /// in its plan, emits the planner's errors (and, with `emitRemarks`, its remarks)
 /// on the op, and hands the successful results to `onPlanned`. Fails if any
 /// contraction failed.

@@ -103,6 +103,9 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
     if (!object)
       return fail("expected a JSON object with the keys of #tc.machine");
     for (const auto &[key, value] : *object) {
+      // Measured costs for operator trees, read by tc-fuse-distribute.
+      if (key == "mcost" || key == "latency" || key == "flop_rate")
+        continue;
       if (key == "volumes") {
         std::optional<llvm::StringRef> text = value.getAsString();
         if (!text)
@@ -113,7 +116,8 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       const auto *it = llvm::find_if(kKeys, [&](const char *k) { return key == k; });
       if (it == std::end(kKeys))
         return fail("unknown key '" + key.str() + "'; expected one of procs, mem, "
-                    "net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor, volumes");
+                    "net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor, volumes "
+                    "(and latency, flop_rate, mcost for tc-fuse-distribute)");
       Field field = static_cast<Field>(it - std::begin(kKeys));
       std::optional<double> v;
       if (std::optional<double> number = value.getAsNumber())

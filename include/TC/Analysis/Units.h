@@ -22,6 +22,10 @@ std::optional<double> parseByteSize(const std::string &text);
 /// "/s" (a plain number is already bytes/s).
 std::optional<double> parseByteRate(const std::string &text);
 
+/// "503.0 MB", "12.8 GB": a byte count in powers of 1000 with one decimal, as
+/// the papers' tables print memory.
+std::string formatBytes(double bytes);
+
 } // namespace mlir::tc
 
 #endif // TC_ANALYSIS_UNITS_H

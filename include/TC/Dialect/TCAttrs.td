@@ -157,4 +157,66 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
   let genVerifyDecl = 1;
 }
 
+def TC_FusionAttr : TC_Attr<"Fusion", "fusion"> {
+  let summary = "One array of a fused operator tree: Cociorva et al.'s decisions";
+  let description = [{
+    What `tc-fuse-distribute` decided for one array of an operator tree (Cociorva et
+    al. section 3.3), attached as `tc.fusion` to the `tc.contract`/`tc.sum` producing
+    it, or as an argument attribute to an input.
+
+    ```mlir
+    tc.fusion = #tc.fusion<grid = <[4, 8]>, compute = <[b, f]>, initial = <[b, f]>,
+        final = <[b, c]>, fused = ["d"], memory = 1.75e+07 : f64,
+        comm = 7.918e+02 : f64>
+    ```
+
+    - `compute`: the distribution of the node's loops while it computes ([C]'s
+      gamma; absent on inputs).
+    - `initial`: the input's distribution, or the distribution the node produces
+      its array in (after combining partial sums, `partial_sums`).
+    - `final`: the distribution the consuming node reads it in (on the result, the
+      initial one).
+    - `fused`: loops fused with the consumer (on the result: the loops the result
+      is written along slice by slice); the array keeps only the other dimensions.
+    - `partial_sums`: `"to_one"` or `"to_all"` when `compute` distributes a summed
+      index ([C]'s variants 1 and 2).
+    - `memory`: bytes per process, the larger of the initial and final sizes;
+      `comm`: seconds of redistribution (MoveCost), `calc`: seconds of
+      computation (CalcCost).
+  }];
+  let parameters = (ins
+    "::mlir::tc::GridAttr":$grid,
+    OptionalParameter<"::mlir::tc::DistAttr">:$compute,
+    "::mlir::tc::DistAttr":$initial,
+    "::mlir::tc::DistAttr":$final,
+    OptionalParameter<"::mlir::ArrayAttr">:$fused,
+    OptionalParameter<"::mlir::StringAttr">:$partial_sums,
+    "::mlir::FloatAttr":$memory,
+    "::mlir::FloatAttr":$comm,
+    OptionalParameter<"::mlir::FloatAttr">:$calc);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def TC_FusionPlanAttr : TC_Attr<"FusionPlan", "fusion_plan"> {
+  let summary = "A function's fused and distributed operator tree: totals";
+  let description = [{
+    Attached by `tc-fuse-distribute` to a function whose contractions form an
+    operator tree: the logical grid chosen among all factorizations of P, the
+    memory per process of the plan and the limit it met, and the predicted
+    communication and computation seconds ([C] 3.3).
+
+    ```mlir
+    tc.fusion_plan = #tc.fusion_plan<grid = <[4, 8]>, memory = 5.03e+08 : f64,
+        limit = 5.12e+08 : f64, comm = 2.188e+03 : f64, calc = 1.2e+04 : f64>
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::tc::GridAttr":$grid,
+    "::mlir::FloatAttr":$memory,
+    "::mlir::FloatAttr":$limit,
+    "::mlir::FloatAttr":$comm,
+    "::mlir::FloatAttr":$calc);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 #endif // TC_ATTRS_TD

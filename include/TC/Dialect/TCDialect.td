@@ -36,6 +36,8 @@ def TC_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getMachineAttrName() { return "tc.machine"; }
     /// Name of the attribute holding a contraction's plan (#tc.plan).
     static constexpr ::llvm::StringLiteral getPlanAttrName() { return "tc.plan"; }
+    static constexpr ::llvm::StringLiteral getFusionAttrName() { return "tc.fusion"; }
+    static constexpr ::llvm::StringLiteral getFusionPlanAttrName() { return "tc.fusion_plan"; }
   private:
     void registerAttributes();
   public:

@@ -47,13 +47,21 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
                               llvm::cl::init(0)};
   Option<std::string> volumes{*this, "volumes",
                               llvm::cl::desc("Volume accounting: paper or runtime")};
+  Option<int> maxGridDims{*this, "max-grid-dims",
+                          llvm::cl::desc("Largest logical grid rank tc-fuse-distribute searches"),
+                          llvm::cl::init(2)};
+  Option<double> latency{*this, "latency",
+                         llvm::cl::desc("Seconds per message in the analytic Mcost"),
+                         llvm::cl::init(0)};
+  Option<double> flopRate{*this, "flop-rate",
+                          llvm::cl::desc("Flop/s per process for CalcCost"), llvm::cl::init(0)};
   Option<std::string> report{*this, "report",
                              llvm::cl::desc("Write the JSON plan report here ('-': stdout)")};
   Option<std::string> table{*this, "table",
                             llvm::cl::desc("Write the plan table here ('-': stdout)")};
 };
 
-/// tc-set-machine, tc-select-algorithm, tc-place-io, tc-solve-tiles, tc-plan-report.
+/// tc-set-machine, tc-fuse-distribute, tc-select-algorithm, tc-place-io, tc-solve-tiles, tc-plan-report.
 void buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &options);
 
 /// Registers the tc-plan pipeline.

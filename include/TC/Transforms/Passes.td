@@ -44,7 +44,9 @@ def SetMachine : Pass<"tc-set-machine", "::mlir::ModuleOp"> {
     `{"procs": 4, "mem": "64MB", "net_bw": "200MB/s", "disk_bw": "8MB/s",
     "elem_bytes": 8, "bcast_factor": 1, "reduce_factor": 1}`; numbers or strings
     with units, and optionally `"volumes": "runtime"` (see `#tc.machine`). The
-    result must name procs, mem, net_bw and disk_bw.
+    result must name procs, mem, net_bw and disk_bw. The keys `latency`,
+    `flop_rate` and `mcost` (measured costs written by `tc-calibrate`) are left to
+    `tc-fuse-distribute`.
   }];
   let options = [
     Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
@@ -108,6 +110,41 @@ def SolveTiles : Pass<"tc-solve-tiles", "::mlir::ModuleOp"> {
   }];
 }
 
+def FuseDistribute : Pass<"tc-fuse-distribute", "::mlir::ModuleOp"> {
+  let dependentDialects = ["::mlir::tc::TCDialect"];
+  let summary = "Choose grid, distributions and loop fusions of operator trees under a memory limit";
+  let description = [{
+    For every function whose `tc.contract`/`tc.sum` ops form an operator tree of
+    two or more formulas (Cociorva et al. section 2), runs the memory-constrained
+    communication minimization of Cociorva et al. section 3.3: for every logical
+    grid (each factorization of P into 1..`max-grid-dims` factors), a bottom-up
+    dynamic program over the tree chooses each input's initial distribution, each
+    formula's distribution, the loops fused between each array and its consumer
+    (with virtual partitioning by lcm(p_u, p_v) when the two distribute a fused
+    loop differently) and, for a summation over a distributed index, whether the
+    partial sums go to one process or to all; solutions inferior in cost and
+    memory, or over the machine's `mem`, are pruned. The cheapest plan that fits
+    is recorded as `tc.fusion` on every formula and input and `tc.fusion_plan` on
+    the function; `tc-plan-report` prints it like the paper's Tables 1-2.
+
+    Costs: DistSize, MsgFactor, MoveCost and CalcCost as the paper defines them
+    (notes B.4-B.7); Mcost is the measured table of `machine-file` (written by
+    `tc-calibrate`, key `mcost`) where it has the pair, else messages x latency +
+    bytes / net_bw. When no plan fits, the error gives the smallest memory per
+    process any plan needs.
+  }];
+  let options = [
+    Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
+           "JSON machine file with measured costs (keys mcost, latency, flop_rate)">,
+    Option<"maxGridDims", "max-grid-dims", "int", /*default=*/"2",
+           "Largest number of logical grid dimensions searched">,
+    Option<"latency", "latency", "double", /*default=*/"0",
+           "Seconds per message in the analytic Mcost (default: the machine file's, else 1e-5)">,
+    Option<"flopRate", "flop-rate", "double", /*default=*/"0",
+           "Flop/s per process for CalcCost (default: the machine file's, else 1e9)">,
+  ];
+}
+
 def PlanReport : Pass<"tc-plan-report", "::mlir::ModuleOp"> {
   let summary = "Write every contraction's candidate plans as JSON and/or a table";
   let description = [{
@@ -127,6 +164,11 @@ def PlanReport : Pass<"tc-plan-report", "::mlir::ModuleOp"> {
 
     `tiles` gives each label's total tile count. The table lists the same
     candidates like Gao et al.'s Table 9, the chosen one marked `*`.
+
+    Functions planned by `tc-fuse-distribute` appear under `"operator_trees"`
+    (function, grid, memory, limit, comm and calc seconds, and per array: full
+    and reduced array, initial and final distribution, fused loops, memory and
+    communication seconds) and in the table like Cociorva et al.'s Tables 1-2.
   }];
   let options = [
     Option<"jsonPath", "json", "std::string", /*default=*/"\"\"",

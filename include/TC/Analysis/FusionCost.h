@@ -1,0 +1,89 @@
+//===- FusionCost.h - Cociorva et al.'s size and cost formulas --*- C++ -*-===//
+//
+// The formulas of Cociorva et al. section 3.2-3.3 (notes B.4-B.7) for one node of
+// an operator tree and the edge to its parent: DistSize/DistRange (memory),
+// MsgFactor/LoopRange and MoveCost (communication, with Mcost supplied by a
+// CommCostModel), CalcCost (computation), and virtual partitioning by
+// lcm(p_u, p_v) (section 3.2(iii)).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_ANALYSIS_FUSIONCOST_H
+#define TC_ANALYSIS_FUSIONCOST_H
+
+#include "TC/Analysis/CommCostModel.h"
+#include "TC/Analysis/OperatorTree.h"
+#include "TC/Analysis/ProcessorGrid.h"
+
+namespace mlir::tc {
+
+/// The edge from node v to its parent: v's array as produced (the input's initial
+/// distribution, or the distribution v computes it in) and as its parent consumes
+/// it, both as seen from the array, and the loops fused between v and the parent
+/// ([C] Set(f)). For the root, `consumed` equals `produced` and `fused` are the
+/// loops along which the result is written out slice by slice.
+struct FusionEdge {
+  Distribution produced, consumed;
+  IndexSet fused = 0;
+};
+
+/// [C] 3.2(iii): a fused index t split over p_v processes at v and p_u at its
+/// parent runs over lcm(p_v, p_u) virtual processes at both.
+int64_t virtualParts(const Grid &grid, const FusionEdge &edge, int t);
+
+/// [C] 3.2(i) DistRange(i, v, alpha, Set(f)): the local extent of dimension i of
+/// v's array in distribution `alpha` (the edge's produced or consumed side): 1 if
+/// fused (p_virtual / p_alpha(i) when virtually partitioned), N_i / p_d if
+/// distributed along d, N_i otherwise. Unrounded, as [C]'s tables use it.
+double distRange(const OperatorTree &tree, const Grid &grid, int i,
+                 const Distribution &alpha, const FusionEdge &edge);
+
+/// [C] 3.2(i) DistSize: elements of v's array per holding process in `alpha`.
+double distSize(const OperatorTree &tree, const Grid &grid, int node,
+                const Distribution &alpha, const FusionEdge &edge);
+
+/// [C] 3.2(ii) LoopRange(i, v, alpha, Set(f)): trips of fused loop i, N_i divided
+/// by its (virtual) process count; 1 for an unfused i.
+double loopRange(const OperatorTree &tree, const Grid &grid, int i, const FusionEdge &edge);
+
+/// [C] 3.2(ii) MsgFactor: how many times the redistribution runs, the product of
+/// LoopRange over v's dimensions.
+double msgFactor(const OperatorTree &tree, const Grid &grid, int node, const FusionEdge &edge);
+
+/// [C] 3.2(ii) MoveCost(v, produced, consumed, f) = MsgFactor * Mcost(DistSize);
+/// 0 when both sides partition the array alike. Within one fused iteration a
+/// fused index's p_virtual / p slices keep their tuple entries: slices split over
+/// the same grid dimension at both ends stay put, others move like any block.
+double moveCost(const OperatorTree &tree, const Grid &grid, int node, const FusionEdge &edge,
+                const CommCostModel &comm);
+
+/// Memory of v's array per process in elements: the larger of its sizes before
+/// and after the redistribution ([C] 3.2(i)).
+double arrayElems(const OperatorTree &tree, const Grid &grid, int node, const FusionEdge &edge);
+
+/// [C] 3.3 CalcCost(v, gamma): v's multiply-adds per process, the product of its
+/// loop extents over the processes working on distinct parts. When gamma
+/// distributes a summed index each process computes partial sums over its part
+/// (the product then also divides by that index's processes; [C]'s CalcCost_1/2
+/// add the combining, see partialSumGroup).
+double calcCost(const OperatorTree &tree, const Grid &grid, int node, const Distribution &gamma);
+
+/// Processes whose partial sums a compute node in `gamma` must combine: the
+/// product of the grid extents carrying its summed indices (1: no combining).
+int64_t partialSumGroup(const OperatorTree &tree, const Grid &grid, int node,
+                        const Distribution &gamma);
+
+/// [C] 3.3's two ways to finish a summation over a distributed index.
+enum class SumVariant : int8_t {
+  None = 0,      ///< no summed index distributed
+  ToOne = 1,     ///< partial sums consolidated on coordinate 1 (`1`): CalcCost_1, MoveCost_1
+  ToAll = 2,     ///< partial sums replicated along the dimension (`*`): CalcCost_2, MoveCost_2
+};
+
+/// The distribution a compute node in `gamma` produces its array in: gamma seen
+/// from the array, the summed indices' grid dimensions `1` or `*` by `variant`.
+Distribution producedDistribution(const OperatorTree &tree, const Grid &grid, int node,
+                                  const Distribution &gamma, SumVariant variant);
+
+} // namespace mlir::tc
+
+#endif // TC_ANALYSIS_FUSIONCOST_H

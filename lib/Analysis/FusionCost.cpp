@@ -1,0 +1,86 @@
+//===- FusionCost.cpp - Cociorva et al.'s size and cost formulas ----------===//
+#include "TC/Analysis/FusionCost.h"
+
+#include <numeric>
+
+namespace mlir::tc {
+
+int64_t virtualParts(const Grid &grid, const FusionEdge &edge, int t) {
+  return std::lcm(edge.produced.parts(grid, t), edge.consumed.parts(grid, t));
+}
+
+double distRange(const OperatorTree &tree, const Grid &grid, int i,
+                 const Distribution &alpha, const FusionEdge &edge) {
+  int64_t p = alpha.parts(grid, i);
+  if (contains(edge.fused, i))
+    return static_cast<double>(virtualParts(grid, edge, i) / p);
+  return static_cast<double>(tree.extent(i)) / static_cast<double>(p);
+}
+
+double distSize(const OperatorTree &tree, const Grid &grid, int node,
+                const Distribution &alpha, const FusionEdge &edge) {
+  double size = 1;
+  for (int i : tree.node(node).dims)
+    size *= distRange(tree, grid, i, alpha, edge);
+  return size;
+}
+
+double loopRange(const OperatorTree &tree, const Grid &grid, int i, const FusionEdge &edge) {
+  if (!contains(edge.fused, i))
+    return 1;
+  return static_cast<double>(tree.extent(i)) /
+         static_cast<double>(virtualParts(grid, edge, i));
+}
+
+double msgFactor(const OperatorTree &tree, const Grid &grid, int node, const FusionEdge &edge) {
+  double factor = 1;
+  for (int i : tree.node(node).dims)
+    factor *= loopRange(tree, grid, i, edge);
+  return factor;
+}
+
+double moveCost(const OperatorTree &tree, const Grid &grid, int node, const FusionEdge &edge,
+                const CommCostModel &comm) {
+  if (edge.produced == edge.consumed)
+    return 0;
+  return msgFactor(tree, grid, node, edge) *
+         comm.mcost(distSize(tree, grid, node, edge.produced, edge), grid, edge.produced,
+                    edge.consumed);
+}
+
+double arrayElems(const OperatorTree &tree, const Grid &grid, int node, const FusionEdge &edge) {
+  return std::max(distSize(tree, grid, node, edge.produced, edge),
+                  distSize(tree, grid, node, edge.consumed, edge));
+}
+
+double calcCost(const OperatorTree &tree, const Grid &grid, int node, const Distribution &gamma) {
+  const OperatorTree::Node &v = tree.node(node);
+  double ops = 1;
+  for (int i = 0; i < tree.numIndices(); ++i)
+    if (contains(v.indices, i))
+      ops *= static_cast<double>(tree.extent(i)) / static_cast<double>(gamma.parts(grid, i));
+  return ops;
+}
+
+int64_t partialSumGroup(const OperatorTree &tree, const Grid &grid, int node,
+                        const Distribution &gamma) {
+  IndexSet summed = tree.node(node).summed();
+  int64_t group = 1;
+  for (size_t d = 0; d < grid.size(); ++d)
+    if (gamma.entry[d] >= 0 && contains(summed, gamma.entry[d]))
+      group *= grid[d];
+  return group;
+}
+
+Distribution producedDistribution(const OperatorTree &tree, const Grid &grid, int node,
+                                  const Distribution &gamma, SumVariant variant) {
+  const OperatorTree::Node &v = tree.node(node);
+  Distribution out = gamma.project(grid, v.dimens);
+  if (variant == SumVariant::ToOne)
+    for (size_t d = 0; d < grid.size(); ++d)
+      if (gamma.entry[d] >= 0 && contains(v.summed(), gamma.entry[d]))
+        out.entry[d] = Distribution::kFirstSlice;
+  return out;
+}
+
+} // namespace mlir::tc

@@ -1,0 +1,465 @@
+//===- FusionPlanner.cpp - memory-constrained fusion and distribution -----===//
+#include "TC/Analysis/FusionPlanner.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+namespace mlir::tc {
+
+namespace {
+
+bool nests(IndexSet a, IndexSet b) { return isSubset(a, b) || isSubset(b, a); }
+
+/// Every subset of `mask`.
+std::vector<IndexSet> subsetsOf(IndexSet mask) {
+  std::vector<IndexSet> out;
+  for (IndexSet s = mask;; s = (s - 1) & mask) {
+    out.push_back(s);
+    if (s == 0)
+      break;
+  }
+  return out;
+}
+
+/// One solution at a node ([C] 3.3): its final distribution, its fusion with the
+/// parent, the subtree's cost and memory, and how it was reached.
+struct Solution {
+  Distribution consumed, compute;
+  SumVariant variant = SumVariant::None;
+  IndexSet fused = 0;
+  double seconds = 0, memBytes = 0;
+  int child[2] = {-1, -1};
+};
+
+bool dominates(const Solution &a, const Solution &b) {
+  return a.seconds <= b.seconds && a.memBytes <= b.memBytes;
+}
+
+/// Solutions with the same final distribution and fusion: only the non-inferior
+/// ones ([C] 3.3 pruning, with equal potential fusions).
+void insertPareto(std::vector<Solution> &bucket, const Solution &s, size_t &pruned) {
+  for (const Solution &e : bucket)
+    if (dominates(e, s)) {
+      ++pruned;
+      return;
+    }
+  size_t before = bucket.size();
+  bucket.erase(std::remove_if(bucket.begin(), bucket.end(),
+                              [&](const Solution &e) { return dominates(s, e); }),
+               bucket.end());
+  pruned += before - bucket.size();
+  bucket.push_back(s);
+}
+
+struct NodeSolutions {
+  std::vector<Solution> all;
+  std::unordered_map<uint32_t, std::vector<int>> byConsumed;
+};
+
+class GridSearch {
+public:
+  GridSearch(const OperatorTree &tree, const Grid &grid, const FusionMachine &machine,
+             const CommCostModel &comm, const FusionSearchOptions &options)
+      : tree(tree), grid(grid), machine(machine), comm(comm), options(options),
+        solutions(tree.nodes().size()) {}
+
+  /// Runs the DP; the root's solutions.
+  const std::vector<Solution> &run() {
+    for (int id : tree.postOrder())
+      solve(id);
+    return solutions[tree.root()].all;
+  }
+
+  /// The decisions behind one root solution.
+  std::vector<NodeDecision> decisions(int rootSolution) const {
+    std::vector<NodeDecision> out(tree.nodes().size());
+    collect(tree.root(), rootSolution, out);
+    return out;
+  }
+
+  size_t kept = 0, pruned = 0;
+
+private:
+  void collect(int node, int index, std::vector<NodeDecision> &out) const {
+    const Solution &s = solutions[node].all[index];
+    out[node] = NodeDecision{s.compute, s.variant, s.fused};
+    const auto &children = tree.node(node).children;
+    for (size_t c = 0; c < children.size(); ++c)
+      collect(children[c], s.child[c], out);
+  }
+
+  const NodeDecision *fixedAt(int node) const {
+    return options.fixedDistributions ? &(*options.fixedDistributions)[node] : nullptr;
+  }
+
+  std::vector<IndexSet> fusionCandidates(int node) const {
+    if (!options.allowFusion)
+      return {0};
+    return subsetsOf(tree.node(node).dimens);
+  }
+
+  bool overLimit(double memBytes) const {
+    return options.limitMemory && memBytes > machine.memBytes;
+  }
+
+  void add(std::map<std::pair<uint32_t, IndexSet>, std::vector<Solution>> &buckets,
+           const Solution &s) {
+    if (overLimit(s.memBytes)) {
+      ++pruned;
+      return;
+    }
+    insertPareto(buckets[{s.consumed.key(), s.fused}], s, pruned);
+  }
+
+  double elemBytes() const { return static_cast<double>(machine.elemBytes); }
+
+  void solveInput(int id,
+                  std::map<std::pair<uint32_t, IndexSet>, std::vector<Solution>> &buckets) {
+    const OperatorTree::Node &v = tree.node(id);
+    std::vector<Distribution> initials =
+        fixedAt(id) ? std::vector<Distribution>{fixedAt(id)->compute}
+                    : enumerateDistributions(grid, v.dimens, false, true);
+    for (const Distribution &alpha : enumerateDistributions(grid, v.dimens, true, false))
+      for (IndexSet fused : fusionCandidates(id)) {
+        // [C] 3.3: Cost(v, alpha) = 0 if NoRep(alpha), else min over beta of
+        // MoveCost(v, beta, alpha); every beta is kept for its memory.
+        bool free = !fixedAt(id) && alpha.noReplication(grid);
+        for (const Distribution &beta : free ? std::vector<Distribution>{alpha} : initials) {
+          FusionEdge edge{beta, alpha, fused};
+          Solution s;
+          s.consumed = alpha;
+          s.compute = beta;
+          s.fused = fused;
+          s.seconds = moveCost(tree, grid, id, edge, comm);
+          s.memBytes = arrayElems(tree, grid, id, edge) * elemBytes();
+          add(buckets, s);
+        }
+      }
+  }
+
+  struct Combo {
+    double seconds, memBytes;
+    int child[2];
+  };
+
+  void solveCompute(int id,
+                    std::map<std::pair<uint32_t, IndexSet>, std::vector<Solution>> &buckets) {
+    const OperatorTree::Node &u = tree.node(id);
+    bool isRoot = u.parent < 0;
+    std::vector<Distribution> gammas =
+        fixedAt(id) ? std::vector<Distribution>{fixedAt(id)->compute}
+                    : enumerateDistributions(grid, u.indices, true, false);
+    std::vector<Distribution> alphas;
+    if (!isRoot)
+      alphas = enumerateDistributions(grid, u.dimens, true, false);
+    std::vector<IndexSet> fusions = fusionCandidates(id);
+    size_t numChildren = u.children.size();
+    std::vector<Combo> combos;
+    for (const Distribution &gamma : gammas) {
+      const std::vector<int> *groups[2] = {nullptr, nullptr};
+      bool missing = false;
+      for (size_t c = 0; c < numChildren; ++c) {
+        const NodeSolutions &child = solutions[u.children[c]];
+        auto it = child.byConsumed.find(gamma.project(grid, tree.node(u.children[c]).dimens).key());
+        if (it == child.byConsumed.end())
+          missing = true;
+        else
+          groups[c] = &it->second;
+      }
+      if (missing)
+        continue;
+      double calcSeconds = 2 * calcCost(tree, grid, id, gamma) / machine.flopRate;
+      int64_t group = partialSumGroup(tree, grid, id, gamma);
+      std::vector<SumVariant> variants =
+          fixedAt(id) ? std::vector<SumVariant>{fixedAt(id)->variant}
+          : group > 1 ? std::vector<SumVariant>{SumVariant::ToOne, SumVariant::ToAll}
+                      : std::vector<SumVariant>{SumVariant::None};
+      for (IndexSet fused : fusions) {
+        combos.clear();
+        childCombos(id, fused, groups, combos);
+        if (combos.empty())
+          continue;
+        for (SumVariant variant : variants) {
+          Distribution produced = producedDistribution(tree, grid, id, gamma, variant);
+          auto consider = [&](const Distribution &alpha) {
+            FusionEdge edge{produced, alpha, fused};
+            double own = arrayElems(tree, grid, id, edge) * elemBytes();
+            double seconds = calcSeconds + moveCost(tree, grid, id, edge, comm) +
+                             combineSeconds(id, edge, group, variant);
+            for (const Combo &combo : combos) {
+              Solution s;
+              s.consumed = alpha;
+              s.compute = gamma;
+              s.variant = variant;
+              s.fused = fused;
+              s.seconds = seconds + combo.seconds;
+              s.memBytes = own + combo.memBytes;
+              s.child[0] = combo.child[0];
+              s.child[1] = combo.child[1];
+              add(buckets, s);
+            }
+          };
+          if (isRoot)
+            consider(produced);
+          else
+            for (const Distribution &alpha : alphas)
+              consider(alpha);
+        }
+      }
+    }
+  }
+
+  /// [C] 3.3 CalcCost_j/MoveCost_j beyond CalcCost: combining partial sums, once
+  /// per fused iteration.
+  double combineSeconds(int id, const FusionEdge &edge, int64_t group, SumVariant variant) {
+    if (group <= 1)
+      return 0;
+    double local = distSize(tree, grid, id, edge.produced, edge);
+    double adds = local * static_cast<double>(group - 1) / static_cast<double>(group);
+    return msgFactor(tree, grid, id, edge) *
+           (comm.reduceCost(local, group, variant == SumVariant::ToAll) +
+            adds / machine.flopRate);
+  }
+
+  /// The non-inferior pairs of children solutions whose fusions nest with `fused`
+  /// and with each other (notes B.9).
+  void childCombos(int id, IndexSet fused, const std::vector<int> *const groups[2],
+                   std::vector<Combo> &out) {
+    const OperatorTree::Node &u = tree.node(id);
+    const std::vector<Solution> &first = solutions[u.children[0]].all;
+    for (int i0 : *groups[0]) {
+      const Solution &s0 = first[i0];
+      if (!nests(fused, s0.fused))
+        continue;
+      if (u.children.size() == 1) {
+        insertCombo(out, Combo{s0.seconds, s0.memBytes, {i0, -1}});
+        continue;
+      }
+      const std::vector<Solution> &second = solutions[u.children[1]].all;
+      for (int i1 : *groups[1]) {
+        const Solution &s1 = second[i1];
+        if (!nests(fused, s1.fused) || !nests(s0.fused, s1.fused))
+          continue;
+        Combo combo{s0.seconds + s1.seconds, s0.memBytes + s1.memBytes, {i0, i1}};
+        if (overLimit(combo.memBytes)) {
+          ++pruned;
+          continue;
+        }
+        insertCombo(out, combo);
+      }
+    }
+  }
+
+  void insertCombo(std::vector<Combo> &out, const Combo &c) {
+    for (const Combo &e : out)
+      if (e.seconds <= c.seconds && e.memBytes <= c.memBytes)
+        return;
+    out.erase(std::remove_if(out.begin(), out.end(),
+                             [&](const Combo &e) {
+                               return c.seconds <= e.seconds && c.memBytes <= e.memBytes;
+                             }),
+              out.end());
+    out.push_back(c);
+  }
+
+  void solve(int id) {
+    std::map<std::pair<uint32_t, IndexSet>, std::vector<Solution>> buckets;
+    if (tree.node(id).isInput())
+      solveInput(id, buckets);
+    else
+      solveCompute(id, buckets);
+    // [C] 3.3: a solution is inferior to one with the same final distribution, at
+    // least its potential fusions with the parent (an unfused solution nests with
+    // anything), no higher cost and no more memory.
+    NodeSolutions &out = solutions[id];
+    for (auto &[key, bucket] : buckets) {
+      auto unfused = buckets.find({key.first, 0});
+      for (const Solution &s : bucket) {
+        if (key.second != 0 && unfused != buckets.end() &&
+            std::any_of(unfused->second.begin(), unfused->second.end(),
+                        [&](const Solution &e) { return dominates(e, s); })) {
+          ++pruned;
+          continue;
+        }
+        out.byConsumed[key.first].push_back(static_cast<int>(out.all.size()));
+        out.all.push_back(s);
+      }
+    }
+    kept += out.all.size();
+  }
+
+  const OperatorTree &tree;
+  const Grid &grid;
+  const FusionMachine &machine;
+  const CommCostModel &comm;
+  const FusionSearchOptions &options;
+  std::vector<NodeSolutions> solutions;
+};
+
+} // namespace
+
+std::string checkFusionLegality(const OperatorTree &tree,
+                                const std::vector<IndexSet> &fusedWithParent) {
+  auto names = [&](IndexSet set) {
+    std::string s = "{";
+    for (int i = 0; i < tree.numIndices(); ++i)
+      if (contains(set, i))
+        s += (s.size() > 1 ? "," : "") + tree.indexName(i);
+    return s + "}";
+  };
+  for (size_t id = 0; id < tree.nodes().size(); ++id) {
+    const OperatorTree::Node &v = tree.node(static_cast<int>(id));
+    if (!isSubset(fusedWithParent[id], v.dimens))
+      return "array '" + v.name + "' is fused on " + names(fusedWithParent[id] & ~v.dimens) +
+             ", which are not its dimensions";
+    std::vector<int> around = v.children;
+    for (int a : around)
+      if (!nests(fusedWithParent[id], fusedWithParent[a]))
+        return "at '" + v.name + "', the fusion with its parent " +
+               names(fusedWithParent[id]) + " and with '" + tree.node(a).name + "' " +
+               names(fusedWithParent[a]) + " do not nest";
+    if (around.size() == 2 && !nests(fusedWithParent[around[0]], fusedWithParent[around[1]]))
+      return "at '" + v.name + "', the fusions with '" + tree.node(around[0]).name + "' " +
+             names(fusedWithParent[around[0]]) + " and '" + tree.node(around[1]).name + "' " +
+             names(fusedWithParent[around[1]]) + " do not nest";
+  }
+  return "";
+}
+
+EvaluatedPlan evaluateFusionPlan(const OperatorTree &tree, const Grid &grid,
+                                 const std::vector<NodeDecision> &decisions,
+                                 const FusionMachine &machine, const CommCostModel &comm) {
+  EvaluatedPlan out;
+  FusionPlan &plan = out.plan;
+  plan.grid = grid;
+  plan.nodes.resize(tree.nodes().size());
+  std::vector<IndexSet> fused;
+  for (const NodeDecision &d : decisions)
+    fused.push_back(d.fused);
+  out.error = checkFusionLegality(tree, fused);
+  for (size_t id = 0; id < tree.nodes().size() && out.error.empty(); ++id) {
+    int node = static_cast<int>(id);
+    const OperatorTree::Node &v = tree.node(node);
+    const NodeDecision &d = decisions[id];
+    FusionPlan::Node &n = plan.nodes[id];
+    n.decision = d;
+    IndexSet allowed = v.isInput() ? v.dimens : v.indices;
+    if (!isSubset(d.compute.distributed(grid), allowed)) {
+      out.error = "the distribution " + d.compute.str(grid, tree) + " of '" + v.name +
+                  "' names an index it does not have";
+      break;
+    }
+    int64_t group = v.isInput() ? 1 : partialSumGroup(tree, grid, node, d.compute);
+    if (v.isInput() && !d.compute.noReplication(grid)) {
+      out.error = "input '" + v.name + "' cannot start replicated (" +
+                  d.compute.str(grid, tree) + ")";
+      break;
+    }
+    if ((group > 1) != (d.variant != SumVariant::None)) {
+      out.error = "'" + v.name + "' " +
+                  (group > 1 ? "distributes a summed index but has no partial-sum variant"
+                             : "has a partial-sum variant but distributes no summed index");
+      break;
+    }
+    n.edge.produced = v.isInput() ? d.compute
+                                  : producedDistribution(tree, grid, node, d.compute, d.variant);
+    n.edge.consumed = v.parent < 0 ? n.edge.produced
+                                   : decisions[v.parent].compute.project(grid, v.dimens);
+    n.edge.fused = d.fused;
+    n.memBytes = arrayElems(tree, grid, node, n.edge) * static_cast<double>(machine.elemBytes);
+    n.commSeconds = moveCost(tree, grid, node, n.edge, comm);
+    if (!v.isInput()) {
+      n.calcSeconds = 2 * calcCost(tree, grid, node, d.compute) / machine.flopRate;
+      if (group > 1) {
+        double local = distSize(tree, grid, node, n.edge.produced, n.edge);
+        double factor = msgFactor(tree, grid, node, n.edge);
+        n.commSeconds += factor * comm.reduceCost(local, group, d.variant == SumVariant::ToAll);
+        n.calcSeconds += factor * local * static_cast<double>(group - 1) /
+                         static_cast<double>(group) / machine.flopRate;
+      }
+    }
+    plan.memBytes += n.memBytes;
+    plan.commSeconds += n.commSeconds;
+    plan.calcSeconds += n.calcSeconds;
+  }
+  return out;
+}
+
+FusionSearchResult planFusion(const OperatorTree &tree, const FusionMachine &machine,
+                              const CommCostModel &comm, const FusionSearchOptions &options) {
+  FusionSearchResult result;
+  result.error = tree.verify();
+  if (!result.error.empty())
+    return result;
+  if (tree.node(tree.root()).isInput()) {
+    result.error = "the tree computes nothing: its result is the input '" +
+                   tree.node(tree.root()).name + "'";
+    return result;
+  }
+  std::vector<Grid> grids = options.onlyGrid ? std::vector<Grid>{*options.onlyGrid}
+                                             : logicalGrids(machine.procs, options.maxGridDims);
+  result.smallestMemBytes = std::numeric_limits<double>::infinity();
+  for (const Grid &grid : grids) {
+    GridSearch search(tree, grid, machine, comm, options);
+    const std::vector<Solution> &roots = search.run();
+    result.solutionsKept += search.kept;
+    result.solutionsPruned += search.pruned;
+    int best = -1;
+    for (size_t i = 0; i < roots.size(); ++i) {
+      result.smallestMemBytes = std::min(result.smallestMemBytes, roots[i].memBytes);
+      if (roots[i].memBytes > machine.memBytes)
+        continue;
+      if (best < 0 || roots[i].seconds < roots[best].seconds ||
+          (roots[i].seconds == roots[best].seconds && roots[i].memBytes < roots[best].memBytes))
+        best = static_cast<int>(i);
+    }
+    if (best < 0)
+      continue;
+    EvaluatedPlan plan =
+        evaluateFusionPlan(tree, grid, search.decisions(best), machine, comm);
+    result.bestPerGrid.push_back(plan.plan);
+    if (!result.best || plan.plan.seconds() < result.best->seconds())
+      result.best = plan.plan;
+  }
+  if (!result.best && options.limitMemory) {
+    // Nothing fits: search again without the limit for the smallest memory.
+    FusionSearchOptions unlimited = options;
+    unlimited.limitMemory = false;
+    FusionMachine anyMemory = machine;
+    anyMemory.memBytes = std::numeric_limits<double>::infinity();
+    FusionSearchResult relaxed = planFusion(tree, anyMemory, comm, unlimited);
+    result.smallestMemBytes = relaxed.smallestMemBytes;
+    result.solutionsKept += relaxed.solutionsKept;
+    result.solutionsPruned += relaxed.solutionsPruned;
+  }
+  return result;
+}
+
+DecoupledResult planDecoupled(const OperatorTree &tree, const FusionMachine &machine,
+                              const CommCostModel &comm, int maxGridDims) {
+  DecoupledResult out;
+  FusionSearchOptions first;
+  first.maxGridDims = maxGridDims;
+  first.allowFusion = false;
+  first.limitMemory = false;
+  FusionMachine anyMemory = machine;
+  anyMemory.memBytes = std::numeric_limits<double>::infinity();
+  FusionSearchResult optimal = planFusion(tree, anyMemory, comm, first);
+  if (!optimal.best) {
+    out.fused.error = optimal.error.empty() ? "no plan at all" : optimal.error;
+    return out;
+  }
+  out.unfused = *optimal.best;
+  std::vector<NodeDecision> fixed;
+  for (const FusionPlan::Node &n : out.unfused.nodes)
+    fixed.push_back(n.decision);
+  FusionSearchOptions second;
+  second.fixedDistributions = &fixed;
+  second.onlyGrid = out.unfused.grid;
+  out.fused = planFusion(tree, machine, comm, second);
+  return out;
+}
+
+} // namespace mlir::tc

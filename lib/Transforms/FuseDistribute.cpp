@@ -1,0 +1,87 @@
+//===- FuseDistribute.cpp - the tc-fuse-distribute pass -------------------===//
+//
+// Cociorva et al. section 3.3 on every operator tree of the module: translate the
+// function into an OperatorTree, run the planner (lib/Analysis/FusionPlanner),
+// record its choice as #tc.fusion / #tc.fusion_plan.
+//
+//===----------------------------------------------------------------------===//
+#include "FusionSupport.h"
+#include "TC/Analysis/Units.h"
+#include "TC/Dialect/TCDialect.h"
+#include "TC/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tc {
+#define GEN_PASS_DEF_FUSEDISTRIBUTE
+#include "TC/Transforms/Passes.h.inc"
+} // namespace mlir::tc
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace {
+
+struct FuseDistributePass : public tc::impl::FuseDistributeBase<FuseDistributePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> trees;
+    module.walk([&](func::FuncOp func) {
+      if (hasOperatorTree(func))
+        trees.push_back(func);
+    });
+    if (trees.empty())
+      return;
+    if (maxGridDims < 1 || maxGridDims > kMaxGridDims) {
+      module.emitError() << "tc-fuse-distribute max-grid-dims=" << maxGridDims
+                         << " is out of range 1.." << kMaxGridDims;
+      return signalPassFailure();
+    }
+    FailureOr<FusionCostSetup> costs = loadFusionCosts(module, machineFile, latency, flopRate);
+    if (failed(costs))
+      return signalPassFailure();
+    for (func::FuncOp func : trees)
+      if (failed(planFunction(func, *costs)))
+        return signalPassFailure();
+  }
+
+  LogicalResult planFunction(func::FuncOp func, const FusionCostSetup &costs) {
+    FailureOr<FunctionTree> tree = buildFunctionTree(func);
+    if (failed(tree))
+      return failure();
+    FusionSearchOptions options;
+    options.maxGridDims = maxGridDims;
+    FusionSearchResult result = planFusion(tree->tree, costs.machine, *costs.comm, options);
+    if (!result.error.empty())
+      return func.emitError() << "@" << func.getSymName() << ": " << result.error;
+    if (!result.best)
+      return func.emitError()
+             << "no fusion and distribution of @" << func.getSymName() << " fits in "
+             << formatBytes(costs.machine.memBytes) << " per process on "
+             << costs.machine.procs << " processes; the smallest plan needs "
+             << formatBytes(result.smallestMemBytes) << " per process (about "
+             << static_cast<int64_t>(std::ceil(result.smallestMemBytes))
+             << " bytes: raise mem to at least that, or use more processes)";
+    const FusionPlan &plan = *result.best;
+    MLIRContext *ctx = func.getContext();
+    Builder b(ctx);
+    for (size_t id = 0; id < tree->values.size(); ++id) {
+      FusionAttr attr = toFusionAttr(ctx, tree->tree, plan, static_cast<int>(id));
+      if (Operation *op = tree->ops[id])
+        op->setAttr(TCDialect::getFusionAttrName(), attr);
+      else if (auto arg = dyn_cast<BlockArgument>(tree->values[id]))
+        func.setArgAttr(arg.getArgNumber(), TCDialect::getFusionAttrName(), attr);
+    }
+    func->setAttr(TCDialect::getFusionPlanAttrName(),
+                  FusionPlanAttr::get(ctx, GridAttr::get(ctx, plan.grid),
+                                      b.getF64FloatAttr(plan.memBytes),
+                                      b.getF64FloatAttr(costs.machine.memBytes),
+                                      b.getF64FloatAttr(plan.commSeconds),
+                                      b.getF64FloatAttr(plan.calcSeconds)));
+    return success();
+  }
+};
+
+} // namespace

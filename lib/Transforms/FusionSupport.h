@@ -1,0 +1,63 @@
+//===- FusionSupport.h - IR <-> operator tree for the fusion passes -*- C++ -*-===//
+//
+// tc-fuse-distribute and the report only translate: a function's tc.contract and
+// tc.sum ops into an OperatorTree (Cociorva et al. section 2), a machine file into
+// a CommCostModel, and the planner's FusionPlan into #tc.fusion attributes and
+// back.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_LIB_TRANSFORMS_FUSIONSUPPORT_H
+#define TC_LIB_TRANSFORMS_FUSIONSUPPORT_H
+
+#include "TC/Analysis/FusionPlanner.h"
+#include "TC/Dialect/TCAttrs.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <memory>
+
+namespace mlir::tc {
+
+/// A function's operator tree and, per node, the IR it came from.
+struct FunctionTree {
+  OperatorTree tree;
+  std::vector<Value> values;       ///< the array of each node
+  std::vector<Operation *> ops;    ///< the producing tc op (null for inputs)
+};
+
+/// True when `func` holds two or more tc.contract/tc.sum ops (an operator tree
+/// for tc-fuse-distribute rather than one contraction for Gao's planner).
+bool hasOperatorTree(func::FuncOp func);
+
+/// The operator tree of `func`: inputs are its arguments (and other values not
+/// produced by tc ops), every tc.contract/tc.sum a node; emits an error naming the
+/// op when the ops do not form one tree (a result used twice, or not by the
+/// return).
+FailureOr<FunctionTree> buildFunctionTree(func::FuncOp func);
+
+/// Mcost for the planner: the measured table of `machineFile` (tc-calibrate's
+/// "mcost" key) over the analytic model, or the analytic model alone. Latency and
+/// flop rate come from the options when > 0, else from the file, else defaults.
+struct FusionCostSetup {
+  std::shared_ptr<const CommCostModel> comm;
+  FusionMachine machine;
+  double latency = 0;
+  size_t measuredPairs = 0;
+};
+FailureOr<FusionCostSetup> loadFusionCosts(ModuleOp module, StringRef machineFile,
+                                           double latencyOption, double flopRateOption);
+
+/// #tc.dist of a distribution over `grid`.
+DistAttr toDistAttr(MLIRContext *ctx, const OperatorTree &tree, const Grid &grid,
+                    const Distribution &dist);
+
+/// The #tc.fusion of node `id` of `plan`.
+FusionAttr toFusionAttr(MLIRContext *ctx, const OperatorTree &tree, const FusionPlan &plan,
+                        int id);
+
+/// The #tc.fusion attribute of node `id` (on its op or function argument).
+FusionAttr getFusionAttr(func::FuncOp func, const FunctionTree &tree, int id);
+
+} // namespace mlir::tc
+
+#endif // TC_LIB_TRANSFORMS_FUSIONSUPPORT_H

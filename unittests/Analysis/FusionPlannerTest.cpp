@@ -1,0 +1,347 @@
+//===- FusionPlannerTest.cpp - Cociorva et al.'s formulas, tables and DP ----===//
+#include "TC/Analysis/FusionPlanner.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+
+using namespace mlir::tc;
+
+namespace {
+
+/// [C] Fig. 2(a): T1 = sum_el B*D, T2 = sum_df T1*C, S = sum_ck T2*A, with the
+/// section 4 extents (Nl = `nl`, section 3 uses 30).
+struct Cociorva {
+  OperatorTree tree;
+  int A, B, C, D, T1, T2, S;
+  explicit Cociorva(int64_t nijk = 40, int64_t nl = 40) {
+    const int64_t N = 1000, Nef = 70;
+    A = tree.addInput("A", {"a", "c", "i", "k"}, {N, N, nijk, nijk});
+    B = tree.addInput("B", {"b", "e", "f", "l"}, {N, Nef, Nef, nl});
+    C = tree.addInput("C", {"d", "f", "j", "k"}, {N, Nef, nijk, nijk});
+    D = tree.addInput("D", {"c", "d", "e", "l"}, {N, N, Nef, nl});
+    T1 = tree.addContraction("T1", {"b", "c", "d", "f"}, B, D);
+    T2 = tree.addContraction("T2", {"b", "c", "j", "k"}, T1, C);
+    S = tree.addContraction("S", {"a", "b", "i", "j"}, T2, A);
+  }
+  Distribution dist(const Grid &grid, const std::string &text) const {
+    std::optional<Distribution> d = parseDistribution(text, grid, tree);
+    EXPECT_TRUE(d) << text;
+    return d.value_or(Distribution());
+  }
+  IndexSet set(const std::string &labels) const {
+    IndexSet s = 0;
+    for (char c : labels)
+      s |= indexBit(tree.findIndex(std::string(1, c)));
+    return s;
+  }
+};
+
+AnalyticCommCost analytic(double latency = 1e-5, double bandwidth = 3e8) {
+  return AnalyticCommCost(latency, bandwidth, 8);
+}
+
+TEST(ProcessorGrid, FactorizationsOfP) {
+  auto str = [](const std::vector<Grid> &grids) {
+    std::string s;
+    for (const Grid &g : grids)
+      s += gridString(g) + " ";
+    return s;
+  };
+  EXPECT_EQ(str(logicalGrids(32, 2)), "32 16x2 8x4 ");
+  EXPECT_EQ(str(logicalGrids(32, 3)), "32 16x2 8x4 8x2x2 4x4x2 ");
+  EXPECT_EQ(str(logicalGrids(16, 4)), "16 8x2 4x4 4x2x2 2x2x2x2 ");
+  EXPECT_EQ(str(logicalGrids(7, 3)), "7 ");
+  EXPECT_EQ(str(logicalGrids(1, 3)), "1 ");
+}
+
+TEST(ProcessorGrid, TuplesAndProjection) {
+  Cociorva p;
+  Grid grid{2, 2, 4, 8};
+  Distribution gamma = p.dist(grid, "<c,d,f,1>");
+  EXPECT_EQ(gamma.str(grid, p.tree), "<c,d,f,1>");
+  // [C] 3.1: D(c,d,e,l) in <c,d,*,1> is T1's <c,d,f,1> seen from D.
+  EXPECT_EQ(gamma.project(grid, p.tree.node(p.D).dimens), p.dist(grid, "<c,d,*,1>"));
+  EXPECT_EQ(gamma.project(grid, p.tree.node(p.B).dimens), p.dist(grid, "<*,*,f,1>"));
+  EXPECT_TRUE(gamma.noReplication(grid));
+  EXPECT_FALSE(p.dist(grid, "<b,e,*,1>").noReplication(grid));
+  EXPECT_EQ(gamma.parts(grid, p.tree.findIndex("f")), 4);
+  EXPECT_FALSE(parseDistribution("<c,d>", grid, p.tree));
+  EXPECT_FALSE(parseDistribution("<c,d,q,1>", grid, p.tree));
+  // 2 grid dims, 3 indices: 3*2 distinct + 2*3 with one `*` + 1 all `*`.
+  EXPECT_EQ(enumerateDistributions(Grid{2, 2}, p.set("abc"), true, false).size(), 13u);
+  EXPECT_EQ(enumerateDistributions(Grid{2, 2}, p.set("abc"), false, false).size(), 6u);
+}
+
+TEST(FusionCost, DistSizeExampleOfSection32) {
+  // B(b,e,f,l) in <b,e,*,1> on 2x2x4x8, fused on b and f with its parent, Nl=30:
+  // Ne/2 * Nl = 1050 words per process whose 4th coordinate is 1.
+  Cociorva p(30, 30);
+  Grid grid{2, 2, 4, 8};
+  Distribution alpha = p.dist(grid, "<b,e,*,1>");
+  FusionEdge edge{alpha, alpha, p.set("bf")};
+  EXPECT_DOUBLE_EQ(distSize(p.tree, grid, p.B, alpha, edge), 1050);
+}
+
+TEST(FusionCost, CalcCostExampleOfSection33) {
+  // T1(b,c,d,f) in <c,d,f,1> on 2x2x4x8: Nb Nc Nd Ne Nf Nl / (2*2*4), Nl = 30.
+  Cociorva p(30, 30);
+  Grid grid{2, 2, 4, 8};
+  EXPECT_DOUBLE_EQ(calcCost(p.tree, grid, p.T1, p.dist(grid, "<c,d,f,1>")), 9.1875e12);
+}
+
+TEST(FusionCost, FusionMultipliesMessagesFig3) {
+  // C(i,k) = A(i,j) B(j,k); E(i,l) = C(i,k) D(k,l) on 4 processes: C moves from
+  // <k> to <*> once unfused, Ni times (of Nk/4 elements each) fused on i.
+  OperatorTree tree;
+  int A = tree.addInput("A", {"i", "j"}, {100, 60});
+  int B = tree.addInput("B", {"j", "k"}, {60, 80});
+  int C = tree.addContraction("C", {"i", "k"}, A, B);
+  int Dn = tree.addInput("D", {"k", "l"}, {80, 40});
+  tree.addContraction("E", {"i", "l"}, C, Dn);
+  Grid grid{4};
+  Distribution k = *parseDistribution("<k>", grid, tree), star = *parseDistribution("<*>", grid, tree);
+  FusionEdge unfused{k, star, 0}, fused{k, star, indexBit(tree.findIndex("i"))};
+  EXPECT_DOUBLE_EQ(msgFactor(tree, grid, C, unfused), 1);
+  EXPECT_DOUBLE_EQ(msgFactor(tree, grid, C, fused), 100);
+  EXPECT_DOUBLE_EQ(distSize(tree, grid, C, k, unfused), 100 * 20);
+  EXPECT_DOUBLE_EQ(distSize(tree, grid, C, k, fused), 20);
+  // Same volume, 100x the messages: fusion never lowers communication.
+  AnalyticCommCost comm = analytic(1e-3, 1e6);
+  double once = moveCost(tree, grid, C, unfused, comm), many = moveCost(tree, grid, C, fused, comm);
+  EXPECT_NEAR(once, 3 * 1e-3 + 100 * 80 * 0.75 * 8 / 1e6, 1e-12);
+  EXPECT_NEAR(many, 100 * (3 * 1e-3 + 80 * 0.75 * 8 / 1e6), 1e-12);
+}
+
+TEST(FusionCost, VirtualPartitioningFig4) {
+  // C produced in <k> (i undistributed) and consumed in <i>: fusing i splits it
+  // over lcm(1, 4) = 4 virtual processes; the producer keeps 4 slices C(ii,k).
+  OperatorTree tree;
+  int A = tree.addInput("A", {"i", "j"}, {100, 60});
+  int B = tree.addInput("B", {"j", "k"}, {60, 80});
+  int C = tree.addContraction("C", {"i", "k"}, A, B);
+  int Dn = tree.addInput("D", {"k", "l"}, {80, 40});
+  tree.addContraction("E", {"i", "l"}, C, Dn);
+  Grid grid{4};
+  int i = tree.findIndex("i");
+  FusionEdge edge{*parseDistribution("<k>", grid, tree), *parseDistribution("<i>", grid, tree),
+                  indexBit(i)};
+  EXPECT_EQ(virtualParts(grid, edge, i), 4);
+  EXPECT_DOUBLE_EQ(distSize(tree, grid, C, edge.produced, edge), 4 * 80 / 4);
+  EXPECT_DOUBLE_EQ(distSize(tree, grid, C, edge.consumed, edge), 80);
+  EXPECT_DOUBLE_EQ(msgFactor(tree, grid, C, edge), 100 / 4);
+}
+
+TEST(CommCost, ExchangeShapes) {
+  OperatorTree tree;
+  tree.addInput("X", {"i", "j"}, {64, 64});
+  Grid g4{4}, g22{2, 2};
+  auto d = [&](const Grid &g, const char *t) { return *parseDistribution(t, g, tree); };
+  ExchangeShape gather = exchangeShape(g4, d(g4, "<i>"), d(g4, "<*>"));
+  EXPECT_DOUBLE_EQ(gather.receivedFraction, 0.75);
+  EXPECT_DOUBLE_EQ(gather.messages, 3);
+  ExchangeShape transpose = exchangeShape(g4, d(g4, "<i>"), d(g4, "<j>"));
+  EXPECT_DOUBLE_EQ(transpose.receivedFraction, 0.75);
+  EXPECT_DOUBLE_EQ(transpose.messages, 3);
+  ExchangeShape select = exchangeShape(g4, d(g4, "<*>"), d(g4, "<i>"));
+  EXPECT_DOUBLE_EQ(select.receivedFraction, 0);
+  EXPECT_DOUBLE_EQ(select.messages, 0);
+  ExchangeShape scatter = exchangeShape(g4, d(g4, "<1>"), d(g4, "<i>"));
+  EXPECT_DOUBLE_EQ(scatter.receivedFraction, 1);
+  EXPECT_DOUBLE_EQ(scatter.messages, 1);
+  // <i,j> -> <j,i> on 2x2: the diagonal keeps a quarter of its block.
+  ExchangeShape swap = exchangeShape(g22, d(g22, "<i,j>"), d(g22, "<j,i>"));
+  EXPECT_DOUBLE_EQ(swap.receivedFraction, 1);
+  EXPECT_DOUBLE_EQ(swap.messages, 1);
+  EXPECT_DOUBLE_EQ(localElemsAfter(100, g4, d(g4, "<i>"), d(g4, "<*>")), 400);
+}
+
+TEST(CommCost, MeasuredTableInterpolates) {
+  OperatorTree tree;
+  tree.addInput("X", {"p", "q"}, {64, 64});
+  Grid grid{4};
+  Distribution from = *parseDistribution("<p>", grid, tree), to = *parseDistribution("<*>", grid, tree);
+  EXPECT_EQ(commPatternKey(grid, from, to), "4:<x0>-><*>");
+  EXPECT_EQ(commPatternKey(grid, to, from), "4:<*>-><x0>");
+  auto fallback = std::make_shared<AnalyticCommCost>(analytic());
+  MeasuredCommCost measured({{"4:<x0>-><*>", {{8000, 1.0}, {800, 0.2}, {80000, 5.5}}}}, fallback, 8);
+  EXPECT_DOUBLE_EQ(measured.mcost(100, grid, from, to), 0.2);        // a point
+  EXPECT_DOUBLE_EQ(measured.mcost(550, grid, from, to), 0.6);        // between
+  EXPECT_DOUBLE_EQ(measured.mcost(20000, grid, from, to), 5.5 + 0.5 * 80000 / 72000 * 4.5 / 0.5 * 0.5 * 0 + 4.5 / 72000 * 80000);
+  EXPECT_EQ(measured.misses(), 0u);
+  EXPECT_DOUBLE_EQ(measured.mcost(100, grid, to, from), fallback->mcost(100, grid, to, from));
+  EXPECT_EQ(measured.misses(), 1u);
+}
+
+/// [C] Table 1's and Table 2's chosen solutions.
+std::vector<NodeDecision> paperSolution(const Cociorva &p, const Grid &grid, bool table1) {
+  std::vector<NodeDecision> d(p.tree.nodes().size());
+  auto set = [&](int node, const char *dist, const char *fused) {
+    d[node] = NodeDecision{p.dist(grid, dist), SumVariant::None, p.set(fused)};
+  };
+  if (table1) {
+    set(p.D, "<c,e>", "d");
+    set(p.B, "<b,f>", "");
+    set(p.C, "<j,f>", "d");
+    set(p.A, "<i,c>", "a");
+    set(p.T1, "<b,f>", "d");
+    set(p.T2, "<b,c>", "");
+    set(p.S, "<b,j>", "a");
+  } else {
+    set(p.D, "<e,l>", "d");
+    set(p.B, "<f,b>", "");
+    set(p.C, "<j,f>", "d");
+    set(p.A, "<c,k>", "a");
+    set(p.T1, "<f,b>", "d");
+    set(p.T2, "<c,b>", "");
+    set(p.S, "<j,b>", ""); // [C] reduces S in Table 1 only (notes D.12)
+  }
+  return d;
+}
+
+TEST(FusionPlanner, Table1MemoryColumnExactly) {
+  Cociorva p;
+  Grid grid{4, 8};
+  FusionMachine machine{32, 512e6, 8, 1e9};
+  AnalyticCommCost comm = analytic();
+  EvaluatedPlan e = evaluateFusionPlan(p.tree, grid, paperSolution(p, grid, true), machine, comm);
+  ASSERT_EQ(e.error, "");
+  const auto &n = e.plan.nodes;
+  EXPECT_DOUBLE_EQ(n[p.D].memBytes, 22.4e6);
+  EXPECT_DOUBLE_EQ(n[p.B].memBytes, 49.0e6);
+  EXPECT_DOUBLE_EQ(n[p.C].memBytes, 0.896e6); // printed 0.9MB
+  EXPECT_DOUBLE_EQ(n[p.A].memBytes, 12.8e6);
+  EXPECT_DOUBLE_EQ(n[p.T1].memBytes, 17.5e6);
+  EXPECT_DOUBLE_EQ(n[p.T2].memBytes, 400.0e6);
+  EXPECT_DOUBLE_EQ(n[p.S].memBytes, 0.4e6);
+  EXPECT_NEAR(e.plan.memBytes, 503.0e6, 0.1e6);
+  // The table's final distributions follow from the consumers' tuples.
+  EXPECT_EQ(n[p.D].edge.consumed.str(grid, p.tree), "<*,*>");
+  EXPECT_EQ(n[p.T1].edge.consumed.str(grid, p.tree), "<b,c>");
+  EXPECT_EQ(n[p.T2].edge.consumed.str(grid, p.tree), "<b,j>");
+  EXPECT_EQ(n[p.B].commSeconds, 0);
+  EXPECT_EQ(n[p.S].commSeconds, 0);
+}
+
+TEST(FusionPlanner, Table2MemoryColumnExactly) {
+  Cociorva p;
+  Grid grid{4, 4};
+  FusionMachine machine{16, 2e9, 8, 1e9};
+  AnalyticCommCost comm = analytic();
+  EvaluatedPlan e = evaluateFusionPlan(p.tree, grid, paperSolution(p, grid, false), machine, comm);
+  ASSERT_EQ(e.error, "");
+  const auto &n = e.plan.nodes;
+  EXPECT_DOUBLE_EQ(n[p.D].memBytes, 22.4e6);
+  EXPECT_DOUBLE_EQ(n[p.B].memBytes, 98.0e6);
+  EXPECT_DOUBLE_EQ(n[p.C].memBytes, 0.896e6);
+  EXPECT_DOUBLE_EQ(n[p.A].memBytes, 12.8e6);
+  EXPECT_DOUBLE_EQ(n[p.T1].memBytes, 35.0e6);
+  EXPECT_DOUBLE_EQ(n[p.T2].memBytes, 800.0e6);
+  EXPECT_DOUBLE_EQ(n[p.S].memBytes, 800.0e6);
+  EXPECT_NEAR(e.plan.memBytes, 1769.1e6, 0.1e6);
+  EXPECT_EQ(n[p.T1].edge.consumed.str(grid, p.tree), "<c,b>");
+  EXPECT_EQ(n[p.T2].edge.consumed.str(grid, p.tree), "<j,b>");
+}
+
+TEST(FusionPlanner, IllegalConfigurationsAreNamed) {
+  Cociorva p;
+  Grid grid{4, 8};
+  FusionMachine machine{32, 512e6, 8, 1e9};
+  AnalyticCommCost comm = analytic();
+  std::vector<NodeDecision> d = paperSolution(p, grid, true);
+  d[p.T2].fused = p.set("b"); // T2 fused on b with S, but T1 on d with T2
+  EXPECT_EQ(evaluateFusionPlan(p.tree, grid, d, machine, comm).error,
+            "at 'T2', the fusion with its parent {b} and with 'T1' {d} do not nest");
+  d[p.T1].fused = p.set("bd"); // nested at T2 once C is unfused, but at S:
+  d[p.C].fused = 0;            // {a} (A and the root) vs {b} (T2)
+  EXPECT_EQ(evaluateFusionPlan(p.tree, grid, d, machine, comm).error,
+            "at 'S', the fusion with its parent {a} and with 'T2' {b} do not nest");
+  d = paperSolution(p, grid, true);
+  d[p.A].compute = p.dist(grid, "<*,c>");
+  EXPECT_EQ(evaluateFusionPlan(p.tree, grid, d, machine, comm).error,
+            "input 'A' cannot start replicated (<*,c>)");
+  d = paperSolution(p, grid, true);
+  d[p.T1].compute = p.dist(grid, "<b,e>");
+  EXPECT_EQ(evaluateFusionPlan(p.tree, grid, d, machine, comm).error,
+            "'T1' distributes a summed index but has no partial-sum variant");
+}
+
+TEST(FusionPlanner, FindsPlansWithinThePapersLimits) {
+  Cociorva p;
+  AnalyticCommCost comm = analytic();
+  for (auto [procs, mem] : {std::pair<int64_t, double>{32, 512e6}, {16, 2e9}}) {
+    FusionMachine machine{procs, mem, 8, 1e9};
+    auto start = std::chrono::steady_clock::now();
+    FusionSearchResult r = planFusion(p.tree, machine, comm);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_TRUE(r.best) << procs;
+    EXPECT_LE(r.best->memBytes, mem);
+    // The DP's totals are those of the plan re-costed from its decisions.
+    std::vector<NodeDecision> decisions;
+    for (const auto &n : r.best->nodes)
+      decisions.push_back(n.decision);
+    EvaluatedPlan again = evaluateFusionPlan(p.tree, r.best->grid, decisions, machine, comm);
+    ASSERT_EQ(again.error, "");
+    EXPECT_DOUBLE_EQ(again.plan.seconds(), r.best->seconds());
+    EXPECT_DOUBLE_EQ(again.plan.memBytes, r.best->memBytes);
+    // No fitting plan on any grid is cheaper (each grid's own best is >= it).
+    for (const FusionPlan &g : r.bestPerGrid)
+      EXPECT_GE(g.seconds(), r.best->seconds());
+    std::printf("P=%ld: grid %s, %.1f MB, comm %.1f s, calc %.1f s, %.3f s to plan, %zu kept, %zu pruned\n",
+                static_cast<long>(procs), gridString(r.best->grid).c_str(), r.best->memBytes / 1e6,
+                r.best->commSeconds, r.best->calcSeconds, seconds, r.solutionsKept, r.solutionsPruned);
+  }
+}
+
+TEST(FusionPlanner, DecoupledApproachReplicatesT2AndCannotFit) {
+  // [C] 4: minimizing communication without memory computes S in <a,b>, so T2
+  // (which has no a) is replicated along a's grid dimension, and no fusion with
+  // those distributions fits in 512 MB; only the integrated DP finds a plan.
+  Cociorva p;
+  FusionMachine machine{32, 512e6, 8, 1e9};
+  AnalyticCommCost comm = analytic();
+  DecoupledResult r = planDecoupled(p.tree, machine, comm);
+  ASSERT_EQ(r.fused.error, "");
+  const Grid &grid = r.unfused.grid;
+  Distribution atS = r.unfused.nodes[p.S].decision.compute;
+  EXPECT_EQ(atS.distributed(grid), p.set("ab")) << atS.str(grid, p.tree);
+  Distribution t2Final = r.unfused.nodes[p.T2].edge.consumed;
+  EXPECT_FALSE(t2Final.noReplication(grid)) << t2Final.str(grid, p.tree);
+  EXPECT_FALSE(r.fused.best);
+  EXPECT_GT(r.fused.smallestMemBytes, 512e6);
+  EXPECT_TRUE(planFusion(p.tree, machine, comm).best);
+  // The paper reads T2's final <a,b> as <*,*>: replicated on all processes,
+  // 12.8 GB each (by [C] 3.1's own rule <a,b> seen from T2 is <*,b>).
+  std::vector<NodeDecision> replicated = paperSolution(p, Grid{4, 8}, true);
+  for (NodeDecision &d : replicated)
+    d.fused = 0;
+  replicated[p.S].compute = p.dist(Grid{4, 8}, "<a,i>");
+  EvaluatedPlan full = evaluateFusionPlan(p.tree, Grid{4, 8}, replicated, machine, comm);
+  ASSERT_EQ(full.error, "");
+  EXPECT_EQ(full.plan.nodes[p.T2].edge.consumed.str(Grid{4, 8}, p.tree), "<*,*>");
+  EXPECT_DOUBLE_EQ(full.plan.nodes[p.T2].memBytes, 12.8e9);
+  std::printf("decoupled: grid %s, unfused %.1f GB, comm %.1f s; best fusion %.1f GB\n",
+              gridString(r.unfused.grid).c_str(), r.unfused.memBytes / 1e9,
+              r.unfused.commSeconds, r.fused.smallestMemBytes / 1e9);
+  for (size_t id = 0; id < r.unfused.nodes.size(); ++id)
+    std::printf("  %s %s -> %s %.1f MB\n", p.tree.node(id).name.c_str(),
+                r.unfused.nodes[id].edge.produced.str(r.unfused.grid, p.tree).c_str(),
+                r.unfused.nodes[id].edge.consumed.str(r.unfused.grid, p.tree).c_str(),
+                r.unfused.nodes[id].memBytes / 1e6);
+}
+
+TEST(FusionPlanner, NothingFitsGivesTheSmallestMemory) {
+  Cociorva p;
+  FusionMachine machine{32, 1e6, 8, 1e9};
+  AnalyticCommCost comm = analytic();
+  FusionSearchResult r = planFusion(p.tree, machine, comm);
+  EXPECT_FALSE(r.best);
+  EXPECT_GT(r.smallestMemBytes, 1e6);
+  machine.memBytes = r.smallestMemBytes;
+  FusionSearchResult exact = planFusion(p.tree, machine, comm);
+  ASSERT_TRUE(exact.best);
+  EXPECT_DOUBLE_EQ(exact.best->memBytes, r.smallestMemBytes);
+}
+
+} // namespace
