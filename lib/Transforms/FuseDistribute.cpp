@@ -35,7 +35,7 @@ struct FuseDistributePass : public tc::impl::FuseDistributeBase<FuseDistributePa
     if (trees.empty())
       return;
     if (maxGridDims < 1 || maxGridDims > kMaxGridDims) {
-      module.emitError() << "tc-fuse-distribute max-grid-dims=" << maxGridDims
+      module.emitError() << "tc-fuse-distribute max-grid-dims=" << static_cast<int>(maxGridDims)
                          << " is out of range 1.." << kMaxGridDims;
       return signalPassFailure();
     }

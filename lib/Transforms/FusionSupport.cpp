@@ -61,9 +61,9 @@ FailureOr<FunctionTree> mlir::tc::buildFunctionTree(func::FuncOp func) {
       for (unsigned i = 0; i < typed.getInputs().size(); ++i) {
         Value in = typed.getInputs()[i];
         auto found = nodeOf.find(in);
-        int child = found != nodeOf.end() ? found->second
-                                          : inputNode(in, typed.getLabelsOfInput(i));
-        if (found != nodeOf.end() && !out.ops[child]) {
+        bool seen = found != nodeOf.end();
+        int child = seen ? found->second : inputNode(in, typed.getLabelsOfInput(i));
+        if (seen && !out.ops[child]) {
           status = op->emitError() << "input " << out.tree.node(child).name
                                    << " is used by two formulas; an operator tree "
                                       "uses each array once";

@@ -409,3 +409,26 @@ func.func @plan_on_sum(%A: tensor<4x8xf64>) -> tensor<4xf64> {
   %r = tc.sum [i] = %A[i, k] {tc.plan = #tc.plan<in_core = true>} : tensor<4x8xf64> -> tensor<4xf64>
   return %r : tensor<4xf64>
 }
+
+// -----
+
+func.func @fusion_on_func(%A: tensor<4x8xf64>) -> tensor<4x8xf64> {
+  // expected-error @+1 {{'tc.fusion' belongs on a tc.contract or tc.sum, not on 'arith.constant'}}
+  %c = arith.constant {tc.fusion = #tc.fusion<grid = <[2]>, initial = <[i]>, final = <[*]>, memory = 1.0 : f64, comm = 0.0 : f64>} 0.0 : f64
+  return %A : tensor<4x8xf64>
+}
+
+// -----
+
+func.func @fusion_not_fusion(%A: tensor<4x8xf64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'tc.fusion' must be a #tc.fusion attribute, got #tc.grid<[2]>}}
+  %r = tc.sum [i] = %A[i, k] {tc.fusion = #tc.grid<[2]>} : tensor<4x8xf64> -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}
+
+// -----
+
+// expected-error @+1 {{'tc.fusion_plan' must be a #tc.fusion_plan attribute, got 3 : i64}}
+func.func @fusion_plan_not_plan() attributes {tc.fusion_plan = 3} {
+  return
+}
