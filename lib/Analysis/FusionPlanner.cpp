@@ -37,20 +37,28 @@ bool dominates(const Solution &a, const Solution &b) {
   return a.seconds <= b.seconds && a.memBytes <= b.memBytes;
 }
 
-/// Solutions with the same final distribution and fusion: only the non-inferior
-/// ones ([C] 3.3 pruning, with equal potential fusions).
-void insertPareto(std::vector<Solution> &bucket, const Solution &s, size_t &pruned) {
-  for (const Solution &e : bucket)
-    if (dominates(e, s)) {
-      ++pruned;
-      return;
-    }
-  size_t before = bucket.size();
-  bucket.erase(std::remove_if(bucket.begin(), bucket.end(),
-                              [&](const Solution &e) { return dominates(s, e); }),
-               bucket.end());
-  pruned += before - bucket.size();
-  bucket.push_back(s);
+/// A Pareto front in (seconds, memory), sorted by seconds ascending (so memory
+/// strictly descending): insertion is a binary search plus the erasure of the
+/// contiguous run it dominates ([C] 3.3 pruning of inferior solutions).
+template <typename T>
+bool insertPareto(std::vector<T> &front, const T &s, size_t &pruned) {
+  auto pos = std::upper_bound(front.begin(), front.end(), s.seconds,
+                              [](double sec, const T &e) { return sec < e.seconds; });
+  // The cheapest-memory element no slower than s is the one just before pos.
+  if (pos != front.begin() && std::prev(pos)->memBytes <= s.memBytes) {
+    ++pruned;
+    return false;
+  }
+  // Elements at or after pos are no faster; those not smaller are dominated.
+  auto first = pos;
+  while (first != front.begin() && std::prev(first)->seconds == s.seconds)
+    --first; // equal seconds before pos have more memory (else s was pruned)
+  auto last = first;
+  while (last != front.end() && last->memBytes >= s.memBytes)
+    ++last;
+  pruned += static_cast<size_t>(last - first);
+  front.insert(front.erase(first, last), s);
+  return true;
 }
 
 struct NodeSolutions {
@@ -188,17 +196,22 @@ private:
             double own = arrayElems(tree, grid, id, edge) * elemBytes();
             double seconds = calcSeconds + moveCost(tree, grid, id, edge, comm) +
                              combineSeconds(id, edge, group, variant);
+            std::vector<Solution> &bucket = buckets[{alpha.key(), fused}];
+            Solution s;
+            s.consumed = alpha;
+            s.compute = gamma;
+            s.variant = variant;
+            s.fused = fused;
             for (const Combo &combo : combos) {
-              Solution s;
-              s.consumed = alpha;
-              s.compute = gamma;
-              s.variant = variant;
-              s.fused = fused;
               s.seconds = seconds + combo.seconds;
               s.memBytes = own + combo.memBytes;
+              if (overLimit(s.memBytes)) {
+                ++pruned;
+                continue;
+              }
               s.child[0] = combo.child[0];
               s.child[1] = combo.child[1];
-              add(buckets, s);
+              insertPareto(bucket, s, pruned);
             }
           };
           if (isRoot)
@@ -234,7 +247,7 @@ private:
       if (!nests(fused, s0.fused))
         continue;
       if (u.children.size() == 1) {
-        insertCombo(out, Combo{s0.seconds, s0.memBytes, {i0, -1}});
+        insertPareto(out, Combo{s0.seconds, s0.memBytes, {i0, -1}}, pruned);
         continue;
       }
       const std::vector<Solution> &second = solutions[u.children[1]].all;
@@ -247,21 +260,9 @@ private:
           ++pruned;
           continue;
         }
-        insertCombo(out, combo);
+        insertPareto(out, combo, pruned);
       }
     }
-  }
-
-  void insertCombo(std::vector<Combo> &out, const Combo &c) {
-    for (const Combo &e : out)
-      if (e.seconds <= c.seconds && e.memBytes <= c.memBytes)
-        return;
-    out.erase(std::remove_if(out.begin(), out.end(),
-                             [&](const Combo &e) {
-                               return c.seconds <= e.seconds && c.memBytes <= e.memBytes;
-                             }),
-              out.end());
-    out.push_back(c);
   }
 
   void solve(int id) {
