@@ -27,9 +27,11 @@ bool holdsNothing(const Grid &grid, const Distribution &dist, const std::vector<
 }
 } // namespace
 
-ExchangeShape exchangeShape(const Grid &grid, const Distribution &from,
-                            const Distribution &to) {
-  ExchangeShape worst;
+namespace {
+/// Calls fn(rank, receivedFraction, messages) for every process that needs data
+/// in `to`; ranks are row-major over the grid coordinates.
+template <typename Fn>
+void forEachReceiver(const Grid &grid, const Distribution &from, const Distribution &to, Fn fn) {
   IndexSet indices = from.distributed(grid) | to.distributed(grid);
   std::vector<int64_t> z(grid.size(), 0);
   while (true) {
@@ -49,8 +51,10 @@ ExchangeShape exchangeShape(const Grid &grid, const Distribution &from,
         int64_t width = scale / pf;
         blocks *= static_cast<double>((need.second - 1) / width - need.first / width + 1);
       }
-      worst.receivedFraction = std::max(worst.receivedFraction, 1.0 - overlap);
-      worst.messages = std::max(worst.messages, blocks - (overlap > 0 ? 1 : 0));
+      int64_t rank = 0;
+      for (size_t d = 0; d < grid.size(); ++d)
+        rank = rank * grid[d] + z[d];
+      fn(rank, 1.0 - overlap, blocks - (overlap > 0 ? 1 : 0));
     }
     size_t d = 0;
     while (d < grid.size() && ++z[d] == grid[d])
@@ -58,7 +62,28 @@ ExchangeShape exchangeShape(const Grid &grid, const Distribution &from,
     if (d == grid.size())
       break;
   }
+}
+} // namespace
+
+ExchangeShape exchangeShape(const Grid &grid, const Distribution &from,
+                            const Distribution &to) {
+  ExchangeShape worst;
+  forEachReceiver(grid, from, to, [&](int64_t, double fraction, double messages) {
+    worst.receivedFraction = std::max(worst.receivedFraction, fraction);
+    worst.messages = std::max(worst.messages, messages);
+  });
   return worst;
+}
+
+std::vector<double> receivedFractions(const Grid &grid, const Distribution &from,
+                                      const Distribution &to) {
+  int64_t procs = 1;
+  for (int64_t n : grid)
+    procs *= n;
+  std::vector<double> out(procs, 0.0);
+  forEachReceiver(grid, from, to,
+                  [&](int64_t rank, double fraction, double) { out[rank] = fraction; });
+  return out;
 }
 
 double localElemsAfter(double localElems, const Grid &grid, const Distribution &from,

@@ -45,6 +45,12 @@ struct ExchangeShape {
 ExchangeShape exchangeShape(const Grid &grid, const Distribution &from,
                             const Distribution &to);
 
+/// Per process (in row-major rank order of the grid's coordinates, as
+/// MPI_Cart_create numbers them), the fraction of its new block it receives from
+/// others: what tc_rt_redistribute moves, so measured bytes can be predicted.
+std::vector<double> receivedFractions(const Grid &grid, const Distribution &from,
+                                      const Distribution &to);
+
 /// Elements per holding process after the move, given `localElems` before it.
 double localElemsAfter(double localElems, const Grid &grid, const Distribution &from,
                        const Distribution &to);
