@@ -9,6 +9,22 @@ int64_t virtualParts(const Grid &grid, const FusionEdge &edge, int t) {
   return std::lcm(edge.produced.parts(grid, t), edge.consumed.parts(grid, t));
 }
 
+bool fusedWithoutVirtualPartitioning(const Grid &grid, const FusionEdge &edge) {
+  for (int t = 0; t < 64; ++t)
+    if (contains(edge.fused, t) &&
+        edge.produced.parts(grid, t) != edge.consumed.parts(grid, t))
+      return false;
+  return true;
+}
+
+bool fusedLoopsAgree(const Grid &grid, const FusionEdge &a, const FusionEdge &b) {
+  IndexSet common = a.fused & b.fused;
+  for (int t = 0; common && t < 64; ++t)
+    if (contains(common, t) && virtualParts(grid, a, t) != virtualParts(grid, b, t))
+      return false;
+  return true;
+}
+
 double distRange(const OperatorTree &tree, const Grid &grid, int i,
                  const Distribution &alpha, const FusionEdge &edge) {
   int64_t p = alpha.parts(grid, i);

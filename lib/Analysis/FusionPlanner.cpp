@@ -26,7 +26,7 @@ std::vector<IndexSet> subsetsOf(IndexSet mask) {
 /// One solution at a node ([C] 3.3): its final distribution, its fusion with the
 /// parent, the subtree's cost and memory, and how it was reached.
 struct Solution {
-  Distribution consumed, compute;
+  Distribution consumed, compute, produced;
   SumVariant variant = SumVariant::None;
   IndexSet fused = 0;
   double seconds = 0, memBytes = 0;
@@ -136,9 +136,12 @@ private:
         bool free = !fixedAt(id) && alpha.noReplication(grid);
         for (const Distribution &beta : free ? std::vector<Distribution>{alpha} : initials) {
           FusionEdge edge{beta, alpha, fused};
+          if (!options.virtualPartitioning && !fusedWithoutVirtualPartitioning(grid, edge))
+            continue;
           Solution s;
           s.consumed = alpha;
           s.compute = beta;
+          s.produced = beta;
           s.fused = fused;
           s.seconds = moveCost(tree, grid, id, edge, comm);
           s.memBytes = arrayElems(tree, grid, id, edge) * elemBytes();
@@ -193,6 +196,8 @@ private:
           Distribution produced = producedDistribution(tree, grid, id, gamma, variant);
           auto consider = [&](const Distribution &alpha) {
             FusionEdge edge{produced, alpha, fused};
+            if (!options.virtualPartitioning && !fusedWithoutVirtualPartitioning(grid, edge))
+              return;
             double own = arrayElems(tree, grid, id, edge) * elemBytes();
             double seconds = calcSeconds + moveCost(tree, grid, id, edge, comm) +
                              combineSeconds(id, edge, group, variant);
@@ -200,9 +205,12 @@ private:
             Solution s;
             s.consumed = alpha;
             s.compute = gamma;
+            s.produced = produced;
             s.variant = variant;
             s.fused = fused;
             for (const Combo &combo : combos) {
+              if (!childLoopsAgree(id, edge, combo))
+                continue;
               s.seconds = seconds + combo.seconds;
               s.memBytes = own + combo.memBytes;
               if (overLimit(s.memBytes)) {
@@ -222,6 +230,21 @@ private:
         }
       }
     }
+  }
+
+  static FusionEdge edgeOf(const Solution &s) {
+    return FusionEdge{s.produced, s.consumed, s.fused};
+  }
+
+  /// The loops u shares with its parent and with each child are one loop each.
+  bool childLoopsAgree(int id, const FusionEdge &edge, const Combo &combo) const {
+    const auto &children = tree.node(id).children;
+    for (size_t c = 0; c < children.size(); ++c) {
+      const Solution &child = solutions[children[c]].all[combo.child[c]];
+      if ((child.fused & edge.fused) && !fusedLoopsAgree(grid, edgeOf(child), edge))
+        return false;
+    }
+    return true;
   }
 
   /// [C] 3.3 CalcCost_j/MoveCost_j beyond CalcCost: combining partial sums, once
@@ -253,7 +276,8 @@ private:
       const std::vector<Solution> &second = solutions[u.children[1]].all;
       for (int i1 : *groups[1]) {
         const Solution &s1 = second[i1];
-        if (!nests(fused, s1.fused) || !nests(s0.fused, s1.fused))
+        if (!nests(fused, s1.fused) || !nests(s0.fused, s1.fused) ||
+            !fusedLoopsAgree(grid, edgeOf(s0), edgeOf(s1)))
           continue;
         Combo combo{s0.seconds + s1.seconds, s0.memBytes + s1.memBytes, {i0, i1}};
         if (overLimit(combo.memBytes)) {
@@ -384,6 +408,17 @@ EvaluatedPlan evaluateFusionPlan(const OperatorTree &tree, const Grid &grid,
     plan.memBytes += n.memBytes;
     plan.commSeconds += n.commSeconds;
     plan.calcSeconds += n.calcSeconds;
+  }
+  for (size_t id = 0; id < tree.nodes().size() && out.error.empty(); ++id) {
+    const OperatorTree::Node &v = tree.node(static_cast<int>(id));
+    std::vector<int> around = v.children;
+    if (v.parent >= 0 || !v.isInput())
+      around.push_back(static_cast<int>(id)); // the edge to the parent (root: output)
+    for (size_t a = 0; a < around.size(); ++a)
+      for (size_t b = a + 1; b < around.size(); ++b)
+        if (!fusedLoopsAgree(grid, plan.nodes[around[a]].edge, plan.nodes[around[b]].edge))
+          out.error = "at '" + v.name + "', the fused loops of '" + tree.node(around[a]).name +
+                      "' and '" + tree.node(around[b]).name + "' are partitioned differently";
   }
   return out;
 }

@@ -53,6 +53,7 @@ struct FuseDistributePass : public tc::impl::FuseDistributeBase<FuseDistributePa
       return failure();
     FusionSearchOptions options;
     options.maxGridDims = maxGridDims;
+    options.virtualPartitioning = virtualPartitioning;
     FusionSearchResult result = planFusion(tree->tree, costs.machine, *costs.comm, options);
     if (!result.error.empty())
       return func.emitError() << "@" << func.getSymName() << ": " << result.error;

@@ -11,18 +11,18 @@
 // P32-SAME: limit = 5.120000e+08
 // P32: tc.contract [b, c, d, f] {{.*}}tc.fusion = #tc.fusion<grid = <[16, 2]>, compute = <[b, c]>, initial = <[b, c]>, final = <[b, c]>, fused = ["b", "c", "d", "f"]
 // P32: tc.contract [b, c, j, k] {{.*}}compute = <[b, c]>
-// P32: tc.contract [a, b, i, j] {{.*}}compute = <[b, c]>, initial = <[b, 1]>, final = <[b, 1]>, fused = ["a", "i"], partial_sums = "to_one"
+// P32: tc.contract [a, b, i, j] {{.*}}compute = <[b, c]>, initial = <[b, 1]>, final = <[b, 1]>, fused = ["a"], partial_sums = "to_one"
 
 // TABLE32: operator tree @cociorva  (P = 32 as 16x2, memory limit 512.0 MB per process)
 // TABLE32: full array reduced array initial final memory/proc comm (s)
 // TABLE32-NEXT: arg1(b,e,f,l) arg1(b,e,f,l) <b,e> <b,*> 98.0 MB
 // TABLE32-NEXT: arg3(c,d,e,l) arg3(c,e,l) <e,c> <*,c> 11.2 MB
-// TABLE32-NEXT: arg2(d,f,j,k) arg2(j,k) <1,1> <*,*> 12.8 KB
-// TABLE32-NEXT: arg0(a,c,i,k) arg0(c,k) <a,c> <*,c> 2.6 MB
+// TABLE32-NEXT: arg2(d,f,j,k) arg2(f,j,k) <1,1> <*,*> 896.0 KB
+// TABLE32-NEXT: arg0(a,c,i,k) arg0(c,i) <1,c> <*,c> 160.0 KB
 // TABLE32-NEXT: t0(b,c,d,f) t0() <b,c> <b,c> 8 B 0
 // TABLE32-NEXT: t1(b,c,j,k) t1(b,c,j,k) <b,c> <b,c> 400.0 MB 0
-// TABLE32-NEXT: t2(a,b,i,j) t2(b,j) <b,1> <b,1> 20.0 KB
-// TABLE32-NEXT: total: 511.8 MB per process
+// TABLE32-NEXT: t2(a,b,i,j) t2(b,i,j) <b,1> <b,1> 800.0 KB
+// TABLE32-NEXT: total: 511.1 MB per process
 
 // P16-LABEL: func.func @cociorva
 // P16-SAME: tc.fusion_plan = #tc.fusion_plan<grid = <[8, 2]>

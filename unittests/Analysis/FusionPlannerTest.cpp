@@ -133,6 +133,36 @@ TEST(FusionCost, VirtualPartitioningFig4) {
   EXPECT_DOUBLE_EQ(msgFactor(tree, grid, C, edge), 100 / 4);
 }
 
+TEST(FusionCost, OneFusedLoopPerNode) {
+  // C <k> fused on i with E <i> needs 4 virtual processes (lcm(1, 4)); A, fused on
+  // i with C but split like C's own i (not at all), makes C's i loop run over
+  // Ni/1 and Ni/4 trips at once: rejected.
+  OperatorTree tree;
+  int A = tree.addInput("A", {"i", "j"}, {100, 60});
+  int B = tree.addInput("B", {"j", "k"}, {60, 80});
+  int C = tree.addContraction("C", {"i", "k"}, A, B);
+  int Dn = tree.addInput("D", {"k", "l"}, {80, 40});
+  int E = tree.addContraction("E", {"i", "l"}, C, Dn);
+  Grid grid{4};
+  auto d = [&](const char *t) { return *parseDistribution(t, grid, tree); };
+  IndexSet i = indexBit(tree.findIndex("i"));
+  std::vector<NodeDecision> decisions(5);
+  decisions[A] = {d("<j>"), SumVariant::None, i};
+  decisions[B] = {d("<k>"), SumVariant::None, 0};
+  decisions[C] = {d("<k>"), SumVariant::None, i};
+  decisions[Dn] = {d("<l>"), SumVariant::None, 0};
+  decisions[E] = {d("<i>"), SumVariant::None, 0};
+  FusionMachine machine{4, 1e9, 8, 1e9};
+  AnalyticCommCost comm = analytic();
+  EXPECT_EQ(evaluateFusionPlan(tree, grid, decisions, machine, comm).error,
+            "at 'C', the fused loops of 'A' and 'C' are partitioned differently");
+  decisions[A].fused = 0; // A whole: the virtual partitioning of C alone is fine
+  EXPECT_EQ(evaluateFusionPlan(tree, grid, decisions, machine, comm).error, "");
+  EXPECT_FALSE(fusedWithoutVirtualPartitioning(
+      grid, FusionEdge{d("<k>"), d("<i>"), i}));
+  EXPECT_TRUE(fusedWithoutVirtualPartitioning(grid, FusionEdge{d("<k>"), d("<k>"), i}));
+}
+
 TEST(CommCost, ExchangeShapes) {
   OperatorTree tree;
   tree.addInput("X", {"i", "j"}, {64, 64});
@@ -291,6 +321,15 @@ TEST(FusionPlanner, FindsPlansWithinThePapersLimits) {
     std::printf("P=%ld: grid %s, %.1f MB, comm %.1f s, calc %.1f s, %.3f s to plan, %zu kept, %zu pruned\n",
                 static_cast<long>(procs), gridString(r.best->grid).c_str(), r.best->memBytes / 1e6,
                 r.best->commSeconds, r.best->calcSeconds, seconds, r.solutionsKept, r.solutionsPruned);
+    // Without virtual partitioning the search still fits, at no lower cost.
+    FusionSearchOptions plain;
+    plain.virtualPartitioning = false;
+    FusionSearchResult noVirtual = planFusion(p.tree, machine, comm, plain);
+    ASSERT_TRUE(noVirtual.best);
+    EXPECT_LE(noVirtual.best->memBytes, mem);
+    EXPECT_GE(noVirtual.best->seconds(), r.best->seconds());
+    for (const auto &n : noVirtual.best->nodes)
+      EXPECT_TRUE(fusedWithoutVirtualPartitioning(noVirtual.best->grid, n.edge));
   }
 }
 

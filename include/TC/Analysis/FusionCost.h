@@ -30,6 +30,16 @@ struct FusionEdge {
 /// parent runs over lcm(p_v, p_u) virtual processes at both.
 int64_t virtualParts(const Grid &grid, const FusionEdge &edge, int t);
 
+/// True when every fused index is split into the same number of blocks at both
+/// ends of the edge: the fused loop needs no virtual partitioning.
+bool fusedWithoutVirtualPartitioning(const Grid &grid, const FusionEdge &edge);
+
+/// A fused loop is one loop at the node it passes through: every edge fusing
+/// index t at that node must partition it alike, lcm included ([SYNTHESIS]; [C]
+/// states the lcm rule per edge). True when edges `a` and `b` agree on their
+/// common fused indices.
+bool fusedLoopsAgree(const Grid &grid, const FusionEdge &a, const FusionEdge &b);
+
 /// [C] 3.2(i) DistRange(i, v, alpha, Set(f)): the local extent of dimension i of
 /// v's array in distribution `alpha` (the edge's produced or consumed side): 1 if
 /// fused (p_virtual / p_alpha(i) when virtually partitioned), N_i / p_d if

@@ -53,7 +53,9 @@ struct FusionPlan {
   double seconds() const { return commSeconds + calcSeconds; }
 };
 
-/// Costs every node of `decisions` (by node id) on `grid`; empty error when legal.
+/// Costs every node of `decisions` (by node id) on `grid`; empty error when legal
+/// (fusions nest, inputs start unreplicated, variants match, and every fused
+/// loop is partitioned alike on all edges through a node).
 struct EvaluatedPlan {
   FusionPlan plan;
   std::string error;
@@ -71,6 +73,9 @@ struct FusionSearchOptions {
   int maxGridDims = 2;        ///< factorizations of P into 1..maxGridDims factors
   bool allowFusion = true;
   bool limitMemory = true;    ///< prune over-memory solutions ([C] 3.3)
+  /// Allow fusing a loop split differently at the two ends ([C] 3.2(iii)); off,
+  /// only plans whose fused loops need no virtual partitioning are searched.
+  bool virtualPartitioning = true;
   /// When set, each node's distribution and variant are fixed (the decoupled
   /// approach's second step) and only fusions are searched; grid must be given.
   const std::vector<NodeDecision> *fixedDistributions = nullptr;

@@ -142,6 +142,8 @@ def FuseDistribute : Pass<"tc-fuse-distribute", "::mlir::ModuleOp"> {
            "Seconds per message in the analytic Mcost (default: the machine file's, else 1e-5)">,
     Option<"flopRate", "flop-rate", "double", /*default=*/"0",
            "Flop/s per process for CalcCost (default: the machine file's, else 1e9)">,
+    Option<"virtualPartitioning", "virtual-partitioning", "bool", /*default=*/"true",
+           "Allow fused loops split differently at their two ends (lcm virtual partitioning)">,
   ];
 }
 
