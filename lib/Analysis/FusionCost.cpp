@@ -64,9 +64,13 @@ double moveCost(const OperatorTree &tree, const Grid &grid, int node, const Fusi
                     edge.consumed);
 }
 
-double arrayElems(const OperatorTree &tree, const Grid &grid, int node, const FusionEdge &edge) {
-  return std::max(distSize(tree, grid, node, edge.produced, edge),
-                  distSize(tree, grid, node, edge.consumed, edge));
+double arrayElems(const OperatorTree &tree, const Grid &grid, int node, const FusionEdge &edge,
+                  bool bothBuffers) {
+  double before = distSize(tree, grid, node, edge.produced, edge);
+  double after = distSize(tree, grid, node, edge.consumed, edge);
+  if (bothBuffers && !(edge.produced == edge.consumed))
+    return before + after;
+  return std::max(before, after);
 }
 
 double calcCost(const OperatorTree &tree, const Grid &grid, int node, const Distribution &gamma) {

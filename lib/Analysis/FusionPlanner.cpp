@@ -144,7 +144,7 @@ private:
           s.produced = beta;
           s.fused = fused;
           s.seconds = moveCost(tree, grid, id, edge, comm);
-          s.memBytes = arrayElems(tree, grid, id, edge) * elemBytes();
+          s.memBytes = arrayElems(tree, grid, id, edge, machine.bothBuffers) * elemBytes();
           add(buckets, s);
         }
       }
@@ -198,7 +198,7 @@ private:
             FusionEdge edge{produced, alpha, fused};
             if (!options.virtualPartitioning && !fusedWithoutVirtualPartitioning(grid, edge))
               return;
-            double own = arrayElems(tree, grid, id, edge) * elemBytes();
+            double own = arrayElems(tree, grid, id, edge, machine.bothBuffers) * elemBytes();
             double seconds = calcSeconds + moveCost(tree, grid, id, edge, comm) +
                              combineSeconds(id, edge, group, variant);
             std::vector<Solution> &bucket = buckets[{alpha.key(), fused}];
@@ -393,7 +393,8 @@ EvaluatedPlan evaluateFusionPlan(const OperatorTree &tree, const Grid &grid,
     n.edge.consumed = v.parent < 0 ? n.edge.produced
                                    : decisions[v.parent].compute.project(grid, v.dimens);
     n.edge.fused = d.fused;
-    n.memBytes = arrayElems(tree, grid, node, n.edge) * static_cast<double>(machine.elemBytes);
+    n.memBytes = arrayElems(tree, grid, node, n.edge, machine.bothBuffers) *
+                 static_cast<double>(machine.elemBytes);
     n.commSeconds = moveCost(tree, grid, node, n.edge, comm);
     if (!v.isInput()) {
       n.calcSeconds = 2 * calcCost(tree, grid, node, d.compute) / machine.flopRate;

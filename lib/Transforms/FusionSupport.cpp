@@ -123,7 +123,8 @@ FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(ModuleOp module, StringRef 
   if (failed(model))
     return failure();
   FusionCostSetup setup;
-  setup.machine = FusionMachine{model->procs, model->memBytes, model->elemBytes, 1e9};
+  setup.machine = FusionMachine{model->procs, model->memBytes, model->elemBytes, 1e9,
+                                model->runtimeVolumes};
   double latency = 1e-5;
   std::map<std::string, MeasuredCommCost::Points> table;
   if (!machineFile.empty()) {

@@ -252,6 +252,13 @@ TEST(FusionPlanner, Table1MemoryColumnExactly) {
   EXPECT_EQ(n[p.T2].edge.consumed.str(grid, p.tree), "<b,j>");
   EXPECT_EQ(n[p.B].commSeconds, 0);
   EXPECT_EQ(n[p.S].commSeconds, 0);
+  // Counting both blocks of each redistributed array (tc's runtime): D holds
+  // 0.7 MB as read plus 22.4 MB replicated; B and S do not move.
+  machine.bothBuffers = true;
+  EvaluatedPlan both = evaluateFusionPlan(p.tree, grid, paperSolution(p, grid, true), machine, comm);
+  EXPECT_DOUBLE_EQ(both.plan.nodes[p.D].memBytes, 22.4e6 + 0.7e6);
+  EXPECT_DOUBLE_EQ(both.plan.nodes[p.B].memBytes, 49.0e6);
+  EXPECT_DOUBLE_EQ(both.plan.nodes[p.S].memBytes, 0.4e6);
 }
 
 TEST(FusionPlanner, Table2MemoryColumnExactly) {

@@ -67,8 +67,10 @@ double moveCost(const OperatorTree &tree, const Grid &grid, int node, const Fusi
                 const CommCostModel &comm);
 
 /// Memory of v's array per process in elements: the larger of its sizes before
-/// and after the redistribution ([C] 3.2(i)).
-double arrayElems(const OperatorTree &tree, const Grid &grid, int node, const FusionEdge &edge);
+/// and after the redistribution ([C] 3.2(i)), or, with `bothBuffers`, their sum
+/// when it is redistributed (tc's runtime holds the old and the new block).
+double arrayElems(const OperatorTree &tree, const Grid &grid, int node, const FusionEdge &edge,
+                  bool bothBuffers = false);
 
 /// [C] 3.3 CalcCost(v, gamma): v's multiply-adds per process, the product of its
 /// loop extents over the processes working on distinct parts. When gamma

@@ -26,6 +26,9 @@ struct FusionMachine {
   double memBytes = 0;     ///< limit per process
   int64_t elemBytes = 8;
   double flopRate = 1e9;   ///< flop/s per process; a multiply-add is 2 flops
+  /// Count both blocks of a redistributed array, as tc's runtime holds them
+  /// (#tc.machine volumes = "runtime"); [C] counts the larger (the default).
+  bool bothBuffers = false;
 };
 
 /// What is decided at one node.
