@@ -2,6 +2,7 @@
 #include "TC/Analysis/FusionPlanner.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <map>
 #include <unordered_map>
@@ -11,6 +12,48 @@ namespace mlir::tc {
 namespace {
 
 bool nests(IndexSet a, IndexSet b) { return isSubset(a, b) || isSubset(b, a); }
+
+/// Loops that must come first among a node's loops fused with its parent,
+/// because a descendant is fused on them alone (notes B.9: fusion chains' scopes
+/// are disjoint or nested; a node's fused loops have one order). A chain of
+/// proper, non-empty subsets of the fused set, smallest first.
+struct Nesting {
+  static constexpr int kMax = 6;
+  std::array<IndexSet, kMax> sets{};
+  bool operator<(const Nesting &o) const { return sets < o.sets; }
+  bool operator==(const Nesting &o) const { return sets == o.sets; }
+};
+
+/// Sorts `sets` into a chain (by size, duplicates dropped); false when two of
+/// them do not nest, with the pair in `clash`.
+bool makeChain(std::vector<IndexSet> &sets, std::pair<IndexSet, IndexSet> *clash = nullptr) {
+  std::sort(sets.begin(), sets.end(), [](IndexSet a, IndexSet b) {
+    int pa = __builtin_popcountll(a), pb = __builtin_popcountll(b);
+    return pa != pb ? pa < pb : a < b;
+  });
+  sets.erase(std::unique(sets.begin(), sets.end()), sets.end());
+  for (size_t i = 1; i < sets.size(); ++i)
+    if (!isSubset(sets[i - 1], sets[i])) {
+      if (clash)
+        *clash = {sets[i - 1], sets[i]};
+      return false;
+    }
+  return true;
+}
+
+/// The members of `chain` that constrain the order within `fused`; false when
+/// there are more than Nesting::kMax.
+bool nestingWithin(const std::vector<IndexSet> &chain, IndexSet fused, Nesting &out) {
+  int n = 0;
+  out = Nesting();
+  for (IndexSet set : chain)
+    if (set != 0 && set != fused && isSubset(set, fused)) {
+      if (n == Nesting::kMax)
+        return false;
+      out.sets[n++] = set;
+    }
+  return true;
+}
 
 /// Every subset of `mask`.
 std::vector<IndexSet> subsetsOf(IndexSet mask) {
@@ -29,6 +72,7 @@ struct Solution {
   Distribution consumed, compute, produced;
   SumVariant variant = SumVariant::None;
   IndexSet fused = 0;
+  Nesting nesting;
   double seconds = 0, memBytes = 0;
   int child[2] = {-1, -1};
 };
@@ -60,6 +104,10 @@ bool insertPareto(std::vector<T> &front, const T &s, size_t &pruned) {
   front.insert(front.erase(first, last), s);
   return true;
 }
+
+/// Solutions by final distribution, fusion and nesting.
+using BucketKey = std::tuple<uint32_t, IndexSet, Nesting>;
+using Buckets = std::map<BucketKey, std::vector<Solution>>;
 
 struct NodeSolutions {
   std::vector<Solution> all;
@@ -112,19 +160,19 @@ private:
     return options.limitMemory && memBytes > machine.memBytes;
   }
 
-  void add(std::map<std::pair<uint32_t, IndexSet>, std::vector<Solution>> &buckets,
+  void add(Buckets &buckets,
            const Solution &s) {
     if (overLimit(s.memBytes)) {
       ++pruned;
       return;
     }
-    insertPareto(buckets[{s.consumed.key(), s.fused}], s, pruned);
+    insertPareto(buckets[{s.consumed.key(), s.fused, s.nesting}], s, pruned);
   }
 
   double elemBytes() const { return static_cast<double>(machine.elemBytes); }
 
   void solveInput(int id,
-                  std::map<std::pair<uint32_t, IndexSet>, std::vector<Solution>> &buckets) {
+                  Buckets &buckets) {
     const OperatorTree::Node &v = tree.node(id);
     std::vector<Distribution> initials =
         fixedAt(id) ? std::vector<Distribution>{fixedAt(id)->compute}
@@ -154,9 +202,10 @@ private:
     double seconds, memBytes;
     int child[2];
   };
+  using Combos = std::map<Nesting, std::vector<Combo>>;
 
   void solveCompute(int id,
-                    std::map<std::pair<uint32_t, IndexSet>, std::vector<Solution>> &buckets) {
+                    Buckets &buckets) {
     const OperatorTree::Node &u = tree.node(id);
     bool isRoot = u.parent < 0;
     std::vector<Distribution> gammas =
@@ -167,7 +216,7 @@ private:
       alphas = enumerateDistributions(grid, u.dimens, true, false);
     std::vector<IndexSet> fusions = fusionCandidates(id);
     size_t numChildren = u.children.size();
-    std::vector<Combo> combos;
+    Combos combos;
     for (const Distribution &gamma : gammas) {
       const std::vector<int> *groups[2] = {nullptr, nullptr};
       bool missing = false;
@@ -201,25 +250,28 @@ private:
             double own = arrayElems(tree, grid, id, edge, machine.bothBuffers) * elemBytes();
             double seconds = calcSeconds + moveCost(tree, grid, id, edge, comm) +
                              combineSeconds(id, edge, group, variant);
-            std::vector<Solution> &bucket = buckets[{alpha.key(), fused}];
             Solution s;
             s.consumed = alpha;
             s.compute = gamma;
             s.produced = produced;
             s.variant = variant;
             s.fused = fused;
-            for (const Combo &combo : combos) {
-              if (!childLoopsAgree(id, edge, combo))
-                continue;
-              s.seconds = seconds + combo.seconds;
-              s.memBytes = own + combo.memBytes;
-              if (overLimit(s.memBytes)) {
-                ++pruned;
-                continue;
+            for (const auto &[nesting, list] : combos) {
+              std::vector<Solution> &bucket = buckets[{alpha.key(), fused, nesting}];
+              s.nesting = nesting;
+              for (const Combo &combo : list) {
+                if (!childLoopsAgree(id, edge, combo))
+                  continue;
+                s.seconds = seconds + combo.seconds;
+                s.memBytes = own + combo.memBytes;
+                if (overLimit(s.memBytes)) {
+                  ++pruned;
+                  continue;
+                }
+                s.child[0] = combo.child[0];
+                s.child[1] = combo.child[1];
+                insertPareto(bucket, s, pruned);
               }
-              s.child[0] = combo.child[0];
-              s.child[1] = combo.child[1];
-              insertPareto(bucket, s, pruned);
             }
           };
           if (isRoot)
@@ -259,18 +311,35 @@ private:
             adds / machine.flopRate);
   }
 
-  /// The non-inferior pairs of children solutions whose fusions nest with `fused`
-  /// and with each other (notes B.9).
+  /// The non-inferior pairs of children solutions whose fusions and nestings
+  /// form one chain with `fused` (notes B.9), by the nesting they leave on u.
   void childCombos(int id, IndexSet fused, const std::vector<int> *const groups[2],
-                   std::vector<Combo> &out) {
+                   Combos &out) {
     const OperatorTree::Node &u = tree.node(id);
     const std::vector<Solution> &first = solutions[u.children[0]].all;
+    std::vector<IndexSet> chain;
+    auto consider = [&](const Solution &s0, const Solution *s1, Combo combo) {
+      chain.assign({fused, s0.fused});
+      for (IndexSet set : s0.nesting.sets)
+        if (set)
+          chain.push_back(set);
+      if (s1) {
+        chain.push_back(s1->fused);
+        for (IndexSet set : s1->nesting.sets)
+          if (set)
+            chain.push_back(set);
+      }
+      Nesting nesting;
+      if (!makeChain(chain) || !nestingWithin(chain, fused, nesting))
+        return;
+      insertPareto(out[nesting], combo, pruned);
+    };
     for (int i0 : *groups[0]) {
       const Solution &s0 = first[i0];
       if (!nests(fused, s0.fused))
         continue;
       if (u.children.size() == 1) {
-        insertPareto(out, Combo{s0.seconds, s0.memBytes, {i0, -1}}, pruned);
+        consider(s0, nullptr, Combo{s0.seconds, s0.memBytes, {i0, -1}});
         continue;
       }
       const std::vector<Solution> &second = solutions[u.children[1]].all;
@@ -284,13 +353,13 @@ private:
           ++pruned;
           continue;
         }
-        insertPareto(out, combo, pruned);
+        consider(s0, &s1, combo);
       }
     }
   }
 
   void solve(int id) {
-    std::map<std::pair<uint32_t, IndexSet>, std::vector<Solution>> buckets;
+    Buckets buckets;
     if (tree.node(id).isInput())
       solveInput(id, buckets);
     else
@@ -300,15 +369,15 @@ private:
     // anything), no higher cost and no more memory.
     NodeSolutions &out = solutions[id];
     for (auto &[key, bucket] : buckets) {
-      auto unfused = buckets.find({key.first, 0});
+      auto unfused = buckets.find({std::get<0>(key), 0, Nesting()});
       for (const Solution &s : bucket) {
-        if (key.second != 0 && unfused != buckets.end() &&
+        if (std::get<1>(key) != 0 && unfused != buckets.end() &&
             std::any_of(unfused->second.begin(), unfused->second.end(),
                         [&](const Solution &e) { return dominates(e, s); })) {
           ++pruned;
           continue;
         }
-        out.byConsumed[key.first].push_back(static_cast<int>(out.all.size()));
+        out.byConsumed[std::get<0>(key)].push_back(static_cast<int>(out.all.size()));
         out.all.push_back(s);
       }
     }
@@ -334,21 +403,25 @@ std::string checkFusionLegality(const OperatorTree &tree,
         s += (s.size() > 1 ? "," : "") + tree.indexName(i);
     return s + "}";
   };
-  for (size_t id = 0; id < tree.nodes().size(); ++id) {
-    const OperatorTree::Node &v = tree.node(static_cast<int>(id));
+  // Bottom up, the prefixes each node's fused loops must start with (notes B.9).
+  std::vector<std::vector<IndexSet>> up(tree.nodes().size());
+  for (int id : tree.postOrder()) {
+    const OperatorTree::Node &v = tree.node(id);
     if (!isSubset(fusedWithParent[id], v.dimens))
       return "array '" + v.name + "' is fused on " + names(fusedWithParent[id] & ~v.dimens) +
              ", which are not its dimensions";
-    std::vector<int> around = v.children;
-    for (int a : around)
-      if (!nests(fusedWithParent[id], fusedWithParent[a]))
-        return "at '" + v.name + "', the fusion with its parent " +
-               names(fusedWithParent[id]) + " and with '" + tree.node(a).name + "' " +
-               names(fusedWithParent[a]) + " do not nest";
-    if (around.size() == 2 && !nests(fusedWithParent[around[0]], fusedWithParent[around[1]]))
-      return "at '" + v.name + "', the fusions with '" + tree.node(around[0]).name + "' " +
-             names(fusedWithParent[around[0]]) + " and '" + tree.node(around[1]).name + "' " +
-             names(fusedWithParent[around[1]]) + " do not nest";
+    std::vector<IndexSet> chain = {fusedWithParent[id]};
+    for (int c : v.children) {
+      chain.push_back(fusedWithParent[c]);
+      chain.insert(chain.end(), up[c].begin(), up[c].end());
+    }
+    std::pair<IndexSet, IndexSet> clash;
+    if (!makeChain(chain, &clash))
+      return "at '" + v.name + "', the fused loops " + names(clash.first) + " and " +
+             names(clash.second) + " do not nest (a node's fused loops have one order)";
+    for (IndexSet set : chain)
+      if (set != 0 && set != fusedWithParent[id] && isSubset(set, fusedWithParent[id]))
+        up[id].push_back(set);
   }
   return "";
 }

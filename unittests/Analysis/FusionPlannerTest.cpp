@@ -1,10 +1,12 @@
 //===- FusionPlannerTest.cpp - Cociorva et al.'s formulas, tables and DP ----===//
+#include "TC/Analysis/FusedSchedule.h"
 #include "TC/Analysis/FusionPlanner.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cmath>
+#include <functional>
 
 using namespace mlir::tc;
 
@@ -289,11 +291,20 @@ TEST(FusionPlanner, IllegalConfigurationsAreNamed) {
   std::vector<NodeDecision> d = paperSolution(p, grid, true);
   d[p.T2].fused = p.set("b"); // T2 fused on b with S, but T1 on d with T2
   EXPECT_EQ(evaluateFusionPlan(p.tree, grid, d, machine, comm).error,
-            "at 'T2', the fusion with its parent {b} and with 'T1' {d} do not nest");
-  d[p.T1].fused = p.set("bd"); // nested at T2 once C is unfused, but at S:
-  d[p.C].fused = 0;            // {a} (A and the root) vs {b} (T2)
+            "at 'T2', the fused loops {b} and {d} do not nest (a node's fused loops have one order)");
+  d[p.T1].fused = p.set("bd"); // nested at T2 once C and D are unfused (D's {d}
+  d[p.C].fused = 0;            // would put d before b in T1's loops); at S: {a}
+  d[p.D].fused = 0;            // (A and the root) vs {b} (T2)
   EXPECT_EQ(evaluateFusionPlan(p.tree, grid, d, machine, comm).error,
-            "at 'S', the fusion with its parent {a} and with 'T2' {b} do not nest");
+            "at 'S', the fused loops {a} and {b} do not nest (a node's fused loops have one order)");
+  // Legal at each node alone, not together: D alone on c puts c first among
+  // T1's loops fused with T2, C alone on f puts f first among them.
+  d = paperSolution(p, grid, true);
+  d[p.T1].fused = p.set("bcdf");
+  d[p.D].fused = p.set("c");
+  d[p.C].fused = p.set("f");
+  EXPECT_EQ(evaluateFusionPlan(p.tree, grid, d, machine, comm).error,
+            "at 'T2', the fused loops {c} and {f} do not nest (a node's fused loops have one order)");
   d = paperSolution(p, grid, true);
   d[p.A].compute = p.dist(grid, "<*,c>");
   EXPECT_EQ(evaluateFusionPlan(p.tree, grid, d, machine, comm).error,
@@ -388,6 +399,89 @@ TEST(FusionPlanner, NothingFitsGivesTheSmallestMemory) {
   FusionSearchResult exact = planFusion(p.tree, machine, comm);
   ASSERT_TRUE(exact.best);
   EXPECT_DOUBLE_EQ(exact.best->memBytes, r.smallestMemBytes);
+}
+
+} // namespace
+
+namespace {
+
+TEST(FusedSchedule, Table1IsFig2c) {
+  // T2 is fused on nothing with S, which streams along a: T2 is produced before
+  // the a loop; T1, C and D inside the d loop; B before it.
+  Cociorva p;
+  Grid grid{4, 8};
+  FusionMachine machine{32, 512e6, 8, 1e9};
+  AnalyticCommCost comm = analytic();
+  EvaluatedPlan e = evaluateFusionPlan(p.tree, grid, paperSolution(p, grid, true), machine, comm);
+  ASSERT_EQ(e.error, "");
+  FusedSchedule s = buildFusedSchedule(p.tree, e.plan);
+  ASSERT_EQ(s.error, "");
+  EXPECT_EQ(scheduleString(p.tree, s), "zero T2\n"
+                                       "load B\n"
+                                       "for d (x1000):\n"
+                                       "  zero T1\n"
+                                       "  load D\n"
+                                       "  redistribute D\n"
+                                       "  contract T1\n"
+                                       "  redistribute T1\n"
+                                       "  load C\n"
+                                       "  redistribute C\n"
+                                       "  contract T2\n"
+                                       "redistribute T2\n"
+                                       "for a (x1000):\n"
+                                       "  zero S\n"
+                                       "  load A\n"
+                                       "  redistribute A\n"
+                                       "  contract S\n"
+                                       "  store S\n");
+}
+
+TEST(FusedSchedule, DistributedFusedLoopsRunOverTheLocalBlock) {
+  // The DP's plans: every one has a schedule; a loop over an index split p ways
+  // runs over N/p local values.
+  Cociorva p;
+  AnalyticCommCost comm = analytic();
+  FusionMachine machine{32, 512e6, 8, 1e9, true};
+  FusionSearchOptions options;
+  options.virtualPartitioning = false;
+  FusionSearchResult r = planFusion(p.tree, machine, comm, options);
+  ASSERT_TRUE(r.best);
+  FusedSchedule s = buildFusedSchedule(p.tree, *r.best);
+  ASSERT_EQ(s.error, "");
+  std::printf("%s: %s", gridString(r.best->grid).c_str(), scheduleString(p.tree, s).c_str());
+  std::function<void(const std::vector<ScheduleItem> &)> check = [&](const auto &items) {
+    for (const ScheduleItem &i : items)
+      if (i.kind == ScheduleItem::Kind::Loop) {
+        EXPECT_GE(i.trips, 1);
+        EXPECT_EQ(i.trips * r.best->nodes[p.tree.root()].decision.compute.parts(r.best->grid, i.index) >=
+                      p.tree.extent(i.index),
+                  true);
+        check(i.body);
+      }
+  };
+  check(s.program);
+}
+
+TEST(FusedSchedule, VirtualPartitioningIsRejected) {
+  OperatorTree tree;
+  int A = tree.addInput("A", {"i", "j"}, {100, 60});
+  int B = tree.addInput("B", {"j", "k"}, {60, 80});
+  int C = tree.addContraction("C", {"i", "k"}, A, B);
+  int Dn = tree.addInput("D", {"k", "l"}, {80, 40});
+  int E = tree.addContraction("E", {"i", "l"}, C, Dn);
+  Grid grid{4};
+  auto d = [&](const char *t) { return *parseDistribution(t, grid, tree); };
+  std::vector<NodeDecision> decisions(5);
+  decisions[A] = {d("<j>"), SumVariant::None, 0};
+  decisions[B] = {d("<k>"), SumVariant::None, 0};
+  decisions[C] = {d("<k>"), SumVariant::None, indexBit(tree.findIndex("i"))};
+  decisions[Dn] = {d("<l>"), SumVariant::None, 0};
+  decisions[E] = {d("<i>"), SumVariant::None, 0};
+  FusionMachine machine{4, 1e9, 8, 1e9};
+  AnalyticCommCost comm = analytic();
+  EvaluatedPlan e = evaluateFusionPlan(tree, grid, decisions, machine, comm);
+  ASSERT_EQ(e.error, "");
+  EXPECT_NE(buildFusedSchedule(tree, e.plan).error.find("virtual partitioning"), std::string::npos);
 }
 
 } // namespace

@@ -1,0 +1,54 @@
+//===- FusedSchedule.h - the loop nest of a fused operator tree -*- C++ -*-===//
+//
+// Turns a FusionPlan into the statements of its fused loop nest, in the shape of
+// Cociorva et al.'s Fig. 2(c): each array is produced inside the loops it is
+// fused on with its consumer; an array fused on fewer loops than its consumer is
+// produced before those extra loops open (hoisted to the nearest enclosing
+// producer whose loops it is fused on); inputs are read slice by slice, partial
+// sums combined and arrays redistributed once per iteration of their fused
+// loops, and the result written slice by slice. Plain C++: the lowering emits IR
+// from it, tests read it as text.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_ANALYSIS_FUSEDSCHEDULE_H
+#define TC_ANALYSIS_FUSEDSCHEDULE_H
+
+#include "TC/Analysis/FusionPlanner.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::tc {
+
+struct ScheduleItem {
+  enum class Kind {
+    Loop,         ///< for each block-local value of `index`: `body`
+    Zero,         ///< clear the node's accumulator
+    Load,         ///< read the input's slice in its initial distribution
+    Contract,     ///< accumulate the node's local product / sum
+    Combine,      ///< combine partial sums over the grid dimensions of summed indices
+    Redistribute, ///< move the array from its initial to its final distribution
+    Store,        ///< write the result's slice
+  };
+  Kind kind;
+  int node = -1;           ///< the array (-1 for loops)
+  int index = -1;          ///< Loop: the index it runs over
+  int64_t trips = 0;       ///< Loop: ceil(N / parts) block-local values
+  std::vector<ScheduleItem> body;
+};
+
+struct FusedSchedule {
+  std::vector<ScheduleItem> program;
+  std::string error; ///< a plan the loop nest cannot express
+};
+
+/// The loop nest of `plan`; the plan must be legal and use no virtual
+/// partitioning (every fused loop split alike at both ends).
+FusedSchedule buildFusedSchedule(const OperatorTree &tree, const FusionPlan &plan);
+
+/// The nest as indented text ("for d (x70):", "  load D", ...).
+std::string scheduleString(const OperatorTree &tree, const FusedSchedule &schedule);
+
+} // namespace mlir::tc
+
+#endif // TC_ANALYSIS_FUSEDSCHEDULE_H

@@ -1,0 +1,164 @@
+//===- FusedSchedule.cpp - the loop nest of a fused operator tree ---------===//
+#include "TC/Analysis/FusedSchedule.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+namespace mlir::tc {
+
+namespace {
+
+constexpr int kProgram = -1;
+
+class ScheduleBuilder {
+public:
+  ScheduleBuilder(const OperatorTree &tree, const FusionPlan &plan) : tree(tree), plan(plan) {}
+
+  FusedSchedule build() {
+    FusedSchedule out;
+    for (const FusionPlan::Node &n : plan.nodes)
+      if (!fusedWithoutVirtualPartitioning(plan.grid, n.edge)) {
+        out.error = "the plan fuses a loop split differently at its two ends (virtual "
+                    "partitioning), which the loop nest does not express; plan with "
+                    "virtual-partitioning=false";
+        return out;
+      }
+    assignOwners();
+    out.error = error;
+    if (error.empty())
+      out.program = emitRegion(kProgram, 0);
+    if (out.error.empty())
+      out.error = error;
+    return out;
+  }
+
+private:
+  IndexSet levelOf(int node) const { return plan.nodes[node].edge.fused; }
+  /// Loops open when a region starts: its node's fusion with its consumer (the
+  /// program starts with none).
+  IndexSet regionStart(int region) const { return region == kProgram ? 0 : levelOf(region); }
+
+  /// The region producing each node: the nearest consumer up the tree whose own
+  /// fused loops the node is fused on too (else it would be produced per
+  /// iteration of loops it does not depend on).
+  void assignOwners() {
+    owner.assign(tree.nodes().size(), kProgram);
+    for (int id : tree.postOrder()) {
+      int region = tree.node(id).parent;
+      while (region != kProgram && !isSubset(regionStart(region), levelOf(id)))
+        region = tree.node(region).parent;
+      owner[id] = region;
+      owned[region].push_back(id); // post-order: producers before consumers
+    }
+  }
+
+  /// Parts of `index` in the distribution the region's loops run in.
+  int64_t loopParts(int region, int index) const {
+    int node = region == kProgram ? tree.root() : region;
+    return plan.nodes[node].decision.compute.parts(plan.grid, index);
+  }
+
+  std::vector<ScheduleItem> emitRegion(int region, int) {
+    std::vector<ScheduleItem> outer;
+    IndexSet start = regionStart(region);
+    std::vector<IndexSet> levels = {start};
+    for (int g : owned[region])
+      levels.push_back(levelOf(g));
+    std::sort(levels.begin(), levels.end(), [](IndexSet a, IndexSet b) {
+      return __builtin_popcountll(a) < __builtin_popcountll(b);
+    });
+    levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+    for (size_t l = 1; l < levels.size(); ++l)
+      if (!isSubset(levels[l - 1], levels[l]))
+        error = "the fusions at '" +
+                (region == kProgram ? std::string("the program") : tree.node(region).name) +
+                "' do not nest";
+    if (!error.empty())
+      return outer;
+    if (region != kProgram)
+      outer.push_back(item(ScheduleItem::Kind::Zero, region));
+    std::vector<ScheduleItem> *container = &outer;
+    IndexSet open = start;
+    for (IndexSet level : levels) {
+      for (int t = 0; t < tree.numIndices(); ++t)
+        if (contains(level & ~open, t)) {
+          ScheduleItem loop = item(ScheduleItem::Kind::Loop, -1);
+          loop.index = t;
+          int64_t parts = loopParts(region, t);
+          loop.trips = (tree.extent(t) + parts - 1) / parts;
+          container->push_back(std::move(loop));
+          container = &container->back().body;
+        }
+      open = level;
+      for (int g : owned[region])
+        if (levelOf(g) == level)
+          emitProduction(g, *container);
+    }
+    if (region == kProgram)
+      return outer;
+    container->push_back(item(ScheduleItem::Kind::Contract, region));
+    const FusionPlan::Node &n = plan.nodes[region];
+    if (n.decision.variant != SumVariant::None)
+      outer.push_back(item(ScheduleItem::Kind::Combine, region));
+    if (!(n.edge.produced == n.edge.consumed))
+      outer.push_back(item(ScheduleItem::Kind::Redistribute, region));
+    if (tree.node(region).parent < 0)
+      outer.push_back(item(ScheduleItem::Kind::Store, region));
+    return outer;
+  }
+
+  void emitProduction(int node, std::vector<ScheduleItem> &into) {
+    if (!tree.node(node).isInput()) {
+      for (ScheduleItem &i : emitRegion(node, 0))
+        into.push_back(std::move(i));
+      return;
+    }
+    into.push_back(item(ScheduleItem::Kind::Load, node));
+    const FusionEdge &edge = plan.nodes[node].edge;
+    if (!(edge.produced == edge.consumed))
+      into.push_back(item(ScheduleItem::Kind::Redistribute, node));
+  }
+
+  static ScheduleItem item(ScheduleItem::Kind kind, int node) {
+    ScheduleItem i;
+    i.kind = kind;
+    i.node = node;
+    return i;
+  }
+
+  const OperatorTree &tree;
+  const FusionPlan &plan;
+  std::vector<int> owner;
+  std::map<int, std::vector<int>> owned;
+  std::string error;
+};
+
+void print(const OperatorTree &tree, const std::vector<ScheduleItem> &items, int depth,
+           std::string &out) {
+  static const char *names[] = {"for", "zero", "load", "contract", "combine", "redistribute",
+                                "store"};
+  for (const ScheduleItem &i : items) {
+    out += std::string(2 * depth, ' ');
+    if (i.kind == ScheduleItem::Kind::Loop) {
+      out += "for " + tree.indexName(i.index) + " (x" + std::to_string(i.trips) + "):\n";
+      print(tree, i.body, depth + 1, out);
+      continue;
+    }
+    out += std::string(names[static_cast<int>(i.kind)]) + " " + tree.node(i.node).name + "\n";
+  }
+}
+
+} // namespace
+
+FusedSchedule buildFusedSchedule(const OperatorTree &tree, const FusionPlan &plan) {
+  return ScheduleBuilder(tree, plan).build();
+}
+
+std::string scheduleString(const OperatorTree &tree, const FusedSchedule &schedule) {
+  std::string out;
+  print(tree, schedule.program, 0, out);
+  return out;
+}
+
+} // namespace mlir::tc
