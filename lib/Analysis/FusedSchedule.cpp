@@ -2,6 +2,7 @@
 #include "TC/Analysis/FusedSchedule.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 
@@ -153,6 +154,43 @@ void print(const OperatorTree &tree, const std::vector<ScheduleItem> &items, int
 
 FusedSchedule buildFusedSchedule(const OperatorTree &tree, const FusionPlan &plan) {
   return ScheduleBuilder(tree, plan).build();
+}
+
+std::vector<double> predictedReceivedBytes(const OperatorTree &tree, const FusionPlan &plan,
+                                           const FusedSchedule &schedule, int64_t elemBytes) {
+  int64_t procs = 1;
+  for (int64_t n : plan.grid)
+    procs *= n;
+  std::vector<double> bytes(procs, 0.0);
+  std::function<void(const std::vector<ScheduleItem> &, double)> walk =
+      [&](const std::vector<ScheduleItem> &items, double runs) {
+        for (const ScheduleItem &i : items) {
+          if (i.kind == ScheduleItem::Kind::Loop) {
+            walk(i.body, runs * static_cast<double>(i.trips));
+            continue;
+          }
+          const FusionPlan::Node &n = plan.nodes[i.node];
+          if (i.kind == ScheduleItem::Kind::Redistribute) {
+            double block = distSize(tree, plan.grid, i.node, n.edge.consumed, n.edge) *
+                           static_cast<double>(elemBytes);
+            std::vector<double> f = receivedFractions(plan.grid, n.edge.produced, n.edge.consumed);
+            for (int64_t r = 0; r < procs; ++r)
+              bytes[r] += runs * f[r] * block;
+          }
+          if (i.kind == ScheduleItem::Kind::Combine) {
+            int64_t group = partialSumGroup(tree, plan.grid, i.node, n.decision.compute);
+            double block = distSize(tree, plan.grid, i.node, n.edge.produced, n.edge) *
+                           static_cast<double>(elemBytes);
+            bool powerOfTwo = (group & (group - 1)) == 0;
+            double times = powerOfTwo ? std::log2(static_cast<double>(group))
+                                      : 2.0 * static_cast<double>(group - 1) / group;
+            for (int64_t r = 0; r < procs; ++r)
+              bytes[r] += runs * times * block;
+          }
+        }
+      };
+  walk(schedule.program, 1.0);
+  return bytes;
 }
 
 std::string scheduleString(const OperatorTree &tree, const FusedSchedule &schedule) {

@@ -176,7 +176,7 @@ private:
     const OperatorTree::Node &v = tree.node(id);
     std::vector<Distribution> initials =
         fixedAt(id) ? std::vector<Distribution>{fixedAt(id)->compute}
-                    : enumerateDistributions(grid, v.dimens, false, true);
+                    : enumerateDistributions(grid, v.dimens, false, options.firstSlice);
     for (const Distribution &alpha : enumerateDistributions(grid, v.dimens, true, false))
       for (IndexSet fused : fusionCandidates(id)) {
         // [C] 3.3: Cost(v, alpha) = 0 if NoRep(alpha), else min over beta of
@@ -234,7 +234,9 @@ private:
       int64_t group = partialSumGroup(tree, grid, id, gamma);
       std::vector<SumVariant> variants =
           fixedAt(id) ? std::vector<SumVariant>{fixedAt(id)->variant}
-          : group > 1 ? std::vector<SumVariant>{SumVariant::ToOne, SumVariant::ToAll}
+          : group > 1 && options.firstSlice
+              ? std::vector<SumVariant>{SumVariant::ToOne, SumVariant::ToAll}
+          : group > 1 ? std::vector<SumVariant>{SumVariant::ToAll}
                       : std::vector<SumVariant>{SumVariant::None};
       for (IndexSet fused : fusions) {
         combos.clear();

@@ -54,6 +54,7 @@ struct FuseDistributePass : public tc::impl::FuseDistributeBase<FuseDistributePa
     FusionSearchOptions options;
     options.maxGridDims = maxGridDims;
     options.virtualPartitioning = virtualPartitioning;
+    options.firstSlice = firstSlice;
     FusionSearchResult result = planFusion(tree->tree, costs.machine, *costs.comm, options);
     if (!result.error.empty())
       return func.emitError() << "@" << func.getSymName() << ": " << result.error;

@@ -444,7 +444,14 @@ TEST(FusedSchedule, DistributedFusedLoopsRunOverTheLocalBlock) {
   FusionMachine machine{32, 512e6, 8, 1e9, true};
   FusionSearchOptions options;
   options.virtualPartitioning = false;
+  options.firstSlice = false;
   FusionSearchResult r = planFusion(p.tree, machine, comm, options);
+  ASSERT_TRUE(r.best);
+  for (const auto &n : r.best->nodes) {
+    EXPECT_NE(n.decision.variant, SumVariant::ToOne);
+    for (size_t d = 0; d < r.best->grid.size(); ++d)
+      EXPECT_NE(n.edge.produced.entry[d], Distribution::kFirstSlice);
+  }
   ASSERT_TRUE(r.best);
   FusedSchedule s = buildFusedSchedule(p.tree, *r.best);
   ASSERT_EQ(s.error, "");
@@ -460,6 +467,27 @@ TEST(FusedSchedule, DistributedFusedLoopsRunOverTheLocalBlock) {
       }
   };
   check(s.program);
+}
+
+TEST(FusedSchedule, PredictedBytesCountEveryIteration) {
+  // Table 1: D moves <c,e> -> <*,*> 1000 times (once per d), a 2.8e6-element
+  // block each time, of which a process holds 1/32: 31/32 of it is received.
+  Cociorva p;
+  Grid grid{4, 8};
+  FusionMachine machine{32, 512e6, 8, 1e9};
+  AnalyticCommCost comm = analytic();
+  EvaluatedPlan e = evaluateFusionPlan(p.tree, grid, paperSolution(p, grid, true), machine, comm);
+  FusedSchedule s = buildFusedSchedule(p.tree, e.plan);
+  std::vector<double> bytes = predictedReceivedBytes(p.tree, e.plan, s, 8);
+  ASSERT_EQ(bytes.size(), 32u);
+  auto received = [&](int node, double runs) {
+    const FusionEdge &edge = e.plan.nodes[node].edge;
+    return runs * receivedFractions(grid, edge.produced, edge.consumed)[5] *
+           distSize(p.tree, grid, node, edge.consumed, edge) * 8;
+  };
+  EXPECT_DOUBLE_EQ(received(p.D, 1000), 1000 * (31.0 / 32) * 1000 * 70 * 40 * 8);
+  EXPECT_DOUBLE_EQ(bytes[5], received(p.D, 1000) + received(p.C, 1000) + received(p.T1, 1000) +
+                                 received(p.T2, 1) + received(p.A, 1000));
 }
 
 TEST(FusedSchedule, VirtualPartitioningIsRejected) {

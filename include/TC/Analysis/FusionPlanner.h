@@ -79,6 +79,9 @@ struct FusionSearchOptions {
   /// Allow fusing a loop split differently at the two ends ([C] 3.2(iii)); off,
   /// only plans whose fused loops need no virtual partitioning are searched.
   bool virtualPartitioning = true;
+  /// Allow `1` entries ([C] 3.1): inputs held by one slice of the grid and
+  /// partial sums consolidated on one (CalcCost_1); off, only `*` (CalcCost_2).
+  bool firstSlice = true;
   /// When set, each node's distribution and variant are fixed (the decoupled
   /// approach's second step) and only fusions are searched; grid must be given.
   const std::vector<NodeDecision> *fixedDistributions = nullptr;

@@ -144,6 +144,8 @@ def FuseDistribute : Pass<"tc-fuse-distribute", "::mlir::ModuleOp"> {
            "Flop/s per process for CalcCost (default: the machine file's, else 1e9)">,
     Option<"virtualPartitioning", "virtual-partitioning", "bool", /*default=*/"true",
            "Allow fused loops split differently at their two ends (lcm virtual partitioning)">,
+    Option<"firstSlice", "first-slice", "bool", /*default=*/"true",
+           "Allow `1` in distributions (inputs on one grid slice, partial sums consolidated on one)">,
   ];
 }
 
