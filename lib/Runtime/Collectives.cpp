@@ -45,9 +45,12 @@ void shiftInPlace(double *data, int64_t n, MPI_Comm comm, int g, const Shape &gr
   counters().bytesReceived += 8.0 * n;
 }
 
-/// In-place sum over all ranks of MPI_COMM_WORLD.
-void allreduce(double *data, int64_t n) {
-  const int P = ctx().size, r = ctx().rank;
+} // namespace
+
+void allreduceOver(double *data, int64_t n, MPI_Comm comm) {
+  int P = 1, r = 0;
+  MPI_Comm_size(comm, &P);
+  MPI_Comm_rank(comm, &r);
   if (P == 1 || n == 0)
     return;
   std::vector<double> tmp;
@@ -55,7 +58,7 @@ void allreduce(double *data, int64_t n) {
     tmp.resize(n);
     for (int mask = 1; mask < P; mask <<= 1) {
       int partner = r ^ mask;
-      sendrecv(data, n, partner, tmp.data(), n, partner, MPI_COMM_WORLD);
+      sendrecv(data, n, partner, tmp.data(), n, partner, comm);
       for (int64_t i = 0; i < n; ++i)
         data[i] += tmp[i];
     }
@@ -71,17 +74,20 @@ void allreduce(double *data, int64_t n) {
   for (int step = 0; step < P - 1; ++step) {
     auto [so, sn] = seg((r - step + P) % P);
     auto [ro, rn] = seg((r - step - 1 + 2 * P) % P);
-    sendrecv(data + so, sn, next, tmp.data(), rn, prev, MPI_COMM_WORLD);
+    sendrecv(data + so, sn, next, tmp.data(), rn, prev, comm);
     for (int64_t i = 0; i < rn; ++i)
       data[ro + i] += tmp[i];
   }
   for (int step = 0; step < P - 1; ++step) {
     auto [so, sn] = seg((r + 1 - step + P) % P);
     auto [ro, rn] = seg((r - step + P) % P);
-    sendrecv(data + so, sn, next, data + ro, rn, prev, MPI_COMM_WORLD);
+    sendrecv(data + so, sn, next, data + ro, rn, prev, comm);
   }
 }
 
+namespace {
+/// In-place sum over all ranks.
+void allreduce(double *data, int64_t n) { allreduceOver(data, n, MPI_COMM_WORLD); }
 } // namespace
 } // namespace tc::rt
 

@@ -34,11 +34,22 @@ struct DistArray {
   /// The dimension of the user's tensor (HDF5 dataset) that storage dimension d
   /// holds: arrays may be stored in another dimension order than the file's.
   Shape fileDim;
-  /// Extents in the file's dimension order.
+  /// A slice of a larger tensor (a fused program's reduced array): storage index
+  /// i of dimension d is tensor index i * (sliceFull[d] / extents[d]) +
+  /// sliceShift[d]. Empty: the array is the whole tensor.
+  Shape sliceFull, sliceShift;
+  /// Tensor index of storage index `i` of dimension `d`.
+  int64_t tensorIndex(int d, int64_t i) const {
+    if (sliceFull.empty())
+      return i;
+    return i * (sliceFull[d] / extents[d]) + sliceShift[d];
+  }
+  /// The tensor's extents in the file's dimension order.
   Shape fileExtents() const {
+    const Shape &whole = sliceFull.empty() ? extents : sliceFull;
     Shape f(extents.size());
     for (size_t d = 0; d < extents.size(); ++d)
-      f[fileDim[d]] = extents[d];
+      f[fileDim[d]] = whole[d];
     return f;
   }
   MPI_Comm comm = MPI_COMM_NULL;
@@ -97,6 +108,17 @@ void releaseArrays();
 
 /// Loads the initial contents (HDF5 input, random values or zeros).
 void loadInitial(DistArray &a);
+
+/// Loads this process's block of a slice from the array's input (fused programs).
+void loadSlice(DistArray &a);
+/// Writes this process's block of a slice into the output file, created on the
+/// first call; finishStore closes it and renames it into place.
+void storeSlice(DistArray &a);
+void finishStore(DistArray &a);
+
+/// In-place element-wise sum over the processes of `comm`, every byte counted:
+/// recursive doubling on a power-of-two group, else a ring.
+void allreduceOver(double *data, int64_t n, MPI_Comm comm);
 
 /// Writes the array's global contents to the output HDF5 file.
 void storeOutput(DistArray &a);

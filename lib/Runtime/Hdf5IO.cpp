@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace tc::rt {
 namespace {
@@ -60,7 +61,7 @@ void fileBox(const DistArray &a, const Box &c, std::vector<hsize_t> &start,
   start.assign(c.len.size(), 0);
   count.assign(c.len.size(), 0);
   for (size_t d = 0; d < c.len.size(); ++d) {
-    start[a.fileDim[d]] = c.globalStart[d];
+    start[a.fileDim[d]] = a.tensorIndex(static_cast<int>(d), c.globalStart[d]);
     count[a.fileDim[d]] = c.len[d];
   }
 }
@@ -158,7 +159,7 @@ void loadRandom(DistArray &a, const Box &box) {
     for (size_t n = 0; n < tmp.size(); ++n) {
       uint64_t linear = 0;
       for (int i = 0; i < d; ++i)
-        linear += (c.globalStart[i] + idx[i]) * fileStride[a.fileDim[i]];
+        linear += a.tensorIndex(i, c.globalStart[i] + idx[i]) * fileStride[a.fileDim[i]];
       tmp[n] = randomValue(ctx().options.seed, a.name, linear);
       for (int i = d - 1; i >= 0 && ++idx[i] == c.len[i]; --i)
         idx[i] = 0;
@@ -189,6 +190,11 @@ void loadInitial(DistArray &a) {
   Context &c = ctx();
   if (a.init == TC_RT_INIT_ZERO || (a.init == TC_RT_INIT_ROOT_INPUT && c.rank != 0))
     return;
+  loadSlice(a);
+}
+
+void loadSlice(DistArray &a) {
+  Context &c = ctx();
   Box box = ownedBox(a);
   auto in = c.options.inputs.find(a.name);
   if (in != c.options.inputs.end())
@@ -200,58 +206,102 @@ void loadInitial(DistArray &a) {
          "=file.h5 or --random-inputs SEED");
 }
 
-void storeOutput(DistArray &a) {
+namespace {
+
+/// An output file being written: a temporary name until every rank is done.
+struct OutputFile {
+  hid_t file = -1, dataset = -1, space = -1;
+  std::string path;
+};
+
+std::map<const DistArray *, OutputFile> &openOutputs() {
+  static std::map<const DistArray *, OutputFile> outputs;
+  return outputs;
+}
+
+/// The output file of `a`, created (collectively) on first use.
+OutputFile &outputOf(DistArray &a) {
+  Context &c = ctx();
+  auto it = openOutputs().find(&a);
+  if (it != openOutputs().end())
+    return it->second;
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  OutputFile out;
+  out.path = c.options.output + ".tmp-" + std::to_string(c.jobId);
+  c.partialOutput = out.path;
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
+  out.file = H5Fcreate(out.path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  H5Pclose(fapl);
+  if (out.file < 0)
+    fail("cannot create output file " + out.path + " (for " + c.options.output + ")");
+  auto dims = hs(a.fileExtents());
+  out.space = H5Screate_simple(a.rank(), dims.data(), nullptr);
+  out.dataset = H5Dcreate2(out.file, a.name.c_str(), H5T_NATIVE_DOUBLE, out.space,
+                           H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (out.dataset < 0)
+    fail("cannot create dataset '" + a.name + "' in " + out.path);
+  return openOutputs()[&a] = out;
+}
+
+/// Writes this process's block (if it is the copy that writes) at the array's
+/// place in the tensor.
+void writeOwnBlock(DistArray &a, OutputFile &out) {
+  if (!writesOwnBlock(a))
+    return;
+  std::vector<double> tmp, reordered;
+  const bool identity = identityOrder(a);
+  forEachRowChunk(ownedBox(a), [&](const Box &ch) {
+    tmp.resize(product(ch.len));
+    transferBox(a, true, ch.storeStart, ch.len, tmp.data(), ch.len,
+                Shape(ch.len.size(), 0), "output rows");
+    if (!identity) { // storage order -> file order
+      reordered.resize(tmp.size());
+      copyStrided(reordered.data(), fileOrderStrides(a, ch.len), tmp.data(),
+                  rowMajorStrides(ch.len), ch.len);
+      tmp.swap(reordered);
+    }
+    std::vector<hsize_t> start, count;
+    fileBox(a, ch, start, count);
+    H5Sselect_hyperslab(out.space, H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                        nullptr);
+    hid_t mem = H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr);
+    if (H5Dwrite(out.dataset, H5T_NATIVE_DOUBLE, mem, out.space, H5P_DEFAULT, tmp.data()) < 0)
+      fail("writing rows " + std::to_string(ch.globalStart[0]) + ".." +
+           std::to_string(ch.globalStart[0] + ch.len[0]) + " of '" + a.name + "' to " +
+           out.path + " failed");
+    H5Sclose(mem);
+  });
+}
+
+} // namespace
+
+void storeSlice(DistArray &a) {
+  if (ctx().options.output.empty())
+    return;
+  writeOwnBlock(a, outputOf(a));
+}
+
+void finishStore(DistArray &a) {
   Context &c = ctx();
   if (c.options.output.empty())
     return;
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  std::string tmpPath = c.options.output + ".tmp-" + std::to_string(c.jobId);
-  c.partialOutput = tmpPath;
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
-  hid_t f = H5Fcreate(tmpPath.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-  H5Pclose(fapl);
-  if (f < 0)
-    fail("cannot create output file " + tmpPath + " (for " + c.options.output + ")");
-  auto dims = hs(a.fileExtents());
-  hid_t space = H5Screate_simple(a.rank(), dims.data(), nullptr);
-  hid_t ds = H5Dcreate2(f, a.name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
-                        H5P_DEFAULT, H5P_DEFAULT);
-  if (ds < 0)
-    fail("cannot create dataset '" + a.name + "' in " + tmpPath);
-  if (writesOwnBlock(a)) {
-    std::vector<double> tmp, reordered;
-    const bool identity = identityOrder(a);
-    forEachRowChunk(ownedBox(a), [&](const Box &ch) {
-      tmp.resize(product(ch.len));
-      transferBox(a, true, ch.storeStart, ch.len, tmp.data(), ch.len,
-                  Shape(ch.len.size(), 0), "output rows");
-      if (!identity) { // storage order -> file order
-        reordered.resize(tmp.size());
-        copyStrided(reordered.data(), fileOrderStrides(a, ch.len), tmp.data(),
-                    rowMajorStrides(ch.len), ch.len);
-        tmp.swap(reordered);
-      }
-      std::vector<hsize_t> start, count;
-      fileBox(a, ch, start, count);
-      H5Sselect_hyperslab(space, H5S_SELECT_SET, start.data(), nullptr, count.data(),
-                          nullptr);
-      hid_t mem = H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr);
-      if (H5Dwrite(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, tmp.data()) < 0)
-        fail("writing rows " + std::to_string(ch.globalStart[0]) + ".." +
-             std::to_string(ch.globalStart[0] + ch.len[0]) + " of '" + a.name + "' to " +
-             tmpPath + " failed");
-      H5Sclose(mem);
-    });
-  }
-  H5Sclose(space);
-  H5Dclose(ds);
-  if (H5Fclose(f) < 0)
-    fail("closing output file " + tmpPath + " failed");
+  OutputFile out = outputOf(a);
+  openOutputs().erase(&a);
+  H5Sclose(out.space);
+  H5Dclose(out.dataset);
+  if (H5Fclose(out.file) < 0)
+    fail("closing output file " + out.path + " failed");
   MPI_Barrier(MPI_COMM_WORLD);
-  if (c.rank == 0 && std::rename(tmpPath.c_str(), c.options.output.c_str()) != 0)
-    fail("cannot rename " + tmpPath + " to " + c.options.output);
+  if (c.rank == 0 && std::rename(out.path.c_str(), c.options.output.c_str()) != 0)
+    fail("cannot rename " + out.path + " to " + c.options.output);
+  MPI_Barrier(MPI_COMM_WORLD); // the output is in place on return, on every rank
   c.partialOutput.clear();
+}
+
+void storeOutput(DistArray &a) {
+  storeSlice(a);
+  finishStore(a);
 }
 
 } // namespace tc::rt
