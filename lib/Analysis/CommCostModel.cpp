@@ -86,6 +86,68 @@ std::vector<double> receivedFractions(const Grid &grid, const Distribution &from
   return out;
 }
 
+ExchangeVolumes exchangeVolumes(const Grid &grid, const Distribution &from,
+                                const Distribution &to) {
+  int64_t procs = 1;
+  for (int64_t n : grid)
+    procs *= n;
+  ExchangeVolumes out{std::vector<double>(procs, 0.0), std::vector<double>(procs, 0.0)};
+  std::vector<int> indices;
+  for (int i = 0; i < 64; ++i)
+    if (contains(from.distributed(grid) | to.distributed(grid), i))
+      indices.push_back(i);
+  auto rankOf = [&](const std::vector<int64_t> &z) {
+    int64_t r = 0;
+    for (size_t d = 0; d < grid.size(); ++d)
+      r = r * grid[d] + z[d];
+    return r;
+  };
+  std::vector<int64_t> z(grid.size(), 0);
+  while (true) {
+    if (!holdsNothing(grid, to, z)) {
+      // Every block of the source distribution: its coordinates along the grid
+      // dimensions `from` splits, the receiver's elsewhere.
+      std::vector<int64_t> sender = z;
+      std::vector<int64_t> k(grid.size(), 0);
+      while (true) {
+        double overlap = 1;
+        for (size_t d = 0; d < grid.size(); ++d)
+          if (from.entry[d] >= 0)
+            sender[d] = k[d];
+          else if (from.entry[d] == Distribution::kFirstSlice)
+            sender[d] = 0;
+        for (int i : indices) {
+          int64_t pf = from.parts(grid, i), pt = to.parts(grid, i), scale = pf * pt;
+          auto need = blockOf(grid, to, z, i, scale);
+          auto have = blockOf(grid, from, sender, i, scale);
+          int64_t common = std::max<int64_t>(
+              0, std::min(need.second, have.second) - std::max(need.first, have.first));
+          overlap *= static_cast<double>(common) / static_cast<double>(scale);
+        }
+        // Undistributed indices: the whole range, already a factor of 1.
+        int64_t to_rank = rankOf(z), from_rank = rankOf(sender);
+        if (overlap > 0 && from_rank != to_rank) {
+          out.received[to_rank] += overlap;
+          out.sent[from_rank] += overlap;
+        }
+        size_t d = 0;
+        while (d < grid.size() && (from.entry[d] < 0 || ++k[d] == grid[d])) {
+          k[d] = 0;
+          ++d;
+        }
+        if (d == grid.size())
+          break;
+      }
+    }
+    size_t d = 0;
+    while (d < grid.size() && ++z[d] == grid[d])
+      z[d++] = 0;
+    if (d == grid.size())
+      break;
+  }
+  return out;
+}
+
 double localElemsAfter(double localElems, const Grid &grid, const Distribution &from,
                        const Distribution &to) {
   IndexSet indices = from.distributed(grid) | to.distributed(grid);

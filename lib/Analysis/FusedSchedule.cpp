@@ -156,12 +156,12 @@ FusedSchedule buildFusedSchedule(const OperatorTree &tree, const FusionPlan &pla
   return ScheduleBuilder(tree, plan).build();
 }
 
-std::vector<double> predictedReceivedBytes(const OperatorTree &tree, const FusionPlan &plan,
-                                           const FusedSchedule &schedule, int64_t elemBytes) {
+ExchangeVolumes predictedCommBytes(const OperatorTree &tree, const FusionPlan &plan,
+                                   const FusedSchedule &schedule, int64_t elemBytes) {
   int64_t procs = 1;
   for (int64_t n : plan.grid)
     procs *= n;
-  std::vector<double> bytes(procs, 0.0);
+  ExchangeVolumes bytes{std::vector<double>(procs, 0.0), std::vector<double>(procs, 0.0)};
   std::function<void(const std::vector<ScheduleItem> &, double)> walk =
       [&](const std::vector<ScheduleItem> &items, double runs) {
         for (const ScheduleItem &i : items) {
@@ -171,11 +171,16 @@ std::vector<double> predictedReceivedBytes(const OperatorTree &tree, const Fusio
           }
           const FusionPlan::Node &n = plan.nodes[i.node];
           if (i.kind == ScheduleItem::Kind::Redistribute) {
-            double block = distSize(tree, plan.grid, i.node, n.edge.consumed, n.edge) *
+            // The whole (reduced) array: a consumed block times its blocks.
+            double whole = distSize(tree, plan.grid, i.node, n.edge.consumed, n.edge) *
                            static_cast<double>(elemBytes);
-            std::vector<double> f = receivedFractions(plan.grid, n.edge.produced, n.edge.consumed);
-            for (int64_t r = 0; r < procs; ++r)
-              bytes[r] += runs * f[r] * block;
+            for (int index : tree.node(i.node).dims)
+              whole *= static_cast<double>(n.edge.consumed.parts(plan.grid, index));
+            ExchangeVolumes v = exchangeVolumes(plan.grid, n.edge.produced, n.edge.consumed);
+            for (int64_t r = 0; r < procs; ++r) {
+              bytes.sent[r] += runs * v.sent[r] * whole;
+              bytes.received[r] += runs * v.received[r] * whole;
+            }
           }
           if (i.kind == ScheduleItem::Kind::Combine) {
             int64_t group = partialSumGroup(tree, plan.grid, i.node, n.decision.compute);
@@ -184,8 +189,10 @@ std::vector<double> predictedReceivedBytes(const OperatorTree &tree, const Fusio
             bool powerOfTwo = (group & (group - 1)) == 0;
             double times = powerOfTwo ? std::log2(static_cast<double>(group))
                                       : 2.0 * static_cast<double>(group - 1) / group;
-            for (int64_t r = 0; r < procs; ++r)
-              bytes[r] += runs * times * block;
+            for (int64_t r = 0; r < procs; ++r) {
+              bytes.sent[r] += runs * times * block;
+              bytes.received[r] += runs * times * block;
+            }
           }
         }
       };

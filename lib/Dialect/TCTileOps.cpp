@@ -153,3 +153,34 @@ LogicalResult TileContractOp::verify() {
                            << "exactly two (no batch or single-operand labels)";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Slices of fused operator trees
+//===----------------------------------------------------------------------===//
+
+template <typename SliceOp> static LogicalResult verifySlice(SliceOp op) {
+  ArrayRef<int64_t> extents = op.getTensorExtents();
+  if (extents.size() != op.getShift().size())
+    return op.emitOpError() << "has " << op.getShift().size() << " shifts for a tensor of "
+                            << extents.size() << " dimensions";
+  for (auto [d, n] : llvm::enumerate(extents))
+    if (n < 1)
+      return op.emitOpError() << "tensor extent " << n << " of dimension " << d
+                              << " is not positive";
+  return success();
+}
+
+LogicalResult LoadSliceOp::verify() { return verifySlice(*this); }
+LogicalResult StoreSliceOp::verify() { return verifySlice(*this); }
+
+LogicalResult CombinePartialOp::verify() {
+  if (getGridDims().empty())
+    return emitOpError() << "combines over no grid dimension";
+  for (int64_t g : getGridDims())
+    if (g < 0 || g >= 62)
+      return emitOpError() << "grid dimension " << g << " is out of range";
+  if (!llvm::is_sorted(getGridDims()) ||
+      std::adjacent_find(getGridDims().begin(), getGridDims().end()) != getGridDims().end())
+    return emitOpError() << "grid dimensions must be increasing and distinct";
+  return success();
+}

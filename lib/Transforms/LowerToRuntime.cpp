@@ -182,6 +182,30 @@ LogicalResult RuntimeCalls::lower(Operation *op) {
     call(loc, "tc_rt_redistribute", {handle(rd.getSource()), handle(rd.getDestination())});
   } else if (auto st = dyn_cast<StoreOp>(op)) {
     call(loc, "tc_rt_store", {handle(st.getArray())});
+  } else if (isa<LoadSliceOp, StoreSliceOp>(op)) {
+    auto [array, extents, shift] =
+        isa<LoadSliceOp>(op)
+            ? std::make_tuple(cast<LoadSliceOp>(op).getArray(),
+                              cast<LoadSliceOp>(op).getTensorExtents(),
+                              cast<LoadSliceOp>(op).getShift())
+            : std::make_tuple(cast<StoreSliceOp>(op).getArray(),
+                              cast<StoreSliceOp>(op).getTensorExtents(),
+                              cast<StoreSliceOp>(op).getShift());
+    SmallVector<int64_t> d = {static_cast<int64_t>(extents.size())};
+    llvm::append_range(d, extents);
+    call(loc, isa<LoadSliceOp>(op) ? "tc_rt_load_slice" : "tc_rt_store_slice",
+         {handle(array), global(loc, d), offsetsBuffer(loc, shift)});
+  } else if (auto fs = dyn_cast<FinishStoreOp>(op)) {
+    call(loc, "tc_rt_finish_store", {handle(fs.getArray())});
+  } else if (auto z = dyn_cast<ZeroArrayOp>(op)) {
+    call(loc, "tc_rt_zero_array", {handle(z.getArray())});
+  } else if (auto cp = dyn_cast<CombinePartialOp>(op)) {
+    int64_t mask = 0;
+    for (int64_t g : cp.getGridDims())
+      mask |= int64_t(1) << g;
+    call(loc, "tc_rt_combine_partial",
+         {handle(cp.getArray()), arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(mask))
+                                     .getResult()});
   } else if (auto tcOp = dyn_cast<TileContractOp>(op)) {
     DictionaryAttr extents = tcOp.getExtents();
     auto id = [&](Attribute l) {
@@ -227,7 +251,8 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
     RuntimeCalls calls(module);
     for (Operation *op : ops) {
       if (isa<ContractOp, SumOp, MultiContractOp, RedistributeOp>(op)) {
-        op->emitOpError() << "must be lowered by tc-lower-plan before tc-lower-to-runtime";
+        op->emitOpError() << "must be lowered by tc-lower-plan (or, in an operator tree, "
+                             "tc-lower-fused) before tc-lower-to-runtime";
         return signalPassFailure();
       }
       if (failed(calls.lower(op)))

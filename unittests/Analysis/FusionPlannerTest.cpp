@@ -478,7 +478,7 @@ TEST(FusedSchedule, PredictedBytesCountEveryIteration) {
   AnalyticCommCost comm = analytic();
   EvaluatedPlan e = evaluateFusionPlan(p.tree, grid, paperSolution(p, grid, true), machine, comm);
   FusedSchedule s = buildFusedSchedule(p.tree, e.plan);
-  std::vector<double> bytes = predictedReceivedBytes(p.tree, e.plan, s, 8);
+  std::vector<double> bytes = predictedCommBytes(p.tree, e.plan, s, 8).received;
   ASSERT_EQ(bytes.size(), 32u);
   auto received = [&](int node, double runs) {
     const FusionEdge &edge = e.plan.nodes[node].edge;

@@ -50,17 +50,22 @@ TEST(RedistributePrediction, EveryPatternOnEveryGrid) {
         ++pairs;
         void *source = arrayIn(grid, from, extent);
         void *destination = arrayIn(grid, to, extent);
-        double before = compute().bytesReceived;
+        double received = compute().bytesReceived, sent = compute().bytesSent;
         tc_rt_redistribute(source, destination);
-        double measured = compute().bytesReceived - before;
+        received = compute().bytesReceived - received;
+        sent = compute().bytesSent - sent;
         releaseArrays();
         double block = 8;
         for (int i = 0; i < 4; ++i)
           block *= static_cast<double>(extent / to.parts(grid, i));
-        double predicted = receivedFractions(grid, from, to)[ctx().rank] * block;
-        EXPECT_DOUBLE_EQ(measured, predicted)
-            << "rank " << ctx().rank << " grid " << gridString(grid) << " "
-            << commPatternKey(grid, from, to);
+        std::string what = "rank " + std::to_string(ctx().rank) + " grid " + gridString(grid) +
+                           " " + commPatternKey(grid, from, to);
+        EXPECT_DOUBLE_EQ(received, receivedFractions(grid, from, to)[ctx().rank] * block)
+            << what;
+        ExchangeVolumes v = exchangeVolumes(grid, from, to);
+        double whole = 8.0 * extent * extent * extent * extent;
+        EXPECT_DOUBLE_EQ(received, v.received[ctx().rank] * whole) << what;
+        EXPECT_DOUBLE_EQ(sent, v.sent[ctx().rank] * whole) << what;
       }
   }
   EXPECT_GT(pairs, 0);

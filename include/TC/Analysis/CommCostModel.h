@@ -51,6 +51,17 @@ ExchangeShape exchangeShape(const Grid &grid, const Distribution &from,
 std::vector<double> receivedFractions(const Grid &grid, const Distribution &from,
                                       const Distribution &to);
 
+/// What each process (row-major rank order) sends and receives in one
+/// redistribution by tc_rt_redistribute, as fractions of the whole array: a
+/// needed block comes from the process holding it whose coordinates along the
+/// grid dimensions `from` does not split are the receiver's, or from the
+/// receiver's own copy.
+struct ExchangeVolumes {
+  std::vector<double> sent, received;
+};
+ExchangeVolumes exchangeVolumes(const Grid &grid, const Distribution &from,
+                                const Distribution &to);
+
 /// Elements per holding process after the move, given `localElems` before it.
 double localElemsAfter(double localElems, const Grid &grid, const Distribution &from,
                        const Distribution &to);

@@ -46,14 +46,14 @@ struct FusedSchedule {
 /// partitioning (every fused loop split alike at both ends).
 FusedSchedule buildFusedSchedule(const OperatorTree &tree, const FusionPlan &plan);
 
-/// Bytes each rank receives running `schedule` (row-major rank order): every
-/// redistribution, as often as its enclosing loops run, receives the part of its
-/// new block the rank does not hold (receivedFractions), and every combining of
-/// partial sums over a group of g processes receives the block log2(g) times
-/// (recursive doubling; g a power of two) or 2 (g-1)/g times (ring). Exact when
-/// the extents divide evenly into the blocks.
-std::vector<double> predictedReceivedBytes(const OperatorTree &tree, const FusionPlan &plan,
-                                           const FusedSchedule &schedule, int64_t elemBytes);
+/// Bytes each rank sends and receives running `schedule` (row-major rank
+/// order): every redistribution, as often as its enclosing loops run, moves what
+/// exchangeVolumes says of its array's current slice, and every combining of
+/// partial sums over a group of g processes sends and receives the block log2(g)
+/// times (recursive doubling; g a power of two) or 2 (g-1)/g times (ring). Exact
+/// when the extents divide evenly into the blocks.
+ExchangeVolumes predictedCommBytes(const OperatorTree &tree, const FusionPlan &plan,
+                                   const FusedSchedule &schedule, int64_t elemBytes);
 
 /// The nest as indented text ("for d (x70):", "  load D", ...).
 std::string scheduleString(const OperatorTree &tree, const FusedSchedule &schedule);

@@ -207,4 +207,69 @@ def TC_TileContractOp : TC_Op<"tile_contract", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Fused operator trees (tc-lower-fused): slices of tensors.
+//===----------------------------------------------------------------------===//
+
+class TC_SliceIOOp<string mnemonic> : TC_Op<mnemonic> {
+  let arguments = (ins TC_ArrayType:$array, DenseI64ArrayAttr:$tensor_extents,
+                   Variadic<Index>:$shift);
+  let hasVerifier = 1;
+}
+
+def TC_LoadSliceOp : TC_SliceIOOp<"load_slice"> {
+  let summary = "Read this process's block of a slice of an input tensor";
+  let description = [{
+    `array` holds a slice of its input tensor (extents `tensor_extents`): index
+    `i` of its dimension `d` is tensor index `i * (tensor_extents[d] /
+    extent_d) + shift[d]`, where `shift` holds the values of the loops the array
+    is fused on (0 elsewhere) and an extent below the tensor's is the number of
+    blocks that dimension is split into (one index per block). Reads the
+    process's block from the `--input` file (or `--random-inputs`).
+
+    ```mlir
+    tc.load_slice %D [1000, 1000, 70, 40] at [%z, %d, %z, %z]
+    ```
+  }];
+  let assemblyFormat = "$array $tensor_extents `at` `[` $shift `]` attr-dict";
+}
+
+def TC_StoreSliceOp : TC_SliceIOOp<"store_slice"> {
+  let summary = "Write this process's block of a slice of the result";
+  let description = [{
+    The inverse of `tc.load_slice` for the result: writes the block into the
+    output file (created on the first slice); `tc.finish_store` completes it.
+  }];
+  let assemblyFormat = "$array $tensor_extents `at` `[` $shift `]` attr-dict";
+}
+
+def TC_FinishStoreOp : TC_Op<"finish_store"> {
+  let summary = "Close the output written slice by slice and move it into place";
+  let arguments = (ins TC_ArrayType:$array);
+  let assemblyFormat = "$array attr-dict";
+}
+
+def TC_ZeroArrayOp : TC_Op<"zero_array"> {
+  let summary = "Clear an in-memory array (an accumulator of a fused loop nest)";
+  let arguments = (ins TC_ArrayType:$array);
+  let assemblyFormat = "$array attr-dict";
+}
+
+def TC_CombinePartialOp : TC_Op<"combine_partial"> {
+  let summary = "Sum partial sums over grid dimensions";
+  let description = [{
+    Adds the array's block over the processes that differ only along the grid
+    dimensions `grid_dims`, which distribute indices summed by the formula that
+    produced it; every process then holds the sum (Cociorva et al. 3.3, the
+    partial sums replicated, `*`).
+
+    ```mlir
+    tc.combine_partial %T along [1]
+    ```
+  }];
+  let arguments = (ins TC_ArrayType:$array, DenseI64ArrayAttr:$grid_dims);
+  let assemblyFormat = "$array `along` $grid_dims attr-dict";
+  let hasVerifier = 1;
+}
+
 #endif // TC_TILE_OPS_TD
