@@ -4,10 +4,13 @@
   run-contraction.py PROG --np P --spec "C[i,j] += A[i,k] * B[j,k]" \
       --extents i=8,j=8,k=8 [--scratch DIR] [--check-bytes] [-- extra program args]
 
-The result must equal numpy's einsum (the serial reference) within 1e-12
+The spec may have more operands ("S[i,l] = A[i,k] * B[k,j] * C[j,l]": the whole
+expression of an operator tree). The result must equal numpy's einsum (the
+serial reference) within 1e-12
 relative (max-norm). With --check-bytes, every rank's measured compute-phase
 volumes must equal the plan's predictions: bytes_read + bytes_written ==
-predicted_disk_bytes and bytes_sent == predicted_comm_bytes.
+predicted_disk_bytes and bytes_sent == predicted_comm_bytes (and, when the report
+predicts it per rank, bytes_received == predicted_received_bytes).
 --save-report FILE keeps the run's JSON report; --max-rss-over REPORT:BYTES
 requires every rank's peak RSS to stay within BYTES of the largest peak RSS in
 REPORT (the same program's fixed overhead, measured on tiny inputs).
@@ -36,16 +39,21 @@ def main():
     a = ap.parse_args(argv[:len(argv) - len(rest) - (1 if rest or "--" in argv else 0)])
     a.rest = rest
 
-    m = re.fullmatch(r"\s*(\w+)\[([\w, ]*)\]\s*(\+?=)\s*(\w+)\[([\w, ]*)\]\s*\*\s*(\w+)\[([\w, ]*)\]\s*",
-                     a.spec)
-    if not m:
+    # OUT[labels] (+)= X[labels] * Y[labels] (* Z[labels] ...): a contraction, or
+    # the whole expression an operator tree computes.
+    term = r"\s*(\w+)\[([\w, ]*)\]\s*"
+    m = re.fullmatch(term + r"(\+?=)(.*)", a.spec)
+    operands = re.findall(r"(\w+)\[([\w, ]*)\]", m[4]) if m else []
+    if not m or len(operands) < 2 or \
+            not re.fullmatch(r"\s*\w+\[[\w, ]*\](\s*\*\s*\w+\[[\w, ]*\])+\s*", m[4]):
         sys.exit(f"bad --spec {a.spec!r}")
     labels = lambda s: [x.strip() for x in s.split(",") if x.strip()]
-    (cn, cl, op, an, al, bn, bl) = (m[1], labels(m[2]), m[3], m[4], labels(m[5]), m[6], labels(m[7]))
+    (cn, cl, op) = (m[1], labels(m[2]), m[3])
+    inputs = [(n, labels(ls)) for n, ls in operands]
     ext = {k: int(v) for k, v in (kv.split("=") for kv in a.extents.split(","))}
     rng = np.random.default_rng(a.seed)
     work = tempfile.mkdtemp(prefix="tc-run-")
-    arrays = {an: al, bn: bl} | ({cn: cl} if op == "+=" else {})
+    arrays = dict(inputs) | ({cn: cl} if op == "+=" else {})
     data, args = {}, []
     for name, ls in arrays.items():
         data[name] = rng.standard_normal([ext[l] for l in ls])
@@ -69,7 +77,8 @@ def main():
 
     sub = {l: chr(ord("a") + i) for i, l in enumerate(sorted(ext))}
     s = lambda ls: "".join(sub[l] for l in ls)
-    expect = np.einsum(f"{s(al)},{s(bl)}->{s(cl)}", data[an], data[bn])
+    expect = np.einsum(",".join(s(ls) for _, ls in inputs) + "->" + s(cl),
+                       *[data[n] for n, _ in inputs], optimize=True)
     if op == "+=":
         expect = expect + data[cn]
     with h5py.File(out) as f:
@@ -83,9 +92,14 @@ def main():
         disk = c["bytes_read"] + c["bytes_written"]
         line = (f"rank {rank['rank']}: disk {disk:.0f} (predicted {c['predicted_disk_bytes']:.0f}), "
                 f"sent {c['bytes_sent']:.0f} (predicted {c['predicted_comm_bytes']:.0f})")
+        if "predicted_received_bytes" in c:  # fused programs predict both directions
+            line += (f", received {c['bytes_received']:.0f} "
+                     f"(predicted {c['predicted_received_bytes']:.0f})")
         print(line)
         if a.check_bytes and (disk != c["predicted_disk_bytes"] or
-                              c["bytes_sent"] != c["predicted_comm_bytes"]):
+                              c["bytes_sent"] != c["predicted_comm_bytes"] or
+                              c.get("predicted_received_bytes", c["bytes_received"]) !=
+                              c["bytes_received"]):
             print("FAIL: measured bytes differ from the plan's prediction")
             ok = False
     if a.max_rss_over:

@@ -118,3 +118,12 @@ extern "C" void tc_rt_plan(double predictedDisk, double predictedComm, double fl
   if (chunkBytes > 0)
     c.chunkBytes = chunkBytes;
 }
+
+extern "C" void tc_rt_plan_per_rank(const double *sent, const double *received, int64_t n) {
+  Context &c = ctx();
+  if (n != c.size)
+    fail("the program was planned for " + std::to_string(n) + " processes but runs on " +
+         std::to_string(c.size) + "; compile it again with --procs " + std::to_string(c.size));
+  c.predictedComm += sent[c.rank];
+  c.predictedReceived = std::max(0.0, c.predictedReceived) + received[c.rank];
+}

@@ -50,6 +50,9 @@ struct Context {
   double phaseStart = 0;
   // The plan (tc_rt_plan), summed over the contractions of the program.
   double predictedDisk = 0, predictedComm = 0, plannedFlops = 0;
+  /// Bytes this rank is predicted to receive (tc_rt_plan_per_rank); -1: not
+  /// predicted separately (single contractions receive what they send).
+  double predictedReceived = -1;
   int64_t chunkBytes = 64 << 20;
   // Progress line.
   bool running = false; ///< inside tc_main (a tcc program's run)

@@ -107,7 +107,7 @@ void parseArgs(int argc, char **argv) {
 }
 
 void appendCounters(std::string &out, const Counters &k, double predictedDisk,
-                    double predictedComm, bool withPrediction) {
+                    double predictedComm, double predictedReceived, bool withPrediction) {
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "{\"bytes_sent\": %.0f, \"bytes_received\": %.0f, \"bytes_read\": %.0f, "
@@ -121,6 +121,10 @@ void appendCounters(std::string &out, const Counters &k, double predictedDisk,
                   ", \"predicted_disk_bytes\": %.0f, \"predicted_comm_bytes\": %.0f",
                   predictedDisk, predictedComm);
     out += buf;
+    if (predictedReceived >= 0) { // predicted per rank (fused programs)
+      std::snprintf(buf, sizeof buf, ", \"predicted_received_bytes\": %.0f", predictedReceived);
+      out += buf;
+    }
   }
   out += "}";
 }
@@ -135,7 +139,7 @@ void writeReport() {
   Context &c = ctx();
   const int runs = c.options.repeat;
   constexpr int kPerPhase = 7, kBaseline = NumPhases * kPerPhase, kPeak = kBaseline + 1,
-                kRuns = kPeak + 1;
+                kPredicted = kPeak + 1, kRuns = kPredicted + 3;
   const int n = kRuns + runs;
   std::vector<double> mine(n);
   for (int p = 0; p < NumPhases; ++p) {
@@ -146,6 +150,9 @@ void writeReport() {
   }
   mine[kBaseline] = baselineRss;
   mine[kPeak] = rssBytes("VmHWM:");
+  mine[kPredicted] = c.predictedDisk;
+  mine[kPredicted + 1] = c.predictedComm;
+  mine[kPredicted + 2] = c.predictedReceived;
   std::copy(runSeconds.begin(), runSeconds.end(), mine.begin() + kRuns);
   std::vector<double> all(c.rank == 0 ? n * c.size : 0);
   MPI_Gather(mine.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
@@ -160,12 +167,16 @@ void writeReport() {
   std::string out = "{\n  \"program\": \"" + c.program + "\",\n  \"procs\": " +
                     std::to_string(c.size) + ",\n  \"ranks\": [\n";
   Counters total[NumPhases];
+  double totalPredicted[3] = {0, 0, 0};
   for (int r = 0; r < c.size; ++r) {
     out += "    {\"rank\": " + std::to_string(r);
+    const double *predicted = all.data() + r * n + kPredicted;
+    for (int x = 0; x < 3; ++x)
+      totalPredicted[x] += predicted[x];
     for (int p = 0; p < NumPhases; ++p) {
       Counters k = unpack(all.data() + r * n + kPerPhase * p);
       out += std::string(", \"") + kPhaseNames[p] + "\": ";
-      appendCounters(out, k, c.predictedDisk, c.predictedComm, p == Compute);
+      appendCounters(out, k, predicted[0], predicted[1], predicted[2], p == Compute);
       total[p].bytesSent += k.bytesSent, total[p].bytesReceived += k.bytesReceived;
       total[p].bytesRead += k.bytesRead, total[p].bytesWritten += k.bytesWritten;
       total[p].flops += k.flops;
@@ -186,8 +197,8 @@ void writeReport() {
   out += "  ],\n  \"total\": {";
   for (int p = 0; p < NumPhases; ++p) {
     out += std::string(p ? ", \"" : "\"") + kPhaseNames[p] + "\": ";
-    appendCounters(out, total[p], c.predictedDisk * c.size, c.predictedComm * c.size,
-                   p == Compute);
+    appendCounters(out, total[p], totalPredicted[0], totalPredicted[1],
+                   c.predictedReceived >= 0 ? totalPredicted[2] : -1, p == Compute);
   }
   out += "}";
   if (runs > 1) { // a run takes as long as its slowest rank; the best run
@@ -249,6 +260,7 @@ int main(int argc, char **argv) {
       for (Counters &k : c.counters)
         k = Counters();
       c.predictedDisk = c.predictedComm = c.plannedFlops = 0;
+      c.predictedReceived = -1;
     }
     c.running = true;
     tc_main();

@@ -466,7 +466,8 @@ void ContractionLowering::emitProgram(func::FuncOp newFunc) {
       b.getF64FloatAttr(flops / machine.procs),
       // Staging and out-of-core collectives move at most this much at a time, on
       // top of the tiles: a fixed 4 MiB (less when the tile budget is smaller).
-      b.getI64IntegerAttr(std::min<int64_t>(4 << 20, machine.tileBudget())));
+      b.getI64IntegerAttr(std::min<int64_t>(4 << 20, machine.tileBudget())),
+      /*sent_per_rank=*/nullptr, /*received_per_rank=*/nullptr);
   for (int x = 0; x < 3; ++x) {
     auto type = MemRefType::get(tileShape(Role(x), nest.readGroup(Operand(x))), b.getF64Type());
     arrays[x].buffer = memref::AllocOp::create(b, loc, type);
@@ -538,6 +539,8 @@ struct LowerPlanPass : public tc::impl::LowerPlanBase<LowerPlanPass> {
     SmallVector<std::pair<func::FuncOp, ContractOp>> work;
     bool failedAny = false;
     for (auto func : module.getOps<func::FuncOp>()) {
+      if (func->hasAttr(TCDialect::getFusionPlanAttrName()))
+        continue; // an operator tree: tc-lower-fused's
       SmallVector<ContractOp> contracts(func.getOps<ContractOp>());
       if (contracts.size() > 1) {
         func.emitOpError() << "has " << contracts.size()

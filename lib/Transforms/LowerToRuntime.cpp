@@ -153,6 +153,17 @@ LogicalResult RuntimeCalls::lower(Operation *op) {
     call(loc, "tc_rt_plan",
          {f64(p.getDiskBytesAttr()), f64(p.getCommBytesAttr()), f64(p.getFlopsAttr()),
           arith::ConstantOp::create(b, loc, p.getChunkBytesAttr()).getResult()});
+    if (p.getSentPerRank() && p.getReceivedPerRank()) {
+      auto doubles = [&](ArrayRef<double> values) {
+        auto type = RankedTensorType::get({static_cast<int64_t>(values.size())}, b.getF64Type());
+        return constant(loc, "__tc_pred_", DenseElementsAttr::get(type, values));
+      };
+      call(loc, "tc_rt_plan_per_rank",
+           {doubles(*p.getSentPerRank()), doubles(*p.getReceivedPerRank()),
+            arith::ConstantOp::create(
+                b, loc, b.getI64IntegerAttr(static_cast<int64_t>(p.getSentPerRank()->size())))
+                .getResult()});
+    }
   } else if (auto r = dyn_cast<ReadTileOp>(op)) {
     tileCall(loc, "tc_rt_read_tile", r.getArray(), r.getBuffer(),
              shapeDesc(r.getBuffer().getType(), r.getRootOnly()), r.getOffsets());

@@ -28,6 +28,8 @@ void mlir::tc::buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &o
   fusion.maxGridDims = options.maxGridDims;
   fusion.latency = options.latency;
   fusion.flopRate = options.flopRate;
+  fusion.virtualPartitioning = options.virtualPartitioning;
+  fusion.firstSlice = options.firstSlice;
   pm.addPass(createFuseDistribute(fusion));
   pm.addPass(createSelectAlgorithm());
   pm.addPass(createPlaceIO());

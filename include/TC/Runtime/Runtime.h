@@ -29,6 +29,10 @@ enum tc_rt_kind {
 };
 enum tc_rt_init { TC_RT_INIT_INPUT = 0, TC_RT_INIT_ZERO = 1, TC_RT_INIT_ROOT_INPUT = 2 };
 
+/// Per-rank predictions of a fused program, on top of tc_rt_plan: bytes each
+/// rank sends and receives (n = the number of processes planned for).
+void tc_rt_plan_per_rank(const double *sent, const double *received, int64_t n);
+
 /// Creates an array and loads its initial contents (phase "load").
 /// desc: [rank, kind, init, on_disk, grid_rank, grid..., then per dim:
 ///        extent, grid_dim (-1: none), skew_dim (-1: none), file_dim (the

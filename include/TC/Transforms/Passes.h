@@ -55,6 +55,12 @@ struct PlanPipelineOptions : public PassPipelineOptions<PlanPipelineOptions> {
                          llvm::cl::init(0)};
   Option<double> flopRate{*this, "flop-rate",
                           llvm::cl::desc("Flop/s per process for CalcCost"), llvm::cl::init(0)};
+  Option<bool> virtualPartitioning{
+      *this, "virtual-partitioning",
+      llvm::cl::desc("tc-fuse-distribute: allow lcm virtual partitioning"), llvm::cl::init(true)};
+  Option<bool> firstSlice{*this, "first-slice",
+                          llvm::cl::desc("tc-fuse-distribute: allow '1' in distributions"),
+                          llvm::cl::init(true)};
   Option<std::string> report{*this, "report",
                              llvm::cl::desc("Write the JSON plan report here ('-': stdout)")};
   Option<std::string> table{*this, "table",

@@ -220,6 +220,38 @@ def LowerPlan : Pass<"tc-lower-plan", "::mlir::ModuleOp"> {
   ];
 }
 
+def LowerFused : Pass<"tc-lower-fused", "::mlir::ModuleOp"> {
+  let summary = "Lower fused operator trees to loop nests over tile-level tc ops";
+  let description = [{
+    Rewrites every function `tc-fuse-distribute` planned (`tc.fusion_plan`) into
+    its fused loop nest, Cociorva et al. Fig. 2(c): `scf.for` loops over the
+    block-local values of the fused indices; each array a `tc.array` holding its
+    slice (a fused dimension keeps one index per block) in the distribution it is
+    produced in and, when its consumer needs another, a second one it is
+    `tc.redistribute_array`ed into inside the loops it is fused on; inputs read by
+    `tc.load_slice`, accumulators cleared by `tc.zero_array`, each formula a
+    `tc.tile_contract` on the current slices, partial sums of distributed summed
+    indices added by `tc.combine_partial`, and the result written by
+    `tc.store_slice` and completed by `tc.finish_store`. An array fused on fewer
+    loops than its consumer is produced before the extra loops (hoisted).
+
+    The predicted bytes each rank sends and receives go into
+    `tc.predicted_volumes` for the run's report. Inputs are named by a `tc.name`
+    argument attribute, else A, B, C, ... in argument order; the result by a
+    `tc.name` result attribute, else R. Plans with virtual partitioning, `1`
+    entries or `tc.sum` formulas are rejected with an error (plan with
+    `virtual-partitioning=false first-slice=false`, as `tcc` does). A function
+    `tc_main` (made here or by `tc-lower-plan`) calls the lowered functions.
+  }];
+  let dependentDialects = [
+    "::mlir::tc::TCDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def LowerToRuntime : Pass<"tc-lower-to-runtime", "::mlir::ModuleOp"> {
   let summary = "Lower tile-level tc ops to calls into tc's runtime";
   let description = [{

@@ -1,0 +1,362 @@
+//===- LowerFused.cpp - the tc-lower-fused pass ---------------------------===//
+//
+// Materializes a function tc-fuse-distribute planned (Cociorva et al. Fig. 2(c)):
+// the plan's loop nest (lib/Analysis/FusedSchedule) as scf.for loops over the
+// fused indices, every array reduced to its slice (a tc.array whose fused
+// dimensions hold one index per block) in the distribution it is produced and,
+// when different, consumed in; inputs read and redistributed slice by slice,
+// each formula's local product a tc.tile_contract on the current slices, partial
+// sums combined, and the result written slice by slice. The tile-level ops then
+// lower to runtime calls like a single contraction's.
+//
+//===----------------------------------------------------------------------===//
+#include "FusionSupport.h"
+#include "PlanSupport.h"
+#include "TC/Analysis/FusedSchedule.h"
+#include "TC/Dialect/TCDialect.h"
+#include "TC/Dialect/TCOps.h"
+#include "TC/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tc {
+#define GEN_PASS_DEF_LOWERFUSED
+#include "TC/Transforms/Passes.h.inc"
+} // namespace mlir::tc
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace {
+
+/// One array of the tree as the program holds it: its slice where it is
+/// produced and, when redistributed, where it is consumed.
+struct SliceArrays {
+  std::string name;
+  Value produced, consumed;              ///< !tc.array handles
+  Value producedBuffer, consumedBuffer;  ///< their storage
+  Value final() const { return consumed ? consumed : produced; }
+  Value finalBuffer() const { return consumed ? consumedBuffer : producedBuffer; }
+};
+
+class FusedLowering {
+public:
+  FusedLowering(func::FuncOp func, const MachineModel &machine)
+      : func(func), machine(machine), b(func.getContext()), loc(func.getLoc()) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult readPlan();
+  void createArrays();
+  void emit(const std::vector<ScheduleItem> &items);
+  void emitContract(int node);
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  /// Shifts of node's dimensions: the open loop's value where the array is fused.
+  SmallVector<Value> shifts(int node);
+  /// Extent of dimension `index` of `node`'s array in `dist` (its slice).
+  int64_t sliceExtent(int node, int index, const Distribution &dist) const;
+  SmallVector<int64_t> localShape(int node, const Distribution &dist) const;
+  SmallVector<int64_t> gridDims(int node, const Distribution &dist) const;
+
+  func::FuncOp func;
+  const MachineModel &machine;
+  OpBuilder b;
+  Location loc;
+  FunctionTree tree;
+  FusionPlan plan;
+  FusedSchedule schedule;
+  std::vector<SliceArrays> arrays;
+  llvm::DenseMap<int, Value> openLoops; ///< index -> induction variable
+};
+
+std::optional<Distribution> toDistribution(DistAttr attr, const Grid &grid,
+                                           const OperatorTree &tree) {
+  if (!attr || attr.getDims().size() != grid.size())
+    return std::nullopt;
+  Distribution d;
+  for (auto [g, entry] : llvm::enumerate(attr.getDims())) {
+    StringRef e = entry.getValue();
+    if (e == "*")
+      d.entry[g] = Distribution::kReplicated;
+    else if (e == "1")
+      d.entry[g] = Distribution::kFirstSlice;
+    else if (int id = tree.findIndex(e.str()); id >= 0)
+      d.entry[g] = static_cast<int8_t>(id);
+    else
+      return std::nullopt;
+  }
+  return d;
+}
+
+LogicalResult FusedLowering::readPlan() {
+  FailureOr<FunctionTree> built = buildFunctionTree(func);
+  if (failed(built))
+    return failure();
+  tree = std::move(*built);
+  auto planAttr = func->getAttrOfType<FusionPlanAttr>(TCDialect::getFusionPlanAttrName());
+  Grid grid(planAttr.getGrid().getShape().begin(), planAttr.getGrid().getShape().end());
+  std::vector<NodeDecision> decisions(tree.values.size());
+  for (size_t id = 0; id < tree.values.size(); ++id) {
+    FusionAttr attr = getFusionAttr(func, tree, static_cast<int>(id));
+    const OperatorTree::Node &v = tree.tree.node(static_cast<int>(id));
+    if (!attr)
+      return func.emitError() << "array " << v.name << " of @" << func.getSymName()
+                              << " has no #tc.fusion; run tc-fuse-distribute first";
+    std::optional<Distribution> dist =
+        toDistribution(v.isInput() ? attr.getInitial() : attr.getCompute(), grid, tree.tree);
+    if (!dist)
+      return func.emitError() << "the #tc.fusion of array " << v.name
+                              << " names a distribution that does not fit its grid";
+    NodeDecision &d = decisions[id];
+    d.compute = *dist;
+    if (StringAttr sums = attr.getPartialSums())
+      d.variant = sums.getValue() == "to_one" ? SumVariant::ToOne : SumVariant::ToAll;
+    if (ArrayAttr fused = attr.getFused())
+      for (Attribute l : fused)
+        d.fused |= indexBit(tree.tree.findIndex(cast<StringAttr>(l).getValue().str()));
+  }
+  FusionMachine fm{machine.procs, machine.memBytes, machine.elemBytes, 1e9, true};
+  AnalyticCommCost comm(0, machine.netBandwidth, machine.elemBytes);
+  EvaluatedPlan evaluated = evaluateFusionPlan(tree.tree, grid, decisions, fm, comm);
+  if (!evaluated.error.empty())
+    return func.emitError() << "the fusion plan of @" << func.getSymName()
+                            << " is not legal: " << evaluated.error;
+  plan = evaluated.plan;
+  int64_t procs = 1;
+  for (int64_t n : grid)
+    procs *= n;
+  if (procs != machine.procs)
+    return func.emitError() << "the fusion plan's grid has " << procs
+                            << " processes, the machine " << machine.procs;
+  for (const FusionPlan::Node &n : plan.nodes)
+    for (size_t g = 0; g < grid.size(); ++g)
+      if (n.edge.produced.entry[g] == Distribution::kFirstSlice ||
+          n.edge.consumed.entry[g] == Distribution::kFirstSlice)
+        return func.emitError()
+               << "the fusion plan of @" << func.getSymName()
+               << " holds arrays on one grid slice ('1'), which tc-lower-fused does not "
+                  "materialize; plan with tc-fuse-distribute first-slice=false";
+  for (size_t id = 0; id < tree.values.size(); ++id)
+    if (tree.tree.node(static_cast<int>(id)).kind == OperatorTree::Kind::Summation)
+      return tree.ops[id]->emitError()
+             << "tc-lower-fused materializes contractions; a tc.sum in an operator tree "
+                "is planned but not yet lowered";
+  schedule = buildFusedSchedule(tree.tree, plan);
+  if (!schedule.error.empty())
+    return func.emitError() << "@" << func.getSymName() << ": " << schedule.error;
+  return success();
+}
+
+int64_t FusedLowering::sliceExtent(int node, int index, const Distribution &dist) const {
+  if (contains(plan.nodes[node].edge.fused, index))
+    return dist.parts(plan.grid, index); // one index per block
+  return tree.tree.extent(index);
+}
+
+SmallVector<int64_t> FusedLowering::localShape(int node, const Distribution &dist) const {
+  SmallVector<int64_t> shape;
+  for (int i : tree.tree.node(node).dims) {
+    int64_t extent = sliceExtent(node, i, dist), parts = dist.parts(plan.grid, i);
+    shape.push_back((extent + parts - 1) / parts);
+  }
+  return shape;
+}
+
+SmallVector<int64_t> FusedLowering::gridDims(int node, const Distribution &dist) const {
+  SmallVector<int64_t> dims;
+  for (int i : tree.tree.node(node).dims) {
+    int64_t g = -1;
+    for (size_t d = 0; d < plan.grid.size(); ++d)
+      if (dist.entry[d] == i)
+        g = static_cast<int64_t>(d);
+    dims.push_back(g);
+  }
+  return dims;
+}
+
+void FusedLowering::createArrays() {
+  auto arrayType = ArrayType::get(b.getContext());
+  int temporaries = 0;
+  arrays.resize(tree.values.size());
+  for (size_t id = 0; id < tree.values.size(); ++id) {
+    int node = static_cast<int>(id);
+    const OperatorTree::Node &v = tree.tree.node(node);
+    SliceArrays &a = arrays[id];
+    if (auto arg = dyn_cast<BlockArgument>(tree.values[id])) {
+      auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.name");
+      a.name = name ? name.str() : std::string(1, static_cast<char>('A' + arg.getArgNumber()));
+    } else if (v.parent < 0) {
+      auto name = func.getResultAttrOfType<StringAttr>(0, "tc.name");
+      a.name = name ? name.str() : "R";
+    } else {
+      a.name = "tc.t" + std::to_string(temporaries++);
+    }
+    const FusionEdge &edge = plan.nodes[id].edge;
+    auto create = [&](const Distribution &dist, Value &buffer) {
+      SmallVector<int64_t> extents;
+      for (int i : v.dims)
+        extents.push_back(sliceExtent(node, i, dist));
+      auto type = MemRefType::get(localShape(node, dist), b.getF64Type());
+      buffer = memref::AllocOp::create(b, loc, type);
+      SmallVector<int64_t> skew(v.dims.size(), -1);
+      return ArrayOp::create(b, loc, arrayType, a.name, extents, plan.grid,
+                             gridDims(node, dist), skew, "distributed", "zero",
+                             /*on_disk=*/false, DenseI64ArrayAttr(), buffer)
+          .getResult();
+    };
+    a.produced = create(edge.produced, a.producedBuffer);
+    if (!(edge.produced == edge.consumed))
+      a.consumed = create(edge.consumed, a.consumedBuffer);
+  }
+}
+
+SmallVector<Value> FusedLowering::shifts(int node) {
+  SmallVector<Value> out;
+  for (int i : tree.tree.node(node).dims)
+    out.push_back(contains(plan.nodes[node].edge.fused, i) ? openLoops.lookup(i) : index(0));
+  return out;
+}
+
+void FusedLowering::emitContract(int node) {
+  const OperatorTree::Node &u = tree.tree.node(node);
+  // Open loops not fused for an operand select the current index of its block.
+  auto operand = [&](int id, SmallVector<Value> &offsets, SmallVector<Attribute> &labels) {
+    for (int i : tree.tree.node(id).dims) {
+      bool sliced = openLoops.count(i) && !contains(plan.nodes[id].edge.fused, i);
+      offsets.push_back(sliced ? openLoops.lookup(i) : index(0));
+      labels.push_back(b.getStringAttr(tree.tree.indexName(i)));
+    }
+  };
+  SmallVector<Value> offsets[3];
+  SmallVector<Attribute> labels[3];
+  operand(u.children[0], offsets[0], labels[0]);
+  operand(u.children[1], offsets[1], labels[1]);
+  operand(node, offsets[2], labels[2]);
+  SmallVector<NamedAttribute> extents;
+  for (int i = 0; i < tree.tree.numIndices(); ++i)
+    if (contains(u.indices, i)) {
+      int64_t parts = plan.nodes[node].decision.compute.parts(plan.grid, i);
+      int64_t local = openLoops.count(i) ? 1 : (tree.tree.extent(i) + parts - 1) / parts;
+      extents.push_back(b.getNamedAttr(tree.tree.indexName(i), b.getI64IntegerAttr(local)));
+    }
+  TileContractOp::create(b, loc, arrays[node].producedBuffer, offsets[2],
+                         b.getArrayAttr(labels[2]), arrays[u.children[0]].finalBuffer(),
+                         offsets[0], b.getArrayAttr(labels[0]),
+                         arrays[u.children[1]].finalBuffer(), offsets[1],
+                         b.getArrayAttr(labels[1]), b.getDictionaryAttr(extents));
+}
+
+void FusedLowering::emit(const std::vector<ScheduleItem> &items) {
+  for (const ScheduleItem &item : items) {
+    int node = item.node;
+    switch (item.kind) {
+    case ScheduleItem::Kind::Loop: {
+      auto loop = scf::ForOp::create(b, loc, index(0), index(item.trips), index(1));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      openLoops[item.index] = loop.getInductionVar();
+      emit(item.body);
+      openLoops.erase(item.index);
+      break;
+    }
+    case ScheduleItem::Kind::Zero:
+      ZeroArrayOp::create(b, loc, arrays[node].produced);
+      break;
+    case ScheduleItem::Kind::Load:
+    case ScheduleItem::Kind::Store: {
+      SmallVector<int64_t> full;
+      for (int i : tree.tree.node(node).dims)
+        full.push_back(tree.tree.extent(i));
+      if (item.kind == ScheduleItem::Kind::Load)
+        LoadSliceOp::create(b, loc, arrays[node].produced, full, shifts(node));
+      else
+        StoreSliceOp::create(b, loc, arrays[node].final(), full, shifts(node));
+      break;
+    }
+    case ScheduleItem::Kind::Contract:
+      emitContract(node);
+      break;
+    case ScheduleItem::Kind::Combine: {
+      SmallVector<int64_t> dims;
+      const Distribution &gamma = plan.nodes[node].decision.compute;
+      for (size_t d = 0; d < plan.grid.size(); ++d)
+        if (gamma.entry[d] >= 0 && contains(tree.tree.node(node).summed(), gamma.entry[d]))
+          dims.push_back(static_cast<int64_t>(d));
+      CombinePartialOp::create(b, loc, arrays[node].produced, dims);
+      break;
+    }
+    case ScheduleItem::Kind::Redistribute:
+      RedistributeArrayOp::create(b, loc, arrays[node].produced, arrays[node].consumed);
+      break;
+    }
+  }
+}
+
+LogicalResult FusedLowering::run() {
+  if (failed(readPlan()))
+    return failure();
+  OpBuilder mb(func);
+  auto lowered = func::FuncOp::create(mb, func.getLoc(), func.getSymName(),
+                                      mb.getFunctionType({}, {}));
+  b.setInsertionPointToStart(lowered.addEntryBlock());
+  ExchangeVolumes predicted = predictedCommBytes(tree.tree, plan, schedule, machine.elemBytes);
+  double flops = 0;
+  for (size_t id = 0; id < plan.nodes.size(); ++id)
+    if (!tree.tree.node(static_cast<int>(id)).isInput())
+      flops += 2 * calcCost(tree.tree, plan.grid, static_cast<int>(id),
+                            plan.nodes[id].decision.compute);
+  PredictedVolumesOp::create(b, loc, b.getF64FloatAttr(0), b.getF64FloatAttr(0),
+                             b.getF64FloatAttr(flops), b.getI64IntegerAttr(4 << 20),
+                             b.getDenseF64ArrayAttr(predicted.sent),
+                             b.getDenseF64ArrayAttr(predicted.received));
+  createArrays();
+  emit(schedule.program);
+  FinishStoreOp::create(b, loc, arrays[tree.tree.root()].final());
+  for (const SliceArrays &a : arrays)
+    for (Value buffer : {a.producedBuffer, a.consumedBuffer})
+      if (buffer)
+        memref::DeallocOp::create(b, loc, buffer);
+  func::ReturnOp::create(b, loc);
+  func.erase();
+  return success();
+}
+
+struct LowerFusedPass : public tc::impl::LowerFusedBase<LowerFusedPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> work;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func->hasAttr(TCDialect::getFusionPlanAttrName()))
+        work.push_back(func);
+    if (work.empty())
+      return;
+    FailureOr<MachineModel> machine = getMachineModel(module);
+    if (failed(machine))
+      return signalPassFailure();
+    SmallVector<std::string> lowered;
+    for (func::FuncOp func : work) {
+      std::string name = func.getSymName().str();
+      if (failed(FusedLowering(func, *machine).run()))
+        return signalPassFailure();
+      lowered.push_back(name);
+    }
+    // The entry the runtime's main() calls (tc-lower-plan may have made it).
+    OpBuilder b(module.getBodyRegion());
+    auto entry = module.lookupSymbol<func::FuncOp>("tc_main");
+    if (!entry) {
+      b.setInsertionPointToEnd(module.getBody());
+      entry = func::FuncOp::create(b, module.getLoc(), "tc_main", b.getFunctionType({}, {}));
+      b.setInsertionPointToStart(entry.addEntryBlock());
+      func::ReturnOp::create(b, module.getLoc());
+    }
+    b.setInsertionPoint(entry.getBody().front().getTerminator());
+    for (const std::string &name : lowered)
+      func::CallOp::create(b, module.getLoc(), name, TypeRange{}, ValueRange{});
+  }
+};
+
+} // namespace
