@@ -73,6 +73,22 @@ double arrayElems(const OperatorTree &tree, const Grid &grid, int node, const Fu
   return std::max(before, after);
 }
 
+double workingElems(const OperatorTree &tree, const Grid &grid, int node,
+                    const Distribution &gamma, IndexSet loops) {
+  const OperatorTree::Node &u = tree.node(node);
+  std::vector<int> arrays = u.children;
+  arrays.push_back(node);
+  double total = 0;
+  for (int a : arrays) {
+    double slice = 1;
+    for (int i : tree.node(a).dims)
+      if (!contains(loops, i))
+        slice *= static_cast<double>(tree.extent(i)) / static_cast<double>(gamma.parts(grid, i));
+    total += slice;
+  }
+  return total;
+}
+
 double calcCost(const OperatorTree &tree, const Grid &grid, int node, const Distribution &gamma) {
   const OperatorTree::Node &v = tree.node(node);
   double ops = 1;

@@ -13,6 +13,13 @@ namespace {
 
 bool nests(IndexSet a, IndexSet b) { return isSubset(a, b) || isSubset(b, a); }
 
+bool fitsExtents(const OperatorTree &tree, const Grid &grid, const Distribution &d) {
+  for (size_t g = 0; g < grid.size(); ++g)
+    if (d.entry[g] >= 0 && d.parts(grid, d.entry[g]) > tree.extent(d.entry[g]))
+      return false;
+  return true;
+}
+
 /// Loops that must come first among a node's loops fused with its parent,
 /// because a descendant is fused on them alone (notes B.9: fusion chains' scopes
 /// are disjoint or nested; a node's fused loops have one order). A chain of
@@ -150,6 +157,16 @@ private:
     return options.fixedDistributions ? &(*options.fixedDistributions)[node] : nullptr;
   }
 
+  /// Distributions over `indices` that split no index into more blocks than
+  /// it has elements (an empty block idles a process and no slice fits it).
+  std::vector<Distribution> candidates(IndexSet indices, bool replicated, bool firstSlice) const {
+    std::vector<Distribution> out = enumerateDistributions(grid, indices, replicated, firstSlice);
+    out.erase(std::remove_if(out.begin(), out.end(),
+                             [&](const Distribution &d) { return !fitsExtents(tree, grid, d); }),
+              out.end());
+    return out;
+  }
+
   std::vector<IndexSet> fusionCandidates(int node) const {
     if (!options.allowFusion)
       return {0};
@@ -176,8 +193,8 @@ private:
     const OperatorTree::Node &v = tree.node(id);
     std::vector<Distribution> initials =
         fixedAt(id) ? std::vector<Distribution>{fixedAt(id)->compute}
-                    : enumerateDistributions(grid, v.dimens, false, options.firstSlice);
-    for (const Distribution &alpha : enumerateDistributions(grid, v.dimens, true, false))
+                    : candidates(v.dimens, false, options.firstSlice);
+    for (const Distribution &alpha : candidates(v.dimens, true, false))
       for (IndexSet fused : fusionCandidates(id)) {
         // [C] 3.3: Cost(v, alpha) = 0 if NoRep(alpha), else min over beta of
         // MoveCost(v, beta, alpha); every beta is kept for its memory.
@@ -191,7 +208,8 @@ private:
           s.compute = beta;
           s.produced = beta;
           s.fused = fused;
-          s.seconds = moveCost(tree, grid, id, edge, comm);
+          s.seconds = moveCost(tree, grid, id, edge, comm) +
+                      sliceIOSeconds(tree, grid, id, edge, machine);
           s.memBytes = arrayElems(tree, grid, id, edge, machine.bothBuffers) * elemBytes();
           add(buckets, s);
         }
@@ -210,10 +228,10 @@ private:
     bool isRoot = u.parent < 0;
     std::vector<Distribution> gammas =
         fixedAt(id) ? std::vector<Distribution>{fixedAt(id)->compute}
-                    : enumerateDistributions(grid, u.indices, true, false);
+                    : candidates(u.indices, true, false);
     std::vector<Distribution> alphas;
     if (!isRoot)
-      alphas = enumerateDistributions(grid, u.dimens, true, false);
+      alphas = candidates(u.dimens, true, false);
     std::vector<IndexSet> fusions = fusionCandidates(id);
     size_t numChildren = u.children.size();
     Combos combos;
@@ -251,7 +269,8 @@ private:
               return;
             double own = arrayElems(tree, grid, id, edge, machine.bothBuffers) * elemBytes();
             double seconds = calcSeconds + moveCost(tree, grid, id, edge, comm) +
-                             combineSeconds(id, edge, group, variant);
+                             combineSeconds(id, edge, group, variant) +
+                             (isRoot ? sliceIOSeconds(tree, grid, id, edge, machine) : 0);
             Solution s;
             s.consumed = alpha;
             s.compute = gamma;
@@ -264,8 +283,12 @@ private:
               for (const Combo &combo : list) {
                 if (!childLoopsAgree(id, edge, combo))
                   continue;
-                s.seconds = seconds + combo.seconds;
+                IndexSet loops = loopsOf(id, fused, combo);
+                s.seconds = seconds + combo.seconds +
+                            callSeconds(tree, grid, id, gamma, loops, machine);
                 s.memBytes = own + combo.memBytes;
+                if (machine.bothBuffers)
+                  s.memBytes += workingElems(tree, grid, id, gamma, loops) * elemBytes();
                 if (overLimit(s.memBytes)) {
                   ++pruned;
                   continue;
@@ -288,6 +311,14 @@ private:
 
   static FusionEdge edgeOf(const Solution &s) {
     return FusionEdge{s.produced, s.consumed, s.fused};
+  }
+
+  /// The fused loops around u's local contraction: its own and its children's.
+  IndexSet loopsOf(int id, IndexSet fused, const Combo &combo) const {
+    const auto &children = tree.node(id).children;
+    for (size_t c = 0; c < children.size(); ++c)
+      fused |= solutions[children[c]].all[combo.child[c]].fused;
+    return fused;
   }
 
   /// The loops u shares with its parent and with each child are one loop each.
@@ -471,8 +502,17 @@ EvaluatedPlan evaluateFusionPlan(const OperatorTree &tree, const Grid &grid,
     n.memBytes = arrayElems(tree, grid, node, n.edge, machine.bothBuffers) *
                  static_cast<double>(machine.elemBytes);
     n.commSeconds = moveCost(tree, grid, node, n.edge, comm);
+    if (v.isInput() || v.parent < 0)
+      n.calcSeconds += sliceIOSeconds(tree, grid, node, n.edge, machine);
     if (!v.isInput()) {
-      n.calcSeconds = 2 * calcCost(tree, grid, node, d.compute) / machine.flopRate;
+      IndexSet loops = d.fused;
+      for (int c : v.children)
+        loops |= decisions[c].fused;
+      n.calcSeconds += 2 * calcCost(tree, grid, node, d.compute) / machine.flopRate +
+                       callSeconds(tree, grid, node, d.compute, loops, machine);
+      if (machine.bothBuffers)
+        n.memBytes += workingElems(tree, grid, node, d.compute, loops) *
+                      static_cast<double>(machine.elemBytes);
       if (group > 1) {
         double local = distSize(tree, grid, node, n.edge.produced, n.edge);
         double factor = msgFactor(tree, grid, node, n.edge);
@@ -547,6 +587,31 @@ FusionSearchResult planFusion(const OperatorTree &tree, const FusionMachine &mac
     result.solutionsPruned += relaxed.solutionsPruned;
   }
   return result;
+}
+
+double sliceIOSeconds(const OperatorTree &tree, const Grid &grid, int node,
+                      const FusionEdge &edge, const FusionMachine &machine) {
+  if (machine.ioLatency == 0 && machine.diskBandwidth == 0)
+    return 0;
+  double slices = msgFactor(tree, grid, node, edge);
+  double seconds = slices * machine.ioLatency;
+  if (machine.diskBandwidth > 0)
+    seconds += slices * distSize(tree, grid, node, edge.produced, edge) *
+               static_cast<double>(machine.elemBytes) / machine.diskBandwidth;
+  return seconds;
+}
+
+double callSeconds(const OperatorTree &tree, const Grid &grid, int node,
+                   const Distribution &gamma, IndexSet loops, const FusionMachine &machine) {
+  if (machine.callOverhead == 0)
+    return 0;
+  double calls = 1;
+  for (int i = 0; i < tree.numIndices(); ++i)
+    if (contains(loops, i)) {
+      int64_t parts = gamma.parts(grid, i);
+      calls *= static_cast<double>((tree.extent(i) + parts - 1) / parts);
+    }
+  return calls * machine.callOverhead;
 }
 
 DecoupledResult planDecoupled(const OperatorTree &tree, const FusionMachine &machine,

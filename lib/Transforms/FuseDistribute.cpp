@@ -39,7 +39,8 @@ struct FuseDistributePass : public tc::impl::FuseDistributeBase<FuseDistributePa
                          << " is out of range 1.." << kMaxGridDims;
       return signalPassFailure();
     }
-    FailureOr<FusionCostSetup> costs = loadFusionCosts(module, machineFile, latency, flopRate);
+    FailureOr<FusionCostSetup> costs = loadFusionCosts(module, machineFile, latency, flopRate, ioLatency,
+                                                        callOverhead);
     if (failed(costs))
       return signalPassFailure();
     for (func::FuncOp func : trees)
@@ -55,17 +56,24 @@ struct FuseDistributePass : public tc::impl::FuseDistributeBase<FuseDistributePa
     options.maxGridDims = maxGridDims;
     options.virtualPartitioning = virtualPartitioning;
     options.firstSlice = firstSlice;
+    options.allowFusion = fusion;
     FusionSearchResult result = planFusion(tree->tree, costs.machine, *costs.comm, options);
     if (!result.error.empty())
       return func.emitError() << "@" << func.getSymName() << ": " << result.error;
-    if (!result.best)
-      return func.emitError()
-             << "no fusion and distribution of @" << func.getSymName() << " fits in "
-             << formatBytes(costs.machine.memBytes) << " per process on "
-             << costs.machine.procs << " processes; the smallest plan needs "
-             << formatBytes(result.smallestMemBytes) << " per process (about "
-             << static_cast<int64_t>(std::ceil(result.smallestMemBytes))
-             << " bytes: raise mem to at least that, or use more processes)";
+    if (!result.best) {
+      InFlightDiagnostic diag = func.emitError();
+      double mem = costs.machine.memBytes + costs.stagingBytes;
+      diag << "no fusion and distribution of @" << func.getSymName() << " fits in "
+           << formatBytes(mem) << " per process on " << costs.machine.procs << " processes";
+      if (costs.stagingBytes > 0)
+        diag << " (" << formatBytes(costs.machine.memBytes) << " for arrays after "
+             << formatBytes(costs.stagingBytes) << " of runtime staging buffers)";
+      double needed = result.smallestMemBytes + costs.stagingBytes;
+      diag << "; the smallest plan needs " << formatBytes(needed) << " per process (about "
+           << static_cast<int64_t>(std::ceil(needed))
+           << " bytes: raise mem to at least that, or use more processes)";
+      return diag;
+    }
     const FusionPlan &plan = *result.best;
     MLIRContext *ctx = func.getContext();
     Builder b(ctx);

@@ -118,13 +118,22 @@ FailureOr<FunctionTree> mlir::tc::buildFunctionTree(func::FuncOp func) {
 
 FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(ModuleOp module, StringRef machineFile,
                                                      double latencyOption,
-                                                     double flopRateOption) {
+                                                     double flopRateOption,
+                                                     double ioLatencyOption,
+                                                     double callOverheadOption) {
   FailureOr<MachineModel> model = getMachineModel(module);
   if (failed(model))
     return failure();
   FusionCostSetup setup;
   setup.machine = FusionMachine{model->procs, model->memBytes, model->elemBytes, 1e9,
                                 model->runtimeVolumes};
+  setup.machine.diskBandwidth = model->diskBandwidth;
+  if (model->runtimeVolumes) {
+    setup.stagingBytes = 2.0 * static_cast<double>(fusedStagingChunk(model->memBytes));
+    setup.machine.memBytes -= setup.stagingBytes;
+  }
+  setup.machine.ioLatency = 1e-4;    // an HDF5 hyperslab read or write
+  setup.machine.callOverhead = 1e-6; // a runtime call on a small slice
   double latency = 1e-5;
   std::map<std::string, MeasuredCommCost::Points> table;
   if (!machineFile.empty()) {
@@ -144,6 +153,10 @@ FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(ModuleOp module, StringRef 
       latency = *v;
     if (std::optional<double> v = object->getNumber("flop_rate"))
       setup.machine.flopRate = *v;
+    if (std::optional<double> v = object->getNumber("io_latency"))
+      setup.machine.ioLatency = *v;
+    if (std::optional<double> v = object->getNumber("call_overhead"))
+      setup.machine.callOverhead = *v;
     if (const llvm::json::Object *mcost = object->getObject("mcost"))
       for (const auto &[key, value] : *mcost) {
         const llvm::json::Array *points = value.getAsArray();
@@ -168,6 +181,10 @@ FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(ModuleOp module, StringRef 
     latency = latencyOption;
   if (flopRateOption > 0)
     setup.machine.flopRate = flopRateOption;
+  if (ioLatencyOption >= 0)
+    setup.machine.ioLatency = ioLatencyOption;
+  if (callOverheadOption >= 0)
+    setup.machine.callOverhead = callOverheadOption;
   setup.latency = latency;
   auto analytic =
       std::make_shared<AnalyticCommCost>(latency, model->netBandwidth, model->elemBytes);
@@ -178,6 +195,11 @@ FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(ModuleOp module, StringRef 
     setup.comm = std::make_shared<MeasuredCommCost>(std::move(table), analytic,
                                                     model->elemBytes);
   return setup;
+}
+
+int64_t mlir::tc::fusedStagingChunk(double memBytes) {
+  return std::max<int64_t>(64 << 10,
+                           std::min<int64_t>(4 << 20, static_cast<int64_t>(memBytes / 16)));
 }
 
 DistAttr mlir::tc::toDistAttr(MLIRContext *ctx, const OperatorTree &tree, const Grid &grid,

@@ -37,15 +37,25 @@ FailureOr<FunctionTree> buildFunctionTree(func::FuncOp func);
 
 /// Mcost for the planner: the measured table of `machineFile` (tc-calibrate's
 /// "mcost" key) over the analytic model, or the analytic model alone. Latency and
-/// flop rate come from the options when > 0, else from the file, else defaults.
+/// flop rate come from the options when > 0, else from the file, else defaults;
+/// the slice I/O latency and call overhead from the options when >= 0, else the
+/// file's io_latency / call_overhead, else 1e-4 s and 1e-6 s.
 struct FusionCostSetup {
   std::shared_ptr<const CommCostModel> comm;
   FusionMachine machine;
   double latency = 0;
   size_t measuredPairs = 0;
+  double stagingBytes = 0; ///< kept out of machine.memBytes for the runtime's buffers
 };
 FailureOr<FusionCostSetup> loadFusionCosts(ModuleOp module, StringRef machineFile,
-                                           double latencyOption, double flopRateOption);
+                                           double latencyOption, double flopRateOption,
+                                           double ioLatencyOption, double callOverheadOption);
+
+/// Bytes a fused program stages redistributions and slice I/O in (the
+/// runtime's chunk): a sixteenth of the memory, between 64 KiB and 4 MiB. Send
+/// and receive buffers make two of them, which planning for the runtime
+/// (volumes = "runtime") keeps out of the memory it gives the arrays.
+int64_t fusedStagingChunk(double memBytes);
 
 /// #tc.dist of a distribution over `grid`.
 DistAttr toDistAttr(MLIRContext *ctx, const OperatorTree &tree, const Grid &grid,

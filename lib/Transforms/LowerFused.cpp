@@ -145,6 +145,17 @@ LogicalResult FusedLowering::readPlan() {
       return tree.ops[id]->emitError()
              << "tc-lower-fused materializes contractions; a tc.sum in an operator tree "
                 "is planned but not yet lowered";
+  for (size_t id = 0; id < plan.nodes.size(); ++id)
+    for (int i : tree.tree.node(static_cast<int>(id)).dims) {
+      const FusionEdge &edge = plan.nodes[id].edge;
+      int64_t parts = edge.produced.parts(grid, i);
+      if (contains(edge.fused, i) && tree.tree.extent(i) % parts != 0)
+        return func.emitError()
+               << "index '" << tree.tree.indexName(i) << "' (extent " << tree.tree.extent(i)
+               << ") is fused and split over " << parts
+               << " processes, which does not divide it; tc-lower-fused needs equal blocks "
+                  "of fused indices";
+    }
   schedule = buildFusedSchedule(tree.tree, plan);
   if (!schedule.error.empty())
     return func.emitError() << "@" << func.getSymName() << ": " << schedule.error;
@@ -309,8 +320,9 @@ LogicalResult FusedLowering::run() {
     if (!tree.tree.node(static_cast<int>(id)).isInput())
       flops += 2 * calcCost(tree.tree, plan.grid, static_cast<int>(id),
                             plan.nodes[id].decision.compute);
+  int64_t chunk = fusedStagingChunk(machine.memBytes);
   PredictedVolumesOp::create(b, loc, b.getF64FloatAttr(0), b.getF64FloatAttr(0),
-                             b.getF64FloatAttr(flops), b.getI64IntegerAttr(4 << 20),
+                             b.getF64FloatAttr(flops), b.getI64IntegerAttr(chunk),
                              b.getDenseF64ArrayAttr(predicted.sent),
                              b.getDenseF64ArrayAttr(predicted.received));
   createArrays();

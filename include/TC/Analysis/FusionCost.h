@@ -72,6 +72,13 @@ double moveCost(const OperatorTree &tree, const Grid &grid, int node, const Fusi
 double arrayElems(const OperatorTree &tree, const Grid &grid, int node, const FusionEdge &edge,
                   bool bothBuffers = false);
 
+/// Elements of the working copies tc's runtime may make for one local
+/// contraction of compute node `node` in `gamma` inside its fused loops `loops`
+/// (a permuted copy of each operand's current slice and of the result's): the
+/// sum of the three slices ([SYNTHESIS]; [C] counts arrays only).
+double workingElems(const OperatorTree &tree, const Grid &grid, int node,
+                    const Distribution &gamma, IndexSet loops);
+
 /// [C] 3.3 CalcCost(v, gamma): v's multiply-adds per process, the product of its
 /// loop extents over the processes working on distinct parts. When gamma
 /// distributes a summed index each process computes partial sums over its part

@@ -26,10 +26,27 @@ struct FusionMachine {
   double memBytes = 0;     ///< limit per process
   int64_t elemBytes = 8;
   double flopRate = 1e9;   ///< flop/s per process; a multiply-add is 2 flops
-  /// Count both blocks of a redistributed array, as tc's runtime holds them
-  /// (#tc.machine volumes = "runtime"); [C] counts the larger (the default).
+  /// Count memory as tc's runtime uses it (#tc.machine volumes = "runtime"):
+  /// both blocks of a redistributed array, and each local contraction's working
+  /// copies (workingElems); [C] counts the larger block only (the default).
   bool bothBuffers = false;
+  /// Costs of running the fused nest that [C] leaves out (its inputs sit in
+  /// memory at no cost); 0 reproduces the paper. Seconds per input slice read
+  /// and result slice written, disk bytes/s for them (0: free), and seconds per
+  /// local contraction call (one per iteration of a formula's innermost fused
+  /// loops): without them fusing an input down to single elements looks free.
+  double ioLatency = 0, diskBandwidth = 0, callOverhead = 0;
 };
+
+/// Seconds of reading an input's slices or writing the result's ([SYNTHESIS]):
+/// per slice ioLatency, plus the block's bytes at diskBandwidth.
+double sliceIOSeconds(const OperatorTree &tree, const Grid &grid, int node,
+                      const FusionEdge &edge, const FusionMachine &machine);
+
+/// Seconds of calling the local contraction of `node` (in `gamma`) once per
+/// iteration of its fused loops `loops` ([SYNTHESIS]).
+double callSeconds(const OperatorTree &tree, const Grid &grid, int node,
+                   const Distribution &gamma, IndexSet loops, const FusionMachine &machine);
 
 /// What is decided at one node.
 struct NodeDecision {

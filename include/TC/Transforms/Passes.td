@@ -130,8 +130,13 @@ def FuseDistribute : Pass<"tc-fuse-distribute", "::mlir::ModuleOp"> {
     Costs: DistSize, MsgFactor, MoveCost and CalcCost as the paper defines them
     (notes B.4-B.7); Mcost is the measured table of `machine-file` (written by
     `tc-calibrate`, key `mcost`) where it has the pair, else messages x latency +
-    bytes / net_bw. When no plan fits, the error gives the smallest memory per
-    process any plan needs.
+    bytes / net_bw. Beyond the paper, which keeps inputs in memory at no cost,
+    reading an input slice or writing a result slice costs `io-latency` plus its
+    bytes at the machine's disk_bw, and every local contraction call in a fused
+    loop `call-overhead` (set both to 0 to plan exactly as the paper). Memory
+    counts the larger block of a redistributed array, or both with
+    `#tc.machine<..., volumes = "runtime">` (what tc's runtime holds). When no
+    plan fits, the error gives the smallest memory per process any plan needs.
   }];
   let options = [
     Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
@@ -144,6 +149,12 @@ def FuseDistribute : Pass<"tc-fuse-distribute", "::mlir::ModuleOp"> {
            "Flop/s per process for CalcCost (default: the machine file's, else 1e9)">,
     Option<"virtualPartitioning", "virtual-partitioning", "bool", /*default=*/"true",
            "Allow fused loops split differently at their two ends (lcm virtual partitioning)">,
+    Option<"ioLatency", "io-latency", "double", /*default=*/"-1",
+           "Seconds per input or result slice read or written (default: the machine file's, else 1e-4; 0: free, as in [C])">,
+    Option<"callOverhead", "call-overhead", "double", /*default=*/"-1",
+           "Seconds per local contraction call in a fused loop (default: the machine file's, else 1e-6; 0: free)">,
+    Option<"fusion", "fusion", "bool", /*default=*/"true",
+           "Search loop fusions (false: distributions only, every array whole)">,
     Option<"firstSlice", "first-slice", "bool", /*default=*/"true",
            "Allow `1` in distributions (inputs on one grid slice, partial sums consolidated on one)">,
   ];
