@@ -1,31 +1,32 @@
 // tc-fuse-distribute: Cociorva et al.'s example under both machines of section 4
 // (analytic Mcost), a tree with a summation node, and tc-plan leaving the
 // formulas of a fused tree to it.
-// RUN: tc-opt %s --tc-set-machine="procs=32 mem=512MB net-bw=300MB/s disk-bw=10MB/s" --tc-fuse-distribute --tc-plan-report="table=%t.32.txt" | FileCheck %s --check-prefix=P32
+// RUN: tc-opt %s --tc-set-machine="procs=32 mem=512MB net-bw=300MB/s disk-bw=10MB/s" --tc-fuse-distribute="io-latency=0 call-overhead=0" --tc-plan-report="table=%t.32.txt" | FileCheck %s --check-prefix=P32
 // RUN: FileCheck %s --check-prefix=TABLE32 < %t.32.txt
-// RUN: tc-opt %s --tc-set-machine="procs=16 mem=2GB net-bw=300MB/s disk-bw=10MB/s" --tc-fuse-distribute | FileCheck %s --check-prefix=P16
+// RUN: tc-opt %s --tc-set-machine="procs=16 mem=2GB net-bw=300MB/s disk-bw=10MB/s" --tc-fuse-distribute="io-latency=0 call-overhead=0" | FileCheck %s --check-prefix=P16
 // RUN: tc-opt %s --tc-plan="procs=16 mem=2GB net-bw=300MB/s disk-bw=10MB/s" | FileCheck %s --check-prefix=PIPE
 
 // P32-LABEL: func.func @cociorva
 // P32-SAME: tc.fusion_plan = #tc.fusion_plan<grid = <[16, 2]>
 // P32-SAME: limit = 5.120000e+08
 // P32: tc.contract [b, c, d, f] {{.*}}tc.fusion = #tc.fusion<grid = <[16, 2]>, compute = <[b, c]>, initial = <[b, c]>, final = <[b, c]>, fused = ["b", "c", "d", "f"]
-// P32: tc.contract [b, c, j, k] {{.*}}compute = <[b, c]>
-// P32: tc.contract [a, b, i, j] {{.*}}compute = <[b, c]>, initial = <[b, 1]>, final = <[b, 1]>, fused = ["a"], partial_sums = "to_one"
+// P32: tc.contract [b, c, j, k] {{.*}}compute = <[b, c]>, initial = <[b, c]>, final = <[b, j]>
+// P32: tc.contract [a, b, i, j] {{.*}}compute = <[b, j]>, initial = <[b, j]>, final = <[b, j]>, fused = ["a"]
 
 // TABLE32: operator tree @cociorva  (P = 32 as 16x2, memory limit 512.0 MB per process)
 // TABLE32: full array reduced array initial final memory/proc comm (s)
 // TABLE32-NEXT: arg1(b,e,f,l) arg1(b,e,f,l) <b,e> <b,*> 98.0 MB
 // TABLE32-NEXT: arg3(c,d,e,l) arg3(c,e,l) <e,c> <*,c> 11.2 MB
-// TABLE32-NEXT: arg2(d,f,j,k) arg2(f,j,k) <1,1> <*,*> 896.0 KB
-// TABLE32-NEXT: arg0(a,c,i,k) arg0(c,i) <1,c> <*,c> 160.0 KB
+// TABLE32-NEXT: arg2(d,f,j,k) arg2(f,j,k) <f,j> <*,*> 896.0 KB
+// TABLE32-NEXT: arg0(a,c,i,k) arg0(c,i) <c,k> <*,*> 640.0 KB
 // TABLE32-NEXT: t0(b,c,d,f) t0() <b,c> <b,c> 8 B 0
-// TABLE32-NEXT: t1(b,c,j,k) t1(b,c,j,k) <b,c> <b,c> 400.0 MB 0
-// TABLE32-NEXT: t2(a,b,i,j) t2(b,i,j) <b,1> <b,1> 800.0 KB
+// TABLE32-NEXT: t1(b,c,j,k) t1(b,c,j,k) <b,c> <b,j> 400.0 MB
+// TABLE32-NEXT: t2(a,b,i,j) t2(b,i,j) <b,j> <b,j> 400.0 KB 0
 // TABLE32-NEXT: total: 511.1 MB per process
 
+// With the paper's 16 processes and 2 GB, the grid [C] found: 4x4.
 // P16-LABEL: func.func @cociorva
-// P16-SAME: tc.fusion_plan = #tc.fusion_plan<grid = <[8, 2]>
+// P16-SAME: tc.fusion_plan = #tc.fusion_plan<grid = <[4, 4]>
 // P16-SAME: limit = 2.000000e+09
 
 // PIPE-LABEL: func.func @cociorva
