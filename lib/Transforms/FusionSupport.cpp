@@ -198,7 +198,7 @@ FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(ModuleOp module, StringRef 
 }
 
 int64_t mlir::tc::fusedStagingChunk(double memBytes) {
-  return std::max<int64_t>(64 << 10,
+  return std::max<int64_t>(1 << 10,
                            std::min<int64_t>(4 << 20, static_cast<int64_t>(memBytes / 16)));
 }
 

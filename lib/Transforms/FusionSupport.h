@@ -52,7 +52,7 @@ FailureOr<FusionCostSetup> loadFusionCosts(ModuleOp module, StringRef machineFil
                                            double ioLatencyOption, double callOverheadOption);
 
 /// Bytes a fused program stages redistributions and slice I/O in (the
-/// runtime's chunk): a sixteenth of the memory, between 64 KiB and 4 MiB. Send
+/// runtime's chunk): a sixteenth of the memory, between 1 KiB and 4 MiB. Send
 /// and receive buffers make two of them, which planning for the runtime
 /// (volumes = "runtime") keeps out of the memory it gives the arrays.
 int64_t fusedStagingChunk(double memBytes);

@@ -55,6 +55,26 @@ private:
   void emit(const std::vector<ScheduleItem> &items);
   void emitContract(int node);
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  /// A constant buffer of ones of `shape` (a module-level memref.global).
+  Value ones(ArrayRef<int64_t> shape) {
+    auto type = MemRefType::get(shape, b.getF64Type());
+    auto module = func->getParentOfType<ModuleOp>();
+    std::string name;
+    for (int n = 0;; ++n) {
+      name = "__tc_ones_" + std::to_string(n);
+      if (!module.lookupSymbol(name))
+        break;
+    }
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      auto tensorType = RankedTensorType::get(shape, b.getF64Type());
+      memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), type,
+                               DenseElementsAttr::get(tensorType, 1.0), /*constant=*/true,
+                               /*alignment=*/nullptr);
+    }
+    return memref::GetGlobalOp::create(b, loc, type, name);
+  }
   /// Shifts of node's dimensions: the open loop's value where the array is fused.
   SmallVector<Value> shifts(int node);
   /// Extent of dimension `index` of `node`'s array in `dist` (its slice).
@@ -140,11 +160,19 @@ LogicalResult FusedLowering::readPlan() {
                << "the fusion plan of @" << func.getSymName()
                << " holds arrays on one grid slice ('1'), which tc-lower-fused does not "
                   "materialize; plan with tc-fuse-distribute first-slice=false";
-  for (size_t id = 0; id < tree.values.size(); ++id)
-    if (tree.tree.node(static_cast<int>(id)).kind == OperatorTree::Kind::Summation)
-      return tree.ops[id]->emitError()
-             << "tc-lower-fused materializes contractions; a tc.sum in an operator tree "
-                "is planned but not yet lowered";
+  for (size_t id = 0; id < tree.values.size(); ++id) {
+    const OperatorTree::Node &v = tree.tree.node(static_cast<int>(id));
+    if (v.children.size() != 2)
+      continue;
+    IndexSet batch = v.dimens & tree.tree.node(v.children[0]).dimens &
+                     tree.tree.node(v.children[1]).dimens;
+    for (int i = 0; batch && i < tree.tree.numIndices(); ++i)
+      if (contains(batch, i))
+        return tree.ops[id]->emitError()
+               << "multiplies element-wise over '" << tree.tree.indexName(i)
+               << "' (an index of both operands and the result), which the local "
+                  "contraction (dgemm) does not run; tc-lower-fused cannot lower this tree";
+  }
   for (size_t id = 0; id < plan.nodes.size(); ++id)
     for (int i : tree.tree.node(static_cast<int>(id)).dims) {
       const FusionEdge &edge = plan.nodes[id].edge;
@@ -245,19 +273,32 @@ void FusedLowering::emitContract(int node) {
   SmallVector<Value> offsets[3];
   SmallVector<Attribute> labels[3];
   operand(u.children[0], offsets[0], labels[0]);
-  operand(u.children[1], offsets[1], labels[1]);
   operand(node, offsets[2], labels[2]);
   SmallVector<NamedAttribute> extents;
+  SmallVector<int64_t> summedShape;
   for (int i = 0; i < tree.tree.numIndices(); ++i)
     if (contains(u.indices, i)) {
       int64_t parts = plan.nodes[node].decision.compute.parts(plan.grid, i);
       int64_t local = openLoops.count(i) ? 1 : (tree.tree.extent(i) + parts - 1) / parts;
       extents.push_back(b.getNamedAttr(tree.tree.indexName(i), b.getI64IntegerAttr(local)));
+      if (contains(u.summed(), i)) {
+        summedShape.push_back(local);
+        labels[1].push_back(b.getStringAttr(tree.tree.indexName(i)));
+      }
     }
+  Value second;
+  if (u.children.size() == 2) {
+    labels[1].clear();
+    operand(u.children[1], offsets[1], labels[1]);
+    second = arrays[u.children[1]].finalBuffer();
+  } else {
+    // A summation ([C] 2) is the contraction with ones over the summed indices.
+    second = ones(summedShape);
+    offsets[1].assign(summedShape.size(), index(0));
+  }
   TileContractOp::create(b, loc, arrays[node].producedBuffer, offsets[2],
                          b.getArrayAttr(labels[2]), arrays[u.children[0]].finalBuffer(),
-                         offsets[0], b.getArrayAttr(labels[0]),
-                         arrays[u.children[1]].finalBuffer(), offsets[1],
+                         offsets[0], b.getArrayAttr(labels[0]), second, offsets[1],
                          b.getArrayAttr(labels[1]), b.getDictionaryAttr(extents));
 }
 

@@ -249,9 +249,10 @@ def LowerFused : Pass<"tc-lower-fused", "::mlir::ModuleOp"> {
     The predicted bytes each rank sends and receives go into
     `tc.predicted_volumes` for the run's report. Inputs are named by a `tc.name`
     argument attribute, else A, B, C, ... in argument order; the result by a
-    `tc.name` result attribute, else R. Plans with virtual partitioning, `1`
-    entries or `tc.sum` formulas are rejected with an error (plan with
-    `virtual-partitioning=false first-slice=false`, as `tcc` does). A function
+    `tc.name` result attribute, else R. A `tc.sum` formula is the contraction
+    of its operand with a constant buffer of ones over the summed indices. Plans
+    with virtual partitioning or `1` entries are rejected with an error (plan
+    with `virtual-partitioning=false first-slice=false`, as `tcc` does). A function
     `tc_main` (made here or by `tc-lower-plan`) calls the lowered functions.
   }];
   let dependentDialects = [
