@@ -34,10 +34,12 @@ FailureOr<FunctionTree> mlir::tc::buildFunctionTree(func::FuncOp func) {
     if (it != nodeOf.end())
       return it->second;
     std::string name;
-    if (auto arg = dyn_cast<BlockArgument>(v))
-      name = "arg" + std::to_string(arg.getArgNumber());
-    else
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto attr = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.name");
+      name = attr ? attr.str() : std::string(1, static_cast<char>('A' + arg.getArgNumber()));
+    } else {
       name = "in" + std::to_string(out.values.size());
+    }
     auto shape = cast<RankedTensorType>(v.getType()).getShape();
     int id = out.tree.addInput(name, labelStrings(labels),
                                std::vector<int64_t>(shape.begin(), shape.end()));
@@ -71,7 +73,12 @@ FailureOr<FunctionTree> mlir::tc::buildFunctionTree(func::FuncOp func) {
         }
         children.push_back(child);
       }
-      std::string name = "t" + std::to_string(temporaries++);
+      // The returned formula is the result (named like its HDF5 dataset).
+      bool returned = llvm::any_of(typed.getResult().getUsers(),
+                                   [](Operation *u) { return isa<func::ReturnOp>(u); });
+      auto resultName = func.getResultAttrOfType<StringAttr>(0, "tc.name");
+      std::string name = returned ? (resultName ? resultName.str() : std::string("R"))
+                                  : "T" + std::to_string(++temporaries);
       std::vector<std::string> labels = labelStrings(typed.getResultLabels());
       int id = children.size() == 2
                    ? out.tree.addContraction(name, labels, children[0], children[1])

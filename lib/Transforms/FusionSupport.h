@@ -32,7 +32,9 @@ bool hasOperatorTree(func::FuncOp func);
 /// The operator tree of `func`: inputs are its arguments (and other values not
 /// produced by tc ops), every tc.contract/tc.sum a node; emits an error naming the
 /// op when the ops do not form one tree (a result used twice, or not by the
-/// return).
+/// return). Arrays are named as their HDF5 datasets: an input by its `tc.name`
+/// argument attribute, else A, B, C, ... by position; the result by the `tc.name`
+/// result attribute, else R; intermediates T1, T2, ... in program order.
 FailureOr<FunctionTree> buildFunctionTree(func::FuncOp func);
 
 /// Mcost for the planner: the measured table of `machineFile` (tc-calibrate's

@@ -219,21 +219,12 @@ SmallVector<int64_t> FusedLowering::gridDims(int node, const Distribution &dist)
 
 void FusedLowering::createArrays() {
   auto arrayType = ArrayType::get(b.getContext());
-  int temporaries = 0;
   arrays.resize(tree.values.size());
   for (size_t id = 0; id < tree.values.size(); ++id) {
     int node = static_cast<int>(id);
     const OperatorTree::Node &v = tree.tree.node(node);
     SliceArrays &a = arrays[id];
-    if (auto arg = dyn_cast<BlockArgument>(tree.values[id])) {
-      auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.name");
-      a.name = name ? name.str() : std::string(1, static_cast<char>('A' + arg.getArgNumber()));
-    } else if (v.parent < 0) {
-      auto name = func.getResultAttrOfType<StringAttr>(0, "tc.name");
-      a.name = name ? name.str() : "R";
-    } else {
-      a.name = "tc.t" + std::to_string(temporaries++);
-    }
+    a.name = v.name; // inputs and the result: their datasets
     const FusionEdge &edge = plan.nodes[id].edge;
     auto create = [&](const Distribution &dist, Value &buffer) {
       SmallVector<int64_t> extents;

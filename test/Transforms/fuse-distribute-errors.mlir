@@ -35,7 +35,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "1GB", net_bw = "1G
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "1GB", net_bw = "1GB/s", disk_bw = "1GB/s">} {
   func.func @input_twice(%A: tensor<8x8xf64>, %B: tensor<8x8xf64>) -> tensor<8x8xf64> {
     %T = tc.contract [i, j] = %A[i, k] * %B[k, j] : tensor<8x8xf64>, tensor<8x8xf64> -> tensor<8x8xf64>
-    // expected-error @+1 {{input arg0 is used by two formulas; an operator tree uses each array once}}
+    // expected-error @+1 {{input A is used by two formulas; an operator tree uses each array once}}
     %R = tc.contract [i, l] = %T[i, j] * %A[j, l] : tensor<8x8xf64>, tensor<8x8xf64> -> tensor<8x8xf64>
     return %R : tensor<8x8xf64>
   }

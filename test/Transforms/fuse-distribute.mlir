@@ -15,13 +15,13 @@
 
 // TABLE32: operator tree @cociorva  (P = 32 as 16x2, memory limit 512.0 MB per process)
 // TABLE32: full array reduced array initial final memory/proc comm (s)
-// TABLE32-NEXT: arg1(b,e,f,l) arg1(b,e,f,l) <b,e> <b,*> 98.0 MB
-// TABLE32-NEXT: arg3(c,d,e,l) arg3(c,e,l) <e,c> <*,c> 11.2 MB
-// TABLE32-NEXT: arg2(d,f,j,k) arg2(f,j,k) <f,j> <*,*> 896.0 KB
-// TABLE32-NEXT: arg0(a,c,i,k) arg0(c,i) <c,k> <*,*> 640.0 KB
-// TABLE32-NEXT: t0(b,c,d,f) t0() <b,c> <b,c> 8 B 0
-// TABLE32-NEXT: t1(b,c,j,k) t1(b,c,j,k) <b,c> <b,j> 400.0 MB
-// TABLE32-NEXT: t2(a,b,i,j) t2(b,i,j) <b,j> <b,j> 400.0 KB 0
+// TABLE32-NEXT: B(b,e,f,l) B(b,e,f,l) <b,e> <b,*> 98.0 MB
+// TABLE32-NEXT: D(c,d,e,l) D(c,e,l) <e,c> <*,c> 11.2 MB
+// TABLE32-NEXT: C(d,f,j,k) C(f,j,k) <f,j> <*,*> 896.0 KB
+// TABLE32-NEXT: A(a,c,i,k) A(c,i) <c,k> <*,*> 640.0 KB
+// TABLE32-NEXT: T1(b,c,d,f) T1() <b,c> <b,c> 8 B 0
+// TABLE32-NEXT: T2(b,c,j,k) T2(b,c,j,k) <b,c> <b,j> 400.0 MB
+// TABLE32-NEXT: R(a,b,i,j) R(b,i,j) <b,j> <b,j> 400.0 KB 0
 // TABLE32-NEXT: total: 511.1 MB per process
 
 // With the paper's 16 processes and 2 GB, the grid [C] found: 4x4.
