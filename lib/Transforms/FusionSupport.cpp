@@ -147,15 +147,9 @@ FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(ModuleOp module, StringRef 
     auto fail = [&](const Twine &why) {
       return module.emitError() << "machine file '" << machineFile << "': " << why;
     };
-    auto buffer = llvm::MemoryBuffer::getFile(machineFile);
-    if (!buffer)
-      return fail(buffer.getError().message());
-    llvm::Expected<llvm::json::Value> json = llvm::json::parse((*buffer)->getBuffer());
-    if (!json)
-      return fail(llvm::toString(json.takeError()));
-    const llvm::json::Object *object = json->getAsObject();
-    if (!object)
-      return fail("expected a JSON object");
+    FailureOr<llvm::json::Object> object = readMachineJson(module, machineFile);
+    if (failed(object))
+      return failure();
     if (std::optional<double> v = object->getNumber("latency"))
       latency = *v;
     if (std::optional<double> v = object->getNumber("flop_rate"))

@@ -4,6 +4,7 @@
 #include "TC/Dialect/TCDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
 using namespace mlir::tc;
@@ -221,4 +222,20 @@ LogicalResult mlir::tc::recordPlanFields(ModuleOp module, PlanFields fields,
     op->setAttr(TCDialect::getPlanAttrName(),
                 mergePlan(op.getContext(), getPlan(op), r.candidates[*r.chosen], fields));
   });
+}
+
+FailureOr<llvm::json::Object> mlir::tc::readMachineJson(ModuleOp module, StringRef path) {
+  auto fail = [&](const Twine &why) {
+    return module.emitError() << "machine file '" << path << "': " << why;
+  };
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return fail(buffer.getError().message());
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse((*buffer)->getBuffer());
+  if (!json)
+    return fail(llvm::toString(json.takeError()));
+  llvm::json::Object *object = json->getAsObject();
+  if (!object)
+    return fail("expected a JSON object with the keys of #tc.machine");
+  return std::move(*object);
 }

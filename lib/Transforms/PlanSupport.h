@@ -14,6 +14,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/FunctionExtras.h"
+#include "llvm/Support/JSON.h"
 
 namespace mlir::tc {
 
@@ -56,6 +57,10 @@ LogicalResult planEachContraction(
 /// The body of tc-select-algorithm, tc-place-io and tc-solve-tiles: plans every
 /// contraction and writes the chosen plan's `fields` into its #tc.plan.
 LogicalResult recordPlanFields(ModuleOp module, PlanFields fields, bool emitRemarks);
+
+/// The JSON object of a machine file; emits "machine file 'F': why" on `module`
+/// when it cannot be read, is not JSON or is not an object.
+FailureOr<llvm::json::Object> readMachineJson(ModuleOp module, StringRef path);
 
 /// Canonical names used in #tc.plan and reports.
 std::optional<CommMethod> parseCommMethod(StringRef s);

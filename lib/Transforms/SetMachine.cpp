@@ -5,6 +5,7 @@
 // planning passes read the machine from one place.
 //
 //===----------------------------------------------------------------------===//
+#include "PlanSupport.h"
 #include "TC/Analysis/Units.h"
 #include "TC/Dialect/TCAttrs.h"
 #include "TC/Dialect/TCDialect.h"
@@ -93,15 +94,9 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
     auto fail = [&](const Twine &why) -> LogicalResult {
       return module.emitError() << "machine file '" << machineFile << "': " << why;
     };
-    auto buffer = llvm::MemoryBuffer::getFile(machineFile);
-    if (!buffer)
-      return fail(buffer.getError().message());
-    llvm::Expected<llvm::json::Value> json = llvm::json::parse((*buffer)->getBuffer());
-    if (!json)
-      return fail(llvm::toString(json.takeError()));
-    const llvm::json::Object *object = json->getAsObject();
-    if (!object)
-      return fail("expected a JSON object with the keys of #tc.machine");
+    FailureOr<llvm::json::Object> object = readMachineJson(module, machineFile);
+    if (failed(object))
+      return failure();
     for (const auto &[key, value] : *object) {
       // Measured costs for operator trees, read by tc-fuse-distribute.
       if (key == "mcost" || key == "latency" || key == "flop_rate")

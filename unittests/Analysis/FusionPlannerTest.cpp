@@ -40,6 +40,21 @@ struct Cociorva {
   }
 };
 
+/// [C] Fig. 3: C(i,k) = sum_j A(i,j) B(j,k); E(i,l) = sum_k C(i,k) D(k,l).
+struct Figure3 {
+  OperatorTree tree;
+  int A, B, C, D, E;
+};
+Figure3 figure3() {
+  Figure3 f;
+  f.A = f.tree.addInput("A", {"i", "j"}, {100, 60});
+  f.B = f.tree.addInput("B", {"j", "k"}, {60, 80});
+  f.C = f.tree.addContraction("C", {"i", "k"}, f.A, f.B);
+  f.D = f.tree.addInput("D", {"k", "l"}, {80, 40});
+  f.E = f.tree.addContraction("E", {"i", "l"}, f.C, f.D);
+  return f;
+}
+
 AnalyticCommCost analytic(double latency = 1e-5, double bandwidth = 3e8) {
   return AnalyticCommCost(latency, bandwidth, 8);
 }
@@ -96,12 +111,8 @@ TEST(FusionCost, CalcCostExampleOfSection33) {
 TEST(FusionCost, FusionMultipliesMessagesFig3) {
   // C(i,k) = A(i,j) B(j,k); E(i,l) = C(i,k) D(k,l) on 4 processes: C moves from
   // <k> to <*> once unfused, Ni times (of Nk/4 elements each) fused on i.
-  OperatorTree tree;
-  int A = tree.addInput("A", {"i", "j"}, {100, 60});
-  int B = tree.addInput("B", {"j", "k"}, {60, 80});
-  int C = tree.addContraction("C", {"i", "k"}, A, B);
-  int Dn = tree.addInput("D", {"k", "l"}, {80, 40});
-  tree.addContraction("E", {"i", "l"}, C, Dn);
+  auto [tree, A, B, C, Dn, E] = figure3();
+  (void)A, (void)B, (void)Dn, (void)E;
   Grid grid{4};
   Distribution k = *parseDistribution("<k>", grid, tree), star = *parseDistribution("<*>", grid, tree);
   FusionEdge unfused{k, star, 0}, fused{k, star, indexBit(tree.findIndex("i"))};
@@ -119,12 +130,8 @@ TEST(FusionCost, FusionMultipliesMessagesFig3) {
 TEST(FusionCost, VirtualPartitioningFig4) {
   // C produced in <k> (i undistributed) and consumed in <i>: fusing i splits it
   // over lcm(1, 4) = 4 virtual processes; the producer keeps 4 slices C(ii,k).
-  OperatorTree tree;
-  int A = tree.addInput("A", {"i", "j"}, {100, 60});
-  int B = tree.addInput("B", {"j", "k"}, {60, 80});
-  int C = tree.addContraction("C", {"i", "k"}, A, B);
-  int Dn = tree.addInput("D", {"k", "l"}, {80, 40});
-  tree.addContraction("E", {"i", "l"}, C, Dn);
+  auto [tree, A, B, C, Dn, E] = figure3();
+  (void)A, (void)B, (void)Dn, (void)E;
   Grid grid{4};
   int i = tree.findIndex("i");
   FusionEdge edge{*parseDistribution("<k>", grid, tree), *parseDistribution("<i>", grid, tree),
@@ -139,12 +146,7 @@ TEST(FusionCost, OneFusedLoopPerNode) {
   // C <k> fused on i with E <i> needs 4 virtual processes (lcm(1, 4)); A, fused on
   // i with C but split like C's own i (not at all), makes C's i loop run over
   // Ni/1 and Ni/4 trips at once: rejected.
-  OperatorTree tree;
-  int A = tree.addInput("A", {"i", "j"}, {100, 60});
-  int B = tree.addInput("B", {"j", "k"}, {60, 80});
-  int C = tree.addContraction("C", {"i", "k"}, A, B);
-  int Dn = tree.addInput("D", {"k", "l"}, {80, 40});
-  int E = tree.addContraction("E", {"i", "l"}, C, Dn);
+  auto [tree, A, B, C, Dn, E] = figure3();
   Grid grid{4};
   auto d = [&](const char *t) { return *parseDistribution(t, grid, tree); };
   IndexSet i = indexBit(tree.findIndex("i"));
@@ -494,12 +496,7 @@ TEST(FusedSchedule, PredictedBytesCountEveryIteration) {
 }
 
 TEST(FusedSchedule, VirtualPartitioningIsRejected) {
-  OperatorTree tree;
-  int A = tree.addInput("A", {"i", "j"}, {100, 60});
-  int B = tree.addInput("B", {"j", "k"}, {60, 80});
-  int C = tree.addContraction("C", {"i", "k"}, A, B);
-  int Dn = tree.addInput("D", {"k", "l"}, {80, 40});
-  int E = tree.addContraction("E", {"i", "l"}, C, Dn);
+  auto [tree, A, B, C, Dn, E] = figure3();
   Grid grid{4};
   auto d = [&](const char *t) { return *parseDistribution(t, grid, tree); };
   std::vector<NodeDecision> decisions(5);
