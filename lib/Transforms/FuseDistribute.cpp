@@ -87,7 +87,9 @@ struct FuseDistributePass : public tc::impl::FuseDistributeBase<FuseDistributePa
     func->setAttr(TCDialect::getFusionPlanAttrName(),
                   FusionPlanAttr::get(ctx, GridAttr::get(ctx, plan.grid),
                                       b.getF64FloatAttr(plan.memBytes),
-                                      b.getF64FloatAttr(costs.machine.memBytes),
+                                      // the user's limit; staging comes out of it
+                                      b.getF64FloatAttr(costs.machine.memBytes +
+                                                        costs.stagingBytes),
                                       b.getF64FloatAttr(plan.commSeconds),
                                       b.getF64FloatAttr(plan.calcSeconds)));
     return success();
