@@ -26,11 +26,8 @@ public:
         return out;
       }
     assignOwners();
+    out.program = emitRegion(kProgram);
     out.error = error;
-    if (error.empty())
-      out.program = emitRegion(kProgram, 0);
-    if (out.error.empty())
-      out.error = error;
     return out;
   }
 
@@ -44,12 +41,10 @@ private:
   /// fused loops the node is fused on too (else it would be produced per
   /// iteration of loops it does not depend on).
   void assignOwners() {
-    owner.assign(tree.nodes().size(), kProgram);
     for (int id : tree.postOrder()) {
       int region = tree.node(id).parent;
       while (region != kProgram && !isSubset(regionStart(region), levelOf(id)))
         region = tree.node(region).parent;
-      owner[id] = region;
       owned[region].push_back(id); // post-order: producers before consumers
     }
   }
@@ -60,7 +55,7 @@ private:
     return plan.nodes[node].decision.compute.parts(plan.grid, index);
   }
 
-  std::vector<ScheduleItem> emitRegion(int region, int) {
+  std::vector<ScheduleItem> emitRegion(int region) {
     std::vector<ScheduleItem> outer;
     IndexSet start = regionStart(region);
     std::vector<IndexSet> levels = {start};
@@ -111,7 +106,7 @@ private:
 
   void emitProduction(int node, std::vector<ScheduleItem> &into) {
     if (!tree.node(node).isInput()) {
-      for (ScheduleItem &i : emitRegion(node, 0))
+      for (ScheduleItem &i : emitRegion(node))
         into.push_back(std::move(i));
       return;
     }
@@ -130,7 +125,6 @@ private:
 
   const OperatorTree &tree;
   const FusionPlan &plan;
-  std::vector<int> owner;
   std::map<int, std::vector<int>> owned;
   std::string error;
 };
