@@ -61,17 +61,12 @@ private:
     std::vector<IndexSet> levels = {start};
     for (int g : owned[region])
       levels.push_back(levelOf(g));
-    std::sort(levels.begin(), levels.end(), [](IndexSet a, IndexSet b) {
-      return __builtin_popcountll(a) < __builtin_popcountll(b);
-    });
-    levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
-    for (size_t l = 1; l < levels.size(); ++l)
-      if (!isSubset(levels[l - 1], levels[l]))
-        error = "the fusions at '" +
-                (region == kProgram ? std::string("the program") : tree.node(region).name) +
-                "' do not nest";
-    if (!error.empty())
+    if (!orderAsChain(levels)) {
+      error = "the fusions at '" +
+              (region == kProgram ? std::string("the program") : tree.node(region).name) +
+              "' do not nest";
       return outer;
+    }
     if (region != kProgram)
       outer.push_back(item(ScheduleItem::Kind::Zero, region));
     std::vector<ScheduleItem> *container = &outer;

@@ -31,23 +31,6 @@ struct Nesting {
   bool operator==(const Nesting &o) const { return sets == o.sets; }
 };
 
-/// Sorts `sets` into a chain (by size, duplicates dropped); false when two of
-/// them do not nest, with the pair in `clash`.
-bool makeChain(std::vector<IndexSet> &sets, std::pair<IndexSet, IndexSet> *clash = nullptr) {
-  std::sort(sets.begin(), sets.end(), [](IndexSet a, IndexSet b) {
-    int pa = __builtin_popcountll(a), pb = __builtin_popcountll(b);
-    return pa != pb ? pa < pb : a < b;
-  });
-  sets.erase(std::unique(sets.begin(), sets.end()), sets.end());
-  for (size_t i = 1; i < sets.size(); ++i)
-    if (!isSubset(sets[i - 1], sets[i])) {
-      if (clash)
-        *clash = {sets[i - 1], sets[i]};
-      return false;
-    }
-  return true;
-}
-
 /// The members of `chain` that constrain the order within `fused`; false when
 /// there are more than Nesting::kMax.
 bool nestingWithin(const std::vector<IndexSet> &chain, IndexSet fused, Nesting &out) {
@@ -60,6 +43,53 @@ bool nestingWithin(const std::vector<IndexSet> &chain, IndexSet fused, Nesting &
       out.sets[n++] = set;
     }
   return true;
+}
+
+/// What one node adds to a plan ([C] 3.3: memory, MoveCost, CalcCost).
+struct NodeCost {
+  double memBytes = 0, commSeconds = 0, calcSeconds = 0;
+  double seconds() const { return commSeconds + calcSeconds; }
+};
+
+/// The costs of node `id` fixed by its edge to the parent: its array's memory,
+/// MoveCost, slice I/O of an input or the result and, for a formula computing
+/// in `gamma`, CalcCost and the combining of partial sums (CalcCost_j,
+/// MoveCost_j) once per fused iteration.
+NodeCost edgeCost(const OperatorTree &tree, const Grid &grid, int id, const FusionEdge &edge,
+                  const Distribution &gamma, SumVariant variant, const FusionMachine &machine,
+                  const CommCostModel &comm) {
+  const OperatorTree::Node &v = tree.node(id);
+  NodeCost cost;
+  cost.memBytes = arrayElems(tree, grid, id, edge, machine.bothBuffers) *
+                  static_cast<double>(machine.elemBytes);
+  cost.commSeconds = moveCost(tree, grid, id, edge, comm);
+  if (v.isInput() || v.parent < 0)
+    cost.calcSeconds += sliceIOSeconds(tree, grid, id, edge, machine);
+  if (v.isInput())
+    return cost;
+  cost.calcSeconds += 2 * calcCost(tree, grid, id, gamma) / machine.flopRate;
+  int64_t group = partialSumGroup(tree, grid, id, gamma);
+  if (group > 1) {
+    double local = distSize(tree, grid, id, edge.produced, edge);
+    double factor = msgFactor(tree, grid, id, edge);
+    cost.commSeconds += factor * comm.reduceCost(local, group, variant == SumVariant::ToAll);
+    cost.calcSeconds += factor * local * static_cast<double>(group - 1) /
+                        static_cast<double>(group) / machine.flopRate;
+  }
+  return cost;
+}
+
+/// The costs of formula `id` fixed by the fused loops around its local product
+/// (its own and its children's): the calls, and the working copies when memory
+/// is counted as the runtime holds it.
+NodeCost loopCost(const OperatorTree &tree, const Grid &grid, int id, const Distribution &gamma,
+                  IndexSet loops, const FusionMachine &machine) {
+  NodeCost cost;
+  cost.calcSeconds = callSeconds(tree, grid, id, gamma, loops, machine);
+  if (machine.bothBuffers)
+    cost.memBytes = workingElems(tree, grid, id, gamma, loops) *
+                    static_cast<double>(machine.elemBytes);
+  return cost;
 }
 
 /// Every subset of `mask`.
@@ -186,8 +216,6 @@ private:
     insertPareto(buckets[{s.consumed.key(), s.fused, s.nesting}], s, pruned);
   }
 
-  double elemBytes() const { return static_cast<double>(machine.elemBytes); }
-
   void solveInput(int id,
                   Buckets &buckets) {
     const OperatorTree::Node &v = tree.node(id);
@@ -208,9 +236,9 @@ private:
           s.compute = beta;
           s.produced = beta;
           s.fused = fused;
-          s.seconds = moveCost(tree, grid, id, edge, comm) +
-                      sliceIOSeconds(tree, grid, id, edge, machine);
-          s.memBytes = arrayElems(tree, grid, id, edge, machine.bothBuffers) * elemBytes();
+          NodeCost cost = edgeCost(tree, grid, id, edge, beta, SumVariant::None, machine, comm);
+          s.seconds = cost.seconds();
+          s.memBytes = cost.memBytes;
           add(buckets, s);
         }
       }
@@ -248,7 +276,6 @@ private:
       }
       if (missing)
         continue;
-      double calcSeconds = 2 * calcCost(tree, grid, id, gamma) / machine.flopRate;
       int64_t group = partialSumGroup(tree, grid, id, gamma);
       std::vector<SumVariant> variants =
           fixedAt(id) ? std::vector<SumVariant>{fixedAt(id)->variant}
@@ -267,10 +294,7 @@ private:
             FusionEdge edge{produced, alpha, fused};
             if (!options.virtualPartitioning && !fusedWithoutVirtualPartitioning(grid, edge))
               return;
-            double own = arrayElems(tree, grid, id, edge, machine.bothBuffers) * elemBytes();
-            double seconds = calcSeconds + moveCost(tree, grid, id, edge, comm) +
-                             combineSeconds(id, edge, group, variant) +
-                             (isRoot ? sliceIOSeconds(tree, grid, id, edge, machine) : 0);
+            NodeCost own = edgeCost(tree, grid, id, edge, gamma, variant, machine, comm);
             Solution s;
             s.consumed = alpha;
             s.compute = gamma;
@@ -283,12 +307,9 @@ private:
               for (const Combo &combo : list) {
                 if (!childLoopsAgree(id, edge, combo))
                   continue;
-                IndexSet loops = loopsOf(id, fused, combo);
-                s.seconds = seconds + combo.seconds +
-                            callSeconds(tree, grid, id, gamma, loops, machine);
-                s.memBytes = own + combo.memBytes;
-                if (machine.bothBuffers)
-                  s.memBytes += workingElems(tree, grid, id, gamma, loops) * elemBytes();
+                NodeCost around = loopCost(tree, grid, id, gamma, loopsOf(id, fused, combo), machine);
+                s.seconds = own.seconds() + around.seconds() + combo.seconds;
+                s.memBytes = own.memBytes + around.memBytes + combo.memBytes;
                 if (overLimit(s.memBytes)) {
                   ++pruned;
                   continue;
@@ -332,18 +353,6 @@ private:
     return true;
   }
 
-  /// [C] 3.3 CalcCost_j/MoveCost_j beyond CalcCost: combining partial sums, once
-  /// per fused iteration.
-  double combineSeconds(int id, const FusionEdge &edge, int64_t group, SumVariant variant) {
-    if (group <= 1)
-      return 0;
-    double local = distSize(tree, grid, id, edge.produced, edge);
-    double adds = local * static_cast<double>(group - 1) / static_cast<double>(group);
-    return msgFactor(tree, grid, id, edge) *
-           (comm.reduceCost(local, group, variant == SumVariant::ToAll) +
-            adds / machine.flopRate);
-  }
-
   /// The non-inferior pairs of children solutions whose fusions and nestings
   /// form one chain with `fused` (notes B.9), by the nesting they leave on u.
   void childCombos(int id, IndexSet fused, const std::vector<int> *const groups[2],
@@ -363,7 +372,7 @@ private:
             chain.push_back(set);
       }
       Nesting nesting;
-      if (!makeChain(chain) || !nestingWithin(chain, fused, nesting))
+      if (!orderAsChain(chain) || !nestingWithin(chain, fused, nesting))
         return;
       insertPareto(out[nesting], combo, pruned);
     };
@@ -449,7 +458,7 @@ std::string checkFusionLegality(const OperatorTree &tree,
       chain.insert(chain.end(), up[c].begin(), up[c].end());
     }
     std::pair<IndexSet, IndexSet> clash;
-    if (!makeChain(chain, &clash))
+    if (!orderAsChain(chain, &clash))
       return "at '" + v.name + "', the fused loops " + names(clash.first) + " and " +
              names(clash.second) + " do not nest (a node's fused loops have one order)";
     for (IndexSet set : chain)
@@ -499,28 +508,18 @@ EvaluatedPlan evaluateFusionPlan(const OperatorTree &tree, const Grid &grid,
     n.edge.consumed = v.parent < 0 ? n.edge.produced
                                    : decisions[v.parent].compute.project(grid, v.dimens);
     n.edge.fused = d.fused;
-    n.memBytes = arrayElems(tree, grid, node, n.edge, machine.bothBuffers) *
-                 static_cast<double>(machine.elemBytes);
-    n.commSeconds = moveCost(tree, grid, node, n.edge, comm);
-    if (v.isInput() || v.parent < 0)
-      n.calcSeconds += sliceIOSeconds(tree, grid, node, n.edge, machine);
+    NodeCost cost = edgeCost(tree, grid, node, n.edge, d.compute, d.variant, machine, comm);
     if (!v.isInput()) {
       IndexSet loops = d.fused;
       for (int c : v.children)
         loops |= decisions[c].fused;
-      n.calcSeconds += 2 * calcCost(tree, grid, node, d.compute) / machine.flopRate +
-                       callSeconds(tree, grid, node, d.compute, loops, machine);
-      if (machine.bothBuffers)
-        n.memBytes += workingElems(tree, grid, node, d.compute, loops) *
-                      static_cast<double>(machine.elemBytes);
-      if (group > 1) {
-        double local = distSize(tree, grid, node, n.edge.produced, n.edge);
-        double factor = msgFactor(tree, grid, node, n.edge);
-        n.commSeconds += factor * comm.reduceCost(local, group, d.variant == SumVariant::ToAll);
-        n.calcSeconds += factor * local * static_cast<double>(group - 1) /
-                         static_cast<double>(group) / machine.flopRate;
-      }
+      NodeCost around = loopCost(tree, grid, node, d.compute, loops, machine);
+      cost.memBytes += around.memBytes;
+      cost.calcSeconds += around.calcSeconds;
     }
+    n.memBytes = cost.memBytes;
+    n.commSeconds = cost.commSeconds;
+    n.calcSeconds = cost.calcSeconds;
     plan.memBytes += n.memBytes;
     plan.commSeconds += n.commSeconds;
     plan.calcSeconds += n.calcSeconds;

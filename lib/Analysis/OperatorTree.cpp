@@ -1,9 +1,25 @@
 //===- OperatorTree.cpp - formula sequences as operator trees -------------===//
 #include "TC/Analysis/OperatorTree.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace mlir::tc {
+
+bool orderAsChain(std::vector<IndexSet> &sets, std::pair<IndexSet, IndexSet> *clash) {
+  std::sort(sets.begin(), sets.end(), [](IndexSet a, IndexSet b) {
+    int pa = __builtin_popcountll(a), pb = __builtin_popcountll(b);
+    return pa != pb ? pa < pb : a < b;
+  });
+  sets.erase(std::unique(sets.begin(), sets.end()), sets.end());
+  for (size_t i = 1; i < sets.size(); ++i)
+    if (!isSubset(sets[i - 1], sets[i])) {
+      if (clash)
+        *clash = {sets[i - 1], sets[i]};
+      return false;
+    }
+  return true;
+}
 
 int OperatorTree::findIndex(const std::string &label) const {
   for (size_t i = 0; i < indexNames.size(); ++i)

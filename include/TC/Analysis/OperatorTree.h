@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mlir::tc {
@@ -23,6 +24,11 @@ using IndexSet = uint64_t;
 inline IndexSet indexBit(int index) { return IndexSet(1) << index; }
 inline bool contains(IndexSet set, int index) { return (set >> index) & 1; }
 inline bool isSubset(IndexSet a, IndexSet b) { return (a & ~b) == 0; }
+
+/// Sorts `sets` by size (duplicates dropped) into a chain a1 c a2 c ...; false
+/// when two of them do not nest, with the first such pair in `clash`. Fused
+/// loop sets of one node must form a chain: each is a prefix of its loop order.
+bool orderAsChain(std::vector<IndexSet> &sets, std::pair<IndexSet, IndexSet> *clash = nullptr);
 
 class OperatorTree {
 public:
