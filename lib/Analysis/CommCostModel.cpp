@@ -25,126 +25,90 @@ bool holdsNothing(const Grid &grid, const Distribution &dist, const std::vector<
       return true;
   return false;
 }
-} // namespace
 
-namespace {
-/// Calls fn(rank, receivedFraction, messages) for every process that needs data
-/// in `to`; ranks are row-major over the grid coordinates.
-template <typename Fn>
-void forEachReceiver(const Grid &grid, const Distribution &from, const Distribution &to, Fn fn) {
-  IndexSet indices = from.distributed(grid) | to.distributed(grid);
-  std::vector<int64_t> z(grid.size(), 0);
-  while (true) {
-    if (!holdsNothing(grid, to, z)) {
-      bool holds = !holdsNothing(grid, from, z);
-      double overlap = holds ? 1.0 : 0.0, blocks = 1;
-      for (int i = 0; i < 64; ++i) {
-        if (!contains(indices, i))
-          continue;
-        int64_t pf = from.parts(grid, i), pt = to.parts(grid, i), scale = pf * pt;
-        auto need = blockOf(grid, to, z, i, scale);
-        auto have = blockOf(grid, from, z, i, scale);
-        int64_t common = std::max<int64_t>(
-            0, std::min(need.second, have.second) - std::max(need.first, have.first));
-        overlap *= static_cast<double>(common) / static_cast<double>(need.second - need.first);
-        // from-blocks of i (width scale/pf) meeting the needed range
-        int64_t width = scale / pf;
-        blocks *= static_cast<double>((need.second - 1) / width - need.first / width + 1);
-      }
-      int64_t rank = 0;
-      for (size_t d = 0; d < grid.size(); ++d)
-        rank = rank * grid[d] + z[d];
-      fn(rank, 1.0 - overlap, blocks - (overlap > 0 ? 1 : 0));
-    }
-    size_t d = 0;
-    while (d < grid.size() && ++z[d] == grid[d])
-      z[d++] = 0;
-    if (d == grid.size())
-      break;
+/// Length of the intersection of two [lo, hi) ranges.
+int64_t common(std::pair<int64_t, int64_t> x, std::pair<int64_t, int64_t> y) {
+  return std::max<int64_t>(0, std::min(x.second, y.second) - std::max(x.first, y.first));
+}
+
+/// Steps `k` over the coordinates along the grid dimensions `from` splits (the
+/// others stay 0); false after the last.
+bool nextSourceBlock(const Grid &grid, const Distribution &from, std::vector<int64_t> &k) {
+  size_t d = 0;
+  while (d < grid.size() && (from.entry[d] < 0 || ++k[d] == grid[d])) {
+    k[d] = 0;
+    ++d;
   }
+  return d < grid.size();
+}
+
+/// The indices either tuple distributes.
+std::vector<int> movedIndices(const Grid &grid, const Distribution &from, const Distribution &to) {
+  std::vector<int> out;
+  for (int i = 0; i < 64; ++i)
+    if (contains(from.distributed(grid) | to.distributed(grid), i))
+      out.push_back(i);
+  return out;
 }
 } // namespace
 
 ExchangeShape exchangeShape(const Grid &grid, const Distribution &from,
                             const Distribution &to) {
   ExchangeShape worst;
-  forEachReceiver(grid, from, to, [&](int64_t, double fraction, double messages) {
-    worst.receivedFraction = std::max(worst.receivedFraction, fraction);
-    worst.messages = std::max(worst.messages, messages);
-  });
+  std::vector<int> indices = movedIndices(grid, from, to);
+  std::vector<int64_t> z(grid.size(), 0);
+  do {
+    if (holdsNothing(grid, to, z))
+      continue;
+    double overlap = holdsNothing(grid, from, z) ? 0.0 : 1.0, blocks = 1;
+    for (int i : indices) {
+      int64_t pf = from.parts(grid, i), pt = to.parts(grid, i), scale = pf * pt;
+      auto need = blockOf(grid, to, z, i, scale);
+      auto have = blockOf(grid, from, z, i, scale);
+      overlap *= static_cast<double>(common(need, have)) /
+                 static_cast<double>(need.second - need.first);
+      // from-blocks of i (width scale/pf) meeting the needed range
+      int64_t width = scale / pf;
+      blocks *= static_cast<double>((need.second - 1) / width - need.first / width + 1);
+    }
+    worst.receivedFraction = std::max(worst.receivedFraction, 1.0 - overlap);
+    worst.messages = std::max(worst.messages, blocks - (overlap > 0 ? 1 : 0));
+  } while (nextCoordinates(grid, z));
   return worst;
-}
-
-std::vector<double> receivedFractions(const Grid &grid, const Distribution &from,
-                                      const Distribution &to) {
-  int64_t procs = 1;
-  for (int64_t n : grid)
-    procs *= n;
-  std::vector<double> out(procs, 0.0);
-  forEachReceiver(grid, from, to,
-                  [&](int64_t rank, double fraction, double) { out[rank] = fraction; });
-  return out;
 }
 
 ExchangeVolumes exchangeVolumes(const Grid &grid, const Distribution &from,
                                 const Distribution &to) {
-  int64_t procs = 1;
-  for (int64_t n : grid)
-    procs *= n;
+  int64_t procs = gridProcs(grid);
   ExchangeVolumes out{std::vector<double>(procs, 0.0), std::vector<double>(procs, 0.0)};
-  std::vector<int> indices;
-  for (int i = 0; i < 64; ++i)
-    if (contains(from.distributed(grid) | to.distributed(grid), i))
-      indices.push_back(i);
-  auto rankOf = [&](const std::vector<int64_t> &z) {
-    int64_t r = 0;
-    for (size_t d = 0; d < grid.size(); ++d)
-      r = r * grid[d] + z[d];
-    return r;
-  };
+  std::vector<int> indices = movedIndices(grid, from, to);
   std::vector<int64_t> z(grid.size(), 0);
-  while (true) {
-    if (!holdsNothing(grid, to, z)) {
-      // Every block of the source distribution: its coordinates along the grid
-      // dimensions `from` splits, the receiver's elsewhere.
-      std::vector<int64_t> sender = z;
-      std::vector<int64_t> k(grid.size(), 0);
-      while (true) {
-        double overlap = 1;
-        for (size_t d = 0; d < grid.size(); ++d)
-          if (from.entry[d] >= 0)
-            sender[d] = k[d];
-          else if (from.entry[d] == Distribution::kFirstSlice)
-            sender[d] = 0;
-        for (int i : indices) {
-          int64_t pf = from.parts(grid, i), pt = to.parts(grid, i), scale = pf * pt;
-          auto need = blockOf(grid, to, z, i, scale);
-          auto have = blockOf(grid, from, sender, i, scale);
-          int64_t common = std::max<int64_t>(
-              0, std::min(need.second, have.second) - std::max(need.first, have.first));
-          overlap *= static_cast<double>(common) / static_cast<double>(scale);
-        }
-        // Undistributed indices: the whole range, already a factor of 1.
-        int64_t to_rank = rankOf(z), from_rank = rankOf(sender);
-        if (overlap > 0 && from_rank != to_rank) {
-          out.received[to_rank] += overlap;
-          out.sent[from_rank] += overlap;
-        }
-        size_t d = 0;
-        while (d < grid.size() && (from.entry[d] < 0 || ++k[d] == grid[d])) {
-          k[d] = 0;
-          ++d;
-        }
-        if (d == grid.size())
-          break;
+  do {
+    if (holdsNothing(grid, to, z))
+      continue;
+    // Every block of the source distribution: its coordinates along the grid
+    // dimensions `from` splits, the receiver's elsewhere (0 along `1`).
+    std::vector<int64_t> sender = z, k(grid.size(), 0);
+    do {
+      for (size_t d = 0; d < grid.size(); ++d)
+        if (from.entry[d] >= 0)
+          sender[d] = k[d];
+        else if (from.entry[d] == Distribution::kFirstSlice)
+          sender[d] = 0;
+      double overlap = 1; // undistributed indices: the whole range, a factor of 1
+      for (int i : indices) {
+        int64_t pf = from.parts(grid, i), pt = to.parts(grid, i), scale = pf * pt;
+        overlap *= static_cast<double>(common(blockOf(grid, to, z, i, scale),
+                                              blockOf(grid, from, sender, i, scale))) /
+                   static_cast<double>(scale);
       }
-    }
-    size_t d = 0;
-    while (d < grid.size() && ++z[d] == grid[d])
-      z[d++] = 0;
-    if (d == grid.size())
-      break;
-  }
+      int64_t toRank = gridRank(grid, z), fromRank = gridRank(grid, sender);
+      if (overlap > 0 && fromRank != toRank) {
+        out.received[toRank] += overlap;
+        out.sent[fromRank] += overlap;
+      }
+    } while (nextSourceBlock(grid, from, k));
+  } while (nextCoordinates(grid, z));
   return out;
 }
 

@@ -147,9 +147,7 @@ FusedSchedule buildFusedSchedule(const OperatorTree &tree, const FusionPlan &pla
 
 ExchangeVolumes predictedCommBytes(const OperatorTree &tree, const FusionPlan &plan,
                                    const FusedSchedule &schedule, int64_t elemBytes) {
-  int64_t procs = 1;
-  for (int64_t n : plan.grid)
-    procs *= n;
+  int64_t procs = gridProcs(plan.grid);
   ExchangeVolumes bytes{std::vector<double>(procs, 0.0), std::vector<double>(procs, 0.0)};
   std::function<void(const std::vector<ScheduleItem> &, double)> walk =
       [&](const std::vector<ScheduleItem> &items, double runs) {

@@ -37,6 +37,40 @@ std::string gridString(const Grid &grid) {
   return s;
 }
 
+int64_t gridProcs(const Grid &grid) {
+  int64_t n = 1;
+  for (int64_t e : grid)
+    n *= e;
+  return n;
+}
+
+int64_t gridRank(const Grid &grid, const std::vector<int64_t> &z) {
+  int64_t r = 0;
+  for (size_t d = 0; d < grid.size(); ++d)
+    r = r * grid[d] + z[d];
+  return r;
+}
+
+bool nextCoordinates(const Grid &grid, std::vector<int64_t> &z) {
+  size_t d = 0;
+  while (d < grid.size() && ++z[d] == grid[d])
+    z[d++] = 0;
+  return d < grid.size();
+}
+
+std::vector<int64_t> Distribution::gridDims(const Grid &grid,
+                                            const std::vector<int> &indices) const {
+  std::vector<int64_t> out;
+  for (int i : indices) {
+    int64_t g = -1;
+    for (size_t d = 0; d < grid.size(); ++d)
+      if (entry[d] == i)
+        g = static_cast<int64_t>(d);
+    out.push_back(g);
+  }
+  return out;
+}
+
 uint32_t Distribution::key() const {
   uint32_t k = 0;
   for (int8_t e : entry)

@@ -105,6 +105,17 @@ void reportProgress() {
   c.progressShown = true;
 }
 
+void startProcess(int *argc, char ***argv, const std::string &program) {
+  MPI_Init(argc, argv);
+  Context &c = ctx();
+  MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &c.size);
+  c.program = program;
+  unsigned long long job = static_cast<unsigned long long>(::getpid());
+  MPI_Bcast(&job, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+  c.jobId = job;
+}
+
 } // namespace tc::rt
 
 using namespace tc::rt;

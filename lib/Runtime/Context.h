@@ -81,6 +81,10 @@ private:
 };
 
 Context &ctx();
+
+/// MPI_Init and the context every process needs: rank, size, program name and
+/// the job id (rank 0's pid, which names scratch and temporary files).
+void startProcess(int *argc, char ***argv, const std::string &program);
 Counters &counters(); ///< of the current phase
 
 /// Switches the phase the counters charge (closes the time of the previous one

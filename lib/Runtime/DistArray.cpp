@@ -207,6 +207,17 @@ std::vector<DistArray *> &allArrays() {
 
 } // namespace
 
+std::vector<int64_t> arrayDescription(const Shape &extents, const Shape &grid,
+                                      const Shape &gridDims, tc_rt_kind kind, tc_rt_init init,
+                                      bool onDisk) {
+  std::vector<int64_t> desc = {static_cast<int64_t>(extents.size()), kind, init, onDisk ? 1 : 0,
+                               static_cast<int64_t>(grid.size())};
+  desc.insert(desc.end(), grid.begin(), grid.end());
+  for (size_t d = 0; d < extents.size(); ++d)
+    desc.insert(desc.end(), {extents[d], gridDims[d], -1, static_cast<int64_t>(d)});
+  return desc;
+}
+
 void releaseArrays() {
   Context &c = ctx();
   for (DistArray *a : allArrays()) {

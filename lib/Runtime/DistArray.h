@@ -102,6 +102,14 @@ void forEachChunk(DistArray &a, int64_t offset, int64_t count, int64_t chunkElem
                   bool readOnly, const std::function<void(double *, int64_t)> &fn,
                   const std::string &what);
 
+/// The tc_rt_array description of an array of `kind` with `extents` over `grid`:
+/// dimension d split along grid dimension gridDims[d] (-1: whole), stored in the
+/// tensor's order, no skew. For tools and tests; compiled programs get theirs
+/// from tc-lower-to-runtime.
+std::vector<int64_t> arrayDescription(const Shape &extents, const Shape &grid,
+                                      const Shape &gridDims, tc_rt_kind kind, tc_rt_init init,
+                                      bool onDisk = false);
+
 /// Frees every array created so far: closes and removes scratch files (the end of
 /// one run of the program).
 void releaseArrays();

@@ -222,12 +222,9 @@ void writeReport() {
 } // namespace
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  Context &c = ctx();
-  MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &c.size);
   const char *slash = std::strrchr(argv[0], '/');
-  c.program = slash ? slash + 1 : argv[0];
+  startProcess(&argc, &argv, slash ? slash + 1 : argv[0]);
+  Context &c = ctx();
   parseArgs(argc, argv);
   // One BLAS thread per rank unless the user says otherwise (ranks fill the cores).
   if (!std::getenv("OPENBLAS_NUM_THREADS"))
@@ -237,9 +234,6 @@ int main(int argc, char **argv) {
     c.progressAfter = std::atof(p);
   if (const char *f = std::getenv("TC_FAIL_WRITE_AFTER_BYTES"))
     c.failWriteAfter = std::atof(f);
-  unsigned long long job = static_cast<unsigned long long>(::getpid());
-  MPI_Bcast(&job, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-  c.jobId = job;
   // Open every connection now (OpenMPI connects lazily, tens of ms on the first
   // message), so that no phase pays for it.
   std::vector<int> ping(c.size, 0), pong(c.size, 0);

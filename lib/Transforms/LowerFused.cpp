@@ -80,7 +80,6 @@ private:
   /// Extent of dimension `index` of `node`'s array in `dist` (its slice).
   int64_t sliceExtent(int node, int index, const Distribution &dist) const;
   SmallVector<int64_t> localShape(int node, const Distribution &dist) const;
-  SmallVector<int64_t> gridDims(int node, const Distribution &dist) const;
 
   func::FuncOp func;
   const MachineModel &machine;
@@ -146,9 +145,7 @@ LogicalResult FusedLowering::readPlan() {
     return func.emitError() << "the fusion plan of @" << func.getSymName()
                             << " is not legal: " << evaluated.error;
   plan = evaluated.plan;
-  int64_t procs = 1;
-  for (int64_t n : grid)
-    procs *= n;
+  int64_t procs = gridProcs(grid);
   if (procs != machine.procs)
     return func.emitError() << "the fusion plan's grid has " << procs
                             << " processes, the machine " << machine.procs;
@@ -205,18 +202,6 @@ SmallVector<int64_t> FusedLowering::localShape(int node, const Distribution &dis
   return shape;
 }
 
-SmallVector<int64_t> FusedLowering::gridDims(int node, const Distribution &dist) const {
-  SmallVector<int64_t> dims;
-  for (int i : tree.tree.node(node).dims) {
-    int64_t g = -1;
-    for (size_t d = 0; d < plan.grid.size(); ++d)
-      if (dist.entry[d] == i)
-        g = static_cast<int64_t>(d);
-    dims.push_back(g);
-  }
-  return dims;
-}
-
 void FusedLowering::createArrays() {
   auto arrayType = ArrayType::get(b.getContext());
   arrays.resize(tree.values.size());
@@ -234,7 +219,7 @@ void FusedLowering::createArrays() {
       buffer = memref::AllocOp::create(b, loc, type);
       SmallVector<int64_t> skew(v.dims.size(), -1);
       return ArrayOp::create(b, loc, arrayType, a.name, extents, plan.grid,
-                             gridDims(node, dist), skew, "distributed", "zero",
+                             dist.gridDims(plan.grid, v.dims), skew, "distributed", "zero",
                              /*on_disk=*/false, DenseI64ArrayAttr(), buffer)
           .getResult();
     };

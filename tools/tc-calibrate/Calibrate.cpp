@@ -202,17 +202,10 @@ double measureFlopRate(int repeats) {
 
 /// A zero array of the four-index test shape distributed as `dist` over `grid`.
 void *makeArray(const Grid &grid, const Distribution &dist, const std::vector<int64_t> &extents) {
-  std::vector<int64_t> desc = {4, TC_RT_DISTRIBUTED, TC_RT_INIT_ZERO, 0,
-                               static_cast<int64_t>(grid.size())};
-  desc.insert(desc.end(), grid.begin(), grid.end());
-  for (int i = 0; i < 4; ++i) {
-    int64_t gridDim = -1;
-    for (size_t d = 0; d < grid.size(); ++d)
-      if (dist.entry[d] == i)
-        gridDim = static_cast<int64_t>(d);
-    desc.insert(desc.end(), {extents[i], gridDim, -1, i});
-  }
-  return tc_rt_array(desc.data(), "calibration", nullptr);
+  return tc_rt_array(tc::rt::arrayDescription(extents, grid, dist.gridDims(grid, {0, 1, 2, 3}),
+                                              TC_RT_DISTRIBUTED, TC_RT_INIT_ZERO)
+                         .data(),
+                     "calibration", nullptr);
 }
 
 using Table = std::map<std::string, std::vector<std::pair<double, double>>>;
@@ -314,14 +307,8 @@ void writeMachineFile(const Args &args, double mem, std::pair<double, double> ne
 } // namespace
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
+  tc::rt::startProcess(&argc, &argv, "tc-calibrate");
   tc::rt::Context &c = tc::rt::ctx();
-  MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &c.size);
-  c.program = "tc-calibrate";
-  unsigned long long job = static_cast<unsigned long long>(::getpid());
-  MPI_Bcast(&job, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-  c.jobId = job;
   Args args = parseArgs(argc, argv);
   c.options.scratch = args.scratch;
   tc::rt::setPhase(tc::rt::Compute);

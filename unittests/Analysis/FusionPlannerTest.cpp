@@ -487,8 +487,10 @@ TEST(FusedSchedule, PredictedBytesCountEveryIteration) {
   ASSERT_EQ(bytes.size(), 32u);
   auto received = [&](int node, double runs) {
     const FusionEdge &edge = e.plan.nodes[node].edge;
-    return runs * receivedFractions(grid, edge.produced, edge.consumed)[5] *
-           distSize(p.tree, grid, node, edge.consumed, edge) * 8;
+    double whole = distSize(p.tree, grid, node, edge.consumed, edge) * 8;
+    for (int i : p.tree.node(node).dims)
+      whole *= static_cast<double>(edge.consumed.parts(grid, i));
+    return runs * exchangeVolumes(grid, edge.produced, edge.consumed).received[5] * whole;
   };
   EXPECT_DOUBLE_EQ(received(p.D, 1000), 1000 * (31.0 / 32) * 1000 * 70 * 40 * 8);
   EXPECT_DOUBLE_EQ(bytes[5], received(p.D, 1000) + received(p.C, 1000) + received(p.T1, 1000) +

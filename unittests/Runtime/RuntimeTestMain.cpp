@@ -6,15 +6,8 @@
 #include <unistd.h>
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
+  tc::rt::startProcess(&argc, &argv, "TCRuntimeTests");
   tc::rt::Context &c = tc::rt::ctx();
-  MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &c.size);
-  c.program = "TCRuntimeTests";
-  // Scratch files are named after rank 0's pid, so concurrent runs do not collide.
-  unsigned long long job = static_cast<unsigned long long>(::getpid());
-  MPI_Bcast(&job, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-  c.jobId = job;
   tc::rt::setPhase(tc::rt::Compute); // what tile ops charge in a program
   ::testing::InitGoogleTest(&argc, argv);
   // Only rank 0 prints; every rank runs every test (collectives need them all).

@@ -15,12 +15,12 @@ namespace {
 
 /// An in-memory array over grid [P] split along `splitDim` (-1: whole).
 void *array(const char *name, std::vector<int64_t> extents, int splitDim, tc_rt_init init) {
-  std::vector<int64_t> desc = {static_cast<int64_t>(extents.size()), TC_RT_DISTRIBUTED, init,
-                               0, 1, ctx().size};
-  for (size_t d = 0; d < extents.size(); ++d)
-    desc.insert(desc.end(), {extents[d], static_cast<int64_t>(d) == splitDim ? 0 : -1, -1,
-                             static_cast<int64_t>(d)});
-  return tc_rt_array(desc.data(), name, nullptr);
+  Shape gridDims(extents.size(), -1);
+  if (splitDim >= 0)
+    gridDims[splitDim] = 0;
+  return tc_rt_array(
+      arrayDescription(extents, {ctx().size}, gridDims, TC_RT_DISTRIBUTED, init).data(), name,
+      nullptr);
 }
 
 double *data(void *a) { return static_cast<DistArray *>(a)->mem(); }
@@ -79,9 +79,9 @@ TEST(Slices, CombinePartialSumsAlongGridDimensions) {
   int64_t P = ctx().size;
   if (P % 2)
     GTEST_SKIP() << "needs an even number of processes";
-  std::vector<int64_t> desc = {1, TC_RT_DISTRIBUTED, TC_RT_INIT_ZERO, 0, 2, 2, P / 2,
-                               6, -1, -1, 0};
-  void *a = tc_rt_array(desc.data(), "Z", nullptr);
+  void *a = tc_rt_array(
+      arrayDescription({6}, {2, P / 2}, {-1}, TC_RT_DISTRIBUTED, TC_RT_INIT_ZERO).data(), "Z",
+      nullptr);
   DistArray &z = *static_cast<DistArray *>(a);
   std::fill(z.mem(), z.mem() + 6, static_cast<double>(ctx().rank + 1));
   double before = compute().bytesReceived;

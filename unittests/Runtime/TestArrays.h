@@ -3,6 +3,7 @@
 #define TC_UNITTESTS_RUNTIME_TESTARRAYS_H
 
 #include "Context.h"
+#include "DistArray.h"
 #include "TC/Runtime/Runtime.h"
 
 #include <vector>
@@ -14,11 +15,12 @@ namespace tc::rt::test {
 inline void *makeArray(const char *name, std::vector<int64_t> extents,
                        std::vector<bool> split, tc_rt_kind kind, bool onDisk) {
   ctx().options.scratch = "/tmp";
-  std::vector<int64_t> desc = {static_cast<int64_t>(extents.size()), kind, TC_RT_INIT_ZERO,
-                               onDisk ? 1 : 0, 1, ctx().size};
-  for (size_t d = 0; d < extents.size(); ++d)
-    desc.insert(desc.end(), {extents[d], split[d] ? 0 : -1, -1, static_cast<int64_t>(d)});
-  return tc_rt_array(desc.data(), name, nullptr);
+  Shape gridDims;
+  for (bool s : split)
+    gridDims.push_back(s ? 0 : -1);
+  return tc_rt_array(
+      arrayDescription(extents, {ctx().size}, gridDims, kind, TC_RT_INIT_ZERO, onDisk).data(),
+      name, nullptr);
 }
 
 /// Counters of the compute phase (what tile ops charge).

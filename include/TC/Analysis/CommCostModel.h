@@ -45,12 +45,6 @@ struct ExchangeShape {
 ExchangeShape exchangeShape(const Grid &grid, const Distribution &from,
                             const Distribution &to);
 
-/// Per process (in row-major rank order of the grid's coordinates, as
-/// MPI_Cart_create numbers them), the fraction of its new block it receives from
-/// others: what tc_rt_redistribute moves, so measured bytes can be predicted.
-std::vector<double> receivedFractions(const Grid &grid, const Distribution &from,
-                                      const Distribution &to);
-
 /// What each process (row-major rank order) sends and receives in one
 /// redistribution by tc_rt_redistribute, as fractions of the whole array: a
 /// needed block comes from the process holding it whose coordinates along the

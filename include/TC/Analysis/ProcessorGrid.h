@@ -31,6 +31,12 @@ using Grid = std::vector<int64_t>;
 std::vector<Grid> logicalGrids(int64_t procs, int maxDims);
 
 std::string gridString(const Grid &grid); ///< "4x8"
+int64_t gridProcs(const Grid &grid);       ///< the product of the extents
+/// The rank of the process at coordinates `z`, row-major (as MPI_Cart_create
+/// numbers them without reordering).
+int64_t gridRank(const Grid &grid, const std::vector<int64_t> &z);
+/// Steps `z` to the next coordinates of the grid; false after the last.
+bool nextCoordinates(const Grid &grid, std::vector<int64_t> &z);
 
 struct Distribution {
   static constexpr int8_t kReplicated = -1; ///< `*`
@@ -54,6 +60,8 @@ struct Distribution {
   Distribution project(const Grid &grid, IndexSet dimens) const;
   /// The same tuple with the indices of `set` replaced by `*`.
   Distribution withReplicated(const Grid &grid, IndexSet set) const;
+  /// For each of `indices`, the grid dimension distributing it, or -1.
+  std::vector<int64_t> gridDims(const Grid &grid, const std::vector<int> &indices) const;
   /// "<b,*>" with the tree's index names.
   std::string str(const Grid &grid, const OperatorTree &tree) const;
 };
