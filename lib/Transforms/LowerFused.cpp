@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "FusionSupport.h"
 #include "PlanSupport.h"
+#include "ProgramEntry.h"
 #include "TC/Analysis/FusedSchedule.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Dialect/TCOps.h"
@@ -366,25 +367,14 @@ struct LowerFusedPass : public tc::impl::LowerFusedBase<LowerFusedPass> {
     FailureOr<MachineModel> machine = getMachineModel(module);
     if (failed(machine))
       return signalPassFailure();
-    SmallVector<std::string> lowered;
+    SmallVector<StringAttr> lowered;
     for (func::FuncOp func : work) {
-      std::string name = func.getSymName().str();
+      StringAttr name = func.getSymNameAttr();
       if (failed(FusedLowering(func, *machine).run()))
         return signalPassFailure();
       lowered.push_back(name);
     }
-    // The entry the runtime's main() calls (tc-lower-plan may have made it).
-    OpBuilder b(module.getBodyRegion());
-    auto entry = module.lookupSymbol<func::FuncOp>("tc_main");
-    if (!entry) {
-      b.setInsertionPointToEnd(module.getBody());
-      entry = func::FuncOp::create(b, module.getLoc(), "tc_main", b.getFunctionType({}, {}));
-      b.setInsertionPointToStart(entry.addEntryBlock());
-      func::ReturnOp::create(b, module.getLoc());
-    }
-    b.setInsertionPoint(entry.getBody().front().getTerminator());
-    for (const std::string &name : lowered)
-      func::CallOp::create(b, module.getLoc(), name, TypeRange{}, ValueRange{});
+    appendToProgramEntry(module, lowered);
   }
 };
 

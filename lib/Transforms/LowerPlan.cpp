@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PlanSupport.h"
+#include "ProgramEntry.h"
 #include "TC/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -564,14 +565,7 @@ struct LowerPlanPass : public tc::impl::LowerPlanBase<LowerPlanPass> {
         return signalPassFailure();
       lowered.push_back(name);
     }
-    // The entry the runtime's main() calls: every lowered function, in order.
-    OpBuilder b(module.getBodyRegion());
-    b.setInsertionPointToEnd(module.getBody());
-    auto entry = func::FuncOp::create(b, module.getLoc(), "tc_main", b.getFunctionType({}, {}));
-    b.setInsertionPointToStart(entry.addEntryBlock());
-    for (StringAttr name : lowered)
-      func::CallOp::create(b, module.getLoc(), name.getValue(), TypeRange{}, ValueRange{});
-    func::ReturnOp::create(b, module.getLoc());
+    appendToProgramEntry(module, lowered);
   }
 };
 

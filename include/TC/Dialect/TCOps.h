@@ -16,6 +16,15 @@
 
 #include "TC/Analysis/IndexSpace.h"
 
+namespace mlir::tc {
+/// The state of tc's runtime besides operands: MPI traffic, disk files,
+/// counters. Tile ops that talk to other processes or to files read and write
+/// it, so passes never reorder two of them.
+struct RuntimeResource : public SideEffects::Resource::Base<RuntimeResource> {
+  StringRef getName() final { return "tc.runtime"; }
+};
+} // namespace mlir::tc
+
 #define GET_OP_CLASSES
 #include "TC/Dialect/TCOps.h.inc"
 

@@ -13,6 +13,15 @@ include "TC/Dialect/TCDialect.td"
 include "TC/Dialect/TCTypes.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+// MPI traffic, disk files and the run's counters: the state of tc's runtime
+// that tile ops act on besides their operands. Declared so that upstream
+// passes (buffer hoisting, CSE, DCE) keep tile ops in order around each other
+// while moving plain memref code freely.
+def TC_RuntimeResource : Resource<"::mlir::tc::RuntimeResource">;
+defvar RuntimeRead = MemRead<TC_RuntimeResource>;
+defvar RuntimeWrite = MemWrite<TC_RuntimeResource>;
 
 def TC_TileBuffer : MemRefRankOf<[F64], [1, 2, 3, 4, 5, 6, 7, 8]> {
   let summary = "statically shaped f64 memref (a tile buffer)";
@@ -50,8 +59,8 @@ def TC_ArrayOp : TC_Op<"array"> {
                    DenseI64ArrayAttr:$grid, DenseI64ArrayAttr:$dims,
                    DenseI64ArrayAttr:$skew, StrAttr:$kind, StrAttr:$init,
                    UnitAttr:$on_disk, OptionalAttr<DenseI64ArrayAttr>:$file_dims,
-                   Optional<TC_TileBuffer>:$storage);
-  let results = (outs TC_ArrayType:$result);
+                   Arg<Optional<TC_TileBuffer>, "buffer the array adopts", [MemWrite]>:$storage);
+  let results = (outs Res<TC_ArrayType, "", [MemAlloc, RuntimeRead, RuntimeWrite]>:$result);
   let assemblyFormat = [{
     $name $extents `on` $grid `dims` $dims `skew` $skew
     (`storage` $storage^ `:` type($storage))? attr-dict `:` type($result)
@@ -59,7 +68,7 @@ def TC_ArrayOp : TC_Op<"array"> {
   let hasVerifier = 1;
 }
 
-def TC_PredictedVolumesOp : TC_Op<"predicted_volumes"> {
+def TC_PredictedVolumesOp : TC_Op<"predicted_volumes", [MemoryEffects<[RuntimeWrite]>]> {
   let summary = "The plan's per-process predictions, for the run's report";
   let description = [{
     Records what the plan predicts for one contraction, per process: disk and
@@ -91,8 +100,9 @@ def TC_ReadTileOp : TC_TileIOOp<"read_tile"> {
     tc.read_tile %A[%i, %k] into %buf : memref<32x32xf64>
     ```
   }];
-  let arguments = (ins TC_ArrayType:$array, Variadic<Index>:$offsets,
-                   TC_TileBuffer:$buffer, UnitAttr:$root_only);
+  let arguments = (ins Arg<TC_ArrayType, "", [MemRead, RuntimeRead]>:$array,
+                   Variadic<Index>:$offsets,
+                   Arg<TC_TileBuffer, "", [MemWrite]>:$buffer, UnitAttr:$root_only);
   let assemblyFormat = [{
     $array `[` $offsets `]` `into` $buffer attr-dict `:` type($buffer)
   }];
@@ -100,7 +110,8 @@ def TC_ReadTileOp : TC_TileIOOp<"read_tile"> {
 
 def TC_WriteTileOp : TC_TileIOOp<"write_tile"> {
   let summary = "Write a buffer back to the tile at local offsets";
-  let arguments = (ins TC_TileBuffer:$buffer, TC_ArrayType:$array,
+  let arguments = (ins Arg<TC_TileBuffer, "", [MemRead]>:$buffer,
+                   Arg<TC_ArrayType, "", [MemWrite, RuntimeWrite]>:$array,
                    Variadic<Index>:$offsets);
   let assemblyFormat = [{
     $buffer `into` $array `[` $offsets `]` attr-dict `:` type($buffer)
@@ -114,7 +125,8 @@ def TC_BroadcastTileOp : TC_TileIOOp<"broadcast_tile"> {
     tile in its slab; this all-gather gives every process the whole tile (inside
     replication, [G] 5.2).
   }];
-  let arguments = (ins TC_TileBuffer:$buffer, TC_ArrayType:$array,
+  let arguments = (ins Arg<TC_TileBuffer, "", [MemRead, MemWrite]>:$buffer,
+                   Arg<TC_ArrayType, "", [MemRead, RuntimeRead, RuntimeWrite]>:$array,
                    Variadic<Index>:$offsets);
   let assemblyFormat = [{
     $buffer `from` $array `[` $offsets `]` attr-dict `:` type($buffer)
@@ -129,8 +141,9 @@ def TC_ShiftTileOp : TC_Op<"shift_tile"> {
     sends its own to the previous one): one step of Cannon's rotation inside the
     tiling loops ([G] 5.1).
   }];
-  let arguments = (ins TC_TileBuffer:$buffer, Variadic<Index>:$offsets,
-                   DenseI64ArrayAttr:$sizes, I64Attr:$grid_dim, TC_ArrayType:$array);
+  let arguments = (ins Arg<TC_TileBuffer, "", [MemRead, MemWrite]>:$buffer,
+                   Variadic<Index>:$offsets, DenseI64ArrayAttr:$sizes, I64Attr:$grid_dim,
+                   Arg<TC_ArrayType, "the grid's owner", [RuntimeRead, RuntimeWrite]>:$array);
   let assemblyFormat = [{
     $buffer `[` $offsets `]` `sizes` $sizes `along` $grid_dim `of` $array attr-dict
     `:` type($buffer)
@@ -138,9 +151,9 @@ def TC_ShiftTileOp : TC_Op<"shift_tile"> {
   let hasVerifier = 1;
 }
 
-def TC_AllReduceTileOp : TC_Op<"allreduce_tile"> {
+def TC_AllReduceTileOp : TC_Op<"allreduce_tile", [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
   let summary = "Sum a buffer over all processes";
-  let arguments = (ins TC_TileBuffer:$buffer);
+  let arguments = (ins Arg<TC_TileBuffer, "", [MemRead, MemWrite]>:$buffer);
   let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
 }
 
@@ -150,19 +163,20 @@ def TC_ShiftArrayOp : TC_Op<"shift_array"> {
     Outside rotation ([G] 4.1): moves the process's whole block to the previous
     process along grid dimension `grid_dim`, disk to disk, a bounded chunk at a time.
   }];
-  let arguments = (ins TC_ArrayType:$array, I64Attr:$grid_dim);
+  let arguments = (ins Arg<TC_ArrayType, "", [MemRead, MemWrite, RuntimeRead, RuntimeWrite]>:$array,
+                   I64Attr:$grid_dim);
   let assemblyFormat = "$array `along` $grid_dim attr-dict";
 }
 
 def TC_AllGatherArrayOp : TC_Op<"allgather_array"> {
   let summary = "Out-of-core all-gather of a `gathered` array's slabs";
-  let arguments = (ins TC_ArrayType:$array);
+  let arguments = (ins Arg<TC_ArrayType, "", [MemRead, MemWrite, RuntimeRead, RuntimeWrite]>:$array);
   let assemblyFormat = "$array attr-dict";
 }
 
 def TC_AllReduceArrayOp : TC_Op<"allreduce_array"> {
   let summary = "Out-of-core sum of a replicated array over all processes";
-  let arguments = (ins TC_ArrayType:$array);
+  let arguments = (ins Arg<TC_ArrayType, "", [MemRead, MemWrite, RuntimeRead, RuntimeWrite]>:$array);
   let assemblyFormat = "$array attr-dict";
 }
 
@@ -174,13 +188,14 @@ def TC_RedistributeArrayOp : TC_Op<"redistribute_array"> {
     every process receives the part of its destination block it does not hold
     (all-to-all in P-1 pairwise rounds, chunked), out of core when the arrays are.
   }];
-  let arguments = (ins TC_ArrayType:$source, TC_ArrayType:$destination);
+  let arguments = (ins Arg<TC_ArrayType, "", [MemRead, RuntimeRead, RuntimeWrite]>:$source,
+                   Arg<TC_ArrayType, "", [MemWrite]>:$destination);
   let assemblyFormat = "$source `into` $destination attr-dict";
 }
 
 def TC_StoreOp : TC_Op<"store"> {
   let summary = "Write an array to the program's HDF5 output";
-  let arguments = (ins TC_ArrayType:$array);
+  let arguments = (ins Arg<TC_ArrayType, "", [MemRead, RuntimeWrite]>:$array);
   let assemblyFormat = "$array attr-dict";
 }
 
@@ -199,9 +214,12 @@ def TC_TileContractOp : TC_Op<"tile_contract", [AttrSizedOperandSegments]> {
         : memref<32x32xf64>, memref<16x32xf64> -> memref<32x32xf64>
     ```
   }];
-  let arguments = (ins TC_TileBuffer:$c, Variadic<Index>:$c_offsets, StrArrayAttr:$c_labels,
-                   TC_TileBuffer:$a, Variadic<Index>:$a_offsets, StrArrayAttr:$a_labels,
-                   TC_TileBuffer:$b, Variadic<Index>:$b_offsets, StrArrayAttr:$b_labels,
+  let arguments = (ins Arg<TC_TileBuffer, "", [MemRead, MemWrite]>:$c,
+                   Variadic<Index>:$c_offsets, StrArrayAttr:$c_labels,
+                   Arg<TC_TileBuffer, "", [MemRead]>:$a, Variadic<Index>:$a_offsets,
+                   StrArrayAttr:$a_labels,
+                   Arg<TC_TileBuffer, "", [MemRead]>:$b, Variadic<Index>:$b_offsets,
+                   StrArrayAttr:$b_labels,
                    DictionaryAttr:$extents);
   let assemblyFormat = [{
     $c `[` $c_offsets `]` $c_labels `+` `` `=` $a `[` $a_offsets `]` $a_labels
@@ -215,13 +233,14 @@ def TC_TileContractOp : TC_Op<"tile_contract", [AttrSizedOperandSegments]> {
 // Fused operator trees (tc-lower-fused): slices of tensors.
 //===----------------------------------------------------------------------===//
 
-class TC_SliceIOOp<string mnemonic> : TC_Op<mnemonic> {
-  let arguments = (ins TC_ArrayType:$array, DenseI64ArrayAttr:$tensor_extents,
-                   Variadic<Index>:$shift);
+class TC_SliceIOOp<string mnemonic, list<MemoryEffect> arrayEffects>
+    : TC_Op<mnemonic> {
+  let arguments = (ins Arg<TC_ArrayType, "", arrayEffects>:$array,
+                   DenseI64ArrayAttr:$tensor_extents, Variadic<Index>:$shift);
   let hasVerifier = 1;
 }
 
-def TC_LoadSliceOp : TC_SliceIOOp<"load_slice"> {
+def TC_LoadSliceOp : TC_SliceIOOp<"load_slice", [MemWrite, RuntimeRead]> {
   let summary = "Read this process's block of a slice of an input tensor";
   let description = [{
     `array` holds a slice of its input tensor (extents `tensor_extents`): index
@@ -238,7 +257,7 @@ def TC_LoadSliceOp : TC_SliceIOOp<"load_slice"> {
   let assemblyFormat = "$array $tensor_extents `at` `[` $shift `]` attr-dict";
 }
 
-def TC_StoreSliceOp : TC_SliceIOOp<"store_slice"> {
+def TC_StoreSliceOp : TC_SliceIOOp<"store_slice", [MemRead, RuntimeWrite]> {
   let summary = "Write this process's block of a slice of the result";
   let description = [{
     The inverse of `tc.load_slice` for the result: writes the block into the
@@ -249,13 +268,13 @@ def TC_StoreSliceOp : TC_SliceIOOp<"store_slice"> {
 
 def TC_FinishStoreOp : TC_Op<"finish_store"> {
   let summary = "Close the output written slice by slice and move it into place";
-  let arguments = (ins TC_ArrayType:$array);
+  let arguments = (ins Arg<TC_ArrayType, "", [RuntimeWrite]>:$array);
   let assemblyFormat = "$array attr-dict";
 }
 
 def TC_ZeroArrayOp : TC_Op<"zero_array"> {
   let summary = "Clear an in-memory array (an accumulator of a fused loop nest)";
-  let arguments = (ins TC_ArrayType:$array);
+  let arguments = (ins Arg<TC_ArrayType, "", [MemWrite]>:$array);
   let assemblyFormat = "$array attr-dict";
 }
 
@@ -271,7 +290,8 @@ def TC_CombinePartialOp : TC_Op<"combine_partial"> {
     tc.combine_partial %T along [1]
     ```
   }];
-  let arguments = (ins TC_ArrayType:$array, DenseI64ArrayAttr:$grid_dims);
+  let arguments = (ins Arg<TC_ArrayType, "", [MemRead, MemWrite, RuntimeRead, RuntimeWrite]>:$array,
+                   DenseI64ArrayAttr:$grid_dims);
   let assemblyFormat = "$array `along` $grid_dims attr-dict";
   let hasVerifier = 1;
 }

@@ -264,23 +264,4 @@ def LowerFused : Pass<"tc-lower-fused", "::mlir::ModuleOp"> {
   ];
 }
 
-def LowerToRuntime : Pass<"tc-lower-to-runtime", "::mlir::ModuleOp"> {
-  let summary = "Lower tile-level tc ops to calls into tc's runtime";
-  let description = [{
-    Replaces every tile-level op (`tc.array`, `tc.read_tile`, `tc.write_tile`,
-    `tc.shift_tile`, `tc.broadcast_tile`, `tc.allreduce_tile`, `tc.shift_array`,
-    `tc.allgather_array`, `tc.allreduce_array`, `tc.tile_contract`, `tc.store`,
-    `tc.predicted_volumes`) by one `func.call` of the matching `tc_rt_*` function
-    of include/TC/Runtime/Runtime.h. Static descriptions become private
-    `memref.global` constants; buffers are passed as pointers; `!tc.array`
-    becomes `!llvm.ptr`. The result lowers to LLVM with the upstream conversions.
-  }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::func::FuncDialect",
-    "::mlir::LLVM::LLVMDialect",
-    "::mlir::memref::MemRefDialect",
-  ];
-}
-
 #endif // TC_TRANSFORMS_PASSES_TD

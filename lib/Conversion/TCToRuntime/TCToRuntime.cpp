@@ -1,0 +1,393 @@
+//===- TCToRuntime.cpp - tile-level tc ops to runtime calls ---------------===//
+//
+// One OpConversionPattern per tile-level op, each emitting one call into tc's
+// runtime. What the runtime decodes (array, tile, slice and contraction
+// descriptors) is encoded with the runtime's own encoders
+// (include/TC/Runtime/Descriptors.h), so the two sides cannot drift apart.
+//
+//===----------------------------------------------------------------------===//
+#include "TC/Conversion/TCToRuntime/TCToRuntime.h"
+#include "TC/Dialect/TCOps.h"
+#include "TC/Runtime/Descriptors.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace {
+
+/// Builds the operands of a runtime call in front of one op: pointers to
+/// buffers, constant descriptors, strings and offsets.
+class RuntimeCallBuilder {
+public:
+  RuntimeCallBuilder(ConversionPatternRewriter &rewriter, Operation *op)
+      : rewriter(rewriter), loc(op->getLoc()), module(op->getParentOfType<ModuleOp>()) {}
+
+  Type ptrType() { return LLVM::LLVMPointerType::get(rewriter.getContext()); }
+
+  /// The aligned pointer of a memref (its first element: tile buffers are
+  /// statically shaped with offset 0, which the tile ops' type constraint
+  /// guarantees).
+  Value pointer(Value memref) {
+    Value idx = memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, memref);
+    Value i64 = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), idx);
+    return LLVM::IntToPtrOp::create(rewriter, loc, ptrType(), i64);
+  }
+
+  Value null() { return LLVM::ZeroOp::create(rewriter, loc, ptrType()); }
+
+  Value i64(int64_t v) {
+    return arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(v));
+  }
+
+  Value f64(FloatAttr v) { return arith::ConstantOp::create(rewriter, loc, v); }
+
+  /// The address of a constant int64 array (a descriptor).
+  Value descriptor(ArrayRef<int64_t> values) {
+    auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                      rewriter.getI64Type());
+    return constant("__tc_desc_", DenseElementsAttr::get(type, values));
+  }
+
+  Value doubles(ArrayRef<double> values) {
+    auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                      rewriter.getF64Type());
+    return constant("__tc_pred_", DenseElementsAttr::get(type, values));
+  }
+
+  /// A NUL-terminated string constant, for the C ABI.
+  Value string(StringRef s) {
+    SmallVector<int8_t> bytes(s.begin(), s.end());
+    bytes.push_back(0);
+    auto type = RankedTensorType::get({static_cast<int64_t>(bytes.size())},
+                                      rewriter.getI8Type());
+    return constant("__tc_name_", DenseElementsAttr::get(type, ArrayRef<int8_t>(bytes)));
+  }
+
+  /// Calls `name`, declaring it privately on first use.
+  Value call(StringRef name, ValueRange args, TypeRange results = {}) {
+    if (!module.lookupSymbol(name)) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToEnd(module.getBody());
+      auto decl = func::FuncOp::create(rewriter, loc, name,
+                                       rewriter.getFunctionType(args.getTypes(), results));
+      decl.setPrivate();
+    }
+    auto c = func::CallOp::create(rewriter, loc, name, results, args);
+    return results.empty() ? Value() : c.getResult(0);
+  }
+
+  /// Calls `name(leading..., offsets)` where `offsets` is a pointer to the
+  /// index values stored as int64. The stack buffer lives in an alloca scope
+  /// around the call, so a call inside a loop does not grow the stack.
+  void callWithOffsets(StringRef name, ValueRange leading, ValueRange offsets) {
+    auto scope = memref::AllocaScopeOp::create(rewriter, loc, TypeRange{});
+    Block *body = rewriter.createBlock(&scope.getBodyRegion());
+    rewriter.setInsertionPointToStart(body);
+    auto type = MemRefType::get({std::max<int64_t>(1, offsets.size())}, rewriter.getI64Type());
+    Value buffer = memref::AllocaOp::create(rewriter, loc, type);
+    for (auto [i, v] : llvm::enumerate(offsets)) {
+      Value value = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), v);
+      memref::StoreOp::create(rewriter, loc, value, buffer,
+                              ValueRange{arith::ConstantIndexOp::create(rewriter, loc, i)});
+    }
+    SmallVector<Value> args(leading);
+    args.push_back(pointer(buffer));
+    call(name, args);
+    memref::AllocaScopeReturnOp::create(rewriter, loc, ValueRange{});
+    rewriter.setInsertionPointAfter(scope);
+  }
+
+private:
+  /// A private constant global holding `data`; equal contents share one.
+  Value constant(StringRef prefix, DenseElementsAttr data) {
+    auto type = MemRefType::get(data.getType().getShape(), data.getElementType());
+    // Named by a hash of the contents (FNV-1a), so names are stable run to run.
+    uint32_t hash = 2166136261u;
+    for (char c : data.getRawData())
+      hash = (hash ^ static_cast<uint8_t>(c)) * 16777619u;
+    std::string name;
+    for (unsigned attempt = 0;; ++attempt) {
+      name = (prefix + Twine(hash) +
+              (attempt ? "_" + Twine(attempt) : Twine()))
+                 .str();
+      auto existing = module.lookupSymbol<memref::GlobalOp>(name);
+      if (!existing)
+        break;
+      if (existing.getType() == type && existing.getInitialValueAttr() == data)
+        return pointer(memref::GetGlobalOp::create(rewriter, loc, type, name));
+    }
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      memref::GlobalOp::create(rewriter, loc, name, rewriter.getStringAttr("private"), type,
+                               data, /*constant=*/true, /*alignment=*/nullptr);
+    }
+    return pointer(memref::GetGlobalOp::create(rewriter, loc, type, name));
+  }
+
+  ConversionPatternRewriter &rewriter;
+  Location loc;
+  ModuleOp module;
+};
+
+rt::TileShape tileShape(MemRefType type) {
+  return rt::TileShape{SmallVector<int64_t>(type.getShape()).vec()};
+}
+
+//===----------------------------------------------------------------------===//
+// Arrays and the plan's predictions
+//===----------------------------------------------------------------------===//
+
+struct ArrayOpLowering : OpConversionPattern<ArrayOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ArrayOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rt::ArrayFields fields;
+    fields.kind = static_cast<int64_t>(op.getKind());
+    fields.init = static_cast<int64_t>(op.getInit());
+    fields.onDisk = op.getOnDisk();
+    fields.grid.assign(op.getGrid().begin(), op.getGrid().end());
+    std::optional<ArrayRef<int64_t>> fileDims = op.getFileDims();
+    for (size_t d = 0; d < op.getExtents().size(); ++d)
+      fields.dims.push_back({op.getExtents()[d], op.getDims()[d], op.getSkew()[d],
+                             fileDims ? (*fileDims)[d] : static_cast<int64_t>(d)});
+    RuntimeCallBuilder b(rewriter, op);
+    Value storage = adaptor.getStorage() ? b.pointer(adaptor.getStorage()) : b.null();
+    Value handle = b.call("tc_rt_array",
+                          {b.descriptor(rt::encodeArray(fields)), b.string(op.getName()), storage},
+                          b.ptrType());
+    rewriter.replaceOp(op, handle);
+    return success();
+  }
+};
+
+struct PredictedVolumesOpLowering : OpConversionPattern<PredictedVolumesOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PredictedVolumesOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    b.call("tc_rt_plan", {b.f64(op.getDiskBytesAttr()), b.f64(op.getCommBytesAttr()),
+                          b.f64(op.getFlopsAttr()), b.i64(op.getChunkBytes())});
+    if (op.getSentPerRank() && op.getReceivedPerRank())
+      b.call("tc_rt_plan_per_rank",
+             {b.doubles(*op.getSentPerRank()), b.doubles(*op.getReceivedPerRank()),
+              b.i64(static_cast<int64_t>(op.getSentPerRank()->size()))});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Tiles: name(array, buffer, shape descriptor, offsets)
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+struct TileTransferLowering : OpConversionPattern<OpTy> {
+  TileTransferLowering(const TypeConverter &converter, MLIRContext *ctx, StringRef callee)
+      : OpConversionPattern<OpTy>(converter, ctx), callee(callee) {}
+
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    rt::TileShape shape = tileShape(op.getBuffer().getType());
+    shape.flag = flag(op);
+    b.callWithOffsets(callee,
+                      {adaptor.getArray(), b.pointer(adaptor.getBuffer()),
+                       b.descriptor(rt::encodeTileShape(shape))},
+                      adaptor.getOffsets());
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  static int64_t flag(OpTy op) {
+    if constexpr (std::is_same_v<OpTy, ReadTileOp>)
+      return op.getRootOnly() ? 1 : 0;
+    return 0;
+  }
+  std::string callee;
+};
+
+struct ShiftTileOpLowering : OpConversionPattern<ShiftTileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ShiftTileOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    rt::ShiftTileFields fields;
+    fields.gridDim = op.getGridDim();
+    fields.shape.assign(op.getBuffer().getType().getShape().begin(),
+                        op.getBuffer().getType().getShape().end());
+    fields.subshape.assign(op.getSizes().begin(), op.getSizes().end());
+    b.callWithOffsets("tc_rt_shift_tile",
+                      {adaptor.getArray(), b.pointer(adaptor.getBuffer()),
+                       b.descriptor(rt::encodeShiftTile(fields))},
+                      adaptor.getOffsets());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AllReduceTileOpLowering : OpConversionPattern<AllReduceTileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AllReduceTileOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    b.call("tc_rt_allreduce_tile",
+           {b.pointer(adaptor.getBuffer()),
+            b.descriptor(rt::encodeBufferShape(tileShape(op.getBuffer().getType())))});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Whole arrays: name(array[, immediate])
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+struct ArrayCallLowering : OpConversionPattern<OpTy> {
+  ArrayCallLowering(const TypeConverter &converter, MLIRContext *ctx, StringRef callee)
+      : OpConversionPattern<OpTy>(converter, ctx), callee(callee) {}
+
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    SmallVector<Value> args = {adaptor.getArray()};
+    if constexpr (std::is_same_v<OpTy, ShiftArrayOp>)
+      args.push_back(b.i64(op.getGridDim()));
+    if constexpr (std::is_same_v<OpTy, CombinePartialOp>)
+      args.push_back(b.i64(rt::gridDimMask(op.getGridDims())));
+    b.call(callee, args);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  std::string callee;
+};
+
+struct RedistributeArrayOpLowering : OpConversionPattern<RedistributeArrayOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(RedistributeArrayOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder(rewriter, op)
+        .call("tc_rt_redistribute", {adaptor.getSource(), adaptor.getDestination()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Slices of tensors (fused programs): name(array, extents descriptor, shift)
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+struct SliceLowering : OpConversionPattern<OpTy> {
+  SliceLowering(const TypeConverter &converter, MLIRContext *ctx, StringRef callee)
+      : OpConversionPattern<OpTy>(converter, ctx), callee(callee) {}
+
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    rt::TileShape extents{SmallVector<int64_t>(op.getTensorExtents()).vec()};
+    b.callWithOffsets(callee,
+                      {adaptor.getArray(), b.descriptor(rt::encodeBufferShape(extents))},
+                      adaptor.getShift());
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  std::string callee;
+};
+
+//===----------------------------------------------------------------------===//
+// Local contraction
+//===----------------------------------------------------------------------===//
+
+struct TileContractOpLowering : OpConversionPattern<TileContractOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TileContractOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    DictionaryAttr extents = op.getExtents();
+    // Labels travel as their position in `extents` (a sorted dictionary).
+    auto ids = [&](ArrayAttr labels) {
+      std::vector<int64_t> out;
+      for (Attribute l : labels)
+        out.push_back(llvm::find_if(extents, [&](NamedAttribute e) {
+                        return e.getName() == cast<StringAttr>(l).getValue();
+                      }) - extents.begin());
+      return out;
+    };
+    auto operand = [&](Value buffer, ArrayAttr labels) {
+      auto type = cast<MemRefType>(buffer.getType());
+      return rt::ContractOperand{SmallVector<int64_t>(type.getShape()).vec(), ids(labels)};
+    };
+    rt::ContractFields fields;
+    fields.a = operand(op.getA(), op.getALabels());
+    fields.b = operand(op.getB(), op.getBLabels());
+    fields.c = operand(op.getC(), op.getCLabels());
+    for (NamedAttribute e : extents)
+      fields.labelExtents.push_back(cast<IntegerAttr>(e.getValue()).getInt());
+
+    RuntimeCallBuilder b(rewriter, op);
+    SmallVector<Value> offsets(adaptor.getAOffsets());
+    llvm::append_range(offsets, adaptor.getBOffsets());
+    llvm::append_range(offsets, adaptor.getCOffsets());
+    b.callWithOffsets("tc_rt_tile_contract",
+                      {b.descriptor(rt::encodeContract(fields)), b.pointer(adaptor.getA()),
+                       b.pointer(adaptor.getB()), b.pointer(adaptor.getC())},
+                      offsets);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tc::populateTCToRuntimeTypeConversions(TypeConverter &converter) {
+  converter.addConversion([](ArrayType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
+}
+
+void mlir::tc::populateTCToRuntimeConversionPatterns(const TypeConverter &converter,
+                                                     RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ArrayOpLowering, PredictedVolumesOpLowering, ShiftTileOpLowering,
+               AllReduceTileOpLowering, RedistributeArrayOpLowering, TileContractOpLowering>(
+      converter, ctx);
+  patterns.add<TileTransferLowering<ReadTileOp>>(converter, ctx, "tc_rt_read_tile");
+  patterns.add<TileTransferLowering<WriteTileOp>>(converter, ctx, "tc_rt_write_tile");
+  patterns.add<TileTransferLowering<BroadcastTileOp>>(converter, ctx, "tc_rt_broadcast_tile");
+  patterns.add<ArrayCallLowering<ShiftArrayOp>>(converter, ctx, "tc_rt_shift_array");
+  patterns.add<ArrayCallLowering<AllGatherArrayOp>>(converter, ctx, "tc_rt_allgather_array");
+  patterns.add<ArrayCallLowering<AllReduceArrayOp>>(converter, ctx, "tc_rt_allreduce_array");
+  patterns.add<ArrayCallLowering<StoreOp>>(converter, ctx, "tc_rt_store");
+  patterns.add<ArrayCallLowering<FinishStoreOp>>(converter, ctx, "tc_rt_finish_store");
+  patterns.add<ArrayCallLowering<ZeroArrayOp>>(converter, ctx, "tc_rt_zero_array");
+  patterns.add<ArrayCallLowering<CombinePartialOp>>(converter, ctx, "tc_rt_combine_partial");
+  patterns.add<SliceLowering<LoadSliceOp>>(converter, ctx, "tc_rt_load_slice");
+  patterns.add<SliceLowering<StoreSliceOp>>(converter, ctx, "tc_rt_store_slice");
+}
+
+void mlir::tc::insertRuntimeABICheck(ModuleOp module) {
+  auto entry = module.lookupSymbol<func::FuncOp>("tc_main");
+  if (!entry || entry.isExternal())
+    return;
+  OpBuilder b(module.getContext());
+  Location loc = entry.getLoc();
+  if (!module.lookupSymbol("tc_rt_check_abi")) {
+    b.setInsertionPointToEnd(module.getBody());
+    func::FuncOp::create(b, loc, "tc_rt_check_abi", b.getFunctionType({b.getI64Type()}, {}))
+        .setPrivate();
+  }
+  b.setInsertionPointToStart(&entry.getBody().front());
+  Value version = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(TC_RT_API_VERSION));
+  func::CallOp::create(b, loc, "tc_rt_check_abi", TypeRange{}, ValueRange{version});
+}

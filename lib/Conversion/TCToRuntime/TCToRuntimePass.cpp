@@ -1,0 +1,71 @@
+//===- TCToRuntimePass.cpp - the tc-lower-to-runtime pass -----------------===//
+//
+// Drives the TCToRuntime patterns with the conversion framework: every tc op is
+// illegal afterwards, and `!tc.array` values crossing function boundaries,
+// blocks or scf loops are converted along with the ops that carry them.
+//
+//===----------------------------------------------------------------------===//
+#include "TC/Conversion/Passes.h"
+#include "TC/Conversion/TCToRuntime/TCToRuntime.h"
+#include "TC/Dialect/TCOps.h"
+
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+
+namespace mlir::tc {
+#define GEN_PASS_DEF_LOWERTORUNTIME
+#include "TC/Conversion/Passes.h.inc"
+} // namespace mlir::tc
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace {
+
+struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Contraction-level ops have no runtime call: say which pass lowers them.
+    WalkResult unplanned = module.walk([](Operation *op) {
+      if (!isa<ContractOp, SumOp, MultiContractOp, RedistributeOp>(op))
+        return WalkResult::advance();
+      op->emitOpError() << "must be lowered by tc-lower-plan (or, in an operator tree, "
+                           "tc-lower-fused) before tc-lower-to-runtime";
+      return WalkResult::interrupt();
+    });
+    if (unplanned.wasInterrupted())
+      return signalPassFailure();
+
+    MLIRContext *ctx = &getContext();
+    TypeConverter converter;
+    converter.addConversion([](Type type) { return type; });
+    populateTCToRuntimeTypeConversions(converter);
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<TCDialect>();
+    target.addLegalOp<ModuleOp>();
+    // Everything else is legal once no !tc.array is left on it.
+    target.markUnknownOpDynamicallyLegal(
+        [&](Operation *op) { return converter.isLegal(op); });
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
+      return converter.isSignatureLegal(func.getFunctionType()) &&
+             converter.isLegal(&func.getBody());
+    });
+
+    RewritePatternSet patterns(ctx);
+    populateTCToRuntimeConversionPatterns(converter, patterns);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+
+    insertRuntimeABICheck(module);
+    // The machine model has served the planners; LLVM IR has no place for it.
+    module->removeAttr(TCDialect::getMachineAttrName());
+  }
+};
+
+} // namespace

@@ -1,0 +1,21 @@
+//===- ProgramEntry.h - the program's entry, tc_main ------------*- C++ -*-===//
+//
+// The runtime's main() calls `tc_main`, which calls every lowered function in
+// program order. tc-lower-plan and tc-lower-fused both add to it, in either
+// order, so both go through this one helper.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_LIB_TRANSFORMS_PROGRAMENTRY_H
+#define TC_LIB_TRANSFORMS_PROGRAMENTRY_H
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::tc {
+
+/// Appends calls of `functions` (no arguments, no results) to `tc_main`,
+/// creating it when the module has none.
+void appendToProgramEntry(ModuleOp module, ArrayRef<StringAttr> functions);
+
+} // namespace mlir::tc
+
+#endif // TC_LIB_TRANSFORMS_PROGRAMENTRY_H

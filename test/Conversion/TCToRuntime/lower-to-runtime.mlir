@@ -1,0 +1,143 @@
+// tc-lower-to-runtime: one runtime call per tile-level op, static descriptions
+// as constant globals (include/TC/Runtime/Descriptors.h), buffers by aligned
+// pointer, offsets in a stack buffer scoped to the call.
+// RUN: tc-opt %s --tc-lower-to-runtime --split-input-file | FileCheck %s
+
+// The array descriptor: rank 2, distributed (0), input (0), on disk, grid [2, 2],
+// then (extent, grid dim, skew dim, file dim) per dimension.
+// CHECK-DAG: memref.global "private" constant @[[ADESC:__tc_desc_[0-9]+]] : memref<15xi64> = dense<[2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, 64, -1, -1, 1]>
+// CHECK-DAG: memref.global "private" constant @[[NAME:__tc_name_[0-9]+]] : memref<2xi8> = dense<[65, 0]>
+// Tile shape [rank, flag, shape...]: read_tile's root_only flag is 1.
+// CHECK-DAG: memref.global "private" constant @[[ROOT:__tc_desc_[0-9]+]] : memref<4xi64> = dense<[2, 1, 16, 16]>
+// CHECK-DAG: memref.global "private" constant @[[TILE:__tc_desc_[0-9]+]] : memref<4xi64> = dense<[2, 0, 16, 16]>
+// shift_tile: [rank, grid_dim, shape..., subshape...].
+// CHECK-DAG: memref.global "private" constant @[[SHIFT:__tc_desc_[0-9]+]] : memref<6xi64> = dense<[2, 1, 16, 16, 8, 16]>
+// allreduce_tile: [rank, shape...].
+// CHECK-DAG: memref.global "private" constant @[[SHAPE:__tc_desc_[0-9]+]] : memref<3xi64> = dense<[2, 16, 16]>
+// tile_contract: ranks, shapes, label ids (i = 0, j = 1, k = 2), label count, extents.
+// CHECK-DAG: memref.global "private" constant @[[CONTRACT:__tc_desc_[0-9]+]] : memref<19xi64> = dense<[2, 2, 2, 16, 16, 16, 16, 16, 16, 0, 2, 2, 1, 0, 1, 3, 16, 16, 8]>
+// Per-rank predictions of a fused program.
+// CHECK-DAG: memref.global "private" constant @{{__tc_pred_[0-9]+}} : memref<4xf64> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>
+// CHECK-LABEL: func.func @prog()
+// CHECK: call @tc_rt_plan(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (f64, f64, f64, i64) -> ()
+// CHECK: call @tc_rt_plan_per_rank(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64) -> ()
+// CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-DAG: memref.get_global @[[ADESC]]
+// CHECK-DAG: memref.get_global @[[NAME]]
+// CHECK: %[[A:.*]] = call @tc_rt_array(%{{.*}}, %{{.*}}, %[[NULL]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> !llvm.ptr
+// CHECK: %[[STORAGE:.*]] = call @tc_rt_array({{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> !llvm.ptr
+// CHECK: memref.alloca_scope {
+// CHECK:   memref.alloca() : memref<2xi64>
+// CHECK:   memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<2xi64>
+// CHECK:   memref.get_global @[[ROOT]]
+// CHECK:   call @tc_rt_read_tile(%[[A]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK: }
+// CHECK: memref.get_global @[[TILE]]
+// CHECK: call @tc_rt_broadcast_tile(%[[A]],
+// CHECK: memref.get_global @[[SHIFT]]
+// CHECK: call @tc_rt_shift_tile(%[[A]],
+// CHECK: memref.alloca() : memref<6xi64>
+// CHECK: memref.get_global @[[CONTRACT]]
+// CHECK: call @tc_rt_tile_contract(
+// CHECK: memref.get_global @[[SHAPE]]
+// CHECK: call @tc_rt_allreduce_tile(
+// CHECK: call @tc_rt_write_tile(%[[A]],
+// CHECK: call @tc_rt_shift_array(%[[A]], %{{.*}}) : (!llvm.ptr, i64) -> ()
+// CHECK: call @tc_rt_allgather_array(%[[A]]) : (!llvm.ptr) -> ()
+// CHECK: call @tc_rt_allreduce_array(%[[A]]) : (!llvm.ptr) -> ()
+// CHECK: call @tc_rt_redistribute(%[[A]], %[[STORAGE]]) : (!llvm.ptr, !llvm.ptr) -> ()
+// CHECK: call @tc_rt_zero_array(%[[A]]) : (!llvm.ptr) -> ()
+// CHECK: call @tc_rt_load_slice(%[[A]], %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK: call @tc_rt_combine_partial(%[[A]], %{{.*}}) : (!llvm.ptr, i64) -> ()
+// CHECK: call @tc_rt_store_slice(%[[A]], %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK: call @tc_rt_finish_store(%[[A]]) : (!llvm.ptr) -> ()
+// CHECK: call @tc_rt_store(%[[A]])
+// CHECK-NOT: tc.
+// CHECK: func.func private @tc_rt_plan(f64, f64, f64, i64)
+module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
+  func.func @prog() {
+    tc.predicted_volumes {chunk_bytes = 4096 : i64, comm_bytes = 1.0 : f64, disk_bytes = 2.0 : f64, flops = 3.0 : f64,
+                          sent_per_rank = array<f64: 1.0, 2.0, 3.0, 4.0>, received_per_rank = array<f64: 1.0, 2.0, 3.0, 4.0>}
+    %A = tc.array "A" [64, 64] on [2, 2] dims [0, -1] skew [-1, -1] {kind = "distributed", init = "input", on_disk} : !tc.array
+    %s = memref.alloc() : memref<32x64xf64>
+    %B = tc.array "B" [64, 64] on [2, 2] dims [0, -1] skew [-1, -1] storage %s : memref<32x64xf64> {kind = "distributed", init = "zero"} : !tc.array
+    %b = memref.alloc() : memref<16x16xf64>
+    %z = arith.constant 0 : index
+    tc.read_tile %A[%z, %z] into %b {root_only} : memref<16x16xf64>
+    tc.broadcast_tile %b from %A[%z, %z] : memref<16x16xf64>
+    tc.shift_tile %b[%z, %z] sizes [8, 16] along 1 of %A : memref<16x16xf64>
+    tc.tile_contract %b[%z, %z] ["i", "j"] += %b[%z, %z] ["i", "k"] * %b[%z, %z] ["k", "j"]
+        extents {i = 16 : i64, j = 16 : i64, k = 8 : i64}
+        : memref<16x16xf64>, memref<16x16xf64> -> memref<16x16xf64>
+    tc.allreduce_tile %b : memref<16x16xf64>
+    tc.write_tile %b into %A[%z, %z] : memref<16x16xf64>
+    tc.shift_array %A along 0
+    tc.allgather_array %A
+    tc.allreduce_array %A
+    tc.redistribute_array %A into %B
+    tc.zero_array %A
+    tc.load_slice %A [64, 64] at [%z, %z]
+    tc.combine_partial %A along [1]
+    tc.store_slice %A [64, 64] at [%z, %z]
+    tc.finish_store %A
+    tc.store %A
+    return
+  }
+}
+
+// -----
+
+// A !tc.array carried by an scf.for, passed to a function and through a block
+// argument becomes the runtime handle everywhere.
+// CHECK-LABEL: func.func @carried()
+// CHECK: %[[H:.*]] = call @tc_rt_array(
+// CHECK: %[[L:.*]] = scf.for {{.*}} iter_args(%[[IT:.*]] = %[[H]]) -> (!llvm.ptr) {
+// CHECK:   call @tc_rt_shift_array(%[[IT]], %{{.*}})
+// CHECK:   scf.yield %[[IT]] : !llvm.ptr
+// CHECK: call @consume(%[[L]]) : (!llvm.ptr) -> ()
+// CHECK: cf.br ^[[BB:.*]](%[[L]] : !llvm.ptr)
+// CHECK: ^[[BB]](%[[ARG:.*]]: !llvm.ptr):
+// CHECK: call @tc_rt_store(%[[ARG]])
+// CHECK-LABEL: func.func @consume(
+// CHECK-SAME: %[[P:.*]]: !llvm.ptr)
+// CHECK: call @tc_rt_zero_array(%[[P]])
+// CHECK-NOT: !tc.array
+module {
+  func.func @carried() {
+    %A = tc.array "A" [8] on [2] dims [0] skew [-1] {kind = "distributed", init = "zero"} : !tc.array
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %last = scf.for %i = %c0 to %c2 step %c1 iter_args(%it = %A) -> (!tc.array) {
+      tc.shift_array %it along 0
+      scf.yield %it : !tc.array
+    }
+    func.call @consume(%last) : (!tc.array) -> ()
+    cf.br ^bb1(%last : !tc.array)
+  ^bb1(%arg : !tc.array):
+    tc.store %arg
+    return
+  }
+  func.func @consume(%a : !tc.array) {
+    tc.zero_array %a
+    return
+  }
+}
+
+// -----
+
+// tc_main checks the runtime ABI before anything else.
+// CHECK-LABEL: func.func @tc_main()
+// CHECK-NEXT: %[[V:.*]] = arith.constant {{[0-9]+}} : i64
+// CHECK-NEXT: call @tc_rt_check_abi(%[[V]]) : (i64) -> ()
+// CHECK-NEXT: call @work()
+// CHECK: func.func private @tc_rt_check_abi(i64)
+module {
+  func.func @work() {
+    return
+  }
+  func.func @tc_main() {
+    func.call @work() : () -> ()
+    return
+  }
+}
