@@ -17,6 +17,7 @@
 
 using namespace mlir;
 using namespace mlir::tc;
+namespace abi = ::tc::rt;
 
 namespace {
 
@@ -135,8 +136,9 @@ private:
   ModuleOp module;
 };
 
-rt::TileShape tileShape(MemRefType type) {
-  return rt::TileShape{SmallVector<int64_t>(type.getShape()).vec()};
+abi::Desc shapeOf(Type memref) {
+  ArrayRef<int64_t> shape = cast<MemRefType>(memref).getShape();
+  return abi::Desc(shape.begin(), shape.end());
 }
 
 //===----------------------------------------------------------------------===//
@@ -147,19 +149,19 @@ struct ArrayOpLowering : OpConversionPattern<ArrayOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(ArrayOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    rt::ArrayFields fields;
-    fields.kind = static_cast<int64_t>(op.getKind());
-    fields.init = static_cast<int64_t>(op.getInit());
-    fields.onDisk = op.getOnDisk();
-    fields.grid.assign(op.getGrid().begin(), op.getGrid().end());
+    abi::ArrayDesc desc;
+    desc.kind = static_cast<tc_rt_kind>(op.getKind());
+    desc.init = static_cast<tc_rt_init>(op.getInit());
+    desc.onDisk = op.getOnDisk();
+    desc.grid.assign(op.getGrid().begin(), op.getGrid().end());
     std::optional<ArrayRef<int64_t>> fileDims = op.getFileDims();
     for (size_t d = 0; d < op.getExtents().size(); ++d)
-      fields.dims.push_back({op.getExtents()[d], op.getDims()[d], op.getSkew()[d],
-                             fileDims ? (*fileDims)[d] : static_cast<int64_t>(d)});
+      desc.dims.push_back({op.getExtents()[d], op.getDims()[d], op.getSkew()[d],
+                           fileDims ? (*fileDims)[d] : static_cast<int64_t>(d)});
     RuntimeCallBuilder b(rewriter, op);
     Value storage = adaptor.getStorage() ? b.pointer(adaptor.getStorage()) : b.null();
     Value handle = b.call("tc_rt_array",
-                          {b.descriptor(rt::encodeArray(fields)), b.string(op.getName()), storage},
+                          {b.descriptor(desc.encode()), b.string(op.getName()), storage},
                           b.ptrType());
     rewriter.replaceOp(op, handle);
     return success();
@@ -194,21 +196,20 @@ struct TileTransferLowering : OpConversionPattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder b(rewriter, op);
-    rt::TileShape shape = tileShape(op.getBuffer().getType());
-    shape.flag = flag(op);
+    abi::TileDesc desc{shapeOf(op.getBuffer().getType()), rootOnly(op)};
     b.callWithOffsets(callee,
                       {adaptor.getArray(), b.pointer(adaptor.getBuffer()),
-                       b.descriptor(rt::encodeTileShape(shape))},
+                       b.descriptor(desc.encode())},
                       adaptor.getOffsets());
     rewriter.eraseOp(op);
     return success();
   }
 
 private:
-  static int64_t flag(OpTy op) {
+  static bool rootOnly(OpTy op) {
     if constexpr (std::is_same_v<OpTy, ReadTileOp>)
-      return op.getRootOnly() ? 1 : 0;
-    return 0;
+      return op.getRootOnly();
+    return false;
   }
   std::string callee;
 };
@@ -218,14 +219,11 @@ struct ShiftTileOpLowering : OpConversionPattern<ShiftTileOp> {
   LogicalResult matchAndRewrite(ShiftTileOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder b(rewriter, op);
-    rt::ShiftTileFields fields;
-    fields.gridDim = op.getGridDim();
-    fields.shape.assign(op.getBuffer().getType().getShape().begin(),
-                        op.getBuffer().getType().getShape().end());
-    fields.subshape.assign(op.getSizes().begin(), op.getSizes().end());
+    abi::ShiftTileDesc desc{op.getGridDim(), shapeOf(op.getBuffer().getType()),
+                            abi::Desc(op.getSizes().begin(), op.getSizes().end())};
     b.callWithOffsets("tc_rt_shift_tile",
                       {adaptor.getArray(), b.pointer(adaptor.getBuffer()),
-                       b.descriptor(rt::encodeShiftTile(fields))},
+                       b.descriptor(desc.encode())},
                       adaptor.getOffsets());
     rewriter.eraseOp(op);
     return success();
@@ -239,7 +237,7 @@ struct AllReduceTileOpLowering : OpConversionPattern<AllReduceTileOp> {
     RuntimeCallBuilder b(rewriter, op);
     b.call("tc_rt_allreduce_tile",
            {b.pointer(adaptor.getBuffer()),
-            b.descriptor(rt::encodeBufferShape(tileShape(op.getBuffer().getType())))});
+            b.descriptor(abi::AllReduceTileDesc{shapeOf(op.getBuffer().getType())}.encode())});
     rewriter.eraseOp(op);
     return success();
   }
@@ -260,8 +258,12 @@ struct ArrayCallLowering : OpConversionPattern<OpTy> {
     SmallVector<Value> args = {adaptor.getArray()};
     if constexpr (std::is_same_v<OpTy, ShiftArrayOp>)
       args.push_back(b.i64(op.getGridDim()));
-    if constexpr (std::is_same_v<OpTy, CombinePartialOp>)
-      args.push_back(b.i64(rt::gridDimMask(op.getGridDims())));
+    if constexpr (std::is_same_v<OpTy, CombinePartialOp>) {
+      int64_t mask = 0; // tc_rt_combine_partial takes the grid dimensions as bits
+      for (int64_t g : op.getGridDims())
+        mask |= int64_t(1) << g;
+      args.push_back(b.i64(mask));
+    }
     b.call(callee, args);
     rewriter.eraseOp(op);
     return success();
@@ -294,9 +296,8 @@ struct SliceLowering : OpConversionPattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder b(rewriter, op);
-    rt::TileShape extents{SmallVector<int64_t>(op.getTensorExtents()).vec()};
-    b.callWithOffsets(callee,
-                      {adaptor.getArray(), b.descriptor(rt::encodeBufferShape(extents))},
+    abi::SliceDesc desc{abi::Desc(op.getTensorExtents().begin(), op.getTensorExtents().end())};
+    b.callWithOffsets(callee, {adaptor.getArray(), b.descriptor(desc.encode())},
                       adaptor.getShift());
     rewriter.eraseOp(op);
     return success();
@@ -317,30 +318,26 @@ struct TileContractOpLowering : OpConversionPattern<TileContractOp> {
     DictionaryAttr extents = op.getExtents();
     // Labels travel as their position in `extents` (a sorted dictionary).
     auto ids = [&](ArrayAttr labels) {
-      std::vector<int64_t> out;
+      abi::Desc out;
       for (Attribute l : labels)
         out.push_back(llvm::find_if(extents, [&](NamedAttribute e) {
                         return e.getName() == cast<StringAttr>(l).getValue();
                       }) - extents.begin());
       return out;
     };
-    auto operand = [&](Value buffer, ArrayAttr labels) {
-      auto type = cast<MemRefType>(buffer.getType());
-      return rt::ContractOperand{SmallVector<int64_t>(type.getShape()).vec(), ids(labels)};
-    };
-    rt::ContractFields fields;
-    fields.a = operand(op.getA(), op.getALabels());
-    fields.b = operand(op.getB(), op.getBLabels());
-    fields.c = operand(op.getC(), op.getCLabels());
+    abi::TileContractDesc desc;
+    desc.a = {shapeOf(op.getA().getType()), ids(op.getALabels())};
+    desc.b = {shapeOf(op.getB().getType()), ids(op.getBLabels())};
+    desc.c = {shapeOf(op.getC().getType()), ids(op.getCLabels())};
     for (NamedAttribute e : extents)
-      fields.labelExtents.push_back(cast<IntegerAttr>(e.getValue()).getInt());
+      desc.labelExtents.push_back(cast<IntegerAttr>(e.getValue()).getInt());
 
     RuntimeCallBuilder b(rewriter, op);
     SmallVector<Value> offsets(adaptor.getAOffsets());
     llvm::append_range(offsets, adaptor.getBOffsets());
     llvm::append_range(offsets, adaptor.getCOffsets());
     b.callWithOffsets("tc_rt_tile_contract",
-                      {b.descriptor(rt::encodeContract(fields)), b.pointer(adaptor.getA()),
+                      {b.descriptor(desc.encode()), b.pointer(adaptor.getA()),
                        b.pointer(adaptor.getB()), b.pointer(adaptor.getC())},
                       offsets);
     rewriter.eraseOp(op);
