@@ -80,15 +80,17 @@ int main(int argc, char **argv) {
     std::vector<int64_t> sa = shapeOf(c.a, c.ext), sb = shapeOf(c.b, c.ext),
                          sc = shapeOf(c.c, c.ext);
     std::vector<double> a(volume(sa), 0.5), b(volume(sb), 0.25), cc(volume(sc), 0.0);
-    std::vector<int64_t> desc = {int64_t(sa.size()), int64_t(sb.size()), int64_t(sc.size())};
-    for (auto *s : {&sa, &sb, &sc})
-      desc.insert(desc.end(), s->begin(), s->end());
-    for (const std::string *ls : {&c.a, &c.b, &c.c})
-      for (char l : *ls)
-        desc.push_back(std::distance(c.ext.begin(), c.ext.find(l)));
-    desc.push_back(c.ext.size());
+    // Label ids: positions in c.ext.
+    auto operand = [&](const std::vector<int64_t> &shape, const std::string &labels) {
+      tc::rt::TileContractDesc::Operand o{shape, {}};
+      for (char l : labels)
+        o.labels.push_back(std::distance(c.ext.begin(), c.ext.find(l)));
+      return o;
+    };
+    tc::rt::TileContractDesc d{operand(sa, c.a), operand(sb, c.b), operand(sc, c.c), {}};
     for (auto &[l, e] : c.ext)
-      desc.push_back(e);
+      d.labelExtents.push_back(e);
+    std::vector<int64_t> desc = d.encode();
     std::vector<int64_t> offsets(sa.size() + sb.size() + sc.size(), 0);
     // M, N, K of the same contraction as a plain matrix product.
     int64_t M = 1, N = 1, K = 1;

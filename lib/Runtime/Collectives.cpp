@@ -97,8 +97,9 @@ extern "C" void tc_rt_shift_tile(void *array, double *buf, const int64_t *desc,
                                  const int64_t *offsets) {
   tc::rt::TraceScope trace("tc_rt_shift_tile");
   DistArray &a = *static_cast<DistArray *>(array);
-  int d = static_cast<int>(desc[0]), g = static_cast<int>(desc[1]);
-  Shape shape(desc + 2, desc + 2 + d), sub(desc + 2 + d, desc + 2 + 2 * d);
+  ShiftTileDescView shift(desc);
+  int d = static_cast<int>(shift.rank()), g = static_cast<int>(shift.gridDim());
+  Shape shape = shift.shape(), sub = shift.subshape();
   if (shape == sub) {
     shiftInPlace(buf, product(shape), a.comm, g, a.grid);
     return;
@@ -118,7 +119,7 @@ extern "C" void tc_rt_broadcast_tile(void *array, double *buf, const int64_t *de
   tc::rt::TraceScope trace("tc_rt_broadcast_tile");
   DistArray &a = *static_cast<DistArray *>(array);
   const int P = ctx().size, r = ctx().rank;
-  Shape shape(desc + 2, desc + 2 + desc[0]);
+  Shape shape = TileDescView(desc).shape();
   int64_t rowElems = product(shape) / shape[0];
   // Rows of the tile that slab q holds, as [lo, hi) in tile coordinates.
   auto piece = [&](int q) {
@@ -138,7 +139,7 @@ extern "C" void tc_rt_broadcast_tile(void *array, double *buf, const int64_t *de
 
 extern "C" void tc_rt_allreduce_tile(double *buf, const int64_t *desc) {
   tc::rt::TraceScope trace("tc_rt_allreduce_tile");
-  allreduce(buf, product(Shape(desc + 1, desc + 1 + desc[0])));
+  allreduce(buf, AllReduceTileDescView(desc).elements());
 }
 
 extern "C" void tc_rt_shift_array(void *array, int64_t gridDim) {

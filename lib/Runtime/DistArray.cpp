@@ -210,12 +210,10 @@ std::vector<DistArray *> &allArrays() {
 std::vector<int64_t> arrayDescription(const Shape &extents, const Shape &grid,
                                       const Shape &gridDims, tc_rt_kind kind, tc_rt_init init,
                                       bool onDisk) {
-  std::vector<int64_t> desc = {static_cast<int64_t>(extents.size()), kind, init, onDisk ? 1 : 0,
-                               static_cast<int64_t>(grid.size())};
-  desc.insert(desc.end(), grid.begin(), grid.end());
+  ArrayDesc desc{kind, init, onDisk, grid, {}};
   for (size_t d = 0; d < extents.size(); ++d)
-    desc.insert(desc.end(), {extents[d], gridDims[d], -1, static_cast<int64_t>(d)});
-  return desc;
+    desc.dims.push_back({extents[d], gridDims[d], /*skewDim=*/-1, static_cast<int64_t>(d)});
+  return desc.encode();
 }
 
 void releaseArrays() {
@@ -242,18 +240,18 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
   auto *a = new DistArray;
   allArrays().push_back(a);
   a->name = name;
-  int d = static_cast<int>(desc[0]);
-  a->kind = static_cast<tc_rt_kind>(desc[1]);
-  a->init = static_cast<tc_rt_init>(desc[2]);
-  a->onDisk = desc[3] != 0;
-  int g = static_cast<int>(desc[4]);
-  a->grid.assign(desc + 5, desc + 5 + g);
-  const int64_t *dims = desc + 5 + g;
+  ArrayDescView view(desc);
+  int d = static_cast<int>(view.rank());
+  a->kind = view.kind();
+  a->init = view.init();
+  a->onDisk = view.onDisk();
+  int g = static_cast<int>(view.gridRank());
+  a->grid = view.grid();
   for (int i = 0; i < d; ++i) {
-    a->extents.push_back(dims[4 * i]);
-    a->gridDim.push_back(dims[4 * i + 1]);
-    a->skewDim.push_back(dims[4 * i + 2]);
-    a->fileDim.push_back(dims[4 * i + 3]);
+    a->extents.push_back(view.extent(i));
+    a->gridDim.push_back(view.gridDim(i));
+    a->skewDim.push_back(view.skew(i));
+    a->fileDim.push_back(view.fileDim(i));
   }
   a->comm = gridComm(a->grid);
   a->coords.resize(g);
@@ -302,7 +300,8 @@ extern "C" void tc_rt_read_tile(void *array, double *buf, const int64_t *desc,
                                 const int64_t *offsets) {
   tc::rt::TraceScope trace("tc_rt_read_tile");
   DistArray &a = *static_cast<DistArray *>(array);
-  Shape shape(desc + 2, desc + 2 + desc[0]);
+  TileDescView tile(desc);
+  Shape shape = tile.shape();
   if (buf == a.mem() && !a.onDisk)
     return; // the tile is the array's storage (in-core plans)
   TilePart t = tilePart(a, shape, offsets);
@@ -310,7 +309,7 @@ extern "C" void tc_rt_read_tile(void *array, double *buf, const int64_t *desc,
     std::fill(buf, buf + product(shape), 0.0);
   transferBox(a, true, t.storeStart, t.len, buf, shape, t.bufStart,
               tileName(shape, offsets));
-  if (desc[1] && ctx().rank != 0) // inside accumulation: one rank carries C's old value
+  if (tile.rootOnly() && ctx().rank != 0) // inside accumulation: one rank carries C's old value
     std::fill(buf, buf + product(shape), 0.0);
 }
 
@@ -318,7 +317,7 @@ extern "C" void tc_rt_write_tile(void *array, double *buf, const int64_t *desc,
                                  const int64_t *offsets) {
   tc::rt::TraceScope trace("tc_rt_write_tile");
   DistArray &a = *static_cast<DistArray *>(array);
-  Shape shape(desc + 2, desc + 2 + desc[0]);
+  Shape shape = TileDescView(desc).shape();
   if (buf == a.mem() && !a.onDisk) {
     reportProgress();
     return;

@@ -17,13 +17,14 @@ using namespace tc::rt;
 
 namespace {
 
-/// Marks `a` as the slice at `shift` of a tensor with extents `desc[1..]`.
+/// Marks `a` as the slice at `shift` of a tensor with the extents of `desc`.
 void setSlice(DistArray &a, const int64_t *desc, const int64_t *shift) {
-  int rank = static_cast<int>(desc[0]);
+  SliceDescView slice(desc);
+  int rank = static_cast<int>(slice.rank());
   if (rank != a.rank())
     fail("slice of '" + a.name + "' has " + std::to_string(rank) + " dimensions, the array " +
          std::to_string(a.rank()));
-  a.sliceFull.assign(desc + 1, desc + 1 + rank);
+  a.sliceFull = slice.shape();
   a.sliceShift.assign(shift, shift + rank);
   for (int d = 0; d < rank; ++d)
     if (a.sliceFull[d] % a.extents[d] != 0)

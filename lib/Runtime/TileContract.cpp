@@ -105,21 +105,12 @@ using namespace tc::rt;
 extern "C" void tc_rt_tile_contract(const int64_t *desc, double *a, double *b, double *c,
                                     const int64_t *offsets) {
   tc::rt::TraceScope trace("tc_rt_tile_contract");
-  const int64_t ranks[3] = {desc[0], desc[1], desc[2]};
-  const int64_t *p = desc + 3;
-  Operand ops[3] = {{a, {}, {}, nullptr}, {b, {}, {}, nullptr}, {c, {}, {}, nullptr}};
-  for (int x = 0; x < 3; ++x) {
-    ops[x].shape.assign(p, p + ranks[x]);
-    p += ranks[x];
-  }
-  for (int x = 0; x < 3; ++x) {
-    ops[x].labels.assign(p, p + ranks[x]);
-    p += ranks[x];
-  }
-  Shape labelExtent(p + 1, p + 1 + p[0]);
-  ops[0].offsets = offsets;
-  ops[1].offsets = offsets + ranks[0];
-  ops[2].offsets = offsets + ranks[0] + ranks[1];
+  TileContractDescView view(desc);
+  double *buffers[3] = {a, b, c};
+  Operand ops[3];
+  for (int x : {TC_RT_OPERAND_A, TC_RT_OPERAND_B, TC_RT_OPERAND_C})
+    ops[x] = {buffers[x], view.shape(x), view.labels(x), offsets + view.offsetIndex(x)};
+  Shape labelExtent = view.labelExtents();
   auto has = [](const Operand &x, int64_t l) {
     return std::find(x.labels.begin(), x.labels.end(), l) != x.labels.end();
   };

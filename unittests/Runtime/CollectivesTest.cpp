@@ -18,9 +18,9 @@ TEST(Collectives, AllReduceTileSumsAndCountsBytes) {
   std::vector<double> buf(n);
   for (int64_t i = 0; i < n; ++i)
     buf[i] = R() * 1000.0 + i;
-  int64_t desc[] = {1, n};
+  Desc desc = AllReduceTileDesc{{n}}.encode();
   double sent = compute().bytesSent;
-  tc_rt_allreduce_tile(buf.data(), desc);
+  tc_rt_allreduce_tile(buf.data(), desc.data());
   for (int64_t i = 0; i < n; ++i)
     ASSERT_EQ(buf[i], 1000.0 * P() * (P() - 1) / 2 + double(i) * P());
   bool pow2 = (P() & (P() - 1)) == 0;
@@ -31,10 +31,10 @@ TEST(Collectives, AllReduceTileSumsAndCountsBytes) {
 TEST(Collectives, ShiftTileRotatesAlongTheGrid) {
   void *a = makeArray("shift", {4 * int64_t(P())}, {true}, TC_RT_DISTRIBUTED, false);
   std::vector<double> buf(6, R());
-  int64_t desc[] = {1, 0, 6, 4};  // rank 1, grid dim 0, shape [6], sub-tile [4]
+  Desc desc = ShiftTileDesc{/*gridDim=*/0, /*shape=*/{6}, /*subshape=*/{4}}.encode();
   int64_t offsets[] = {1};
   double sent = compute().bytesSent;
-  tc_rt_shift_tile(a, buf.data(), desc, offsets);
+  tc_rt_shift_tile(a, buf.data(), desc.data(), offsets);
   double next = (R() + 1) % P();
   EXPECT_EQ(buf[0], R());
   for (int i = 1; i < 5; ++i)
@@ -51,9 +51,10 @@ TEST(Collectives, BroadcastTileAssemblesSlabs) {
   for (int64_t r = R() * slab; r < std::min(rows, (R() + 1) * slab); ++r)
     for (int64_t c = 0; c < cols; ++c)
       buf[r * cols + c] = r * 10 + c;
-  int64_t desc[] = {2, 0, rows, cols}, offsets[] = {0, 0};
+  Desc desc = TileDesc{{rows, cols}}.encode();
+  int64_t offsets[] = {0, 0};
   double sent = compute().bytesSent;
-  tc_rt_broadcast_tile(a, buf.data(), desc, offsets);
+  tc_rt_broadcast_tile(a, buf.data(), desc.data(), offsets);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c)
       ASSERT_EQ(buf[r * cols + c], r * 10 + c) << r << "," << c;
@@ -66,8 +67,9 @@ TEST(Collectives, BroadcastTileAssemblesSlabs) {
 TEST(Collectives, OutOfCoreShiftArrayMovesBlocksDiskToDisk) {
   void *a = makeArray("disk-shift", {4 * int64_t(P())}, {true}, TC_RT_DISTRIBUTED, true);
   std::vector<double> buf(4, R());
-  int64_t desc[] = {1, 0, 4}, offsets[] = {0};
-  tc_rt_write_tile(a, buf.data(), desc, offsets);
+  Desc desc = TileDesc{{4}}.encode();
+  int64_t offsets[] = {0};
+  tc_rt_write_tile(a, buf.data(), desc.data(), offsets);
   Counters before = compute();
   tc_rt_shift_array(a, 0);
   Counters after = compute();
@@ -75,7 +77,7 @@ TEST(Collectives, OutOfCoreShiftArrayMovesBlocksDiskToDisk) {
   EXPECT_EQ(after.bytesRead - before.bytesRead, moved);
   EXPECT_EQ(after.bytesWritten - before.bytesWritten, moved);
   EXPECT_EQ(after.bytesSent - before.bytesSent, moved);
-  tc_rt_read_tile(a, buf.data(), desc, offsets);
+  tc_rt_read_tile(a, buf.data(), desc.data(), offsets);
   for (double x : buf)
     EXPECT_EQ(x, (R() + 1) % P());
 }
@@ -83,10 +85,11 @@ TEST(Collectives, OutOfCoreShiftArrayMovesBlocksDiskToDisk) {
 TEST(Collectives, OutOfCoreAllReduceAndAllGather) {
   void *c = makeArray("disk-sum", {5, 4}, {false, false}, TC_RT_REPLICATED, true);
   std::vector<double> buf(20, 1.0 + R());
-  int64_t desc[] = {2, 0, 5, 4}, offsets[] = {0, 0};
-  tc_rt_write_tile(c, buf.data(), desc, offsets);
+  Desc desc = TileDesc{{5, 4}}.encode();
+  int64_t offsets[] = {0, 0};
+  tc_rt_write_tile(c, buf.data(), desc.data(), offsets);
   tc_rt_allreduce_array(c);
-  tc_rt_read_tile(c, buf.data(), desc, offsets);
+  tc_rt_read_tile(c, buf.data(), desc.data(), offsets);
   for (double x : buf)
     EXPECT_EQ(x, P() * (P() + 1) / 2.0);
 
@@ -98,13 +101,15 @@ TEST(Collectives, OutOfCoreAllReduceAndAllGather) {
   std::vector<double> mine(2 * (hi - lo));
   for (int64_t r = lo; r < hi; ++r)
     mine[2 * (r - lo)] = mine[2 * (r - lo) + 1] = r;
-  int64_t sdesc[] = {2, 0, hi - lo, 2}, soff[] = {lo, 0};
+  Desc sdesc = TileDesc{{hi - lo, 2}}.encode();
+  int64_t soff[] = {lo, 0};
   if (hi > lo)
-    tc_rt_write_tile(g, mine.data(), sdesc, soff);
+    tc_rt_write_tile(g, mine.data(), sdesc.data(), soff);
   tc_rt_allgather_array(g);
   std::vector<double> all(2 * rows);
-  int64_t gdesc[] = {2, 0, rows, 2}, goff[] = {0, 0};
-  tc_rt_read_tile(g, all.data(), gdesc, goff);
+  Desc gdesc = TileDesc{{rows, 2}}.encode();
+  int64_t goff[] = {0, 0};
+  tc_rt_read_tile(g, all.data(), gdesc.data(), goff);
   for (int64_t r = 0; r < rows; ++r)
     EXPECT_EQ(all[2 * r], r) << r;
 }

@@ -35,10 +35,10 @@ TEST(Slices, LoadSliceReadsTheFusedRows) {
     GTEST_SKIP() << "8 rows do not split over " << P;
   void *full = array("X", {8, 6, 4}, 0, TC_RT_INIT_INPUT);
   void *slice = array("X", {P, 6, 4}, 0, TC_RT_INIT_ZERO);
-  int64_t desc[] = {3, 8, 6, 4};
+  Desc desc = SliceDesc{{8, 6, 4}}.encode();
   for (int64_t s = 0; s < rows; ++s) {
     int64_t shift[] = {s, 0, 0};
-    tc_rt_load_slice(slice, desc, shift);
+    tc_rt_load_slice(slice, desc.data(), shift);
     for (int64_t e = 0; e < 24; ++e)
       ASSERT_EQ(data(slice)[e], data(full)[s * 24 + e]) << "s " << s << " element " << e;
   }
@@ -54,11 +54,11 @@ TEST(Slices, StoredSlicesMakeTheTensor) {
   ctx().options.output = out;
   void *full = array("Y", {5, 4 * P}, 1, TC_RT_INIT_INPUT);
   void *slice = array("Y", {1, 4 * P}, 1, TC_RT_INIT_ZERO);
-  int64_t desc[] = {2, 5, 4 * P};
+  Desc desc = SliceDesc{{5, 4 * P}}.encode();
   for (int64_t s = 0; s < 5; ++s) {
     std::copy(data(full) + s * 4, data(full) + (s + 1) * 4, data(slice));
     int64_t shift[] = {s, 0};
-    tc_rt_store_slice(slice, desc, shift);
+    tc_rt_store_slice(slice, desc.data(), shift);
   }
   tc_rt_finish_store(slice);
   ctx().options.output.clear();

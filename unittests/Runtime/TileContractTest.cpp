@@ -59,17 +59,17 @@ void check(Tile a, Tile b, Tile c, const std::map<char, int64_t> &ext) {
       loop(i + 1);
   };
   loop(0);
-  std::vector<int64_t> desc = {static_cast<int64_t>(a.shape.size()),
-                               static_cast<int64_t>(b.shape.size()),
-                               static_cast<int64_t>(c.shape.size())};
-  for (Tile *t : {&a, &b, &c})
-    desc.insert(desc.end(), t->shape.begin(), t->shape.end());
-  for (Tile *t : {&a, &b, &c})
-    for (char l : t->labels)
-      desc.push_back(std::distance(ext.begin(), ext.find(l)));
-  desc.push_back(ext.size());
+  // Label ids: positions in `ext`.
+  auto operand = [&](const Tile &t) {
+    tc::rt::TileContractDesc::Operand o{t.shape, {}};
+    for (char l : t.labels)
+      o.labels.push_back(std::distance(ext.begin(), ext.find(l)));
+    return o;
+  };
+  tc::rt::TileContractDesc d{operand(a), operand(b), operand(c), {}};
   for (auto &[l, e] : ext)
-    desc.push_back(e);
+    d.labelExtents.push_back(e);
+  std::vector<int64_t> desc = d.encode();
   std::vector<int64_t> offsets;
   for (Tile *t : {&a, &b, &c})
     offsets.insert(offsets.end(), t->offsets.begin(), t->offsets.end());

@@ -19,11 +19,12 @@ void roundTrip(bool onDisk) {
   std::vector<double> tile(12);
   for (int i = 0; i < 12; ++i)
     tile[i] = i + 1;
-  int64_t desc[] = {2, 0, 3, 4}, offsets[] = {1, 5};
+  Desc desc = TileDesc{{3, 4}}.encode();
+  int64_t offsets[] = {1, 5};
   Counters before = compute();
-  tc_rt_write_tile(a, tile.data(), desc, offsets);
+  tc_rt_write_tile(a, tile.data(), desc.data(), offsets);
   std::vector<double> back(12, -1);
-  tc_rt_read_tile(a, back.data(), desc, offsets);
+  tc_rt_read_tile(a, back.data(), desc.data(), offsets);
   Counters after = compute();
   int64_t inside = 0;
   for (int r = 0; r < 3; ++r)
@@ -42,10 +43,10 @@ TEST(TileIO, ScratchFileClipsPadsAndCounts) { roundTrip(true); }
 TEST(TileIO, RootOnlyReadZeroesOtherRanks) {
   void *c = makeArray("root-only", {4}, {false}, TC_RT_REPLICATED, false);
   std::vector<double> buf(4, 3.0);
-  int64_t desc[] = {1, 0, 4}, off[] = {0};
-  tc_rt_write_tile(c, buf.data(), desc, off);
-  int64_t rootOnly[] = {1, 1, 4};
-  tc_rt_read_tile(c, buf.data(), rootOnly, off);
+  Desc desc = TileDesc{{4}}.encode(), rootOnly = TileDesc{{4}, /*rootOnly=*/true}.encode();
+  int64_t off[] = {0};
+  tc_rt_write_tile(c, buf.data(), desc.data(), off);
+  tc_rt_read_tile(c, buf.data(), rootOnly.data(), off);
   for (double x : buf)
     EXPECT_EQ(x, ctx().rank == 0 ? 3.0 : 0.0);
 }

@@ -1,0 +1,486 @@
+//===- Descriptors.h - the compiler/runtime ABI of tc -----------*- C -*-===//
+//
+// The static descriptions a compiled tc program passes to its runtime
+// (include/TC/Runtime/Runtime.h), declared once for both sides: the compiler
+// encodes them (tc-lower-to-runtime emits them as int64 constants), the runtime
+// decodes them. A description is a flat array of int64_t; its layout is fixed by
+// the offsets below and by the static_asserts at the end of the C part.
+//
+// Rule: any change to a layout, to an enum value or to a tc_rt_* signature
+// bumps TC_RT_API_VERSION. A program records the version it was compiled for
+// and calls tc_rt_check_abi(TC_RT_API_VERSION) first; an old program then stops
+// with a message instead of misreading a description.
+//
+// The C part (offsets, enums, size helpers) is plain C99 + _Static_assert; the
+// C++ part adds encoders (structs of named fields -> std::vector<int64_t>) and
+// decoders (views with named accessors over const int64_t *). docs/RuntimeABI.md
+// describes the contract.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_RUNTIME_DESCRIPTORS_H
+#define TC_RUNTIME_DESCRIPTORS_H
+
+#include <stdint.h>
+
+/// The version of the descriptor layouts and of the tc_rt_* calls.
+#define TC_RT_API_VERSION 1
+
+#ifdef __cplusplus
+#define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#define TC_RT_INLINE inline
+#else
+#define TC_RT_STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#define TC_RT_INLINE static inline
+#endif
+
+/// Array kinds (how the computation sees an array, Gao et al. Table 1). The
+/// values are the positions of the kind names of tc.array.
+enum tc_rt_kind {
+  TC_RT_DISTRIBUTED = 0, ///< a block per process on the grid
+  TC_RT_REPLICATED = 1,  ///< whole on every process (accumulation's C)
+  TC_RT_SLAB = 2,        ///< inside replication: stored in P slabs of dim 0,
+                         ///< tiles assembled by tc_rt_broadcast_tile
+  TC_RT_GATHERED = 3,    ///< outside replication: whole on every process after
+                         ///< tc_rt_allgather_array (loads only its own slab)
+};
+/// How tc_rt_array fills an array: from the input (HDF5 or random), with
+/// zeros, or from the input on rank 0 and zeros elsewhere (accumulation's C).
+enum tc_rt_init { TC_RT_INIT_INPUT = 0, TC_RT_INIT_ZERO = 1, TC_RT_INIT_ROOT_INPUT = 2 };
+
+//===-- tc_rt_array ---------------------------------------------------------===//
+// [rank, kind, init, on_disk, grid_rank, grid[grid_rank],
+//  then per dimension d < rank: extent, grid_dim, skew_dim, file_dim]
+enum tc_rt_array_field {
+  TC_RT_ARRAY_RANK = 0,      ///< number of dimensions
+  TC_RT_ARRAY_KIND = 1,      ///< enum tc_rt_kind
+  TC_RT_ARRAY_INIT = 2,      ///< enum tc_rt_init
+  TC_RT_ARRAY_ON_DISK = 3,   ///< 1: a per-process scratch file, 0: memory
+  TC_RT_ARRAY_GRID_RANK = 4, ///< number of process grid dimensions
+  TC_RT_ARRAY_GRID = 5,      ///< the grid's extents, then the dimensions
+};
+/// Fields of one dimension, TC_RT_ARRAY_DIM_FIELDS apart.
+enum tc_rt_array_dim_field {
+  TC_RT_ARRAY_DIM_EXTENT = 0,   ///< extent of the dimension
+  TC_RT_ARRAY_DIM_GRID_DIM = 1, ///< grid dimension it is split along; -1: none
+  TC_RT_ARRAY_DIM_SKEW_DIM = 2, ///< grid dimension whose coordinate is added to
+                                ///< its block index (stored pre-skewed); -1: none
+  TC_RT_ARRAY_DIM_FILE_DIM = 3, ///< dimension of the HDF5 dataset it holds
+  TC_RT_ARRAY_DIM_FIELDS = 4,
+};
+/// Where the fields of dimension `d` start.
+TC_RT_INLINE int64_t tc_rt_array_dim(const int64_t *desc, int64_t d) {
+  return TC_RT_ARRAY_GRID + desc[TC_RT_ARRAY_GRID_RANK] + TC_RT_ARRAY_DIM_FIELDS * d;
+}
+TC_RT_INLINE int64_t tc_rt_array_size(int64_t rank, int64_t grid_rank) {
+  return TC_RT_ARRAY_GRID + grid_rank + TC_RT_ARRAY_DIM_FIELDS * rank;
+}
+
+//===-- tc_rt_read_tile, tc_rt_write_tile, tc_rt_broadcast_tile -------------===//
+// [rank, root_only, shape[rank]]: the shape of the tile buffer. root_only (read
+// only, 0 for the others): ranks other than 0 zero the buffer after reading.
+enum tc_rt_tile_field {
+  TC_RT_TILE_RANK = 0,
+  TC_RT_TILE_ROOT_ONLY = 1,
+  TC_RT_TILE_SHAPE = 2,
+};
+TC_RT_INLINE int64_t tc_rt_tile_size(int64_t rank) { return TC_RT_TILE_SHAPE + rank; }
+
+//===-- tc_rt_shift_tile ----------------------------------------------------===//
+// [rank, grid_dim, shape[rank], subshape[rank]]: the buffer's shape, then the
+// shape of the sub-tile (at the call's offsets) that moves along grid_dim.
+enum tc_rt_shift_field {
+  TC_RT_SHIFT_RANK = 0,
+  TC_RT_SHIFT_GRID_DIM = 1,
+  TC_RT_SHIFT_SHAPE = 2,
+};
+TC_RT_INLINE int64_t tc_rt_shift_subshape(const int64_t *desc) {
+  return TC_RT_SHIFT_SHAPE + desc[TC_RT_SHIFT_RANK];
+}
+TC_RT_INLINE int64_t tc_rt_shift_size(int64_t rank) { return TC_RT_SHIFT_SHAPE + 2 * rank; }
+
+//===-- tc_rt_allreduce_tile ------------------------------------------------===//
+// [rank, shape[rank]]
+enum tc_rt_allreduce_field {
+  TC_RT_ALLREDUCE_RANK = 0,
+  TC_RT_ALLREDUCE_SHAPE = 1,
+};
+TC_RT_INLINE int64_t tc_rt_allreduce_size(int64_t rank) { return TC_RT_ALLREDUCE_SHAPE + rank; }
+
+//===-- tc_rt_tile_contract -------------------------------------------------===//
+// [rank_a, rank_b, rank_c, shape_a..., shape_b..., shape_c...,
+//  labels_a..., labels_b..., labels_c..., num_labels, extent[num_labels]]
+// Labels are ids in [0, num_labels); extent[l] is the sub-tile extent of label
+// l. The call's offsets hold A's, then B's, then C's sub-tile offsets.
+enum tc_rt_operand { TC_RT_OPERAND_A = 0, TC_RT_OPERAND_B = 1, TC_RT_OPERAND_C = 2 };
+enum tc_rt_contract_field {
+  TC_RT_CONTRACT_RANK = 0, ///< + operand: the operand's rank
+  TC_RT_CONTRACT_SHAPES = 3,
+};
+/// Where operand `x`'s entries start among the shapes (and among the labels,
+/// and in the offsets argument): after the operands before it.
+TC_RT_INLINE int64_t tc_rt_contract_before(const int64_t *desc, int64_t x) {
+  int64_t n = 0;
+  for (int64_t y = 0; y < x; ++y)
+    n += desc[TC_RT_CONTRACT_RANK + y];
+  return n;
+}
+TC_RT_INLINE int64_t tc_rt_contract_shape(const int64_t *desc, int64_t x) {
+  return TC_RT_CONTRACT_SHAPES + tc_rt_contract_before(desc, x);
+}
+TC_RT_INLINE int64_t tc_rt_contract_labels(const int64_t *desc, int64_t x) {
+  return TC_RT_CONTRACT_SHAPES + tc_rt_contract_before(desc, 3) + tc_rt_contract_before(desc, x);
+}
+/// The num_labels entry; the extents follow it.
+TC_RT_INLINE int64_t tc_rt_contract_num_labels(const int64_t *desc) {
+  return TC_RT_CONTRACT_SHAPES + 2 * tc_rt_contract_before(desc, 3);
+}
+TC_RT_INLINE int64_t tc_rt_contract_size(int64_t rank_a, int64_t rank_b, int64_t rank_c,
+                                         int64_t num_labels) {
+  return TC_RT_CONTRACT_SHAPES + 2 * (rank_a + rank_b + rank_c) + 1 + num_labels;
+}
+
+//===-- tc_rt_load_slice, tc_rt_store_slice ---------------------------------===//
+// [rank, extents[rank]]: the whole tensor the array is a slice of.
+enum tc_rt_slice_field {
+  TC_RT_SLICE_RANK = 0,
+  TC_RT_SLICE_EXTENTS = 1,
+};
+TC_RT_INLINE int64_t tc_rt_slice_size(int64_t rank) { return TC_RT_SLICE_EXTENTS + rank; }
+
+//===-- The layouts of TC_RT_API_VERSION 1 ----------------------------------===//
+// A failing assert here means a layout changed: bump TC_RT_API_VERSION (old
+// programs must be refused, not misread), then update the asserts.
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 1,
+                    "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
+#define TC_RT_LAYOUT(cond)                                                                         \
+  TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")
+TC_RT_LAYOUT(sizeof(int64_t) == 8);
+TC_RT_LAYOUT(TC_RT_DISTRIBUTED == 0 && TC_RT_REPLICATED == 1 && TC_RT_SLAB == 2 &&
+             TC_RT_GATHERED == 3);
+TC_RT_LAYOUT(TC_RT_INIT_INPUT == 0 && TC_RT_INIT_ZERO == 1 && TC_RT_INIT_ROOT_INPUT == 2);
+TC_RT_LAYOUT(TC_RT_ARRAY_RANK == 0 && TC_RT_ARRAY_KIND == 1 && TC_RT_ARRAY_INIT == 2 &&
+             TC_RT_ARRAY_ON_DISK == 3 && TC_RT_ARRAY_GRID_RANK == 4 && TC_RT_ARRAY_GRID == 5);
+TC_RT_LAYOUT(TC_RT_ARRAY_DIM_EXTENT == 0 && TC_RT_ARRAY_DIM_GRID_DIM == 1 &&
+             TC_RT_ARRAY_DIM_SKEW_DIM == 2 && TC_RT_ARRAY_DIM_FILE_DIM == 3 &&
+             TC_RT_ARRAY_DIM_FIELDS == 4);
+TC_RT_LAYOUT(TC_RT_TILE_RANK == 0 && TC_RT_TILE_ROOT_ONLY == 1 && TC_RT_TILE_SHAPE == 2);
+// The compiler builds a shift description from a tile description (the flag
+// slot holding the grid dimension) followed by the sub-tile's shape.
+TC_RT_LAYOUT((int)TC_RT_SHIFT_RANK == (int)TC_RT_TILE_RANK &&
+             (int)TC_RT_SHIFT_GRID_DIM == (int)TC_RT_TILE_ROOT_ONLY &&
+             (int)TC_RT_SHIFT_SHAPE == (int)TC_RT_TILE_SHAPE);
+TC_RT_LAYOUT(TC_RT_ALLREDUCE_RANK == 0 && TC_RT_ALLREDUCE_SHAPE == 1);
+TC_RT_LAYOUT(TC_RT_OPERAND_A == 0 && TC_RT_OPERAND_B == 1 && TC_RT_OPERAND_C == 2);
+TC_RT_LAYOUT(TC_RT_CONTRACT_RANK == 0 && TC_RT_CONTRACT_SHAPES == 3);
+TC_RT_LAYOUT(TC_RT_SLICE_RANK == 0 && TC_RT_SLICE_EXTENTS == 1);
+#undef TC_RT_LAYOUT
+
+#ifdef __cplusplus
+//===-- C++: encoders and decoders ------------------------------------------===//
+// Encoders are plain structs whose encode() gives the int64 sequence to pass
+// (the compiler stores it as a constant); decoders are views over a description
+// the runtime received. Within namespace mlir::tc, spell the namespace ::tc::rt.
+#include <cassert>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace tc::rt {
+
+using Desc = std::vector<int64_t>;
+
+/// The name of a kind or init in tc.array's attributes ("distributed",
+/// "root-input", ...), and back (nullopt: no such name).
+inline const char *kindName(tc_rt_kind k) {
+  static const char *const names[] = {"distributed", "replicated", "slab", "gathered"};
+  return names[k];
+}
+inline const char *initName(tc_rt_init i) {
+  static const char *const names[] = {"input", "zero", "root-input"};
+  return names[i];
+}
+inline std::optional<tc_rt_kind> kindNamed(std::string_view name) {
+  for (int k = TC_RT_DISTRIBUTED; k <= TC_RT_GATHERED; ++k)
+    if (name == kindName(static_cast<tc_rt_kind>(k)))
+      return static_cast<tc_rt_kind>(k);
+  return std::nullopt;
+}
+inline std::optional<tc_rt_init> initNamed(std::string_view name) {
+  for (int i = TC_RT_INIT_INPUT; i <= TC_RT_INIT_ROOT_INPUT; ++i)
+    if (name == initName(static_cast<tc_rt_init>(i)))
+      return static_cast<tc_rt_init>(i);
+  return std::nullopt;
+}
+
+namespace detail {
+inline Desc slice(const int64_t *d, int64_t at, int64_t n) { return Desc(d + at, d + at + n); }
+inline void append(Desc &out, const Desc &v) { out.insert(out.end(), v.begin(), v.end()); }
+inline int64_t product(const Desc &v) {
+  int64_t p = 1;
+  for (int64_t x : v)
+    p *= x;
+  return p;
+}
+} // namespace detail
+
+//===-- tc_rt_array -----------------------------------------------------------===//
+
+/// One dimension of an array.
+struct ArrayDim {
+  int64_t extent = 0;
+  int64_t gridDim = -1; ///< grid dimension it is split along; -1: whole
+  int64_t skewDim = -1; ///< grid dimension skewing its blocks; -1: none
+  int64_t fileDim = 0;  ///< dimension of the HDF5 dataset it holds
+};
+
+struct ArrayDesc {
+  tc_rt_kind kind = TC_RT_DISTRIBUTED;
+  tc_rt_init init = TC_RT_INIT_INPUT;
+  bool onDisk = false;
+  Desc grid;                  ///< the process grid's extents
+  std::vector<ArrayDim> dims; ///< in storage order
+
+  Desc encode() const {
+    Desc d(TC_RT_ARRAY_GRID);
+    d[TC_RT_ARRAY_RANK] = static_cast<int64_t>(dims.size());
+    d[TC_RT_ARRAY_KIND] = kind;
+    d[TC_RT_ARRAY_INIT] = init;
+    d[TC_RT_ARRAY_ON_DISK] = onDisk ? 1 : 0;
+    d[TC_RT_ARRAY_GRID_RANK] = static_cast<int64_t>(grid.size());
+    detail::append(d, grid);
+    for (const ArrayDim &x : dims) {
+      assert(x.gridDim < static_cast<int64_t>(grid.size()) &&
+             x.skewDim < static_cast<int64_t>(grid.size()) && "no such grid dimension");
+      int64_t fields[TC_RT_ARRAY_DIM_FIELDS];
+      fields[TC_RT_ARRAY_DIM_EXTENT] = x.extent;
+      fields[TC_RT_ARRAY_DIM_GRID_DIM] = x.gridDim;
+      fields[TC_RT_ARRAY_DIM_SKEW_DIM] = x.skewDim;
+      fields[TC_RT_ARRAY_DIM_FILE_DIM] = x.fileDim;
+      d.insert(d.end(), fields, fields + TC_RT_ARRAY_DIM_FIELDS);
+    }
+    assert(static_cast<int64_t>(d.size()) ==
+           tc_rt_array_size(static_cast<int64_t>(dims.size()), static_cast<int64_t>(grid.size())));
+    return d;
+  }
+};
+
+class ArrayDescView {
+public:
+  explicit ArrayDescView(const int64_t *desc) : d(desc) {}
+  int64_t rank() const { return d[TC_RT_ARRAY_RANK]; }
+  tc_rt_kind kind() const { return static_cast<tc_rt_kind>(d[TC_RT_ARRAY_KIND]); }
+  tc_rt_init init() const { return static_cast<tc_rt_init>(d[TC_RT_ARRAY_INIT]); }
+  bool onDisk() const { return d[TC_RT_ARRAY_ON_DISK] != 0; }
+  int64_t gridRank() const { return d[TC_RT_ARRAY_GRID_RANK]; }
+  Desc grid() const { return detail::slice(d, TC_RT_ARRAY_GRID, gridRank()); }
+  int64_t extent(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_EXTENT); }
+  int64_t gridDim(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_GRID_DIM); }
+  int64_t skew(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_SKEW_DIM); }
+  int64_t fileDim(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_FILE_DIM); }
+  /// The extents of every dimension.
+  Desc shape() const {
+    Desc s;
+    for (int64_t i = 0; i < rank(); ++i)
+      s.push_back(extent(i));
+    return s;
+  }
+  ArrayDim dim(int64_t i) const { return {extent(i), gridDim(i), skew(i), fileDim(i)}; }
+  ArrayDesc decode() const {
+    ArrayDesc a{kind(), init(), onDisk(), grid(), {}};
+    for (int64_t i = 0; i < rank(); ++i)
+      a.dims.push_back(dim(i));
+    return a;
+  }
+  /// Number of int64 entries.
+  int64_t size() const { return tc_rt_array_size(rank(), gridRank()); }
+
+private:
+  int64_t field(int64_t dim, int64_t f) const {
+    assert(dim >= 0 && dim < rank());
+    return d[tc_rt_array_dim(d, dim) + f];
+  }
+  const int64_t *d;
+};
+
+//===-- tc_rt_read_tile, tc_rt_write_tile, tc_rt_broadcast_tile --------------===//
+
+struct TileDesc {
+  Desc shape;            ///< of the tile buffer
+  bool rootOnly = false; ///< tc_rt_read_tile inside accumulation; else false
+
+  Desc encode() const {
+    Desc d(TC_RT_TILE_SHAPE);
+    d[TC_RT_TILE_RANK] = static_cast<int64_t>(shape.size());
+    d[TC_RT_TILE_ROOT_ONLY] = rootOnly ? 1 : 0;
+    detail::append(d, shape);
+    return d;
+  }
+};
+
+class TileDescView {
+public:
+  explicit TileDescView(const int64_t *desc) : d(desc) {}
+  int64_t rank() const { return d[TC_RT_TILE_RANK]; }
+  bool rootOnly() const { return d[TC_RT_TILE_ROOT_ONLY] != 0; }
+  int64_t extent(int64_t dim) const { return d[TC_RT_TILE_SHAPE + dim]; }
+  Desc shape() const { return detail::slice(d, TC_RT_TILE_SHAPE, rank()); }
+  TileDesc decode() const { return {shape(), rootOnly()}; }
+  int64_t size() const { return tc_rt_tile_size(rank()); }
+
+private:
+  const int64_t *d;
+};
+
+//===-- tc_rt_shift_tile ------------------------------------------------------===//
+
+struct ShiftTileDesc {
+  int64_t gridDim = 0; ///< the grid dimension to shift along
+  Desc shape;          ///< of the tile buffer
+  Desc subshape;       ///< of the sub-tile that moves
+
+  Desc encode() const {
+    assert(shape.size() == subshape.size() && "a sub-tile of another rank");
+    Desc d(TC_RT_SHIFT_SHAPE);
+    d[TC_RT_SHIFT_RANK] = static_cast<int64_t>(shape.size());
+    d[TC_RT_SHIFT_GRID_DIM] = gridDim;
+    detail::append(d, shape);
+    detail::append(d, subshape);
+    return d;
+  }
+};
+
+class ShiftTileDescView {
+public:
+  explicit ShiftTileDescView(const int64_t *desc) : d(desc) {}
+  int64_t rank() const { return d[TC_RT_SHIFT_RANK]; }
+  int64_t gridDim() const { return d[TC_RT_SHIFT_GRID_DIM]; }
+  Desc shape() const { return detail::slice(d, TC_RT_SHIFT_SHAPE, rank()); }
+  Desc subshape() const { return detail::slice(d, tc_rt_shift_subshape(d), rank()); }
+  ShiftTileDesc decode() const { return {gridDim(), shape(), subshape()}; }
+  int64_t size() const { return tc_rt_shift_size(rank()); }
+
+private:
+  const int64_t *d;
+};
+
+//===-- tc_rt_allreduce_tile --------------------------------------------------===//
+
+struct AllReduceTileDesc {
+  Desc shape; ///< of the buffer summed over all ranks
+
+  Desc encode() const {
+    Desc d(TC_RT_ALLREDUCE_SHAPE);
+    d[TC_RT_ALLREDUCE_RANK] = static_cast<int64_t>(shape.size());
+    detail::append(d, shape);
+    return d;
+  }
+};
+
+class AllReduceTileDescView {
+public:
+  explicit AllReduceTileDescView(const int64_t *desc) : d(desc) {}
+  int64_t rank() const { return d[TC_RT_ALLREDUCE_RANK]; }
+  Desc shape() const { return detail::slice(d, TC_RT_ALLREDUCE_SHAPE, rank()); }
+  /// Number of elements of the buffer.
+  int64_t elements() const { return detail::product(shape()); }
+  AllReduceTileDesc decode() const { return {shape()}; }
+  int64_t size() const { return tc_rt_allreduce_size(rank()); }
+
+private:
+  const int64_t *d;
+};
+
+//===-- tc_rt_tile_contract ---------------------------------------------------===//
+
+struct TileContractDesc {
+  /// One operand: its buffer's shape and the label id of each dimension.
+  struct Operand {
+    Desc shape, labels;
+  };
+  Operand a, b, c;   ///< C[sub] += A[sub] * B[sub]
+  Desc labelExtents; ///< sub-tile extent of each label id
+
+  const Operand &operand(int x) const {
+    return x == TC_RT_OPERAND_A ? a : x == TC_RT_OPERAND_B ? b : c;
+  }
+
+  Desc encode() const {
+    const Operand *ops[] = {&a, &b, &c};
+    Desc d;
+    for (const Operand *o : ops) {
+      assert(o->shape.size() == o->labels.size() && "one label per dimension");
+      d.push_back(static_cast<int64_t>(o->shape.size()));
+    }
+    for (const Operand *o : ops)
+      detail::append(d, o->shape);
+    for (const Operand *o : ops) {
+      for (int64_t l : o->labels)
+        assert(l >= 0 && l < static_cast<int64_t>(labelExtents.size()) && "no such label");
+      detail::append(d, o->labels);
+    }
+    d.push_back(static_cast<int64_t>(labelExtents.size()));
+    detail::append(d, labelExtents);
+    return d;
+  }
+};
+
+class TileContractDescView {
+public:
+  explicit TileContractDescView(const int64_t *desc) : d(desc) {}
+  /// x: TC_RT_OPERAND_A, _B or _C.
+  int64_t rank(int x) const { return d[TC_RT_CONTRACT_RANK + x]; }
+  Desc shape(int x) const { return detail::slice(d, tc_rt_contract_shape(d, x), rank(x)); }
+  Desc labels(int x) const { return detail::slice(d, tc_rt_contract_labels(d, x), rank(x)); }
+  /// Where operand x's sub-tile offsets start in the call's offsets.
+  int64_t offsetIndex(int x) const { return tc_rt_contract_before(d, x); }
+  int64_t numLabels() const { return d[tc_rt_contract_num_labels(d)]; }
+  int64_t labelExtent(int64_t label) const { return d[tc_rt_contract_num_labels(d) + 1 + label]; }
+  Desc labelExtents() const {
+    return detail::slice(d, tc_rt_contract_num_labels(d) + 1, numLabels());
+  }
+  TileContractDesc decode() const {
+    return {{shape(TC_RT_OPERAND_A), labels(TC_RT_OPERAND_A)},
+            {shape(TC_RT_OPERAND_B), labels(TC_RT_OPERAND_B)},
+            {shape(TC_RT_OPERAND_C), labels(TC_RT_OPERAND_C)},
+            labelExtents()};
+  }
+  int64_t size() const {
+    return tc_rt_contract_size(rank(TC_RT_OPERAND_A), rank(TC_RT_OPERAND_B), rank(TC_RT_OPERAND_C),
+                               numLabels());
+  }
+
+private:
+  const int64_t *d;
+};
+
+//===-- tc_rt_load_slice, tc_rt_store_slice -----------------------------------===//
+
+struct SliceDesc {
+  Desc extents; ///< of the whole tensor
+
+  Desc encode() const {
+    Desc d(TC_RT_SLICE_EXTENTS);
+    d[TC_RT_SLICE_RANK] = static_cast<int64_t>(extents.size());
+    detail::append(d, extents);
+    return d;
+  }
+};
+
+class SliceDescView {
+public:
+  explicit SliceDescView(const int64_t *desc) : d(desc) {}
+  int64_t rank() const { return d[TC_RT_SLICE_RANK]; }
+  int64_t extent(int64_t dim) const { return d[TC_RT_SLICE_EXTENTS + dim]; }
+  Desc shape() const { return detail::slice(d, TC_RT_SLICE_EXTENTS, rank()); }
+  SliceDesc decode() const { return {shape()}; }
+  int64_t size() const { return tc_rt_slice_size(rank()); }
+
+private:
+  const int64_t *d;
+};
+
+} // namespace tc::rt
+#endif // __cplusplus
+
+#endif // TC_RUNTIME_DESCRIPTORS_H
