@@ -150,8 +150,8 @@ struct ArrayOpLowering : OpConversionPattern<ArrayOp> {
   LogicalResult matchAndRewrite(ArrayOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     abi::ArrayDesc desc;
-    desc.kind = static_cast<tc_rt_kind>(op.getKind());
-    desc.init = static_cast<tc_rt_init>(op.getInit());
+    desc.kind = *abi::kindNamed(op.getKind().str());
+    desc.init = *abi::initNamed(op.getInit().str());
     desc.onDisk = op.getOnDisk();
     desc.grid.assign(op.getGrid().begin(), op.getGrid().end());
     std::optional<ArrayRef<int64_t>> fileDims = op.getFileDims();

@@ -26,18 +26,18 @@
 // CHECK-DAG: memref.get_global @[[NAME]]
 // CHECK: %[[A:.*]] = call @tc_rt_array(%{{.*}}, %{{.*}}, %[[NULL]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> !llvm.ptr
 // CHECK: %[[STORAGE:.*]] = call @tc_rt_array({{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> !llvm.ptr
+// CHECK: memref.get_global @[[ROOT]]
 // CHECK: memref.alloca_scope {
 // CHECK:   memref.alloca() : memref<2xi64>
 // CHECK:   memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<2xi64>
-// CHECK:   memref.get_global @[[ROOT]]
 // CHECK:   call @tc_rt_read_tile(%[[A]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
 // CHECK: }
 // CHECK: memref.get_global @[[TILE]]
 // CHECK: call @tc_rt_broadcast_tile(%[[A]],
 // CHECK: memref.get_global @[[SHIFT]]
 // CHECK: call @tc_rt_shift_tile(%[[A]],
-// CHECK: memref.alloca() : memref<6xi64>
 // CHECK: memref.get_global @[[CONTRACT]]
+// CHECK: memref.alloca() : memref<6xi64>
 // CHECK: call @tc_rt_tile_contract(
 // CHECK: memref.get_global @[[SHAPE]]
 // CHECK: call @tc_rt_allreduce_tile(
@@ -87,20 +87,19 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
 
 // -----
 
-// A !tc.array carried by an scf.for, passed to a function and through a block
-// argument becomes the runtime handle everywhere.
+// A !tc.array carried by an scf.for (a loop-carried block argument) and passed
+// to a function (an entry block argument) becomes the runtime handle everywhere.
 // CHECK-LABEL: func.func @carried()
 // CHECK: %[[H:.*]] = call @tc_rt_array(
 // CHECK: %[[L:.*]] = scf.for {{.*}} iter_args(%[[IT:.*]] = %[[H]]) -> (!llvm.ptr) {
 // CHECK:   call @tc_rt_shift_array(%[[IT]], %{{.*}})
 // CHECK:   scf.yield %[[IT]] : !llvm.ptr
-// CHECK: call @consume(%[[L]]) : (!llvm.ptr) -> ()
-// CHECK: cf.br ^[[BB:.*]](%[[L]] : !llvm.ptr)
-// CHECK: ^[[BB]](%[[ARG:.*]]: !llvm.ptr):
-// CHECK: call @tc_rt_store(%[[ARG]])
+// CHECK: %[[R:.*]] = call @consume(%[[L]]) : (!llvm.ptr) -> !llvm.ptr
+// CHECK: call @tc_rt_store(%[[R]])
 // CHECK-LABEL: func.func @consume(
-// CHECK-SAME: %[[P:.*]]: !llvm.ptr)
+// CHECK-SAME: %[[P:.*]]: !llvm.ptr) -> !llvm.ptr
 // CHECK: call @tc_rt_zero_array(%[[P]])
+// CHECK: return %[[P]] : !llvm.ptr
 // CHECK-NOT: !tc.array
 module {
   func.func @carried() {
@@ -112,15 +111,13 @@ module {
       tc.shift_array %it along 0
       scf.yield %it : !tc.array
     }
-    func.call @consume(%last) : (!tc.array) -> ()
-    cf.br ^bb1(%last : !tc.array)
-  ^bb1(%arg : !tc.array):
-    tc.store %arg
+    %r = func.call @consume(%last) : (!tc.array) -> !tc.array
+    tc.store %r
     return
   }
-  func.func @consume(%a : !tc.array) {
+  func.func @consume(%a : !tc.array) -> !tc.array {
     tc.zero_array %a
-    return
+    return %a : !tc.array
   }
 }
 
