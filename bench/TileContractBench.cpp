@@ -82,12 +82,12 @@ int main(int argc, char **argv) {
     std::vector<double> a(volume(sa), 0.5), b(volume(sb), 0.25), cc(volume(sc), 0.0);
     // Label ids: positions in c.ext.
     auto operand = [&](const std::vector<int64_t> &shape, const std::string &labels) {
-      tc::rt::TileContractDesc::Operand o{shape, {}};
+      tc_rt::TileContractDesc::Operand o{shape, {}};
       for (char l : labels)
         o.labels.push_back(std::distance(c.ext.begin(), c.ext.find(l)));
       return o;
     };
-    tc::rt::TileContractDesc d{operand(sa, c.a), operand(sb, c.b), operand(sc, c.c), {}};
+    tc_rt::TileContractDesc d{operand(sa, c.a), operand(sb, c.b), operand(sc, c.c), {}};
     for (auto &[l, e] : c.ext)
       d.labelExtents.push_back(e);
     std::vector<int64_t> desc = d.encode();

@@ -22,3 +22,11 @@ config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%mlir_lib_dir", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
 config.substitutions.append(("%shlibext", config.shlibext))
 config.substitutions.append(("%python", "/usr/bin/python3"))
+
+# The runtime ABI version, read from its one definition, for programs that call
+# tc_rt_check_abi by hand (test/Integration/abi-check.mlir).
+import re
+with open(os.path.join(config.tc_src_root, "include", "TC", "Runtime", "Descriptors.h")) as f:
+    config.substitutions.append(
+        ("%tc_rt_api_version",
+         re.search(r"#define TC_RT_API_VERSION (\d+)", f.read()).group(1)))

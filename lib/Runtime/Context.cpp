@@ -45,6 +45,21 @@ void setPhase(Phase p, bool sampleRss) {
   c.phaseStart = now;
 }
 
+/// Removes what a failed run leaves and ends every rank, `wait` microseconds
+/// after the message.
+[[noreturn]] static void abortRun(useconds_t wait = 200 * 1000) {
+  Context &c = ctx();
+  for (const std::string &f : c.scratchFiles)
+    ::unlink(f.c_str());
+  if (!c.partialOutput.empty())
+    ::unlink(c.partialOutput.c_str());
+  // Give mpirun's output forwarding a moment to pass the message on, then end
+  // every rank with a non-zero status; none is left waiting in a collective.
+  ::usleep(wait);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+
 void fail(const std::string &message) {
   Context &c = ctx();
   if (c.progressShown)
@@ -52,15 +67,26 @@ void fail(const std::string &message) {
   std::fprintf(stderr, "%s: rank %d: error: %s\n", c.program.c_str(), c.rank,
                message.c_str());
   std::fflush(stderr);
-  for (const std::string &f : c.scratchFiles)
-    ::unlink(f.c_str());
-  if (!c.partialOutput.empty())
-    ::unlink(c.partialOutput.c_str());
-  // Give mpirun's output forwarding a moment to pass the message on, then end
-  // every rank with a non-zero status; none is left waiting in a collective.
-  ::usleep(200 * 1000);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::_Exit(1);
+  abortRun();
+}
+
+void failOnRoot(const std::string &message) {
+  Context &c = ctx();
+  if (c.rank == 0) {
+    if (c.progressShown)
+      std::fputc('\n', stderr);
+    std::fprintf(stderr, "%s: error: %s\n", c.program.c_str(), message.c_str());
+    std::fflush(stderr);
+  }
+  // The silent ranks wait longer: rank 0's abort, after its message, ends them.
+  abortRun(c.rank == 0 ? 200 * 1000 : 2000 * 1000);
+}
+
+std::string abiMismatch(int64_t compiledVersion) {
+  if (compiledVersion == TC_RT_API_VERSION)
+    return "";
+  return "this program was compiled for tc runtime ABI " + std::to_string(compiledVersion) +
+         ", the runtime is " + std::to_string(TC_RT_API_VERSION) + ": recompile with this tc";
 }
 
 MPI_Comm gridComm(const std::vector<int64_t> &grid) {
@@ -119,6 +145,12 @@ void startProcess(int *argc, char ***argv, const std::string &program) {
 } // namespace tc::rt
 
 using namespace tc::rt;
+
+extern "C" void tc_rt_check_abi(int64_t compiledVersion) {
+  std::string mismatch = abiMismatch(compiledVersion);
+  if (!mismatch.empty())
+    failOnRoot(mismatch);
+}
 
 extern "C" void tc_rt_plan(double predictedDisk, double predictedComm, double flops,
                            int64_t chunkBytes) {

@@ -94,6 +94,13 @@ void setPhase(Phase p, bool sampleRss = true);
 /// Prints "<program>: rank R: error: <message>", removes scratch files and partial output, and
 /// ends every rank with exit status 1.
 [[noreturn]] void fail(const std::string &message);
+/// As fail, for an error every rank meets alike: only rank 0 prints
+/// "<program>: error: <message>".
+[[noreturn]] void failOnRoot(const std::string &message);
+
+/// What tc_rt_check_abi says about a program compiled for ABI
+/// `compiledVersion`: empty if this runtime implements it.
+std::string abiMismatch(int64_t compiledVersion);
 
 /// A Cartesian communicator (periodic in every dimension) for `grid`; fails if
 /// its size differs from the number of ranks.

@@ -20,6 +20,9 @@
 
 namespace tc::rt {
 
+// The descriptor encoders and views (TC/Runtime/Descriptors.h).
+using namespace ::tc_rt;
+
 using Shape = std::vector<int64_t>;
 
 int64_t product(const Shape &s);

@@ -61,12 +61,12 @@ void check(Tile a, Tile b, Tile c, const std::map<char, int64_t> &ext) {
   loop(0);
   // Label ids: positions in `ext`.
   auto operand = [&](const Tile &t) {
-    tc::rt::TileContractDesc::Operand o{t.shape, {}};
+    tc_rt::TileContractDesc::Operand o{t.shape, {}};
     for (char l : t.labels)
       o.labels.push_back(std::distance(ext.begin(), ext.find(l)));
     return o;
   };
-  tc::rt::TileContractDesc d{operand(a), operand(b), operand(c), {}};
+  tc_rt::TileContractDesc d{operand(a), operand(b), operand(c), {}};
   for (auto &[l, e] : ext)
     d.labelExtents.push_back(e);
   std::vector<int64_t> desc = d.encode();

@@ -11,7 +11,7 @@
 // and calls tc_rt_check_abi(TC_RT_API_VERSION) first; an old program then stops
 // with a message instead of misreading a description.
 //
-// The C part (offsets, enums, size helpers) is plain C99 + _Static_assert; the
+// The C part (offsets, enums, size helpers) is plain C11; the
 // C++ part adds encoders (structs of named fields -> std::vector<int64_t>) and
 // decoders (views with named accessors over const int64_t *). docs/RuntimeABI.md
 // describes the contract.
@@ -179,14 +179,15 @@ TC_RT_LAYOUT(TC_RT_SLICE_RANK == 0 && TC_RT_SLICE_EXTENTS == 1);
 //===-- C++: encoders and decoders ------------------------------------------===//
 // Encoders are plain structs whose encode() gives the int64 sequence to pass
 // (the compiler stores it as a constant); decoders are views over a description
-// the runtime received. Within namespace mlir::tc, spell the namespace ::tc::rt.
+// the runtime received. The namespace is tc_rt, like the C names: a namespace
+// ::tc would make `tc` ambiguous in compiler code that uses mlir::tc.
 #include <cassert>
 #include <cstddef>
 #include <optional>
 #include <string_view>
 #include <vector>
 
-namespace tc::rt {
+namespace tc_rt {
 
 using Desc = std::vector<int64_t>;
 
@@ -216,6 +217,12 @@ inline std::optional<tc_rt_init> initNamed(std::string_view name) {
 namespace detail {
 inline Desc slice(const int64_t *d, int64_t at, int64_t n) { return Desc(d + at, d + at + n); }
 inline void append(Desc &out, const Desc &v) { out.insert(out.end(), v.begin(), v.end()); }
+inline bool allBelow(const Desc &v, size_t n) {
+  for (int64_t x : v)
+    if (x < 0 || x >= static_cast<int64_t>(n))
+      return false;
+  return true;
+}
 inline int64_t product(const Desc &v) {
   int64_t p = 1;
   for (int64_t x : v)
@@ -415,8 +422,7 @@ struct TileContractDesc {
     for (const Operand *o : ops)
       detail::append(d, o->shape);
     for (const Operand *o : ops) {
-      for (int64_t l : o->labels)
-        assert(l >= 0 && l < static_cast<int64_t>(labelExtents.size()) && "no such label");
+      assert(detail::allBelow(o->labels, labelExtents.size()) && "no such label");
       detail::append(d, o->labels);
     }
     d.push_back(static_cast<int64_t>(labelExtents.size()));
@@ -480,7 +486,7 @@ private:
   const int64_t *d;
 };
 
-} // namespace tc::rt
+} // namespace tc_rt
 #endif // __cplusplus
 
 #endif // TC_RUNTIME_DESCRIPTORS_H

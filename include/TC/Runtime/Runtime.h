@@ -38,7 +38,7 @@ void tc_rt_check_abi(int64_t compiled_version);
 void tc_rt_plan_per_rank(const double *sent, const double *received, int64_t n);
 
 /// Creates an array and loads its initial contents (phase "load").
-/// desc: an array description (tc::rt::ArrayDesc, TC_RT_ARRAY_*).
+/// desc: an array description (tc_rt::ArrayDesc, TC_RT_ARRAY_*).
 /// name: NUL-terminated; the HDF5 dataset and the --input key.
 /// storage: for an in-memory array, a buffer of the padded block's shape to hold
 /// it (tiles read from it in one piece then cost no copy), or null.
@@ -51,7 +51,7 @@ void tc_rt_plan(double predicted_disk_bytes, double predicted_comm_bytes,
 
 /// Copies the tile at `offsets` (local block coordinates of the array's compute
 /// view) into `buf` of shape `shape` (row-major), clipped to the block and padded
-/// with zeros. desc: a tile description (tc::rt::TileDesc, TC_RT_TILE_*); with
+/// with zeros. desc: a tile description (tc_rt::TileDesc, TC_RT_TILE_*); with
 /// root_only, ranks other than 0 zero the buffer after reading (inside
 /// accumulation).
 void tc_rt_read_tile(void *array, double *buf, const int64_t *desc, const int64_t *offsets);
@@ -60,14 +60,14 @@ void tc_rt_write_tile(void *array, double *buf, const int64_t *desc, const int64
 
 /// Circular shift of a sub-tile of `buf` one step along grid dimension
 /// `grid_dim` of `array`'s grid: receive from coordinate +1, send to -1. The
-/// sub-tile is at `offsets`. desc: tc::rt::ShiftTileDesc (TC_RT_SHIFT_*).
+/// sub-tile is at `offsets`. desc: tc_rt::ShiftTileDesc (TC_RT_SHIFT_*).
 void tc_rt_shift_tile(void *array, double *buf, const int64_t *desc, const int64_t *offsets);
 /// Completes a tile of a TC_RT_SLAB array read at `offsets`: every rank
 /// contributes the rows of its slab (ring all-gather). desc as for
 /// tc_rt_read_tile (root_only 0).
 void tc_rt_broadcast_tile(void *array, double *buf, const int64_t *desc, const int64_t *offsets);
 /// Element-wise sum of `buf` over all ranks (recursive doubling; ring when P is
-/// not a power of two). desc: tc::rt::AllReduceTileDesc (TC_RT_ALLREDUCE_*).
+/// not a power of two). desc: tc_rt::AllReduceTileDesc (TC_RT_ALLREDUCE_*).
 void tc_rt_allreduce_tile(double *buf, const int64_t *desc);
 
 /// Out-of-core versions on a whole array, chunked by chunk_bytes.
@@ -80,7 +80,7 @@ void tc_rt_allreduce_array(void *array);
 void tc_rt_redistribute(void *source, void *destination);
 
 /// C[sub] += A[sub] * B[sub] on sub-tiles of three buffers.
-/// desc: tc::rt::TileContractDesc (TC_RT_CONTRACT_*): shapes, label ids and
+/// desc: tc_rt::TileContractDesc (TC_RT_CONTRACT_*): shapes, label ids and
 /// the sub-tiles' extent per label. offsets: of the sub-tiles in A, then B,
 /// then C.
 void tc_rt_tile_contract(const int64_t *desc, double *a, double *b, double *c,
@@ -90,7 +90,7 @@ void tc_rt_tile_contract(const int64_t *desc, double *a, double *b, double *c,
 void tc_rt_store(void *array);
 
 /// Fused programs (tc-lower-fused): `array` is the slice of a tensor with the
-/// extents of desc (tc::rt::SliceDesc, TC_RT_SLICE_*) whose storage index i of
+/// extents of desc (tc_rt::SliceDesc, TC_RT_SLICE_*) whose storage index i of
 /// dimension d is tensor index i * (extent_d / array extent_d) + shift[d] (the
 /// values of the loops it is fused on; rank entries). Reads this process's
 /// block of it from the array's input.

@@ -1,0 +1,218 @@
+//===- DescriptorsTest.cpp - the compiler/runtime ABI ---------------------===//
+//
+// The encoders of include/TC/Runtime/Descriptors.h give exactly the int64
+// sequences tc-lower-to-runtime emits (the expected arrays are its output for
+// the ops named next to them), the views read every field back, the C helpers
+// agree with the C++ views, and tc_rt_check_abi accepts only this version.
+//
+//===----------------------------------------------------------------------===//
+#include "Context.h"
+#include "TC/Runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+using namespace tc_rt;
+using tc::rt::abiMismatch;
+
+// DescriptorsC.c: the same questions answered through the C API alone.
+extern "C" {
+int64_t tc_test_c_api_version(void);
+int64_t tc_test_c_array_field(const int64_t *desc, int64_t dim, int64_t field);
+int64_t tc_test_c_array_size(const int64_t *desc);
+int64_t tc_test_c_tile_size(const int64_t *desc);
+int64_t tc_test_c_shift_sub(const int64_t *desc, int64_t dim);
+int64_t tc_test_c_shift_size(const int64_t *desc);
+int64_t tc_test_c_allreduce_size(const int64_t *desc);
+int64_t tc_test_c_contract_shape(const int64_t *desc, int64_t x, int64_t dim);
+int64_t tc_test_c_contract_label(const int64_t *desc, int64_t x, int64_t dim);
+int64_t tc_test_c_contract_extent(const int64_t *desc, int64_t label);
+int64_t tc_test_c_contract_size(const int64_t *desc);
+int64_t tc_test_c_slice_size(const int64_t *desc);
+}
+
+namespace {
+
+TEST(Descriptors, ArrayMatchesTheCompiler) {
+  // tc.array "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]
+  //   {kind = "distributed", init = "input", on_disk}
+  ArrayDesc a{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, true, {2, 2}, {{64, 0, -1, 0}, {64, 1, 0, 1}}};
+  Desc expect = {2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, 64, 1, 0, 1};
+  EXPECT_EQ(a.encode(), expect);
+  ArrayDescView av(expect.data());
+  EXPECT_TRUE(av.onDisk());
+  EXPECT_EQ(av.kind(), TC_RT_DISTRIBUTED);
+  EXPECT_EQ(av.gridDim(1), 1);
+  EXPECT_EQ(av.skew(0), -1);
+  EXPECT_EQ(av.skew(1), 0);
+  EXPECT_EQ(av.decode().encode(), expect);
+
+  // tc.array "C" [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1]
+  //   {kind = "replicated", init = "root-input", file_dims = array<i64: 2, 0, 1>}
+  ArrayDesc c{TC_RT_REPLICATED,
+              TC_RT_INIT_ROOT_INPUT,
+              false,
+              {4},
+              {{8, -1, -1, 2}, {6, -1, -1, 0}, {4, -1, -1, 1}}};
+  expect = {3, 1, 2, 0, 1, 4, 8, -1, -1, 2, 6, -1, -1, 0, 4, -1, -1, 1};
+  EXPECT_EQ(c.encode(), expect);
+  ArrayDescView v(expect.data());
+  EXPECT_EQ(v.rank(), 3);
+  EXPECT_EQ(v.kind(), TC_RT_REPLICATED);
+  EXPECT_EQ(v.init(), TC_RT_INIT_ROOT_INPUT);
+  EXPECT_FALSE(v.onDisk());
+  EXPECT_EQ(v.gridRank(), 1);
+  EXPECT_EQ(v.grid(), Desc({4}));
+  EXPECT_EQ(v.shape(), Desc({8, 6, 4}));
+  EXPECT_EQ(v.gridDim(1), -1);
+  EXPECT_EQ(v.skew(2), -1);
+  EXPECT_EQ(v.fileDim(0), 2);
+  EXPECT_EQ(v.fileDim(2), 1);
+  EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
+  EXPECT_EQ(v.decode().encode(), expect);
+}
+
+TEST(Descriptors, TilesMatchTheCompiler) {
+  // tc.read_tile ... {root_only} : memref<16x32xf64>
+  Desc read = {2, 1, 16, 32};
+  EXPECT_EQ((TileDesc{{16, 32}, true}.encode()), read);
+  TileDescView r(read.data());
+  EXPECT_EQ(r.rank(), 2);
+  EXPECT_TRUE(r.rootOnly());
+  EXPECT_EQ(r.extent(1), 32);
+  EXPECT_EQ(r.shape(), Desc({16, 32}));
+  EXPECT_EQ(r.size(), 4);
+  EXPECT_EQ(r.decode().encode(), read);
+  // tc.write_tile and tc.broadcast_tile of a memref<16x16xf64>
+  EXPECT_EQ((TileDesc{{16, 16}}.encode()), Desc({2, 0, 16, 16}));
+  EXPECT_FALSE(TileDescView(TileDesc{{16, 16}}.encode().data()).rootOnly());
+
+  // tc.shift_tile %a[%i, %k] sizes [16, 16] along 1 of %A : memref<16x32xf64>
+  Desc shift = {2, 1, 16, 32, 16, 16};
+  EXPECT_EQ((ShiftTileDesc{1, {16, 32}, {16, 16}}.encode()), shift);
+  ShiftTileDescView s(shift.data());
+  EXPECT_EQ(s.rank(), 2);
+  EXPECT_EQ(s.gridDim(), 1);
+  EXPECT_EQ(s.shape(), Desc({16, 32}));
+  EXPECT_EQ(s.subshape(), Desc({16, 16}));
+  EXPECT_EQ(s.size(), 6);
+  EXPECT_EQ(s.decode().encode(), shift);
+
+  // tc.allreduce_tile %c : memref<16x8xf64>
+  Desc sum = {2, 16, 8};
+  EXPECT_EQ((AllReduceTileDesc{{16, 8}}.encode()), sum);
+  AllReduceTileDescView ar(sum.data());
+  EXPECT_EQ(ar.rank(), 2);
+  EXPECT_EQ(ar.shape(), Desc({16, 8}));
+  EXPECT_EQ(ar.elements(), 128);
+  EXPECT_EQ(ar.size(), 3);
+  EXPECT_EQ(ar.decode().encode(), sum);
+}
+
+TEST(Descriptors, TileContractMatchesTheCompiler) {
+  // tc.tile_contract %c[..] ["i", "j"] += %a[..] ["i", "k", "l"] * %b[..] ["j", "k", "l"]
+  //   extents {i = 16, j = 8, k = 4, l = 2}
+  //   : memref<16x32x2xf64>, memref<8x32x2xf64> -> memref<16x8xf64>
+  TileContractDesc d{
+      {{16, 32, 2}, {0, 2, 3}}, {{8, 32, 2}, {1, 2, 3}}, {{16, 8}, {0, 1}}, {16, 8, 4, 2}};
+  Desc expect = {3, 3, 2, 16, 32, 2, 8, 32, 2, 16, 8, 0, 2, 3, 1, 2, 3, 0, 1, 4, 16, 8, 4, 2};
+  EXPECT_EQ(d.encode(), expect);
+
+  TileContractDescView v(expect.data());
+  EXPECT_EQ(v.rank(TC_RT_OPERAND_A), 3);
+  EXPECT_EQ(v.rank(TC_RT_OPERAND_C), 2);
+  EXPECT_EQ(v.shape(TC_RT_OPERAND_A), Desc({16, 32, 2}));
+  EXPECT_EQ(v.shape(TC_RT_OPERAND_B), Desc({8, 32, 2}));
+  EXPECT_EQ(v.shape(TC_RT_OPERAND_C), Desc({16, 8}));
+  EXPECT_EQ(v.labels(TC_RT_OPERAND_A), Desc({0, 2, 3}));
+  EXPECT_EQ(v.labels(TC_RT_OPERAND_B), Desc({1, 2, 3}));
+  EXPECT_EQ(v.labels(TC_RT_OPERAND_C), Desc({0, 1}));
+  EXPECT_EQ(v.offsetIndex(TC_RT_OPERAND_A), 0);
+  EXPECT_EQ(v.offsetIndex(TC_RT_OPERAND_B), 3);
+  EXPECT_EQ(v.offsetIndex(TC_RT_OPERAND_C), 6);
+  EXPECT_EQ(v.numLabels(), 4);
+  EXPECT_EQ(v.labelExtent(2), 4);
+  EXPECT_EQ(v.labelExtents(), Desc({16, 8, 4, 2}));
+  EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
+  EXPECT_EQ(v.decode().encode(), expect);
+  EXPECT_EQ(&d.operand(TC_RT_OPERAND_B), &d.b);
+}
+
+TEST(Descriptors, SliceMatchesTheCompiler) {
+  // tc.load_slice %C [1000, 70, 40] at [...]
+  Desc expect = {3, 1000, 70, 40};
+  EXPECT_EQ((SliceDesc{{1000, 70, 40}}.encode()), expect);
+  SliceDescView v(expect.data());
+  EXPECT_EQ(v.rank(), 3);
+  EXPECT_EQ(v.extent(1), 70);
+  EXPECT_EQ(v.shape(), Desc({1000, 70, 40}));
+  EXPECT_EQ(v.size(), 4);
+  EXPECT_EQ(v.decode().encode(), expect);
+}
+
+TEST(Descriptors, CAgreesWithCxx) {
+  EXPECT_EQ(tc_test_c_api_version(), TC_RT_API_VERSION);
+  Desc a = ArrayDesc{TC_RT_SLAB, TC_RT_INIT_ZERO, false, {2, 3}, {{5, 0, 1, 1}, {7, -1, -1, 0}}}
+               .encode();
+  ArrayDescView av(a.data());
+  for (int64_t d = 0; d < 2; ++d) {
+    EXPECT_EQ(tc_test_c_array_field(a.data(), d, TC_RT_ARRAY_DIM_EXTENT), av.extent(d));
+    EXPECT_EQ(tc_test_c_array_field(a.data(), d, TC_RT_ARRAY_DIM_GRID_DIM), av.gridDim(d));
+    EXPECT_EQ(tc_test_c_array_field(a.data(), d, TC_RT_ARRAY_DIM_SKEW_DIM), av.skew(d));
+    EXPECT_EQ(tc_test_c_array_field(a.data(), d, TC_RT_ARRAY_DIM_FILE_DIM), av.fileDim(d));
+  }
+  EXPECT_EQ(tc_test_c_array_size(a.data()), static_cast<int64_t>(a.size()));
+
+  Desc t = TileDesc{{3, 4, 5}}.encode();
+  EXPECT_EQ(tc_test_c_tile_size(t.data()), static_cast<int64_t>(t.size()));
+  Desc s = ShiftTileDesc{0, {6, 4}, {3, 2}}.encode();
+  EXPECT_EQ(tc_test_c_shift_sub(s.data(), 0), 3);
+  EXPECT_EQ(tc_test_c_shift_sub(s.data(), 1), 2);
+  EXPECT_EQ(tc_test_c_shift_size(s.data()), static_cast<int64_t>(s.size()));
+  Desc r = AllReduceTileDesc{{9}}.encode();
+  EXPECT_EQ(tc_test_c_allreduce_size(r.data()), static_cast<int64_t>(r.size()));
+  Desc sl = SliceDesc{{9, 8}}.encode();
+  EXPECT_EQ(tc_test_c_slice_size(sl.data()), static_cast<int64_t>(sl.size()));
+
+  Desc c =
+      TileContractDesc{{{4, 5}, {0, 2}}, {{5, 6}, {2, 1}}, {{4, 6}, {0, 1}}, {4, 6, 5}}.encode();
+  TileContractDescView cv(c.data());
+  for (int x : {TC_RT_OPERAND_A, TC_RT_OPERAND_B, TC_RT_OPERAND_C})
+    for (int64_t d = 0; d < cv.rank(x); ++d) {
+      EXPECT_EQ(tc_test_c_contract_shape(c.data(), x, d), cv.shape(x)[d]);
+      EXPECT_EQ(tc_test_c_contract_label(c.data(), x, d), cv.labels(x)[d]);
+    }
+  for (int64_t l = 0; l < cv.numLabels(); ++l)
+    EXPECT_EQ(tc_test_c_contract_extent(c.data(), l), cv.labelExtent(l));
+  EXPECT_EQ(tc_test_c_contract_size(c.data()), static_cast<int64_t>(c.size()));
+}
+
+TEST(Descriptors, KindAndInitNames) {
+  // The names of tc.array's kind and init attributes, in enum order.
+  EXPECT_EQ(kindNamed("distributed"), TC_RT_DISTRIBUTED);
+  EXPECT_EQ(kindNamed("replicated"), TC_RT_REPLICATED);
+  EXPECT_EQ(kindNamed("slab"), TC_RT_SLAB);
+  EXPECT_EQ(kindNamed("gathered"), TC_RT_GATHERED);
+  EXPECT_EQ(kindNamed("scattered"), std::nullopt);
+  EXPECT_EQ(initNamed("input"), TC_RT_INIT_INPUT);
+  EXPECT_EQ(initNamed("zero"), TC_RT_INIT_ZERO);
+  EXPECT_EQ(initNamed("root-input"), TC_RT_INIT_ROOT_INPUT);
+  EXPECT_EQ(initNamed("ones"), std::nullopt);
+  EXPECT_STREQ(kindName(TC_RT_SLAB), "slab");
+  EXPECT_STREQ(initName(TC_RT_INIT_ROOT_INPUT), "root-input");
+}
+
+TEST(Abi, MatchingVersionRuns) {
+  EXPECT_EQ(abiMismatch(TC_RT_API_VERSION), "");
+  tc_rt_check_abi(TC_RT_API_VERSION); // returns: a mismatch would end the run
+}
+
+TEST(Abi, MismatchNamesBothVersions) {
+  // The abort itself: test/Integration/abi-mismatch.mlir.
+  EXPECT_EQ(abiMismatch(TC_RT_API_VERSION + 1),
+            "this program was compiled for tc runtime ABI " +
+                std::to_string(TC_RT_API_VERSION + 1) + ", the runtime is " +
+                std::to_string(TC_RT_API_VERSION) + ": recompile with this tc");
+  EXPECT_NE(abiMismatch(0), "");
+}
+
+} // namespace
