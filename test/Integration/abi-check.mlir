@@ -1,7 +1,9 @@
 // tc_rt_check_abi: a program compiled for another runtime ABI stops before it
 // does anything, with a message from rank 0 naming both versions and a non-zero
-// exit from every rank; one compiled for this runtime's version runs. (tcc does
-// not emit the call yet: this tc_main makes it by hand, VERSION replaced.)
+// exit from every rank; one compiled for this runtime's version runs.
+// tc-lower-to-runtime makes tc_main call it with the version tc was built with;
+// to play a program built by another tc, this tc_main calls it again by hand
+// with VERSION.
 // RUN: rm -rf %t.d && mkdir -p %t.d
 // RUN: sed 's/VERSION/0/' %s > %t.d/old.mlir
 // RUN: tcc %t.d/old.mlir -o %t.d/old --procs 2 --mem 1MB --net-bw 1GB/s --disk-bw 200MB/s

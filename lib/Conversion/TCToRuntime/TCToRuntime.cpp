@@ -17,7 +17,7 @@
 
 using namespace mlir;
 using namespace mlir::tc;
-namespace abi = ::tc::rt;
+namespace abi = ::tc_rt;
 
 namespace {
 
