@@ -15,7 +15,7 @@ include "mlir/Pass/PassBase.td"
 //===----------------------------------------------------------------------===//
 
 def ConvertTCToLinalg : Pass<"tc-convert-to-linalg"> {
-  let summary = "Lower tc contractions to linalg.generic (the serial reference)";
+  let summary = "Lower tc contractions to linalg (the serial reference)";
   let description = [{
     Rewrites every `tc.contract`, `tc.sum` and `tc.multi_contract` into one
     `linalg.generic` over the op's index space: one loop per label, result labels
