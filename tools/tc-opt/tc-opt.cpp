@@ -4,6 +4,7 @@
 // extension is registered, so anything mlir-opt runs, tc-opt runs too.
 //
 //===----------------------------------------------------------------------===//
+#include "TC/Conversion/Passes.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Transforms/Passes.h"
 
@@ -20,6 +21,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   registry.insert<mlir::tc::TCDialect>();
   mlir::tc::registerTCPasses();
+  mlir::tc::registerTCConversionPasses();
   mlir::tc::registerTCPipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tc optimizer driver\n", registry));

@@ -1,4 +1,5 @@
 //===- tc-plugin.cpp - tc as an mlir-opt plugin ---------------------------===//
+#include "TC/Conversion/Passes.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Transforms/Passes.h"
 
@@ -16,6 +17,7 @@ mlirGetDialectPluginInfo() {
           [](mlir::DialectRegistry *registry) {
             registry->insert<mlir::tc::TCDialect>();
             mlir::tc::registerTCPasses();
+            mlir::tc::registerTCConversionPasses();
             mlir::tc::registerTCPipelines();
           }};
 }
@@ -25,6 +27,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo mlirGetPassPluginInfo
   return {MLIR_PLUGIN_API_VERSION, "TCPasses", LLVM_VERSION_STRING,
           []() {
             mlir::tc::registerTCPasses();
+            mlir::tc::registerTCConversionPasses();
             mlir::tc::registerTCPipelines();
           }};
 }
