@@ -1,11 +1,14 @@
 // The serial meaning of tc ops, executed: tc -> linalg -> loops -> LLVM, run by
-// mlir-runner, numbers checked against hand-computed results.
-// RUN: tc-opt %s --tc-convert-to-linalg --one-shot-bufferize="bufferize-function-boundaries" \
-// RUN:   --convert-linalg-to-loops --convert-scf-to-cf --expand-strided-metadata \
-// RUN:   --finalize-memref-to-llvm --convert-to-llvm --reconcile-unrealized-casts \
-// RUN: | mlir-runner -e main -entry-point-result=void \
-// RUN:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
-// RUN: | FileCheck %s
+// mlir-runner, numbers checked against hand-computed results; once as linalg.generic,
+// once with binary contractions as linalg.contract (use-contract).
+// DEFINE: %{run} = --one-shot-bufferize="bufferize-function-boundaries" \
+// DEFINE:   --convert-linalg-to-loops --convert-scf-to-cf --expand-strided-metadata \
+// DEFINE:   --finalize-memref-to-llvm --convert-to-llvm --reconcile-unrealized-casts \
+// DEFINE: | mlir-runner -e main -entry-point-result=void \
+// DEFINE:   -shared-libs=%mlir_lib_dir/libmlir_runner_utils%shlibext,%mlir_lib_dir/libmlir_c_runner_utils%shlibext \
+// DEFINE: | FileCheck %s
+// RUN: tc-opt %s --tc-convert-to-linalg %{run}
+// RUN: tc-opt %s --tc-convert-to-linalg=use-contract=true %{run}
 
 func.func private @printMemrefF64(memref<*xf64>) attributes {llvm.emit_c_interface}
 

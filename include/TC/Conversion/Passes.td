@@ -1,8 +1,57 @@
 //===- Passes.td - tc conversion passes -------------------*- tablegen -*-===//
+//
+// Passes that convert tc ops into other dialects. Each has its patterns in a
+// populate function of include/TC/Conversion/<Name>/<Name>.h, for compilers that
+// run them inside their own conversion.
+//
+//===----------------------------------------------------------------------===//
 #ifndef TC_CONVERSION_PASSES_TD
 #define TC_CONVERSION_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// TCToLinalg
+//===----------------------------------------------------------------------===//
+
+def ConvertTCToLinalg : Pass<"tc-convert-to-linalg"> {
+  let summary = "Lower tc contractions to linalg (the serial reference)";
+  let description = [{
+    Rewrites every `tc.contract`, `tc.sum` and `tc.multi_contract` into one
+    `linalg.generic` over the op's index space: one loop per label, result labels
+    parallel and summed labels reductions, a body that multiplies the inputs and adds
+    into the output. A `+=` accumulator becomes the generic's init; `=` starts from a
+    zero-filled `tensor.empty`.
+
+    This is the serial, single-process meaning of a tc program: the oracle the
+    distributed lowering is checked against, and the way to run tc IR through
+    upstream bufferization and code generation. `tc.redistribute` only moves data
+    between processes, so on one process it is the identity and is replaced by its
+    source.
+
+    With `use-contract`, a binary `tc.contract` becomes the named
+    `linalg.contract` instead, with the same indexing maps (its iterator types
+    are implied by them), which `--linalg-generalize-named-ops` turns back into
+    the `linalg.generic` above. `linalg.contract` needs at least one label summed
+    over both inputs and no label summed over one input alone; a `tc.contract`
+    without that form (an outer or Hadamard product, a one-sided sum) still
+    becomes a `linalg.generic`.
+
+    The patterns are public: `populateTCToLinalgConversionPatterns` in
+    `include/TC/Conversion/TCToLinalg/TCToLinalg.h`.
+  }];
+  let options = [
+    Option<"useContract", "use-contract", "bool", /*default=*/"false",
+           "Lower binary tc.contract to linalg.contract instead of linalg.generic">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+
+//===----------------------------------------------------------------------===//
+// TCToRuntime
+//===----------------------------------------------------------------------===//
 
 def LowerToRuntime : Pass<"tc-lower-to-runtime", "::mlir::ModuleOp"> {
   let summary = "Lower tile-level tc ops to calls into tc's runtime";

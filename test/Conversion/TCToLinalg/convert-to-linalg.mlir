@@ -1,5 +1,8 @@
 // tc-convert-to-linalg: loops = labels (result first, then summed), maps follow labels.
 // RUN: tc-opt %s --tc-convert-to-linalg | FileCheck %s
+// Without use-contract there is no linalg.contract (use-contract.mlir has that form).
+// RUN: tc-opt %s --tc-convert-to-linalg | FileCheck %s --check-prefix=NOCONTRACT
+// NOCONTRACT-NOT: linalg.contract
 
 // CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d4, d1, d5)>
 // CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d5, d2, d4, d3)>
