@@ -9,9 +9,13 @@
 #define TC_CONVERSION_TCTORUNTIME_TCTORUNTIME_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::tc {
+
+#define GEN_PASS_DECL_LOWERTORUNTIME
+#include "TC/Conversion/Passes.h.inc"
 
 /// `!tc.array<...>` becomes `!llvm.ptr`, the runtime's opaque handle; every
 /// other type is left as it is.
