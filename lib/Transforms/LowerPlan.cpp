@@ -13,7 +13,9 @@
 // (padded) shape; the runtime clips reads and writes at the block's edge.
 //
 //===----------------------------------------------------------------------===//
-#include "PlanSupport.h"
+#include "DecisionAttrs.h"
+#include "MachineSetup.h"
+#include "PlanProblems.h"
 #include "TC/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -306,13 +308,7 @@ LogicalResult ContractionLowering::buildArrays() {
     if (!*layouts[x])
       continue;
     const Layout &l = **layouts[x];
-    Layout algorithmLayout;
-    algorithmLayout.grid.assign(grid.begin(), grid.end());
-    for (unsigned g = 0; g < grid.size(); ++g) {
-      StringRef label = dists[x].getDistributedLabel(g);
-      algorithmLayout.dims.push_back(label.empty() ? std::string(Layout::kReplicated)
-                                                   : label.str());
-    }
+    Layout algorithmLayout = layoutOf(plan.getGrid(), dists[x]);
     if (l.samePartition(algorithmLayout) && arrays[x].kind == "distributed")
       continue;
     if (l.grid != std::vector<int64_t>(grid.begin(), grid.end()))

@@ -5,8 +5,10 @@
 // and for every fused operator tree its arrays like [C] Tables 1-2.
 //
 //===----------------------------------------------------------------------===//
-#include "FusionSupport.h"
-#include "PlanSupport.h"
+#include "ContractionSearch.h"
+#include "DecisionAttrs.h"
+#include "MachineSetup.h"
+#include "PlanProblems.h"
 #include "TC/Analysis/Units.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Transforms/Passes.h"

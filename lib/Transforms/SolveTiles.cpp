@@ -5,7 +5,7 @@
 // Decisions already in the op's #tc.plan are kept and restrict the search.
 //
 //===----------------------------------------------------------------------===//
-#include "PlanSupport.h"
+#include "ContractionSearch.h"
 #include "TC/Transforms/Passes.h"
 
 namespace mlir::tc {
