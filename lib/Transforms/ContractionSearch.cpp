@@ -1,4 +1,4 @@
-//===- ContractionSearch.cpp - Gao et al.'s search on every contraction ---===//
+//===- ContractionSearch.cpp - Gao et al.'s search, once per contraction --===//
 #include "ContractionSearch.h"
 
 #include "DecisionAttrs.h"
@@ -6,12 +6,56 @@
 #include "PlanProblems.h"
 #include "TC/Dialect/TCDialect.h"
 
+#include "mlir/IR/Action.h"
+
 using namespace mlir;
 using namespace mlir::tc;
 
+namespace {
+/// One run of planContraction's search, as an action other tools can count,
+/// log or (with a debug counter) skip.
+struct PlannerSearchAction : public tracing::ActionImpl<PlannerSearchAction> {
+  using Base = tracing::ActionImpl<PlannerSearchAction>;
+  using Base::Base;
+  static constexpr StringLiteral tag = "tc-planner-search";
+};
+} // namespace
+
+const PlanResult &ContractionSearch::search(ContractOp op, const ContractionProblem &problem,
+                                            const MachineModel &machine,
+                                            const PlanDecisions &decisions) {
+  std::deque<Search> &done = searches[op.getOperation()];
+  for (const Search &s : done)
+    if (sameDecisions(s.decisions, decisions))
+      return s.result;
+  Search s{decisions, {}};
+  bool ran = false;
+  IRUnit unit = op.getOperation();
+  op.getContext()->executeAction<PlannerSearchAction>(
+      [&] {
+        s.result = planContraction(problem, machine, decisions);
+        ran = true;
+      },
+      unit);
+  if (!ran)
+    s.result.error = "the planner's search was skipped (--mlir-debug-counter)";
+  done.push_back(std::move(s));
+  return done.back().result;
+}
+
+const PlanResult &ContractionSearch::choose(ContractOp op, const ContractionProblem &problem,
+                                            const MachineModel &machine,
+                                            const PlanDecisions &decisions) {
+  for (const Search &s : searches[op.getOperation()])
+    if (s.result.chosen &&
+        choiceStands(s.decisions, s.result.candidates[*s.result.chosen], decisions))
+      return s.result;
+  return search(op, problem, machine, decisions);
+}
+
 LogicalResult mlir::tc::planEachContraction(
-    ModuleOp module, bool emitRemarks,
-    llvm::function_ref<void(ContractOp, const ContractionProblem &, const PlanResult &)>
+    ModuleOp module, ContractionSearch &search, bool emitRemarks,
+    llvm::function_ref<void(ContractOp, const ContractionProblem &, const ContractionPlan &)>
         onPlanned) {
   FailureOr<MachineModel> machine = getMachineModel(module);
   if (failed(machine))
@@ -26,7 +70,10 @@ LogicalResult mlir::tc::planEachContraction(
       failedAny = true;
       return;
     }
-    PlanResult result = planContraction(*problem, *machine, readDecisions(getPlan(op)));
+    PlanDecisions decisions = readDecisions(getPlan(op));
+    const PlanResult &result = emitRemarks
+                                   ? search.search(op, *problem, *machine, decisions)
+                                   : search.choose(op, *problem, *machine, decisions);
     if (emitRemarks)
       for (const std::string &remark : result.remarks)
         op.emitRemark() << remark;
@@ -35,17 +82,18 @@ LogicalResult mlir::tc::planEachContraction(
       failedAny = true;
       return;
     }
-    onPlanned(op, *problem, result);
+    onPlanned(op, *problem, result.candidates[*result.chosen]);
   });
   return failure(failedAny);
 }
 
-LogicalResult mlir::tc::recordPlanFields(ModuleOp module, PlanFields fields,
-                                         bool emitRemarks) {
-  return planEachContraction(module, emitRemarks, [&](ContractOp op,
-                                                      const ContractionProblem &,
-                                                      const PlanResult &r) {
-    op->setAttr(TCDialect::getPlanAttrName(),
-                mergePlan(op.getContext(), getPlan(op), r.candidates[*r.chosen], fields));
-  });
+LogicalResult mlir::tc::recordPlanFields(ModuleOp module, ContractionSearch &search,
+                                         PlanFields fields, bool emitRemarks) {
+  return planEachContraction(module, search, emitRemarks,
+                             [&](ContractOp op, const ContractionProblem &,
+                                 const ContractionPlan &chosen) {
+                               op->setAttr(TCDialect::getPlanAttrName(),
+                                           mergePlan(op.getContext(), getPlan(op), chosen,
+                                                     fields));
+                             });
 }

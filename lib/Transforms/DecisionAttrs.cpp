@@ -11,7 +11,7 @@ using namespace mlir::tc;
 PlanAttr mlir::tc::getPlan(ContractOp op) {
   if (auto plan = op->getAttrOfType<PlanAttr>(TCDialect::getPlanAttrName()))
     return plan;
-  return PlanAttr::get(op.getContext(), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+  return PlanAttr::get(op.getContext(), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
 }
 
 std::optional<CommMethod> mlir::tc::parseCommMethod(StringRef s) {
@@ -55,6 +55,8 @@ PlanDecisions mlir::tc::readDecisions(PlanAttr plan) {
                                   cast<IntegerAttr>(loop.getValue()).getInt()});
     d.nest = nest;
   }
+  if (plan.getIContiguous())
+    d.iContiguous = plan.getIContiguous().getValue();
   return d;
 }
 
@@ -111,8 +113,12 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
     comm = b.getF64FloatAttr(plan.totalCommBytes());
     secs = b.getF64FloatAttr(plan.totalSeconds());
   }
+  // Recorded when it departs from the given order; absent reads as the same rule.
+  BoolAttr iContiguous = old.getIContiguous();
+  if (!iContiguous && fields.tiles && plan.iContiguous)
+    iContiguous = b.getBoolAttr(true);
   return PlanAttr::get(ctx, inCore, method, algorithm, grid, distA, distB, distC, order,
-                       loops, disk, comm, secs);
+                       loops, disk, comm, secs, iContiguous);
 }
 
 DistAttr mlir::tc::toDistAttr(MLIRContext *ctx, const OperatorTree &tree, const Grid &grid,

@@ -42,7 +42,7 @@ Layout layoutOf(GridAttr grid, DistAttr dist);
 struct PlanFields {
   bool algorithm = false; ///< in_core, method, algorithm, grid, dist_a/b/c
   bool order = false;
-  bool tiles = false;     ///< loops and the predicted volumes
+  bool tiles = false;     ///< loops, the predicted volumes and i_contiguous
 };
 
 /// `old` with the requested fields taken from `plan` where `old` lacks them.

@@ -21,8 +21,11 @@ struct PlaceIOPass : public tc::impl::PlaceIOBase<PlaceIOPass> {
   void runOnOperation() override {
     PlanFields fields;
     fields.order = true;
-    if (failed(recordPlanFields(getOperation(), fields, /*emitRemarks=*/false)))
-      signalPassFailure();
+    if (failed(recordPlanFields(getOperation(), getAnalysis<ContractionSearch>(), fields,
+                                /*emitRemarks=*/false)))
+      return signalPassFailure();
+    // Only #tc.plan fields changed: the searches still answer.
+    markAnalysesPreserved<ContractionSearch>();
   }
 };
 } // namespace

@@ -21,8 +21,11 @@ struct SelectAlgorithmPass : public tc::impl::SelectAlgorithmBase<SelectAlgorith
   void runOnOperation() override {
     PlanFields fields;
     fields.algorithm = true;
-    if (failed(recordPlanFields(getOperation(), fields, /*emitRemarks=*/true)))
-      signalPassFailure();
+    if (failed(recordPlanFields(getOperation(), getAnalysis<ContractionSearch>(), fields,
+                                /*emitRemarks=*/true)))
+      return signalPassFailure();
+    // Only #tc.plan fields changed: the searches still answer.
+    markAnalysesPreserved<ContractionSearch>();
   }
 };
 } // namespace

@@ -106,7 +106,10 @@ def SolveTiles : Pass<"tc-solve-tiles", "::mlir::ModuleOp"> {
     closed forms of notes A.7-A.9), split across the labels of each macro-index,
     preferring divisors of the extents, with every tile re-checked against the
     budget (1/3 of memory). Hand-written `loops` are kept and only evaluated.
-    Records `disk_bytes`, `comm_bytes` and `seconds`, per process.
+    Records `disk_bytes`, `comm_bytes` and `seconds`, per process, and
+    `i_contiguous = true` when I is at least 64 times J and K, so that A and C
+    are stored with I contiguous for the local dgemm (a hand-written
+    `i_contiguous` is kept).
   }];
 }
 
@@ -174,11 +177,12 @@ def PlanReport : Pass<"tc-plan-report", "::mlir::ModuleOp"> {
         {"method": "outside", "algorithm": "rotation", "in_core": false,
          "order": "CAB", "tiles": {"i": 4, "j": 4, "k": 8},
          "disk_bytes": 5.1e8, "comm_bytes": 3.2e7, "seconds": 64.2}, ...],
-       "chosen": 3} ]}
+       "chosen": 3, "i_contiguous": false} ]}
     ```
 
-    `tiles` gives each label's total tile count. The table lists the same
-    candidates like Gao et al.'s Table 9, the chosen one marked `*`.
+    `tiles` gives each label's total tile count; `i_contiguous` the plan's
+    storage order (see `#tc.plan`). The table lists the same candidates like Gao
+    et al.'s Table 9, the chosen one marked `*`.
 
     Functions planned by `tc-fuse-distribute` appear under `"operator_trees"`
     (function, grid, memory, limit, comm and calc seconds, and per array: full
