@@ -130,7 +130,7 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
 
   void runOnOperation() override {
     markAllAnalysesPreserved(); // a report changes no IR
-    if (jsonPath.empty() && tablePath.empty())
+    if (reportPath.empty() && tablePath.empty())
       return;
     ModuleOp module = getOperation();
     FailureOr<MachineModel> machine = getMachineModel(module);
@@ -169,7 +169,7 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
     });
     if (walked.wasInterrupted())
       return signalPassFailure();
-    if (!jsonPath.empty() && failed(write(jsonPath, [&](llvm::raw_ostream &os) {
+    if (!reportPath.empty() && failed(write(reportPath, [&](llvm::raw_ostream &os) {
           writeJson(os, *machine, entries, problems, trees);
         })))
       return signalPassFailure();

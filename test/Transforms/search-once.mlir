@@ -5,7 +5,7 @@
 // RUN: tc-opt %s --tc-plan="report=%t.json table=%t.txt" --mlir-debug-counter=tc-planner-search-skip=0 --mlir-print-debug-counter -o %t.plan.mlir 2>&1 | FileCheck %s --check-prefix=PLAN
 // PLAN: tc-planner-search {{ *}}: {3,0,-1}
 // The passes one by one in one tc-opt run share the searches too, and plan alike.
-// RUN: tc-opt %s --tc-select-algorithm --tc-place-io --tc-solve-tiles --tc-plan-report="json=%t.passes.json" --mlir-debug-counter=tc-planner-search-skip=0 --mlir-print-debug-counter -o %t.passes.mlir 2>&1 | FileCheck %s --check-prefix=PLAN
+// RUN: tc-opt %s --tc-select-algorithm --tc-place-io --tc-solve-tiles --tc-plan-report="report=%t.passes.json" --mlir-debug-counter=tc-planner-search-skip=0 --mlir-print-debug-counter -o %t.passes.mlir 2>&1 | FileCheck %s --check-prefix=PLAN
 // RUN: diff %t.plan.mlir %t.passes.mlir
 // RUN: diff %t.json %t.passes.json
 // Each planning pass alone searches once per contraction.

@@ -20,7 +20,6 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   registry.insert<mlir::tc::TCDialect>();
   mlir::tc::registerTCPasses();
-  mlir::tc::registerTCPipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tc optimizer driver\n", registry));
 }

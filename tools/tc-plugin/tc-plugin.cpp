@@ -16,7 +16,6 @@ mlirGetDialectPluginInfo() {
           [](mlir::DialectRegistry *registry) {
             registry->insert<mlir::tc::TCDialect>();
             mlir::tc::registerTCPasses();
-            mlir::tc::registerTCPipelines();
           }};
 }
 
@@ -25,6 +24,5 @@ extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo mlirGetPassPluginInfo
   return {MLIR_PLUGIN_API_VERSION, "TCPasses", LLVM_VERSION_STRING,
           []() {
             mlir::tc::registerTCPasses();
-            mlir::tc::registerTCPipelines();
           }};
 }
