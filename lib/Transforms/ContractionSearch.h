@@ -32,7 +32,7 @@ namespace mlir::tc {
 
 class ContractionSearch {
 public:
-  explicit ContractionSearch(Operation *module) {}
+  explicit ContractionSearch(Operation *) {}
 
   /// The result of a search of `op` under exactly `decisions`: its candidates,
   /// remarks and choice (or error).
