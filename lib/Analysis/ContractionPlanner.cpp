@@ -1,6 +1,8 @@
 //===- ContractionPlanner.cpp - plan one binary contraction ---------------===//
 #include "TC/Analysis/ContractionPlanner.h"
 
+#include "TC/Analysis/StorageOrder.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -306,6 +308,24 @@ std::optional<ContractionPlan> realize(const Context &ctx, const Candidate &mode
   return tight;
 }
 
+/// The loops of a group sorted by label (then count): a #tc.plan group is a
+/// dictionary, so its loops come back in this order.
+std::vector<TileLoop> sortedLoops(std::vector<TileLoop> loops) {
+  std::sort(loops.begin(), loops.end(), [](const TileLoop &a, const TileLoop &b) {
+    return a.label != b.label ? a.label < b.label : a.count < b.count;
+  });
+  return loops;
+}
+
+bool sameLoops(const TileNest &a, const TileNest &b) {
+  if (a.order != b.order)
+    return false;
+  for (size_t g = 0; g < a.groups.size(); ++g)
+    if (sortedLoops(a.groups[g]) != sortedLoops(b.groups[g]))
+      return false;
+  return true;
+}
+
 std::string describe(const PlanDecisions &d) {
   std::ostringstream os;
   if (d.inCore)
@@ -404,12 +424,53 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
                                                   : std::string(":") + describe(decisions));
     return result;
   }
+  const bool iContiguous = decisions.iContiguous.value_or(prefersIContiguous(problem));
+  for (ContractionPlan &plan : result.candidates)
+    plan.iContiguous = iContiguous;
   size_t best = 0;
   for (size_t i = 1; i < result.candidates.size(); ++i)
     if (result.candidates[i].totalSeconds() < result.candidates[best].totalSeconds())
       best = i;
   result.chosen = best;
   return result;
+}
+
+bool sameDecisions(const PlanDecisions &a, const PlanDecisions &b) {
+  if (a.inCore != b.inCore || a.method != b.method || a.algorithm != b.algorithm ||
+      a.order != b.order || a.iContiguous != b.iContiguous ||
+      a.nest.has_value() != b.nest.has_value())
+    return false;
+  return !a.nest || sameLoops(*a.nest, *b.nest);
+}
+
+bool choiceStands(const PlanDecisions &searched, const ContractionPlan &chosen,
+                  const PlanDecisions &now) {
+  auto keeps = [](const auto &was, const auto &is) { return !was || is == was; };
+  if (!keeps(searched.inCore, now.inCore) || !keeps(searched.method, now.method) ||
+      !keeps(searched.algorithm, now.algorithm) || !keeps(searched.order, now.order) ||
+      !keeps(searched.iContiguous, now.iContiguous) ||
+      (searched.nest && !(now.nest && sameLoops(*searched.nest, *now.nest))))
+    return false;
+  // The storage order takes no part in the search: it only has to agree.
+  if (now.iContiguous && *now.iContiguous != chosen.iContiguous)
+    return false;
+  PlanDecisions searchedRest = searched, nowRest = now;
+  searchedRest.iContiguous = nowRest.iContiguous = std::nullopt;
+  if (sameDecisions(searchedRest, nowRest))
+    return true;
+  // Other algorithms may gain candidates under `now` (out-of-core ones where
+  // in-core was enough, inside ones where outside was, [G] 2.1), one that
+  // `chosen` has does not: `chosen` proves its enumeration was the full one.
+  if (now.algorithm != chosen.algorithm)
+    return false;
+  // planContraction's filter: method and order bind out-of-core plans only.
+  if ((now.inCore && *now.inCore != chosen.inCore) ||
+      (now.method && !chosen.inCore && *now.method != chosen.method) ||
+      (now.order && !chosen.inCore && *now.order != chosen.nest.order))
+    return false;
+  if (now.nest)
+    return !chosen.inCore && now.method && now.order && sameLoops(*now.nest, chosen.nest);
+  return true;
 }
 
 } // namespace mlir::tc

@@ -342,7 +342,7 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                GridAttr grid, DistAttr distA, DistAttr distB,
                                DistAttr distC, StringAttr order, ArrayAttr loops,
                                FloatAttr diskBytes, FloatAttr commBytes,
-                               FloatAttr seconds) {
+                               FloatAttr seconds, BoolAttr iContiguous) {
   auto oneOf = [&](StringAttr value, StringRef field,
                    ArrayRef<StringRef> allowed) -> LogicalResult {
     if (!value || llvm::is_contained(allowed, value.getValue()))

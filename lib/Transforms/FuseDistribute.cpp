@@ -5,7 +5,9 @@
 // record its choice as #tc.fusion / #tc.fusion_plan.
 //
 //===----------------------------------------------------------------------===//
-#include "FusionSupport.h"
+#include "DecisionAttrs.h"
+#include "MachineSetup.h"
+#include "PlanProblems.h"
 #include "TC/Analysis/Units.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Transforms/Passes.h"

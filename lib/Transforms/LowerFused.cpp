@@ -10,8 +10,9 @@
 // lower to runtime calls like a single contraction's.
 //
 //===----------------------------------------------------------------------===//
-#include "FusionSupport.h"
-#include "PlanSupport.h"
+#include "DecisionAttrs.h"
+#include "MachineSetup.h"
+#include "PlanProblems.h"
 #include "ProgramEntry.h"
 #include "TC/Analysis/FusedSchedule.h"
 #include "TC/Dialect/TCDialect.h"
@@ -93,25 +94,6 @@ private:
   llvm::DenseMap<int, Value> openLoops; ///< index -> induction variable
 };
 
-std::optional<Distribution> toDistribution(DistAttr attr, const Grid &grid,
-                                           const OperatorTree &tree) {
-  if (!attr || attr.getDims().size() != grid.size())
-    return std::nullopt;
-  Distribution d;
-  for (auto [g, entry] : llvm::enumerate(attr.getDims())) {
-    StringRef e = entry.getValue();
-    if (e == "*")
-      d.entry[g] = Distribution::kReplicated;
-    else if (e == "1")
-      d.entry[g] = Distribution::kFirstSlice;
-    else if (int id = tree.findIndex(e.str()); id >= 0)
-      d.entry[g] = static_cast<int8_t>(id);
-    else
-      return std::nullopt;
-  }
-  return d;
-}
-
 LogicalResult FusedLowering::readPlan() {
   FailureOr<FunctionTree> built = buildFunctionTree(func);
   if (failed(built))
@@ -119,29 +101,12 @@ LogicalResult FusedLowering::readPlan() {
   tree = std::move(*built);
   auto planAttr = func->getAttrOfType<FusionPlanAttr>(TCDialect::getFusionPlanAttrName());
   Grid grid(planAttr.getGrid().getShape().begin(), planAttr.getGrid().getShape().end());
-  std::vector<NodeDecision> decisions(tree.values.size());
-  for (size_t id = 0; id < tree.values.size(); ++id) {
-    FusionAttr attr = getFusionAttr(func, tree, static_cast<int>(id));
-    const OperatorTree::Node &v = tree.tree.node(static_cast<int>(id));
-    if (!attr)
-      return func.emitError() << "array " << v.name << " of @" << func.getSymName()
-                              << " has no #tc.fusion; run tc-fuse-distribute first";
-    std::optional<Distribution> dist =
-        toDistribution(v.isInput() ? attr.getInitial() : attr.getCompute(), grid, tree.tree);
-    if (!dist)
-      return func.emitError() << "the #tc.fusion of array " << v.name
-                              << " names a distribution that does not fit its grid";
-    NodeDecision &d = decisions[id];
-    d.compute = *dist;
-    if (StringAttr sums = attr.getPartialSums())
-      d.variant = sums.getValue() == "to_one" ? SumVariant::ToOne : SumVariant::ToAll;
-    if (ArrayAttr fused = attr.getFused())
-      for (Attribute l : fused)
-        d.fused |= indexBit(tree.tree.findIndex(cast<StringAttr>(l).getValue().str()));
-  }
+  FailureOr<std::vector<NodeDecision>> decisions = readFusionDecisions(func, tree, grid);
+  if (failed(decisions))
+    return failure();
   FusionMachine fm{machine.procs, machine.memBytes, machine.elemBytes, 1e9, true};
   AnalyticCommCost comm(0, machine.netBandwidth, machine.elemBytes);
-  EvaluatedPlan evaluated = evaluateFusionPlan(tree.tree, grid, decisions, fm, comm);
+  EvaluatedPlan evaluated = evaluateFusionPlan(tree.tree, grid, *decisions, fm, comm);
   if (!evaluated.error.empty())
     return func.emitError() << "the fusion plan of @" << func.getSymName()
                             << " is not legal: " << evaluated.error;

@@ -13,8 +13,11 @@
 // (padded) shape; the runtime clips reads and writes at the block's edge.
 //
 //===----------------------------------------------------------------------===//
-#include "PlanSupport.h"
+#include "DecisionAttrs.h"
+#include "MachineSetup.h"
+#include "PlanProblems.h"
 #include "ProgramEntry.h"
+#include "TC/Analysis/StorageOrder.h"
 #include "TC/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -211,25 +214,12 @@ LogicalResult ContractionLowering::buildArrays() {
                                 << "run these yet: sum it with tc.sum first";
   DistAttr dists[3] = {plan.getDistA(), plan.getDistB(), plan.getDistC()};
   Value operands[3] = {op.getLhs(), op.getRhs(), op.getInit()};
-  // Stored dimension order. The runtime multiplies row-major tiles; when I (the
-  // labels of A and C) dwarfs J and K, C[I,J] += A[I,K] B[K,J] is a dgemm with a
-  // long M and short N and K, which OpenBLAS runs fastest with the long index
-  // contiguous (column-major). Storing C as [J, I] and A as [K, I] gives it that
-  // shape (bench/README.md: 131072 x 64 x 64 at 41 instead of 26-33 GFLOP/s).
-  auto volume = [&](auto pred) {
-    double v = 1;
-    for (auto &[l, e] : problem.extents)
-      if (pred(l))
-        v *= e;
-    return v;
-  };
+  // Stored dimension order: the plan's i_contiguous (lib/Analysis/StorageOrder.h
+  // when absent) stores C as [J, I] and A as [K, I], the long I contiguous.
   auto in = [](const std::vector<std::string> &ls, const std::string &l) {
     return llvm::is_contained(ls, l);
   };
-  double volI = volume([&](const std::string &l) { return in(problem.labelsA, l) && in(problem.labelsC, l); });
-  double volJ = volume([&](const std::string &l) { return in(problem.labelsB, l) && in(problem.labelsC, l); });
-  double volK = volume([&](const std::string &l) { return in(problem.labelsA, l) && in(problem.labelsB, l); });
-  const bool longI = volI >= 64 * volJ && volI >= 64 * volK;
+  const bool longI = readDecisions(plan).iContiguous.value_or(prefersIContiguous(problem));
   for (int x = 0; x < 3; ++x) {
     ArrayInfo &a = arrays[x];
     auto order = llvm::to_vector(llvm::seq<int64_t>(0, labels[x]->size()));
@@ -307,13 +297,7 @@ LogicalResult ContractionLowering::buildArrays() {
     if (!*layouts[x])
       continue;
     const Layout &l = **layouts[x];
-    Layout algorithmLayout;
-    algorithmLayout.grid.assign(grid.begin(), grid.end());
-    for (unsigned g = 0; g < grid.size(); ++g) {
-      StringRef label = dists[x].getDistributedLabel(g);
-      algorithmLayout.dims.push_back(label.empty() ? std::string(Layout::kReplicated)
-                                                   : label.str());
-    }
+    Layout algorithmLayout = layoutOf(plan.getGrid(), dists[x]);
     if (l.samePartition(algorithmLayout) && arrays[x].kind == "distributed")
       continue;
     if (l.grid != std::vector<int64_t>(grid.begin(), grid.end()))

@@ -5,7 +5,7 @@
 // Decisions already in the op's #tc.plan are kept and restrict the search.
 //
 //===----------------------------------------------------------------------===//
-#include "PlanSupport.h"
+#include "ContractionSearch.h"
 #include "TC/Transforms/Passes.h"
 
 namespace mlir::tc {
@@ -21,8 +21,11 @@ struct PlaceIOPass : public tc::impl::PlaceIOBase<PlaceIOPass> {
   void runOnOperation() override {
     PlanFields fields;
     fields.order = true;
-    if (failed(recordPlanFields(getOperation(), fields, /*emitRemarks=*/false)))
-      signalPassFailure();
+    if (failed(recordPlanFields(getOperation(), getAnalysis<ContractionSearch>(), fields,
+                                /*emitRemarks=*/false)))
+      return signalPassFailure();
+    // Only #tc.plan fields changed: the searches still answer.
+    markAnalysesPreserved<ContractionSearch>();
   }
 };
 } // namespace

@@ -1,17 +1,30 @@
-//===- PlanPipeline.cpp - the tc-plan pipeline ----------------------------===//
+//===- PlanPipeline.cpp - the tc-plan pass --------------------------------===//
 //
 // Planning in the order its decisions depend on each other: machine; Cociorva et
 // al.'s fusion and distribution of operator trees; Gao et al.'s algorithm and
 // distributions, read order and tiles of single contractions; then the report.
+// The passes run in one dynamic pipeline on the module, so they share its
+// analysis manager and with it the one search of each contraction
+// (ContractionSearch).
 //
 //===----------------------------------------------------------------------===//
 #include "TC/Transforms/Passes.h"
 
-#include "mlir/Pass/PassRegistry.h"
+namespace mlir::tc {
+#define GEN_PASS_DEF_PLANPIPELINE
+#include "TC/Transforms/Passes.h.inc"
+} // namespace mlir::tc
 
 using namespace mlir;
+using namespace mlir::tc;
 
-void mlir::tc::buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &options) {
+namespace {
+
+/// Adds the planning passes with `options`' values: PlanPipelineOptions or the
+/// tc-plan pass itself, whose options are the same declarations (Passes.td) as
+/// those of tc-set-machine, tc-fuse-distribute and tc-plan-report.
+template <typename Options>
+void addPlanPasses(OpPassManager &pm, const Options &options) {
   SetMachineOptions machine;
   machine.machineFile = options.machineFile;
   machine.procs = options.procs;
@@ -29,21 +42,35 @@ void mlir::tc::buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &o
   fusion.latency = options.latency;
   fusion.flopRate = options.flopRate;
   fusion.virtualPartitioning = options.virtualPartitioning;
+  fusion.ioLatency = options.ioLatency;
+  fusion.callOverhead = options.callOverhead;
+  fusion.fusion = options.fusion;
   fusion.firstSlice = options.firstSlice;
   pm.addPass(createFuseDistribute(fusion));
   pm.addPass(createSelectAlgorithm());
   pm.addPass(createPlaceIO());
   pm.addPass(createSolveTiles());
   PlanReportOptions report;
-  report.jsonPath = options.report;
-  report.tablePath = options.table;
+  report.reportPath = options.reportPath;
+  report.tablePath = options.tablePath;
   pm.addPass(createPlanReport(report));
 }
 
-void mlir::tc::registerTCPipelines() {
-  PassPipelineRegistration<PlanPipelineOptions>(
-      "tc-plan",
-      "Plan every contraction (Gao et al.): machine model, algorithm and "
-      "distributions, read order, tiles, and optionally a report",
-      buildPlanPipeline);
+struct PlanPipelinePass : public tc::impl::PlanPipelineBase<PlanPipelinePass> {
+  using Base::Base;
+  template <typename Options>
+  friend void addPlanPasses(OpPassManager &pm, const Options &options);
+
+  void runOnOperation() override {
+    OpPassManager pm(ModuleOp::getOperationName());
+    addPlanPasses(pm, *this);
+    if (failed(runPipeline(pm, getOperation())))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::tc::buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &options) {
+  addPlanPasses(pm, options);
 }

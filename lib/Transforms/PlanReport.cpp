@@ -5,8 +5,10 @@
 // and for every fused operator tree its arrays like [C] Tables 1-2.
 //
 //===----------------------------------------------------------------------===//
-#include "FusionSupport.h"
-#include "PlanSupport.h"
+#include "ContractionSearch.h"
+#include "DecisionAttrs.h"
+#include "MachineSetup.h"
+#include "PlanProblems.h"
 #include "TC/Analysis/Units.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Transforms/Passes.h"
@@ -31,6 +33,7 @@ struct Entry {
   std::string op;
   std::vector<ContractionPlan> candidates;
   size_t chosen;
+  bool iContiguous = false; ///< the plan's storage order (StorageOrder.h)
 };
 
 /// A location as a user finds it: "name" or "file:line:col".
@@ -126,7 +129,8 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (jsonPath.empty() && tablePath.empty())
+    markAllAnalysesPreserved(); // a report changes no IR
+    if (reportPath.empty() && tablePath.empty())
       return;
     ModuleOp module = getOperation();
     FailureOr<MachineModel> machine = getMachineModel(module);
@@ -136,17 +140,18 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
     std::vector<ContractionProblem> problems;
     // The plan in the IR fixes every decision, so the planner returns exactly it;
     // the full search gives the candidates it is reported among.
+    ContractionSearch &search = getAnalysis<ContractionSearch>();
     LogicalResult planned = planEachContraction(
-        module, /*emitRemarks=*/false,
-        [&](ContractOp op, const ContractionProblem &problem, const PlanResult &own) {
+        module, search, /*emitRemarks=*/false,
+        [&](ContractOp op, const ContractionProblem &problem, const ContractionPlan &mine) {
           Entry entry{describeLocation(op.getLoc()),
-                      planContraction(problem, *machine).candidates, 0};
-          const ContractionPlan &mine = own.candidates[*own.chosen];
+                      search.search(op, problem, *machine, {}).candidates, 0};
           auto it = llvm::find_if(entry.candidates,
                                   [&](const ContractionPlan &c) { return samePlan(c, mine); });
           entry.chosen = it - entry.candidates.begin();
           if (it == entry.candidates.end())
             entry.candidates.push_back(mine); // a hand-made plan outside the search
+          entry.iContiguous = mine.iContiguous;
           entries.push_back(std::move(entry));
           problems.push_back(problem);
         });
@@ -164,7 +169,7 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
     });
     if (walked.wasInterrupted())
       return signalPassFailure();
-    if (!jsonPath.empty() && failed(write(jsonPath, [&](llvm::raw_ostream &os) {
+    if (!reportPath.empty() && failed(write(reportPath, [&](llvm::raw_ostream &os) {
           writeJson(os, *machine, entries, problems, trees);
         })))
       return signalPassFailure();
@@ -224,6 +229,7 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                 });
             });
             j.attribute("chosen", static_cast<int64_t>(entries[e].chosen));
+            j.attribute("i_contiguous", entries[e].iContiguous);
           });
       });
       j.attributeArray("operator_trees", [&] {
@@ -290,7 +296,8 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
     for (size_t e = 0; e < entries.size(); ++e) {
       os << "contraction " << entries[e].op << "  (P = " << m.procs
          << ", memory per process = " << llvm::format("%.4g", m.memBytes)
-         << " B, tile budget = " << llvm::format("%.4g", m.tileBudget()) << " B)\n";
+         << " B, tile budget = " << llvm::format("%.4g", m.tileBudget()) << " B)"
+         << "  i_contiguous = " << (entries[e].iContiguous ? "true" : "false") << "\n";
       os << llvm::format("  %-8s %-14s %-6s %-24s %12s %12s %10s\n", "method", "algorithm",
                          "order", "tiles", "disk bytes", "comm bytes", "seconds");
       for (size_t i = 0; i < entries[e].candidates.size(); ++i) {

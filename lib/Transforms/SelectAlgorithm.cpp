@@ -5,7 +5,7 @@
 // Decisions already in the op's #tc.plan are kept and restrict the search.
 //
 //===----------------------------------------------------------------------===//
-#include "PlanSupport.h"
+#include "ContractionSearch.h"
 #include "TC/Transforms/Passes.h"
 
 namespace mlir::tc {
@@ -21,8 +21,11 @@ struct SelectAlgorithmPass : public tc::impl::SelectAlgorithmBase<SelectAlgorith
   void runOnOperation() override {
     PlanFields fields;
     fields.algorithm = true;
-    if (failed(recordPlanFields(getOperation(), fields, /*emitRemarks=*/true)))
-      signalPassFailure();
+    if (failed(recordPlanFields(getOperation(), getAnalysis<ContractionSearch>(), fields,
+                                /*emitRemarks=*/true)))
+      return signalPassFailure();
+    // Only #tc.plan fields changed: the searches still answer.
+    markAnalysesPreserved<ContractionSearch>();
   }
 };
 } // namespace

@@ -5,7 +5,7 @@
 // planning passes read the machine from one place.
 //
 //===----------------------------------------------------------------------===//
-#include "PlanSupport.h"
+#include "MachineSetup.h"
 #include "TC/Analysis/Units.h"
 #include "TC/Dialect/TCAttrs.h"
 #include "TC/Dialect/TCDialect.h"

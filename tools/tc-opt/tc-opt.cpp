@@ -22,7 +22,6 @@ int main(int argc, char **argv) {
   registry.insert<mlir::tc::TCDialect>();
   mlir::tc::registerTCPasses();
   mlir::tc::registerTCConversionPasses();
-  mlir::tc::registerTCPipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tc optimizer driver\n", registry));
 }

@@ -18,8 +18,7 @@ mlirGetDialectPluginInfo() {
             registry->insert<mlir::tc::TCDialect>();
             mlir::tc::registerTCPasses();
             mlir::tc::registerTCConversionPasses();
-            mlir::tc::registerTCPipelines();
-          }};
+                    }};
 }
 
 /// Entry point for --load-pass-plugin.
@@ -28,6 +27,5 @@ extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo mlirGetPassPluginInfo
           []() {
             mlir::tc::registerTCPasses();
             mlir::tc::registerTCConversionPasses();
-            mlir::tc::registerTCPipelines();
-          }};
+                    }};
 }

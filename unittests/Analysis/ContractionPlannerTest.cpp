@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 using namespace mlir::tc;
@@ -247,4 +248,178 @@ TEST(ContractionPlanner, RandomProblemProperties) {
     outOfCore += !c.inCore;
   }
   EXPECT_GT(outOfCore, 30);
+}
+
+namespace {
+
+/// The loops of `nest` as a #tc.plan gives them back: each group sorted by label.
+TileNest asRecorded(TileNest nest) {
+  for (auto &group : nest.groups)
+    std::sort(group.begin(), group.end(),
+              [](const TileLoop &a, const TileLoop &b) { return a.label < b.label; });
+  return nest;
+}
+
+/// What tc-select-algorithm (stage 1), tc-place-io (2) and tc-solve-tiles (3)
+/// have recorded of `c` after `stage`.
+PlanDecisions recorded(const ContractionPlan &c, int stage) {
+  PlanDecisions d;
+  d.inCore = c.inCore;
+  d.algorithm = c.algorithm;
+  if (!c.inCore)
+    d.method = c.method;
+  if (stage >= 2 && !c.inCore)
+    d.order = c.nest.order;
+  if (stage >= 3 && !c.inCore)
+    d.nest = asRecorded(c.nest);
+  if (stage >= 3 && c.iContiguous) // recorded only when true
+    d.iContiguous = true;
+  return d;
+}
+
+void expectSamePlan(const ContractionPlan &a, const ContractionPlan &b) {
+  EXPECT_EQ(a.inCore, b.inCore);
+  EXPECT_EQ(a.iContiguous, b.iContiguous);
+  EXPECT_EQ(a.algorithm, b.algorithm);
+  if (!a.inCore) {
+    EXPECT_EQ(a.method, b.method);
+    EXPECT_EQ(asRecorded(a.nest).groups, asRecorded(b.nest).groups);
+    EXPECT_EQ(a.nest.order, b.nest.order);
+  }
+  EXPECT_EQ(a.layoutA.dims, b.layoutA.dims);
+  EXPECT_EQ(a.layoutB.dims, b.layoutB.dims);
+  EXPECT_EQ(a.layoutC.dims, b.layoutC.dims);
+  EXPECT_EQ(a.layoutC.grid, b.layoutC.grid);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(a.bufferBytes[i], b.bufferBytes[i]);
+  EXPECT_EQ(a.totalDiskBytes(), b.totalDiskBytes());
+  EXPECT_EQ(a.totalCommBytes(), b.totalCommBytes());
+  EXPECT_EQ(a.totalSeconds(), b.totalSeconds());
+}
+
+ContractionProblem randomProblem(std::mt19937 &rng) {
+  std::uniform_int_distribution<int> extent(1, 90);
+  ContractionProblem p{{"a", "k", "b", "l"}, {"k", "c", "l"}, {"c", "a", "b"}, {}, {}, {}, {}};
+  for (const char *l : {"a", "b", "c", "k", "l"})
+    p.extents[l] = extent(rng);
+  return p;
+}
+
+MachineModel randomMachine(std::mt19937 &rng) {
+  std::uniform_int_distribution<int> procsPick(0, 4), memExp(10, 22);
+  const int64_t procs[] = {1, 2, 4, 6, 9};
+  return machine(procs[procsPick(rng)], std::pow(2.0, memExp(rng)));
+}
+
+} // namespace
+
+// The planning passes search once and record the choice a field at a time; each
+// later pass asks again under the decisions recorded so far and must get the
+// same plan a new search would give.
+TEST(ContractionPlanner, ChoiceStandsWhereThePassesAskAgain) {
+  std::mt19937 rng(7);
+  std::vector<std::pair<ContractionProblem, MachineModel>> cases = {
+      {matmul(4000), machine(4, 64e6)}, {matmul(64), machine(4, 1 << 30)},
+      {matmul(512), machine(3, 1 << 20)},
+      // A long I (stored I-contiguous), out of core.
+      {{{"a", "b", "c", "p"}, {"p", "d"}, {"a", "b", "c", "d"},
+        {{"a", 16}, {"b", 16}, {"c", 16}, {"d", 8}, {"p", 8}}, {}, {}, {}},
+       machine(4, 1 << 16)}};
+  for (int trial = 0; trial < 200; ++trial)
+    cases.push_back({randomProblem(rng), randomMachine(rng)});
+  int outOfCore = 0, iContiguous = 0;
+  for (const auto &[p, m] : cases) {
+    PlanResult first = planContraction(p, m);
+    if (!first.chosen)
+      continue;
+    const ContractionPlan &c = first.candidates[*first.chosen];
+    outOfCore += !c.inCore;
+    iContiguous += c.iContiguous;
+    for (int stage = 1; stage <= 3; ++stage) {
+      PlanDecisions now = recorded(c, stage);
+      ASSERT_TRUE(choiceStands({}, c, now)) << "stage " << stage;
+      PlanResult again = planContraction(p, m, now);
+      ASSERT_TRUE(again.chosen) << again.error;
+      expectSamePlan(again.candidates[*again.chosen], c);
+    }
+  }
+  EXPECT_GT(outOfCore, 30);
+  EXPECT_GE(iContiguous, 1);
+}
+
+// Wherever choiceStands says a choice stands, a new search agrees; and it says
+// so only for decisions that keep the searched ones and fix the algorithm.
+TEST(ContractionPlanner, ChoiceStandsOnlyWhereASearchAgrees) {
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> coin(0, 1), pick(0, 1 << 20);
+  int stands = 0, asked = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    ContractionProblem p = randomProblem(rng);
+    MachineModel m = randomMachine(rng);
+    PlanResult all = planContraction(p, m);
+    if (all.candidates.empty())
+      continue;
+    // Decisions from two random candidates: `searched` from one, `now` from
+    // `searched` plus fields of another.
+    auto fieldsOf = [&](const ContractionPlan &c, PlanDecisions d) {
+      if (coin(rng))
+        d.inCore = c.inCore;
+      if (coin(rng))
+        d.algorithm = c.algorithm;
+      if (coin(rng))
+        d.method = c.method;
+      if (coin(rng) && !c.inCore) {
+        d.order = c.nest.order;
+        if (coin(rng))
+          d.nest = asRecorded(c.nest);
+      }
+      if (coin(rng))
+        d.iContiguous = coin(rng) == 1;
+      return d;
+    };
+    const ContractionPlan &x = all.candidates[pick(rng) % all.candidates.size()];
+    const ContractionPlan &y = all.candidates[pick(rng) % all.candidates.size()];
+    PlanDecisions searched = fieldsOf(x, {});
+    PlanResult first = planContraction(p, m, searched);
+    if (!first.chosen)
+      continue;
+    const ContractionPlan &c = first.candidates[*first.chosen];
+    PlanDecisions now = fieldsOf(coin(rng) ? c : y, searched);
+    ++asked;
+    if (!choiceStands(searched, c, now))
+      continue;
+    ++stands;
+    PlanDecisions searchedRest = searched, nowRest = now; // i_contiguous: no search
+    searchedRest.iContiguous = nowRest.iContiguous = std::nullopt;
+    EXPECT_TRUE(sameDecisions(searchedRest, nowRest) || now.algorithm == c.algorithm);
+    PlanResult again = planContraction(p, m, now);
+    ASSERT_TRUE(again.chosen) << again.error;
+    expectSamePlan(again.candidates[*again.chosen], c);
+  }
+  EXPECT_GT(stands, 40);
+  EXPECT_GT(asked - stands, 40);
+}
+
+TEST(ContractionPlanner, ChoiceDoesNotStandForOtherDecisions) {
+  ContractionProblem p = matmul(4000);
+  MachineModel m = machine(4, 64e6);
+  PlanResult r = planContraction(p, m);
+  const ContractionPlan &c = r.candidates[*r.chosen];
+  ASSERT_FALSE(c.inCore);
+  PlanDecisions other = recorded(c, 1);
+  other.algorithm = c.algorithm == ParallelAlgorithm::Accumulation
+                        ? ParallelAlgorithm::ReplicationA
+                        : ParallelAlgorithm::Accumulation;
+  EXPECT_FALSE(choiceStands({}, c, other));
+  // in_core = false alone may add out-of-core candidates of algorithms that fit in
+  // core: a new search decides.
+  PlanDecisions outOfCore;
+  outOfCore.inCore = false;
+  EXPECT_FALSE(choiceStands({}, c, outOfCore));
+  // Dropping a searched decision, or loops other than the chosen ones.
+  EXPECT_FALSE(choiceStands(recorded(c, 2), c, recorded(c, 1)));
+  PlanDecisions loops = recorded(c, 3);
+  loops.nest->groups[3].push_back({"k", 2});
+  EXPECT_FALSE(choiceStands({}, c, loops));
+  EXPECT_TRUE(choiceStands(recorded(c, 3), c, recorded(c, 3)));
 }

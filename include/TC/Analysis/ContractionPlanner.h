@@ -40,6 +40,9 @@ struct PlanDecisions {
   std::optional<ReadOrder> order;
   /// A complete nest (requires method, algorithm and order): only evaluated.
   std::optional<TileNest> nest;
+  /// A and C stored with I's labels last (StorageOrder.h); takes no part in the
+  /// search. Unset: prefersIContiguous.
+  std::optional<bool> iContiguous;
 };
 
 struct ContractionPlan {
@@ -53,6 +56,7 @@ struct ContractionPlan {
   /// Stage 2 ([G] D and V, per process) at the realized tiles.
   double diskBytes = 0, commBytes = 0, seconds = 0;
   RedistCost redist; ///< stages 1 and 3
+  bool iContiguous = false; ///< A and C stored with I's labels last (StorageOrder.h)
 
   double totalDiskBytes() const { return diskBytes + redist.diskBytes; }
   double totalCommBytes() const { return commBytes + redist.commBytes; }
@@ -71,6 +75,22 @@ struct PlanResult {
 PlanResult planContraction(const ContractionProblem &problem,
                            const MachineModel &machine,
                            const PlanDecisions &decisions = {});
+
+/// Equal decisions; given nests compare group by group in any order within a
+/// group (loops within a group are interchangeable, notes A.6).
+bool sameDecisions(const PlanDecisions &a, const PlanDecisions &b);
+
+/// True when `chosen`, the plan planContraction chose under `searched`, is the
+/// plan it would choose under `now` too, so that no new search is needed: `now`
+/// keeps every decision of `searched`, `chosen` satisfies each decision of `now`,
+/// and, unless the decisions are the same, `now` fixes the algorithm. With the
+/// algorithm fixed, the candidates under `now` are those of `searched` for that
+/// algorithm, filtered (the in-core and outside-only shortcuts of [G] 2.1 drop
+/// none that `chosen` competes with), so the cheapest stays the cheapest; a
+/// given nest (with method and order) is only evaluated, and evaluates to
+/// `chosen` when it has `chosen`'s loops.
+bool choiceStands(const PlanDecisions &searched, const ContractionPlan &chosen,
+                  const PlanDecisions &now);
 
 } // namespace mlir::tc
 

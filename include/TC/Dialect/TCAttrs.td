@@ -139,6 +139,10 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
     - `disk_bytes`, `comm_bytes`: predicted disk and network volume per process,
       including the redistribution of inputs and result; `seconds`: predicted
       overhead, disk_bytes / disk_bw + comm_bytes / net_bw.
+    - `i_contiguous`: `true` stores A and C with the labels of I (those of A and
+      C) last, contiguous, so the local dgemm runs with a long M; `false` keeps
+      the given dimension order. tc-solve-tiles sets `true` when I is at least 64
+      times J and K (lib/Analysis/StorageOrder.h); absent, that rule applies.
   }];
   let parameters = (ins
     OptionalParameter<"::mlir::BoolAttr">:$in_core,
@@ -152,7 +156,8 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
     OptionalParameter<"::mlir::ArrayAttr">:$loops,
     OptionalParameter<"::mlir::FloatAttr">:$disk_bytes,
     OptionalParameter<"::mlir::FloatAttr">:$comm_bytes,
-    OptionalParameter<"::mlir::FloatAttr">:$seconds);
+    OptionalParameter<"::mlir::FloatAttr">:$seconds,
+    OptionalParameter<"::mlir::BoolAttr">:$i_contiguous);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

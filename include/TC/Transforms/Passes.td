@@ -8,6 +8,59 @@ include "mlir/Pass/PassBase.td"
 // Planning: Gao et al.'s out-of-core cost model, one decision per pass.
 //===----------------------------------------------------------------------===//
 
+// The planning options, each declared once: a pass takes its lists, and tc-plan,
+// which runs the planning passes, takes them all and forwards each to its pass.
+defvar MachineFileOption = [
+  Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
+         "JSON machine file: the keys of #tc.machine for tc-set-machine, measured "
+         "costs (mcost, latency, flop_rate) for tc-fuse-distribute">,
+];
+
+defvar MachineOptions = [
+  Option<"procs", "procs", "int64_t", /*default=*/"0", "Number of processes">,
+  Option<"mem", "mem", "std::string", /*default=*/"\"\"",
+         "Memory per process, e.g. 64MB or 1GiB">,
+  Option<"netBw", "net-bw", "std::string", /*default=*/"\"\"",
+         "Network bandwidth per process, e.g. 200MB/s">,
+  Option<"diskBw", "disk-bw", "std::string", /*default=*/"\"\"",
+         "Disk bandwidth per process, e.g. 8MB/s">,
+  Option<"elemBytes", "elem-bytes", "int64_t", /*default=*/"0",
+         "Bytes per tensor element (default 8)">,
+  Option<"bcastFactor", "bcast-factor", "double", /*default=*/"0",
+         "Multiplier on broadcast volumes (default 1)">,
+  Option<"reduceFactor", "reduce-factor", "double", /*default=*/"0",
+         "Multiplier on reduction volumes (default 1)">,
+  Option<"volumes", "volumes", "std::string", /*default=*/"\"\"",
+         "Volume accounting: paper (the papers' formulas, default) or runtime "
+         "(the bytes tc's runtime moves; see #tc.machine)">,
+];
+
+defvar FusionOptions = [
+  Option<"maxGridDims", "max-grid-dims", "int", /*default=*/"2",
+         "Largest number of logical grid dimensions searched">,
+  Option<"latency", "latency", "double", /*default=*/"0",
+         "Seconds per message in the analytic Mcost (default: the machine file's, else 1e-5)">,
+  Option<"flopRate", "flop-rate", "double", /*default=*/"0",
+         "Flop/s per process for CalcCost (default: the machine file's, else 1e9)">,
+  Option<"virtualPartitioning", "virtual-partitioning", "bool", /*default=*/"true",
+         "Allow fused loops split differently at their two ends (lcm virtual partitioning)">,
+  Option<"ioLatency", "io-latency", "double", /*default=*/"-1",
+         "Seconds per input or result slice read or written (default: the machine file's, else 1e-4; 0: free, as in [C])">,
+  Option<"callOverhead", "call-overhead", "double", /*default=*/"-1",
+         "Seconds per local contraction call in a fused loop (default: the machine file's, else 1e-6; 0: free)">,
+  Option<"fusion", "fusion", "bool", /*default=*/"true",
+         "Search loop fusions (false: distributions only, every array whole)">,
+  Option<"firstSlice", "first-slice", "bool", /*default=*/"true",
+         "Allow `1` in distributions (inputs on one grid slice, partial sums consolidated on one)">,
+];
+
+defvar ReportOptions = [
+  Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
+         "Write the JSON report to this file ('-' for stdout)">,
+  Option<"tablePath", "table", "std::string", /*default=*/"\"\"",
+         "Write the human-readable table to this file ('-' for stdout)">,
+];
+
 def SetMachine : Pass<"tc-set-machine", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tc::TCDialect"];
   let summary = "Attach the machine model (tc.machine) the planners read";
@@ -26,26 +79,7 @@ def SetMachine : Pass<"tc-set-machine", "::mlir::ModuleOp"> {
     `flop_rate` and `mcost` (measured costs written by `tc-calibrate`) are left to
     `tc-fuse-distribute`.
   }];
-  let options = [
-    Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
-           "JSON machine file to read">,
-    Option<"procs", "procs", "int64_t", /*default=*/"0", "Number of processes">,
-    Option<"mem", "mem", "std::string", /*default=*/"\"\"",
-           "Memory per process, e.g. 64MB or 1GiB">,
-    Option<"netBw", "net-bw", "std::string", /*default=*/"\"\"",
-           "Network bandwidth per process, e.g. 200MB/s">,
-    Option<"diskBw", "disk-bw", "std::string", /*default=*/"\"\"",
-           "Disk bandwidth per process, e.g. 8MB/s">,
-    Option<"elemBytes", "elem-bytes", "int64_t", /*default=*/"0",
-           "Bytes per tensor element (default 8)">,
-    Option<"bcastFactor", "bcast-factor", "double", /*default=*/"0",
-           "Multiplier on broadcast volumes (default 1)">,
-    Option<"reduceFactor", "reduce-factor", "double", /*default=*/"0",
-           "Multiplier on reduction volumes (default 1)">,
-    Option<"volumes", "volumes", "std::string", /*default=*/"\"\"",
-           "Volume accounting: paper (the papers' formulas, default) or runtime "
-           "(the bytes tc's runtime moves; see #tc.machine)">,
-  ];
+  let options = !listconcat(MachineFileOption, MachineOptions);
 }
 
 def SelectAlgorithm : Pass<"tc-select-algorithm", "::mlir::ModuleOp"> {
@@ -84,7 +118,10 @@ def SolveTiles : Pass<"tc-solve-tiles", "::mlir::ModuleOp"> {
     closed forms of notes A.7-A.9), split across the labels of each macro-index,
     preferring divisors of the extents, with every tile re-checked against the
     budget (1/3 of memory). Hand-written `loops` are kept and only evaluated.
-    Records `disk_bytes`, `comm_bytes` and `seconds`, per process.
+    Records `disk_bytes`, `comm_bytes` and `seconds`, per process, and
+    `i_contiguous = true` when I is at least 64 times J and K, so that A and C
+    are stored with I contiguous for the local dgemm (a hand-written
+    `i_contiguous` is kept).
   }];
 }
 
@@ -116,26 +153,7 @@ def FuseDistribute : Pass<"tc-fuse-distribute", "::mlir::ModuleOp"> {
     `#tc.machine<..., volumes = "runtime">` (what tc's runtime holds). When no
     plan fits, the error gives the smallest memory per process any plan needs.
   }];
-  let options = [
-    Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
-           "JSON machine file with measured costs (keys mcost, latency, flop_rate)">,
-    Option<"maxGridDims", "max-grid-dims", "int", /*default=*/"2",
-           "Largest number of logical grid dimensions searched">,
-    Option<"latency", "latency", "double", /*default=*/"0",
-           "Seconds per message in the analytic Mcost (default: the machine file's, else 1e-5)">,
-    Option<"flopRate", "flop-rate", "double", /*default=*/"0",
-           "Flop/s per process for CalcCost (default: the machine file's, else 1e9)">,
-    Option<"virtualPartitioning", "virtual-partitioning", "bool", /*default=*/"true",
-           "Allow fused loops split differently at their two ends (lcm virtual partitioning)">,
-    Option<"ioLatency", "io-latency", "double", /*default=*/"-1",
-           "Seconds per input or result slice read or written (default: the machine file's, else 1e-4; 0: free, as in [C])">,
-    Option<"callOverhead", "call-overhead", "double", /*default=*/"-1",
-           "Seconds per local contraction call in a fused loop (default: the machine file's, else 1e-6; 0: free)">,
-    Option<"fusion", "fusion", "bool", /*default=*/"true",
-           "Search loop fusions (false: distributions only, every array whole)">,
-    Option<"firstSlice", "first-slice", "bool", /*default=*/"true",
-           "Allow `1` in distributions (inputs on one grid slice, partial sums consolidated on one)">,
-  ];
+  let options = !listconcat(MachineFileOption, FusionOptions);
 }
 
 def PlanReport : Pass<"tc-plan-report", "::mlir::ModuleOp"> {
@@ -143,7 +161,7 @@ def PlanReport : Pass<"tc-plan-report", "::mlir::ModuleOp"> {
   let description = [{
     For every planned `tc.contract`, lists all candidates the planner considered
     (method x algorithm x order, each at its best tiles) and which one the plan
-    chose. The JSON file has the form
+    chose. The JSON file (`report`) has the form
 
     ```
     {"machine": {"procs": 4, "mem": 67108864, "net_bw": 2e8, "disk_bw": 8e6,
@@ -152,23 +170,40 @@ def PlanReport : Pass<"tc-plan-report", "::mlir::ModuleOp"> {
         {"method": "outside", "algorithm": "rotation", "in_core": false,
          "order": "CAB", "tiles": {"i": 4, "j": 4, "k": 8},
          "disk_bytes": 5.1e8, "comm_bytes": 3.2e7, "seconds": 64.2}, ...],
-       "chosen": 3} ]}
+       "chosen": 3, "i_contiguous": false} ]}
     ```
 
-    `tiles` gives each label's total tile count. The table lists the same
-    candidates like Gao et al.'s Table 9, the chosen one marked `*`.
+    `tiles` gives each label's total tile count; `i_contiguous` the plan's
+    storage order (see `#tc.plan`). The table lists the same candidates like Gao
+    et al.'s Table 9, the chosen one marked `*`.
 
     Functions planned by `tc-fuse-distribute` appear under `"operator_trees"`
     (function, grid, memory, limit, comm and calc seconds, and per array: full
     and reduced array, initial and final distribution, fused loops, memory and
     communication seconds) and in the table like Cociorva et al.'s Tables 1-2.
   }];
-  let options = [
-    Option<"jsonPath", "json", "std::string", /*default=*/"\"\"",
-           "Write the JSON report to this file ('-' for stdout)">,
-    Option<"tablePath", "table", "std::string", /*default=*/"\"\"",
-           "Write the human-readable table to this file ('-' for stdout)">,
-  ];
+  let options = ReportOptions;
+}
+
+def PlanPipeline : Pass<"tc-plan", "::mlir::ModuleOp"> {
+  let summary = "Plan every contraction and operator tree: machine, fusion, algorithm, read order, tiles, report";
+  let description = [{
+    Runs the planning passes in the order their decisions depend on each other:
+    `tc-set-machine`, `tc-fuse-distribute` (Cociorva et al.'s fusion and
+    distribution of operator trees), `tc-select-algorithm`, `tc-place-io` and
+    `tc-solve-tiles` (Gao et al.'s plan of every other contraction), then
+    `tc-plan-report`. Its options are the options of `tc-set-machine`,
+    `tc-fuse-distribute` and `tc-plan-report` (the same declarations), each
+    forwarded to its pass, e.g.
+    `--tc-plan="procs=4 mem=64MB net-bw=200MB/s disk-bw=8MB/s report=plan.json"`.
+
+    Gao et al.'s search runs once per contraction: the later passes and the
+    report take the plan it chose (`--mlir-debug-counter=tc-planner-search-skip=0
+    --mlir-print-debug-counter` counts the searches).
+  }];
+  let options = !listconcat(MachineFileOption, MachineOptions, FusionOptions,
+                            ReportOptions);
+  let dependentDialects = ["::mlir::tc::TCDialect"];
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,210 @@
+//===- DecisionAttrs.cpp - planner decisions <-> their attributes ---------===//
+#include "DecisionAttrs.h"
+
+#include "TC/Dialect/TCDialect.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::tc;
+
+PlanAttr mlir::tc::getPlan(ContractOp op) {
+  if (auto plan = op->getAttrOfType<PlanAttr>(TCDialect::getPlanAttrName()))
+    return plan;
+  return PlanAttr::get(op.getContext(), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+}
+
+std::optional<CommMethod> mlir::tc::parseCommMethod(StringRef s) {
+  for (CommMethod m : {CommMethod::Inside, CommMethod::Outside})
+    if (s == toString(m))
+      return m;
+  return std::nullopt;
+}
+
+std::optional<ParallelAlgorithm> mlir::tc::parseAlgorithm(StringRef s) {
+  for (ParallelAlgorithm a : {ParallelAlgorithm::Rotation, ParallelAlgorithm::ReplicationA,
+                              ParallelAlgorithm::ReplicationB, ParallelAlgorithm::Accumulation})
+    if (s == toString(a))
+      return a;
+  return std::nullopt;
+}
+
+std::optional<ReadOrder> mlir::tc::parseReadOrder(StringRef s) {
+  for (ReadOrder o : kAllReadOrders)
+    if (s == toString(o))
+      return o;
+  return std::nullopt;
+}
+
+PlanDecisions mlir::tc::readDecisions(PlanAttr plan) {
+  PlanDecisions d;
+  if (plan.getInCore())
+    d.inCore = plan.getInCore().getValue();
+  if (plan.getMethod())
+    d.method = parseCommMethod(plan.getMethod().getValue());
+  if (plan.getAlgorithm())
+    d.algorithm = parseAlgorithm(plan.getAlgorithm().getValue());
+  if (plan.getOrder())
+    d.order = parseReadOrder(plan.getOrder().getValue());
+  if (plan.getLoops() && d.order) {
+    TileNest nest;
+    nest.order = *d.order;
+    for (auto [g, group] : llvm::enumerate(plan.getLoops()))
+      for (NamedAttribute loop : cast<DictionaryAttr>(group))
+        nest.groups[g].push_back({loop.getName().getValue().str(),
+                                  cast<IntegerAttr>(loop.getValue()).getInt()});
+    d.nest = nest;
+  }
+  if (plan.getIContiguous())
+    d.iContiguous = plan.getIContiguous().getValue();
+  return d;
+}
+
+Layout mlir::tc::layoutOf(GridAttr grid, DistAttr dist) {
+  Layout layout;
+  layout.grid.assign(grid.getShape().begin(), grid.getShape().end());
+  for (unsigned g = 0; g < layout.grid.size(); ++g) {
+    StringRef label = dist.getDistributedLabel(g);
+    layout.dims.push_back(label.empty() ? std::string(Layout::kReplicated) : label.str());
+  }
+  return layout;
+}
+
+static DistAttr toDist(MLIRContext *ctx, const Layout &layout) {
+  SmallVector<StringAttr> dims;
+  for (const std::string &d : layout.dims)
+    dims.push_back(StringAttr::get(ctx, d));
+  return DistAttr::get(ctx, dims);
+}
+
+PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPlan &plan,
+                             PlanFields fields) {
+  Builder b(ctx);
+  auto keep = [](auto present, auto computed, bool decide) {
+    return present ? present : (decide ? computed : decltype(present)());
+  };
+  BoolAttr inCore = keep(old.getInCore(), b.getBoolAttr(plan.inCore), fields.algorithm);
+  StringAttr method = old.getMethod();
+  if (!method && fields.algorithm && !plan.inCore)
+    method = b.getStringAttr(toString(plan.method));
+  StringAttr algorithm =
+      keep(old.getAlgorithm(), b.getStringAttr(toString(plan.algorithm)), fields.algorithm);
+  GridAttr grid = keep(old.getGrid(), GridAttr::get(ctx, plan.layoutA.grid), fields.algorithm);
+  DistAttr distA = keep(old.getDistA(), toDist(ctx, plan.layoutA), fields.algorithm);
+  DistAttr distB = keep(old.getDistB(), toDist(ctx, plan.layoutB), fields.algorithm);
+  DistAttr distC = keep(old.getDistC(), toDist(ctx, plan.layoutC), fields.algorithm);
+  StringAttr order = old.getOrder();
+  if (!order && fields.order && !plan.inCore)
+    order = b.getStringAttr(toString(plan.nest.order));
+  ArrayAttr loops = old.getLoops();
+  FloatAttr disk = old.getDiskBytes(), comm = old.getCommBytes(), secs = old.getSeconds();
+  if (fields.tiles) {
+    if (!loops && !plan.inCore) {
+      SmallVector<Attribute> groups;
+      for (const auto &group : plan.nest.groups) {
+        SmallVector<NamedAttribute> entries;
+        for (const TileLoop &loop : group)
+          entries.push_back(b.getNamedAttr(loop.label, b.getI64IntegerAttr(loop.count)));
+        groups.push_back(b.getDictionaryAttr(entries));
+      }
+      loops = b.getArrayAttr(groups);
+    }
+    disk = b.getF64FloatAttr(plan.totalDiskBytes());
+    comm = b.getF64FloatAttr(plan.totalCommBytes());
+    secs = b.getF64FloatAttr(plan.totalSeconds());
+  }
+  // Recorded when it departs from the given order; absent reads as the same rule.
+  BoolAttr iContiguous = old.getIContiguous();
+  if (!iContiguous && fields.tiles && plan.iContiguous)
+    iContiguous = b.getBoolAttr(true);
+  return PlanAttr::get(ctx, inCore, method, algorithm, grid, distA, distB, distC, order,
+                       loops, disk, comm, secs, iContiguous);
+}
+
+DistAttr mlir::tc::toDistAttr(MLIRContext *ctx, const OperatorTree &tree, const Grid &grid,
+                              const Distribution &dist) {
+  SmallVector<StringAttr> dims;
+  for (size_t d = 0; d < grid.size(); ++d) {
+    int8_t e = dist.entry[d];
+    dims.push_back(StringAttr::get(ctx, e == Distribution::kReplicated   ? "*"
+                                        : e == Distribution::kFirstSlice ? "1"
+                                                                         : tree.indexName(e)));
+  }
+  return DistAttr::get(ctx, dims);
+}
+
+FusionAttr mlir::tc::toFusionAttr(MLIRContext *ctx, const OperatorTree &tree,
+                                  const FusionPlan &plan, int id) {
+  Builder b(ctx);
+  const FusionPlan::Node &n = plan.nodes[id];
+  const OperatorTree::Node &v = tree.node(id);
+  ArrayAttr fused;
+  if (n.edge.fused) {
+    SmallVector<Attribute> names;
+    for (int i : v.dims)
+      if (contains(n.edge.fused, i))
+        names.push_back(b.getStringAttr(tree.indexName(i)));
+    fused = b.getArrayAttr(names);
+  }
+  StringAttr sums;
+  if (n.decision.variant != SumVariant::None)
+    sums = b.getStringAttr(n.decision.variant == SumVariant::ToOne ? "to_one" : "to_all");
+  return FusionAttr::get(ctx, GridAttr::get(ctx, plan.grid),
+                         v.isInput() ? DistAttr() : toDistAttr(ctx, tree, plan.grid, n.decision.compute),
+                         toDistAttr(ctx, tree, plan.grid, n.edge.produced),
+                         toDistAttr(ctx, tree, plan.grid, n.edge.consumed), fused, sums,
+                         b.getF64FloatAttr(n.memBytes), b.getF64FloatAttr(n.commSeconds),
+                         v.isInput() ? FloatAttr() : b.getF64FloatAttr(n.calcSeconds));
+}
+
+FusionAttr mlir::tc::getFusionAttr(func::FuncOp func, const FunctionTree &tree, int id) {
+  if (Operation *op = tree.ops[id])
+    return op->getAttrOfType<FusionAttr>(TCDialect::getFusionAttrName());
+  if (auto arg = dyn_cast<BlockArgument>(tree.values[id]))
+    return func.getArgAttrOfType<FusionAttr>(arg.getArgNumber(), TCDialect::getFusionAttrName());
+  return {};
+}
+
+std::optional<Distribution> mlir::tc::toDistribution(DistAttr attr, const Grid &grid,
+                                                     const OperatorTree &tree) {
+  if (!attr || attr.getDims().size() != grid.size())
+    return std::nullopt;
+  Distribution d;
+  for (auto [g, entry] : llvm::enumerate(attr.getDims())) {
+    StringRef e = entry.getValue();
+    if (e == "*")
+      d.entry[g] = Distribution::kReplicated;
+    else if (e == "1")
+      d.entry[g] = Distribution::kFirstSlice;
+    else if (int id = tree.findIndex(e.str()); id >= 0)
+      d.entry[g] = static_cast<int8_t>(id);
+    else
+      return std::nullopt;
+  }
+  return d;
+}
+
+FailureOr<std::vector<NodeDecision>>
+mlir::tc::readFusionDecisions(func::FuncOp func, const FunctionTree &tree, const Grid &grid) {
+  std::vector<NodeDecision> decisions(tree.values.size());
+  for (size_t id = 0; id < tree.values.size(); ++id) {
+    FusionAttr attr = getFusionAttr(func, tree, static_cast<int>(id));
+    const OperatorTree::Node &v = tree.tree.node(static_cast<int>(id));
+    if (!attr)
+      return func.emitError() << "array " << v.name << " of @" << func.getSymName()
+                              << " has no #tc.fusion; run tc-fuse-distribute first";
+    std::optional<Distribution> dist =
+        toDistribution(v.isInput() ? attr.getInitial() : attr.getCompute(), grid, tree.tree);
+    if (!dist)
+      return func.emitError() << "the #tc.fusion of array " << v.name
+                              << " names a distribution that does not fit its grid";
+    NodeDecision &d = decisions[id];
+    d.compute = *dist;
+    if (StringAttr sums = attr.getPartialSums())
+      d.variant = sums.getValue() == "to_one" ? SumVariant::ToOne : SumVariant::ToAll;
+    if (ArrayAttr fused = attr.getFused())
+      for (Attribute l : fused)
+        d.fused |= indexBit(tree.tree.findIndex(cast<StringAttr>(l).getValue().str()));
+  }
+  return decisions;
+}

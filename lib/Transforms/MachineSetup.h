@@ -1,0 +1,56 @@
+//===- MachineSetup.h - the machine the planners plan for -------*- C++ -*-===//
+//
+// The module's #tc.machine as Gao et al.'s MachineModel ([G] section 2), and the
+// machine file of tc-calibrate as the communication and computation costs of
+// Cociorva et al.'s fusion planner ([C] section 3.2: Mcost, CalcCost), with the
+// runtime's staging buffers kept out of the memory the planners may use.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_LIB_TRANSFORMS_MACHINESETUP_H
+#define TC_LIB_TRANSFORMS_MACHINESETUP_H
+
+#include "TC/Analysis/FusionPlanner.h"
+#include "TC/Analysis/OutOfCoreCostModel.h"
+#include "TC/Dialect/TCAttrs.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/JSON.h"
+
+#include <memory>
+
+namespace mlir::tc {
+
+MachineModel toMachineModel(MachineAttr attr);
+
+/// The module's machine model; emits an error on `module` when it has none.
+FailureOr<MachineModel> getMachineModel(ModuleOp module);
+
+/// The JSON object of a machine file; emits "machine file 'F': why" on `module`
+/// when it cannot be read, is not JSON or is not an object.
+FailureOr<llvm::json::Object> readMachineJson(ModuleOp module, StringRef path);
+
+/// Mcost for the planner: the measured table of `machineFile` (tc-calibrate's
+/// "mcost" key) over the analytic model, or the analytic model alone. Latency and
+/// flop rate come from the options when > 0, else from the file, else defaults;
+/// the slice I/O latency and call overhead from the options when >= 0, else the
+/// file's io_latency / call_overhead, else 1e-4 s and 1e-6 s.
+struct FusionCostSetup {
+  std::shared_ptr<const CommCostModel> comm;
+  FusionMachine machine;
+  double latency = 0;
+  size_t measuredPairs = 0;
+  double stagingBytes = 0; ///< kept out of machine.memBytes for the runtime's buffers
+};
+FailureOr<FusionCostSetup> loadFusionCosts(ModuleOp module, StringRef machineFile,
+                                           double latencyOption, double flopRateOption,
+                                           double ioLatencyOption, double callOverheadOption);
+
+/// Bytes a fused program stages redistributions and slice I/O in (the
+/// runtime's chunk): a sixteenth of the memory, between 1 KiB and 4 MiB. Send
+/// and receive buffers make two of them, which planning for the runtime
+/// (volumes = "runtime") keeps out of the memory it gives the arrays.
+int64_t fusedStagingChunk(double memBytes);
+
+} // namespace mlir::tc
+
+#endif // TC_LIB_TRANSFORMS_MACHINESETUP_H

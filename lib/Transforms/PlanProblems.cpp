@@ -1,0 +1,162 @@
+//===- PlanProblems.cpp - IR -> the planners' problems --------------------===//
+#include "PlanProblems.h"
+
+using namespace mlir;
+using namespace mlir::tc;
+
+static std::vector<std::string> strings(ArrayAttr labels) {
+  std::vector<std::string> out;
+  for (Attribute l : labels)
+    out.push_back(cast<StringAttr>(l).getValue().str());
+  return out;
+}
+
+/// A distribution written over a redistribute's labels, renamed to the
+/// contraction's labels of the same dimensions.
+static Layout toLayout(GridAttr grid, DistAttr dist, ArrayAttr ownLabels,
+                       const std::vector<std::string> &contractLabels) {
+  Layout layout;
+  layout.grid.assign(grid.getShape().begin(), grid.getShape().end());
+  std::vector<std::string> own = strings(ownLabels);
+  for (StringAttr entry : dist.getDims()) {
+    std::string name = entry.getValue().str();
+    auto it = std::find(own.begin(), own.end(), name);
+    if (it != own.end())
+      name = contractLabels[it - own.begin()];
+    layout.dims.push_back(name);
+  }
+  return layout;
+}
+
+FailureOr<ContractionProblem> mlir::tc::buildProblem(ContractOp op) {
+  ContractionProblem p;
+  p.labelsA = strings(op.getLabelsOfInput(0));
+  p.labelsB = strings(op.getLabelsOfInput(1));
+  p.labelsC = strings(op.getResultLabels());
+  auto addExtents = [&](Value v, const std::vector<std::string> &labels) {
+    auto shape = cast<RankedTensorType>(v.getType()).getShape();
+    for (size_t d = 0; d < labels.size(); ++d)
+      p.extents[labels[d]] = shape[d];
+  };
+  addExtents(op.getLhs(), p.labelsA);
+  addExtents(op.getRhs(), p.labelsB);
+  addExtents(op.getResult(), p.labelsC);
+  if (auto r = op.getLhs().getDefiningOp<RedistributeOp>())
+    p.givenA = toLayout(r.getGrid(), r.getTo(), r.getLabels(), p.labelsA);
+  if (auto r = op.getRhs().getDefiningOp<RedistributeOp>())
+    p.givenB = toLayout(r.getGrid(), r.getTo(), r.getLabels(), p.labelsB);
+  for (Operation *user : op.getResult().getUsers())
+    if (auto r = dyn_cast<RedistributeOp>(user)) {
+      Layout wanted = toLayout(r.getGrid(), r.getFrom(), r.getLabels(), p.labelsC);
+      if (p.requiredC && !p.requiredC->samePartition(wanted))
+        return op.emitError() << "the result is redistributed from two different "
+                                 "layouts: "
+                              << p.requiredC->str() << " and " << wanted.str();
+      p.requiredC = wanted;
+    }
+  return p;
+}
+
+bool mlir::tc::hasOperatorTree(func::FuncOp func) {
+  int count = 0;
+  func.walk([&](Operation *op) { count += isa<ContractOp, SumOp>(op); });
+  return count >= 2;
+}
+
+FailureOr<FunctionTree> mlir::tc::buildFunctionTree(func::FuncOp func) {
+  FunctionTree out;
+  llvm::DenseMap<Value, int> nodeOf;
+  int temporaries = 0;
+  auto inputNode = [&](Value v, ArrayAttr labels) -> int {
+    auto it = nodeOf.find(v);
+    if (it != nodeOf.end())
+      return it->second;
+    std::string name;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto attr = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.name");
+      name = attr ? attr.str() : std::string(1, static_cast<char>('A' + arg.getArgNumber()));
+    } else {
+      name = "in" + std::to_string(out.values.size());
+    }
+    auto shape = cast<RankedTensorType>(v.getType()).getShape();
+    int id = out.tree.addInput(name, strings(labels),
+                               std::vector<int64_t>(shape.begin(), shape.end()));
+    nodeOf[v] = id;
+    out.values.push_back(v);
+    out.ops.push_back(nullptr);
+    return id;
+  };
+  LogicalResult status = success();
+  func.walk([&](Operation *op) {
+    if (!isa<ContractOp, SumOp>(op) || failed(status))
+      return;
+    auto labeled = [&](auto typed) -> LogicalResult {
+      if (typed.getInit()) {
+        status = op->emitError() << "a contraction in an operator tree cannot accumulate "
+                                    "into an existing tensor (+=); write T = ... and add "
+                                    "separately";
+        return failure();
+      }
+      std::vector<int> children;
+      for (unsigned i = 0; i < typed.getInputs().size(); ++i) {
+        Value in = typed.getInputs()[i];
+        auto found = nodeOf.find(in);
+        bool seen = found != nodeOf.end();
+        int child = seen ? found->second : inputNode(in, typed.getLabelsOfInput(i));
+        if (seen && !out.ops[child]) {
+          status = op->emitError() << "input " << out.tree.node(child).name
+                                   << " is used by two formulas; an operator tree "
+                                      "uses each array once";
+          return failure();
+        }
+        children.push_back(child);
+      }
+      // The returned formula is the result (named like its HDF5 dataset).
+      bool returned = llvm::any_of(typed.getResult().getUsers(),
+                                   [](Operation *u) { return isa<func::ReturnOp>(u); });
+      auto resultName = func.getResultAttrOfType<StringAttr>(0, "tc.name");
+      std::string name = returned ? (resultName ? resultName.str() : std::string("R"))
+                                  : "T" + std::to_string(++temporaries);
+      std::vector<std::string> labels = strings(typed.getResultLabels());
+      int id = children.size() == 2
+                   ? out.tree.addContraction(name, labels, children[0], children[1])
+                   : out.tree.addSummation(name, labels, children[0]);
+      nodeOf[typed.getResult()] = id;
+      out.values.push_back(typed.getResult());
+      out.ops.push_back(op);
+      return success();
+    };
+    if (auto c = dyn_cast<ContractOp>(op))
+      (void)labeled(c);
+    else
+      (void)labeled(cast<SumOp>(op));
+  });
+  if (failed(status))
+    return failure();
+  // Every intermediate feeds exactly one formula; the root is returned.
+  for (size_t id = 0; id < out.values.size(); ++id) {
+    if (!out.ops[id])
+      continue;
+    Value v = out.values[id];
+    int uses = 0;
+    bool returned = false;
+    for (Operation *user : v.getUsers()) {
+      ++uses;
+      returned |= isa<func::ReturnOp>(user);
+    }
+    const auto &node = out.tree.node(static_cast<int>(id));
+    if (node.parent >= 0 ? uses != 1 : !(uses == 1 && returned))
+      return out.ops[id]->emitError()
+             << "the result of this formula is "
+             << (node.parent >= 0 ? "used " + std::to_string(uses) + " times"
+                                  : std::string("not returned (or used elsewhere)"))
+             << "; tc-fuse-distribute needs the function's tc ops to form one operator "
+                "tree whose root is returned";
+  }
+  std::string problem = out.tree.verify();
+  if (!problem.empty())
+    return func.emitError() << "the contractions of @" << func.getSymName()
+                            << " do not form an operator tree: " << problem;
+  out.tree.node(out.tree.root()); // root exists after verify
+  return out;
+}

@@ -1,0 +1,47 @@
+//===- PlanProblems.h - IR -> the planners' problems ------------*- C++ -*-===//
+//
+// What the planners are asked: a tc.contract as Gao et al.'s ContractionProblem
+// (labels, extents and the layouts given by neighbouring tc.redistribute ops, [G]
+// section 2.3), and a function's tc.contract/tc.sum ops as Cociorva et al.'s
+// OperatorTree ([C] section 2).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_LIB_TRANSFORMS_PLANPROBLEMS_H
+#define TC_LIB_TRANSFORMS_PLANPROBLEMS_H
+
+#include "TC/Analysis/ContractionPlanner.h"
+#include "TC/Analysis/OperatorTree.h"
+#include "TC/Dialect/TCOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <vector>
+
+namespace mlir::tc {
+
+/// Labels, extents and constrained layouts (from a producing or consuming
+/// tc.redistribute) of a binary contraction; emits an error on failure.
+FailureOr<ContractionProblem> buildProblem(ContractOp op);
+
+/// A function's operator tree and, per node, the IR it came from.
+struct FunctionTree {
+  OperatorTree tree;
+  std::vector<Value> values;       ///< the array of each node
+  std::vector<Operation *> ops;    ///< the producing tc op (null for inputs)
+};
+
+/// True when `func` holds two or more tc.contract/tc.sum ops (an operator tree
+/// for tc-fuse-distribute rather than one contraction for Gao's planner).
+bool hasOperatorTree(func::FuncOp func);
+
+/// The operator tree of `func`: inputs are its arguments (and other values not
+/// produced by tc ops), every tc.contract/tc.sum a node; emits an error naming the
+/// op when the ops do not form one tree (a result used twice, or not by the
+/// return). Arrays are named as their HDF5 datasets: an input by its `tc.name`
+/// argument attribute, else A, B, C, ... by position; the result by the `tc.name`
+/// result attribute, else R; intermediates T1, T2, ... in program order.
+FailureOr<FunctionTree> buildFunctionTree(func::FuncOp func);
+
+} // namespace mlir::tc
+
+#endif // TC_LIB_TRANSFORMS_PLANPROBLEMS_H
