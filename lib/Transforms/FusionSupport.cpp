@@ -1,6 +1,7 @@
 //===- FusionSupport.cpp - IR <-> operator tree for the fusion passes -----===//
 #include "FusionSupport.h"
 
+#include "DecisionConversion.h"
 #include "PlanSupport.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Dialect/TCOps.h"
@@ -228,13 +229,11 @@ FusionAttr mlir::tc::toFusionAttr(MLIRContext *ctx, const OperatorTree &tree,
         names.push_back(b.getStringAttr(tree.indexName(i)));
     fused = b.getArrayAttr(names);
   }
-  StringAttr sums;
-  if (n.decision.variant != SumVariant::None)
-    sums = b.getStringAttr(n.decision.variant == SumVariant::ToOne ? "to_one" : "to_all");
   return FusionAttr::get(ctx, GridAttr::get(ctx, plan.grid),
                          v.isInput() ? DistAttr() : toDistAttr(ctx, tree, plan.grid, n.decision.compute),
                          toDistAttr(ctx, tree, plan.grid, n.edge.produced),
-                         toDistAttr(ctx, tree, plan.grid, n.edge.consumed), fused, sums,
+                         toDistAttr(ctx, tree, plan.grid, n.edge.consumed), fused,
+                         toIR(n.decision.variant),
                          b.getF64FloatAttr(n.memBytes), b.getF64FloatAttr(n.commSeconds),
                          v.isInput() ? FloatAttr() : b.getF64FloatAttr(n.calcSeconds));
 }

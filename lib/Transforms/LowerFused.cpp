@@ -10,6 +10,7 @@
 // lower to runtime calls like a single contraction's.
 //
 //===----------------------------------------------------------------------===//
+#include "DecisionConversion.h"
 #include "FusionSupport.h"
 #include "PlanSupport.h"
 #include "TC/Analysis/FusedSchedule.h"
@@ -132,8 +133,7 @@ LogicalResult FusedLowering::readPlan() {
                               << " names a distribution that does not fit its grid";
     NodeDecision &d = decisions[id];
     d.compute = *dist;
-    if (StringAttr sums = attr.getPartialSums())
-      d.variant = sums.getValue() == "to_one" ? SumVariant::ToOne : SumVariant::ToAll;
+    d.variant = toAnalysis(attr.getPartialSums());
     if (ArrayAttr fused = attr.getFused())
       for (Attribute l : fused)
         d.fused |= indexBit(tree.tree.findIndex(cast<StringAttr>(l).getValue().str()));
@@ -203,7 +203,6 @@ SmallVector<int64_t> FusedLowering::localShape(int node, const Distribution &dis
 }
 
 void FusedLowering::createArrays() {
-  auto arrayType = ArrayType::get(b.getContext());
   arrays.resize(tree.values.size());
   for (size_t id = 0; id < tree.values.size(); ++id) {
     int node = static_cast<int>(id);
@@ -218,9 +217,12 @@ void FusedLowering::createArrays() {
       auto type = MemRefType::get(localShape(node, dist), b.getF64Type());
       buffer = memref::AllocOp::create(b, loc, type);
       SmallVector<int64_t> skew(v.dims.size(), -1);
+      auto arrayType = ArrayType::get(b.getContext(), extents.size(), b.getF64Type(),
+                                      plan.grid.size());
       return ArrayOp::create(b, loc, arrayType, a.name, extents, plan.grid,
-                             dist.gridDims(plan.grid, v.dims), skew, "distributed", "zero",
-                             /*on_disk=*/false, DenseI64ArrayAttr(), buffer)
+                             dist.gridDims(plan.grid, v.dims), skew, ArrayKind::Distributed,
+                             ArrayInitKind::Zero, /*on_disk=*/false, DenseI64ArrayAttr(),
+                             buffer)
           .getResult();
     };
     a.produced = create(edge.produced, a.producedBuffer);

@@ -131,11 +131,16 @@ LogicalResult RuntimeCalls::lower(Operation *op) {
   Location loc = op->getLoc();
   b.setInsertionPoint(op);
   if (auto a = dyn_cast<ArrayOp>(op)) {
-    static const StringRef kinds[] = {"distributed", "replicated", "slab", "gathered"};
-    static const StringRef inits[] = {"input", "zero", "root-input"};
+    // The kind and init enums carry the runtime's values (TCEnums.td).
+    static_assert(int(ArrayKind::Distributed) == TC_RT_DISTRIBUTED &&
+                  int(ArrayKind::Replicated) == TC_RT_REPLICATED &&
+                  int(ArrayKind::Slab) == TC_RT_SLAB && int(ArrayKind::Gathered) == TC_RT_GATHERED);
+    static_assert(int(ArrayInitKind::Input) == TC_RT_INIT_INPUT &&
+                  int(ArrayInitKind::Zero) == TC_RT_INIT_ZERO &&
+                  int(ArrayInitKind::RootInput) == TC_RT_INIT_ROOT_INPUT);
     SmallVector<int64_t> d = {static_cast<int64_t>(a.getExtents().size()),
-                              llvm::find(kinds, a.getKind()) - std::begin(kinds),
-                              llvm::find(inits, a.getInit()) - std::begin(inits),
+                              static_cast<int64_t>(a.getKind()),
+                              static_cast<int64_t>(a.getInit()),
                               a.getOnDisk() ? 1 : 0,
                               static_cast<int64_t>(a.getGrid().size())};
     llvm::append_range(d, a.getGrid());

@@ -62,11 +62,6 @@ LogicalResult recordPlanFields(ModuleOp module, PlanFields fields, bool emitRema
 /// when it cannot be read, is not JSON or is not an object.
 FailureOr<llvm::json::Object> readMachineJson(ModuleOp module, StringRef path);
 
-/// Canonical names used in #tc.plan and reports.
-std::optional<CommMethod> parseCommMethod(StringRef s);
-std::optional<ParallelAlgorithm> parseAlgorithm(StringRef s);
-std::optional<ReadOrder> parseReadOrder(StringRef s);
-
 } // namespace mlir::tc
 
 #endif // TC_LIB_TRANSFORMS_PLANSUPPORT_H

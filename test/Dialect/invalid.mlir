@@ -333,16 +333,18 @@ module attributes {tc.grid = #tc.grid<[2, 2]>} {
 // -----
 
 func.func @plan_bad_method(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
-  // expected-error @+1 {{#tc.plan method must be one of "inside", "outside", got "sideways"}}
-  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<method = "sideways">} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  // expected-error @+2 {{expected one of [inside, outside] for communication method, got: sideways}}
+  // expected-error @+1 {{failed to parse TC_PlanAttr parameter 'method'}}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<method = sideways>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
   return %r : tensor<4x4xf64>
 }
 
 // -----
 
 func.func @plan_bad_order(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
-  // expected-error @+1 {{#tc.plan order must be one of "ABC", "ACB", "BAC", "BCA", "CAB", "CBA", got "AAB"}}
-  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = "AAB">} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  // expected-error @+2 {{expected one of [ABC, ACB, BAC, BCA, CAB, CBA] for disk read order, got: AAB}}
+  // expected-error @+1 {{failed to parse TC_PlanAttr parameter 'order'}}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = AAB>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
   return %r : tensor<4x4xf64>
 }
 
@@ -350,7 +352,7 @@ func.func @plan_bad_order(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x
 
 func.func @plan_loops_groups(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
   // expected-error @+1 {{#tc.plan loops must list 4 groups (D1..D4), got 2}}
-  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = "CAB", loops = [{}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = CAB, loops = [{}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
   return %r : tensor<4x4xf64>
 }
 
@@ -358,7 +360,7 @@ func.func @plan_loops_groups(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor
 
 func.func @plan_loop_count(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
   // expected-error @+1 {{#tc.plan loop over 'i' in group 0 must have an integer tile count >= 2}}
-  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = "CAB", loops = [{i = 1}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = CAB, loops = [{i = 1}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
   return %r : tensor<4x4xf64>
 }
 
@@ -374,7 +376,7 @@ func.func @plan_loops_need_order(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> te
 
 func.func @plan_in_core_loops(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
   // expected-error @+1 {{#tc.plan of an in-core contraction has no tiling loops}}
-  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = true, order = "CAB", loops = [{i = 2}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = true, order = CAB, loops = [{i = 2}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
   return %r : tensor<4x4xf64>
 }
 
@@ -390,7 +392,7 @@ func.func @plan_dist_rank(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x
 
 func.func @plan_unknown_loop_label(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
   // expected-error @+1 {{plan tiles label 'z', which the contraction does not have}}
-  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = "CAB", loops = [{z = 2}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = CAB, loops = [{z = 2}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
   return %r : tensor<4x4xf64>
 }
 

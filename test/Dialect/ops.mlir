@@ -62,9 +62,9 @@ func.func @redistribute(%x: tensor<8x8x4xf64>) -> tensor<8x8x4xf64> {
 
 // A plan written by hand round-trips; absent fields stay absent.
 // CHECK-LABEL: func.func @planned
-// CHECK: tc.plan = #tc.plan<in_core = false, method = "outside", algorithm = "rotation", grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>, order = "CAB", loops = [{i = 2 : i64, j = 2 : i64}, {k = 4 : i64}, {}, {}], seconds = 1.500000e+00 : f64>
+// CHECK: tc.plan = #tc.plan<in_core = false, method = outside, algorithm = rotation, grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>, order = CAB, loops = [{i = 2 : i64, j = 2 : i64}, {k = 4 : i64}, {}, {}], seconds = 1.500000e+00 : f64>
 func.func @planned(%A: tensor<8x4xf64>, %B: tensor<4x6xf64>) -> tensor<8x6xf64> {
-  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = "outside", algorithm = "rotation", grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>, order = "CAB", loops = [{i = 2, j = 2}, {k = 4}, {}, {}], seconds = 1.5>}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = outside, algorithm = rotation, grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>, order = CAB, loops = [{i = 2, j = 2}, {k = 4}, {}, {}], seconds = 1.5>}
      : tensor<8x4xf64>, tensor<4x6xf64> -> tensor<8x6xf64>
   return %r : tensor<8x6xf64>
 }

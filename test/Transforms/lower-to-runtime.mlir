@@ -23,17 +23,17 @@
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
   func.func @prog() {
     tc.predicted_volumes {chunk_bytes = 4096 : i64, comm_bytes = 1.0 : f64, disk_bytes = 2.0 : f64, flops = 3.0 : f64}
-    %A = tc.array "A" [64, 64] on [2, 2] dims [0, -1] skew [-1, -1] {kind = "distributed", init = "input", on_disk} : !tc.array
+    %A = tc.array distributed "A" [64, 64] on [2, 2] dims [0, -1] skew [-1, -1] init input {on_disk} : !tc.array<2 x f64 on 2>
     %b = memref.alloc() : memref<16x16xf64>
     %z = arith.constant 0 : index
-    tc.read_tile %A[%z, %z] into %b : memref<16x16xf64>
+    tc.read_tile %A[%z, %z] into %b : !tc.array<2 x f64 on 2>, memref<16x16xf64>
     tc.tile_contract %b[%z, %z] ["i", "j"] += %b[%z, %z] ["i", "k"] * %b[%z, %z] ["k", "j"]
         extents {i = 16 : i64, j = 16 : i64, k = 16 : i64}
         : memref<16x16xf64>, memref<16x16xf64> -> memref<16x16xf64>
     tc.allreduce_tile %b : memref<16x16xf64>
-    tc.write_tile %b into %A[%z, %z] : memref<16x16xf64>
-    tc.shift_array %A along 0
-    tc.store %A
+    tc.write_tile %b into %A[%z, %z] : memref<16x16xf64>, !tc.array<2 x f64 on 2>
+    tc.shift_array %A along 0 : !tc.array<2 x f64 on 2>
+    tc.store %A : !tc.array<2 x f64 on 2>
     return
   }
 }
