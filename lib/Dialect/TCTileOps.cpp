@@ -108,8 +108,8 @@ static LogicalResult verifyArrayRank(Operation *op, ArrayType array, size_t coun
 static LogicalResult verifyGridDim(Operation *op, ArrayType array, int64_t dim) {
   if (dim >= 0 && dim < array.getGridRank())
     return success();
-  return op->emitOpError() << "grid dimension " << dim << " is not one of the "
-                           << array.getGridRank() << " of operand 'array' " << array;
+  return op->emitOpError() << "grid dimension " << dim << " is outside the "
+                           << array.getGridRank() << "-d grid of operand 'array' " << array;
 }
 
 /// A tile of the array moves through the buffer at the given offsets: one per

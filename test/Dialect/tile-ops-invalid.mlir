@@ -163,3 +163,168 @@ func.func @array_file_dims() {
   %A = tc.array distributed "A" [4, 4] on [1] dims [-1, -1] skew [-1, -1] init input {file_dims = array<i64: 1, 1>} : !tc.array<2 x f64 on 1>
   return
 }
+
+// -----
+
+// expected-error @+1 {{!tc.array needs at least one dimension, got rank 0}}
+func.func @array_type_rank(%a: !tc.array<0 x f64 on 1>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{!tc.array needs a grid of at least one dimension, got grid rank 0}}
+func.func @array_type_grid(%a: !tc.array<2 x f64 on 0>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{!tc.array holds f32 or f64 elements, got 'i32'}}
+func.func @array_type_element(%a: !tc.array<2 x i32 on 1>) {
+  return
+}
+
+// -----
+
+func.func @array_result_rank() {
+  // expected-error @+1 {{'tc.array' op array 'A' has 2 extents but its type '!tc.array<1 x f64 on 1>' has rank 1}}
+  %A = tc.array distributed "A" [4, 4] on [2] dims [0, -1] skew [-1, -1] init input : !tc.array<1 x f64 on 1>
+  return
+}
+
+// -----
+
+func.func @array_result_grid() {
+  // expected-error @+1 {{'tc.array' op array 'A' is on a 1-d grid but its type '!tc.array<2 x f64 on 2>' has grid rank 2}}
+  %A = tc.array distributed "A" [4, 4] on [2] dims [0, -1] skew [-1, -1] init input : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @array_storage_element() {
+  %b = memref.alloc() : memref<2x4xf64>
+  // expected-error @+1 {{'tc.array' op storage buffer holds 'f64' but the type '!tc.array<2 x f32 on 1>' holds 'f32'}}
+  %A = tc.array distributed "A" [4, 4] on [2] dims [0, -1] skew [-1, -1] init input storage %b : memref<2x4xf64> : !tc.array<2 x f32 on 1>
+  return
+}
+
+// -----
+
+func.func @read_array_rank(%A: !tc.array<2 x f64 on 1>, %i: index) {
+  %b = memref.alloc() : memref<4xf64>
+  // expected-error @+1 {{'tc.read_tile' op has 1 offsets but operand 'array' '!tc.array<2 x f64 on 1>' has rank 2}}
+  tc.read_tile %A[%i] into %b : !tc.array<2 x f64 on 1>, memref<4xf64>
+  return
+}
+
+// -----
+
+func.func @read_element_type(%A: !tc.array<1 x f32 on 1>, %i: index) {
+  %b = memref.alloc() : memref<4xf64>
+  // expected-error @+1 {{'tc.read_tile' op operand 'buffer' holds 'f64' but operand 'array' '!tc.array<1 x f32 on 1>' holds 'f32'}}
+  tc.read_tile %A[%i] into %b : !tc.array<1 x f32 on 1>, memref<4xf64>
+  return
+}
+
+// -----
+
+func.func @write_array_rank(%A: !tc.array<3 x f64 on 1>, %i: index) {
+  %b = memref.alloc() : memref<4x4xf64>
+  // expected-error @+1 {{'tc.write_tile' op has 2 offsets but operand 'array' '!tc.array<3 x f64 on 1>' has rank 3}}
+  tc.write_tile %b into %A[%i, %i] : memref<4x4xf64>, !tc.array<3 x f64 on 1>
+  return
+}
+
+// -----
+
+func.func @write_element_type(%A: !tc.array<1 x f32 on 1>, %i: index) {
+  %b = memref.alloc() : memref<4xf64>
+  // expected-error @+1 {{'tc.write_tile' op operand 'buffer' holds 'f64' but operand 'array' '!tc.array<1 x f32 on 1>' holds 'f32'}}
+  tc.write_tile %b into %A[%i] : memref<4xf64>, !tc.array<1 x f32 on 1>
+  return
+}
+
+// -----
+
+func.func @broadcast_array_rank(%A: !tc.array<2 x f64 on 1>, %i: index) {
+  %b = memref.alloc() : memref<4xf64>
+  // expected-error @+1 {{'tc.broadcast_tile' op has 1 offsets but operand 'array' '!tc.array<2 x f64 on 1>' has rank 2}}
+  tc.broadcast_tile %b from %A[%i] : memref<4xf64>, !tc.array<2 x f64 on 1>
+  return
+}
+
+// -----
+
+func.func @shift_tile_array_rank(%A: !tc.array<2 x f64 on 2>, %i: index) {
+  %b = memref.alloc() : memref<4xf64>
+  // expected-error @+1 {{'tc.shift_tile' op has 1 offsets but operand 'array' '!tc.array<2 x f64 on 2>' has rank 2}}
+  tc.shift_tile %b[%i] sizes [4] along 0 of %A : memref<4xf64>, !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @shift_tile_grid_dim(%A: !tc.array<1 x f64 on 2>, %i: index) {
+  %b = memref.alloc() : memref<4xf64>
+  // expected-error @+1 {{'tc.shift_tile' op grid dimension 2 is outside the 2-d grid of operand 'array' '!tc.array<1 x f64 on 2>'}}
+  tc.shift_tile %b[%i] sizes [4] along 2 of %A : memref<4xf64>, !tc.array<1 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @shift_array_grid_dim(%A: !tc.array<2 x f64 on 2>) {
+  // expected-error @+1 {{'tc.shift_array' op grid dimension -1 is outside the 2-d grid of operand 'array' '!tc.array<2 x f64 on 2>'}}
+  tc.shift_array %A along -1 : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @combine_grid_dims(%A: !tc.array<2 x f64 on 2>) {
+  // expected-error @+1 {{'tc.combine_partial' op grid dimension 2 is outside the 2-d grid of operand 'array' '!tc.array<2 x f64 on 2>'}}
+  tc.combine_partial %A along [1, 2] : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @combine_order(%A: !tc.array<2 x f64 on 2>) {
+  // expected-error @+1 {{'tc.combine_partial' op grid dimensions must be increasing and distinct}}
+  tc.combine_partial %A along [1, 0] : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @load_slice_rank(%A: !tc.array<2 x f64 on 2>, %i: index) {
+  // expected-error @+1 {{'tc.load_slice' op has 3 tensor extents but operand 'array' '!tc.array<2 x f64 on 2>' has rank 2}}
+  tc.load_slice %A [8, 8, 8] at [%i, %i, %i] : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @store_slice_rank(%A: !tc.array<2 x f64 on 2>, %i: index) {
+  // expected-error @+1 {{'tc.store_slice' op has 1 tensor extents but operand 'array' '!tc.array<2 x f64 on 2>' has rank 2}}
+  tc.store_slice %A [8] at [%i] : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @slice_shifts(%A: !tc.array<2 x f64 on 2>, %i: index) {
+  // expected-error @+1 {{'tc.load_slice' op has 1 shifts for a tensor of 2 dimensions}}
+  tc.load_slice %A [8, 8] at [%i] : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @redistribute_types(%A: !tc.array<2 x f64 on 2>, %B: !tc.array<2 x f64 on 1>) {
+  // expected-error @+1 {{'tc.redistribute_array' op operand 'source' '!tc.array<2 x f64 on 2>' and operand 'destination' '!tc.array<2 x f64 on 1>' must have the same type: one tensor on one grid}}
+  tc.redistribute_array %A into %B : !tc.array<2 x f64 on 2>, !tc.array<2 x f64 on 1>
+  return
+}

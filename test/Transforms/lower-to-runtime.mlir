@@ -4,6 +4,11 @@
 
 // CHECK-DAG: memref.global "private" constant @[[ADESC:__tc_desc_[0-9]+]] : memref<15xi64> = dense<[2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, 64, -1, -1, 1]>
 // CHECK-DAG: memref.global "private" constant @[[NAME:__tc_name_[0-9]+]] : memref<2xi8> = dense<[65, 0]>
+// Every kind and initial value reaches the runtime as its tc_rt_kind / tc_rt_init
+// (desc[1], desc[2]).
+// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<10xi64> = dense<[1, 1, 2, 0, 1, 4, 8, -1, -1, 0]>
+// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<10xi64> = dense<[1, 2, 1, 1, 1, 4, 8, -1, -1, 0]>
+// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<10xi64> = dense<[1, 3, 0, 1, 1, 4, 8, -1, -1, 0]>
 // CHECK-LABEL: func.func @prog()
 // CHECK: memref.alloca() : memref<2xi64>
 // CHECK: call @tc_rt_plan(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (f64, f64, f64, i64) -> ()
@@ -34,6 +39,12 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
     tc.write_tile %b into %A[%z, %z] : memref<16x16xf64>, !tc.array<2 x f64 on 2>
     tc.shift_array %A along 0 : !tc.array<2 x f64 on 2>
     tc.store %A : !tc.array<2 x f64 on 2>
+    return
+  }
+  func.func @kinds() {
+    %R = tc.array replicated "R" [8] on [4] dims [-1] skew [-1] init root_input : !tc.array<1 x f64 on 1>
+    %S = tc.array slab "S" [8] on [4] dims [-1] skew [-1] init zero {on_disk} : !tc.array<1 x f64 on 1>
+    %G = tc.array gathered "G" [8] on [4] dims [-1] skew [-1] init input {on_disk} : !tc.array<1 x f64 on 1>
     return
   }
 }

@@ -23,8 +23,10 @@ def TC_ArrayType : TypeDef<TC_Dialect, "Array"> {
     !tc.array<4 x f64 on 1>
     ```
   }];
-  let parameters = (ins "int64_t":$rank, "::mlir::Type":$elementType,
-                        "int64_t":$gridRank);
+  let parameters = (ins
+    AttrOrTypeParameter<"int64_t", "number of dimensions (>= 1)">:$rank,
+    AttrOrTypeParameter<"::mlir::Type", "element type, f32 or f64">:$elementType,
+    AttrOrTypeParameter<"int64_t", "number of processor-grid dimensions (>= 1)">:$gridRank);
   let assemblyFormat = "`<` $rank `x` $elementType `on` $gridRank `>`";
   let genVerifyDecl = 1;
 }
