@@ -72,7 +72,8 @@ LogicalResult ArrayOp::verify() {
       procs *= g;
     SmallVector<int64_t> block;
     for (auto [d, extent] : llvm::enumerate(extents)) {
-      int64_t parts = dims[d] >= 0 ? grid[dims[d]] : (getKind() == ArrayKind::Slab && d == 0 ? procs : 1);
+      bool slabRows = getKind() == ArrayKind::Slab && d == 0;
+      int64_t parts = dims[d] >= 0 ? grid[dims[d]] : (slabRows ? procs : 1);
       block.push_back((extent + parts - 1) / parts);
     }
     auto type = cast<MemRefType>(storage.getType());
@@ -229,9 +230,12 @@ LogicalResult StoreSliceOp::verify() { return verifySlice(*this); }
 LogicalResult CombinePartialOp::verify() {
   if (getGridDims().empty())
     return emitOpError() << "combines over no grid dimension";
-  for (int64_t g : getGridDims())
+  for (int64_t g : getGridDims()) {
     if (failed(verifyGridDim(*this, getArray().getType(), g)))
       return failure();
+    if (g >= 62) // the runtime takes the dimensions as a 64-bit mask
+      return emitOpError() << "grid dimension " << g << " is out of range";
+  }
   if (!llvm::is_sorted(getGridDims()) ||
       std::adjacent_find(getGridDims().begin(), getGridDims().end()) != getGridDims().end())
     return emitOpError() << "grid dimensions must be increasing and distinct";
