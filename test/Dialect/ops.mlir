@@ -69,8 +69,10 @@ func.func @planned(%A: tensor<8x4xf64>, %B: tensor<4x6xf64>) -> tensor<8x6xf64> 
   return %r : tensor<8x6xf64>
 }
 
-// Every value of every decision enum round-trips as a keyword.
+// Every value of every decision enum round-trips as a keyword (and every
+// attribute holding one).
 // CHECK-LABEL: func.func @decisions
+// CHECK-SAME: fusion_plan = #tc.fusion_plan<grid = <[4]>, memory = 8.000000e+00 : f64, limit = 1.600000e+01 : f64, comm = 1.000000e+00 : f64, calc = 2.000000e+00 : f64>
 // CHECK-SAME: inside_replication_b_bac = #tc.plan<method = inside, algorithm = replication_b, grid = <[4]>, dist_b = <[*]>, order = BAC>
 // CHECK-SAME: inside_rotation_abc = #tc.plan<method = inside, algorithm = rotation, grid = <[1, 1]>, order = ABC>
 // CHECK-SAME: machine_paper = #tc.machine<procs = 4, mem = 1000, net_bw = 1.000000e+00, disk_bw = 1.000000e+00, elem_bytes = 8, bcast_factor = 1.000000e+00, reduce_factor = 1.000000e+00>
@@ -81,6 +83,7 @@ func.func @planned(%A: tensor<8x4xf64>, %B: tensor<4x6xf64>) -> tensor<8x6xf64> 
 // CHECK-SAME: to_all = #tc.fusion<grid = <[4]>, compute = <[e]>, initial = <[*]>, final = <[*]>, partial_sums = to_all, memory = 8.000000e+00 : f64, comm = 1.000000e+00 : f64, calc = 2.000000e+00 : f64>
 // CHECK-SAME: to_one = #tc.fusion<grid = <[4]>, compute = <[e]>, initial = <[1]>, final = <[1]>, partial_sums = to_one, memory = 8.000000e+00 : f64, comm = 1.000000e+00 : f64, calc = 2.000000e+00 : f64>
 func.func @decisions() attributes {
+  fusion_plan = #tc.fusion_plan<grid = <[4]>, memory = 8.0 : f64, limit = 16.0 : f64, comm = 1.0 : f64, calc = 2.0 : f64>,
   inside_rotation_abc = #tc.plan<method = inside, algorithm = rotation, grid = <[1, 1]>, order = ABC>,
   outside_replication_a_acb = #tc.plan<method = outside, algorithm = replication_a, grid = <[4]>, dist_a = <[*]>, order = ACB>,
   inside_replication_b_bac = #tc.plan<method = inside, algorithm = replication_b, grid = <[4]>, dist_b = <[*]>, order = BAC>,
