@@ -28,10 +28,11 @@ def TC_ArrayOp : TC_Op<"array"> {
     another grid dimension to the block index, the initial alignment of Cannon's
     algorithm ([G] 2.2), so rotation needs no separate skewing step.
 
-    The kind, first: `distributed` (a block per process), `replicated` (whole
-    on every process), `slab` (inside replication: P slabs of dimension 0, tiles
-    completed by `tc.broadcast_tile`) or `gathered` (outside replication: whole
-    on every process after `tc.allgather_array`). `init`: `input`, `zero` or
+    The kind, written first, is `distributed` (a block per process),
+    `replicated` (whole on every process), `slab` (inside replication: P slabs
+    of dimension 0, tiles completed by `tc.broadcast_tile`) or `gathered`
+    (outside replication: whole on every process after `tc.allgather_array`)
+    (`#tc.array_kind`). `init` (`#tc.array_init`): `input`, `zero` or
     `root_input` (rank 0 holds the initial value, the others zero: accumulation).
     `on_disk`: stored in a scratch file instead of memory. `storage`: an in-memory
     array may live in a buffer of its padded block's shape, which the program then
@@ -58,6 +59,7 @@ def TC_ArrayOp : TC_Op<"array"> {
                    OptionalAttr<DenseI64ArrayAttr>:$file_dims,
                    Optional<TC_TileBuffer>:$storage);
   let results = (outs TC_ArrayType:$result);
+  // An enum attribute prints its own leading space, hence the empty literals.
   let assemblyFormat = [{
     `` $kind $name $extents `on` $grid `dims` $dims `skew` $skew `init` `` $init
     (`storage` $storage^ `:` type($storage))? attr-dict `:` qualified(type($result))
