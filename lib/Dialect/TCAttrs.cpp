@@ -18,6 +18,8 @@
 using namespace mlir;
 using namespace mlir::tc;
 
+#include "TC/Dialect/TCEnums.cpp.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "TC/Dialect/TCAttrs.cpp.inc"
 
@@ -193,10 +195,7 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t procs, int64_t memBytes,
                                   APFloat netBandwidth, APFloat diskBandwidth,
                                   int64_t elemBytes, APFloat bcastFactor,
-                                  APFloat reduceFactor, StringRef volumes) {
-  if (volumes != "paper" && volumes != "runtime")
-    return emitError() << "#tc.machine volumes = \"" << volumes
-                       << "\"; expected \"paper\" or \"runtime\"";
+                                  APFloat reduceFactor, VolumesKind volumes) {
   if (procs < 1)
     return emitError() << "#tc.machine procs = " << procs << "; need >= 1";
   if (memBytes < 1)
@@ -260,7 +259,7 @@ Attribute MachineAttr::parse(AsmParser &parser, Type) {
     out *= sign;
     return success();
   };
-  std::optional<std::string> volumes;
+  std::optional<VolumesKind> volumes;
   auto parseEntry = [&]() -> ParseResult {
     SMLoc keyLoc = parser.getCurrentLocation();
     StringRef key;
@@ -269,10 +268,10 @@ Attribute MachineAttr::parse(AsmParser &parser, Type) {
     if (key == "volumes") {
       if (volumes)
         return parser.emitError(keyLoc) << "#tc.machine parameter 'volumes' given twice";
-      std::string v;
-      if (parser.parseString(&v))
+      FailureOr<VolumesKind> v = FieldParser<VolumesKind>::parse(parser);
+      if (failed(v))
         return failure();
-      volumes = v;
+      volumes = *v;
       return success();
     }
     const auto *it = llvm::find(kMachineKeys, key);
@@ -316,7 +315,7 @@ Attribute MachineAttr::parse(AsmParser &parser, Type) {
                     static_cast<int64_t>(get(MachineKey::ElemBytes, 8)),
                     APFloat(get(MachineKey::BcastFactor, 1.0)),
                     APFloat(get(MachineKey::ReduceFactor, 1.0)),
-                    StringRef(volumes ? *volumes : std::string("paper")));
+                    volumes.value_or(VolumesKind::Paper));
 }
 
 void MachineAttr::print(AsmPrinter &printer) const {
@@ -328,8 +327,8 @@ void MachineAttr::print(AsmPrinter &printer) const {
   printer.printFloat(getBcastFactor());
   printer << ", reduce_factor = ";
   printer.printFloat(getReduceFactor());
-  if (getVolumes() != "paper")
-    printer << ", volumes = \"" << getVolumes() << "\"";
+  if (getVolumes() != VolumesKind::Paper)
+    printer << ", volumes = " << stringifyVolumesKind(getVolumes());
   printer << ">";
 }
 
@@ -337,36 +336,53 @@ void MachineAttr::print(AsmPrinter &printer) const {
 // PlanAttr
 //===----------------------------------------------------------------------===//
 
+/// A distribution of `attr`'s `field` has one entry per dimension of its grid.
+static LogicalResult verifyDistRank(function_ref<InFlightDiagnostic()> emitError,
+                                    StringRef attr, StringRef field, DistAttr dist,
+                                    GridAttr grid) {
+  if (!dist || dist.getRank() == grid.getRank())
+    return success();
+  return emitError() << attr << " " << field << " has " << dist.getRank()
+                     << " entries but the grid has " << grid.getRank() << " dimensions";
+}
+
+/// Volumes, costs and memory sizes are finite and non-negative (absent: fine).
+static LogicalResult
+verifyNonNegative(function_ref<InFlightDiagnostic()> emitError, StringRef attr,
+                  ArrayRef<std::pair<StringRef, FloatAttr>> fields) {
+  for (auto [name, value] : fields) {
+    if (!value)
+      continue;
+    double v = value.getValueAsDouble();
+    if (!(v >= 0) || !std::isfinite(v))
+      return emitError() << attr << " " << name << " = " << formatNumber(v)
+                         << "; need a finite number >= 0";
+  }
+  return success();
+}
+
+/// Whether every entry of `dist` is `*` (the array is whole on every process).
+static bool isFullyReplicated(DistAttr dist) {
+  return llvm::all_of(dist.getDims(),
+                      [](StringAttr d) { return d.getValue() == DistAttr::kReplicated; });
+}
+
 LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                               BoolAttr inCore, StringAttr method, StringAttr algorithm,
-                               GridAttr grid, DistAttr distA, DistAttr distB,
-                               DistAttr distC, StringAttr order, ArrayAttr loops,
+                               BoolAttr inCore, std::optional<CommMethodKind> method,
+                               std::optional<AlgorithmKind> algorithm, GridAttr grid,
+                               DistAttr distA, DistAttr distB, DistAttr distC,
+                               std::optional<ReadOrderKind> order, ArrayAttr loops,
                                FloatAttr diskBytes, FloatAttr commBytes,
                                FloatAttr seconds, BoolAttr iContiguous) {
-  auto oneOf = [&](StringAttr value, StringRef field,
-                   ArrayRef<StringRef> allowed) -> LogicalResult {
-    if (!value || llvm::is_contained(allowed, value.getValue()))
-      return success();
-    return emitError() << "#tc.plan " << field << " must be one of \""
-                       << llvm::join(allowed, "\", \"") << "\", got \"" << value.getValue()
-                       << "\"";
-  };
-  if (failed(oneOf(method, "method", {"inside", "outside"})) ||
-      failed(oneOf(algorithm, "algorithm",
-                   {"rotation", "replication-a", "replication-b", "accumulation"})) ||
-      failed(oneOf(order, "order", {"ABC", "ACB", "BAC", "BCA", "CAB", "CBA"})))
-    return failure();
   for (auto [name, dist] : {std::pair{"dist_a", distA}, {"dist_b", distB}, {"dist_c", distC}}) {
-    if (!dist)
-      continue;
-    if (!grid)
+    if (dist && !grid)
       return emitError() << "#tc.plan " << name << " needs a grid";
-    if (dist.getRank() != grid.getRank())
-      return emitError() << "#tc.plan " << name << " has " << dist.getRank()
-                         << " entries but the grid has " << grid.getRank() << " dimensions";
+    if (failed(verifyDistRank(emitError, "#tc.plan", name, dist, grid)))
+      return failure();
   }
+  const bool isInCore = inCore && inCore.getValue();
   if (loops) {
-    if (inCore && inCore.getValue() && !loops.empty())
+    if (isInCore && !loops.empty())
       return emitError() << "#tc.plan of an in-core contraction has no tiling loops";
     if (loops.size() != 4)
       return emitError() << "#tc.plan loops must list 4 groups (D1..D4), got "
@@ -387,9 +403,90 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       }
     }
   }
-  for (auto [name, value] :
-       {std::pair{"disk_bytes", diskBytes}, {"comm_bytes", commBytes}, {"seconds", seconds}})
-    if (value && value.getValueAsDouble() < 0)
-      return emitError() << "#tc.plan " << name << " must be >= 0";
+  // In core nothing is communicated disk to disk or read from disk: the
+  // planners ignore a method or order there, so a hand-written one is a mistake.
+  if (isInCore && method)
+    return emitError() << "#tc.plan of an in-core contraction has no communication "
+                          "method, got method = "
+                       << stringifyCommMethodKind(*method);
+  if (isInCore && order)
+    return emitError() << "#tc.plan of an in-core contraction has no read order, got "
+                          "order = "
+                       << stringifyReadOrderKind(*order);
+  if (algorithm == AlgorithmKind::Rotation && grid &&
+      (grid.getRank() != 2 || grid.getShape()[0] != grid.getShape()[1]))
+    return emitError() << "#tc.plan algorithm = rotation (Cannon) needs a square 2-d "
+                          "grid, got "
+                       << grid;
+  // Table 1: the replication and accumulation algorithms hold one array whole on
+  // every process; the lowering ignores any other distribution given for it.
+  struct Whole {
+    StringRef array, field;
+    DistAttr dist;
+  };
+  std::optional<Whole> whole;
+  if (algorithm == AlgorithmKind::ReplicationA)
+    whole = Whole{"A", "dist_a", distA};
+  if (algorithm == AlgorithmKind::ReplicationB)
+    whole = Whole{"B", "dist_b", distB};
+  if (algorithm == AlgorithmKind::Accumulation)
+    whole = Whole{"C", "dist_c", distC};
+  if (whole && whole->dist && !isFullyReplicated(whole->dist))
+    return emitError() << "#tc.plan algorithm = " << stringifyAlgorithmKind(*algorithm)
+                       << " holds " << whole->array << " whole on every process, so "
+                       << whole->field << " must be '*' in every grid dimension, got "
+                       << whole->dist;
+  return verifyNonNegative(
+      emitError, "#tc.plan",
+      {{"disk_bytes", diskBytes}, {"comm_bytes", commBytes}, {"seconds", seconds}});
+}
+
+//===----------------------------------------------------------------------===//
+// FusionAttr, FusionPlanAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult FusionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 GridAttr grid, DistAttr compute, DistAttr initial,
+                                 DistAttr final, ArrayAttr fused,
+                                 std::optional<PartialSumsKind> partialSums,
+                                 FloatAttr memory, FloatAttr comm, FloatAttr calc) {
+  for (auto [name, dist] :
+       {std::pair{"compute", compute}, {"initial", initial}, {"final", final}})
+    if (failed(verifyDistRank(emitError, "#tc.fusion", name, dist, grid)))
+      return failure();
+  if (fused) {
+    llvm::StringSet<> seen;
+    for (auto [i, entry] : llvm::enumerate(fused)) {
+      auto label = dyn_cast<StringAttr>(entry);
+      if (!label || !isValidLabel(label.getValue().str()))
+        return emitError() << "#tc.fusion fused entry " << i
+                           << " must be an index label, got " << entry;
+      if (!seen.insert(label.getValue()).second)
+        return emitError() << "#tc.fusion fuses loop '" << label.getValue() << "' twice";
+    }
+  }
+  // Inputs (no compute distribution) are read, not computed.
+  if (!compute && partialSums)
+    return emitError() << "#tc.fusion partial_sums = "
+                       << stringifyPartialSumsKind(*partialSums)
+                       << " needs the compute distribution that splits the sum";
+  if (!compute && calc)
+    return emitError() << "#tc.fusion calc (computation seconds) needs a compute "
+                          "distribution; an input is not computed";
+  return verifyNonNegative(emitError, "#tc.fusion",
+                           {{"memory", memory}, {"comm", comm}, {"calc", calc}});
+}
+
+LogicalResult FusionPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                     GridAttr grid, FloatAttr memory, FloatAttr limit,
+                                     FloatAttr comm, FloatAttr calc) {
+  if (failed(verifyNonNegative(
+          emitError, "#tc.fusion_plan",
+          {{"memory", memory}, {"limit", limit}, {"comm", comm}, {"calc", calc}})))
+    return failure();
+  if (memory.getValueAsDouble() > limit.getValueAsDouble())
+    return emitError() << "#tc.fusion_plan memory = "
+                       << formatNumber(memory.getValueAsDouble()) << " exceeds limit = "
+                       << formatNumber(limit.getValueAsDouble());
   return success();
 }

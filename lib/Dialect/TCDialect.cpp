@@ -15,6 +15,18 @@ using namespace mlir::tc;
 #define GET_TYPEDEF_CLASSES
 #include "TC/Dialect/TCTypes.cpp.inc"
 
+LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t rank,
+                                Type elementType, int64_t gridRank) {
+  if (rank < 1)
+    return emitError() << "!tc.array needs at least one dimension, got rank " << rank;
+  if (gridRank < 1)
+    return emitError() << "!tc.array needs a grid of at least one dimension, got grid rank "
+                       << gridRank;
+  if (!elementType.isF32() && !elementType.isF64())
+    return emitError() << "!tc.array holds f32 or f64 elements, got " << elementType;
+  return success();
+}
+
 void TCDialect::initialize() {
   registerAttributes();
   addTypes<

@@ -19,14 +19,20 @@ LogicalResult ArrayOp::verify() {
                          << skew.size() << " skews";
   if (grid.empty() || llvm::any_of(grid, [](int64_t g) { return g < 1; }))
     return emitOpError() << "grid must have at least one dimension, each at least 1";
-  static constexpr StringLiteral kinds[] = {"distributed", "replicated", "slab", "gathered"};
-  static constexpr StringLiteral inits[] = {"input", "zero", "root-input"};
-  if (!llvm::is_contained(kinds, getKind()))
-    return emitOpError() << "unknown kind '" << getKind()
-                         << "'; expected distributed, replicated, slab or gathered";
-  if (!llvm::is_contained(inits, getInit()))
-    return emitOpError() << "unknown init '" << getInit()
-                         << "'; expected input, zero or root-input";
+  ArrayType type = getType();
+  if (type.getRank() != static_cast<int64_t>(extents.size()))
+    return emitOpError() << "array '" << getName() << "' has " << extents.size()
+                         << " extents but its type " << type << " has rank "
+                         << type.getRank();
+  if (type.getGridRank() != gridRank)
+    return emitOpError() << "array '" << getName() << "' is on a " << gridRank
+                         << "-d grid but its type " << type << " has grid rank "
+                         << type.getGridRank();
+  if (Value storage = getStorage())
+    if (auto elementType = cast<MemRefType>(storage.getType()).getElementType();
+        elementType != type.getElementType())
+      return emitOpError() << "storage buffer holds " << elementType << " but the type "
+                           << type << " holds " << type.getElementType();
   SmallVector<bool> used(gridRank, false);
   for (auto [d, extent] : llvm::enumerate(extents)) {
     if (extent < 1)
@@ -35,8 +41,9 @@ LogicalResult ArrayOp::verify() {
       return emitOpError() << "dimension " << d << " is split along grid dimension "
                            << dims[d] << " of a " << gridRank << "-d grid";
     if (dims[d] >= 0) {
-      if (getKind() != "distributed")
-        return emitOpError() << "a '" << getKind() << "' array splits no dimension along "
+      if (getKind() != ArrayKind::Distributed)
+        return emitOpError() << "a '" << stringifyArrayKind(getKind())
+                             << "' array splits no dimension along "
                              << "the grid, but dimension " << d << " is split";
       if (used[dims[d]])
         return emitOpError() << "grid dimension " << dims[d] << " splits two dimensions";
@@ -65,7 +72,8 @@ LogicalResult ArrayOp::verify() {
       procs *= g;
     SmallVector<int64_t> block;
     for (auto [d, extent] : llvm::enumerate(extents)) {
-      int64_t parts = dims[d] >= 0 ? grid[dims[d]] : (getKind() == "slab" && d == 0 ? procs : 1);
+      bool slabRows = getKind() == ArrayKind::Slab && d == 0;
+      int64_t parts = dims[d] >= 0 ? grid[dims[d]] : (slabRows ? procs : 1);
       block.push_back((extent + parts - 1) / parts);
     }
     auto type = cast<MemRefType>(storage.getType());
@@ -88,19 +96,53 @@ static LogicalResult verifyOffsets(Operation *op, MemRefType buffer, size_t numO
   return success();
 }
 
+/// `count` offsets (or extents) index every dimension of the array operand.
+static LogicalResult verifyArrayRank(Operation *op, ArrayType array, size_t count,
+                                     StringRef what) {
+  if (static_cast<int64_t>(count) == array.getRank())
+    return success();
+  return op->emitOpError() << "has " << count << " " << what << " but operand 'array' "
+                           << array << " has rank " << array.getRank();
+}
+
+/// `dim` is a dimension of the array operand's processor grid.
+static LogicalResult verifyGridDim(Operation *op, ArrayType array, int64_t dim) {
+  if (dim >= 0 && dim < array.getGridRank())
+    return success();
+  return op->emitOpError() << "grid dimension " << dim << " is outside the "
+                           << array.getGridRank() << "-d grid of operand 'array' " << array;
+}
+
+/// A tile of the array moves through the buffer at the given offsets: one per
+/// dimension of both, and the same element type.
+static LogicalResult verifyTileAccess(Operation *op, ArrayType array, MemRefType buffer,
+                                      size_t numOffsets) {
+  if (failed(verifyOffsets(op, buffer, numOffsets, "the buffer")) ||
+      failed(verifyArrayRank(op, array, numOffsets, "offsets")))
+    return failure();
+  if (buffer.getElementType() != array.getElementType())
+    return op->emitOpError() << "operand 'buffer' holds " << buffer.getElementType()
+                             << " but operand 'array' " << array << " holds "
+                             << array.getElementType();
+  return success();
+}
+
 LogicalResult ReadTileOp::verify() {
-  return verifyOffsets(*this, getBuffer().getType(), getOffsets().size(), "the buffer");
+  return verifyTileAccess(*this, getArray().getType(), getBuffer().getType(),
+                          getOffsets().size());
 }
 LogicalResult WriteTileOp::verify() {
-  return verifyOffsets(*this, getBuffer().getType(), getOffsets().size(), "the buffer");
+  return verifyTileAccess(*this, getArray().getType(), getBuffer().getType(),
+                          getOffsets().size());
 }
 LogicalResult BroadcastTileOp::verify() {
-  return verifyOffsets(*this, getBuffer().getType(), getOffsets().size(), "the buffer");
+  return verifyTileAccess(*this, getArray().getType(), getBuffer().getType(),
+                          getOffsets().size());
 }
 
 LogicalResult ShiftTileOp::verify() {
   MemRefType type = getBuffer().getType();
-  if (failed(verifyOffsets(*this, type, getOffsets().size(), "the buffer")))
+  if (failed(verifyTileAccess(*this, getArray().getType(), type, getOffsets().size())))
     return failure();
   ArrayRef<int64_t> sizes = getSizes();
   if (static_cast<int64_t>(sizes.size()) != type.getRank())
@@ -110,9 +152,19 @@ LogicalResult ShiftTileOp::verify() {
     if (s < 1 || s > type.getDimSize(d))
       return emitOpError() << "sub-tile size " << s << " of dimension " << d
                            << " is outside 1.." << type.getDimSize(d);
-  if (getGridDim() < 0)
-    return emitOpError() << "grid dimension " << getGridDim() << " is negative";
-  return success();
+  return verifyGridDim(*this, getArray().getType(), getGridDim());
+}
+
+LogicalResult ShiftArrayOp::verify() {
+  return verifyGridDim(*this, getArray().getType(), getGridDim());
+}
+
+LogicalResult RedistributeArrayOp::verify() {
+  if (getSource().getType() == getDestination().getType())
+    return success();
+  return emitOpError() << "operand 'source' " << getSource().getType()
+                       << " and operand 'destination' " << getDestination().getType()
+                       << " must have the same type: one tensor on one grid";
 }
 
 LogicalResult TileContractOp::verify() {
@@ -160,6 +212,8 @@ LogicalResult TileContractOp::verify() {
 
 template <typename SliceOp> static LogicalResult verifySlice(SliceOp op) {
   ArrayRef<int64_t> extents = op.getTensorExtents();
+  if (failed(verifyArrayRank(op, op.getArray().getType(), extents.size(), "tensor extents")))
+    return failure();
   if (extents.size() != op.getShift().size())
     return op.emitOpError() << "has " << op.getShift().size() << " shifts for a tensor of "
                             << extents.size() << " dimensions";
@@ -176,9 +230,12 @@ LogicalResult StoreSliceOp::verify() { return verifySlice(*this); }
 LogicalResult CombinePartialOp::verify() {
   if (getGridDims().empty())
     return emitOpError() << "combines over no grid dimension";
-  for (int64_t g : getGridDims())
-    if (g < 0 || g >= 62)
+  for (int64_t g : getGridDims()) {
+    if (failed(verifyGridDim(*this, getArray().getType(), g)))
+      return failure();
+    if (g >= 62) // the runtime takes the dimensions as a 64-bit mask
       return emitOpError() << "grid dimension " << g << " is out of range";
+  }
   if (!llvm::is_sorted(getGridDims()) ||
       std::adjacent_find(getGridDims().begin(), getGridDims().end()) != getGridDims().end())
     return emitOpError() << "grid dimensions must be increasing and distinct";

@@ -1,5 +1,6 @@
 //===- DecisionAttrs.cpp - planner decisions <-> their attributes ---------===//
 #include "DecisionAttrs.h"
+#include "DecisionConversion.h"
 
 #include "TC/Dialect/TCDialect.h"
 
@@ -14,38 +15,16 @@ PlanAttr mlir::tc::getPlan(ContractOp op) {
   return PlanAttr::get(op.getContext(), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
 }
 
-std::optional<CommMethod> mlir::tc::parseCommMethod(StringRef s) {
-  for (CommMethod m : {CommMethod::Inside, CommMethod::Outside})
-    if (s == toString(m))
-      return m;
-  return std::nullopt;
-}
-
-std::optional<ParallelAlgorithm> mlir::tc::parseAlgorithm(StringRef s) {
-  for (ParallelAlgorithm a : {ParallelAlgorithm::Rotation, ParallelAlgorithm::ReplicationA,
-                              ParallelAlgorithm::ReplicationB, ParallelAlgorithm::Accumulation})
-    if (s == toString(a))
-      return a;
-  return std::nullopt;
-}
-
-std::optional<ReadOrder> mlir::tc::parseReadOrder(StringRef s) {
-  for (ReadOrder o : kAllReadOrders)
-    if (s == toString(o))
-      return o;
-  return std::nullopt;
-}
-
 PlanDecisions mlir::tc::readDecisions(PlanAttr plan) {
   PlanDecisions d;
   if (plan.getInCore())
     d.inCore = plan.getInCore().getValue();
   if (plan.getMethod())
-    d.method = parseCommMethod(plan.getMethod().getValue());
+    d.method = toAnalysis(*plan.getMethod());
   if (plan.getAlgorithm())
-    d.algorithm = parseAlgorithm(plan.getAlgorithm().getValue());
+    d.algorithm = toAnalysis(*plan.getAlgorithm());
   if (plan.getOrder())
-    d.order = parseReadOrder(plan.getOrder().getValue());
+    d.order = toAnalysis(*plan.getOrder());
   if (plan.getLoops() && d.order) {
     TileNest nest;
     nest.order = *d.order;
@@ -84,18 +63,18 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
     return present ? present : (decide ? computed : decltype(present)());
   };
   BoolAttr inCore = keep(old.getInCore(), b.getBoolAttr(plan.inCore), fields.algorithm);
-  StringAttr method = old.getMethod();
+  std::optional<CommMethodKind> method = old.getMethod();
   if (!method && fields.algorithm && !plan.inCore)
-    method = b.getStringAttr(toString(plan.method));
-  StringAttr algorithm =
-      keep(old.getAlgorithm(), b.getStringAttr(toString(plan.algorithm)), fields.algorithm);
+    method = toIR(plan.method);
+  std::optional<AlgorithmKind> algorithm =
+      keep(old.getAlgorithm(), std::optional(toIR(plan.algorithm)), fields.algorithm);
   GridAttr grid = keep(old.getGrid(), GridAttr::get(ctx, plan.layoutA.grid), fields.algorithm);
   DistAttr distA = keep(old.getDistA(), toDist(ctx, plan.layoutA), fields.algorithm);
   DistAttr distB = keep(old.getDistB(), toDist(ctx, plan.layoutB), fields.algorithm);
   DistAttr distC = keep(old.getDistC(), toDist(ctx, plan.layoutC), fields.algorithm);
-  StringAttr order = old.getOrder();
+  std::optional<ReadOrderKind> order = old.getOrder();
   if (!order && fields.order && !plan.inCore)
-    order = b.getStringAttr(toString(plan.nest.order));
+    order = toIR(plan.nest.order);
   ArrayAttr loops = old.getLoops();
   FloatAttr disk = old.getDiskBytes(), comm = old.getCommBytes(), secs = old.getSeconds();
   if (fields.tiles) {
@@ -146,13 +125,11 @@ FusionAttr mlir::tc::toFusionAttr(MLIRContext *ctx, const OperatorTree &tree,
         names.push_back(b.getStringAttr(tree.indexName(i)));
     fused = b.getArrayAttr(names);
   }
-  StringAttr sums;
-  if (n.decision.variant != SumVariant::None)
-    sums = b.getStringAttr(n.decision.variant == SumVariant::ToOne ? "to_one" : "to_all");
   return FusionAttr::get(ctx, GridAttr::get(ctx, plan.grid),
                          v.isInput() ? DistAttr() : toDistAttr(ctx, tree, plan.grid, n.decision.compute),
                          toDistAttr(ctx, tree, plan.grid, n.edge.produced),
-                         toDistAttr(ctx, tree, plan.grid, n.edge.consumed), fused, sums,
+                         toDistAttr(ctx, tree, plan.grid, n.edge.consumed), fused,
+                         toIR(n.decision.variant),
                          b.getF64FloatAttr(n.memBytes), b.getF64FloatAttr(n.commSeconds),
                          v.isInput() ? FloatAttr() : b.getF64FloatAttr(n.calcSeconds));
 }
@@ -200,8 +177,7 @@ mlir::tc::readFusionDecisions(func::FuncOp func, const FunctionTree &tree, const
                               << " names a distribution that does not fit its grid";
     NodeDecision &d = decisions[id];
     d.compute = *dist;
-    if (StringAttr sums = attr.getPartialSums())
-      d.variant = sums.getValue() == "to_one" ? SumVariant::ToOne : SumVariant::ToAll;
+    d.variant = toAnalysis(attr.getPartialSums());
     if (ArrayAttr fused = attr.getFused())
       for (Attribute l : fused)
         d.fused |= indexBit(tree.tree.findIndex(cast<StringAttr>(l).getValue().str()));

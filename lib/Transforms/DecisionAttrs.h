@@ -49,11 +49,6 @@ struct PlanFields {
 PlanAttr mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPlan &plan,
                    PlanFields fields);
 
-/// Canonical names used in #tc.plan and reports.
-std::optional<CommMethod> parseCommMethod(StringRef s);
-std::optional<ParallelAlgorithm> parseAlgorithm(StringRef s);
-std::optional<ReadOrder> parseReadOrder(StringRef s);
-
 //===----------------------------------------------------------------------===//
 // #tc.fusion <-> FusionPlan
 //===----------------------------------------------------------------------===//

@@ -169,7 +169,6 @@ SmallVector<int64_t> FusedLowering::localShape(int node, const Distribution &dis
 }
 
 void FusedLowering::createArrays() {
-  auto arrayType = ArrayType::get(b.getContext());
   arrays.resize(tree.values.size());
   for (size_t id = 0; id < tree.values.size(); ++id) {
     int node = static_cast<int>(id);
@@ -184,9 +183,12 @@ void FusedLowering::createArrays() {
       auto type = MemRefType::get(localShape(node, dist), b.getF64Type());
       buffer = memref::AllocOp::create(b, loc, type);
       SmallVector<int64_t> skew(v.dims.size(), -1);
+      auto arrayType = ArrayType::get(b.getContext(), extents.size(), b.getF64Type(),
+                                      plan.grid.size());
       return ArrayOp::create(b, loc, arrayType, a.name, extents, plan.grid,
-                             dist.gridDims(plan.grid, v.dims), skew, "distributed", "zero",
-                             /*on_disk=*/false, DenseI64ArrayAttr(), buffer)
+                             dist.gridDims(plan.grid, v.dims), skew, ArrayKind::Distributed,
+                             ArrayInitKind::Zero, /*on_disk=*/false, DenseI64ArrayAttr(),
+                             buffer)
           .getResult();
     };
     a.produced = create(edge.produced, a.producedBuffer);

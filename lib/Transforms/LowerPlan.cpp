@@ -42,7 +42,8 @@ struct ArrayInfo {
   std::vector<std::string> labels; ///< in stored order
   SmallVector<int64_t> fileDims;   ///< the tensor dimension of each stored one
   SmallVector<int64_t> extents, dims, skew;
-  std::string kind = "distributed", init = "input";
+  ArrayKind kind = ArrayKind::Distributed;
+  ArrayInitKind init = ArrayInitKind::Input;
   int64_t shiftDim = -1; ///< rotation: the grid dimension this array moves along
   Value handle, buffer;
 };
@@ -254,11 +255,14 @@ LogicalResult ContractionLowering::buildArrays() {
     bool isReplicated = x == replicated ||
                         (x == RC && algorithm == ParallelAlgorithm::Accumulation);
     if (isReplicated) {
-      a.kind = x == RC ? "replicated" : (inside ? "slab" : "gathered");
+      a.kind = x == RC ? ArrayKind::Replicated
+                       : (inside ? ArrayKind::Slab : ArrayKind::Gathered);
       a.dims.assign(a.dims.size(), -1);
     }
     if (x == RC)
-      a.init = !op.getInit() ? "zero" : (isReplicated ? "root-input" : "input");
+      a.init = !op.getInit()  ? ArrayInitKind::Zero
+               : isReplicated ? ArrayInitKind::RootInput
+                              : ArrayInitKind::Input;
   }
   if (arrays[RA].name == arrays[RB].name || arrays[RA].name == arrays[RC].name ||
       arrays[RB].name == arrays[RC].name)
@@ -284,7 +288,7 @@ LogicalResult ContractionLowering::buildArrays() {
     for (auto [d, l] : llvm::enumerate(arrays[x].labels)) {
       int64_t p = arrays[x].dims[d] >= 0 ? grid[arrays[x].dims[d]] : 1;
       auto [it, fresh] = parts.insert({l, p});
-      if (!fresh && it->second != p && arrays[x].kind == "distributed")
+      if (!fresh && it->second != p && arrays[x].kind == ArrayKind::Distributed)
         return op.emitOpError() << "plan splits label '" << l << "' into " << it->second
                                 << " and " << p << " blocks in different arrays";
       it->second = std::max(it->second, p);
@@ -298,15 +302,15 @@ LogicalResult ContractionLowering::buildArrays() {
       continue;
     const Layout &l = **layouts[x];
     Layout algorithmLayout = layoutOf(plan.getGrid(), dists[x]);
-    if (l.samePartition(algorithmLayout) && arrays[x].kind == "distributed")
+    if (l.samePartition(algorithmLayout) && arrays[x].kind == ArrayKind::Distributed)
       continue;
     if (l.grid != std::vector<int64_t>(grid.begin(), grid.end()))
       return op.emitOpError() << "the " << (x == RC ? "required" : "given") << " layout "
                               << l.str() << " of " << arrays[x].name
                               << " is on another grid than the plan's";
     ArrayInfo g = arrays[x];
-    g.kind = "distributed";
-    g.init = x == RC ? "zero" : "input";
+    g.kind = ArrayKind::Distributed;
+    g.init = x == RC ? ArrayInitKind::Zero : ArrayInitKind::Input;
     for (auto [d, label] : llvm::enumerate(g.labels)) {
       g.dims[d] = -1;
       g.skew[d] = -1;
@@ -319,7 +323,7 @@ LogicalResult ContractionLowering::buildArrays() {
     }
     given[x] = g;
     if (x != RC)
-      arrays[x].init = "zero"; // filled by the redistribution
+      arrays[x].init = ArrayInitKind::Zero; // filled by the redistribution
   }
   return success();
 }
@@ -459,16 +463,14 @@ void ContractionLowering::emitProgram(func::FuncOp newFunc) {
   }
   // In core, each array lives in its tile buffer (one tile = the whole block), so
   // reading and writing tiles copies nothing and memory holds each array once.
-  auto arrayType = ArrayType::get(b.getContext());
-  for (ArrayInfo &a : arrays)
-    a.handle = ArrayOp::create(b, loc, arrayType, a.name, a.extents, grid, a.dims, a.skew,
-                               a.kind, a.init, !inCore, fileDimsAttr(a),
-                               inCore ? a.buffer : Value());
   auto createArray = [&](ArrayInfo &a, Value storage) {
-    return ArrayOp::create(b, loc, arrayType, a.name, a.extents, grid, a.dims, a.skew, a.kind,
+    auto type = ArrayType::get(b.getContext(), a.extents.size(), b.getF64Type(), grid.size());
+    return ArrayOp::create(b, loc, type, a.name, a.extents, grid, a.dims, a.skew, a.kind,
                            a.init, !inCore, fileDimsAttr(a), storage)
         .getResult();
   };
+  for (ArrayInfo &a : arrays)
+    a.handle = createArray(a, inCore ? a.buffer : Value());
   for (Role x : {RA, RB})
     if (given[x]) {
       given[x]->handle = createArray(*given[x], Value());

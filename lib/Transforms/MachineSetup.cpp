@@ -1,5 +1,6 @@
 //===- MachineSetup.cpp - the machine the planners plan for ---------------===//
 #include "MachineSetup.h"
+#include "DecisionConversion.h"
 
 #include "TC/Dialect/TCDialect.h"
 
@@ -17,7 +18,7 @@ MachineModel mlir::tc::toMachineModel(MachineAttr attr) {
   m.elemBytes = attr.getElemBytes();
   m.bcastFactor = attr.getBcastFactor().convertToDouble();
   m.reduceFactor = attr.getReduceFactor().convertToDouble();
-  m.runtimeVolumes = attr.getVolumes() == "runtime";
+  m.runtimeVolumes = toRuntimeVolumes(attr.getVolumes());
   return m;
 }
 

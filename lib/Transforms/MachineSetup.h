@@ -48,7 +48,7 @@ FailureOr<FusionCostSetup> loadFusionCosts(ModuleOp module, StringRef machineFil
 /// Bytes a fused program stages redistributions and slice I/O in (the
 /// runtime's chunk): a sixteenth of the memory, between 1 KiB and 4 MiB. Send
 /// and receive buffers make two of them, which planning for the runtime
-/// (volumes = "runtime") keeps out of the memory it gives the arrays.
+/// (volumes = runtime) keeps out of the memory it gives the arrays.
 int64_t fusedStagingChunk(double memBytes);
 
 } // namespace mlir::tc

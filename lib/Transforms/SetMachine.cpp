@@ -46,7 +46,7 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     std::optional<double> values[NumFields];
-    std::string volumesValue = "paper";
+    VolumesKind volumesValue = VolumesKind::Paper;
     if (auto old = module->getAttrOfType<MachineAttr>(TCDialect::getMachineAttrName())) {
       values[Procs] = static_cast<double>(old.getProcs());
       values[Mem] = static_cast<double>(old.getMemBytes());
@@ -55,12 +55,19 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       values[ElemBytes] = static_cast<double>(old.getElemBytes());
       values[BcastFactor] = old.getBcastFactor().convertToDouble();
       values[ReduceFactor] = old.getReduceFactor().convertToDouble();
-      volumesValue = old.getVolumes().str();
+      volumesValue = old.getVolumes();
     }
     if (!machineFile.empty() && failed(readMachineFile(values, volumesValue)))
       return signalPassFailure();
-    if (!volumes.empty()) // options win over the file
-      volumesValue = volumes;
+    if (!volumes.empty()) { // options win over the file
+      std::optional<VolumesKind> v = symbolizeVolumesKind(volumes);
+      if (!v) {
+        module.emitError() << "option volumes=" << volumes << " is not "
+                           << volumesChoices();
+        return signalPassFailure();
+      }
+      volumesValue = *v;
+    }
     if (failed(readOptions(values)))
       return signalPassFailure();
     for (Field required : {Procs, Mem, NetBw, DiskBw})
@@ -82,14 +89,21 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
         llvm::APFloat(*values[NetBw]), llvm::APFloat(*values[DiskBw]),
         static_cast<int64_t>(values[ElemBytes].value_or(8)),
         llvm::APFloat(values[BcastFactor].value_or(1.0)),
-        llvm::APFloat(values[ReduceFactor].value_or(1.0)), StringRef(volumesValue));
+        llvm::APFloat(values[ReduceFactor].value_or(1.0)), volumesValue);
     if (!attr)
       return signalPassFailure();
     module->setAttr(TCDialect::getMachineAttrName(), attr);
   }
 
+  /// The values of `volumes`, for messages.
+  static std::string volumesChoices() {
+    return (stringifyVolumesKind(VolumesKind::Paper) + " or " +
+            stringifyVolumesKind(VolumesKind::Runtime))
+        .str();
+  }
+
   LogicalResult readMachineFile(std::optional<double> (&values)[NumFields],
-                                std::string &volumesValue) {
+                                VolumesKind &volumesValue) {
     ModuleOp module = getOperation();
     auto fail = [&](const Twine &why) -> LogicalResult {
       return module.emitError() << "machine file '" << machineFile << "': " << why;
@@ -103,9 +117,10 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
         continue;
       if (key == "volumes") {
         std::optional<llvm::StringRef> text = value.getAsString();
-        if (!text)
-          return fail("'volumes' must be \"paper\" or \"runtime\"");
-        volumesValue = text->str();
+        std::optional<VolumesKind> v = text ? symbolizeVolumesKind(*text) : std::nullopt;
+        if (!v)
+          return fail("'volumes' must be " + volumesChoices());
+        volumesValue = *v;
         continue;
       }
       const auto *it = llvm::find_if(kKeys, [&](const char *k) { return key == k; });

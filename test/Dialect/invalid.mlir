@@ -333,16 +333,18 @@ module attributes {tc.grid = #tc.grid<[2, 2]>} {
 // -----
 
 func.func @plan_bad_method(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
-  // expected-error @+1 {{#tc.plan method must be one of "inside", "outside", got "sideways"}}
-  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<method = "sideways">} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  // expected-error @+2 {{expected one of [inside, outside] for communication method, got: sideways}}
+  // expected-error @+1 {{failed to parse TC_PlanAttr parameter 'method'}}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<method = sideways>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
   return %r : tensor<4x4xf64>
 }
 
 // -----
 
 func.func @plan_bad_order(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
-  // expected-error @+1 {{#tc.plan order must be one of "ABC", "ACB", "BAC", "BCA", "CAB", "CBA", got "AAB"}}
-  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = "AAB">} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  // expected-error @+2 {{expected one of [ABC, ACB, BAC, BCA, CAB, CBA] for disk read order, got: AAB}}
+  // expected-error @+1 {{failed to parse TC_PlanAttr parameter 'order'}}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = AAB>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
   return %r : tensor<4x4xf64>
 }
 
@@ -350,7 +352,7 @@ func.func @plan_bad_order(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x
 
 func.func @plan_loops_groups(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
   // expected-error @+1 {{#tc.plan loops must list 4 groups (D1..D4), got 2}}
-  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = "CAB", loops = [{}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = CAB, loops = [{}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
   return %r : tensor<4x4xf64>
 }
 
@@ -358,7 +360,7 @@ func.func @plan_loops_groups(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor
 
 func.func @plan_loop_count(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
   // expected-error @+1 {{#tc.plan loop over 'i' in group 0 must have an integer tile count >= 2}}
-  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = "CAB", loops = [{i = 1}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = CAB, loops = [{i = 1}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
   return %r : tensor<4x4xf64>
 }
 
@@ -374,7 +376,7 @@ func.func @plan_loops_need_order(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> te
 
 func.func @plan_in_core_loops(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
   // expected-error @+1 {{#tc.plan of an in-core contraction has no tiling loops}}
-  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = true, order = "CAB", loops = [{i = 2}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = true, order = CAB, loops = [{i = 2}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
   return %r : tensor<4x4xf64>
 }
 
@@ -390,7 +392,7 @@ func.func @plan_dist_rank(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x
 
 func.func @plan_unknown_loop_label(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
   // expected-error @+1 {{plan tiles label 'z', which the contraction does not have}}
-  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = "CAB", loops = [{z = 2}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<order = CAB, loops = [{z = 2}, {}, {}, {}]>} : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
   return %r : tensor<4x4xf64>
 }
 
@@ -430,5 +432,156 @@ func.func @fusion_not_fusion(%A: tensor<4x8xf64>) -> tensor<4xf64> {
 
 // expected-error @+1 {{'tc.fusion_plan' must be a #tc.fusion_plan attribute, got 3 : i64}}
 func.func @fusion_plan_not_plan() attributes {tc.fusion_plan = 3} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan dist_c needs a grid}}
+func.func @plan_dist_without_grid() attributes {p = #tc.plan<dist_c = <[i]>>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan of an in-core contraction has no communication method, got method = inside}}
+func.func @plan_in_core_method() attributes {p = #tc.plan<in_core = true, method = inside>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan of an in-core contraction has no read order, got order = CAB}}
+func.func @plan_in_core_order() attributes {p = #tc.plan<in_core = true, order = CAB>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan algorithm = rotation (Cannon) needs a square 2-d grid, got #tc.grid<[4]>}}
+func.func @plan_rotation_1d() attributes {p = #tc.plan<algorithm = rotation, grid = <[4]>>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan algorithm = rotation (Cannon) needs a square 2-d grid, got #tc.grid<[2, 4]>}}
+func.func @plan_rotation_not_square() attributes {p = #tc.plan<algorithm = rotation, grid = <[2, 4]>>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan algorithm = replication_a holds A whole on every process, so dist_a must be '*' in every grid dimension, got #tc.dist<[i]>}}
+func.func @plan_replication_a_dist() attributes {p = #tc.plan<algorithm = replication_a, grid = <[4]>, dist_a = <[i]>>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan algorithm = replication_b holds B whole on every process, so dist_b must be '*' in every grid dimension, got #tc.dist<[*, j]>}}
+func.func @plan_replication_b_dist() attributes {p = #tc.plan<algorithm = replication_b, grid = <[2, 2]>, dist_b = <[*, j]>>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan algorithm = accumulation holds C whole on every process, so dist_c must be '*' in every grid dimension, got #tc.dist<[1]>}}
+func.func @plan_accumulation_dist() attributes {p = #tc.plan<algorithm = accumulation, grid = <[4]>, dist_c = <[1]>>} {
+  return
+}
+
+// -----
+
+// The reports' spelling is not the IR's.
+// expected-error @+2 {{expected one of [rotation, replication_a, replication_b, accumulation] for parallel algorithm, got: replication-a}}
+// expected-error @+1 {{failed to parse TC_PlanAttr parameter 'algorithm'}}
+func.func @plan_algorithm_spelling() attributes {p = #tc.plan<algorithm = "replication-a">} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan disk_bytes = -1; need a finite number >= 0}}
+func.func @plan_negative_bytes() attributes {p = #tc.plan<disk_bytes = -1.0>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan seconds = nan; need a finite number >= 0}}
+func.func @plan_nan_seconds() attributes {p = #tc.plan<seconds = 0x7FF8000000000000 : f64>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.fusion initial has 1 entries but the grid has 2 dimensions}}
+func.func @fusion_initial_rank() attributes {f = #tc.fusion<grid = <[4, 8]>, initial = <[c]>, final = <[*, *]>, memory = 1.0 : f64, comm = 0.0 : f64>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.fusion compute has 3 entries but the grid has 2 dimensions}}
+func.func @fusion_compute_rank() attributes {f = #tc.fusion<grid = <[4, 8]>, compute = <[c, e, *]>, initial = <[c, *]>, final = <[c, *]>, memory = 1.0 : f64, comm = 0.0 : f64, calc = 1.0 : f64>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.fusion fuses loop 'd' twice}}
+func.func @fusion_fused_twice() attributes {f = #tc.fusion<grid = <[4]>, initial = <[c]>, final = <[c]>, fused = ["d", "d"], memory = 1.0 : f64, comm = 0.0 : f64>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.fusion fused entry 1 must be an index label, got 3 : i64}}
+func.func @fusion_fused_not_label() attributes {f = #tc.fusion<grid = <[4]>, initial = <[c]>, final = <[c]>, fused = ["d", 3], memory = 1.0 : f64, comm = 0.0 : f64>} {
+  return
+}
+
+// -----
+
+// The misspelling that used to be read as to_all.
+// expected-error @+2 {{expected one of [to_one, to_all] for partial-sum combination, got: to-one}}
+// expected-error @+1 {{failed to parse TC_FusionAttr parameter 'partial_sums'}}
+func.func @fusion_partial_sums_spelling() attributes {f = #tc.fusion<grid = <[4]>, compute = <[e]>, initial = <[1]>, final = <[1]>, partial_sums = "to-one", memory = 1.0 : f64, comm = 0.0 : f64, calc = 1.0 : f64>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.fusion partial_sums = to_all needs the compute distribution that splits the sum}}
+func.func @fusion_partial_sums_input() attributes {f = #tc.fusion<grid = <[4]>, initial = <[c]>, final = <[c]>, partial_sums = to_all, memory = 1.0 : f64, comm = 0.0 : f64>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.fusion calc (computation seconds) needs a compute distribution; an input is not computed}}
+func.func @fusion_calc_input() attributes {f = #tc.fusion<grid = <[4]>, initial = <[c]>, final = <[c]>, memory = 1.0 : f64, comm = 0.0 : f64, calc = 2.0 : f64>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.fusion comm = -0.5; need a finite number >= 0}}
+func.func @fusion_negative_comm() attributes {f = #tc.fusion<grid = <[4]>, initial = <[c]>, final = <[c]>, memory = 1.0 : f64, comm = -0.5 : f64>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.fusion_plan limit = -1; need a finite number >= 0}}
+func.func @fusion_plan_negative() attributes {f = #tc.fusion_plan<grid = <[4]>, memory = 1.0 : f64, limit = -1.0 : f64, comm = 0.0 : f64, calc = 0.0 : f64>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.fusion_plan memory = 2e+06 exceeds limit = 1e+06}}
+func.func @fusion_plan_over_limit() attributes {f = #tc.fusion_plan<grid = <[4]>, memory = 2.0e6 : f64, limit = 1.0e6 : f64, comm = 0.0 : f64, calc = 0.0 : f64>} {
   return
 }

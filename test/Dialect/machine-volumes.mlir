@@ -2,15 +2,21 @@
 // anything but paper/runtime is rejected.
 // RUN: tc-opt %s -split-input-file -verify-diagnostics | FileCheck %s
 
-// CHECK: module attributes {tc.machine = #tc.machine<procs = 4, mem = 1000, net_bw = 1.000000e+00, disk_bw = 1.000000e+00, elem_bytes = 8, bcast_factor = 1.000000e+00, reduce_factor = 1.000000e+00, volumes = "runtime">}
-module attributes {tc.machine = #tc.machine<procs = 4, mem = 1000, net_bw = 1, disk_bw = 1, volumes = "runtime">} {}
+// CHECK: module attributes {tc.machine = #tc.machine<procs = 4, mem = 1000, net_bw = 1.000000e+00, disk_bw = 1.000000e+00, elem_bytes = 8, bcast_factor = 1.000000e+00, reduce_factor = 1.000000e+00, volumes = runtime>}
+module attributes {tc.machine = #tc.machine<procs = 4, mem = 1000, net_bw = 1, disk_bw = 1, volumes = runtime>} {}
 
 // -----
 
 // CHECK: module attributes {tc.machine = #tc.machine<procs = 4, mem = 1000, net_bw = 1.000000e+00, disk_bw = 1.000000e+00, elem_bytes = 8, bcast_factor = 1.000000e+00, reduce_factor = 1.000000e+00>}
-module attributes {tc.machine = #tc.machine<procs = 4, mem = 1000, net_bw = 1, disk_bw = 1, volumes = "paper">} {}
+module attributes {tc.machine = #tc.machine<procs = 4, mem = 1000, net_bw = 1, disk_bw = 1, volumes = paper>} {}
 
 // -----
 
-// expected-error @+1 {{#tc.machine volumes = "exact"; expected "paper" or "runtime"}}
-module attributes {tc.machine = #tc.machine<procs = 4, mem = 1000, net_bw = 1, disk_bw = 1, volumes = "exact">} {}
+// expected-error @+1 {{expected one of [paper, runtime] for volume accounting, got: exact}}
+module attributes {tc.machine = #tc.machine<procs = 4, mem = 1000, net_bw = 1, disk_bw = 1, volumes = exact>} {}
+
+// -----
+
+// Enum values also parse as strings (the spelling of earlier versions).
+// CHECK: module attributes {tc.machine = #tc.machine<procs = 4, mem = 1000, net_bw = 1.000000e+00, disk_bw = 1.000000e+00, elem_bytes = 8, bcast_factor = 1.000000e+00, reduce_factor = 1.000000e+00, volumes = runtime>}
+module attributes {tc.machine = #tc.machine<procs = 4, mem = 1000, net_bw = 1, disk_bw = 1, volumes = "runtime">} {}

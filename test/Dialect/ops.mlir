@@ -62,9 +62,102 @@ func.func @redistribute(%x: tensor<8x8x4xf64>) -> tensor<8x8x4xf64> {
 
 // A plan written by hand round-trips; absent fields stay absent.
 // CHECK-LABEL: func.func @planned
-// CHECK: tc.plan = #tc.plan<in_core = false, method = "outside", algorithm = "rotation", grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>, order = "CAB", loops = [{i = 2 : i64, j = 2 : i64}, {k = 4 : i64}, {}, {}], seconds = 1.500000e+00 : f64>
+// CHECK: tc.plan = #tc.plan<in_core = false, method = outside, algorithm = rotation, grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>, order = CAB, loops = [{i = 2 : i64, j = 2 : i64}, {k = 4 : i64}, {}, {}], seconds = 1.500000e+00 : f64>
 func.func @planned(%A: tensor<8x4xf64>, %B: tensor<4x6xf64>) -> tensor<8x6xf64> {
-  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = "outside", algorithm = "rotation", grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>, order = "CAB", loops = [{i = 2, j = 2}, {k = 4}, {}, {}], seconds = 1.5>}
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = outside, algorithm = rotation, grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>, order = CAB, loops = [{i = 2, j = 2}, {k = 4}, {}, {}], seconds = 1.5>}
      : tensor<8x4xf64>, tensor<4x6xf64> -> tensor<8x6xf64>
   return %r : tensor<8x6xf64>
+}
+
+// Every value of every decision enum round-trips as a keyword (and every
+// attribute holding one).
+// CHECK-LABEL: func.func @decisions
+// CHECK-SAME: fusion_plan = #tc.fusion_plan<grid = <[4]>, memory = 8.000000e+00 : f64, limit = 1.600000e+01 : f64, comm = 1.000000e+00 : f64, calc = 2.000000e+00 : f64>
+// CHECK-SAME: inside_replication_b_bac = #tc.plan<method = inside, algorithm = replication_b, grid = <[4]>, dist_b = <[*]>, order = BAC>
+// CHECK-SAME: inside_rotation_abc = #tc.plan<method = inside, algorithm = rotation, grid = <[1, 1]>, order = ABC>
+// CHECK-SAME: machine_paper = #tc.machine<procs = 4, mem = 1000, net_bw = 1.000000e+00, disk_bw = 1.000000e+00, elem_bytes = 8, bcast_factor = 1.000000e+00, reduce_factor = 1.000000e+00>
+// CHECK-SAME: machine_runtime = #tc.machine<procs = 4, mem = 1000, net_bw = 1.000000e+00, disk_bw = 1.000000e+00, elem_bytes = 8, bcast_factor = 1.000000e+00, reduce_factor = 1.000000e+00, volumes = runtime>
+// CHECK-SAME: outside_accumulation_bca = #tc.plan<method = outside, algorithm = accumulation, grid = <[4]>, dist_c = <[*]>, order = BCA>
+// CHECK-SAME: outside_accumulation_cba = #tc.plan<in_core = false, method = outside, algorithm = accumulation, order = CBA>
+// CHECK-SAME: outside_replication_a_acb = #tc.plan<method = outside, algorithm = replication_a, grid = <[4]>, dist_a = <[*]>, order = ACB>
+// CHECK-SAME: to_all = #tc.fusion<grid = <[4]>, compute = <[e]>, initial = <[*]>, final = <[*]>, partial_sums = to_all, memory = 8.000000e+00 : f64, comm = 1.000000e+00 : f64, calc = 2.000000e+00 : f64>
+// CHECK-SAME: to_one = #tc.fusion<grid = <[4]>, compute = <[e]>, initial = <[1]>, final = <[1]>, partial_sums = to_one, memory = 8.000000e+00 : f64, comm = 1.000000e+00 : f64, calc = 2.000000e+00 : f64>
+func.func @decisions() attributes {
+  fusion_plan = #tc.fusion_plan<grid = <[4]>, memory = 8.0 : f64, limit = 16.0 : f64, comm = 1.0 : f64, calc = 2.0 : f64>,
+  inside_rotation_abc = #tc.plan<method = inside, algorithm = rotation, grid = <[1, 1]>, order = ABC>,
+  outside_replication_a_acb = #tc.plan<method = outside, algorithm = replication_a, grid = <[4]>, dist_a = <[*]>, order = ACB>,
+  inside_replication_b_bac = #tc.plan<method = inside, algorithm = replication_b, grid = <[4]>, dist_b = <[*]>, order = BAC>,
+  outside_accumulation_bca = #tc.plan<method = outside, algorithm = accumulation, grid = <[4]>, dist_c = <[*]>, order = BCA>,
+  outside_accumulation_cba = #tc.plan<in_core = false, method = outside, algorithm = accumulation, order = CBA>,
+  to_one = #tc.fusion<grid = <[4]>, compute = <[e]>, initial = <[1]>, final = <[1]>, partial_sums = to_one, memory = 8.0 : f64, comm = 1.0 : f64, calc = 2.0 : f64>,
+  to_all = #tc.fusion<grid = <[4]>, compute = <[e]>, initial = <[*]>, final = <[*]>, partial_sums = to_all, memory = 8.0 : f64, comm = 1.0 : f64, calc = 2.0 : f64>,
+  machine_paper = #tc.machine<procs = 4, mem = 1000, net_bw = 1, disk_bw = 1, volumes = paper>,
+  machine_runtime = #tc.machine<procs = 4, mem = 1000, net_bw = 1, disk_bw = 1, volumes = runtime>
+} {
+  return
+}
+
+// The tile-level ops of a planned contraction, on arrays of every kind and
+// initial value.
+// CHECK-LABEL: func.func @tile_ops
+func.func @tile_ops(%i: index, %k: index) {
+  // CHECK: tc.predicted_volumes {chunk_bytes = 4096 : i64, comm_bytes = 1.000000e+03 : f64, disk_bytes = 2.000000e+03 : f64, flops = 3.000000e+03 : f64, received_per_rank = array<f64: 1.000000e+00, 2.000000e+00>, sent_per_rank = array<f64: 3.000000e+00, 4.000000e+00>}
+  tc.predicted_volumes {chunk_bytes = 4096 : i64, comm_bytes = 1.0e3 : f64, disk_bytes = 2.0e3 : f64, flops = 3.0e3 : f64, received_per_rank = array<f64: 1.0, 2.0>, sent_per_rank = array<f64: 3.0, 4.0>}
+  %a = memref.alloc() : memref<16x32xf64>
+  %c = memref.alloc() : memref<16x16xf64>
+  // CHECK: %[[A:.*]] = tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0] init input {on_disk} : !tc.array<2 x f64 on 2>
+  %A = tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0] init input {on_disk} : !tc.array<2 x f64 on 2>
+  // CHECK: %[[A2:.*]] = tc.array distributed "A" [64, 64] on [2, 2] dims [1, 0] skew [-1, -1] init zero {on_disk} : !tc.array<2 x f64 on 2>
+  %A2 = tc.array distributed "A" [64, 64] on [2, 2] dims [1, 0] skew [-1, -1] init zero {on_disk} : !tc.array<2 x f64 on 2>
+  // CHECK: %[[S:.*]] = tc.array slab "S" [64, 32] on [4] dims [-1, -1] skew [-1, -1] init input {file_dims = array<i64: 1, 0>, on_disk} : !tc.array<2 x f64 on 1>
+  %S = tc.array slab "S" [64, 32] on [4] dims [-1, -1] skew [-1, -1] init input {file_dims = array<i64: 1, 0>, on_disk} : !tc.array<2 x f64 on 1>
+  // CHECK: %[[G:.*]] = tc.array gathered "G" [64, 32] on [4] dims [-1, -1] skew [-1, -1] init input {on_disk} : !tc.array<2 x f64 on 1>
+  %G = tc.array gathered "G" [64, 32] on [4] dims [-1, -1] skew [-1, -1] init input {on_disk} : !tc.array<2 x f64 on 1>
+  // CHECK: %[[C:.*]] = tc.array replicated "C" [16, 16] on [4] dims [-1, -1] skew [-1, -1] init root_input storage %{{.*}} : memref<16x16xf64> : !tc.array<2 x f64 on 1>
+  %C = tc.array replicated "C" [16, 16] on [4] dims [-1, -1] skew [-1, -1] init root_input storage %c : memref<16x16xf64> : !tc.array<2 x f64 on 1>
+  // CHECK: tc.read_tile %[[A]][%{{.*}}, %{{.*}}] into %{{.*}} {root_only} : !tc.array<2 x f64 on 2>, memref<16x32xf64>
+  tc.read_tile %A[%i, %k] into %a {root_only} : !tc.array<2 x f64 on 2>, memref<16x32xf64>
+  // CHECK: tc.broadcast_tile %{{.*}} from %[[S]][%{{.*}}, %{{.*}}] : memref<16x32xf64>, !tc.array<2 x f64 on 1>
+  tc.broadcast_tile %a from %S[%i, %k] : memref<16x32xf64>, !tc.array<2 x f64 on 1>
+  // CHECK: tc.shift_tile %{{.*}}[%{{.*}}, %{{.*}}] sizes [16, 16] along 1 of %[[A]] : memref<16x32xf64>, !tc.array<2 x f64 on 2>
+  tc.shift_tile %a[%i, %k] sizes [16, 16] along 1 of %A : memref<16x32xf64>, !tc.array<2 x f64 on 2>
+  // CHECK: tc.tile_contract %{{.*}}[%{{.*}}, %{{.*}}] ["i", "j"] += %{{.*}}[%{{.*}}, %{{.*}}] ["i", "k"] * %{{.*}}[%{{.*}}, %{{.*}}] ["j", "k"] extents {i = 16 : i64, j = 16 : i64, k = 16 : i64} : memref<16x32xf64>, memref<16x32xf64> -> memref<16x16xf64>
+  tc.tile_contract %c[%i, %i] ["i", "j"] += %a[%i, %k] ["i", "k"] * %a[%i, %k] ["j", "k"]
+      extents {i = 16 : i64, j = 16 : i64, k = 16 : i64}
+      : memref<16x32xf64>, memref<16x32xf64> -> memref<16x16xf64>
+  // CHECK: tc.allreduce_tile %{{.*}} : memref<16x16xf64>
+  tc.allreduce_tile %c : memref<16x16xf64>
+  // CHECK: tc.write_tile %{{.*}} into %[[C]][%{{.*}}, %{{.*}}] : memref<16x16xf64>, !tc.array<2 x f64 on 1>
+  tc.write_tile %c into %C[%i, %i] : memref<16x16xf64>, !tc.array<2 x f64 on 1>
+  // CHECK: tc.shift_array %[[A]] along 1 : !tc.array<2 x f64 on 2>
+  tc.shift_array %A along 1 : !tc.array<2 x f64 on 2>
+  // CHECK: tc.allgather_array %[[G]] : !tc.array<2 x f64 on 1>
+  tc.allgather_array %G : !tc.array<2 x f64 on 1>
+  // CHECK: tc.allreduce_array %[[C]] : !tc.array<2 x f64 on 1>
+  tc.allreduce_array %C : !tc.array<2 x f64 on 1>
+  // CHECK: tc.redistribute_array %[[A]] into %[[A2]] : !tc.array<2 x f64 on 2>, !tc.array<2 x f64 on 2>
+  tc.redistribute_array %A into %A2 : !tc.array<2 x f64 on 2>, !tc.array<2 x f64 on 2>
+  // CHECK: tc.store %[[C]] : !tc.array<2 x f64 on 1>
+  tc.store %C : !tc.array<2 x f64 on 1>
+  return
+}
+
+// The ops of a fused operator tree (tc-lower-fused): slices of tensors.
+// CHECK-LABEL: func.func @slices
+func.func @slices(%d: index) {
+  %z = arith.constant 0 : index
+  %buf = memref.alloc() : memref<4x4xf64>
+  // CHECK: %[[T:.*]] = tc.array distributed "T" [8, 4] on [2, 2] dims [0, -1] skew [-1, -1] init zero storage %{{.*}} : memref<4x4xf64> : !tc.array<2 x f64 on 2>
+  %T = tc.array distributed "T" [8, 4] on [2, 2] dims [0, -1] skew [-1, -1] init zero storage %buf : memref<4x4xf64> : !tc.array<2 x f64 on 2>
+  // CHECK: tc.zero_array %[[T]] : !tc.array<2 x f64 on 2>
+  tc.zero_array %T : !tc.array<2 x f64 on 2>
+  // CHECK: tc.load_slice %[[T]] [8, 16] at[%{{.*}}, %{{.*}}] : !tc.array<2 x f64 on 2>
+  tc.load_slice %T [8, 16] at [%z, %d] : !tc.array<2 x f64 on 2>
+  // CHECK: tc.combine_partial %[[T]] along [0, 1] : !tc.array<2 x f64 on 2>
+  tc.combine_partial %T along [0, 1] : !tc.array<2 x f64 on 2>
+  // CHECK: tc.store_slice %[[T]] [8, 16] at[%{{.*}}, %{{.*}}] : !tc.array<2 x f64 on 2>
+  tc.store_slice %T [8, 16] at [%z, %d] : !tc.array<2 x f64 on 2>
+  // CHECK: tc.finish_store %[[T]] : !tc.array<2 x f64 on 2>
+  tc.finish_store %T : !tc.array<2 x f64 on 2>
+  return
 }

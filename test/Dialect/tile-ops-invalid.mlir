@@ -3,23 +3,25 @@
 
 func.func @array_lengths() {
   // expected-error @+1 {{'tc.array' op array 'A' has 2 extents but 1 grid dims and 2 skews}}
-  %A = tc.array "A" [4, 4] on [2] dims [0] skew [-1, -1] {kind = "distributed", init = "input"} : !tc.array
+  %A = tc.array distributed "A" [4, 4] on [2] dims [0] skew [-1, -1] init input : !tc.array<2 x f64 on 1>
   return
 }
 
 // -----
 
 func.func @array_kind() {
-  // expected-error @+1 {{'tc.array' op unknown kind 'cyclic'; expected distributed, replicated, slab or gathered}}
-  %A = tc.array "A" [4] on [2] dims [0] skew [-1] {kind = "cyclic", init = "input"} : !tc.array
+  // expected-error @+2 {{expected one of [distributed, replicated, slab, gathered] for array kind, got: cyclic}}
+  // expected-error @+1 {{failed to parse TC_ArrayKindAttr parameter 'value'}}
+  %A = tc.array cyclic "A" [4] on [2] dims [0] skew [-1] init input : !tc.array<1 x f64 on 1>
   return
 }
 
 // -----
 
 func.func @array_init() {
-  // expected-error @+1 {{'tc.array' op unknown init 'ones'; expected input, zero or root-input}}
-  %A = tc.array "A" [4] on [2] dims [0] skew [-1] {kind = "distributed", init = "ones"} : !tc.array
+  // expected-error @+2 {{expected one of [input, zero, root_input] for array initial value, got: ones}}
+  // expected-error @+1 {{failed to parse TC_ArrayInitKindAttr parameter 'value'}}
+  %A = tc.array distributed "A" [4] on [2] dims [0] skew [-1] init ones : !tc.array<1 x f64 on 1>
   return
 }
 
@@ -27,7 +29,7 @@ func.func @array_init() {
 
 func.func @array_grid_dim() {
   // expected-error @+1 {{'tc.array' op dimension 0 is split along grid dimension 1 of a 1-d grid}}
-  %A = tc.array "A" [4] on [2] dims [1] skew [-1] {kind = "distributed", init = "input"} : !tc.array
+  %A = tc.array distributed "A" [4] on [2] dims [1] skew [-1] init input : !tc.array<1 x f64 on 1>
   return
 }
 
@@ -35,7 +37,7 @@ func.func @array_grid_dim() {
 
 func.func @array_grid_twice() {
   // expected-error @+1 {{'tc.array' op grid dimension 0 splits two dimensions}}
-  %A = tc.array "A" [4, 4] on [2] dims [0, 0] skew [-1, -1] {kind = "distributed", init = "input"} : !tc.array
+  %A = tc.array distributed "A" [4, 4] on [2] dims [0, 0] skew [-1, -1] init input : !tc.array<2 x f64 on 1>
   return
 }
 
@@ -43,7 +45,7 @@ func.func @array_grid_twice() {
 
 func.func @array_replicated_split() {
   // expected-error @+1 {{'tc.array' op a 'replicated' array splits no dimension along the grid, but dimension 0 is split}}
-  %A = tc.array "A" [4] on [2] dims [0] skew [-1] {kind = "replicated", init = "input"} : !tc.array
+  %A = tc.array replicated "A" [4] on [2] dims [0] skew [-1] init input : !tc.array<1 x f64 on 1>
   return
 }
 
@@ -51,7 +53,7 @@ func.func @array_replicated_split() {
 
 func.func @array_skew() {
   // expected-error @+1 {{'tc.array' op dimension 0 is skewed by grid dimension 0; a skew needs a split dimension and another grid dimension}}
-  %A = tc.array "A" [4, 4] on [2, 2] dims [0, 1] skew [0, -1] {kind = "distributed", init = "input"} : !tc.array
+  %A = tc.array distributed "A" [4, 4] on [2, 2] dims [0, 1] skew [0, -1] init input : !tc.array<2 x f64 on 2>
   return
 }
 
@@ -59,36 +61,36 @@ func.func @array_skew() {
 
 func.func @array_extent() {
   // expected-error @+1 {{'tc.array' op dimension 0 has extent 0}}
-  %A = tc.array "A" [0] on [2] dims [-1] skew [-1] {kind = "distributed", init = "input"} : !tc.array
+  %A = tc.array distributed "A" [0] on [2] dims [-1] skew [-1] init input : !tc.array<1 x f64 on 1>
   return
 }
 
 // -----
 
 func.func @read_offsets(%i: index) {
-  %A = tc.array "A" [4, 4] on [1] dims [-1, -1] skew [-1, -1] {kind = "distributed", init = "input"} : !tc.array
+  %A = tc.array distributed "A" [4, 4] on [1] dims [-1, -1] skew [-1, -1] init input : !tc.array<2 x f64 on 1>
   %b = memref.alloc() : memref<4x4xf64>
   // expected-error @+1 {{'tc.read_tile' op has 1 offsets for the buffer of rank 2}}
-  tc.read_tile %A[%i] into %b : memref<4x4xf64>
+  tc.read_tile %A[%i] into %b : !tc.array<2 x f64 on 1>, memref<4x4xf64>
   return
 }
 
 // -----
 
 func.func @write_dynamic(%i: index, %b: memref<?xf64>) {
-  %A = tc.array "A" [4] on [1] dims [-1] skew [-1] {kind = "distributed", init = "input"} : !tc.array
+  %A = tc.array distributed "A" [4] on [1] dims [-1] skew [-1] init input : !tc.array<1 x f64 on 1>
   // expected-error @+1 {{'tc.write_tile' op the buffer must be a statically shaped memref with the identity layout, got 'memref<?xf64>'}}
-  tc.write_tile %b into %A[%i] : memref<?xf64>
+  tc.write_tile %b into %A[%i] : memref<?xf64>, !tc.array<1 x f64 on 1>
   return
 }
 
 // -----
 
 func.func @shift_sizes(%i: index) {
-  %A = tc.array "A" [4] on [1] dims [-1] skew [-1] {kind = "distributed", init = "input"} : !tc.array
+  %A = tc.array distributed "A" [4] on [1] dims [-1] skew [-1] init input : !tc.array<1 x f64 on 1>
   %b = memref.alloc() : memref<4xf64>
   // expected-error @+1 {{'tc.shift_tile' op sub-tile size 5 of dimension 0 is outside 1..4}}
-  tc.shift_tile %b[%i] sizes [5] along 0 of %A : memref<4xf64>
+  tc.shift_tile %b[%i] sizes [5] along 0 of %A : memref<4xf64>, !tc.array<1 x f64 on 1>
   return
 }
 
@@ -141,7 +143,7 @@ func.func @contract_missing_extent(%i: index) {
 func.func @array_storage_shape() {
   %b = memref.alloc() : memref<4x4xf64>
   // expected-error @+1 {{'tc.array' op storage buffer 'memref<4x4xf64>' does not have the shape of the padded block [2, 4]}}
-  %A = tc.array "A" [4, 4] on [2] dims [0, -1] skew [-1, -1] storage %b : memref<4x4xf64> {kind = "distributed", init = "input"} : !tc.array
+  %A = tc.array distributed "A" [4, 4] on [2] dims [0, -1] skew [-1, -1] init input storage %b : memref<4x4xf64> : !tc.array<2 x f64 on 1>
   return
 }
 
@@ -150,7 +152,7 @@ func.func @array_storage_shape() {
 func.func @array_storage_on_disk() {
   %b = memref.alloc() : memref<2x4xf64>
   // expected-error @+1 {{'tc.array' op an array on disk cannot live in a memory buffer}}
-  %A = tc.array "A" [4, 4] on [2] dims [0, -1] skew [-1, -1] storage %b : memref<2x4xf64> {kind = "distributed", init = "input", on_disk} : !tc.array
+  %A = tc.array distributed "A" [4, 4] on [2] dims [0, -1] skew [-1, -1] init input storage %b : memref<2x4xf64> {on_disk} : !tc.array<2 x f64 on 1>
   return
 }
 
@@ -158,6 +160,171 @@ func.func @array_storage_on_disk() {
 
 func.func @array_file_dims() {
   // expected-error @+1 {{'tc.array' op file_dims must be a permutation of 0..1}}
-  %A = tc.array "A" [4, 4] on [1] dims [-1, -1] skew [-1, -1] {kind = "distributed", init = "input", file_dims = array<i64: 1, 1>} : !tc.array
+  %A = tc.array distributed "A" [4, 4] on [1] dims [-1, -1] skew [-1, -1] init input {file_dims = array<i64: 1, 1>} : !tc.array<2 x f64 on 1>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{!tc.array needs at least one dimension, got rank 0}}
+func.func @array_type_rank(%a: !tc.array<0 x f64 on 1>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{!tc.array needs a grid of at least one dimension, got grid rank 0}}
+func.func @array_type_grid(%a: !tc.array<2 x f64 on 0>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{!tc.array holds f32 or f64 elements, got 'i32'}}
+func.func @array_type_element(%a: !tc.array<2 x i32 on 1>) {
+  return
+}
+
+// -----
+
+func.func @array_result_rank() {
+  // expected-error @+1 {{'tc.array' op array 'A' has 2 extents but its type '!tc.array<1 x f64 on 1>' has rank 1}}
+  %A = tc.array distributed "A" [4, 4] on [2] dims [0, -1] skew [-1, -1] init input : !tc.array<1 x f64 on 1>
+  return
+}
+
+// -----
+
+func.func @array_result_grid() {
+  // expected-error @+1 {{'tc.array' op array 'A' is on a 1-d grid but its type '!tc.array<2 x f64 on 2>' has grid rank 2}}
+  %A = tc.array distributed "A" [4, 4] on [2] dims [0, -1] skew [-1, -1] init input : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @array_storage_element() {
+  %b = memref.alloc() : memref<2x4xf64>
+  // expected-error @+1 {{'tc.array' op storage buffer holds 'f64' but the type '!tc.array<2 x f32 on 1>' holds 'f32'}}
+  %A = tc.array distributed "A" [4, 4] on [2] dims [0, -1] skew [-1, -1] init input storage %b : memref<2x4xf64> : !tc.array<2 x f32 on 1>
+  return
+}
+
+// -----
+
+func.func @read_array_rank(%A: !tc.array<2 x f64 on 1>, %i: index) {
+  %b = memref.alloc() : memref<4xf64>
+  // expected-error @+1 {{'tc.read_tile' op has 1 offsets but operand 'array' '!tc.array<2 x f64 on 1>' has rank 2}}
+  tc.read_tile %A[%i] into %b : !tc.array<2 x f64 on 1>, memref<4xf64>
+  return
+}
+
+// -----
+
+func.func @read_element_type(%A: !tc.array<1 x f32 on 1>, %i: index) {
+  %b = memref.alloc() : memref<4xf64>
+  // expected-error @+1 {{'tc.read_tile' op operand 'buffer' holds 'f64' but operand 'array' '!tc.array<1 x f32 on 1>' holds 'f32'}}
+  tc.read_tile %A[%i] into %b : !tc.array<1 x f32 on 1>, memref<4xf64>
+  return
+}
+
+// -----
+
+func.func @write_array_rank(%A: !tc.array<3 x f64 on 1>, %i: index) {
+  %b = memref.alloc() : memref<4x4xf64>
+  // expected-error @+1 {{'tc.write_tile' op has 2 offsets but operand 'array' '!tc.array<3 x f64 on 1>' has rank 3}}
+  tc.write_tile %b into %A[%i, %i] : memref<4x4xf64>, !tc.array<3 x f64 on 1>
+  return
+}
+
+// -----
+
+func.func @write_element_type(%A: !tc.array<1 x f32 on 1>, %i: index) {
+  %b = memref.alloc() : memref<4xf64>
+  // expected-error @+1 {{'tc.write_tile' op operand 'buffer' holds 'f64' but operand 'array' '!tc.array<1 x f32 on 1>' holds 'f32'}}
+  tc.write_tile %b into %A[%i] : memref<4xf64>, !tc.array<1 x f32 on 1>
+  return
+}
+
+// -----
+
+func.func @broadcast_array_rank(%A: !tc.array<2 x f64 on 1>, %i: index) {
+  %b = memref.alloc() : memref<4xf64>
+  // expected-error @+1 {{'tc.broadcast_tile' op has 1 offsets but operand 'array' '!tc.array<2 x f64 on 1>' has rank 2}}
+  tc.broadcast_tile %b from %A[%i] : memref<4xf64>, !tc.array<2 x f64 on 1>
+  return
+}
+
+// -----
+
+func.func @shift_tile_array_rank(%A: !tc.array<2 x f64 on 2>, %i: index) {
+  %b = memref.alloc() : memref<4xf64>
+  // expected-error @+1 {{'tc.shift_tile' op has 1 offsets but operand 'array' '!tc.array<2 x f64 on 2>' has rank 2}}
+  tc.shift_tile %b[%i] sizes [4] along 0 of %A : memref<4xf64>, !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @shift_tile_grid_dim(%A: !tc.array<1 x f64 on 2>, %i: index) {
+  %b = memref.alloc() : memref<4xf64>
+  // expected-error @+1 {{'tc.shift_tile' op grid dimension 2 is outside the 2-d grid of operand 'array' '!tc.array<1 x f64 on 2>'}}
+  tc.shift_tile %b[%i] sizes [4] along 2 of %A : memref<4xf64>, !tc.array<1 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @shift_array_grid_dim(%A: !tc.array<2 x f64 on 2>) {
+  // expected-error @+1 {{'tc.shift_array' op grid dimension -1 is outside the 2-d grid of operand 'array' '!tc.array<2 x f64 on 2>'}}
+  tc.shift_array %A along -1 : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @combine_grid_dims(%A: !tc.array<2 x f64 on 2>) {
+  // expected-error @+1 {{'tc.combine_partial' op grid dimension 2 is outside the 2-d grid of operand 'array' '!tc.array<2 x f64 on 2>'}}
+  tc.combine_partial %A along [1, 2] : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @combine_order(%A: !tc.array<2 x f64 on 2>) {
+  // expected-error @+1 {{'tc.combine_partial' op grid dimensions must be increasing and distinct}}
+  tc.combine_partial %A along [1, 0] : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @load_slice_rank(%A: !tc.array<2 x f64 on 2>, %i: index) {
+  // expected-error @+1 {{'tc.load_slice' op has 3 tensor extents but operand 'array' '!tc.array<2 x f64 on 2>' has rank 2}}
+  tc.load_slice %A [8, 8, 8] at [%i, %i, %i] : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @store_slice_rank(%A: !tc.array<2 x f64 on 2>, %i: index) {
+  // expected-error @+1 {{'tc.store_slice' op has 1 tensor extents but operand 'array' '!tc.array<2 x f64 on 2>' has rank 2}}
+  tc.store_slice %A [8] at [%i] : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @slice_shifts(%A: !tc.array<2 x f64 on 2>, %i: index) {
+  // expected-error @+1 {{'tc.load_slice' op has 1 shifts for a tensor of 2 dimensions}}
+  tc.load_slice %A [8, 8] at [%i] : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @redistribute_types(%A: !tc.array<2 x f64 on 2>, %B: !tc.array<2 x f64 on 1>) {
+  // expected-error @+1 {{'tc.redistribute_array' op operand 'source' '!tc.array<2 x f64 on 2>' and operand 'destination' '!tc.array<2 x f64 on 1>' must have the same type: one tensor on one grid}}
+  tc.redistribute_array %A into %B : !tc.array<2 x f64 on 2>, !tc.array<2 x f64 on 1>
   return
 }

@@ -5,32 +5,32 @@
 func.func @tiles(%i: index, %k: index) {
   // CHECK: tc.predicted_volumes {chunk_bytes = 4096 : i64, comm_bytes = 1.000000e+03 : f64, disk_bytes = 2.000000e+03 : f64, flops = 3.000000e+03 : f64}
   tc.predicted_volumes {chunk_bytes = 4096 : i64, comm_bytes = 1.0e3 : f64, disk_bytes = 2.0e3 : f64, flops = 3.0e3 : f64}
-  // CHECK: %[[A:.*]] = tc.array "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0] {init = "input", kind = "distributed", on_disk} : !tc.array
-  %A = tc.array "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0] {kind = "distributed", init = "input", on_disk} : !tc.array
-  %C = tc.array "C" [64, 64] on [4] dims [-1, -1] skew [-1, -1] {kind = "replicated", init = "root-input"} : !tc.array
+  // CHECK: %[[A:.*]] = tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0] init input {on_disk} : !tc.array<2 x f64 on 2>
+  %A = tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0] init input {on_disk} : !tc.array<2 x f64 on 2>
+  %C = tc.array replicated "C" [64, 64] on [4] dims [-1, -1] skew [-1, -1] init root_input : !tc.array<2 x f64 on 1>
   %a = memref.alloc() : memref<16x32xf64>
   %c = memref.alloc() : memref<16x16xf64>
-  // CHECK: tc.read_tile %[[A]][%{{.*}}, %{{.*}}] into %{{.*}} {root_only} : memref<16x32xf64>
-  tc.read_tile %A[%i, %k] into %a {root_only} : memref<16x32xf64>
-  // CHECK: tc.broadcast_tile %{{.*}} from %[[A]][%{{.*}}, %{{.*}}] : memref<16x32xf64>
-  tc.broadcast_tile %a from %A[%i, %k] : memref<16x32xf64>
-  // CHECK: tc.shift_tile %{{.*}}[%{{.*}}, %{{.*}}] sizes [16, 16] along 1 of %[[A]] : memref<16x32xf64>
-  tc.shift_tile %a[%i, %k] sizes [16, 16] along 1 of %A : memref<16x32xf64>
+  // CHECK: tc.read_tile %[[A]][%{{.*}}, %{{.*}}] into %{{.*}} {root_only} : !tc.array<2 x f64 on 2>, memref<16x32xf64>
+  tc.read_tile %A[%i, %k] into %a {root_only} : !tc.array<2 x f64 on 2>, memref<16x32xf64>
+  // CHECK: tc.broadcast_tile %{{.*}} from %[[A]][%{{.*}}, %{{.*}}] : memref<16x32xf64>, !tc.array<2 x f64 on 2>
+  tc.broadcast_tile %a from %A[%i, %k] : memref<16x32xf64>, !tc.array<2 x f64 on 2>
+  // CHECK: tc.shift_tile %{{.*}}[%{{.*}}, %{{.*}}] sizes [16, 16] along 1 of %[[A]] : memref<16x32xf64>, !tc.array<2 x f64 on 2>
+  tc.shift_tile %a[%i, %k] sizes [16, 16] along 1 of %A : memref<16x32xf64>, !tc.array<2 x f64 on 2>
   // CHECK: tc.tile_contract %{{.*}}[%{{.*}}, %{{.*}}] ["i", "j"] += %{{.*}}[%{{.*}}, %{{.*}}] ["i", "k"] * %{{.*}}[%{{.*}}, %{{.*}}] ["j", "k"] extents {i = 16 : i64, j = 16 : i64, k = 16 : i64} : memref<16x32xf64>, memref<16x32xf64> -> memref<16x16xf64>
   tc.tile_contract %c[%i, %i] ["i", "j"] += %a[%i, %k] ["i", "k"] * %a[%i, %k] ["j", "k"]
       extents {i = 16 : i64, j = 16 : i64, k = 16 : i64}
       : memref<16x32xf64>, memref<16x32xf64> -> memref<16x16xf64>
   // CHECK: tc.allreduce_tile %{{.*}} : memref<16x16xf64>
   tc.allreduce_tile %c : memref<16x16xf64>
-  // CHECK: tc.write_tile %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x16xf64>
-  tc.write_tile %c into %C[%i, %i] : memref<16x16xf64>
-  // CHECK: tc.shift_array %[[A]] along 1
-  tc.shift_array %A along 1
-  // CHECK: tc.allgather_array %[[A]]
-  tc.allgather_array %A
+  // CHECK: tc.write_tile %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x16xf64>, !tc.array<2 x f64 on 1>
+  tc.write_tile %c into %C[%i, %i] : memref<16x16xf64>, !tc.array<2 x f64 on 1>
+  // CHECK: tc.shift_array %[[A]] along 1 : !tc.array<2 x f64 on 2>
+  tc.shift_array %A along 1 : !tc.array<2 x f64 on 2>
+  // CHECK: tc.allgather_array %[[A]] : !tc.array<2 x f64 on 2>
+  tc.allgather_array %A : !tc.array<2 x f64 on 2>
   // CHECK: tc.allreduce_array
-  tc.allreduce_array %C
+  tc.allreduce_array %C : !tc.array<2 x f64 on 1>
   // CHECK: tc.store
-  tc.store %C
+  tc.store %C : !tc.array<2 x f64 on 1>
   return
 }

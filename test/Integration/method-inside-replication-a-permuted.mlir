@@ -12,7 +12,7 @@
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
   func.func @permuted(%A: tensor<8x6x8x4xf64>, %B: tensor<4x8x6x8xf64>, %C: tensor<8x8x8x8xf64>) -> tensor<8x8x8x8xf64> {
     %r = tc.contract %C[a, b, c, d] += %A[a, m, b, n] * %B[n, c, m, d]
-           {tc.plan = #tc.plan<in_core = false, method = "inside", algorithm = "replication-a">}
+           {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = replication_a>}
            : tensor<8x6x8x4xf64>, tensor<4x8x6x8xf64> -> tensor<8x8x8x8xf64>
     return %r : tensor<8x8x8x8xf64>
   }

@@ -5,7 +5,7 @@
 // RUN: rm -rf %t.d && mkdir -p %t.d
 // RUN: sed 's/<\[4\]>/<[2]>/g' %s > %t.np2.mlir
 // RUN: tcc %t.np2.mlir -o - --procs 2 --mem 24KB --emit mlir | FileCheck %s --check-prefix=IR
-// IR: %[[GIVEN:.*]] = tc.array "A" [64, 64] on [2] dims [-1, 0]
+// IR: %[[GIVEN:.*]] = tc.array distributed "A" [64, 64] on [2] dims [-1, 0]
 // IR: tc.redistribute_array %[[GIVEN]] into
 // IR: tc.redistribute_array {{.*}} into %[[REQ:[^ ]*]]
 // IR: tc.store %[[REQ]]
@@ -18,7 +18,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "24KB", net_bw = "2
   func.func @given(%A: tensor<64x64xf64>, %B: tensor<64x64xf64>, %C: tensor<64x64xf64>) -> tensor<64x64xf64> {
     %a = tc.redistribute %A [i, k] on <[4]> from <[i]> to <[k]> : tensor<64x64xf64>
     %r = tc.contract %C[i, j] += %a[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = false, method = "outside", algorithm = "replication-b">}
+           {tc.plan = #tc.plan<in_core = false, method = outside, algorithm = replication_b>}
            : tensor<64x64xf64>, tensor<64x64xf64> -> tensor<64x64xf64>
     %out = tc.redistribute %r [i, j] on <[4]> from <[j]> to <[i]> : tensor<64x64xf64>
     return %out : tensor<64x64xf64>

@@ -15,7 +15,7 @@ module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1M
   func.func @no_loops(%A: tensor<4x4xf64>, %B: tensor<4x4xf64>) -> tensor<4x4xf64> {
     // expected-error @+1 {{'tc.contract' op has no complete plan (missing 'order')}}
     %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = false, method = "outside", algorithm = "accumulation",
+           {tc.plan = #tc.plan<in_core = false, method = outside, algorithm = accumulation,
               grid = <[1]>, dist_a = <[k]>, dist_b = <[k]>, dist_c = <[*]>>}
            : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
     return %r : tensor<4x4xf64>
@@ -39,7 +39,7 @@ module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1M
   func.func @batch(%A: tensor<4x4xf64>, %B: tensor<4x4xf64>) -> tensor<4x4xf64> {
     // expected-error @+1 {{'tc.contract' op label 'i' is in both inputs and the result (a batch index); the runtime does not run these yet}}
     %r = tc.contract [i, j] = %A[i, j] * %B[i, j]
-           {tc.plan = #tc.plan<in_core = true, algorithm = "accumulation",
+           {tc.plan = #tc.plan<in_core = true, algorithm = accumulation,
               grid = <[1]>, dist_a = <[*]>, dist_b = <[*]>, dist_c = <[*]>>}
            : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
     return %r : tensor<4x4xf64>
@@ -52,7 +52,7 @@ module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1M
   func.func @f32(%A: tensor<4x4xf32>, %B: tensor<4x4xf32>) -> tensor<4x4xf32> {
     // expected-error @+1 {{'tc.contract' op the runtime computes in f64; got 'tensor<4x4xf32>'}}
     %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = true, algorithm = "accumulation",
+           {tc.plan = #tc.plan<in_core = true, algorithm = accumulation,
               grid = <[1]>, dist_a = <[k]>, dist_b = <[k]>, dist_c = <[*]>>}
            : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
     return %r : tensor<4x4xf32>
@@ -66,7 +66,7 @@ module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1M
     %t = tc.sum [i, k] = %X[i, k, l] : tensor<4x4x4xf64> -> tensor<4x4xf64>
     // expected-error @+1 {{'tc.contract' op tc-lower-plan needs a function whose body is one tc.contract of its arguments (each possibly through a tc.redistribute) and a return of its result (possibly through one tc.redistribute)}}
     %r = tc.contract [i, j] = %t[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = true, algorithm = "accumulation",
+           {tc.plan = #tc.plan<in_core = true, algorithm = accumulation,
               grid = <[1]>, dist_a = <[k]>, dist_b = <[k]>, dist_c = <[*]>>}
            : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
     return %r : tensor<4x4xf64>
@@ -79,9 +79,9 @@ module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1M
   func.func @too_many_tiles(%A: tensor<4x4xf64>, %B: tensor<4x4xf64>) -> tensor<4x4xf64> {
     // expected-error @+1 {{'tc.contract' op plan splits label 'i' into 8 tiles but a process holds only 4 of its elements}}
     %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = false, method = "outside", algorithm = "accumulation",
+           {tc.plan = #tc.plan<in_core = false, method = outside, algorithm = accumulation,
               grid = <[1]>, dist_a = <[k]>, dist_b = <[k]>, dist_c = <[*]>,
-              order = "CAB", loops = [{i = 8}, {}, {}, {}]>}
+              order = CAB, loops = [{i = 8}, {}, {}, {}]>}
            : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
     return %r : tensor<4x4xf64>
   }

@@ -11,9 +11,9 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   // CHECK: %[[BA:.*]] = memref.alloc() : memref<4x4xf64>
   // CHECK: %[[BB:.*]] = memref.alloc() : memref<4x8xf64>
   // CHECK: %[[BC:.*]] = memref.alloc() : memref<4x8xf64>
-  // CHECK: %[[A:.*]] = tc.array "A" [16, 16] on [2, 2] dims [0, 1] skew [-1, 0] {init = "input", kind = "distributed", on_disk}
-  // CHECK: %[[B:.*]] = tc.array "B" [16, 16] on [2, 2] dims [0, 1] skew [1, -1] {init = "input", kind = "distributed", on_disk}
-  // CHECK: %[[C:.*]] = tc.array "C" [16, 16] on [2, 2] dims [0, 1] skew [-1, -1] {init = "input", kind = "distributed", on_disk}
+  // CHECK: %[[A:.*]] = tc.array distributed "A" [16, 16] on [2, 2] dims [0, 1] skew [-1, 0] init input {on_disk}
+  // CHECK: %[[B:.*]] = tc.array distributed "B" [16, 16] on [2, 2] dims [0, 1] skew [1, -1] init input {on_disk}
+  // CHECK: %[[C:.*]] = tc.array distributed "C" [16, 16] on [2, 2] dims [0, 1] skew [-1, -1] init input {on_disk}
   // CHECK: scf.for
   // CHECK:   scf.for %[[I:.*]] =
   // CHECK:     tc.read_tile %[[C]][{{.*}}] into %[[BC]]
@@ -30,9 +30,9 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   // CHECK: tc.store %[[C]]
   func.func @outside_rotation(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
     %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = false, method = "outside", algorithm = "rotation",
+           {tc.plan = #tc.plan<in_core = false, method = outside, algorithm = rotation,
               grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>,
-              order = "CAB", loops = [{i = 2}, {k = 2}, {}, {}], disk_bytes = 2.0, comm_bytes = 1.0>}
+              order = CAB, loops = [{i = 2}, {k = 2}, {}, {}], disk_bytes = 2.0, comm_bytes = 1.0>}
            : tensor<16x16xf64>, tensor<16x16xf64> -> tensor<16x16xf64>
     return %r : tensor<16x16xf64>
   }
@@ -52,9 +52,9 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   // CHECK-NOT: tc.shift_array
   func.func @inside_rotation(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
     %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = false, method = "inside", algorithm = "rotation",
+           {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = rotation,
               grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>,
-              order = "CAB", loops = [{i = 2}, {k = 2}, {}, {}]>}
+              order = CAB, loops = [{i = 2}, {k = 2}, {}, {}]>}
            : tensor<16x16xf64>, tensor<16x16xf64> -> tensor<16x16xf64>
     return %r : tensor<16x16xf64>
   }
@@ -62,7 +62,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   // Inside accumulation: C replicated, its old value kept on rank 0, each C tile
   // summed over all processes before it is written.
   // CHECK-LABEL: func.func @inside_accumulation()
-  // CHECK: %[[C:.*]] = tc.array "C" [16, 16] on [4] dims [-1, -1] skew [-1, -1] {init = "root-input", kind = "replicated", on_disk}
+  // CHECK: %[[C:.*]] = tc.array replicated "C" [16, 16] on [4] dims [-1, -1] skew [-1, -1] init root_input {on_disk}
   // CHECK: tc.read_tile %[[C]][{{.*}}] into %[[BC:.*]] {root_only}
   // CHECK: tc.tile_contract
   // CHECK: tc.allreduce_tile %[[BC]]
@@ -70,37 +70,37 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   // CHECK-NOT: tc.allreduce_array
   func.func @inside_accumulation(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
     %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = false, method = "inside", algorithm = "accumulation",
+           {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = accumulation,
               grid = <[4]>, dist_a = <[k]>, dist_b = <[k]>, dist_c = <[*]>,
-              order = "CAB", loops = [{i = 2}, {}, {}, {}]>}
+              order = CAB, loops = [{i = 2}, {}, {}, {}]>}
            : tensor<16x16xf64>, tensor<16x16xf64> -> tensor<16x16xf64>
     return %r : tensor<16x16xf64>
   }
 
   // Inside replication of A: stored in slabs, each tile completed by a broadcast.
   // CHECK-LABEL: func.func @inside_replication()
-  // CHECK: %[[A:.*]] = tc.array "A" [16, 16] on [4] dims [-1, -1] skew [-1, -1] {init = "input", kind = "slab", on_disk}
+  // CHECK: %[[A:.*]] = tc.array slab "A" [16, 16] on [4] dims [-1, -1] skew [-1, -1] init input {on_disk}
   // CHECK: tc.read_tile %[[A]][{{.*}}] into %[[BA:[^ ]*]]
   // CHECK-NEXT: tc.broadcast_tile %[[BA]] from %[[A]]
   func.func @inside_replication(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
     %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = false, method = "inside", algorithm = "replication-a",
+           {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = replication_a,
               grid = <[4]>, dist_a = <[*]>, dist_b = <[j]>, dist_c = <[j]>,
-              order = "ABC", loops = [{i = 2}, {}, {}, {}]>}
+              order = ABC, loops = [{i = 2}, {}, {}, {}]>}
            : tensor<16x16xf64>, tensor<16x16xf64> -> tensor<16x16xf64>
     return %r : tensor<16x16xf64>
   }
 
   // Outside replication of B: gathered disk to disk before the nest.
   // CHECK-LABEL: func.func @outside_replication()
-  // CHECK: %[[B:.*]] = tc.array "B" [16, 16] on [4] dims [-1, -1] skew [-1, -1] {init = "input", kind = "gathered", on_disk}
+  // CHECK: %[[B:.*]] = tc.array gathered "B" [16, 16] on [4] dims [-1, -1] skew [-1, -1] init input {on_disk}
   // CHECK: tc.allgather_array %[[B]]
   // CHECK: scf.for
   func.func @outside_replication(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
     %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = false, method = "outside", algorithm = "replication-b",
+           {tc.plan = #tc.plan<in_core = false, method = outside, algorithm = replication_b,
               grid = <[4]>, dist_a = <[i]>, dist_b = <[*]>, dist_c = <[i]>,
-              order = "BAC", loops = [{k = 2}, {}, {}, {}]>}
+              order = BAC, loops = [{k = 2}, {}, {}, {}]>}
            : tensor<16x16xf64>, tensor<16x16xf64> -> tensor<16x16xf64>
     return %r : tensor<16x16xf64>
   }
@@ -109,7 +109,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   // its tile buffer, no tiling loops, one all-reduce of C at the end.
   // CHECK-LABEL: func.func @in_core()
   // CHECK: %[[BC:.*]] = memref.alloc() : memref<16x16xf64>
-  // CHECK: %[[C:.*]] = tc.array "T" [16, 16] on [4] dims [-1, -1] skew [-1, -1] storage %[[BC]] : memref<16x16xf64> {init = "zero", kind = "replicated"}
+  // CHECK: %[[C:.*]] = tc.array replicated "T" [16, 16] on [4] dims [-1, -1] skew [-1, -1] init zero storage %[[BC]] : memref<16x16xf64>
   // CHECK-NOT: scf.for
   // CHECK: tc.tile_contract
   // CHECK: tc.write_tile
@@ -117,7 +117,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   // CHECK-NEXT: tc.store %[[C]]
   func.func @in_core(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>) -> (tensor<16x16xf64> {tc.name = "T"}) {
     %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = true, algorithm = "accumulation",
+           {tc.plan = #tc.plan<in_core = true, algorithm = accumulation,
               grid = <[4]>, dist_a = <[k]>, dist_b = <[k]>, dist_c = <[*]>>}
            : tensor<16x16xf64>, tensor<16x16xf64> -> tensor<16x16xf64>
     return %r : tensor<16x16xf64>
@@ -126,13 +126,13 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   // A long I (a, b, c) and short J (d) and K (p): A and C are stored with the
   // long index last (contiguous), so the local dgemm runs column-major M-long.
   // CHECK-LABEL: func.func @long_i()
-  // CHECK: tc.array "A" [8, 16, 16, 16] on [1] dims [-1, 0, -1, -1] skew [-1, -1, -1, -1] storage %{{.*}} : memref<8x16x16x16xf64> {file_dims = array<i64: 3, 0, 1, 2>
-  // CHECK: tc.array "B" [8, 4] on [1] {{.*}}{init = "input", kind = "gathered"}
-  // CHECK: tc.array "C" [4, 16, 16, 16] on [1] {{.*}}{file_dims = array<i64: 3, 0, 1, 2>
+  // CHECK: tc.array distributed "A" [8, 16, 16, 16] on [1] dims [-1, 0, -1, -1] skew [-1, -1, -1, -1] init input storage %{{.*}} : memref<8x16x16x16xf64> {file_dims = array<i64: 3, 0, 1, 2>
+  // CHECK: tc.array gathered "B" [8, 4] on [1] {{.*}}init input
+  // CHECK: tc.array distributed "C" [4, 16, 16, 16] on [1] {{.*}}{file_dims = array<i64: 3, 0, 1, 2>
   // CHECK: tc.tile_contract %{{.*}}[{{.*}}] ["d", "a", "b", "c"] += %{{.*}}[{{.*}}] ["p", "a", "b", "c"] * %{{.*}}[{{.*}}] ["p", "d"]
   func.func @long_i(%A: tensor<16x16x16x8xf64>, %B: tensor<8x4xf64>, %C: tensor<16x16x16x4xf64>) -> tensor<16x16x16x4xf64> {
     %r = tc.contract %C[a, b, c, d] += %A[a, b, c, p] * %B[p, d]
-           {tc.plan = #tc.plan<in_core = true, algorithm = "replication-b",
+           {tc.plan = #tc.plan<in_core = true, algorithm = replication_b,
               grid = <[1]>, dist_a = <[a]>, dist_b = <[*]>, dist_c = <[a]>>}
            : tensor<16x16x16x8xf64>, tensor<8x4xf64> -> tensor<16x16x16x4xf64>
     return %r : tensor<16x16x16x4xf64>

@@ -7,7 +7,7 @@
 // [G] section 6 matmul at N = 4000 on the Table 8 machine with 64 MB per process.
 // CHECK: module attributes {tc.machine = #tc.machine<procs = 4, mem = 64000000
 // CHECK-LABEL: func.func @matmul
-// CHECK: tc.plan = #tc.plan<in_core = false, method = "inside", algorithm = "replication-a", grid = <[4]>, dist_a = <[*]>, dist_b = <[j]>, dist_c = <[j]>, order = "CAB", loops = [{i = 2 : i64}, {k = 4 : i64}, {}, {}], disk_bytes = 1.600000e+08 : f64, comm_bytes = 1.280000e+08 : f64, seconds = 2.064000e+01 : f64>
+// CHECK: tc.plan = #tc.plan<in_core = false, method = inside, algorithm = replication_a, grid = <[4]>, dist_a = <[*]>, dist_b = <[j]>, dist_c = <[j]>, order = CAB, loops = [{i = 2 : i64}, {k = 4 : i64}, {}, {}], disk_bytes = 1.600000e+08 : f64, comm_bytes = 1.280000e+08 : f64, seconds = 2.064000e+01 : f64>
 func.func @matmul(%A: tensor<4000x4000xf64>, %B: tensor<4000x4000xf64>, %C: tensor<4000x4000xf64>) -> tensor<4000x4000xf64> {
   %r = tc.contract %C[i, j] += %A[i, k] * %B[j, k] : tensor<4000x4000xf64>, tensor<4000x4000xf64> -> tensor<4000x4000xf64>
   return %r : tensor<4000x4000xf64>

@@ -26,7 +26,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "64MB", net_bw = "2
   func.func @outer_product_accumulation(%A: tensor<64xf64>, %B: tensor<64xf64>) -> tensor<64x64xf64> {
     // expected-remark @+2 {{accumulation skipped: no index of K = {} has extent >= 4 to distribute}}
     // expected-error @+1 {{no plan satisfies the given decisions: algorithm = accumulation}}
-    %r = tc.contract [i, j] = %A[i] * %B[j] {tc.plan = #tc.plan<algorithm = "accumulation">} : tensor<64xf64>, tensor<64xf64> -> tensor<64x64xf64>
+    %r = tc.contract [i, j] = %A[i] * %B[j] {tc.plan = #tc.plan<algorithm = accumulation>} : tensor<64xf64>, tensor<64xf64> -> tensor<64x64xf64>
     return %r : tensor<64x64xf64>
   }
 }

@@ -10,8 +10,13 @@
 // RUN: echo '{"procs": 4, "mem": "1GB", "net_bw": 1, "disk_bw": 1, "volumes": "runtime"}' > %t.vol.json
 // RUN: tc-opt %s --tc-set-machine="machine-file=%t.vol.json" | FileCheck %s --check-prefix=VOLFILE
 // RUN: tc-opt %s --tc-set-machine="machine-file=%t.vol.json volumes=paper" | FileCheck %s --check-prefix=VOLOPT
-// VOLFILE: reduce_factor = 1.000000e+00, volumes = "runtime">
+// VOLFILE: reduce_factor = 1.000000e+00, volumes = runtime>
 // VOLOPT: reduce_factor = 1.000000e+00>
+// RUN: not tc-opt %s --tc-set-machine="machine-file=%t.vol.json volumes=exact" 2>&1 | FileCheck %s --check-prefix=VOLBAD
+// RUN: echo '{"procs": 4, "mem": "1GB", "net_bw": 1, "disk_bw": 1, "volumes": "runtme"}' > %t.volbad.json
+// RUN: not tc-opt %s --tc-set-machine="machine-file=%t.volbad.json" 2>&1 | FileCheck %s --check-prefix=VOLBADFILE
+// VOLBAD: error: option volumes=exact is not paper or runtime
+// VOLBADFILE: error: machine file '{{.*}}.volbad.json': 'volumes' must be paper or runtime
 // RUN: echo '{"procs": 4, "memory": "1GB"}' > %t.bad.json
 // RUN: not tc-opt %s --tc-set-machine="machine-file=%t.bad.json" 2>&1 | FileCheck %s --check-prefix=KEY
 // RUN: not tc-opt %s --tc-set-machine="machine-file=%t.missing.json" 2>&1 | FileCheck %s --check-prefix=NOFILE

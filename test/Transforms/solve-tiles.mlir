@@ -5,9 +5,9 @@
 
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "64MB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
   // CHECK-LABEL: func.func @solved
-  // CHECK: order = "CAB", loops = [{i = 2 : i64}, {k = 2 : i64}, {}, {}], disk_bytes = 1.600000e+08 : f64, comm_bytes = 1.920000e+08 : f64, seconds = 2.096000e+01 : f64>
+  // CHECK: order = CAB, loops = [{i = 2 : i64}, {k = 2 : i64}, {}, {}], disk_bytes = 1.600000e+08 : f64, comm_bytes = 1.920000e+08 : f64, seconds = 2.096000e+01 : f64>
   func.func @solved(%A: tensor<4000x4000xf64>, %B: tensor<4000x4000xf64>, %C: tensor<4000x4000xf64>) -> tensor<4000x4000xf64> {
-    %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = "inside", algorithm = "rotation", order = "CAB">} : tensor<4000x4000xf64>, tensor<4000x4000xf64> -> tensor<4000x4000xf64>
+    %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = rotation, order = CAB>} : tensor<4000x4000xf64>, tensor<4000x4000xf64> -> tensor<4000x4000xf64>
     return %r : tensor<4000x4000xf64>
   }
   // Given loops: A re-read Jt1 = 4 times, B It1 = 4 times, C read and written
@@ -16,7 +16,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "64MB", net_bw = "2
   // CHECK-LABEL: func.func @given_loops
   // CHECK: loops = [{i = 4 : i64, j = 4 : i64}, {k = 2 : i64}, {}, {}], disk_bytes = 3.200000e+08 : f64, comm_bytes = 5.120000e+08 : f64, seconds = 4.256000e+01 : f64>
   func.func @given_loops(%A: tensor<4000x4000xf64>, %B: tensor<4000x4000xf64>, %C: tensor<4000x4000xf64>) -> tensor<4000x4000xf64> {
-    %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = "inside", algorithm = "rotation", order = "CAB", loops = [{i = 4, j = 4}, {k = 2}, {}, {}]>} : tensor<4000x4000xf64>, tensor<4000x4000xf64> -> tensor<4000x4000xf64>
+    %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = rotation, order = CAB, loops = [{i = 4, j = 4}, {k = 2}, {}, {}]>} : tensor<4000x4000xf64>, tensor<4000x4000xf64> -> tensor<4000x4000xf64>
     return %r : tensor<4000x4000xf64>
   }
   // Labels of one macro-index share its tile count: I = {a, b} needs It1 = 4,
@@ -24,14 +24,14 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "64MB", net_bw = "2
   // CHECK-LABEL: func.func @split_labels
   // CHECK: loops = [{a = 4 : i64}, {k = 2 : i64}
   func.func @split_labels(%A: tensor<960x10x4000xf64>, %B: tensor<4000x4000xf64>, %C: tensor<960x10x4000xf64>) -> tensor<960x10x4000xf64> {
-    %r = tc.contract %C[a, b, j] += %A[a, b, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = "inside", algorithm = "rotation", order = "CAB">} : tensor<960x10x4000xf64>, tensor<4000x4000xf64> -> tensor<960x10x4000xf64>
+    %r = tc.contract %C[a, b, j] += %A[a, b, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = rotation, order = CAB>} : tensor<960x10x4000xf64>, tensor<4000x4000xf64> -> tensor<960x10x4000xf64>
     return %r : tensor<960x10x4000xf64>
   }
   // In core: no loops; the replicated A (64 x 64 doubles) is broadcast once.
   // CHECK-LABEL: func.func @in_core
-  // CHECK: #tc.plan<in_core = true, algorithm = "replication-a", disk_bytes = 0.000000e+00 : f64, comm_bytes = 3.276800e+04 : f64
+  // CHECK: #tc.plan<in_core = true, algorithm = replication_a, disk_bytes = 0.000000e+00 : f64, comm_bytes = 3.276800e+04 : f64
   func.func @in_core(%A: tensor<64x64xf64>, %B: tensor<64x64xf64>) -> tensor<64x64xf64> {
-    %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = true, algorithm = "replication-a">} : tensor<64x64xf64>, tensor<64x64xf64> -> tensor<64x64xf64>
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = true, algorithm = replication_a>} : tensor<64x64xf64>, tensor<64x64xf64> -> tensor<64x64xf64>
     return %r : tensor<64x64xf64>
   }
 }

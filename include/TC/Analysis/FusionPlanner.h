@@ -26,7 +26,7 @@ struct FusionMachine {
   double memBytes = 0;     ///< limit per process
   int64_t elemBytes = 8;
   double flopRate = 1e9;   ///< flop/s per process; a multiply-add is 2 flops
-  /// Count memory as tc's runtime uses it (#tc.machine volumes = "runtime"):
+  /// Count memory as tc's runtime uses it (#tc.machine volumes = runtime):
   /// both blocks of a redistributed array, and each local contraction's working
   /// copies (workingElems); [C] counts the larger block only (the default).
   bool bothBuffers = false;

@@ -7,6 +7,8 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/APFloat.h"
 
+#include "TC/Dialect/TCEnums.h"
+
 #define GET_ATTRDEF_CLASSES
 #include "TC/Dialect/TCAttrs.h.inc"
 

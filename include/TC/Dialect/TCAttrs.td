@@ -3,6 +3,7 @@
 #define TC_ATTRS_TD
 
 include "TC/Dialect/TCDialect.td"
+include "TC/Dialect/TCEnums.td"
 include "mlir/IR/AttrTypeBase.td"
 
 class TC_Attr<string name, string attrMnemonic, list<Trait> traits = []>
@@ -88,7 +89,7 @@ def TC_MachineAttr : TC_Attr<"Machine", "machine"> {
     and `disk_bw` are required; `elem_bytes` defaults to 8 and both factors to 1. The
     printed form always uses plain numbers.
 
-    `volumes = "runtime"` (default `"paper"`) predicts the bytes tc's runtime moves
+    `volumes = runtime` (default `paper`) predicts the bytes tc's runtime moves
     instead of the paper's formulas where the two differ: an all-gather of A sends
     and writes A (P-1)/P per process, not A (ring; replication), an out-of-core
     all-reduce reads and writes C (2C, not C), and on P not a power of two an
@@ -103,7 +104,7 @@ def TC_MachineAttr : TC_Attr<"Machine", "machine"> {
     "int64_t":$elemBytes,
     APFloatParameter<"broadcast cost multiplier">:$bcastFactor,
     APFloatParameter<"reduction cost multiplier">:$reduceFactor,
-    StringRefParameter<"volume accounting: paper or runtime", "\"paper\"">:$volumes);
+    EnumParameter<TC_VolumesKind>:$volumes);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
@@ -117,28 +118,33 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
     written, whole or in part, by hand.
 
     ```mlir
-    tc.plan = #tc.plan<in_core = false, method = "outside", algorithm = "rotation",
+    tc.plan = #tc.plan<in_core = false, method = outside, algorithm = rotation,
         grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>,
-        order = "CAB", loops = [{i = 4, j = 4}, {k = 8}, {}, {} ],
+        order = CAB, loops = [{i = 4, j = 4}, {k = 8}, {}, {} ],
         disk_bytes = 5.12e+08, comm_bytes = 3.2e+07, seconds = 64.16>
     ```
 
-    - `in_core`: all local data fits in memory; no disk I/O and no tiling loops.
-    - `method`: `"inside"` or `"outside"` communication ([G] 2.1).
-    - `algorithm`: `"rotation"` (Cannon on a sqrt(P) x sqrt(P) grid),
-      `"replication-a"`, `"replication-b"` (the named operand is replicated) or
-      `"accumulation"` ([G] 2.2, Table 1).
+    - `in_core`: all local data fits in memory; no disk I/O, hence no
+      communication method, read order or tiling loops.
+    - `method`: `inside` or `outside` communication ([G] 2.1).
+    - `algorithm`: `rotation` (Cannon on a sqrt(P) x sqrt(P) grid),
+      `replication_a`, `replication_b` (the named operand is replicated: its
+      distribution is `*` everywhere) or `accumulation` (the result is
+      replicated) ([G] 2.2, Table 1).
     - `grid`, `dist_a`, `dist_b`, `dist_c`: the processor grid and the
-      distributions of the two inputs and the result during the computation.
-    - `order`: the order of the three disk reads, e.g. `"CAB"` ([G] section 3).
+      distributions of the two inputs and the result during the computation,
+      one entry per grid dimension.
+    - `order`: the order of the three disk reads, e.g. `CAB` ([G] section 3).
     - `loops`: the tiling loops in four groups D1..D4 (notes A.6), each a dictionary
       from label to tile count; loops within a group are interchangeable. The
       array named by the n-th letter of `order` is read at the top of the body of
       group n (after the loops of groups 1..n), and C is written at the end of the
       body it was read in. Group D4 holds loops over in-memory sub-tiles only.
+      Every tile count is at least 2 (a loop of one trip is no loop).
     - `disk_bytes`, `comm_bytes`: predicted disk and network volume per process,
       including the redistribution of inputs and result; `seconds`: predicted
-      overhead, disk_bytes / disk_bw + comm_bytes / net_bw.
+      overhead, disk_bytes / disk_bw + comm_bytes / net_bw. All three are
+      finite and non-negative.
     - `i_contiguous`: `true` stores A and C with the labels of I (those of A and
       C) last, contiguous, so the local dgemm runs with a long M; `false` keeps
       the given dimension order. tc-solve-tiles sets `true` when I is at least 64
@@ -146,13 +152,13 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
   }];
   let parameters = (ins
     OptionalParameter<"::mlir::BoolAttr">:$in_core,
-    OptionalParameter<"::mlir::StringAttr">:$method,
-    OptionalParameter<"::mlir::StringAttr">:$algorithm,
+    OptionalParameter<"std::optional<::mlir::tc::CommMethodKind>">:$method,
+    OptionalParameter<"std::optional<::mlir::tc::AlgorithmKind>">:$algorithm,
     OptionalParameter<"::mlir::tc::GridAttr">:$grid,
     OptionalParameter<"::mlir::tc::DistAttr">:$dist_a,
     OptionalParameter<"::mlir::tc::DistAttr">:$dist_b,
     OptionalParameter<"::mlir::tc::DistAttr">:$dist_c,
-    OptionalParameter<"::mlir::StringAttr">:$order,
+    OptionalParameter<"std::optional<::mlir::tc::ReadOrderKind>">:$order,
     OptionalParameter<"::mlir::ArrayAttr">:$loops,
     OptionalParameter<"::mlir::FloatAttr">:$disk_bytes,
     OptionalParameter<"::mlir::FloatAttr">:$comm_bytes,
@@ -171,8 +177,8 @@ def TC_FusionAttr : TC_Attr<"Fusion", "fusion"> {
 
     ```mlir
     tc.fusion = #tc.fusion<grid = <[4, 8]>, compute = <[b, f]>, initial = <[b, f]>,
-        final = <[b, c]>, fused = ["d"], memory = 1.75e+07 : f64,
-        comm = 7.918e+02 : f64>
+        final = <[b, c]>, fused = ["d"], partial_sums = to_all,
+        memory = 1.75e+07 : f64, comm = 7.918e+02 : f64, calc = 3.2e+01 : f64>
     ```
 
     - `compute`: the distribution of the node's loops while it computes ([C]'s
@@ -183,11 +189,15 @@ def TC_FusionAttr : TC_Attr<"Fusion", "fusion"> {
       initial one).
     - `fused`: loops fused with the consumer (on the result: the loops the result
       is written along slice by slice); the array keeps only the other dimensions.
-    - `partial_sums`: `"to_one"` or `"to_all"` when `compute` distributes a summed
+    - `partial_sums`: `to_one` or `to_all` when `compute` distributes a summed
       index ([C]'s variants 1 and 2).
     - `memory`: bytes per process, the larger of the initial and final sizes;
       `comm`: seconds of redistribution (MoveCost), `calc`: seconds of
       computation (CalcCost).
+
+    The distributions have one entry per dimension of `grid`, the fused labels
+    are distinct, `partial_sums` and `calc` belong to computed arrays (those
+    with a `compute` distribution), and the costs are finite and non-negative.
   }];
   let parameters = (ins
     "::mlir::tc::GridAttr":$grid,
@@ -195,11 +205,12 @@ def TC_FusionAttr : TC_Attr<"Fusion", "fusion"> {
     "::mlir::tc::DistAttr":$initial,
     "::mlir::tc::DistAttr":$final,
     OptionalParameter<"::mlir::ArrayAttr">:$fused,
-    OptionalParameter<"::mlir::StringAttr">:$partial_sums,
+    OptionalParameter<"std::optional<::mlir::tc::PartialSumsKind>">:$partial_sums,
     "::mlir::FloatAttr":$memory,
     "::mlir::FloatAttr":$comm,
     OptionalParameter<"::mlir::FloatAttr">:$calc);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 def TC_FusionPlanAttr : TC_Attr<"FusionPlan", "fusion_plan"> {
@@ -214,6 +225,9 @@ def TC_FusionPlanAttr : TC_Attr<"FusionPlan", "fusion_plan"> {
     tc.fusion_plan = #tc.fusion_plan<grid = <[4, 8]>, memory = 5.03e+08 : f64,
         limit = 5.12e+08 : f64, comm = 2.188e+03 : f64, calc = 1.2e+04 : f64>
     ```
+
+    The memory, limit and costs are finite and non-negative, and the memory
+    is within the limit.
   }];
   let parameters = (ins
     "::mlir::tc::GridAttr":$grid,
@@ -222,6 +236,7 @@ def TC_FusionPlanAttr : TC_Attr<"FusionPlan", "fusion_plan"> {
     "::mlir::FloatAttr":$comm,
     "::mlir::FloatAttr":$calc);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // TC_ATTRS_TD

@@ -37,11 +37,12 @@ def TC_ArrayOp : TC_Op<"array"> {
     another grid dimension to the block index, the initial alignment of Cannon's
     algorithm ([G] 2.2), so rotation needs no separate skewing step.
 
-    `kind`: `"distributed"` (a block per process), `"replicated"` (whole on every
-    process), `"slab"` (inside replication: P slabs of dimension 0, tiles
-    completed by `tc.broadcast_tile`) or `"gathered"` (outside replication: whole
-    on every process after `tc.allgather_array`). `init`: `"input"`, `"zero"` or
-    `"root-input"` (rank 0 holds the initial value, the others zero: accumulation).
+    The kind, written first, is `distributed` (a block per process),
+    `replicated` (whole on every process), `slab` (inside replication: P slabs
+    of dimension 0, tiles completed by `tc.broadcast_tile`) or `gathered`
+    (outside replication: whole on every process after `tc.allgather_array`)
+    (`#tc.array_kind`). `init` (`#tc.array_init`): `input`, `zero` or
+    `root_input` (rank 0 holds the initial value, the others zero: accumulation).
     `on_disk`: stored in a scratch file instead of memory. `storage`: an in-memory
     array may live in a buffer of its padded block's shape, which the program then
     uses as the array's tile (in-core plans: tile reads and writes cost no copy).
@@ -50,20 +51,27 @@ def TC_ArrayOp : TC_Op<"array"> {
     names the tensor (HDF5 dataset) dimension that dimension `d` holds. The
     extents are in the stored order; the default is the tensor's order.
 
+    The result type gives the number of extents, the element type (that of
+    `storage`, when given) and the number of grid dimensions.
+
     ```mlir
-    %A = tc.array "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]
-           {kind = "distributed", init = "input", on_disk} : !tc.array
+    %A = tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]
+           init input {on_disk} : !tc.array<2 x f64 on 2>
+    %C = tc.array replicated "C" [64, 64] on [4] dims [-1, -1] skew [-1, -1]
+           init root_input storage %buf : memref<64x64xf64> : !tc.array<2 x f64 on 1>
     ```
   }];
   let arguments = (ins StrAttr:$name, DenseI64ArrayAttr:$extents,
                    DenseI64ArrayAttr:$grid, DenseI64ArrayAttr:$dims,
-                   DenseI64ArrayAttr:$skew, StrAttr:$kind, StrAttr:$init,
-                   UnitAttr:$on_disk, OptionalAttr<DenseI64ArrayAttr>:$file_dims,
+                   DenseI64ArrayAttr:$skew, TC_ArrayKindAttr:$kind,
+                   TC_ArrayInitKindAttr:$init, UnitAttr:$on_disk,
+                   OptionalAttr<DenseI64ArrayAttr>:$file_dims,
                    Arg<Optional<TC_TileBuffer>, "buffer the array adopts", [MemWrite]>:$storage);
   let results = (outs Res<TC_ArrayType, "", [MemAlloc, RuntimeRead, RuntimeWrite]>:$result);
+  // An enum attribute prints its own leading space, hence the empty literals.
   let assemblyFormat = [{
-    $name $extents `on` $grid `dims` $dims `skew` $skew
-    (`storage` $storage^ `:` type($storage))? attr-dict `:` type($result)
+    `` $kind $name $extents `on` $grid `dims` $dims `skew` $skew `init` `` $init
+    (`storage` $storage^ `:` type($storage))? attr-dict `:` qualified(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -97,14 +105,14 @@ def TC_ReadTileOp : TC_TileIOOp<"read_tile"> {
     keeps C's previous value on one process only.
 
     ```mlir
-    tc.read_tile %A[%i, %k] into %buf : memref<32x32xf64>
+    tc.read_tile %A[%i, %k] into %buf : !tc.array<2 x f64 on 2>, memref<32x32xf64>
     ```
   }];
   let arguments = (ins Arg<TC_ArrayType, "", [MemRead, RuntimeRead]>:$array,
                    Variadic<Index>:$offsets,
                    Arg<TC_TileBuffer, "", [MemWrite]>:$buffer, UnitAttr:$root_only);
   let assemblyFormat = [{
-    $array `[` $offsets `]` `into` $buffer attr-dict `:` type($buffer)
+    $array `[` $offsets `]` `into` $buffer attr-dict `:` qualified(type($array)) `,` type($buffer)
   }];
 }
 
@@ -114,14 +122,14 @@ def TC_WriteTileOp : TC_TileIOOp<"write_tile"> {
                    Arg<TC_ArrayType, "", [MemWrite, RuntimeWrite]>:$array,
                    Variadic<Index>:$offsets);
   let assemblyFormat = [{
-    $buffer `into` $array `[` $offsets `]` attr-dict `:` type($buffer)
+    $buffer `into` $array `[` $offsets `]` attr-dict `:` type($buffer) `,` qualified(type($array))
   }];
 }
 
 def TC_BroadcastTileOp : TC_TileIOOp<"broadcast_tile"> {
   let summary = "Complete a tile of a slab-stored array from every process";
   let description = [{
-    After `tc.read_tile` of a `"slab"` array, every process holds the rows of the
+    After `tc.read_tile` of a `slab` array, every process holds the rows of the
     tile in its slab; this all-gather gives every process the whole tile (inside
     replication, [G] 5.2).
   }];
@@ -129,7 +137,7 @@ def TC_BroadcastTileOp : TC_TileIOOp<"broadcast_tile"> {
                    Arg<TC_ArrayType, "", [MemRead, RuntimeRead, RuntimeWrite]>:$array,
                    Variadic<Index>:$offsets);
   let assemblyFormat = [{
-    $buffer `from` $array `[` $offsets `]` attr-dict `:` type($buffer)
+    $buffer `from` $array `[` $offsets `]` attr-dict `:` type($buffer) `,` qualified(type($array))
   }];
 }
 
@@ -146,7 +154,7 @@ def TC_ShiftTileOp : TC_Op<"shift_tile"> {
                    Arg<TC_ArrayType, "the grid's owner", [RuntimeRead, RuntimeWrite]>:$array);
   let assemblyFormat = [{
     $buffer `[` $offsets `]` `sizes` $sizes `along` $grid_dim `of` $array attr-dict
-    `:` type($buffer)
+    `:` type($buffer) `,` qualified(type($array))
   }];
   let hasVerifier = 1;
 }
@@ -165,19 +173,20 @@ def TC_ShiftArrayOp : TC_Op<"shift_array"> {
   }];
   let arguments = (ins Arg<TC_ArrayType, "", [MemRead, MemWrite, RuntimeRead, RuntimeWrite]>:$array,
                    I64Attr:$grid_dim);
-  let assemblyFormat = "$array `along` $grid_dim attr-dict";
+  let assemblyFormat = "$array `along` $grid_dim attr-dict `:` qualified(type($array))";
+  let hasVerifier = 1;
 }
 
 def TC_AllGatherArrayOp : TC_Op<"allgather_array"> {
   let summary = "Out-of-core all-gather of a `gathered` array's slabs";
   let arguments = (ins Arg<TC_ArrayType, "", [MemRead, MemWrite, RuntimeRead, RuntimeWrite]>:$array);
-  let assemblyFormat = "$array attr-dict";
+  let assemblyFormat = "$array attr-dict `:` qualified(type($array))";
 }
 
 def TC_AllReduceArrayOp : TC_Op<"allreduce_array"> {
   let summary = "Out-of-core sum of a replicated array over all processes";
   let arguments = (ins Arg<TC_ArrayType, "", [MemRead, MemWrite, RuntimeRead, RuntimeWrite]>:$array);
-  let assemblyFormat = "$array attr-dict";
+  let assemblyFormat = "$array attr-dict `:` qualified(type($array))";
 }
 
 def TC_RedistributeArrayOp : TC_Op<"redistribute_array"> {
@@ -190,13 +199,17 @@ def TC_RedistributeArrayOp : TC_Op<"redistribute_array"> {
   }];
   let arguments = (ins Arg<TC_ArrayType, "", [MemRead, RuntimeRead, RuntimeWrite]>:$source,
                    Arg<TC_ArrayType, "", [MemWrite]>:$destination);
-  let assemblyFormat = "$source `into` $destination attr-dict";
+  let assemblyFormat = [{
+    $source `into` $destination attr-dict
+    `:` qualified(type($source)) `,` qualified(type($destination))
+  }];
+  let hasVerifier = 1;
 }
 
 def TC_StoreOp : TC_Op<"store"> {
   let summary = "Write an array to the program's HDF5 output";
   let arguments = (ins Arg<TC_ArrayType, "", [MemRead, RuntimeWrite]>:$array);
-  let assemblyFormat = "$array attr-dict";
+  let assemblyFormat = "$array attr-dict `:` qualified(type($array))";
 }
 
 def TC_TileContractOp : TC_Op<"tile_contract", [AttrSizedOperandSegments]> {
@@ -251,10 +264,12 @@ def TC_LoadSliceOp : TC_SliceIOOp<"load_slice", [MemWrite, RuntimeRead]> {
     process's block from the `--input` file (or `--random-inputs`).
 
     ```mlir
-    tc.load_slice %D [1000, 1000, 70, 40] at [%z, %d, %z, %z]
+    tc.load_slice %D [1000, 1000, 70, 40] at [%z, %d, %z, %z] : !tc.array<4 x f64 on 2>
     ```
   }];
-  let assemblyFormat = "$array $tensor_extents `at` `[` $shift `]` attr-dict";
+  let assemblyFormat = [{
+    $array $tensor_extents `at` `[` $shift `]` attr-dict `:` qualified(type($array))
+  }];
 }
 
 def TC_StoreSliceOp : TC_SliceIOOp<"store_slice", [MemRead, RuntimeWrite]> {
@@ -263,19 +278,21 @@ def TC_StoreSliceOp : TC_SliceIOOp<"store_slice", [MemRead, RuntimeWrite]> {
     The inverse of `tc.load_slice` for the result: writes the block into the
     output file (created on the first slice); `tc.finish_store` completes it.
   }];
-  let assemblyFormat = "$array $tensor_extents `at` `[` $shift `]` attr-dict";
+  let assemblyFormat = [{
+    $array $tensor_extents `at` `[` $shift `]` attr-dict `:` qualified(type($array))
+  }];
 }
 
 def TC_FinishStoreOp : TC_Op<"finish_store"> {
   let summary = "Close the output written slice by slice and move it into place";
   let arguments = (ins Arg<TC_ArrayType, "", [RuntimeWrite]>:$array);
-  let assemblyFormat = "$array attr-dict";
+  let assemblyFormat = "$array attr-dict `:` qualified(type($array))";
 }
 
 def TC_ZeroArrayOp : TC_Op<"zero_array"> {
   let summary = "Clear an in-memory array (an accumulator of a fused loop nest)";
   let arguments = (ins Arg<TC_ArrayType, "", [MemWrite]>:$array);
-  let assemblyFormat = "$array attr-dict";
+  let assemblyFormat = "$array attr-dict `:` qualified(type($array))";
 }
 
 def TC_CombinePartialOp : TC_Op<"combine_partial"> {
@@ -287,12 +304,12 @@ def TC_CombinePartialOp : TC_Op<"combine_partial"> {
     partial sums replicated, `*`).
 
     ```mlir
-    tc.combine_partial %T along [1]
+    tc.combine_partial %T along [1] : !tc.array<2 x f64 on 2>
     ```
   }];
   let arguments = (ins Arg<TC_ArrayType, "", [MemRead, MemWrite, RuntimeRead, RuntimeWrite]>:$array,
                    DenseI64ArrayAttr:$grid_dims);
-  let assemblyFormat = "$array `along` $grid_dims attr-dict";
+  let assemblyFormat = "$array `along` $grid_dims attr-dict `:` qualified(type($array))";
   let hasVerifier = 1;
 }
 

@@ -13,7 +13,22 @@ def TC_ArrayType : TypeDef<TC_Dialect, "Array"> {
     (in memory, or in a scratch file when the plan is out of core), created by
     `tc.array` and read and written a tile at a time by the tile-level ops.
     Lowers to an opaque pointer into the runtime.
+
+    The type carries what the ops using the handle check against: the array's
+    rank (its number of dimensions, one offset each), its element type and the
+    rank of the processor grid it is distributed over.
+
+    ```mlir
+    !tc.array<2 x f64 on 2>   // a matrix of f64 on a 2-D processor grid
+    !tc.array<4 x f64 on 1>
+    ```
   }];
+  let parameters = (ins
+    AttrOrTypeParameter<"int64_t", "number of dimensions (>= 1)">:$rank,
+    AttrOrTypeParameter<"::mlir::Type", "element type, f32 or f64">:$elementType,
+    AttrOrTypeParameter<"int64_t", "number of processor-grid dimensions (>= 1)">:$gridRank);
+  let assemblyFormat = "`<` $rank `x` $elementType `on` $gridRank `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // TC_TYPES_TD

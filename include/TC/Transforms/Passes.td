@@ -150,7 +150,7 @@ def FuseDistribute : Pass<"tc-fuse-distribute", "::mlir::ModuleOp"> {
     bytes at the machine's disk_bw, and every local contraction call in a fused
     loop `call-overhead` (set both to 0 to plan exactly as the paper). Memory
     counts the larger block of a redistributed array, or both with
-    `#tc.machine<..., volumes = "runtime">` (what tc's runtime holds). When no
+    `#tc.machine<..., volumes = runtime>` (what tc's runtime holds). When no
     plan fits, the error gives the smallest memory per process any plan needs.
   }];
   let options = !listconcat(MachineFileOption, FusionOptions);

@@ -150,8 +150,15 @@ struct ArrayOpLowering : OpConversionPattern<ArrayOp> {
   LogicalResult matchAndRewrite(ArrayOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     abi::ArrayDesc desc;
-    desc.kind = *abi::kindNamed(op.getKind().str());
-    desc.init = *abi::initNamed(op.getInit().str());
+    // The kind and init enums carry the runtime's values (TCEnums.td).
+    static_assert(int(ArrayKind::Distributed) == TC_RT_DISTRIBUTED &&
+                  int(ArrayKind::Replicated) == TC_RT_REPLICATED &&
+                  int(ArrayKind::Slab) == TC_RT_SLAB && int(ArrayKind::Gathered) == TC_RT_GATHERED);
+    static_assert(int(ArrayInitKind::Input) == TC_RT_INIT_INPUT &&
+                  int(ArrayInitKind::Zero) == TC_RT_INIT_ZERO &&
+                  int(ArrayInitKind::RootInput) == TC_RT_INIT_ROOT_INPUT);
+    desc.kind = static_cast<tc_rt_kind>(op.getKind());
+    desc.init = static_cast<tc_rt_init>(op.getInit());
     desc.onDisk = op.getOnDisk();
     desc.grid.assign(op.getGrid().begin(), op.getGrid().end());
     std::optional<ArrayRef<int64_t>> fileDims = op.getFileDims();

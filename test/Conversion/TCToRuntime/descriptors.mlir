@@ -19,21 +19,21 @@
 // slice: [rank, extents...]
 // CHECK-DAG: = dense<[3, 1000, 70, 40]>
 func.func @descriptions(%i: index, %k: index) {
-  %A = tc.array "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0] {kind = "distributed", init = "input", on_disk} : !tc.array
-  %C = tc.array "C" [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1] {kind = "replicated", init = "root-input", file_dims = array<i64: 2, 0, 1>} : !tc.array
+  %A = tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0] init input {on_disk} : !tc.array<2 x f64 on 2>
+  %C = tc.array replicated "C" [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1] init root_input {file_dims = array<i64: 2, 0, 1>} : !tc.array<3 x f64 on 1>
   %a = memref.alloc() : memref<16x32xf64>
   %a3 = memref.alloc() : memref<16x32x2xf64>
   %b = memref.alloc() : memref<8x32x2xf64>
   %c = memref.alloc() : memref<16x8xf64>
   %d = memref.alloc() : memref<16x16xf64>
-  tc.read_tile %A[%i, %k] into %a {root_only} : memref<16x32xf64>
-  tc.broadcast_tile %d from %A[%i, %k] : memref<16x16xf64>
-  tc.shift_tile %a[%i, %k] sizes [16, 16] along 1 of %A : memref<16x32xf64>
+  tc.read_tile %A[%i, %k] into %a {root_only} : !tc.array<2 x f64 on 2>, memref<16x32xf64>
+  tc.broadcast_tile %d from %A[%i, %k] : memref<16x16xf64>, !tc.array<2 x f64 on 2>
+  tc.shift_tile %a[%i, %k] sizes [16, 16] along 1 of %A : memref<16x32xf64>, !tc.array<2 x f64 on 2>
   tc.tile_contract %c[%i, %i] ["i", "j"] += %a3[%i, %k, %k] ["i", "k", "l"] * %b[%i, %k, %k] ["j", "k", "l"]
       extents {i = 16 : i64, j = 8 : i64, k = 4 : i64, l = 2 : i64}
       : memref<16x32x2xf64>, memref<8x32x2xf64> -> memref<16x8xf64>
   tc.allreduce_tile %c : memref<16x8xf64>
-  tc.write_tile %d into %A[%i, %i] : memref<16x16xf64>
-  tc.load_slice %C [1000, 70, 40] at [%i, %i, %i]
+  tc.write_tile %d into %A[%i, %i] : memref<16x16xf64>, !tc.array<2 x f64 on 2>
+  tc.load_slice %C [1000, 70, 40] at [%i, %i, %i] : !tc.array<3 x f64 on 1>
   return
 }

@@ -18,6 +18,11 @@
 // CHECK-DAG: memref.global "private" constant @[[CONTRACT:__tc_desc_[0-9]+]] : memref<19xi64> = dense<[2, 2, 2, 16, 16, 16, 16, 16, 16, 0, 2, 2, 1, 0, 1, 3, 16, 16, 8]>
 // Per-rank predictions of a fused program.
 // CHECK-DAG: memref.global "private" constant @{{__tc_pred_[0-9]+}} : memref<4xf64> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>
+// Every kind and initial value reaches the runtime as its tc_rt_kind / tc_rt_init
+// (entries 1 and 2).
+// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<10xi64> = dense<[1, 1, 2, 0, 1, 4, 8, -1, -1, 0]>
+// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<10xi64> = dense<[1, 2, 1, 1, 1, 4, 8, -1, -1, 0]>
+// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<10xi64> = dense<[1, 3, 0, 1, 1, 4, 8, -1, -1, 0]>
 // CHECK-LABEL: func.func @prog()
 // CHECK: call @tc_rt_plan(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (f64, f64, f64, i64) -> ()
 // CHECK: call @tc_rt_plan_per_rank(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64) -> ()
@@ -58,29 +63,35 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   func.func @prog() {
     tc.predicted_volumes {chunk_bytes = 4096 : i64, comm_bytes = 1.0 : f64, disk_bytes = 2.0 : f64, flops = 3.0 : f64,
                           sent_per_rank = array<f64: 1.0, 2.0, 3.0, 4.0>, received_per_rank = array<f64: 1.0, 2.0, 3.0, 4.0>}
-    %A = tc.array "A" [64, 64] on [2, 2] dims [0, -1] skew [-1, -1] {kind = "distributed", init = "input", on_disk} : !tc.array
+    %A = tc.array distributed "A" [64, 64] on [2, 2] dims [0, -1] skew [-1, -1] init input {on_disk} : !tc.array<2 x f64 on 2>
     %s = memref.alloc() : memref<32x64xf64>
-    %B = tc.array "B" [64, 64] on [2, 2] dims [0, -1] skew [-1, -1] storage %s : memref<32x64xf64> {kind = "distributed", init = "zero"} : !tc.array
+    %B = tc.array distributed "B" [64, 64] on [2, 2] dims [0, -1] skew [-1, -1] init zero storage %s : memref<32x64xf64> : !tc.array<2 x f64 on 2>
     %b = memref.alloc() : memref<16x16xf64>
     %z = arith.constant 0 : index
-    tc.read_tile %A[%z, %z] into %b {root_only} : memref<16x16xf64>
-    tc.broadcast_tile %b from %A[%z, %z] : memref<16x16xf64>
-    tc.shift_tile %b[%z, %z] sizes [8, 16] along 1 of %A : memref<16x16xf64>
+    tc.read_tile %A[%z, %z] into %b {root_only} : !tc.array<2 x f64 on 2>, memref<16x16xf64>
+    tc.broadcast_tile %b from %A[%z, %z] : memref<16x16xf64>, !tc.array<2 x f64 on 2>
+    tc.shift_tile %b[%z, %z] sizes [8, 16] along 1 of %A : memref<16x16xf64>, !tc.array<2 x f64 on 2>
     tc.tile_contract %b[%z, %z] ["i", "j"] += %b[%z, %z] ["i", "k"] * %b[%z, %z] ["k", "j"]
         extents {i = 16 : i64, j = 16 : i64, k = 8 : i64}
         : memref<16x16xf64>, memref<16x16xf64> -> memref<16x16xf64>
     tc.allreduce_tile %b : memref<16x16xf64>
-    tc.write_tile %b into %A[%z, %z] : memref<16x16xf64>
-    tc.shift_array %A along 0
-    tc.allgather_array %A
-    tc.allreduce_array %A
-    tc.redistribute_array %A into %B
-    tc.zero_array %A
-    tc.load_slice %A [64, 64] at [%z, %z]
-    tc.combine_partial %A along [1]
-    tc.store_slice %A [64, 64] at [%z, %z]
-    tc.finish_store %A
-    tc.store %A
+    tc.write_tile %b into %A[%z, %z] : memref<16x16xf64>, !tc.array<2 x f64 on 2>
+    tc.shift_array %A along 0 : !tc.array<2 x f64 on 2>
+    tc.allgather_array %A : !tc.array<2 x f64 on 2>
+    tc.allreduce_array %A : !tc.array<2 x f64 on 2>
+    tc.redistribute_array %A into %B : !tc.array<2 x f64 on 2>, !tc.array<2 x f64 on 2>
+    tc.zero_array %A : !tc.array<2 x f64 on 2>
+    tc.load_slice %A [64, 64] at [%z, %z] : !tc.array<2 x f64 on 2>
+    tc.combine_partial %A along [1] : !tc.array<2 x f64 on 2>
+    tc.store_slice %A [64, 64] at [%z, %z] : !tc.array<2 x f64 on 2>
+    tc.finish_store %A : !tc.array<2 x f64 on 2>
+    tc.store %A : !tc.array<2 x f64 on 2>
+    return
+  }
+  func.func @kinds() {
+    %R = tc.array replicated "R" [8] on [4] dims [-1] skew [-1] init root_input : !tc.array<1 x f64 on 1>
+    %S = tc.array slab "S" [8] on [4] dims [-1] skew [-1] init zero {on_disk} : !tc.array<1 x f64 on 1>
+    %G = tc.array gathered "G" [8] on [4] dims [-1] skew [-1] init input {on_disk} : !tc.array<1 x f64 on 1>
     return
   }
 }
@@ -100,24 +111,24 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
 // CHECK-SAME: %[[P:.*]]: !llvm.ptr) -> !llvm.ptr
 // CHECK: call @tc_rt_zero_array(%[[P]])
 // CHECK: return %[[P]] : !llvm.ptr
-// CHECK-NOT: !tc.array
+// CHECK-NOT: !tc.array<
 module {
   func.func @carried() {
-    %A = tc.array "A" [8] on [2] dims [0] skew [-1] {kind = "distributed", init = "zero"} : !tc.array
+    %A = tc.array distributed "A" [8] on [2] dims [0] skew [-1] init zero : !tc.array<1 x f64 on 1>
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
-    %last = scf.for %i = %c0 to %c2 step %c1 iter_args(%it = %A) -> (!tc.array) {
-      tc.shift_array %it along 0
-      scf.yield %it : !tc.array
+    %last = scf.for %i = %c0 to %c2 step %c1 iter_args(%it = %A) -> (!tc.array<1 x f64 on 1>) {
+      tc.shift_array %it along 0 : !tc.array<1 x f64 on 1>
+      scf.yield %it : !tc.array<1 x f64 on 1>
     }
-    %r = func.call @consume(%last) : (!tc.array) -> !tc.array
-    tc.store %r
+    %r = func.call @consume(%last) : (!tc.array<1 x f64 on 1>) -> !tc.array<1 x f64 on 1>
+    tc.store %r : !tc.array<1 x f64 on 1>
     return
   }
-  func.func @consume(%a : !tc.array) -> !tc.array {
-    tc.zero_array %a
-    return %a : !tc.array
+  func.func @consume(%a : !tc.array<1 x f64 on 1>) -> !tc.array<1 x f64 on 1> {
+    tc.zero_array %a : !tc.array<1 x f64 on 1>
+    return %a : !tc.array<1 x f64 on 1>
   }
 }
 

@@ -1,0 +1,120 @@
+//===- TCEnums.td - tc enumerations -----------------------*- tablegen -*-===//
+//
+// The closed sets of values tc's attributes and ops carry: the planners'
+// decisions (#tc.plan, #tc.fusion, #tc.machine) and how a tile-level array is
+// held (tc.array). Every value prints as a bare keyword. The analyses keep
+// their own plain C++ enums (include/TC/Analysis); lib/Transforms/
+// DecisionConversion maps between the two.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_ENUMS_TD
+#define TC_ENUMS_TD
+
+include "TC/Dialect/TCDialect.td"
+include "mlir/IR/EnumAttr.td"
+
+// The enums are parameters of the tc attributes (EnumParameter) or, wrapped by
+// TC_EnumAttr, attributes of ops; neither needs the IntegerAttr-backed form.
+// All parse through the generated FieldParser, whose message names the summary
+// and the allowed keywords rather than the C++ type.
+class TC_I32Enum<string name, string summary, list<I32EnumAttrCase> cases>
+    : I32EnumAttr<name, summary, cases> {
+  let cppNamespace = "::mlir::tc";
+  let genSpecializedAttr = 0;
+  let parameterParser = "::mlir::FieldParser<" # cppType # ">::parse($_parser)";
+}
+
+class TC_EnumAttr<EnumInfo enumInfo, string attrMnemonic>
+    : EnumAttr<TC_Dialect, enumInfo, attrMnemonic>;
+
+//===----------------------------------------------------------------------===//
+// Decisions of the planners
+//===----------------------------------------------------------------------===//
+
+def TC_CommMethodKind : TC_I32Enum<"CommMethodKind", "communication method", [
+    I32EnumAttrCase<"Inside", 0, "inside">,
+    I32EnumAttrCase<"Outside", 1, "outside">]> {
+  let description = [{
+    Where communicated data lives (Gao et al. section 2.1): `inside`
+    interleaves communication with the computation on in-core tiles,
+    `outside` communicates disk to disk before or after it.
+  }];
+}
+
+def TC_AlgorithmKind : TC_I32Enum<"AlgorithmKind", "parallel algorithm", [
+    I32EnumAttrCase<"Rotation", 0, "rotation">,
+    I32EnumAttrCase<"ReplicationA", 1, "replication_a">,
+    I32EnumAttrCase<"ReplicationB", 2, "replication_b">,
+    I32EnumAttrCase<"Accumulation", 3, "accumulation">]> {
+  let description = [{
+    Gao et al.'s parallel algorithms (section 2.2, Table 1): `rotation`
+    (Cannon on a square 2-D grid), `replication_a` and `replication_b` (the
+    named operand is replicated) and `accumulation` (the result is replicated
+    and reduced).
+  }];
+}
+
+def TC_ReadOrderKind : TC_I32Enum<"ReadOrderKind", "disk read order", [
+    I32EnumAttrCase<"ABC", 0>, I32EnumAttrCase<"ACB", 1>,
+    I32EnumAttrCase<"BAC", 2>, I32EnumAttrCase<"BCA", 3>,
+    I32EnumAttrCase<"CAB", 4>, I32EnumAttrCase<"CBA", 5>]> {
+  let description = [{
+    The order of the three disk reads in the tiling-loop nest (Gao et al.
+    section 3): the n-th letter names the array read at the top of group n.
+  }];
+}
+
+def TC_PartialSumsKind : TC_I32Enum<"PartialSumsKind", "partial-sum combination", [
+    I32EnumAttrCase<"ToOne", 0, "to_one">,
+    I32EnumAttrCase<"ToAll", 1, "to_all">]> {
+  let description = [{
+    How a formula whose computation distributes a summed index combines its
+    partial sums (Cociorva et al. section 3.3, variants 1 and 2): `to_one`
+    reduces onto the first slice of the grid dimension, `to_all` onto every
+    process.
+  }];
+}
+
+def TC_VolumesKind : TC_I32Enum<"VolumesKind", "volume accounting", [
+    I32EnumAttrCase<"Paper", 0, "paper">,
+    I32EnumAttrCase<"Runtime", 1, "runtime">]> {
+  let description = [{
+    Which byte counts the cost models predict: `paper` uses the papers'
+    formulas, `runtime` the bytes tc's runtime moves where the two differ.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Tile-level arrays. The values are the runtime's (enum tc_rt_kind and
+// tc_rt_init in include/TC/Runtime/Runtime.h), which the lowering passes on.
+//===----------------------------------------------------------------------===//
+
+def TC_ArrayKind : TC_I32Enum<"ArrayKind", "array kind", [
+    I32EnumAttrCase<"Distributed", 0, "distributed">,
+    I32EnumAttrCase<"Replicated", 1, "replicated">,
+    I32EnumAttrCase<"Slab", 2, "slab">,
+    I32EnumAttrCase<"Gathered", 3, "gathered">]> {
+  let description = [{
+    How the computation holds an array (Gao et al. Table 1): `distributed`
+    (a block per process), `replicated` (whole on every process), `slab`
+    (inside replication: P slabs of dimension 0, tiles completed by
+    `tc.broadcast_tile`) or `gathered` (outside replication: whole on every
+    process after `tc.allgather_array`).
+  }];
+}
+
+def TC_ArrayInitKind : TC_I32Enum<"ArrayInitKind", "array initial value", [
+    I32EnumAttrCase<"Input", 0, "input">,
+    I32EnumAttrCase<"Zero", 1, "zero">,
+    I32EnumAttrCase<"RootInput", 2, "root_input">]> {
+  let description = [{
+    An array's initial value: `input` (read from the program's input),
+    `zero`, or `root_input` (rank 0 holds the input, the others zero: the
+    replicated result of accumulation).
+  }];
+}
+
+def TC_ArrayKindAttr : TC_EnumAttr<TC_ArrayKind, "array_kind">;
+def TC_ArrayInitKindAttr : TC_EnumAttr<TC_ArrayInitKind, "array_init">;
+
+#endif // TC_ENUMS_TD
