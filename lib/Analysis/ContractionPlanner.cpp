@@ -146,7 +146,7 @@ std::optional<AlgorithmLayouts> chooseLayouts(const Context &ctx, ParallelAlgori
   return best;
 }
 
-/// Groups that may hold a loop over `label` (notes A.6 table), below D4.
+/// Groups that may hold a loop over `label` (docs/Derivations.md D4 table), below D4.
 std::vector<unsigned> groupsFor(const Context &ctx, ReadOrder order,
                                 const std::string &label) {
   std::array<unsigned, 5> where = macroLoopGroups(order);

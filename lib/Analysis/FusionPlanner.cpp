@@ -21,7 +21,7 @@ bool fitsExtents(const OperatorTree &tree, const Grid &grid, const Distribution 
 }
 
 /// Loops that must come first among a node's loops fused with its parent,
-/// because a descendant is fused on them alone (notes B.9: fusion chains' scopes
+/// because a descendant is fused on them alone (docs/Derivations.md D18: fusion chains' scopes
 /// are disjoint or nested; a node's fused loops have one order). A chain of
 /// proper, non-empty subsets of the fused set, smallest first.
 struct Nesting {
@@ -354,7 +354,7 @@ private:
   }
 
   /// The non-inferior pairs of children solutions whose fusions and nestings
-  /// form one chain with `fused` (notes B.9), by the nesting they leave on u.
+  /// form one chain with `fused` (docs/Derivations.md D18), by the nesting they leave on u.
   void childCombos(int id, IndexSet fused, const std::vector<int> *const groups[2],
                    Combos &out) {
     const OperatorTree::Node &u = tree.node(id);
@@ -445,7 +445,7 @@ std::string checkFusionLegality(const OperatorTree &tree,
         s += (s.size() > 1 ? "," : "") + tree.indexName(i);
     return s + "}";
   };
-  // Bottom up, the prefixes each node's fused loops must start with (notes B.9).
+  // Bottom up, the prefixes each node's fused loops must start with (docs/Derivations.md D18).
   std::vector<std::vector<IndexSet>> up(tree.nodes().size());
   for (int id : tree.postOrder()) {
     const OperatorTree::Node &v = tree.node(id);

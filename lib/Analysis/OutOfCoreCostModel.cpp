@@ -1,11 +1,11 @@
 //===- OutOfCoreCostModel.cpp - Gao et al.'s out-of-core cost model -------===//
 //
 // One uniform evaluator covers the 6 (method x algorithm) x 3 (order class) cells of
-// [G] Tables 2-7 (notes A.9): per method, the tile-constraint right-hand sides
+// [G] Tables 2-7 (docs/Derivations.md D8): per method, the tile-constraint right-hand sides
 // a, b, c, the disk weight wX of each (re)read of array X, and the communication
 // vX per (re)read; per order class, which tile counts re-read which array. The
 // closed-form optimum of the binding constraint pair ([G] eqs. 4.4, 4.9, 4.14,
-// 5.1-5.7; notes `solve2`) gives the candidate tilings, which are then evaluated
+// 5.1-5.7; docs/Derivations.md D5) gives the candidate tilings, which are then evaluated
 // exactly (and, with integer tiles, at their floor/ceil neighbours).
 //
 //===----------------------------------------------------------------------===//
@@ -94,7 +94,7 @@ Candidate unmirror(Candidate c) {
   return c;
 }
 
-/// Per-method parameters of notes A.9 (all volumes in bytes, per process).
+/// Per-method parameters of docs/Derivations.md D8 (all volumes in bytes, per process).
 struct MethodParams {
   double a, b, c;          ///< tile-count products needed by A, B, C (X_mem / M)
   double wA, wB, wC;       ///< disk bytes per (re)read of A, B, C
@@ -169,7 +169,7 @@ struct Evaluation {
   double buffer[3];
 };
 
-/// Exact volumes of one tiling ([G] section 3, notes A.6): re-read counts per
+/// Exact volumes of one tiling ([G] section 3, docs/Derivations.md D4): re-read counts per
 /// order class and buffer sizes; nullopt if a tile does not fit or a count
 /// exceeds its index extent.
 std::optional<Evaluation> evaluate(const MethodParams &p, OrderClass cls,
@@ -207,7 +207,7 @@ std::optional<Evaluation> evaluate(const MethodParams &p, OrderClass cls,
   return e;
 }
 
-/// min wx*x + wy*y subject to x*y >= a, 1 <= x <= xMax, 1 <= y <= yMax (notes A.7.1
+/// min wx*x + wy*y subject to x*y >= a, 1 <= x <= xMax, 1 <= y <= yMax (docs/Derivations.md D5
 /// `solve2`, with the index extents as upper bounds). Returns the real optimum x.
 std::optional<double> solveBindingPair(double wx, double wy, double a, double xMax,
                                        double yMax) {

@@ -36,7 +36,7 @@ int64_t TileNest::tiles(const std::string &label) const {
 }
 
 std::array<unsigned, 5> macroLoopGroups(ReadOrder order) {
-  // Rows of the notes A.6 table: groups of It1, It2, Jt1, Jt2, Kt1 (Kt2 = 1).
+  // Rows of the docs/Derivations.md D4 table: groups of It1, It2, Jt1, Jt2, Kt1 (Kt2 = 1).
   switch (order) {
   case ReadOrder::ABC: return {0, 2, 1, 1, 0};
   case ReadOrder::ACB: return {0, 3, 1, 1, 0};

@@ -1,6 +1,6 @@
 //===- ContractionSearch.h - Gao et al.'s search, once per contraction -*- C++ -*-===//
 //
-// Gao et al.'s search ([G] section 2.3, notes A.10) of each contraction, done once
+// Gao et al.'s search ([G] section 2.3, docs/Derivations.md D9) of each contraction, done once
 // per pipeline run. tc-select-algorithm, tc-place-io and tc-solve-tiles each
 // record a part of the chosen plan, and each asks again under the decisions
 // recorded so far; the report asks for every candidate. ContractionSearch is an

@@ -1,7 +1,7 @@
 //===- LowerPlan.cpp - the tc-lower-plan pass -----------------------------===//
 //
-// A planned tc.contract becomes the program of Gao et al. Figures 1-2 (notes
-// A.5): arrays in the algorithm's distributions (Table 1), the tiling loops of
+// A planned tc.contract becomes the program of Gao et al. Figures 1-2
+// (docs/Derivations.md D3): arrays in the algorithm's distributions (Table 1), the tiling loops of
 // the plan's groups D1..D4 (section 3, Figure 3b) with each array read at the
 // top of its group's body, and the method's communication (sections 4-5).
 //

@@ -1,7 +1,7 @@
 //===- SolveTiles.cpp - the tc-solve-tiles pass ---------------------------===//
 //
 // Chooses every index's tile counts and records the predicted volumes ([G]
-// sections 4-5; notes A.7-A.10 step 6).
+// sections 4-5; docs/Derivations.md D6-D8 and D9 step 6).
 // Decisions already in the op's #tc.plan are kept and restrict the search.
 //
 //===----------------------------------------------------------------------===//

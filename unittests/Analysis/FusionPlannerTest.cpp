@@ -229,7 +229,7 @@ std::vector<NodeDecision> paperSolution(const Cociorva &p, const Grid &grid, boo
     set(p.A, "<c,k>", "a");
     set(p.T1, "<f,b>", "d");
     set(p.T2, "<c,b>", "");
-    set(p.S, "<j,b>", ""); // [C] reduces S in Table 1 only (notes D.12)
+    set(p.S, "<j,b>", ""); // [C] reduces S in Table 1 only (docs/Derivations.md D19)
   }
   return d;
 }

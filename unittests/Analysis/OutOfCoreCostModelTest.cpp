@@ -1,7 +1,7 @@
 //===- OutOfCoreCostModelTest.cpp - oracles from Gao et al. ----------------===//
 //
 // The paper's Tables 9-11 as oracles (settings and tolerances from
-// shared/papers/notes-000-002.md A.11 and C.4), plus properties on random problems.
+// docs/Derivations.md D10), plus properties on random problems.
 //
 //===----------------------------------------------------------------------===//
 #include "TC/Analysis/OutOfCoreCostModel.h"
@@ -48,7 +48,7 @@ const Row kRows[] = {
 };
 
 /// [G] Table 11 machine: M = 2^29 B per array tile, Bd = 10 MB/s, the column's Bc,
-/// f_rep = P^(1/4), f_acc = 1.4 (notes A.11).
+/// f_rep = P^(1/4), f_acc = 1.4 (docs/Derivations.md D10).
 MachineModel table11Machine(int64_t procs, double netBandwidth) {
   MachineModel m;
   m.procs = procs;
@@ -64,7 +64,7 @@ MachineModel table11Machine(int64_t procs, double netBandwidth) {
 } // namespace
 
 // [G] Table 11: all 24 cells within 1 s. M = 2^29 B per array tile, Bd = 10 MB/s,
-// f_rep = P^(1/4), f_acc = 1.4, real-valued tiles (notes A.11).
+// f_rep = P^(1/4), f_acc = 1.4, real-valued tiles (docs/Derivations.md D10).
 TEST(OutOfCoreCostModel, GaoTable11AllCells) {
   struct Column {
     double N;
@@ -121,7 +121,7 @@ TEST(OutOfCoreCostModel, GaoTable11BestPerColumn) {
 
 namespace {
 /// [G] Table 9 machine: P = 4, 64 MB per process of which 8 MB per array tile
-/// (notes A.11), Bd = 8 MB/s, Bc = 200 MB/s, f_rep = sqrt(2), f_acc = 1.4.
+/// (docs/Derivations.md D10), Bd = 8 MB/s, Bc = 200 MB/s, f_rep = sqrt(2), f_acc = 1.4.
 MachineModel table9Machine() {
   MachineModel m;
   m.procs = 4;
@@ -135,7 +135,7 @@ MachineModel table9Machine() {
 }
 } // namespace
 
-// [G] Table 9: the three exactly reproducible cells (notes C.4).
+// [G] Table 9: the three exactly reproducible cells (docs/Derivations.md D10).
 TEST(OutOfCoreCostModel, GaoTable9ExactCells) {
   std::vector<Candidate> cs =
       enumerateCandidates({4000, 4000, 4000}, table9Machine(), PlanOptions{false});
@@ -180,7 +180,7 @@ TEST(OutOfCoreCostModel, GaoTable9Ranking) {
 
 // [G] Table 10's best choices: 4-index transform -> outside replication (of the small
 // B), CCSD term -> outside accumulation; times 0.8*Disk + 0.05*Comm in units of 1e6
-// elements (Bd = 10 MB/s, Bc = 160 MB/s, notes A.11): 245760 s and 163840 s.
+// elements (Bd = 10 MB/s, Bc = 160 MB/s, docs/Derivations.md D10): 245760 s and 163840 s.
 TEST(OutOfCoreCostModel, GaoTable10BestChoices) {
   MachineModel m;
   m.procs = 4;

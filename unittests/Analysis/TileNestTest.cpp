@@ -32,7 +32,7 @@ TEST(TileNest, SplitCoversTheCount) {
 }
 
 TEST(TileNest, GroupsFollowTheReadOrder) {
-  // notes A.6 table: ABC = {It1,Kt1} {Jt1} {It2} {Kt2}; CAB = {It1,Jt1} {Kt1} {Jt2} {It2}.
+  // docs/Derivations.md D4 table: ABC = {It1,Kt1} {Jt1} {It2} {Kt2}; CAB = {It1,Jt1} {Kt1} {Jt2} {It2}.
   MacroIndices macro{{"i"}, {"j"}, {"k"}, {64, 64, 64}};
   std::map<std::string, int64_t> extents{{"i", 64}, {"j", 64}, {"k", 64}};
   TileCounts t{2, 4, 8, 1, 16};

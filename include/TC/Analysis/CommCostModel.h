@@ -4,7 +4,7 @@
 // move an array holding `localsize` elements per process from distribution alpha
 // to beta. [C] measures it for every non-matching pair and several sizes and
 // interpolates; tc offers that (MeasuredCommCost, from tc-calibrate's machine
-// file) and an analytic default with the same signature (notes C.1 [SYNTHESIS]):
+// file) and an analytic default with the same signature (docs/Derivations.md D20 [SYNTHESIS]):
 // messages * latency + bytes received by the busiest process / bandwidth.
 //
 //===----------------------------------------------------------------------===//

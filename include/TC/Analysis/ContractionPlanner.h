@@ -1,6 +1,6 @@
 //===- ContractionPlanner.h - plan one binary contraction -------*- C++ -*-===//
 //
-// Gao et al.'s search (section 2.3; notes A.10) for one contraction with labels:
+// Gao et al.'s search (section 2.3; docs/Derivations.md D9) for one contraction with labels:
 // every parallel algorithm with the distribution indices of Table 1, every
 // communication method and read order with the model's optimal tiles, turned into
 // a real tiling-loop nest over the labels and evaluated again at the integer
@@ -77,7 +77,7 @@ PlanResult planContraction(const ContractionProblem &problem,
                            const PlanDecisions &decisions = {});
 
 /// Equal decisions; given nests compare group by group in any order within a
-/// group (loops within a group are interchangeable, notes A.6).
+/// group (loops within a group are interchangeable, docs/Derivations.md D4).
 bool sameDecisions(const PlanDecisions &a, const PlanDecisions &b);
 
 /// True when `chosen`, the plan planContraction chose under `searched`, is the

@@ -1,6 +1,6 @@
 //===- FusionCost.h - Cociorva et al.'s size and cost formulas --*- C++ -*-===//
 //
-// The formulas of Cociorva et al. section 3.2-3.3 (notes B.4-B.7) for one node of
+// The formulas of Cociorva et al. section 3.2-3.3 (docs/Derivations.md D13-D16) for one node of
 // an operator tree and the edge to its parent: DistSize/DistRange (memory),
 // MsgFactor/LoopRange and MoveCost (communication, with Mcost supplied by a
 // CommCostModel), CalcCost (computation), and virtual partitioning by

@@ -1,12 +1,12 @@
 //===- FusionPlanner.h - memory-constrained fusion and distribution -*- C++ -*-===//
 //
-// Cociorva et al. section 3.3 (notes B.8): a bottom-up dynamic program over an
+// Cociorva et al. section 3.3 (docs/Derivations.md D17): a bottom-up dynamic program over an
 // operator tree that chooses, for one logical processor grid, every node's
 // distribution and its loop fusion with its parent, keeping at each node a set of
 // solutions (final distribution, fusion, cost, memory of the subtree) and pruning
 // the inferior ones and those over the memory limit; run for every factorization
 // of P (section 4 finds 4x8 on 32 processes and 4x4 on 16). Fusion legality
-// follows Lam et al. (notes B.9): at every node the fusion with the parent and the
+// follows Lam et al. (docs/Derivations.md D18): at every node the fusion with the parent and the
 // fusions with the children must nest (each a prefix of the node's loop order).
 //
 //===----------------------------------------------------------------------===//
@@ -84,7 +84,7 @@ EvaluatedPlan evaluateFusionPlan(const OperatorTree &tree, const Grid &grid,
                                  const std::vector<NodeDecision> &decisions,
                                  const FusionMachine &machine, const CommCostModel &comm);
 
-/// Empty when the fusion sets are legal (notes B.9): fused indices are loops of
+/// Empty when the fusion sets are legal (docs/Derivations.md D18): fused indices are loops of
 /// both nodes, and at every node its parent's and children's fusions nest.
 std::string checkFusionLegality(const OperatorTree &tree,
                                 const std::vector<IndexSet> &fusedWithParent);

@@ -52,7 +52,7 @@ struct RedistCost {
 };
 
 /// Cost of moving an array from `from` to `to` ([G] 2.3 leaves the scheme open;
-/// notes A.10 step 7 [SYNTHESIS]): zero for the same partition; otherwise every
+/// docs/Derivations.md D9 step 7 [SYNTHESIS]): zero for the same partition; otherwise every
 /// process receives its new block except the 1/P it already holds (nothing when
 /// `from` is replicated: each process selects its block locally), and an array
 /// whose block exceeds the tile budget is out of core, so its old block is read

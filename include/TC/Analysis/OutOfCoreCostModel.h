@@ -5,8 +5,8 @@
 // {rotation, replication, accumulation} parallel algorithm x disk-read order, with
 // the closed-form optimal tile counts (X. Gao et al., "Compiler Techniques for
 // Efficient Parallelization of Out-of-Core Tensor Contractions", sections 3-5,
-// Tables 2-7; the derived, misprint-free forms of shared/papers/notes-000-002.md
-// A.6-A.9). Plain C++: sizes in, candidates out.
+// Tables 2-7; the derived, misprint-free forms of docs/Derivations.md
+// D4-D8). Plain C++: sizes in, candidates out.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TC_ANALYSIS_OUTOFCORECOSTMODEL_H
@@ -51,7 +51,7 @@ struct MachineModel {
   double diskBandwidth = 0;      ///< Bd
   int64_t elemBytes = 8;
   /// Multiplier on replication (all-to-all broadcast) volumes; [G]'s Tables 9-11
-  /// need sqrt(2) at P=4 and 2 at P=16, which the paper never states (notes D.11).
+  /// need sqrt(2) at P=4 and 2 at P=16, which the paper never states (docs/Derivations.md D10).
   double bcastFactor = 1.0;
   /// Multiplier on accumulation (all-reduce) volumes; [G]'s tables need 1.4.
   double reduceFactor = 1.0;
@@ -121,7 +121,7 @@ std::optional<Candidate> inCoreCandidate(const MacroSizes &sizes,
                                          const MachineModel &machine,
                                          ParallelAlgorithm alg);
 
-/// Exact volumes of one given out-of-core tiling ([G] section 3, notes A.6/A.9),
+/// Exact volumes of one given out-of-core tiling ([G] section 3, docs/Derivations.md D4/D8),
 /// or nullopt when a model tile exceeds the budget or a count exceeds its extent.
 std::optional<Candidate> evaluateTiling(const MacroSizes &sizes,
                                         const MachineModel &machine,

@@ -1,12 +1,12 @@
 //===- TileNest.h - the tiling-loop nest of one planned contraction -*- C++ -*-===//
 //
-// Gao et al. section 3 (Figure 3b; notes A.6): for a read order (X, Y, Z) the tiling
+// Gao et al. section 3 (Figure 3b; docs/Derivations.md D4): for a read order (X, Y, Z) the tiling
 // loops fall into four groups, D1 = idx(X), D2 = idx(Y) \ idx(X), D3 = idx(Z) \
 // idx(Y) and D4 = the rest; X is read inside D1, Y inside D2, Z inside D3, and C is
 // written where it was read. This file turns the model's macro tile counts
 // (It1, It2, Jt1, Jt2, Kt1) into loops over real labels, splitting each count
 // across the member labels of its macro-index (preferring divisors of the
-// extents, notes A.10 step 6), and measures the nest it builds: re-reads and the
+// extents, docs/Derivations.md D9 step 6), and measures the nest it builds: re-reads and the
 // largest per-process buffer of every array.
 //
 //===----------------------------------------------------------------------===//
@@ -47,7 +47,7 @@ struct TileNest {
   int64_t tiles(const std::string &label) const;
 };
 
-/// Where each macro tile count of the model sits for `order` (notes A.6 table):
+/// Where each macro tile count of the model sits for `order` (docs/Derivations.md D4 table):
 /// the group index 0..3 of It1, It2, Jt1, Jt2, Kt1. It2 (ACB) and Jt2 (BCA) land
 /// in D4, below every read, where they would only split in-memory work.
 std::array<unsigned, 5> macroLoopGroups(ReadOrder order);

@@ -135,7 +135,7 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
       distributions of the two inputs and the result during the computation,
       one entry per grid dimension.
     - `order`: the order of the three disk reads, e.g. `CAB` ([G] section 3).
-    - `loops`: the tiling loops in four groups D1..D4 (notes A.6), each a dictionary
+    - `loops`: the tiling loops in four groups D1..D4 (docs/Derivations.md D4), each a dictionary
       from label to tile count; loops within a group are interchangeable. The
       array named by the n-th letter of `order` is read at the top of the body of
       group n (after the loops of groups 1..n), and C is written at the end of the

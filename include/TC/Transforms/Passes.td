@@ -86,8 +86,8 @@ def SelectAlgorithm : Pass<"tc-select-algorithm", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tc::TCDialect"];
   let summary = "Choose in-core or out-of-core, the communication method, the parallel algorithm and the distributions";
   let description = [{
-    For every `tc.contract`, runs the planner of Gao et al. (section 2.3, notes
-    A.10) on the module's `tc.machine` and records the cheapest plan's `in_core`,
+    For every `tc.contract`, runs the planner of Gao et al. (section 2.3,
+    docs/Derivations.md D9) on the module's `tc.machine` and records the cheapest plan's `in_core`,
     `method`, `algorithm`, `grid` and `dist_a/b/c` in its `tc.plan` attribute.
     Fields already present are kept and restrict the search. Inputs produced by a
     `tc.redistribute` and a result consumed by one give the constrained layouts
@@ -115,7 +115,7 @@ def SolveTiles : Pass<"tc-solve-tiles", "::mlir::ModuleOp"> {
   let description = [{
     For every planned `tc.contract` without `loops`, sets the optimal tile counts
     of the method, algorithm and order in its `tc.plan` (Gao et al. sections 4-5,
-    closed forms of notes A.7-A.9), split across the labels of each macro-index,
+    closed forms of docs/Derivations.md D6-D8), split across the labels of each macro-index,
     preferring divisors of the extents, with every tile re-checked against the
     budget (1/3 of memory). Hand-written `loops` are kept and only evaluated.
     Records `disk_bytes`, `comm_bytes` and `seconds`, per process, and
@@ -143,7 +143,7 @@ def FuseDistribute : Pass<"tc-fuse-distribute", "::mlir::ModuleOp"> {
     the function; `tc-plan-report` prints it like the paper's Tables 1-2.
 
     Costs: DistSize, MsgFactor, MoveCost and CalcCost as the paper defines them
-    (notes B.4-B.7); Mcost is the measured table of `machine-file` (written by
+    (docs/Derivations.md D13-D16); Mcost is the measured table of `machine-file` (written by
     `tc-calibrate`, key `mcost`) where it has the pair, else messages x latency +
     bytes / net_bw. Beyond the paper, which keeps inputs in memory at no cost,
     reading an input slice or writing a result slice costs `io-latency` plus its
@@ -215,7 +215,7 @@ def LowerPlan : Pass<"tc-lower-plan", "::mlir::ModuleOp"> {
   let description = [{
     Rewrites every function holding one planned `tc.contract` (of its arguments,
     returning its result) into the plan's program, Gao et al. Figures 1 and 2
-    (notes A.5): `tc.array`s for A, B and C in the algorithm's distributions
+    (docs/Derivations.md D3): `tc.array`s for A, B and C in the algorithm's distributions
     (Table 1; in scratch files when the plan is out of core), the tiling loops of
     groups D1..D4 as `scf.for`, a `tc.read_tile` of each array at the top of its
     group's body and a `tc.write_tile` of C at the end of the body it was read in,
