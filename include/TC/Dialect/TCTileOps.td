@@ -27,7 +27,7 @@ def TC_TileBuffer : MemRefRankOf<[F64], [1, 2, 3, 4, 5, 6, 7, 8]> {
   let summary = "statically shaped f64 memref (a tile buffer)";
 }
 
-def TC_ArrayOp : TC_Op<"array"> {
+def TC_ArrayOp : TC_Op<"array", [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
   let summary = "This process's part of a distributed array, with its initial value";
   let description = [{
     Creates the process's part of array `name` (the HDF5 dataset and `--input`
@@ -67,7 +67,7 @@ def TC_ArrayOp : TC_Op<"array"> {
                    TC_ArrayInitKindAttr:$init, UnitAttr:$on_disk,
                    OptionalAttr<DenseI64ArrayAttr>:$file_dims,
                    Arg<Optional<TC_TileBuffer>, "buffer the array adopts", [MemWrite]>:$storage);
-  let results = (outs Res<TC_ArrayType, "", [MemAlloc, RuntimeRead, RuntimeWrite]>:$result);
+  let results = (outs Res<TC_ArrayType, "", [MemAlloc]>:$result);
   // An enum attribute prints its own leading space, hence the empty literals.
   let assemblyFormat = [{
     `` $kind $name $extents `on` $grid `dims` $dims `skew` $skew `init` `` $init

@@ -1,0 +1,33 @@
+// Tile ops declare their memory effects (the tile buffer, the array, and tc's
+// runtime: MPI and disk), so upstream passes move plain code around them but
+// never hoist, merge or drop a tile op.
+// RUN: tc-opt %s --loop-invariant-code-motion --cse --canonicalize | FileCheck %s
+
+// CHECK-LABEL: func.func @around_tile_ops
+func.func @around_tile_ops(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %buf = memref.alloc() : memref<4x4xf64>
+  // An array nobody reads still loads its input and takes part in collectives.
+  // CHECK: tc.array distributed "U"
+  %U = tc.array distributed "U" [8, 8] on [2] dims [0, -1] skew [-1, -1] init input : !tc.array<2 x f64 on 1>
+  // CHECK: %[[A:.*]] = tc.array distributed "A"
+  %A = tc.array distributed "A" [8, 8] on [2] dims [0, -1] skew [-1, -1] init input : !tc.array<2 x f64 on 1>
+  // The loop-invariant arithmetic leaves the loop; the tile ops stay in it, in order.
+  // CHECK: arith.muli
+  // CHECK: scf.for
+  // CHECK-NEXT: tc.read_tile %[[A]]
+  // CHECK-NEXT: tc.allreduce_tile
+  // CHECK-NEXT: tc.read_tile %[[A]]
+  // CHECK-NEXT: tc.write_tile
+  // CHECK-NEXT: tc.shift_array %[[A]]
+  scf.for %i = %c0 to %n step %c1 {
+    %k = arith.muli %n, %n : index
+    tc.read_tile %A[%c0, %c0] into %buf : !tc.array<2 x f64 on 1>, memref<4x4xf64>
+    tc.allreduce_tile %buf : memref<4x4xf64>
+    tc.read_tile %A[%c0, %c0] into %buf : !tc.array<2 x f64 on 1>, memref<4x4xf64>
+    tc.write_tile %buf into %A[%k, %c0] : memref<4x4xf64>, !tc.array<2 x f64 on 1>
+    tc.shift_array %A along 0 : !tc.array<2 x f64 on 1>
+  }
+  return
+}
