@@ -5,20 +5,8 @@
  * DescriptorsTest.cpp to compare with the C++ views.
  *
  *===----------------------------------------------------------------------===*/
+#include "DescriptorsC.h"
 #include "TC/Runtime/Runtime.h"
-
-int64_t tc_test_c_api_version(void);
-int64_t tc_test_c_array_field(const int64_t *desc, int64_t dim, int64_t field);
-int64_t tc_test_c_array_size(const int64_t *desc);
-int64_t tc_test_c_tile_size(const int64_t *desc);
-int64_t tc_test_c_shift_sub(const int64_t *desc, int64_t dim);
-int64_t tc_test_c_shift_size(const int64_t *desc);
-int64_t tc_test_c_allreduce_size(const int64_t *desc);
-int64_t tc_test_c_contract_shape(const int64_t *desc, int64_t x, int64_t dim);
-int64_t tc_test_c_contract_label(const int64_t *desc, int64_t x, int64_t dim);
-int64_t tc_test_c_contract_extent(const int64_t *desc, int64_t label);
-int64_t tc_test_c_contract_size(const int64_t *desc);
-int64_t tc_test_c_slice_size(const int64_t *desc);
 
 int64_t tc_test_c_api_version(void) { return TC_RT_API_VERSION; }
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Context.h"
+#include "DescriptorsC.h"
 #include "TC/Runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -14,21 +15,6 @@
 using namespace tc_rt;
 using tc::rt::abiMismatch;
 
-// DescriptorsC.c: the same questions answered through the C API alone.
-extern "C" {
-int64_t tc_test_c_api_version(void);
-int64_t tc_test_c_array_field(const int64_t *desc, int64_t dim, int64_t field);
-int64_t tc_test_c_array_size(const int64_t *desc);
-int64_t tc_test_c_tile_size(const int64_t *desc);
-int64_t tc_test_c_shift_sub(const int64_t *desc, int64_t dim);
-int64_t tc_test_c_shift_size(const int64_t *desc);
-int64_t tc_test_c_allreduce_size(const int64_t *desc);
-int64_t tc_test_c_contract_shape(const int64_t *desc, int64_t x, int64_t dim);
-int64_t tc_test_c_contract_label(const int64_t *desc, int64_t x, int64_t dim);
-int64_t tc_test_c_contract_extent(const int64_t *desc, int64_t label);
-int64_t tc_test_c_contract_size(const int64_t *desc);
-int64_t tc_test_c_slice_size(const int64_t *desc);
-}
 
 namespace {
 

@@ -192,9 +192,11 @@ struct PredictedVolumesOpLowering : OpConversionPattern<PredictedVolumesOp> {
 };
 
 //===----------------------------------------------------------------------===//
-// Tiles: name(array, buffer, shape descriptor, offsets)
+// Tiles: name(array, buffer, descriptor, offsets)
 //===----------------------------------------------------------------------===//
 
+/// read_tile, write_tile, broadcast_tile and shift_tile: the buffer's shape
+/// (and, for a shift, the grid dimension and the moving sub-tile's shape).
 template <typename OpTy>
 struct TileTransferLowering : OpConversionPattern<OpTy> {
   TileTransferLowering(const TypeConverter &converter, MLIRContext *ctx, StringRef callee)
@@ -203,38 +205,27 @@ struct TileTransferLowering : OpConversionPattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder b(rewriter, op);
-    abi::TileDesc desc{shapeOf(op.getBuffer().getType()), rootOnly(op)};
     b.callWithOffsets(callee,
                       {adaptor.getArray(), b.pointer(adaptor.getBuffer()),
-                       b.descriptor(desc.encode())},
+                       b.descriptor(describe(op))},
                       adaptor.getOffsets());
     rewriter.eraseOp(op);
     return success();
   }
 
 private:
-  static bool rootOnly(OpTy op) {
+  static abi::Desc describe(OpTy op) {
+    abi::Desc shape = shapeOf(op.getBuffer().getType());
+    if constexpr (std::is_same_v<OpTy, ShiftTileOp>)
+      return abi::ShiftTileDesc{op.getGridDim(), shape,
+                                abi::Desc(op.getSizes().begin(), op.getSizes().end())}
+          .encode();
+    bool rootOnly = false;
     if constexpr (std::is_same_v<OpTy, ReadTileOp>)
-      return op.getRootOnly();
-    return false;
+      rootOnly = op.getRootOnly();
+    return abi::TileDesc{shape, rootOnly}.encode();
   }
   std::string callee;
-};
-
-struct ShiftTileOpLowering : OpConversionPattern<ShiftTileOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(ShiftTileOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    RuntimeCallBuilder b(rewriter, op);
-    abi::ShiftTileDesc desc{op.getGridDim(), shapeOf(op.getBuffer().getType()),
-                            abi::Desc(op.getSizes().begin(), op.getSizes().end())};
-    b.callWithOffsets("tc_rt_shift_tile",
-                      {adaptor.getArray(), b.pointer(adaptor.getBuffer()),
-                       b.descriptor(desc.encode())},
-                      adaptor.getOffsets());
-    rewriter.eraseOp(op);
-    return success();
-  }
 };
 
 struct AllReduceTileOpLowering : OpConversionPattern<AllReduceTileOp> {
@@ -363,12 +354,12 @@ void mlir::tc::populateTCToRuntimeTypeConversions(TypeConverter &converter) {
 void mlir::tc::populateTCToRuntimeConversionPatterns(const TypeConverter &converter,
                                                      RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ArrayOpLowering, PredictedVolumesOpLowering, ShiftTileOpLowering,
-               AllReduceTileOpLowering, RedistributeArrayOpLowering, TileContractOpLowering>(
+  patterns.add<ArrayOpLowering, PredictedVolumesOpLowering, AllReduceTileOpLowering, RedistributeArrayOpLowering, TileContractOpLowering>(
       converter, ctx);
   patterns.add<TileTransferLowering<ReadTileOp>>(converter, ctx, "tc_rt_read_tile");
   patterns.add<TileTransferLowering<WriteTileOp>>(converter, ctx, "tc_rt_write_tile");
   patterns.add<TileTransferLowering<BroadcastTileOp>>(converter, ctx, "tc_rt_broadcast_tile");
+  patterns.add<TileTransferLowering<ShiftTileOp>>(converter, ctx, "tc_rt_shift_tile");
   patterns.add<ArrayCallLowering<ShiftArrayOp>>(converter, ctx, "tc_rt_shift_array");
   patterns.add<ArrayCallLowering<AllGatherArrayOp>>(converter, ctx, "tc_rt_allgather_array");
   patterns.add<ArrayCallLowering<AllReduceArrayOp>>(converter, ctx, "tc_rt_allreduce_array");

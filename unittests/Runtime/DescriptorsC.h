@@ -1,0 +1,33 @@
+/*===- DescriptorsC.h - the descriptor checks written in C ------*- C -*-===*
+ *
+ * DescriptorsC.c answers these through the C API of Descriptors.h alone;
+ * DescriptorsTest.cpp compares them with the C++ views.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef TC_UNITTESTS_RUNTIME_DESCRIPTORSC_H
+#define TC_UNITTESTS_RUNTIME_DESCRIPTORSC_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int64_t tc_test_c_api_version(void);
+int64_t tc_test_c_array_field(const int64_t *desc, int64_t dim, int64_t field);
+int64_t tc_test_c_array_size(const int64_t *desc);
+int64_t tc_test_c_tile_size(const int64_t *desc);
+int64_t tc_test_c_shift_sub(const int64_t *desc, int64_t dim);
+int64_t tc_test_c_shift_size(const int64_t *desc);
+int64_t tc_test_c_allreduce_size(const int64_t *desc);
+int64_t tc_test_c_contract_shape(const int64_t *desc, int64_t x, int64_t dim);
+int64_t tc_test_c_contract_label(const int64_t *desc, int64_t x, int64_t dim);
+int64_t tc_test_c_contract_extent(const int64_t *desc, int64_t label);
+int64_t tc_test_c_contract_size(const int64_t *desc);
+int64_t tc_test_c_slice_size(const int64_t *desc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TC_UNITTESTS_RUNTIME_DESCRIPTORSC_H */
