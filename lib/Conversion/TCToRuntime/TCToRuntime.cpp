@@ -136,6 +136,17 @@ private:
   ModuleOp module;
 };
 
+/// A pattern whose op becomes a call of `callee`, for ops that share a
+/// calling form and differ only in the runtime function they call.
+template <typename OpTy>
+struct RuntimeCallPattern : OpConversionPattern<OpTy> {
+  RuntimeCallPattern(const TypeConverter &converter, MLIRContext *ctx, StringRef callee)
+      : OpConversionPattern<OpTy>(converter, ctx), callee(callee) {}
+
+protected:
+  std::string callee;
+};
+
 abi::Desc shapeOf(Type memref) {
   ArrayRef<int64_t> shape = cast<MemRefType>(memref).getShape();
   return abi::Desc(shape.begin(), shape.end());
@@ -198,14 +209,13 @@ struct PredictedVolumesOpLowering : OpConversionPattern<PredictedVolumesOp> {
 /// read_tile, write_tile, broadcast_tile and shift_tile: the buffer's shape
 /// (and, for a shift, the grid dimension and the moving sub-tile's shape).
 template <typename OpTy>
-struct TileTransferLowering : OpConversionPattern<OpTy> {
-  TileTransferLowering(const TypeConverter &converter, MLIRContext *ctx, StringRef callee)
-      : OpConversionPattern<OpTy>(converter, ctx), callee(callee) {}
+struct TileTransferLowering : RuntimeCallPattern<OpTy> {
+  using RuntimeCallPattern<OpTy>::RuntimeCallPattern;
 
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder b(rewriter, op);
-    b.callWithOffsets(callee,
+    b.callWithOffsets(this->callee,
                       {adaptor.getArray(), b.pointer(adaptor.getBuffer()),
                        b.descriptor(describe(op))},
                       adaptor.getOffsets());
@@ -225,7 +235,6 @@ private:
       rootOnly = op.getRootOnly();
     return abi::TileDesc{shape, rootOnly}.encode();
   }
-  std::string callee;
 };
 
 struct AllReduceTileOpLowering : OpConversionPattern<AllReduceTileOp> {
@@ -246,9 +255,8 @@ struct AllReduceTileOpLowering : OpConversionPattern<AllReduceTileOp> {
 //===----------------------------------------------------------------------===//
 
 template <typename OpTy>
-struct ArrayCallLowering : OpConversionPattern<OpTy> {
-  ArrayCallLowering(const TypeConverter &converter, MLIRContext *ctx, StringRef callee)
-      : OpConversionPattern<OpTy>(converter, ctx), callee(callee) {}
+struct ArrayCallLowering : RuntimeCallPattern<OpTy> {
+  using RuntimeCallPattern<OpTy>::RuntimeCallPattern;
 
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -262,13 +270,11 @@ struct ArrayCallLowering : OpConversionPattern<OpTy> {
         mask |= int64_t(1) << g;
       args.push_back(b.i64(mask));
     }
-    b.call(callee, args);
+    b.call(this->callee, args);
     rewriter.eraseOp(op);
     return success();
   }
 
-private:
-  std::string callee;
 };
 
 struct RedistributeArrayOpLowering : OpConversionPattern<RedistributeArrayOp> {
@@ -287,22 +293,19 @@ struct RedistributeArrayOpLowering : OpConversionPattern<RedistributeArrayOp> {
 //===----------------------------------------------------------------------===//
 
 template <typename OpTy>
-struct SliceLowering : OpConversionPattern<OpTy> {
-  SliceLowering(const TypeConverter &converter, MLIRContext *ctx, StringRef callee)
-      : OpConversionPattern<OpTy>(converter, ctx), callee(callee) {}
+struct SliceLowering : RuntimeCallPattern<OpTy> {
+  using RuntimeCallPattern<OpTy>::RuntimeCallPattern;
 
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder b(rewriter, op);
     abi::SliceDesc desc{abi::Desc(op.getTensorExtents().begin(), op.getTensorExtents().end())};
-    b.callWithOffsets(callee, {adaptor.getArray(), b.descriptor(desc.encode())},
+    b.callWithOffsets(this->callee, {adaptor.getArray(), b.descriptor(desc.encode())},
                       adaptor.getShift());
     rewriter.eraseOp(op);
     return success();
   }
 
-private:
-  std::string callee;
 };
 
 //===----------------------------------------------------------------------===//
