@@ -113,7 +113,8 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       return failure();
     for (const auto &[key, value] : *object) {
       // Measured costs for operator trees, read by tc-fuse-distribute.
-      if (key == "mcost" || key == "latency" || key == "flop_rate")
+      if (key == "mcost" || key == "latency" || key == "flop_rate" || key == "io_latency" ||
+          key == "call_overhead")
         continue;
       if (key == "volumes") {
         std::optional<llvm::StringRef> text = value.getAsString();
@@ -127,7 +128,8 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       if (it == std::end(kKeys))
         return fail("unknown key '" + key.str() + "'; expected one of procs, mem, "
                     "net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor, volumes "
-                    "(and latency, flop_rate, mcost for tc-fuse-distribute)");
+                    "(and latency, flop_rate, io_latency, call_overhead, mcost for "
+                    "tc-fuse-distribute)");
       Field field = static_cast<Field>(it - std::begin(kKeys));
       std::optional<double> v;
       if (std::optional<double> number = value.getAsNumber())

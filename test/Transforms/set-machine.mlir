@@ -8,6 +8,10 @@
 // RUN: not tc-opt %s --tc-set-machine="procs=4 mem=64MB" 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not tc-opt %s --tc-set-machine="procs=4 mem=64mb net-bw=1 disk-bw=1" 2>&1 | FileCheck %s --check-prefix=UNIT
 // RUN: echo '{"procs": 4, "mem": "1GB", "net_bw": 1, "disk_bw": 1, "volumes": "runtime"}' > %t.vol.json
+// A file tc-calibrate wrote also holds the fusion planner's measured costs: tc-plan
+// reads it whole (tc-set-machine leaves those keys to tc-fuse-distribute).
+// RUN: echo '{"procs": 4, "mem": "1GB", "net_bw": 1, "disk_bw": 1, "latency": 1e-5, "flop_rate": 1e9, "io_latency": 1e-4, "call_overhead": 1e-6, "mcost": {}}' > %t.cal.json
+// RUN: tc-opt %s --tc-plan="machine-file=%t.cal.json" | FileCheck %s --check-prefix=CALIBRATED
 // RUN: tc-opt %s --tc-set-machine="machine-file=%t.vol.json" | FileCheck %s --check-prefix=VOLFILE
 // RUN: tc-opt %s --tc-set-machine="machine-file=%t.vol.json volumes=paper" | FileCheck %s --check-prefix=VOLOPT
 // VOLFILE: reduce_factor = 1.000000e+00, volumes = runtime>
@@ -34,3 +38,5 @@
 // JSON: error: machine file '{{.*}}.broken.json': {{.*}}
 module {
 }
+
+// CALIBRATED: tc.machine = #tc.machine<procs = 4, mem = 1000000000

@@ -13,7 +13,8 @@ include "mlir/Pass/PassBase.td"
 defvar MachineFileOption = [
   Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
          "JSON machine file: the keys of #tc.machine for tc-set-machine, measured "
-         "costs (mcost, latency, flop_rate) for tc-fuse-distribute">,
+         "costs (mcost, latency, flop_rate, io_latency, call_overhead) for "
+         "tc-fuse-distribute">,
 ];
 
 defvar MachineOptions = [
@@ -76,8 +77,8 @@ def SetMachine : Pass<"tc-set-machine", "::mlir::ModuleOp"> {
     "elem_bytes": 8, "bcast_factor": 1, "reduce_factor": 1}`; numbers or strings
     with units, and optionally `"volumes": "runtime"` (see `#tc.machine`). The
     result must name procs, mem, net_bw and disk_bw. The keys `latency`,
-    `flop_rate` and `mcost` (measured costs written by `tc-calibrate`) are left to
-    `tc-fuse-distribute`.
+    `flop_rate`, `io_latency`, `call_overhead` and `mcost` (measured costs written
+    by `tc-calibrate`) are left to `tc-fuse-distribute`.
   }];
   let options = !listconcat(MachineFileOption, MachineOptions);
 }
