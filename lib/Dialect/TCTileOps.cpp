@@ -77,6 +77,9 @@ LogicalResult ArrayOp::verify() {
       block.push_back((extent + parts - 1) / parts);
     }
     auto type = cast<MemRefType>(storage.getType());
+    // The runtime receives the buffer's aligned pointer: no offset, no strides.
+    if (!type.getLayout().isIdentity())
+      return emitOpError() << "storage buffer " << type << " must have the identity layout";
     if (type.getShape() != ArrayRef<int64_t>(block))
       return emitOpError() << "storage buffer " << type << " does not have the shape of the "
                            << "padded block [" << block << "]";

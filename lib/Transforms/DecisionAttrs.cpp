@@ -105,9 +105,12 @@ DistAttr mlir::tc::toDistAttr(MLIRContext *ctx, const OperatorTree &tree, const 
   SmallVector<StringAttr> dims;
   for (size_t d = 0; d < grid.size(); ++d) {
     int8_t e = dist.entry[d];
-    dims.push_back(StringAttr::get(ctx, e == Distribution::kReplicated   ? "*"
-                                        : e == Distribution::kFirstSlice ? "1"
-                                                                         : tree.indexName(e)));
+    if (e == Distribution::kReplicated)
+      dims.push_back(StringAttr::get(ctx, DistAttr::kReplicated));
+    else if (e == Distribution::kFirstSlice)
+      dims.push_back(StringAttr::get(ctx, DistAttr::kFirstSlice));
+    else
+      dims.push_back(StringAttr::get(ctx, tree.indexName(e)));
   }
   return DistAttr::get(ctx, dims);
 }
@@ -149,9 +152,9 @@ std::optional<Distribution> mlir::tc::toDistribution(DistAttr attr, const Grid &
   Distribution d;
   for (auto [g, entry] : llvm::enumerate(attr.getDims())) {
     StringRef e = entry.getValue();
-    if (e == "*")
+    if (e == DistAttr::kReplicated)
       d.entry[g] = Distribution::kReplicated;
-    else if (e == "1")
+    else if (e == DistAttr::kFirstSlice)
       d.entry[g] = Distribution::kFirstSlice;
     else if (int id = tree.findIndex(e.str()); id >= 0)
       d.entry[g] = static_cast<int8_t>(id);
@@ -179,8 +182,35 @@ mlir::tc::readFusionDecisions(func::FuncOp func, const FunctionTree &tree, const
     d.compute = *dist;
     d.variant = toAnalysis(attr.getPartialSums());
     if (ArrayAttr fused = attr.getFused())
-      for (Attribute l : fused)
-        d.fused |= indexBit(tree.tree.findIndex(cast<StringAttr>(l).getValue().str()));
+      for (Attribute l : fused) {
+        StringRef label = cast<StringAttr>(l).getValue();
+        int index = tree.tree.findIndex(label.str());
+        if (index < 0)
+          return func.emitError() << "the #tc.fusion of array " << v.name << " fuses '" << label
+                                  << "', which is no index of the tree";
+        d.fused |= indexBit(index);
+      }
   }
   return decisions;
+}
+
+LogicalResult mlir::tc::checkRecordedEdges(func::FuncOp func, const FunctionTree &tree,
+                                           const FusionPlan &plan) {
+  for (size_t id = 0; id < tree.values.size(); ++id) {
+    FusionAttr attr = getFusionAttr(func, tree, static_cast<int>(id));
+    const FusionEdge &edge = plan.nodes[id].edge;
+    for (auto [field, recorded, planned] :
+         {std::tuple{"initial", attr.getInitial(), edge.produced},
+          std::tuple{"final", attr.getFinal(), edge.consumed}}) {
+      std::optional<Distribution> dist = toDistribution(recorded, plan.grid, tree.tree);
+      if (dist && *dist == planned)
+        continue;
+      return func.emitError() << "the #tc.fusion of array " << tree.tree.node(id).name
+                              << " records " << field << " = " << recorded
+                              << ", but its decisions (compute, fused, partial_sums) give "
+                              << toDistAttr(func.getContext(), tree.tree, plan.grid, planned)
+                              << "; correct the attribute or let tc-fuse-distribute write it";
+    }
+  }
+  return success();
 }

@@ -75,6 +75,12 @@ FailureOr<std::vector<NodeDecision>> readFusionDecisions(func::FuncOp func,
                                                          const FunctionTree &tree,
                                                          const Grid &grid);
 
+/// The `initial` and `final` distributions each #tc.fusion records are those
+/// `plan` (evaluated from the decisions) gives; emits an error naming the array
+/// and the field otherwise, so that a hand-edited attribute is never ignored.
+LogicalResult checkRecordedEdges(func::FuncOp func, const FunctionTree &tree,
+                                 const FusionPlan &plan);
+
 } // namespace mlir::tc
 
 #endif // TC_LIB_TRANSFORMS_DECISIONATTRS_H

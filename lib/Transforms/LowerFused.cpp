@@ -111,6 +111,8 @@ LogicalResult FusedLowering::readPlan() {
     return func.emitError() << "the fusion plan of @" << func.getSymName()
                             << " is not legal: " << evaluated.error;
   plan = evaluated.plan;
+  if (failed(checkRecordedEdges(func, tree, plan)))
+    return failure();
   int64_t procs = gridProcs(grid);
   if (procs != machine.procs)
     return func.emitError() << "the fusion plan's grid has " << procs
@@ -341,7 +343,8 @@ struct LowerFusedPass : public tc::impl::LowerFusedBase<LowerFusedPass> {
         return signalPassFailure();
       lowered.push_back(name);
     }
-    appendToProgramEntry(module, lowered);
+    if (failed(appendToProgramEntry(module, lowered)))
+      return signalPassFailure();
   }
 };
 

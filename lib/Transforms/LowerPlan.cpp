@@ -551,7 +551,8 @@ struct LowerPlanPass : public tc::impl::LowerPlanBase<LowerPlanPass> {
         return signalPassFailure();
       lowered.push_back(name);
     }
-    appendToProgramEntry(module, lowered);
+    if (failed(appendToProgramEntry(module, lowered)))
+      return signalPassFailure();
   }
 };
 

@@ -6,10 +6,16 @@
 
 using namespace mlir;
 
-void mlir::tc::appendToProgramEntry(ModuleOp module, ArrayRef<StringAttr> functions) {
+LogicalResult mlir::tc::appendToProgramEntry(ModuleOp module, ArrayRef<StringAttr> functions) {
   OpBuilder b(module.getContext());
   Location loc = module.getLoc();
-  auto entry = module.lookupSymbol<func::FuncOp>("tc_main");
+  Operation *existing = module.lookupSymbol("tc_main");
+  auto entry = dyn_cast_or_null<func::FuncOp>(existing);
+  if (existing && (!entry || entry.isExternal() || entry.getNumArguments() ||
+                   entry.getNumResults()))
+    return existing->emitError()
+           << "'tc_main' is the program's entry, which tc generates: a function "
+              "with a body, no arguments and no results; rename this symbol";
   if (!entry) {
     b.setInsertionPointToEnd(module.getBody());
     entry = func::FuncOp::create(b, loc, "tc_main", b.getFunctionType({}, {}));
@@ -19,4 +25,5 @@ void mlir::tc::appendToProgramEntry(ModuleOp module, ArrayRef<StringAttr> functi
   b.setInsertionPoint(entry.getBody().back().getTerminator());
   for (StringAttr name : functions)
     func::CallOp::create(b, loc, name.getValue(), TypeRange{}, ValueRange{});
+  return success();
 }

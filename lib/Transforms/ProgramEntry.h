@@ -9,12 +9,14 @@
 #define TC_LIB_TRANSFORMS_PROGRAMENTRY_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LogicalResult.h"
 
 namespace mlir::tc {
 
 /// Appends calls of `functions` (no arguments, no results) to `tc_main`,
-/// creating it when the module has none.
-void appendToProgramEntry(ModuleOp module, ArrayRef<StringAttr> functions);
+/// creating it when the module has none; fails with an error when the module
+/// has a `tc_main` tc did not make (a declaration, another op, a signature).
+LogicalResult appendToProgramEntry(ModuleOp module, ArrayRef<StringAttr> functions);
 
 } // namespace mlir::tc
 

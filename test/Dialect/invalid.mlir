@@ -585,3 +585,17 @@ func.func @fusion_plan_negative() attributes {f = #tc.fusion_plan<grid = <[4]>, 
 func.func @fusion_plan_over_limit() attributes {f = #tc.fusion_plan<grid = <[4]>, memory = 2.0e6 : f64, limit = 1.0e6 : f64, comm = 0.0 : f64, calc = 0.0 : f64>} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{#tc.dist needs one entry per grid dimension; got none}}
+func.func @dist_empty() attributes {d = #tc.dist<[]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan loop group 1 must be a dictionary from label to tile count}}
+func.func @plan_loop_group_not_dict() attributes {p = #tc.plan<in_core = false, method = outside, algorithm = rotation, grid = <[2, 2]>, order = CAB, loops = [{i = 2}, [2], {}, {}]>} {
+  return
+}

@@ -17,6 +17,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = 1000, net_bw = 1, d
 
 // -----
 
-// Enum values also parse as strings (the spelling of earlier versions).
+// Enum values also parse as quoted strings, as earlier versions wrote them (values
+// renamed with `_`, such as replication_a, take the new spelling only).
 // CHECK: module attributes {tc.machine = #tc.machine<procs = 4, mem = 1000, net_bw = 1.000000e+00, disk_bw = 1.000000e+00, elem_bytes = 8, bcast_factor = 1.000000e+00, reduce_factor = 1.000000e+00, volumes = runtime>}
 module attributes {tc.machine = #tc.machine<procs = 4, mem = 1000, net_bw = 1, disk_bw = 1, volumes = "runtime">} {}

@@ -2,6 +2,8 @@
 // runtime: MPI and disk), so upstream passes move plain code around them but
 // never hoist, merge or drop a tile op.
 // RUN: tc-opt %s --loop-invariant-code-motion --cse --canonicalize | FileCheck %s
+// Upstream buffer passes run around them and leave them in place.
+// RUN: tc-opt %s --buffer-hoisting --buffer-loop-hoisting --promote-buffers-to-stack | FileCheck %s --check-prefix=BUFFERS
 
 // CHECK-LABEL: func.func @around_tile_ops
 func.func @around_tile_ops(%n: index) {
@@ -21,6 +23,13 @@ func.func @around_tile_ops(%n: index) {
   // CHECK-NEXT: tc.read_tile %[[A]]
   // CHECK-NEXT: tc.write_tile
   // CHECK-NEXT: tc.shift_array %[[A]]
+  // BUFFERS: scf.for
+  // BUFFERS-NEXT: arith.muli
+  // BUFFERS-NEXT: tc.read_tile
+  // BUFFERS-NEXT: tc.allreduce_tile
+  // BUFFERS-NEXT: tc.read_tile
+  // BUFFERS-NEXT: tc.write_tile
+  // BUFFERS-NEXT: tc.shift_array
   scf.for %i = %c0 to %n step %c1 {
     %k = arith.muli %n, %n : index
     tc.read_tile %A[%c0, %c0] into %buf : !tc.array<2 x f64 on 1>, memref<4x4xf64>

@@ -328,3 +328,13 @@ func.func @redistribute_types(%A: !tc.array<2 x f64 on 2>, %B: !tc.array<2 x f64
   tc.redistribute_array %A into %B : !tc.array<2 x f64 on 2>, !tc.array<2 x f64 on 1>
   return
 }
+
+// -----
+
+// The runtime receives the storage buffer's aligned pointer: no offset, no strides.
+func.func @array_storage_layout(%m: memref<4x8xf64>) {
+  %b = memref.subview %m[1, 0] [2, 4] [1, 1] : memref<4x8xf64> to memref<2x4xf64, strided<[8, 1], offset: 8>>
+  // expected-error @+1 {{'tc.array' op storage buffer 'memref<2x4xf64, strided<[8, 1], offset: 8>>' must have the identity layout}}
+  %A = tc.array distributed "A" [4, 4] on [2] dims [0, -1] skew [-1, -1] init input storage %b : memref<2x4xf64, strided<[8, 1], offset: 8>> : !tc.array<2 x f64 on 1>
+  return
+}

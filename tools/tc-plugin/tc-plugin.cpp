@@ -18,7 +18,7 @@ mlirGetDialectPluginInfo() {
             registry->insert<mlir::tc::TCDialect>();
             mlir::tc::registerTCPasses();
             mlir::tc::registerTCConversionPasses();
-                    }};
+          }};
 }
 
 /// Entry point for --load-pass-plugin.
@@ -27,5 +27,5 @@ extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo mlirGetPassPluginInfo
           []() {
             mlir::tc::registerTCPasses();
             mlir::tc::registerTCConversionPasses();
-                    }};
+          }};
 }

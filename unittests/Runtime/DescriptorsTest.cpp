@@ -19,8 +19,8 @@ using tc::rt::abiMismatch;
 namespace {
 
 TEST(Descriptors, ArrayMatchesTheCompiler) {
-  // tc.array "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]
-  //   {kind = "distributed", init = "input", on_disk}
+  // tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]
+  //   init input {on_disk}
   ArrayDesc a{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, true, {2, 2}, {{64, 0, -1, 0}, {64, 1, 0, 1}}};
   Desc expect = {2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, 64, 1, 0, 1};
   EXPECT_EQ(a.encode(), expect);
@@ -32,8 +32,8 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
   EXPECT_EQ(av.skew(1), 0);
   EXPECT_EQ(av.decode().encode(), expect);
 
-  // tc.array "C" [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1]
-  //   {kind = "replicated", init = "root-input", file_dims = array<i64: 2, 0, 1>}
+  // tc.array replicated "C" [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1]
+  //   init root_input {file_dims = array<i64: 2, 0, 1>}
   ArrayDesc c{TC_RT_REPLICATED,
               TC_RT_INIT_ROOT_INPUT,
               false,
@@ -170,21 +170,6 @@ TEST(Descriptors, CAgreesWithCxx) {
   for (int64_t l = 0; l < cv.numLabels(); ++l)
     EXPECT_EQ(tc_test_c_contract_extent(c.data(), l), cv.labelExtent(l));
   EXPECT_EQ(tc_test_c_contract_size(c.data()), static_cast<int64_t>(c.size()));
-}
-
-TEST(Descriptors, KindAndInitNames) {
-  // The names of tc.array's kind and init attributes, in enum order.
-  EXPECT_EQ(kindNamed("distributed"), TC_RT_DISTRIBUTED);
-  EXPECT_EQ(kindNamed("replicated"), TC_RT_REPLICATED);
-  EXPECT_EQ(kindNamed("slab"), TC_RT_SLAB);
-  EXPECT_EQ(kindNamed("gathered"), TC_RT_GATHERED);
-  EXPECT_EQ(kindNamed("scattered"), std::nullopt);
-  EXPECT_EQ(initNamed("input"), TC_RT_INIT_INPUT);
-  EXPECT_EQ(initNamed("zero"), TC_RT_INIT_ZERO);
-  EXPECT_EQ(initNamed("root-input"), TC_RT_INIT_ROOT_INPUT);
-  EXPECT_EQ(initNamed("ones"), std::nullopt);
-  EXPECT_STREQ(kindName(TC_RT_SLAB), "slab");
-  EXPECT_STREQ(initName(TC_RT_INIT_ROOT_INPUT), "root-input");
 }
 
 TEST(Abi, MatchingVersionRuns) {

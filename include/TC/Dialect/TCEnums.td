@@ -86,7 +86,7 @@ def TC_VolumesKind : TC_I32Enum<"VolumesKind", "volume accounting", [
 
 //===----------------------------------------------------------------------===//
 // Tile-level arrays. The values are the runtime's (enum tc_rt_kind and
-// tc_rt_init in include/TC/Runtime/Runtime.h), which the lowering passes on.
+// tc_rt_init in include/TC/Runtime/Descriptors.h), which the lowering passes on.
 //===----------------------------------------------------------------------===//
 
 def TC_ArrayKind : TC_I32Enum<"ArrayKind", "array kind", [

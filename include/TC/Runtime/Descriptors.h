@@ -183,36 +183,11 @@ TC_RT_LAYOUT(TC_RT_SLICE_RANK == 0 && TC_RT_SLICE_EXTENTS == 1);
 // ::tc would make `tc` ambiguous in compiler code that uses mlir::tc.
 #include <cassert>
 #include <cstddef>
-#include <optional>
-#include <string_view>
 #include <vector>
 
 namespace tc_rt {
 
 using Desc = std::vector<int64_t>;
-
-/// The name of a kind or init in tc.array's attributes ("distributed",
-/// "root-input", ...), and back (nullopt: no such name).
-inline const char *kindName(tc_rt_kind k) {
-  static const char *const names[] = {"distributed", "replicated", "slab", "gathered"};
-  return names[k];
-}
-inline const char *initName(tc_rt_init i) {
-  static const char *const names[] = {"input", "zero", "root-input"};
-  return names[i];
-}
-inline std::optional<tc_rt_kind> kindNamed(std::string_view name) {
-  for (int k = TC_RT_DISTRIBUTED; k <= TC_RT_GATHERED; ++k)
-    if (name == kindName(static_cast<tc_rt_kind>(k)))
-      return static_cast<tc_rt_kind>(k);
-  return std::nullopt;
-}
-inline std::optional<tc_rt_init> initNamed(std::string_view name) {
-  for (int i = TC_RT_INIT_INPUT; i <= TC_RT_INIT_ROOT_INPUT; ++i)
-    if (name == initName(static_cast<tc_rt_init>(i)))
-      return static_cast<tc_rt_init>(i);
-  return std::nullopt;
-}
 
 namespace detail {
 inline Desc slice(const int64_t *d, int64_t at, int64_t n) { return Desc(d + at, d + at + n); }

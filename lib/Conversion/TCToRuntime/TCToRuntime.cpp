@@ -385,6 +385,10 @@ void mlir::tc::insertRuntimeABICheck(ModuleOp module) {
     func::FuncOp::create(b, loc, "tc_rt_check_abi", b.getFunctionType({b.getI64Type()}, {}))
         .setPrivate();
   }
+  // Once per program, even when the pass runs again on its own output.
+  for (auto call : entry.getBody().front().getOps<func::CallOp>())
+    if (call.getCallee() == "tc_rt_check_abi")
+      return;
   b.setInsertionPointToStart(&entry.getBody().front());
   Value version = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(TC_RT_API_VERSION));
   func::CallOp::create(b, loc, "tc_rt_check_abi", TypeRange{}, ValueRange{version});

@@ -31,11 +31,19 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
     ModuleOp module = getOperation();
     // Contraction-level ops have no runtime call: say which pass lowers them.
     WalkResult unplanned = module.walk([](Operation *op) {
-      if (!isa<ContractOp, SumOp, MultiContractOp, RedistributeOp>(op))
-        return WalkResult::advance();
-      op->emitOpError() << "must be lowered by tc-lower-plan (or, in an operator tree, "
-                           "tc-lower-fused) before tc-lower-to-runtime";
-      return WalkResult::interrupt();
+      if (isa<ContractOp, SumOp, MultiContractOp, RedistributeOp>(op)) {
+        op->emitOpError() << "must be lowered by tc-lower-plan (or, in an operator tree, "
+                             "tc-lower-fused) before tc-lower-to-runtime";
+        return WalkResult::interrupt();
+      }
+      // The runtime's arrays, tiles and kernels are double precision.
+      auto array = dyn_cast<ArrayOp>(op);
+      if (array && !array.getType().getElementType().isF64()) {
+        op->emitOpError() << "holds " << array.getType().getElementType()
+                          << " elements; tc's runtime computes in f64 only";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
     });
     if (unplanned.wasInterrupted())
       return signalPassFailure();

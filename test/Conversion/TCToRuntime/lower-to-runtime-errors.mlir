@@ -15,3 +15,12 @@ func.func @unlowered_sum(%A: tensor<4x6xf64>) -> tensor<4xf64> {
   %r = tc.sum [i] = %A[i, k] : tensor<4x6xf64> -> tensor<4xf64>
   return %r : tensor<4xf64>
 }
+
+// -----
+
+// The runtime computes in f64: an f32 array is refused, not lowered as f64.
+func.func @single_precision() {
+  // expected-error @+1 {{'tc.array' op holds 'f32' elements; tc's runtime computes in f64 only}}
+  %A = tc.array distributed "A" [8] on [2] dims [0] skew [-1] init zero : !tc.array<1 x f32 on 1>
+  return
+}
