@@ -71,7 +71,7 @@ def LowerToRuntime : Pass<"tc-lower-to-runtime", "::mlir::ModuleOp"> {
 
     Built on the conversion framework: `!tc.array` becomes `!llvm.ptr` (the
     runtime's handle) wherever it appears, including function arguments and
-    results and `scf` loop-carried values, and every tc op is
+    results, block arguments and `scf` loop-carried values, and every tc op is
     illegal afterwards. The patterns are public
     (`populateTCToRuntimeConversionPatterns`,
     include/TC/Conversion/TCToRuntime/TCToRuntime.h). `tc_main` starts with a

@@ -26,6 +26,31 @@ using namespace mlir::tc;
 
 namespace {
 
+/// A branch and the blocks it jumps to: their arguments and its operands take
+/// the converted types together. (The function signature pattern converts the
+/// entry block only.)
+struct SuccessorBlockConversion : ConversionPattern {
+  SuccessorBlockConversion(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isa<BranchOpInterface>(op))
+      return failure();
+    for (Block *successor : op->getSuccessors()) {
+      if (getTypeConverter()->isLegal(successor->getArgumentTypes()))
+        continue;
+      std::optional<TypeConverter::SignatureConversion> conversion =
+          getTypeConverter()->convertBlockSignature(successor);
+      if (!conversion)
+        return failure();
+      rewriter.applySignatureConversion(successor, *conversion, getTypeConverter());
+    }
+    rewriter.modifyOpInPlace(op, [&] { op->setOperands(operands); });
+    return success();
+  }
+};
+
 struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -57,11 +82,15 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
     target.addIllegalDialect<TCDialect>();
     target.addLegalOp<ModuleOp>();
     // Everything else is legal once no !tc.array is left on it.
-    target.markUnknownOpDynamicallyLegal(
-        [&](Operation *op) { return converter.isLegal(op); });
+    target.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      return converter.isLegal(op) && llvm::all_of(op->getSuccessors(), [&](Block *block) {
+               return converter.isLegal(block->getArgumentTypes());
+             });
+    });
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
       return converter.isSignatureLegal(func.getFunctionType()) &&
-             converter.isLegal(&func.getBody());
+             (func.isExternal() ||
+              converter.isLegal(func.getBody().front().getArgumentTypes()));
     });
 
     RewritePatternSet patterns(ctx);
@@ -69,7 +98,7 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
-    populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
+    patterns.add<SuccessorBlockConversion>(converter, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();

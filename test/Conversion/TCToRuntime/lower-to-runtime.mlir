@@ -134,6 +134,30 @@ module {
 
 // -----
 
+// A !tc.array through the block arguments of an unstructured CFG: the block
+// where two branches meet takes the handle from either.
+// CHECK-LABEL: func.func @merge(
+// CHECK-SAME: %[[A:.*]]: !llvm.ptr, %[[B:.*]]: !llvm.ptr, %{{.*}}: i1)
+// CHECK: cf.br ^[[JOIN:.*]](%[[A]] : !llvm.ptr)
+// CHECK: cf.br ^[[JOIN]](%[[B]] : !llvm.ptr)
+// CHECK: ^[[JOIN]](%[[X:.*]]: !llvm.ptr):
+// CHECK: call @tc_rt_store(%[[X]])
+// CHECK-NOT: !tc.array<
+module {
+  func.func @merge(%A : !tc.array<1 x f64 on 1>, %B : !tc.array<1 x f64 on 1>, %c : i1) {
+    cf.cond_br %c, ^bb1, ^bb2
+  ^bb1:
+    cf.br ^bb3(%A : !tc.array<1 x f64 on 1>)
+  ^bb2:
+    cf.br ^bb3(%B : !tc.array<1 x f64 on 1>)
+  ^bb3(%x : !tc.array<1 x f64 on 1>):
+    tc.store %x : !tc.array<1 x f64 on 1>
+    return
+  }
+}
+
+// -----
+
 // tc_main checks the runtime ABI before anything else.
 // CHECK-LABEL: func.func @tc_main()
 // CHECK-NEXT: %[[V:.*]] = arith.constant {{[0-9]+}} : i64
