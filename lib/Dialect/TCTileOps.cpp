@@ -7,6 +7,15 @@
 using namespace mlir;
 using namespace mlir::tc;
 
+/// The runtime receives a buffer as its aligned pointer and its static shape:
+/// no dynamic sizes, no offset, no strides.
+static LogicalResult verifyTileBuffer(Operation *op, MemRefType buffer, StringRef what) {
+  if (buffer.hasStaticShape() && buffer.getLayout().isIdentity())
+    return success();
+  return op->emitOpError() << what << " must be a statically shaped memref with the "
+                           << "identity layout, got " << buffer;
+}
+
 LogicalResult ArrayOp::verify() {
   ArrayRef<int64_t> extents = getExtents(), dims = getDims(), skew = getSkew(),
                     grid = getGrid();
@@ -77,9 +86,8 @@ LogicalResult ArrayOp::verify() {
       block.push_back((extent + parts - 1) / parts);
     }
     auto type = cast<MemRefType>(storage.getType());
-    // The runtime receives the buffer's aligned pointer: no offset, no strides.
-    if (!type.getLayout().isIdentity())
-      return emitOpError() << "storage buffer " << type << " must have the identity layout";
+    if (failed(verifyTileBuffer(*this, type, "the storage buffer")))
+      return failure();
     if (type.getShape() != ArrayRef<int64_t>(block))
       return emitOpError() << "storage buffer " << type << " does not have the shape of the "
                            << "padded block [" << block << "]";
@@ -90,9 +98,8 @@ LogicalResult ArrayOp::verify() {
 /// Offsets must index every dimension of the buffer.
 static LogicalResult verifyOffsets(Operation *op, MemRefType buffer, size_t numOffsets,
                                    StringRef what) {
-  if (!buffer.hasStaticShape() || !buffer.getLayout().isIdentity())
-    return op->emitOpError() << what << " must be a statically shaped memref with the "
-                             << "identity layout, got " << buffer;
+  if (failed(verifyTileBuffer(op, buffer, what)))
+    return failure();
   if (static_cast<int64_t>(numOffsets) != buffer.getRank())
     return op->emitOpError() << "has " << numOffsets << " offsets for " << what
                              << " of rank " << buffer.getRank();
@@ -128,6 +135,10 @@ static LogicalResult verifyTileAccess(Operation *op, ArrayType array, MemRefType
                              << " but operand 'array' " << array << " holds "
                              << array.getElementType();
   return success();
+}
+
+LogicalResult AllReduceTileOp::verify() {
+  return verifyTileBuffer(*this, getBuffer().getType(), "the buffer");
 }
 
 LogicalResult ReadTileOp::verify() {

@@ -334,7 +334,17 @@ func.func @redistribute_types(%A: !tc.array<2 x f64 on 2>, %B: !tc.array<2 x f64
 // The runtime receives the storage buffer's aligned pointer: no offset, no strides.
 func.func @array_storage_layout(%m: memref<4x8xf64>) {
   %b = memref.subview %m[1, 0] [2, 4] [1, 1] : memref<4x8xf64> to memref<2x4xf64, strided<[8, 1], offset: 8>>
-  // expected-error @+1 {{'tc.array' op storage buffer 'memref<2x4xf64, strided<[8, 1], offset: 8>>' must have the identity layout}}
+  // expected-error @+1 {{'tc.array' op the storage buffer must be a statically shaped memref with the identity layout, got 'memref<2x4xf64, strided<[8, 1], offset: 8>>'}}
   %A = tc.array distributed "A" [4, 4] on [2] dims [0, -1] skew [-1, -1] init input storage %b : memref<2x4xf64, strided<[8, 1], offset: 8>> : !tc.array<2 x f64 on 1>
+  return
+}
+
+// -----
+
+// An all-reduce sums the buffer the runtime sees from its aligned pointer.
+func.func @allreduce_strided(%m: memref<4x8xf64>) {
+  %b = memref.subview %m[1, 0] [2, 4] [1, 1] : memref<4x8xf64> to memref<2x4xf64, strided<[8, 1], offset: 8>>
+  // expected-error @+1 {{'tc.allreduce_tile' op the buffer must be a statically shaped memref with the identity layout, got 'memref<2x4xf64, strided<[8, 1], offset: 8>>'}}
+  tc.allreduce_tile %b : memref<2x4xf64, strided<[8, 1], offset: 8>>
   return
 }

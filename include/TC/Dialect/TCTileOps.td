@@ -22,6 +22,9 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 def TC_RuntimeResource : Resource<"::mlir::tc::RuntimeResource">;
 defvar RuntimeRead = MemRead<TC_RuntimeResource>;
 defvar RuntimeWrite = MemWrite<TC_RuntimeResource>;
+// An out-of-core collective or a partial-sum combination: the array is read
+// and rewritten through MPI (and disk).
+defvar ArrayCollective = [MemRead, MemWrite, RuntimeRead, RuntimeWrite];
 
 def TC_TileBuffer : MemRefRankOf<[F64], [1, 2, 3, 4, 5, 6, 7, 8]> {
   let summary = "statically shaped f64 memref (a tile buffer)";
@@ -163,6 +166,7 @@ def TC_AllReduceTileOp : TC_Op<"allreduce_tile", [MemoryEffects<[RuntimeRead, Ru
   let summary = "Sum a buffer over all processes";
   let arguments = (ins Arg<TC_TileBuffer, "", [MemRead, MemWrite]>:$buffer);
   let assemblyFormat = "$buffer attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
 }
 
 def TC_ShiftArrayOp : TC_Op<"shift_array"> {
@@ -171,7 +175,7 @@ def TC_ShiftArrayOp : TC_Op<"shift_array"> {
     Outside rotation ([G] 4.1): moves the process's whole block to the previous
     process along grid dimension `grid_dim`, disk to disk, a bounded chunk at a time.
   }];
-  let arguments = (ins Arg<TC_ArrayType, "", [MemRead, MemWrite, RuntimeRead, RuntimeWrite]>:$array,
+  let arguments = (ins Arg<TC_ArrayType, "", ArrayCollective>:$array,
                    I64Attr:$grid_dim);
   let assemblyFormat = "$array `along` $grid_dim attr-dict `:` qualified(type($array))";
   let hasVerifier = 1;
@@ -179,13 +183,13 @@ def TC_ShiftArrayOp : TC_Op<"shift_array"> {
 
 def TC_AllGatherArrayOp : TC_Op<"allgather_array"> {
   let summary = "Out-of-core all-gather of a `gathered` array's slabs";
-  let arguments = (ins Arg<TC_ArrayType, "", [MemRead, MemWrite, RuntimeRead, RuntimeWrite]>:$array);
+  let arguments = (ins Arg<TC_ArrayType, "", ArrayCollective>:$array);
   let assemblyFormat = "$array attr-dict `:` qualified(type($array))";
 }
 
 def TC_AllReduceArrayOp : TC_Op<"allreduce_array"> {
   let summary = "Out-of-core sum of a replicated array over all processes";
-  let arguments = (ins Arg<TC_ArrayType, "", [MemRead, MemWrite, RuntimeRead, RuntimeWrite]>:$array);
+  let arguments = (ins Arg<TC_ArrayType, "", ArrayCollective>:$array);
   let assemblyFormat = "$array attr-dict `:` qualified(type($array))";
 }
 
@@ -307,7 +311,7 @@ def TC_CombinePartialOp : TC_Op<"combine_partial"> {
     tc.combine_partial %T along [1] : !tc.array<2 x f64 on 2>
     ```
   }];
-  let arguments = (ins Arg<TC_ArrayType, "", [MemRead, MemWrite, RuntimeRead, RuntimeWrite]>:$array,
+  let arguments = (ins Arg<TC_ArrayType, "", ArrayCollective>:$array,
                    DenseI64ArrayAttr:$grid_dims);
   let assemblyFormat = "$array `along` $grid_dims attr-dict `:` qualified(type($array))";
   let hasVerifier = 1;
