@@ -1,9 +1,10 @@
 //===- LowerPlan.cpp - the tc-lower-plan pass -----------------------------===//
 //
 // A planned tc.contract becomes the program of Gao et al. Figures 1-2
-// (docs/Derivations.md D3): arrays in the algorithm's distributions (Table 1), the tiling loops of
-// the plan's groups D1..D4 (section 3, Figure 3b) with each array read at the
-// top of its group's body, and the method's communication (sections 4-5).
+// (docs/Derivations.md D3): arrays in the algorithm's distributions (Table 1),
+// the tiling loops of the plan's groups D1..D4 (section 3, Figure 3b) with each
+// array read at the top of its group's body, and the method's communication
+// (sections 4-5).
 //
 // Tile geometry. Label l is split into p_l blocks across processes (its
 // distribution), so a process's block has b_l = ceil(N_l / p_l) elements; the
@@ -94,6 +95,7 @@ private:
   PlanAttr plan;
   ContractionProblem problem;
   bool inCore = false, inside = false;
+  std::optional<bool> iContiguous; ///< the plan's storage order, when recorded
   ParallelAlgorithm algorithm = ParallelAlgorithm::Accumulation;
   TileNest nest;
   SmallVector<int64_t> grid;
@@ -177,6 +179,7 @@ LogicalResult ContractionLowering::readPlan() {
     return missing("dist_a/dist_b/dist_c");
   PlanDecisions d = readDecisions(plan);
   algorithm = *d.algorithm;
+  iContiguous = d.iContiguous;
   if (!inCore) {
     if (!d.method)
       return missing("method");
@@ -220,7 +223,7 @@ LogicalResult ContractionLowering::buildArrays() {
   auto in = [](const std::vector<std::string> &ls, const std::string &l) {
     return llvm::is_contained(ls, l);
   };
-  const bool longI = readDecisions(plan).iContiguous.value_or(prefersIContiguous(problem));
+  const bool longI = iContiguous.value_or(prefersIContiguous(problem));
   for (int x = 0; x < 3; ++x) {
     ArrayInfo &a = arrays[x];
     auto order = llvm::to_vector(llvm::seq<int64_t>(0, labels[x]->size()));

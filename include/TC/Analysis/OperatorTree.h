@@ -5,7 +5,8 @@
 // the input arrays and whose root produces the result. tc's binary contraction
 // T = sum_K X * Y is a multiplication node followed by the summation of K; [C]'s
 // CalcCost treats it as one node whose loops include the summed indices
-// (docs/Derivations.md D11), and so does this tree. Plain C++: the fusion planner and its tests use it.
+// (docs/Derivations.md D11), and so does this tree. Plain C++: the fusion
+// planner and its tests use it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TC_ANALYSIS_OPERATORTREE_H

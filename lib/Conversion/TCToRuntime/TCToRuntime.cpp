@@ -21,6 +21,16 @@ namespace abi = ::tc_rt;
 
 namespace {
 
+/// Declares runtime function `name` (private, external) unless the module has it.
+void declareRuntimeFunction(OpBuilder &b, ModuleOp module, Location loc, StringRef name,
+                            FunctionType type) {
+  if (module.lookupSymbol(name))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  func::FuncOp::create(b, loc, name, type).setPrivate();
+}
+
 /// Builds the operands of a runtime call in front of one op: pointers to
 /// buffers, constant descriptors, strings and offsets.
 class RuntimeCallBuilder {
@@ -30,9 +40,8 @@ public:
 
   Type ptrType() { return LLVM::LLVMPointerType::get(rewriter.getContext()); }
 
-  /// The aligned pointer of a memref (its first element: tile buffers are
-  /// statically shaped with offset 0, which the tile ops' type constraint
-  /// guarantees).
+  /// The aligned pointer of a memref: its first element, since every tile op
+  /// verifies its buffers have the identity layout (no offset).
   Value pointer(Value memref) {
     Value idx = memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, memref);
     Value i64 = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), idx);
@@ -71,13 +80,8 @@ public:
 
   /// Calls `name`, declaring it privately on first use.
   Value call(StringRef name, ValueRange args, TypeRange results = {}) {
-    if (!module.lookupSymbol(name)) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToEnd(module.getBody());
-      auto decl = func::FuncOp::create(rewriter, loc, name,
-                                       rewriter.getFunctionType(args.getTypes(), results));
-      decl.setPrivate();
-    }
+    declareRuntimeFunction(rewriter, module, loc, name,
+                           rewriter.getFunctionType(args.getTypes(), results));
     auto c = func::CallOp::create(rewriter, loc, name, results, args);
     return results.empty() ? Value() : c.getResult(0);
   }
@@ -274,7 +278,6 @@ struct ArrayCallLowering : RuntimeCallPattern<OpTy> {
     rewriter.eraseOp(op);
     return success();
   }
-
 };
 
 struct RedistributeArrayOpLowering : OpConversionPattern<RedistributeArrayOp> {
@@ -305,7 +308,6 @@ struct SliceLowering : RuntimeCallPattern<OpTy> {
     rewriter.eraseOp(op);
     return success();
   }
-
 };
 
 //===----------------------------------------------------------------------===//
@@ -357,8 +359,8 @@ void mlir::tc::populateTCToRuntimeTypeConversions(TypeConverter &converter) {
 void mlir::tc::populateTCToRuntimeConversionPatterns(const TypeConverter &converter,
                                                      RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ArrayOpLowering, PredictedVolumesOpLowering, AllReduceTileOpLowering, RedistributeArrayOpLowering, TileContractOpLowering>(
-      converter, ctx);
+  patterns.add<ArrayOpLowering, PredictedVolumesOpLowering, AllReduceTileOpLowering,
+               RedistributeArrayOpLowering, TileContractOpLowering>(converter, ctx);
   patterns.add<TileTransferLowering<ReadTileOp>>(converter, ctx, "tc_rt_read_tile");
   patterns.add<TileTransferLowering<WriteTileOp>>(converter, ctx, "tc_rt_write_tile");
   patterns.add<TileTransferLowering<BroadcastTileOp>>(converter, ctx, "tc_rt_broadcast_tile");
@@ -380,11 +382,8 @@ void mlir::tc::insertRuntimeABICheck(ModuleOp module) {
     return;
   OpBuilder b(module.getContext());
   Location loc = entry.getLoc();
-  if (!module.lookupSymbol("tc_rt_check_abi")) {
-    b.setInsertionPointToEnd(module.getBody());
-    func::FuncOp::create(b, loc, "tc_rt_check_abi", b.getFunctionType({b.getI64Type()}, {}))
-        .setPrivate();
-  }
+  declareRuntimeFunction(b, module, loc, "tc_rt_check_abi",
+                         b.getFunctionType({b.getI64Type()}, {}));
   // Once per program, even when the pass runs again on its own output.
   for (auto call : entry.getBody().front().getOps<func::CallOp>())
     if (call.getCallee() == "tc_rt_check_abi")
