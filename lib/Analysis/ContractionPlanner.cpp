@@ -1,6 +1,7 @@
 //===- ContractionPlanner.cpp - plan one binary contraction ---------------===//
 #include "TC/Analysis/ContractionPlanner.h"
 
+#include "TC/Analysis/CosmaSchedule.h"
 #include "TC/Analysis/StorageOrder.h"
 
 #include <algorithm>
@@ -92,6 +93,8 @@ std::optional<AlgorithmLayouts> chooseLayouts(const Context &ctx, ParallelAlgori
       break;
     case ParallelAlgorithm::Accumulation:
       out.a.dims = {k}, out.b.dims = {k}, out.c.dims = {"*"};
+      break;
+    case ParallelAlgorithm::Cosma: // planned by planCosma
       break;
     }
     const ContractionProblem &pb = ctx.problem;
@@ -403,6 +406,17 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
             realize(ctx, model, *found->second, decisions.nest))
       result.candidates.push_back(*plan);
   }
+
+  // COSMA beside Gao et al.'s algorithms: in core only, so any out-of-core
+  // decision rules it out.
+  const bool cosmaAllowed =
+      (!decisions.algorithm || *decisions.algorithm == ParallelAlgorithm::Cosma) &&
+      decisions.inCore.value_or(true) && !decisions.method && !decisions.order &&
+      !decisions.nest;
+  if (cosmaAllowed)
+    if (std::optional<ContractionPlan> plan =
+            planCosma(problem, macro.value, machine, result.remarks))
+      result.candidates.push_back(*plan);
 
   if (result.candidates.empty()) {
     // Every array can be tiled down to one element, so no plan fits exactly when

@@ -32,6 +32,8 @@ const char *toString(ParallelAlgorithm a) {
     return "replication-b";
   case ParallelAlgorithm::Accumulation:
     return "accumulation";
+  case ParallelAlgorithm::Cosma:
+    return "cosma";
   }
   return "?";
 }

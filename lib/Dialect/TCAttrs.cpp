@@ -372,8 +372,9 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                std::optional<AlgorithmKind> algorithm, GridAttr grid,
                                DistAttr distA, DistAttr distB, DistAttr distC,
                                std::optional<ReadOrderKind> order, ArrayAttr loops,
-                               FloatAttr diskBytes, FloatAttr commBytes,
-                               FloatAttr seconds, BoolAttr iContiguous) {
+                               DictionaryAttr rounds, FloatAttr diskBytes,
+                               FloatAttr commBytes, FloatAttr seconds,
+                               BoolAttr iContiguous) {
   for (auto [name, dist] : {std::pair{"dist_a", distA}, {"dist_b", distB}, {"dist_c", distC}}) {
     if (dist && !grid)
       return emitError() << "#tc.plan " << name << " needs a grid";
@@ -418,6 +419,29 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#tc.plan algorithm = rotation (Cannon) needs a square 2-d "
                           "grid, got "
                        << grid;
+  if (rounds) {
+    if (algorithm != AlgorithmKind::Cosma)
+      return emitError() << "#tc.plan rounds belong to algorithm = cosma";
+    for (NamedAttribute round : rounds) {
+      auto count = dyn_cast<IntegerAttr>(round.getValue());
+      if (!count || count.getInt() < 2)
+        return emitError() << "#tc.plan rounds over '" << round.getName().getValue()
+                           << "' must be an integer count >= 2";
+    }
+  }
+  if (algorithm == AlgorithmKind::Cosma) {
+    if (grid && grid.getRank() != 3)
+      return emitError() << "#tc.plan algorithm = cosma needs a 3-d grid [pm, pn, pk], got "
+                         << grid;
+    // Each array is replicated (in its compute view) along the grid dimension
+    // its sub-blocks are gathered or reduced along.
+    for (auto [name, dist, along] :
+         {std::tuple{"dist_a", distA, 1u}, {"dist_b", distB, 0u}, {"dist_c", distC, 2u}})
+      if (dist && grid && grid.getRank() == 3 && !dist.getDistributedLabel(along).empty())
+        return emitError() << "#tc.plan algorithm = cosma gathers or reduces " << name
+                           << " along grid dimension " << along << ", so its entry there "
+                           << "must be '*', got " << dist;
+  }
   // Table 1: the replication and accumulation algorithms hold one array whole on
   // every process; the lowering ignores any other distribution given for it.
   struct Whole {

@@ -64,6 +64,23 @@ LogicalResult ArrayOp::verify() {
                            << skew[d] << "; a skew needs a split dimension and another "
                            << "grid dimension";
   }
+  if (std::optional<ArrayRef<int64_t>> split = getSplit()) {
+    if (split->size() != extents.size())
+      return emitOpError() << "array '" << getName() << "' has " << extents.size()
+                           << " extents but " << split->size() << " split entries";
+    int splits = 0;
+    for (auto [d, g] : llvm::enumerate(*split)) {
+      if (g == -1)
+        continue;
+      if (g < 0 || g >= gridRank || dims[d] < 0 || used[g])
+        return emitOpError() << "dimension " << d << " is split again along grid dimension "
+                             << g << "; a split needs a distributed dimension and a grid "
+                             << "dimension no dimension is distributed along";
+      if (++splits > 1)
+        return emitOpError() << "array '" << getName()
+                             << "' splits more than one dimension again";
+    }
+  }
   if (std::optional<ArrayRef<int64_t>> fileDims = getFileDims()) {
     SmallVector<int64_t> sorted(fileDims->begin(), fileDims->end());
     llvm::sort(sorted);
@@ -83,7 +100,11 @@ LogicalResult ArrayOp::verify() {
     for (auto [d, extent] : llvm::enumerate(extents)) {
       bool slabRows = getKind() == ArrayKind::Slab && d == 0;
       int64_t parts = dims[d] >= 0 ? grid[dims[d]] : (slabRows ? procs : 1);
-      block.push_back((extent + parts - 1) / parts);
+      int64_t b = (extent + parts - 1) / parts;
+      // A sub-block of the block (ceil again, as the runtime stores it).
+      if (std::optional<ArrayRef<int64_t>> split = getSplit(); split && (*split)[d] >= 0)
+        b = (b + grid[(*split)[d]] - 1) / grid[(*split)[d]];
+      block.push_back(b);
     }
     auto type = cast<MemRefType>(storage.getType());
     if (failed(verifyTileBuffer(*this, type, "the storage buffer")))
@@ -150,6 +171,19 @@ LogicalResult WriteTileOp::verify() {
                           getOffsets().size());
 }
 LogicalResult BroadcastTileOp::verify() {
+  return verifyTileAccess(*this, getArray().getType(), getBuffer().getType(),
+                          getOffsets().size());
+}
+
+LogicalResult GatherTileOp::verify() {
+  return verifyTileAccess(*this, getArray().getType(), getBuffer().getType(),
+                          getOffsets().size());
+}
+LogicalResult GatherTileStartOp::verify() {
+  return verifyTileAccess(*this, getArray().getType(), getBuffer().getType(),
+                          getOffsets().size());
+}
+LogicalResult ReduceScatterTileOp::verify() {
   return verifyTileAccess(*this, getArray().getType(), getBuffer().getType(),
                           getOffsets().size());
 }

@@ -12,7 +12,8 @@ using namespace mlir::tc;
 PlanAttr mlir::tc::getPlan(ContractOp op) {
   if (auto plan = op->getAttrOfType<PlanAttr>(TCDialect::getPlanAttrName()))
     return plan;
-  return PlanAttr::get(op.getContext(), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+  return PlanAttr::get(op.getContext(), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {},
+                       {});
 }
 
 PlanDecisions mlir::tc::readDecisions(PlanAttr plan) {
@@ -76,6 +77,7 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
   if (!order && fields.order && !plan.inCore)
     order = toIR(plan.nest.order);
   ArrayAttr loops = old.getLoops();
+  DictionaryAttr rounds = old.getRounds();
   FloatAttr disk = old.getDiskBytes(), comm = old.getCommBytes(), secs = old.getSeconds();
   if (fields.tiles) {
     if (!loops && !plan.inCore) {
@@ -88,6 +90,12 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
       }
       loops = b.getArrayAttr(groups);
     }
+    if (!rounds && !plan.rounds.empty() && algorithm == AlgorithmKind::Cosma) {
+      SmallVector<NamedAttribute> entries;
+      for (const TileLoop &r : plan.rounds)
+        entries.push_back(b.getNamedAttr(r.label, b.getI64IntegerAttr(r.count)));
+      rounds = b.getDictionaryAttr(entries);
+    }
     disk = b.getF64FloatAttr(plan.totalDiskBytes());
     comm = b.getF64FloatAttr(plan.totalCommBytes());
     secs = b.getF64FloatAttr(plan.totalSeconds());
@@ -97,7 +105,7 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
   if (!iContiguous && fields.tiles && plan.iContiguous)
     iContiguous = b.getBoolAttr(true);
   return PlanAttr::get(ctx, inCore, method, algorithm, grid, distA, distB, distC, order,
-                       loops, disk, comm, secs, iContiguous);
+                       loops, rounds, disk, comm, secs, iContiguous);
 }
 
 DistAttr mlir::tc::toDistAttr(MLIRContext *ctx, const OperatorTree &tree, const Grid &grid,

@@ -41,6 +41,8 @@ ParallelAlgorithm mlir::tc::toAnalysis(AlgorithmKind algorithm) {
     return ParallelAlgorithm::ReplicationB;
   case AlgorithmKind::Accumulation:
     return ParallelAlgorithm::Accumulation;
+  case AlgorithmKind::Cosma:
+    return ParallelAlgorithm::Cosma;
   }
   llvm_unreachable("unknown AlgorithmKind");
 }
@@ -55,6 +57,8 @@ AlgorithmKind mlir::tc::toIR(ParallelAlgorithm algorithm) {
     return AlgorithmKind::ReplicationB;
   case ParallelAlgorithm::Accumulation:
     return AlgorithmKind::Accumulation;
+  case ParallelAlgorithm::Cosma:
+    return AlgorithmKind::Cosma;
   }
   llvm_unreachable("unknown ParallelAlgorithm");
 }

@@ -18,6 +18,7 @@
 #include "MachineSetup.h"
 #include "PlanProblems.h"
 #include "ProgramEntry.h"
+#include "TC/Analysis/CosmaSchedule.h"
 #include "TC/Analysis/StorageOrder.h"
 #include "TC/Transforms/Passes.h"
 
@@ -43,6 +44,7 @@ struct ArrayInfo {
   std::vector<std::string> labels; ///< in stored order
   SmallVector<int64_t> fileDims;   ///< the tensor dimension of each stored one
   SmallVector<int64_t> extents, dims, skew;
+  SmallVector<int64_t> split; ///< COSMA: the grid dimension splitting each block again
   ArrayKind kind = ArrayKind::Distributed;
   ArrayInitKind init = ArrayInitKind::Input;
   int64_t shiftDim = -1; ///< rotation: the grid dimension this array moves along
@@ -70,6 +72,13 @@ private:
   LogicalResult buildArrays();
   LogicalResult buildLoops();
   void emitProgram(func::FuncOp newFunc);
+  LogicalResult readCosmaLayout();
+  LogicalResult prepareCosma();
+  void emitCosmaProgram(func::FuncOp newFunc);
+  Value createArray(ArrayInfo &a, Value storage);
+  /// The plan's predictions; COSMA's come per rank (`volumes`), with the
+  /// largest received as the per-process figure.
+  void emitPredictions(const CosmaVolumes *volumes);
   void emitGroup(unsigned n);
   void emitContraction();
   Value offsetOf(Role x, bool inside);
@@ -107,6 +116,9 @@ private:
   /// from the algorithm's ([G] 2.3 stages 1 and 3).
   std::optional<ArrayInfo> given[3];
   int replicated = -1; ///< the replicated operand of a replication algorithm
+  /// COSMA (Kwasniewski et al.): its layout and its rounds over K.
+  std::optional<CosmaLayout> cosma;
+  std::vector<TileLoop> rounds;
 };
 
 /// The function argument behind an operand, looking through a tc.redistribute.
@@ -189,6 +201,14 @@ LogicalResult ContractionLowering::readPlan() {
     nest = *d.nest;
   }
   grid.assign(plan.getGrid().getShape().begin(), plan.getGrid().getShape().end());
+  if (algorithm == ParallelAlgorithm::Cosma && (!inCore || grid.size() != 3))
+    return op.emitOpError() << "algorithm = cosma runs in core on a 3-d grid (out-of-core "
+                               "COSMA is not implemented); the plan has in_core = "
+                            << inCore << " and grid " << plan.getGrid();
+  if (DictionaryAttr r = plan.getRounds())
+    for (NamedAttribute round : r)
+      rounds.push_back({round.getName().getValue().str(),
+                        cast<IntegerAttr>(round.getValue()).getInt()});
   if (algorithm == ParallelAlgorithm::Rotation && grid.size() != 2)
     return op.emitOpError() << "rotation needs a 2-d grid, the plan has "
                             << plan.getGrid();
@@ -204,6 +224,8 @@ LogicalResult ContractionLowering::buildArrays() {
   if (failed(p))
     return failure();
   problem = *p;
+  if (algorithm == ParallelAlgorithm::Cosma && failed(readCosmaLayout()))
+    return failure();
   const std::vector<std::string> *labels[3] = {&problem.labelsA, &problem.labelsB,
                                                &problem.labelsC};
   for (const std::string &l : problem.labelsC)
@@ -331,6 +353,54 @@ LogicalResult ContractionLowering::buildArrays() {
   return success();
 }
 
+/// COSMA's plan (docs/Derivations.md D27): the distributed labels in the
+/// roles Algorithm 1 gives them, rounds over K, and the labels split again.
+LogicalResult ContractionLowering::readCosmaLayout() {
+  MacroIndices macro;
+  for (const std::string &l : problem.labelsC)
+    (llvm::is_contained(problem.labelsA, l) ? macro.I : macro.J).push_back(l);
+  for (const std::string &l : problem.labelsA)
+    if (llvm::is_contained(problem.labelsB, l))
+      macro.K.push_back(l);
+  DistAttr dists[3] = {plan.getDistA(), plan.getDistB(), plan.getDistC()};
+  std::string i = dists[RA].getDistributedLabel(0).str(),
+              j = dists[RB].getDistributedLabel(1).str(),
+              k = dists[RA].getDistributedLabel(2).str();
+  if (i.empty() || j.empty() || k.empty() || !llvm::is_contained(macro.I, i) ||
+      !llvm::is_contained(macro.J, j) || !llvm::is_contained(macro.K, k) ||
+      dists[RB].getDistributedLabel(2) != k || dists[RC].getDistributedLabel(0) != i ||
+      dists[RC].getDistributedLabel(1) != j)
+    return op.emitOpError() << "algorithm = cosma needs dist_a = <[i, *, k]>, dist_b = "
+                               "<[*, j, k]> and dist_c = <[i, j, *]> with i in I, j in J "
+                               "and k in K; got "
+                            << dists[RA] << ", " << dists[RB] << ", " << dists[RC];
+  for (const TileLoop &r : rounds)
+    if (!llvm::is_contained(macro.K, r.label))
+      return op.emitOpError() << "algorithm = cosma rounds run over K labels, but '"
+                              << r.label << "' is not one";
+  std::vector<int64_t> g(grid.begin(), grid.end());
+  cosma = completeCosmaLayout(problem, macro, g, i, j, k);
+  return success();
+}
+
+/// COSMA's arrays: the compute views of the plan (A <i,*,k>, B <*,j,k>,
+/// C <i,j,*>), each block split again along the grid dimension its view
+/// replicates, so that no element is stored twice.
+LogicalResult ContractionLowering::prepareCosma() {
+  for (int x = 0; x < 3; ++x)
+    if (given[x])
+      return op.emitOpError() << "algorithm = cosma does not redistribute given or "
+                                 "required layouts yet; plan another algorithm";
+  for (Operand x : {Operand::A, Operand::B, Operand::C}) {
+    ArrayInfo &a = arrays[static_cast<int>(x)];
+    a.split.assign(a.labels.size(), -1);
+    for (auto [d, l] : llvm::enumerate(a.labels))
+      if (l == cosma->splitLabel(x))
+        a.split[d] = CosmaLayout::splitGridDim(x);
+  }
+  return success();
+}
+
 LogicalResult ContractionLowering::buildLoops() {
   for (unsigned g = 0; g < 4; ++g)
     for (const TileLoop &t : nest.groups[g])
@@ -447,31 +517,48 @@ void ContractionLowering::emitGroup(unsigned n) {
   }
 }
 
-void ContractionLowering::emitProgram(func::FuncOp newFunc) {
-  b.setInsertionPointToStart(newFunc.addEntryBlock());
+void ContractionLowering::emitPredictions(const CosmaVolumes *volumes) {
   double flops = 2;
   for (auto &[l, e] : problem.extents)
     flops *= e;
+  double comm = plan.getCommBytes() ? plan.getCommBytes().getValueAsDouble() : 0;
+  if (volumes)
+    comm = volumes->maxReceived();
+  auto perRank = [&](const std::vector<double> *v) {
+    return volumes ? b.getDenseF64ArrayAttr(*v) : DenseF64ArrayAttr();
+  };
   PredictedVolumesOp::create(
       b, loc, b.getF64FloatAttr(plan.getDiskBytes() ? plan.getDiskBytes().getValueAsDouble() : 0),
-      b.getF64FloatAttr(plan.getCommBytes() ? plan.getCommBytes().getValueAsDouble() : 0),
+      b.getF64FloatAttr(comm),
       b.getF64FloatAttr(flops / machine.procs),
       // Staging and out-of-core collectives move at most this much at a time, on
       // top of the tiles: a fixed 4 MiB (less when the tile budget is smaller).
       b.getI64IntegerAttr(std::min<int64_t>(4 << 20, machine.tileBudget())),
-      /*sent_per_rank=*/nullptr, /*received_per_rank=*/nullptr);
+      perRank(volumes ? &volumes->sent : nullptr),
+      perRank(volumes ? &volumes->received : nullptr));
+}
+
+Value ContractionLowering::createArray(ArrayInfo &a, Value storage) {
+  auto type = ArrayType::get(b.getContext(), a.extents.size(), b.getF64Type(), grid.size());
+  DenseI64ArrayAttr split =
+      llvm::is_contained(a.split, 0) || llvm::is_contained(a.split, 1) ||
+              llvm::is_contained(a.split, 2)
+          ? b.getDenseI64ArrayAttr(a.split)
+          : nullptr;
+  return ArrayOp::create(b, loc, type, a.name, a.extents, grid, a.dims, a.skew, a.kind, a.init,
+                         !inCore, fileDimsAttr(a), split, storage)
+      .getResult();
+}
+
+void ContractionLowering::emitProgram(func::FuncOp newFunc) {
+  b.setInsertionPointToStart(newFunc.addEntryBlock());
+  emitPredictions(nullptr);
   for (int x = 0; x < 3; ++x) {
     auto type = MemRefType::get(tileShape(Role(x), nest.readGroup(Operand(x))), b.getF64Type());
     arrays[x].buffer = memref::AllocOp::create(b, loc, type);
   }
   // In core, each array lives in its tile buffer (one tile = the whole block), so
   // reading and writing tiles copies nothing and memory holds each array once.
-  auto createArray = [&](ArrayInfo &a, Value storage) {
-    auto type = ArrayType::get(b.getContext(), a.extents.size(), b.getF64Type(), grid.size());
-    return ArrayOp::create(b, loc, type, a.name, a.extents, grid, a.dims, a.skew, a.kind,
-                           a.init, !inCore, fileDimsAttr(a), storage)
-        .getResult();
-  };
   for (ArrayInfo &a : arrays)
     a.handle = createArray(a, inCore ? a.buffer : Value());
   for (Role x : {RA, RB})
@@ -511,14 +598,131 @@ void ContractionLowering::emitProgram(func::FuncOp newFunc) {
   func::ReturnOp::create(b, loc);
 }
 
+/// COSMA (Kwasniewski et al. Algorithm 1 lines 4-12, docs/Derivations.md D27):
+/// the process's partial sums of its C block stay in one buffer; round by
+/// round over its K range, the panels of A and B are gathered from the
+/// processes sharing their blocks into one of two buffers each while the
+/// previous round's panels are multiplied (double buffering, section 7.3); the
+/// partial sums are then reduce-scattered into the processes sharing C's block.
+void ContractionLowering::emitCosmaProgram(func::FuncOp newFunc) {
+  b.setInsertionPointToStart(newFunc.addEntryBlock());
+  CosmaVolumes volumes = cosmaVolumes(problem, *cosma, machine.elemBytes);
+  emitPredictions(&volumes);
+  // Extent of every label in the local contraction: its padded block, and for
+  // the K labels the rounds run over, one round's share of it.
+  std::map<std::string, int64_t> tile;
+  for (auto &[l, p] : parts)
+    tile[l] = (problem.extents.at(l) + p - 1) / p;
+  int64_t totalRounds = 1;
+  for (const TileLoop &r : rounds) {
+    tile[r.label] = (tile[r.label] + r.count - 1) / r.count;
+    totalRounds *= r.count;
+  }
+  auto bufferType = [&](Role x) {
+    SmallVector<int64_t> shape;
+    for (const std::string &l : arrays[x].labels)
+      shape.push_back(tile.at(l));
+    return MemRefType::get(shape, b.getF64Type());
+  };
+  Value partial = memref::AllocOp::create(b, loc, bufferType(RC));
+  Value panels[2][2];
+  for (Role x : {RA, RB})
+    for (int parity : {0, 1})
+      panels[x][parity] = memref::AllocOp::create(b, loc, bufferType(x));
+  for (ArrayInfo &a : arrays)
+    a.handle = createArray(a, Value());
+  auto zeros = [&](Role x) { return SmallVector<Value>(arrays[x].labels.size(), index(0)); };
+  // Each process reads C's initial value in its own sub-block only (zeros
+  // elsewhere), so the reduce-scatter adds it exactly once.
+  ReadTileOp::create(b, loc, arrays[RC].handle, zeros(RC), partial, false);
+  // Offsets of round r's panel in x's block: the rounds are row-major over the
+  // round labels.
+  auto roundOffsets = [&](Role x, Value r) {
+    SmallVector<Value> out;
+    for (const std::string &l : arrays[x].labels) {
+      Value offset = index(0);
+      int64_t stride = totalRounds;
+      for (const TileLoop &round : rounds) {
+        stride /= round.count;
+        if (round.label != l)
+          continue;
+        Value n = arith::DivUIOp::create(b, loc, r, index(stride));
+        n = arith::RemUIOp::create(b, loc, n, index(round.count));
+        offset = arith::MulIOp::create(b, loc, n, index(tile.at(l)));
+      }
+      out.push_back(offset);
+    }
+    return out;
+  };
+  auto start = [&](Role x, Value r, Value buffer) -> Value {
+    return GatherTileStartOp::create(b, loc, TransferType::get(b.getContext()),
+                                     arrays[x].handle, roundOffsets(x, r), buffer);
+  };
+  SmallVector<NamedAttribute> extents;
+  for (auto &[l, t] : tile)
+    extents.push_back(b.getNamedAttr(l, b.getI64IntegerAttr(t)));
+  auto labelsAttr = [&](Role x) {
+    SmallVector<StringRef> ls(arrays[x].labels.begin(), arrays[x].labels.end());
+    return b.getStrArrayAttr(ls);
+  };
+  auto multiply = [&](Value a, Value bb) {
+    TileContractOp::create(b, loc, partial, zeros(RC), labelsAttr(RC), a, zeros(RA),
+                           labelsAttr(RA), bb, zeros(RB), labelsAttr(RB),
+                           b.getDictionaryAttr(extents));
+  };
+  SmallVector<Value> first = {start(RA, index(0), panels[RA][0]),
+                              start(RB, index(0), panels[RB][0])};
+  // Rounds 0..T-2: wait for round r, start round r+1 into the other buffers,
+  // multiply round r. The last round is peeled: nothing follows it.
+  SmallVector<Value> inFlight = first;
+  if (totalRounds > 1) {
+    auto loop = scf::ForOp::create(b, loc, index(0), index(totalRounds - 1), index(1),
+                              first);
+    inFlight.assign(loop.getResults().begin(), loop.getResults().end());
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value r = loop.getInductionVar();
+    for (Value t : loop.getRegionIterArgs())
+      WaitOp::create(b, loc, t);
+    Value even = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       arith::RemUIOp::create(b, loc, r, index(2)), index(0));
+    Value next = arith::AddIOp::create(b, loc, r, index(1));
+    Value current[2], started[2];
+    for (Role x : {RA, RB}) {
+      current[x] = arith::SelectOp::create(b, loc, even, panels[x][0], panels[x][1]);
+      Value other = arith::SelectOp::create(b, loc, even, panels[x][1], panels[x][0]);
+      started[x] = start(x, next, other);
+    }
+    multiply(current[RA], current[RB]);
+    scf::YieldOp::create(b, loc, ValueRange{started[RA], started[RB]});
+  }
+  for (Value t : inFlight)
+    WaitOp::create(b, loc, t);
+  const int last = static_cast<int>((totalRounds - 1) % 2);
+  multiply(panels[RA][last], panels[RB][last]);
+  ReduceScatterTileOp::create(b, loc, partial, arrays[RC].handle, zeros(RC));
+  WriteTileOp::create(b, loc, partial, arrays[RC].handle, zeros(RC));
+  for (Role x : {RA, RB})
+    for (int parity : {0, 1})
+      memref::DeallocOp::create(b, loc, panels[x][parity]);
+  memref::DeallocOp::create(b, loc, partial);
+  StoreOp::create(b, loc, arrays[RC].handle);
+  func::ReturnOp::create(b, loc);
+}
+
 LogicalResult ContractionLowering::run() {
-  if (failed(checkShape()) || failed(readPlan()) || failed(buildArrays()) ||
-      failed(buildLoops()))
+  if (failed(checkShape()) || failed(readPlan()) || failed(buildArrays()))
+    return failure();
+  const bool isCosma = algorithm == ParallelAlgorithm::Cosma;
+  if (isCosma ? failed(prepareCosma()) : failed(buildLoops()))
     return failure();
   OpBuilder mb(func);
   auto newFunc = func::FuncOp::create(mb, func.getLoc(), func.getSymName(),
                                       mb.getFunctionType({}, {}));
-  emitProgram(newFunc);
+  if (isCosma)
+    emitCosmaProgram(newFunc);
+  else
+    emitProgram(newFunc);
   func.erase();
   return success();
 }

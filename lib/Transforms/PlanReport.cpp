@@ -9,6 +9,7 @@
 #include "DecisionAttrs.h"
 #include "MachineSetup.h"
 #include "PlanProblems.h"
+#include "TC/Analysis/CommOptimalMatmul.h"
 #include "TC/Analysis/Units.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Transforms/Passes.h"
@@ -107,9 +108,38 @@ FailureOr<TreeEntry> describeTree(func::FuncOp func) {
   return entry;
 }
 
+/// COSMA's lower bounds for the contraction as a matrix product C(I,J) +=
+/// A(I,K) B(K,J) (docs/Derivations.md D23-D24), in bytes: `disk`, Theorem 1
+/// for one process's share of the work with its memory as the fast level,
+/// 2(mnk/P)/sqrt(S) + mn/P; `io`, Theorem 2's per-rank volume Q(a); `comm`, Q(a)
+/// less the inputs and output a rank holds anyway, (mn + mk + nk)/P.
+struct LowerBounds {
+  double disk = 0, io = 0, comm = 0;
+};
+LowerBounds lowerBounds(const ContractionProblem &p, const MachineModel &m) {
+  double I = 1, J = 1, K = 1;
+  auto in = [](const std::vector<std::string> &v, const std::string &l) {
+    return llvm::is_contained(v, l);
+  };
+  for (const std::string &l : p.labelsC)
+    (in(p.labelsA, l) ? I : J) *= static_cast<double>(p.extents.at(l));
+  for (const std::string &l : p.labelsA)
+    if (in(p.labelsB, l))
+      K *= static_cast<double>(p.extents.at(l));
+  const double e = static_cast<double>(m.elemBytes), S = m.memBytes / e;
+  const double P = static_cast<double>(m.procs);
+  LowerBounds b;
+  b.disk = e * (2 * I * J * K / (P * std::sqrt(S)) + I * J / P);
+  b.io = e * parallelLowerBound(I, J, K, m.procs, S);
+  b.comm = std::max(0.0, b.io - e * (I * J + I * K + J * K) / P);
+  return b;
+}
+
 bool samePlan(const ContractionPlan &a, const ContractionPlan &b) {
   if (a.inCore != b.inCore || a.algorithm != b.algorithm)
     return false;
+  if (a.algorithm == ParallelAlgorithm::Cosma)
+    return a.layoutA.grid == b.layoutA.grid;
   return a.inCore || (a.method == b.method && a.nest.order == b.nest.order &&
                       a.nest.groups == b.nest.groups);
 }
@@ -226,7 +256,18 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                   j.attribute("disk_bytes", c.totalDiskBytes());
                   j.attribute("comm_bytes", c.totalCommBytes());
                   j.attribute("seconds", c.totalSeconds());
+                  if (c.algorithm == ParallelAlgorithm::Cosma)
+                    j.attributeArray("grid", [&] {
+                      for (int64_t n : c.layoutA.grid)
+                        j.value(n);
+                    });
                 });
+            });
+            LowerBounds lb = lowerBounds(problems[e], m);
+            j.attributeObject("lower_bounds", [&] {
+              j.attribute("disk_bytes", lb.disk);
+              j.attribute("io_bytes", lb.io);
+              j.attribute("comm_bytes", lb.comm);
             });
             j.attribute("chosen", static_cast<int64_t>(entries[e].chosen));
             j.attribute("i_contiguous", entries[e].iContiguous);
@@ -313,6 +354,9 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                            tiles.empty() ? "-" : tiles.c_str(), c.totalDiskBytes(),
                            c.totalCommBytes(), c.totalSeconds());
       }
+      LowerBounds lb = lowerBounds(problems[e], m);
+      os << llvm::format("  %-8s %-14s %-6s %-24s %12.4g %12.4g\n", "bound", "(COSMA)", "-",
+                         "Theorems 1 and 2", lb.disk, lb.comm);
     }
   }
 };

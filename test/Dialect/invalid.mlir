@@ -494,7 +494,7 @@ func.func @plan_accumulation_dist() attributes {p = #tc.plan<algorithm = accumul
 // -----
 
 // The reports' spelling is not the IR's.
-// expected-error @+2 {{expected one of [rotation, replication_a, replication_b, accumulation] for parallel algorithm, got: replication-a}}
+// expected-error @+2 {{expected one of [rotation, replication_a, replication_b, accumulation, cosma] for parallel algorithm, got: replication-a}}
 // expected-error @+1 {{failed to parse TC_PlanAttr parameter 'algorithm'}}
 func.func @plan_algorithm_spelling() attributes {p = #tc.plan<algorithm = "replication-a">} {
   return
@@ -597,5 +597,33 @@ func.func @dist_empty() attributes {d = #tc.dist<[]>} {
 
 // expected-error @+1 {{#tc.plan loop group 1 must be a dictionary from label to tile count}}
 func.func @plan_loop_group_not_dict() attributes {p = #tc.plan<in_core = false, method = outside, algorithm = rotation, grid = <[2, 2]>, order = CAB, loops = [{i = 2}, [2], {}, {}]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan algorithm = cosma needs a 3-d grid [pm, pn, pk], got #tc.grid<[2, 2]>}}
+func.func @plan_cosma_2d() attributes {p = #tc.plan<algorithm = cosma, grid = <[2, 2]>>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan algorithm = cosma gathers or reduces dist_b along grid dimension 0, so its entry there must be '*', got #tc.dist<[k, j, *]>}}
+func.func @plan_cosma_dist() attributes {p = #tc.plan<algorithm = cosma, grid = <[2, 2, 1]>, dist_a = <[i, *, k]>, dist_b = <[k, j, *]>>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan rounds belong to algorithm = cosma}}
+func.func @plan_rounds_not_cosma() attributes {p = #tc.plan<algorithm = rotation, rounds = {k = 2}>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan rounds over 'k' must be an integer count >= 2}}
+func.func @plan_rounds_one() attributes {p = #tc.plan<algorithm = cosma, rounds = {k = 1}>} {
   return
 }

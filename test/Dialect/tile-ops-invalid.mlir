@@ -348,3 +348,73 @@ func.func @allreduce_strided(%m: memref<4x8xf64>) {
   tc.allreduce_tile %b : memref<2x4xf64, strided<[8, 1], offset: 8>>
   return
 }
+
+// -----
+
+func.func @split_length() {
+  // expected-error @+1 {{'tc.array' op array 'A' has 2 extents but 1 split entries}}
+  %A = tc.array distributed "A" [4, 4] on [2, 2] dims [0, -1] skew [-1, -1] split [1] init input : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @split_undistributed() {
+  // expected-error @+1 {{'tc.array' op dimension 1 is split again along grid dimension 1; a split needs a distributed dimension and a grid dimension no dimension is distributed along}}
+  %A = tc.array distributed "A" [4, 4] on [2, 2] dims [0, -1] skew [-1, -1] split [-1, 1] init input : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @split_used_grid_dim() {
+  // expected-error @+1 {{'tc.array' op dimension 0 is split again along grid dimension 1; a split needs a distributed dimension and a grid dimension no dimension is distributed along}}
+  %A = tc.array distributed "A" [4, 4] on [2, 2] dims [0, 1] skew [-1, -1] split [1, -1] init input : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @split_twice() {
+  // expected-error @+1 {{'tc.array' op array 'A' splits more than one dimension again}}
+  %A = tc.array distributed "A" [4, 4] on [2, 2, 2] dims [0, 1] skew [-1, -1] split [2, 2] init input : !tc.array<2 x f64 on 3>
+  return
+}
+
+// -----
+
+func.func @split_storage_shape(%s: memref<2x4xf64>) {
+  // expected-error @+1 {{'tc.array' op storage buffer 'memref<2x4xf64>' does not have the shape of the padded block [1, 4]}}
+  %A = tc.array distributed "A" [4, 4] on [2, 2] dims [0, -1] skew [-1, -1] split [1, -1] init input storage %s : memref<2x4xf64> : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @gather_rank(%i: index) {
+  %A = tc.array distributed "A" [4, 4] on [2, 2] dims [0, -1] skew [-1, -1] split [1, -1] init input : !tc.array<2 x f64 on 2>
+  %b = memref.alloc() : memref<2x4xf64>
+  // expected-error @+1 {{'tc.gather_tile' op has 1 offsets for the buffer of rank 2}}
+  tc.gather_tile %A[%i] into %b : !tc.array<2 x f64 on 2>, memref<2x4xf64>
+  return
+}
+
+// -----
+
+func.func @gather_start_element(%i: index) {
+  %A = tc.array distributed "A" [4, 4] on [2, 2] dims [0, -1] skew [-1, -1] split [1, -1] init input : !tc.array<2 x f64 on 2>
+  %b = memref.alloc() : memref<2x4xf32>
+  // expected-error @+1 {{'tc.gather_tile_start' op operand #3 must be statically shaped f64 memref (a tile buffer), but got 'memref<2x4xf32>'}}
+  %t = tc.gather_tile_start %A[%i, %i] into %b : !tc.array<2 x f64 on 2>, memref<2x4xf32> -> !tc.transfer
+  return
+}
+
+// -----
+
+func.func @reduce_scatter_rank(%i: index) {
+  %C = tc.array distributed "C" [4, 4] on [2, 2] dims [0, -1] skew [-1, -1] split [1, -1] init input : !tc.array<2 x f64 on 2>
+  %b = memref.alloc() : memref<4xf64>
+  // expected-error @+1 {{'tc.reduce_scatter_tile' op has 1 offsets but operand 'array' '!tc.array<2 x f64 on 2>' has rank 2}}
+  tc.reduce_scatter_tile %b into %C[%i] : memref<4xf64>, !tc.array<2 x f64 on 2>
+  return
+}

@@ -57,6 +57,10 @@ struct ContractionPlan {
   double diskBytes = 0, commBytes = 0, seconds = 0;
   RedistCost redist; ///< stages 1 and 3
   bool iContiguous = false; ///< A and C stored with I's labels last (StorageOrder.h)
+  /// COSMA (CosmaSchedule.h): the rounds over the process's K range, and the
+  /// bytes each rank sends and receives (row-major over the grid).
+  std::vector<TileLoop> rounds;
+  std::vector<double> sentPerRank, receivedPerRank;
 
   double totalDiskBytes() const { return diskBytes + redist.diskBytes; }
   double totalCommBytes() const { return commBytes + redist.commBytes; }

@@ -31,6 +31,9 @@ enum class ParallelAlgorithm {
   ReplicationA, ///< A replicated, B and C distributed along a J index
   ReplicationB, ///< B replicated, A and C distributed along an I index
   Accumulation, ///< A and B distributed along a K index, C replicated + reduced
+  /// Kwasniewski et al.'s COSMA on a 3-D grid [pm, pn, pk] (CosmaSchedule.h);
+  /// not part of Gao et al.'s model: enumerateCandidates never returns it.
+  Cosma,
 };
 
 /// Order of the three disk reads in the tiling-loop nest ([G] section 3).

@@ -130,7 +130,10 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
     - `algorithm`: `rotation` (Cannon on a sqrt(P) x sqrt(P) grid),
       `replication_a`, `replication_b` (the named operand is replicated: its
       distribution is `*` everywhere) or `accumulation` (the result is
-      replicated) ([G] 2.2, Table 1).
+      replicated) ([G] 2.2, Table 1); or `cosma` (Kwasniewski et al.) on a 3-d
+      grid [pm, pn, pk] with `dist_a = <[i, *, k]>`, `dist_b = <[*, j, k]>`,
+      `dist_c = <[i, j, *]>`: the compute views, each array stored split again
+      along the grid dimension it is replicated along.
     - `grid`, `dist_a`, `dist_b`, `dist_c`: the processor grid and the
       distributions of the two inputs and the result during the computation,
       one entry per grid dimension.
@@ -141,6 +144,9 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
       group n (after the loops of groups 1..n), and C is written at the end of the
       body it was read in. Group D4 holds loops over in-memory sub-tiles only.
       Every tile count is at least 2 (a loop of one trip is no loop).
+    - `rounds` (`algorithm = cosma` only): the loops over the process's K
+      range, each array's panel gathered once per round (Kwasniewski et al.
+      Algorithm 1 lines 6-7), a dictionary from K label to round count (>= 2).
     - `disk_bytes`, `comm_bytes`: predicted disk and network volume per process,
       including the redistribution of inputs and result; `seconds`: predicted
       overhead, disk_bytes / disk_bw + comm_bytes / net_bw. All three are
@@ -160,6 +166,7 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
     OptionalParameter<"::mlir::tc::DistAttr">:$dist_c,
     OptionalParameter<"std::optional<::mlir::tc::ReadOrderKind>">:$order,
     OptionalParameter<"::mlir::ArrayAttr">:$loops,
+    OptionalParameter<"::mlir::DictionaryAttr">:$rounds,
     OptionalParameter<"::mlir::FloatAttr">:$disk_bytes,
     OptionalParameter<"::mlir::FloatAttr">:$comm_bytes,
     OptionalParameter<"::mlir::FloatAttr">:$seconds,

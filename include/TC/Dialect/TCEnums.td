@@ -45,12 +45,16 @@ def TC_AlgorithmKind : TC_I32Enum<"AlgorithmKind", "parallel algorithm", [
     I32EnumAttrCase<"Rotation", 0, "rotation">,
     I32EnumAttrCase<"ReplicationA", 1, "replication_a">,
     I32EnumAttrCase<"ReplicationB", 2, "replication_b">,
-    I32EnumAttrCase<"Accumulation", 3, "accumulation">]> {
+    I32EnumAttrCase<"Accumulation", 3, "accumulation">,
+    I32EnumAttrCase<"Cosma", 4, "cosma">]> {
   let description = [{
     Gao et al.'s parallel algorithms (section 2.2, Table 1): `rotation`
     (Cannon on a square 2-D grid), `replication_a` and `replication_b` (the
     named operand is replicated) and `accumulation` (the result is replicated
-    and reduced).
+    and reduced); and `cosma`, Kwasniewski et al.'s communication-optimal
+    schedule on a 3-D grid [pm, pn, pk] (inputs all-gathered along the grid's
+    j and i dimensions in rounds, partial results reduced along k;
+    docs/Derivations.md D27).
   }];
 }
 

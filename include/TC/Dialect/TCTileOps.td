@@ -53,6 +53,13 @@ def TC_ArrayOp : TC_Op<"array", [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
     user's tensor (so that the local dgemm runs on its fastest shape); entry `d`
     names the tensor (HDF5 dataset) dimension that dimension `d` holds. The
     extents are in the stored order; the default is the tensor's order.
+    `split` (COSMA's inputs and result, Kwasniewski et al. section 7.6): entry
+    `d` (-1: none) names a second grid dimension along which the block of
+    dimension `d` is split again, so that each process stores only its
+    sub-block; `tc.gather_tile` assembles a tile of the whole block from the
+    processes along that grid dimension and `tc.reduce_scatter_tile` sums one
+    back into them. At most one dimension is split so, a distributed one, along
+    a grid dimension no dimension is distributed along.
 
     The result type gives the number of extents, the element type (that of
     `storage`, when given) and the number of grid dimensions.
@@ -62,6 +69,8 @@ def TC_ArrayOp : TC_Op<"array", [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
            init input {on_disk} : !tc.array<2 x f64 on 2>
     %C = tc.array replicated "C" [64, 64] on [4] dims [-1, -1] skew [-1, -1]
            init root_input storage %buf : memref<64x64xf64> : !tc.array<2 x f64 on 1>
+    %B = tc.array distributed "B" [64, 64] on [2, 2, 1] dims [2, 1] skew [-1, -1]
+           split [-1, 0] init input : !tc.array<2 x f64 on 3>
     ```
   }];
   let arguments = (ins StrAttr:$name, DenseI64ArrayAttr:$extents,
@@ -69,11 +78,12 @@ def TC_ArrayOp : TC_Op<"array", [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
                    DenseI64ArrayAttr:$skew, TC_ArrayKindAttr:$kind,
                    TC_ArrayInitKindAttr:$init, UnitAttr:$on_disk,
                    OptionalAttr<DenseI64ArrayAttr>:$file_dims,
+                   OptionalAttr<DenseI64ArrayAttr>:$split,
                    Arg<Optional<TC_TileBuffer>, "buffer the array adopts", [MemWrite]>:$storage);
   let results = (outs Res<TC_ArrayType, "", [MemAlloc]>:$result);
   // An enum attribute prints its own leading space, hence the empty literals.
   let assemblyFormat = [{
-    `` $kind $name $extents `on` $grid `dims` $dims `skew` $skew `init` `` $init
+    `` $kind $name $extents `on` $grid `dims` $dims `skew` $skew (`split` $split^)? `init` `` $init
     (`storage` $storage^ `:` type($storage))? attr-dict `:` qualified(type($result))
   }];
   let hasVerifier = 1;
@@ -141,6 +151,77 @@ def TC_BroadcastTileOp : TC_TileIOOp<"broadcast_tile"> {
                    Variadic<Index>:$offsets);
   let assemblyFormat = [{
     $buffer `from` $array `[` $offsets `]` attr-dict `:` type($buffer) `,` qualified(type($array))
+  }];
+}
+
+def TC_GatherTileOp : TC_TileIOOp<"gather_tile"> {
+  let summary = "Assemble a tile of a split array from the processes sharing its block";
+  let description = [{
+    The processes along the `split` grid dimension of `array` each hold a
+    sub-block of one block; this copies the tile at `offsets` (in the block)
+    into `buffer`, clipped to the block and zero-padded, every process
+    contributing the part in its sub-block (an all-gather by direct exchange:
+    COSMA's broadcast of an input along one grid dimension, Kwasniewski et al.
+    section 7.2).
+
+    ```mlir
+    tc.gather_tile %A[%c0, %k] into %buf : !tc.array<2 x f64 on 3>, memref<64x16xf64>
+    ```
+  }];
+  let arguments = (ins Arg<TC_ArrayType, "", [MemRead, RuntimeRead, RuntimeWrite]>:$array,
+                   Variadic<Index>:$offsets, Arg<TC_TileBuffer, "", [MemWrite]>:$buffer);
+  let assemblyFormat = [{
+    $array `[` $offsets `]` `into` $buffer attr-dict `:` qualified(type($array)) `,` type($buffer)
+  }];
+}
+
+def TC_GatherTileStartOp : TC_TileIOOp<"gather_tile_start"> {
+  let summary = "Start a tc.gather_tile; the buffer is complete after tc.wait";
+  let description = [{
+    `tc.gather_tile` in two halves, so that the program computes on another
+    buffer while this one fills (double buffering, Kwasniewski et al. section
+    7.3). The buffer must not be used before the `tc.wait` of the result.
+
+    ```mlir
+    %t = tc.gather_tile_start %A[%c0, %k] into %buf
+           : !tc.array<2 x f64 on 3>, memref<64x16xf64> -> !tc.transfer
+    tc.wait %t
+    ```
+  }];
+  let arguments = (ins Arg<TC_ArrayType, "", [MemRead, RuntimeRead, RuntimeWrite]>:$array,
+                   Variadic<Index>:$offsets, Arg<TC_TileBuffer, "", [MemWrite]>:$buffer);
+  let results = (outs TC_TransferType:$transfer);
+  let assemblyFormat = [{
+    $array `[` $offsets `]` `into` $buffer attr-dict `:` qualified(type($array)) `,`
+    type($buffer) `->` qualified(type($transfer))
+  }];
+}
+
+def TC_WaitOp : TC_Op<"wait", [MemoryEffects<[MemWrite, RuntimeRead, RuntimeWrite]>]> {
+  let summary = "Complete a transfer started by tc.gather_tile_start";
+  let arguments = (ins TC_TransferType:$transfer);
+  let assemblyFormat = "$transfer attr-dict";
+}
+
+def TC_ReduceScatterTileOp : TC_TileIOOp<"reduce_scatter_tile"> {
+  let summary = "Sum partial tiles over the processes sharing a split array's block";
+  let description = [{
+    Every process along the `split` grid dimension of `array` holds in `buffer`
+    a partial sum of the tile at `offsets` (in the block); afterwards the part
+    of the buffer in each process's own sub-block holds the sum over them (the
+    rest is unspecified), ready for `tc.write_tile`, which writes only that
+    part. COSMA's reduction of partial C along the grid's k dimension
+    (Kwasniewski et al. Algorithm 1 line 12), by direct exchange.
+
+    ```mlir
+    tc.reduce_scatter_tile %buf into %C[%c0, %c0] : memref<64x64xf64>, !tc.array<2 x f64 on 3>
+    ```
+  }];
+  let arguments = (ins Arg<TC_TileBuffer, "", [MemRead, MemWrite]>:$buffer,
+                   Arg<TC_ArrayType, "", [MemRead, RuntimeRead, RuntimeWrite]>:$array,
+                   Variadic<Index>:$offsets);
+  let assemblyFormat = [{
+    $buffer `into` $array `[` $offsets `]` attr-dict `:` type($buffer) `,` qualified(type($array))
   }];
 }
 

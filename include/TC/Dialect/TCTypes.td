@@ -31,4 +31,15 @@ def TC_ArrayType : TypeDef<TC_Dialect, "Array"> {
   let genVerifyDecl = 1;
 }
 
+def TC_TransferType : TypeDef<TC_Dialect, "Transfer"> {
+  let mnemonic = "transfer";
+  let summary = "Handle to a tile transfer in flight";
+  let description = [{
+    Started by `tc.gather_tile_start` and completed by `tc.wait`, so that a
+    program computes on one tile while the next one arrives (double buffering,
+    Kwasniewski et al. section 7.3). Lowers to an opaque pointer into the
+    runtime; each transfer is waited for exactly once.
+  }];
+}
+
 #endif // TC_TYPES_TD

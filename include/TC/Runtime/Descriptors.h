@@ -214,6 +214,7 @@ struct ArrayDim {
   int64_t gridDim = -1; ///< grid dimension it is split along; -1: whole
   int64_t skewDim = -1; ///< grid dimension skewing its blocks; -1: none
   int64_t fileDim = 0;  ///< dimension of the HDF5 dataset it holds
+  int64_t splitDim = -1; // TEMP
 };
 
 struct ArrayDesc {

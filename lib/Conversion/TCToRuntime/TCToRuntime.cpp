@@ -89,8 +89,9 @@ public:
   /// Calls `name(leading..., offsets)` where `offsets` is a pointer to the
   /// index values stored as int64. The stack buffer lives in an alloca scope
   /// around the call, so a call inside a loop does not grow the stack.
-  void callWithOffsets(StringRef name, ValueRange leading, ValueRange offsets) {
-    auto scope = memref::AllocaScopeOp::create(rewriter, loc, TypeRange{});
+  Value callWithOffsets(StringRef name, ValueRange leading, ValueRange offsets,
+                        TypeRange results = {}) {
+    auto scope = memref::AllocaScopeOp::create(rewriter, loc, results);
     Block *body = rewriter.createBlock(&scope.getBodyRegion());
     rewriter.setInsertionPointToStart(body);
     auto type = MemRefType::get({std::max<int64_t>(1, offsets.size())}, rewriter.getI64Type());
@@ -102,9 +103,11 @@ public:
     }
     SmallVector<Value> args(leading);
     args.push_back(pointer(buffer));
-    call(name, args);
-    memref::AllocaScopeReturnOp::create(rewriter, loc, ValueRange{});
+    Value result = call(name, args, results);
+    memref::AllocaScopeReturnOp::create(rewriter, loc,
+                                        result ? ValueRange{result} : ValueRange{});
     rewriter.setInsertionPointAfter(scope);
+    return results.empty() ? Value() : scope.getResult(0);
   }
 
 private:
@@ -177,9 +180,12 @@ struct ArrayOpLowering : OpConversionPattern<ArrayOp> {
     desc.onDisk = op.getOnDisk();
     desc.grid.assign(op.getGrid().begin(), op.getGrid().end());
     std::optional<ArrayRef<int64_t>> fileDims = op.getFileDims();
-    for (size_t d = 0; d < op.getExtents().size(); ++d)
+    std::optional<ArrayRef<int64_t>> split = op.getSplit();
+    for (size_t d = 0; d < op.getExtents().size(); ++d) {
       desc.dims.push_back({op.getExtents()[d], op.getDims()[d], op.getSkew()[d],
                            fileDims ? (*fileDims)[d] : static_cast<int64_t>(d)});
+      desc.dims.back().splitDim = split ? (*split)[d] : -1;
+    }
     RuntimeCallBuilder b(rewriter, op);
     Value storage = adaptor.getStorage() ? b.pointer(adaptor.getStorage()) : b.null();
     Value handle = b.call("tc_rt_array",
@@ -210,8 +216,10 @@ struct PredictedVolumesOpLowering : OpConversionPattern<PredictedVolumesOp> {
 // Tiles: name(array, buffer, descriptor, offsets)
 //===----------------------------------------------------------------------===//
 
-/// read_tile, write_tile, broadcast_tile and shift_tile: the buffer's shape
-/// (and, for a shift, the grid dimension and the moving sub-tile's shape).
+/// read_tile, write_tile, broadcast_tile, shift_tile, gather_tile(_start) and
+/// reduce_scatter_tile: the buffer's shape (and, for a shift, the grid
+/// dimension and the moving sub-tile's shape). A started gather returns the
+/// runtime's handle of the transfer.
 template <typename OpTy>
 struct TileTransferLowering : RuntimeCallPattern<OpTy> {
   using RuntimeCallPattern<OpTy>::RuntimeCallPattern;
@@ -219,11 +227,17 @@ struct TileTransferLowering : RuntimeCallPattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder b(rewriter, op);
-    b.callWithOffsets(this->callee,
-                      {adaptor.getArray(), b.pointer(adaptor.getBuffer()),
-                       b.descriptor(describe(op))},
-                      adaptor.getOffsets());
-    rewriter.eraseOp(op);
+    SmallVector<Type> results;
+    if (failed(this->getTypeConverter()->convertTypes(op->getResultTypes(), results)))
+      return failure();
+    Value handle = b.callWithOffsets(this->callee,
+                                     {adaptor.getArray(), b.pointer(adaptor.getBuffer()),
+                                      b.descriptor(describe(op))},
+                                     adaptor.getOffsets(), results);
+    if (handle)
+      rewriter.replaceOp(op, handle);
+    else
+      rewriter.eraseOp(op);
     return success();
   }
 
@@ -238,6 +252,16 @@ private:
     if constexpr (std::is_same_v<OpTy, ReadTileOp>)
       rootOnly = op.getRootOnly();
     return abi::TileDesc{shape, rootOnly}.encode();
+  }
+};
+
+struct WaitOpLowering : OpConversionPattern<WaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WaitOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder(rewriter, op).call("tc_rt_wait", {adaptor.getTransfer()});
+    rewriter.eraseOp(op);
+    return success();
   }
 };
 
@@ -354,17 +378,26 @@ void mlir::tc::populateTCToRuntimeTypeConversions(TypeConverter &converter) {
   converter.addConversion([](ArrayType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext());
   });
+  converter.addConversion([](TransferType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
 }
 
 void mlir::tc::populateTCToRuntimeConversionPatterns(const TypeConverter &converter,
                                                      RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ArrayOpLowering, PredictedVolumesOpLowering, AllReduceTileOpLowering,
-               RedistributeArrayOpLowering, TileContractOpLowering>(converter, ctx);
+               RedistributeArrayOpLowering, TileContractOpLowering, WaitOpLowering>(converter,
+                                                                                   ctx);
   patterns.add<TileTransferLowering<ReadTileOp>>(converter, ctx, "tc_rt_read_tile");
   patterns.add<TileTransferLowering<WriteTileOp>>(converter, ctx, "tc_rt_write_tile");
   patterns.add<TileTransferLowering<BroadcastTileOp>>(converter, ctx, "tc_rt_broadcast_tile");
   patterns.add<TileTransferLowering<ShiftTileOp>>(converter, ctx, "tc_rt_shift_tile");
+  patterns.add<TileTransferLowering<GatherTileOp>>(converter, ctx, "tc_rt_gather_tile");
+  patterns.add<TileTransferLowering<GatherTileStartOp>>(converter, ctx,
+                                                        "tc_rt_gather_tile_start");
+  patterns.add<TileTransferLowering<ReduceScatterTileOp>>(converter, ctx,
+                                                          "tc_rt_reduce_scatter_tile");
   patterns.add<ArrayCallLowering<ShiftArrayOp>>(converter, ctx, "tc_rt_shift_array");
   patterns.add<ArrayCallLowering<AllGatherArrayOp>>(converter, ctx, "tc_rt_allgather_array");
   patterns.add<ArrayCallLowering<AllReduceArrayOp>>(converter, ctx, "tc_rt_allreduce_array");

@@ -1,0 +1,107 @@
+//===- CosmaSchedule.h - COSMA for one contraction over labels --*- C++ -*-===//
+//
+// Kwasniewski et al.'s communication-optimal matrix multiplication (COSMA,
+// Algorithm 1 and section 7) applied to C(I,J) += A(I,K) * B(K,J) over labels
+// (docs/Derivations.md D27): a grid [pm, pn, pk] (CommOptimalMatmul.h's
+// fitRanks), one label of I, J and K distributed along grid dimensions 0, 1
+// and 2, and every array stored without replication: A's block (i, k) is split
+// again along grid dimension 1 (each of the pn processes sharing it stores a
+// sub-block), B's block (k, j) along grid dimension 0, and C's block (i, j)
+// along grid dimension 2. A process gathers the panels of A and B it multiplies
+// from the processes sharing their blocks, round by round over its K range, and
+// the pk partial sums of a C block are reduce-scattered into its sub-blocks.
+//
+// The block arithmetic is the runtime's (ceil-sized blocks, ceil-sized
+// sub-blocks within them, edges clipped, only real elements sent), so the bytes
+// predicted here for every rank are the bytes it moves.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_ANALYSIS_COSMASCHEDULE_H
+#define TC_ANALYSIS_COSMASCHEDULE_H
+
+#include "TC/Analysis/ContractionPlanner.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::tc {
+
+/// Which labels the schedule distributes and splits.
+struct CosmaLayout {
+  std::vector<int64_t> grid;        ///< [pm, pn, pk]
+  std::string i, j, k;              ///< distributed along grid dimensions 0, 1, 2
+  std::string splitA, splitB, splitC; ///< split again along grid dimension 1, 0, 2
+
+  /// The compute view of an array ([G] Table 1 style): A <i,*,k>, B <*,j,k>,
+  /// C <i,j,*> (what a process multiplies, after gathering).
+  Layout computeLayout(Operand x) const;
+  /// The grid dimension along which x's block is split again: 1, 0, 2.
+  static int64_t splitGridDim(Operand x) { return x == Operand::A ? 1 : x == Operand::B ? 0 : 2; }
+  const std::string &splitLabel(Operand x) const {
+    return x == Operand::A ? splitA : x == Operand::B ? splitB : splitC;
+  }
+};
+
+/// The distributed labels for `grid`: for each of I, J, K, a member label whose
+/// extent the grid dimension divides, else the largest (the same tie-break as
+/// Gao et al.'s layouts). Empty `error` on success; I, J and K must be non-empty.
+struct CosmaLabels {
+  std::string i, j, k, error;
+};
+CosmaLabels chooseCosmaLabels(const ContractionProblem &problem, const MacroIndices &macro,
+                              const std::vector<int64_t> &grid);
+
+/// Completes a layout whose grid and distributed labels are given (by the
+/// planner or a hand-written plan): the split labels, each the member of the
+/// array's I (A), J (B) or I and J (C) labels with the longest block, so that
+/// sub-blocks are as even as they can be.
+CosmaLayout completeCosmaLayout(const ContractionProblem &problem, const MacroIndices &macro,
+                                const std::vector<int64_t> &grid, const std::string &i,
+                                const std::string &j, const std::string &k);
+
+/// Bytes each rank (row-major over the grid) sends and receives: the gathers of
+/// A along grid dimension 1 and of B along 0, and the reduce-scatter of C along
+/// 2. They do not depend on the rounds: the rounds partition the K range, and
+/// each sends only its real elements.
+struct CosmaVolumes {
+  std::vector<double> sent, received;
+  double maxSent() const;
+  double maxReceived() const;
+};
+CosmaVolumes cosmaVolumes(const ContractionProblem &problem, const CosmaLayout &layout,
+                          int64_t elemBytes);
+
+/// The padded per-process sizes the lowering allocates, in elements: each
+/// array's stored sub-block, C's whole block (the partial sums), and one round's
+/// panel of A and of B (two of each are live: double buffering).
+struct CosmaBuffers {
+  double storedA = 0, storedB = 0, storedC = 0, blockC = 0, panelA = 0, panelB = 0;
+  double total() const { return storedA + storedB + storedC + blockC + 2 * (panelA + panelB); }
+};
+CosmaBuffers cosmaBuffers(const ContractionProblem &problem, const CosmaLayout &layout,
+                          const std::vector<TileLoop> &rounds);
+
+/// The rounds over the process's K range (Algorithm 1 lines 6-7): as few as fit
+/// the memory left after the stored blocks and C's partial sums, and at least
+/// enough that no panel is wider than kMaxRoundWidth outer products (so that
+/// communication overlaps the dgemm, section 7.3). nullopt when even one outer
+/// product per round does not fit.
+constexpr int64_t kMaxRoundWidth = 512;
+std::optional<std::vector<TileLoop>> cosmaRounds(const ContractionProblem &problem,
+                                                 const MacroIndices &macro,
+                                                 const CosmaLayout &layout, double memBytes,
+                                                 int64_t elemBytes);
+
+/// COSMA's plan for `problem` on `machine`, in core: the grid fitted to P
+/// (fitRanks; every rank used, the runtime having no idle ranks), the labels,
+/// the rounds and the volumes; nullopt with a remark when it does not apply or
+/// does not fit in memory. `grid`: a given grid instead of fitRanks's.
+std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
+                                         const MacroIndices &macro, const MachineModel &machine,
+                                         std::vector<std::string> &remarks,
+                                         const std::optional<std::vector<int64_t>> &grid = {});
+
+} // namespace mlir::tc
+
+#endif // TC_ANALYSIS_COSMASCHEDULE_H

@@ -1,0 +1,290 @@
+//===- CosmaSchedule.cpp - COSMA for one contraction over labels ----------===//
+#include "TC/Analysis/CosmaSchedule.h"
+
+#include "TC/Analysis/CommOptimalMatmul.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mlir::tc {
+
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Length of the block at `coord` of `extent` split into `parts` ceil-sized
+/// blocks (the runtime's blockLen).
+int64_t blockLen(int64_t extent, int64_t parts, int64_t coord) {
+  int64_t b = ceilDiv(extent, parts);
+  return std::max<int64_t>(0, std::min(b, extent - coord * b));
+}
+
+/// Length of sub-block `coord` of `q` in a block of length `len` whose padded
+/// length is `padded` (the runtime's subLen).
+int64_t subLen(int64_t len, int64_t padded, int64_t q, int64_t coord) {
+  int64_t s = ceilDiv(padded, q);
+  return std::max<int64_t>(0, std::min(s, len - coord * s));
+}
+
+const std::vector<std::string> &labelsOf(const ContractionProblem &p, Operand x) {
+  return x == Operand::A ? p.labelsA : x == Operand::B ? p.labelsB : p.labelsC;
+}
+
+/// The grid dimension a label is distributed along in x's compute view, or -1.
+int64_t gridDimOf(const CosmaLayout &layout, Operand x, const std::string &l) {
+  if (l == layout.i && x != Operand::B)
+    return 0;
+  if (l == layout.j && x != Operand::A)
+    return 1;
+  if (l == layout.k && x != Operand::C)
+    return 2;
+  return -1;
+}
+
+/// The label of `members` the grid dimension divides, else the largest.
+std::string pickLabel(const ContractionProblem &p, const std::vector<std::string> &members,
+                      int64_t parts) {
+  std::string best;
+  double bestScore = -1;
+  for (const std::string &l : members) {
+    int64_t n = p.extents.at(l);
+    double score = (n % parts == 0 ? 1e12 : 0) + (n >= parts ? 1e6 : 0) + static_cast<double>(n);
+    if (score > bestScore)
+      best = l, bestScore = score;
+  }
+  return best;
+}
+
+/// The member of `candidates` with the longest (padded) block in x's view.
+std::string longestBlock(const ContractionProblem &p, const CosmaLayout &layout, Operand x,
+                         const std::vector<std::string> &candidates) {
+  std::string best;
+  int64_t bestLen = -1;
+  for (const std::string &l : candidates) {
+    int64_t g = gridDimOf(layout, x, l);
+    int64_t len = ceilDiv(p.extents.at(l), g >= 0 ? layout.grid[g] : 1);
+    if (len > bestLen)
+      best = l, bestLen = len;
+  }
+  return best;
+}
+
+/// Padded block length of label l in x's compute view.
+int64_t paddedBlock(const ContractionProblem &p, const CosmaLayout &layout, Operand x,
+                    const std::string &l) {
+  int64_t g = gridDimOf(layout, x, l);
+  return ceilDiv(p.extents.at(l), g >= 0 ? layout.grid[g] : 1);
+}
+
+} // namespace
+
+Layout CosmaLayout::computeLayout(Operand x) const {
+  Layout out;
+  out.grid = grid;
+  switch (x) {
+  case Operand::A:
+    out.dims = {i, Layout::kReplicated, k};
+    break;
+  case Operand::B:
+    out.dims = {Layout::kReplicated, j, k};
+    break;
+  case Operand::C:
+    out.dims = {i, j, Layout::kReplicated};
+    break;
+  }
+  return out;
+}
+
+CosmaLabels chooseCosmaLabels(const ContractionProblem &problem, const MacroIndices &macro,
+                              const std::vector<int64_t> &grid) {
+  CosmaLabels out;
+  if (macro.I.empty() || macro.J.empty() || macro.K.empty()) {
+    out.error = "cosma needs a label in each of I (A and C), J (B and C) and K (A and B)";
+    return out;
+  }
+  out.i = pickLabel(problem, macro.I, grid[0]);
+  out.j = pickLabel(problem, macro.J, grid[1]);
+  out.k = pickLabel(problem, macro.K, grid[2]);
+  return out;
+}
+
+CosmaLayout completeCosmaLayout(const ContractionProblem &problem, const MacroIndices &macro,
+                                const std::vector<int64_t> &grid, const std::string &i,
+                                const std::string &j, const std::string &k) {
+  CosmaLayout layout{grid, i, j, k, "", "", ""};
+  // A's sub-blocks split one of its I labels and B's one of its J labels, never
+  // K: every round's panel then takes an equal share from each process.
+  layout.splitA = longestBlock(problem, layout, Operand::A, macro.I);
+  layout.splitB = longestBlock(problem, layout, Operand::B, macro.J);
+  std::vector<std::string> c = macro.I;
+  c.insert(c.end(), macro.J.begin(), macro.J.end());
+  layout.splitC = longestBlock(problem, layout, Operand::C, c);
+  return layout;
+}
+
+double CosmaVolumes::maxSent() const {
+  return sent.empty() ? 0 : *std::max_element(sent.begin(), sent.end());
+}
+double CosmaVolumes::maxReceived() const {
+  return received.empty() ? 0 : *std::max_element(received.begin(), received.end());
+}
+
+CosmaVolumes cosmaVolumes(const ContractionProblem &problem, const CosmaLayout &layout,
+                          int64_t elemBytes) {
+  const std::vector<int64_t> &g = layout.grid;
+  const int64_t P = g[0] * g[1] * g[2];
+  CosmaVolumes v;
+  v.sent.assign(P, 0);
+  v.received.assign(P, 0);
+  for (int64_t x = 0; x < g[0]; ++x)
+    for (int64_t y = 0; y < g[1]; ++y)
+      for (int64_t z = 0; z < g[2]; ++z) {
+        const int64_t coord[3] = {x, y, z};
+        const int64_t rank = (x * g[1] + y) * g[2] + z;
+        for (Operand op : {Operand::A, Operand::B, Operand::C}) {
+          double block = 1, own = 1;
+          for (const std::string &l : labelsOf(problem, op)) {
+            int64_t gd = gridDimOf(layout, op, l);
+            int64_t n = problem.extents.at(l);
+            int64_t len = gd >= 0 ? blockLen(n, g[gd], coord[gd]) : n;
+            block *= static_cast<double>(len);
+            if (l == layout.splitLabel(op)) {
+              int64_t sd = CosmaLayout::splitGridDim(op);
+              len = subLen(len, paddedBlock(problem, layout, op, l), g[sd], coord[sd]);
+            }
+            own *= static_cast<double>(len);
+          }
+          const double q = static_cast<double>(g[CosmaLayout::splitGridDim(op)]);
+          const double e = static_cast<double>(elemBytes);
+          if (op == Operand::C) { // reduce-scatter: others' parts out, own part in q-1 times
+            v.sent[rank] += e * (block - own);
+            v.received[rank] += e * (q - 1) * own;
+          } else { // gather: own part out to q-1 processes, the others' parts in
+            v.sent[rank] += e * (q - 1) * own;
+            v.received[rank] += e * (block - own);
+          }
+        }
+      }
+  return v;
+}
+
+CosmaBuffers cosmaBuffers(const ContractionProblem &problem, const CosmaLayout &layout,
+                          const std::vector<TileLoop> &rounds) {
+  CosmaBuffers b;
+  auto roundTile = [&](const std::string &l, int64_t padded) {
+    for (const TileLoop &r : rounds)
+      if (r.label == l)
+        return ceilDiv(padded, r.count);
+    return padded;
+  };
+  for (Operand op : {Operand::A, Operand::B, Operand::C}) {
+    double stored = 1, block = 1, panel = 1;
+    for (const std::string &l : labelsOf(problem, op)) {
+      int64_t padded = paddedBlock(problem, layout, op, l);
+      block *= static_cast<double>(padded);
+      panel *= static_cast<double>(roundTile(l, padded));
+      int64_t sd = CosmaLayout::splitGridDim(op);
+      stored *= static_cast<double>(l == layout.splitLabel(op) ? ceilDiv(padded, layout.grid[sd])
+                                                               : padded);
+    }
+    if (op == Operand::A)
+      b.storedA = stored, b.panelA = panel;
+    else if (op == Operand::B)
+      b.storedB = stored, b.panelB = panel;
+    else
+      b.storedC = stored, b.blockC = block;
+  }
+  return b;
+}
+
+std::optional<std::vector<TileLoop>> cosmaRounds(const ContractionProblem &problem,
+                                                 const MacroIndices &macro,
+                                                 const CosmaLayout &layout, double memBytes,
+                                                 int64_t elemBytes) {
+  const double memElems = memBytes / static_cast<double>(elemBytes);
+  std::vector<int64_t> kBlocks;
+  int64_t kTotal = 1;
+  for (const std::string &l : macro.K) {
+    kBlocks.push_back(paddedBlock(problem, layout, Operand::A, l));
+    kTotal *= kBlocks.back();
+  }
+  auto loopsFor = [&](int64_t rounds) {
+    std::vector<int64_t> counts = splitTileCount(static_cast<double>(rounds), kBlocks, true);
+    std::vector<TileLoop> loops;
+    for (size_t n = 0; n < counts.size(); ++n)
+      if (counts[n] > 1)
+        loops.push_back({macro.K[n], counts[n]});
+    return loops;
+  };
+  // Algorithm 1 lines 6-7: s outer products per round fill the memory the
+  // stored blocks and the partial sums leave, two panels of A and B at a time.
+  CosmaBuffers whole = cosmaBuffers(problem, layout, {});
+  double fixed = whole.storedA + whole.storedB + whole.storedC + whole.blockC;
+  double perOuterProduct = 2 * (whole.panelA + whole.panelB) / static_cast<double>(kTotal);
+  double s = std::floor((memElems - fixed) / perOuterProduct);
+  if (s < 1)
+    return std::nullopt;
+  int64_t rounds = std::max(ceilDiv(kTotal, static_cast<int64_t>(std::min<double>(s, kTotal))),
+                            ceilDiv(kTotal, kMaxRoundWidth));
+  // Ceil-sized round tiles may be wider than s: add rounds until they fit.
+  for (; rounds <= kTotal; ++rounds) {
+    std::vector<TileLoop> loops = loopsFor(rounds);
+    if (cosmaBuffers(problem, layout, loops).total() <= memElems)
+      return loops;
+  }
+  return std::nullopt;
+}
+
+std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
+                                         const MacroIndices &macro, const MachineModel &machine,
+                                         std::vector<std::string> &remarks,
+                                         const std::optional<std::vector<int64_t>> &givenGrid) {
+  if (problem.givenA || problem.givenB || problem.requiredC) {
+    remarks.push_back("cosma skipped: inputs given or a result required in a layout are not "
+                      "redistributed into COSMA's layout yet");
+    return std::nullopt;
+  }
+  std::vector<int64_t> grid;
+  if (givenGrid) {
+    grid = *givenGrid;
+  } else {
+    // Every rank is used: the runtime has no idle ranks, so FitRanks' delta is 0.
+    GridFit fit = fitRanks(macro.sizes.I, macro.sizes.J, macro.sizes.K, machine.procs,
+                           machine.memBytes / static_cast<double>(machine.elemBytes), 0.0);
+    grid = {fit.pm, fit.pn, fit.pk};
+  }
+  CosmaLabels labels = chooseCosmaLabels(problem, macro, grid);
+  if (!labels.error.empty()) {
+    remarks.push_back("cosma skipped: " + labels.error);
+    return std::nullopt;
+  }
+  CosmaLayout layout = completeCosmaLayout(problem, macro, grid, labels.i, labels.j, labels.k);
+  std::optional<std::vector<TileLoop>> rounds =
+      cosmaRounds(problem, macro, layout, machine.memBytes, machine.elemBytes);
+  if (!rounds) {
+    remarks.push_back("cosma skipped: its stored blocks, partial sums and one outer product "
+                      "of each input do not fit in memory (out-of-core COSMA is not "
+                      "implemented)");
+    return std::nullopt;
+  }
+  ContractionPlan plan;
+  plan.inCore = true;
+  plan.algorithm = ParallelAlgorithm::Cosma;
+  plan.layoutA = layout.computeLayout(Operand::A);
+  plan.layoutB = layout.computeLayout(Operand::B);
+  plan.layoutC = layout.computeLayout(Operand::C);
+  plan.rounds = *rounds;
+  CosmaBuffers buffers = cosmaBuffers(problem, layout, plan.rounds);
+  const double e = static_cast<double>(machine.elemBytes);
+  plan.bufferBytes[0] = e * (buffers.storedA + 2 * buffers.panelA);
+  plan.bufferBytes[1] = e * (buffers.storedB + 2 * buffers.panelB);
+  plan.bufferBytes[2] = e * (buffers.storedC + buffers.blockC);
+  CosmaVolumes volumes = cosmaVolumes(problem, layout, machine.elemBytes);
+  plan.sentPerRank = volumes.sent;
+  plan.receivedPerRank = volumes.received;
+  plan.commBytes = volumes.maxReceived();
+  plan.seconds = machine.netBandwidth > 0 ? plan.commBytes / machine.netBandwidth : 0;
+  return plan;
+}
+
+} // namespace mlir::tc
