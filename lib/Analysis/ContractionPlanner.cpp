@@ -407,12 +407,12 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
       result.candidates.push_back(*plan);
   }
 
-  // COSMA beside Gao et al.'s algorithms: in core only, so any out-of-core
-  // decision rules it out.
+  // COSMA beside Gao et al.'s algorithms, in core only: like their in-core
+  // plans it ignores a method and an order (they bind out-of-core plans), and
+  // a given nest rules it out.
   const bool cosmaAllowed =
       (!decisions.algorithm || *decisions.algorithm == ParallelAlgorithm::Cosma) &&
-      decisions.inCore.value_or(true) && !decisions.method && !decisions.order &&
-      !decisions.nest;
+      decisions.inCore.value_or(true) && !decisions.nest;
   if (cosmaAllowed)
     if (std::optional<ContractionPlan> plan =
             planCosma(problem, macro.value, machine, result.remarks))
