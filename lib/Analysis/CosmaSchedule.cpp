@@ -112,13 +112,12 @@ CosmaLayout completeCosmaLayout(const ContractionProblem &problem, const MacroIn
                                 const std::vector<int64_t> &grid, const std::string &i,
                                 const std::string &j, const std::string &k) {
   CosmaLayout layout{grid, i, j, k, "", "", ""};
-  // A's sub-blocks split one of its I labels and B's one of its J labels, never
-  // K: every round's panel then takes an equal share from each process.
-  layout.splitA = longestBlock(problem, layout, Operand::A, macro.I);
-  layout.splitB = longestBlock(problem, layout, Operand::B, macro.J);
-  std::vector<std::string> c = macro.I;
-  c.insert(c.end(), macro.J.begin(), macro.J.end());
-  layout.splitC = longestBlock(problem, layout, Operand::C, c);
+  // A's sub-blocks split its distributed I label and B's its J label, never K:
+  // every round's panel then takes an even share from each process. C's split
+  // the longer of its two blocks.
+  layout.splitA = i;
+  layout.splitB = j;
+  layout.splitC = longestBlock(problem, layout, Operand::C, {i, j});
   return layout;
 }
 

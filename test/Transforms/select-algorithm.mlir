@@ -1,11 +1,12 @@
-// tc-select-algorithm: in-core when the data fits, the cheapest algorithm and its
+// tc-select-algorithm: in-core when the data fits (COSMA, the least communication
+// there), the cheapest algorithm and its
 // Table 1 distributions otherwise, decisions already made are kept, and given
 // input layouts steer the distributed index.
 // RUN: tc-opt %s --tc-select-algorithm | FileCheck %s
 
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "64MB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
   // CHECK-LABEL: func.func @fits
-  // CHECK: tc.plan = #tc.plan<in_core = true, algorithm = replication_b, grid = <[4]>, dist_a = <[i]>, dist_b = <[*]>, dist_c = <[i]>>
+  // CHECK: tc.plan = #tc.plan<in_core = true, algorithm = cosma, grid = <[2, 2, 1]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>>
   func.func @fits(%A: tensor<64x32xf64>, %B: tensor<32x48xf64>) -> tensor<64x48xf64> {
     %r = tc.contract [i, j] = %A[i, k] * %B[k, j] : tensor<64x32xf64>, tensor<32x48xf64> -> tensor<64x48xf64>
     return %r : tensor<64x48xf64>

@@ -53,9 +53,9 @@ CosmaLabels chooseCosmaLabels(const ContractionProblem &problem, const MacroIndi
                               const std::vector<int64_t> &grid);
 
 /// Completes a layout whose grid and distributed labels are given (by the
-/// planner or a hand-written plan): the split labels, each the member of the
-/// array's I (A), J (B) or I and J (C) labels with the longest block, so that
-/// sub-blocks are as even as they can be.
+/// planner or a hand-written plan): the split labels, A's its distributed I
+/// label, B's its J label, C's whichever of the two has the longer block (a
+/// sub-block splits a block; the runtime splits distributed dimensions only).
 CosmaLayout completeCosmaLayout(const ContractionProblem &problem, const MacroIndices &macro,
                                 const std::vector<int64_t> &grid, const std::string &i,
                                 const std::string &j, const std::string &k);
