@@ -76,8 +76,7 @@ private:
   LogicalResult prepareCosma();
   void emitCosmaProgram(func::FuncOp newFunc);
   Value createArray(ArrayInfo &a, Value storage);
-  /// The plan's predictions; COSMA's come per rank (`volumes`), with the
-  /// largest received as the per-process figure.
+  /// The plan's predictions; COSMA's come per rank (`volumes`).
   void emitPredictions(const CosmaVolumes *volumes);
   void emitGroup(unsigned n);
   void emitContraction();
@@ -521,9 +520,11 @@ void ContractionLowering::emitPredictions(const CosmaVolumes *volumes) {
   double flops = 2;
   for (auto &[l, e] : problem.extents)
     flops *= e;
+  // Per-rank predictions replace the per-process figure (the runtime adds
+  // each rank's entry to it).
   double comm = plan.getCommBytes() ? plan.getCommBytes().getValueAsDouble() : 0;
   if (volumes)
-    comm = volumes->maxReceived();
+    comm = 0;
   auto perRank = [&](const std::vector<double> *v) {
     return volumes ? b.getDenseF64ArrayAttr(*v) : DenseF64ArrayAttr();
   };
