@@ -146,6 +146,9 @@ extern "C" void tc_rt_shift_array(void *array, int64_t gridDim) {
   tc::rt::TraceScope trace("tc_rt_shift_array");
   DistArray &a = *static_cast<DistArray *>(array);
   int g = static_cast<int>(gridDim);
+  if (g == a.splitGridDim() && a.grid[g] > 1)
+    fail("tc_rt_shift_array: array '" + a.name + "' is split into sub-blocks along grid "
+         "dimension " + std::to_string(g) + "; shifting along it would move them");
   a.shifts[g] += 1;
   if (a.grid[g] == 1)
     return;

@@ -52,6 +52,38 @@ int64_t DistArray::blockLen(int d, const std::vector<int> &at) const {
   return std::max<int64_t>(0, std::min(b, extents[d] - blockStart(d, at)));
 }
 
+int DistArray::splitDimension() const {
+  for (size_t d = 0; d < splitDim.size(); ++d)
+    if (splitDim[d] >= 0)
+      return static_cast<int>(d);
+  return -1;
+}
+
+int DistArray::splitGridDim() const {
+  int d = splitDimension();
+  return d < 0 ? -1 : static_cast<int>(splitDim[d]);
+}
+
+int64_t DistArray::subRows(int d) const {
+  int64_t b = ceilDiv(extents[d], parts(d));
+  if (splitDim.empty() || splitDim[d] < 0)
+    return b;
+  return ceilDiv(b, grid[splitDim[d]]);
+}
+
+int64_t DistArray::subStart(int d, const std::vector<int> &at) const {
+  if (splitDim.empty() || splitDim[d] < 0)
+    return 0;
+  return at[splitDim[d]] * subRows(d);
+}
+
+int64_t DistArray::subLen(int d, const std::vector<int> &at) const {
+  if (splitDim.empty() || splitDim[d] < 0)
+    return blockLen(d, at);
+  int64_t lo = subStart(d, at);
+  return std::max<int64_t>(0, std::min(lo + subRows(d), blockLen(d, at)) - lo);
+}
+
 int64_t DistArray::slabRows() const { return ceilDiv(extents[0], ctx().size); }
 
 std::pair<int64_t, int64_t> DistArray::slabRange(int rank) const {
@@ -162,29 +194,31 @@ void transferBox(DistArray &a, bool toBuffer, const Shape &storeStart, const Sha
   }
 }
 
-namespace {
+bool TilePart::empty() const {
+  return std::any_of(len.begin(), len.end(), [](int64_t l) { return l <= 0; });
+}
 
-/// The part of a tile at `offsets` (compute-view local coordinates) this process
-/// holds: storage start, length, and where it sits in the tile buffer.
-struct TilePart {
-  Shape storeStart, len, bufStart;
-  bool whole = true; ///< covers the buffer
-};
-
-TilePart tilePart(const DistArray &a, const Shape &shape, const int64_t *offsets) {
+TilePart tilePart(const DistArray &a, const Shape &shape, const int64_t *offsets,
+                  const std::vector<int> &at) {
   TilePart t;
   const int d = a.rank();
   t.storeStart.resize(d);
   t.len.resize(d);
   t.bufStart.assign(d, 0);
   for (int i = 0; i < d; ++i) {
-    int64_t lo = offsets[i], hi = std::min(offsets[i] + shape[i], a.blockLen(i));
-    if (i == 0 && a.kind == TC_RT_SLAB) { // only the rows of this process's slab
-      auto [s0, s1] = a.slabRange(ctx().rank);
+    int64_t lo = offsets[i], hi = std::min(offsets[i] + shape[i], a.blockLen(i, at));
+    // Storage holds only rows [s0, s1) of the block: this process's slab of dim
+    // 0 (TC_RT_SLAB), or the sub-block at `at` of a split dimension.
+    bool slab = i == 0 && a.kind == TC_RT_SLAB;
+    bool split = !a.splitDim.empty() && a.splitDim[i] >= 0;
+    if (slab || split) {
+      auto [s0, s1] = slab ? a.slabRange(ctx().rank)
+                           : std::pair<int64_t, int64_t>(a.subStart(i, at),
+                                                         a.subStart(i, at) + a.subLen(i, at));
       int64_t slo = std::max(lo, s0), shi = std::min(hi, s1);
-      t.bufStart[0] = slo - lo;
-      t.storeStart[0] = slo - s0;
-      t.len[0] = std::max<int64_t>(0, shi - slo);
+      t.bufStart[i] = slo - lo;
+      t.storeStart[i] = slo - s0;
+      t.len[i] = std::max<int64_t>(0, shi - slo);
     } else {
       t.storeStart[i] = lo;
       t.len[i] = std::max<int64_t>(0, hi - lo);
@@ -200,6 +234,8 @@ std::string tileName(const Shape &shape, const int64_t *offsets) {
   return "tile at " + str(o) + " of shape " + str(shape);
 }
 
+namespace {
+
 std::vector<DistArray *> &allArrays() {
   static std::vector<DistArray *> arrays;
   return arrays;
@@ -209,10 +245,11 @@ std::vector<DistArray *> &allArrays() {
 
 std::vector<int64_t> arrayDescription(const Shape &extents, const Shape &grid,
                                       const Shape &gridDims, tc_rt_kind kind, tc_rt_init init,
-                                      bool onDisk) {
+                                      bool onDisk, const Shape &splitDims) {
   ArrayDesc desc{kind, init, onDisk, grid, {}};
   for (size_t d = 0; d < extents.size(); ++d)
-    desc.dims.push_back({extents[d], gridDims[d], /*skewDim=*/-1, static_cast<int64_t>(d)});
+    desc.dims.push_back({extents[d], gridDims[d], /*skewDim=*/-1, static_cast<int64_t>(d),
+                         splitDims.empty() ? -1 : splitDims[d]});
   return desc.encode();
 }
 
@@ -234,6 +271,46 @@ void releaseArrays() {
 
 using namespace tc::rt;
 
+namespace {
+
+/// The rules of TC_RT_ARRAY_DIM_SPLIT_DIM: a distributed array, at most one
+/// split dimension, itself split along a grid dimension, its split grid
+/// dimension a grid dimension that no dimension is split or skewed along (the
+/// processes along it share one block of the compute view).
+void checkSplit(const DistArray &a) {
+  int split = -1;
+  const int g = static_cast<int>(a.grid.size());
+  for (int d = 0; d < a.rank(); ++d) {
+    int64_t s = a.splitDim[d];
+    if (s == -1)
+      continue;
+    std::string where = "dimension " + std::to_string(d) + " of array '" + a.name + "'";
+    if (s < 0 || s >= g)
+      fail(where + " is split along grid dimension " + std::to_string(s) + " but the grid " +
+           str(a.grid) + " has " + std::to_string(g) + " dimensions");
+    if (a.kind != TC_RT_DISTRIBUTED)
+      fail(where + " has a split dimension but the array is not distributed (kind " +
+           std::to_string(a.kind) + ")");
+    if (a.gridDim[d] < 0)
+      fail(where + " has a split dimension (grid dimension " + std::to_string(s) +
+           ") but is not itself split along a grid dimension");
+    if (split >= 0)
+      fail("array '" + a.name + "' has two split dimensions, " + std::to_string(split) +
+           " and " + std::to_string(d) + " (at most one)");
+    split = d;
+    for (int e = 0; e < a.rank(); ++e) {
+      if (a.gridDim[e] == s)
+        fail(where + " is split again along grid dimension " + std::to_string(s) +
+             ", which dimension " + std::to_string(e) + " is split along");
+      if (a.skewDim[e] == s)
+        fail(where + " is split again along grid dimension " + std::to_string(s) +
+             ", which skews dimension " + std::to_string(e));
+    }
+  }
+}
+
+} // namespace
+
 extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *storage) {
   tc::rt::TraceScope trace("tc_rt_array");
   setPhase(Load);
@@ -252,7 +329,9 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
     a->gridDim.push_back(view.gridDim(i));
     a->skewDim.push_back(view.skew(i));
     a->fileDim.push_back(view.fileDim(i));
+    a->splitDim.push_back(view.splitDim(i));
   }
+  checkSplit(*a);
   a->comm = gridComm(a->grid);
   a->coords.resize(g);
   MPI_Cart_coords(a->comm, ctx().rank, g, a->coords.data());
@@ -260,7 +339,7 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
   for (int i = 0; i < d; ++i) {
     int64_t s = a->extents[i];
     if (a->kind == TC_RT_DISTRIBUTED)
-      s = (s + a->parts(i) - 1) / a->parts(i);
+      s = a->subRows(i); // the padded block, or sub-block when split
     else if (a->kind == TC_RT_SLAB && i == 0)
       s = a->slabRows();
     a->storeShape.push_back(s);

@@ -34,6 +34,10 @@ struct DistArray {
   tc_rt_init init = TC_RT_INIT_INPUT;
   bool onDisk = false;
   Shape grid, extents, gridDim, skewDim;
+  /// Per dimension: the grid dimension along which its block is split again into
+  /// sub-blocks, one per coordinate (nested blocks, COSMA); -1: none. At most one
+  /// dimension of a (distributed) array has one.
+  Shape splitDim;
   /// The dimension of the user's tensor (HDF5 dataset) that storage dimension d
   /// holds: arrays may be stored in another dimension order than the file's.
   Shape fileDim;
@@ -76,12 +80,46 @@ struct DistArray {
   int64_t blockLen(int d, const std::vector<int> &at) const;
   int64_t blockStart(int d) const { return blockStart(d, coords); }
   int64_t blockLen(int d) const { return blockLen(d, coords); }
+  /// The dimension with a split (sub-blocks), or -1; its grid dimension.
+  int splitDimension() const;
+  int splitGridDim() const;
+  /// Padded rows of a sub-block of dim `d`: ceil(ceil(extent / parts) / q) with q
+  /// the extent of its split grid dimension (the padded block when not split).
+  int64_t subRows(int d) const;
+  /// Start (relative to the block) and length of the sub-block of dim `d` held at
+  /// grid coordinates `at`: 0 and blockLen when `d` is not split; may be empty.
+  int64_t subStart(int d, const std::vector<int> &at) const;
+  int64_t subLen(int d, const std::vector<int> &at) const;
+  int64_t subStart(int d) const { return subStart(d, coords); }
+  int64_t subLen(int d) const { return subLen(d, coords); }
   /// Rows of dim 0 in a full slab (SLAB and GATHERED kinds split dim 0 over
   /// every process); the last slabs may be shorter or empty.
   int64_t slabRows() const;
   /// Rows [first, second) of dim 0 in the slab of `rank`.
   std::pair<int64_t, int64_t> slabRange(int rank) const;
 };
+
+/// The part of a tile at `offsets` (block-relative, compute view) that the
+/// process at grid coordinates `at` holds: where it starts in that process's
+/// storage, its length, and where it sits in the tile buffer of shape `shape`.
+/// Clipped to the block; for a TC_RT_SLAB array dim 0 is clipped to the slab of
+/// this process, for a split array the split dimension to the sub-block at `at`.
+struct TilePart {
+  Shape storeStart, len, bufStart;
+  bool whole = true; ///< covers the buffer
+  bool empty() const;
+};
+TilePart tilePart(const DistArray &a, const Shape &shape, const int64_t *offsets,
+                  const std::vector<int> &at);
+inline TilePart tilePart(const DistArray &a, const Shape &shape, const int64_t *offsets) {
+  return tilePart(a, shape, offsets, a.coords);
+}
+/// "tile at [..] of shape [..]", for messages.
+std::string tileName(const Shape &shape, const int64_t *offsets);
+
+/// Value of element `linear` (row-major in the file's order) of array `name`
+/// under --random-inputs SEED: the same on any number of processes.
+double randomValue(uint64_t seed, const std::string &name, uint64_t linear);
 
 /// Moves the box `len` between storage (at `storeStart`) and a row-major buffer
 /// of shape `bufShape` (at `bufStart`). Counts disk bytes for file storage.
@@ -106,12 +144,13 @@ void forEachChunk(DistArray &a, int64_t offset, int64_t count, int64_t chunkElem
                   const std::string &what);
 
 /// The tc_rt_array description of an array of `kind` with `extents` over `grid`:
-/// dimension d split along grid dimension gridDims[d] (-1: whole), stored in the
-/// tensor's order, no skew. For tools and tests; compiled programs get theirs
-/// from tc-lower-to-runtime.
+/// dimension d split along grid dimension gridDims[d] (-1: whole), its block
+/// split again along splitDims[d] (empty or -1: none), stored in the tensor's
+/// order, no skew. For tools and tests; compiled programs get theirs from
+/// tc-lower-to-runtime.
 std::vector<int64_t> arrayDescription(const Shape &extents, const Shape &grid,
                                       const Shape &gridDims, tc_rt_kind kind, tc_rt_init init,
-                                      bool onDisk = false);
+                                      bool onDisk = false, const Shape &splitDims = {});
 
 /// Frees every array created so far: closes and removes scratch files (the end of
 /// one run of the program).

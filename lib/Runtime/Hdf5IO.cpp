@@ -30,9 +30,9 @@ Box ownedBox(const DistArray &a) {
   const int d = a.rank();
   Box b{Shape(d, 0), a.extents, Shape(d, 0)};
   if (a.kind == TC_RT_DISTRIBUTED) {
-    for (int i = 0; i < d; ++i) {
-      b.globalStart[i] = a.blockStart(i);
-      b.len[i] = a.blockLen(i);
+    for (int i = 0; i < d; ++i) { // its block, or its sub-block of a split dimension
+      b.globalStart[i] = a.blockStart(i) + a.subStart(i);
+      b.len[i] = a.subLen(i);
     }
   } else if (a.kind == TC_RT_SLAB || a.kind == TC_RT_GATHERED) {
     auto [lo, hi] = a.slabRange(ctx().rank);
@@ -43,8 +43,11 @@ Box ownedBox(const DistArray &a) {
   return b;
 }
 
-/// Calls fn(chunk box) for consecutive row ranges of `b`.
+/// Calls fn(chunk box) for consecutive row ranges of `b` (none if it is empty:
+/// a block or sub-block past the extent's end).
 template <typename Fn> void forEachRowChunk(const Box &b, Fn fn) {
+  if (std::any_of(b.len.begin(), b.len.end(), [](int64_t l) { return l <= 0; }))
+    return;
   int64_t step = rowsPerChunk(b.len);
   for (int64_t r = 0; r < b.len[0]; r += step) {
     Box c = b;
@@ -92,8 +95,8 @@ uint64_t splitmix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-/// Value of element `linear` of array `name` under --random-inputs SEED: the same
-/// on any number of processes.
+} // namespace
+
 double randomValue(uint64_t seed, const std::string &name, uint64_t linear) {
   uint64_t h = 1469598103934665603ull;
   for (char ch : name)
@@ -101,6 +104,8 @@ double randomValue(uint64_t seed, const std::string &name, uint64_t linear) {
   uint64_t x = splitmix(splitmix(seed ^ h) + linear);
   return static_cast<double>(x >> 11) * (2.0 / 9007199254740992.0) - 1.0;
 }
+
+namespace {
 
 std::vector<hsize_t> hs(const Shape &s) { return std::vector<hsize_t>(s.begin(), s.end()); }
 
@@ -170,17 +175,20 @@ void loadRandom(DistArray &a, const Box &box) {
 }
 
 /// True if this process writes its block: one copy of each block, from the
-/// processes at coordinate 0 of every grid dimension the array does not use.
+/// processes at coordinate 0 of every grid dimension the array does not use (a
+/// split grid dimension is used: each sub-block has one holder).
 bool writesOwnBlock(const DistArray &a) {
   if (a.kind == TC_RT_REPLICATED || a.kind == TC_RT_GATHERED)
     return ctx().rank == 0;
   if (a.kind == TC_RT_SLAB)
     return true;
-  for (size_t g = 0; g < a.grid.size(); ++g)
-    if (a.coords[g] != 0 &&
-        std::find(a.gridDim.begin(), a.gridDim.end(), static_cast<int64_t>(g)) ==
-            a.gridDim.end())
+  for (size_t g = 0; g < a.grid.size(); ++g) {
+    auto used = [&](const Shape &dims) {
+      return std::find(dims.begin(), dims.end(), static_cast<int64_t>(g)) != dims.end();
+    };
+    if (a.coords[g] != 0 && !used(a.gridDim) && !used(a.splitDim))
       return false;
+  }
   return true;
 }
 

@@ -23,15 +23,15 @@ struct Box {
   }
 };
 
-/// The global box `rank` holds of `a` (its current block; everything when
-/// replicated; its slab when a slab).
+/// The global box `rank` holds of `a` (its current block, or its sub-block of
+/// a split dimension; everything when replicated; its slab when a slab).
 Box heldBox(const DistArray &a, int rank) {
   Box b{Shape(a.rank(), 0), a.extents};
   if (a.kind == TC_RT_DISTRIBUTED) {
     std::vector<int> at = a.coordsOf(rank);
     for (int d = 0; d < a.rank(); ++d) {
-      b.start[d] = a.blockStart(d, at);
-      b.len[d] = a.blockLen(d, at);
+      b.start[d] = a.blockStart(d, at) + a.subStart(d, at);
+      b.len[d] = a.subLen(d, at);
     }
   }
   if (a.kind == TC_RT_SLAB) {
@@ -61,7 +61,8 @@ Shape storageStart(const DistArray &a, const Box &held, const Shape &start) {
 
 /// True if src's block held by `holder` is what `rank` must receive from it:
 /// `rank` does not hold that block itself and `holder` has `rank`'s coordinates
-/// along every grid dimension src does not split.
+/// along every grid dimension src does not split (a split grid dimension,
+/// TC_RT_ARRAY_DIM_SPLIT_DIM, splits).
 bool sends(const DistArray &src, int holder, int rank) {
   if (holder == rank)
     return false;
@@ -69,7 +70,9 @@ bool sends(const DistArray &src, int holder, int rank) {
   bool sameBlock = true;
   for (size_t g = 0; g < src.grid.size(); ++g) {
     bool split = src.kind == TC_RT_DISTRIBUTED &&
-                 std::find(src.gridDim.begin(), src.gridDim.end(), int64_t(g)) != src.gridDim.end();
+                 (std::find(src.gridDim.begin(), src.gridDim.end(), int64_t(g)) !=
+                      src.gridDim.end() ||
+                  src.splitGridDim() == static_cast<int>(g));
     if (split && h[g] != r[g])
       sameBlock = false;
     if (!split && h[g] != r[g])

@@ -87,5 +87,9 @@ extern "C" void tc_rt_combine_partial(void *array, int64_t gridDims) {
   TraceScope trace("tc_rt_combine_partial");
   DistArray &a = *static_cast<DistArray *>(array);
   double *data = inMemory(a, "tc_rt_combine_partial");
+  int g = a.splitGridDim();
+  if (g >= 0 && ((gridDims >> g) & 1) && a.grid[g] > 1)
+    fail("tc_rt_combine_partial: array '" + a.name + "' holds different sub-blocks along grid "
+         "dimension " + std::to_string(g) + " (use tc_rt_reduce_scatter_tile)");
   allreduceOver(data, product(a.storeShape), subGrid(a, gridDims));
 }

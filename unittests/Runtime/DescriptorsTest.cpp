@@ -22,7 +22,7 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
   // tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]
   //   init input {on_disk}
   ArrayDesc a{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, true, {2, 2}, {{64, 0, -1, 0}, {64, 1, 0, 1}}};
-  Desc expect = {2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, 64, 1, 0, 1};
+  Desc expect = {2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, -1, 64, 1, 0, 1, -1};
   EXPECT_EQ(a.encode(), expect);
   ArrayDescView av(expect.data());
   EXPECT_TRUE(av.onDisk());
@@ -30,6 +30,7 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
   EXPECT_EQ(av.gridDim(1), 1);
   EXPECT_EQ(av.skew(0), -1);
   EXPECT_EQ(av.skew(1), 0);
+  EXPECT_EQ(av.splitDim(0), -1);
   EXPECT_EQ(av.decode().encode(), expect);
 
   // tc.array replicated "C" [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1]
@@ -39,7 +40,7 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
               false,
               {4},
               {{8, -1, -1, 2}, {6, -1, -1, 0}, {4, -1, -1, 1}}};
-  expect = {3, 1, 2, 0, 1, 4, 8, -1, -1, 2, 6, -1, -1, 0, 4, -1, -1, 1};
+  expect = {3, 1, 2, 0, 1, 4, 8, -1, -1, 2, -1, 6, -1, -1, 0, -1, 4, -1, -1, 1, -1};
   EXPECT_EQ(c.encode(), expect);
   ArrayDescView v(expect.data());
   EXPECT_EQ(v.rank(), 3);
@@ -55,6 +56,24 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
   EXPECT_EQ(v.fileDim(2), 1);
   EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
   EXPECT_EQ(v.decode().encode(), expect);
+}
+
+TEST(Descriptors, SplitDimension) {
+  // A COSMA-style A[m, k] on [2, 3, 2]: m split along grid dimension 0, its
+  // blocks split again along 2; k whole. ArrayDim's four-field form leaves
+  // splitDim at -1.
+  ArrayDesc a{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, false, {2, 3, 2},
+              {{13, 0, -1, 0, 2}, {7, -1, -1, 1}}};
+  Desc expect = {2, 0, 0, 0, 3, 2, 3, 2, 13, 0, -1, 0, 2, 7, -1, -1, 1, -1};
+  EXPECT_EQ(a.encode(), expect);
+  ArrayDescView v(expect.data());
+  EXPECT_EQ(v.splitDim(0), 2);
+  EXPECT_EQ(v.splitDim(1), -1);
+  EXPECT_EQ(v.dim(0).splitDim, 2);
+  EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
+  EXPECT_EQ(v.decode().encode(), expect);
+  EXPECT_EQ(TC_RT_ARRAY_DIM_FIELDS, 5);
+  EXPECT_EQ(TC_RT_API_VERSION, 2);
 }
 
 TEST(Descriptors, TilesMatchTheCompiler) {
@@ -137,7 +156,7 @@ TEST(Descriptors, SliceMatchesTheCompiler) {
 
 TEST(Descriptors, CAgreesWithCxx) {
   EXPECT_EQ(tc_test_c_api_version(), TC_RT_API_VERSION);
-  Desc a = ArrayDesc{TC_RT_SLAB, TC_RT_INIT_ZERO, false, {2, 3}, {{5, 0, 1, 1}, {7, -1, -1, 0}}}
+  Desc a = ArrayDesc{TC_RT_SLAB, TC_RT_INIT_ZERO, false, {2, 3}, {{5, 0, 1, 1, 1}, {7, -1, -1, 0}}}
                .encode();
   ArrayDescView av(a.data());
   for (int64_t d = 0; d < 2; ++d) {
@@ -145,6 +164,7 @@ TEST(Descriptors, CAgreesWithCxx) {
     EXPECT_EQ(tc_test_c_array_field(a.data(), d, TC_RT_ARRAY_DIM_GRID_DIM), av.gridDim(d));
     EXPECT_EQ(tc_test_c_array_field(a.data(), d, TC_RT_ARRAY_DIM_SKEW_DIM), av.skew(d));
     EXPECT_EQ(tc_test_c_array_field(a.data(), d, TC_RT_ARRAY_DIM_FILE_DIM), av.fileDim(d));
+    EXPECT_EQ(tc_test_c_array_field(a.data(), d, TC_RT_ARRAY_DIM_SPLIT_DIM), av.splitDim(d));
   }
   EXPECT_EQ(tc_test_c_array_size(a.data()), static_cast<int64_t>(a.size()));
 

@@ -23,6 +23,19 @@ inline void *makeArray(const char *name, std::vector<int64_t> extents,
       name, nullptr);
 }
 
+/// A distributed array over `grid`: dimension d split along grid dimension
+/// gridDims[d] (-1: whole), its block split again into sub-blocks along grid
+/// dimension splitDims[d] (-1: none); in memory or in a scratch file under /tmp.
+inline void *makeGridArray(const char *name, std::vector<int64_t> extents,
+                           std::vector<int64_t> grid, std::vector<int64_t> gridDims,
+                           std::vector<int64_t> splitDims, tc_rt_init init, bool onDisk) {
+  ctx().options.scratch = "/tmp";
+  return tc_rt_array(arrayDescription(extents, grid, gridDims, TC_RT_DISTRIBUTED, init, onDisk,
+                                      splitDims)
+                         .data(),
+                     name, nullptr);
+}
+
 /// Counters of the compute phase (what tile ops charge).
 inline Counters &compute() { return ctx().counters[Compute]; }
 

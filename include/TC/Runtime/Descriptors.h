@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 /// The version of the descriptor layouts and of the tc_rt_* calls.
-#define TC_RT_API_VERSION 1
+#define TC_RT_API_VERSION 2
 
 #ifdef __cplusplus
 #define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -49,7 +49,7 @@ enum tc_rt_init { TC_RT_INIT_INPUT = 0, TC_RT_INIT_ZERO = 1, TC_RT_INIT_ROOT_INP
 
 //===-- tc_rt_array ---------------------------------------------------------===//
 // [rank, kind, init, on_disk, grid_rank, grid[grid_rank],
-//  then per dimension d < rank: extent, grid_dim, skew_dim, file_dim]
+//  then per dimension d < rank: extent, grid_dim, skew_dim, file_dim, split_dim]
 enum tc_rt_array_field {
   TC_RT_ARRAY_RANK = 0,      ///< number of dimensions
   TC_RT_ARRAY_KIND = 1,      ///< enum tc_rt_kind
@@ -65,7 +65,10 @@ enum tc_rt_array_dim_field {
   TC_RT_ARRAY_DIM_SKEW_DIM = 2, ///< grid dimension whose coordinate is added to
                                 ///< its block index (stored pre-skewed); -1: none
   TC_RT_ARRAY_DIM_FILE_DIM = 3, ///< dimension of the HDF5 dataset it holds
-  TC_RT_ARRAY_DIM_FIELDS = 4,
+  TC_RT_ARRAY_DIM_SPLIT_DIM = 4, ///< grid dimension along which its block (along
+                                 ///< grid_dim) is split again into sub-blocks, one
+                                 ///< per process (nested blocks, COSMA); -1: none
+  TC_RT_ARRAY_DIM_FIELDS = 5,
 };
 /// Where the fields of dimension `d` start.
 TC_RT_INLINE int64_t tc_rt_array_dim(const int64_t *desc, int64_t d) {
@@ -76,6 +79,7 @@ TC_RT_INLINE int64_t tc_rt_array_size(int64_t rank, int64_t grid_rank) {
 }
 
 //===-- tc_rt_read_tile, tc_rt_write_tile, tc_rt_broadcast_tile -------------===//
+// (and tc_rt_gather_tile(_start), tc_rt_reduce_scatter_tile)
 // [rank, root_only, shape[rank]]: the shape of the tile buffer. root_only (read
 // only, 0 for the others): ranks other than 0 zero the buffer after reading.
 enum tc_rt_tile_field {
@@ -147,10 +151,10 @@ enum tc_rt_slice_field {
 };
 TC_RT_INLINE int64_t tc_rt_slice_size(int64_t rank) { return TC_RT_SLICE_EXTENTS + rank; }
 
-//===-- The layouts of TC_RT_API_VERSION 1 ----------------------------------===//
+//===-- The layouts of TC_RT_API_VERSION 2 ----------------------------------===//
 // A failing assert here means a layout changed: bump TC_RT_API_VERSION (old
 // programs must be refused, not misread), then update the asserts.
-TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 1,
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 2,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
   TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")
@@ -162,7 +166,7 @@ TC_RT_LAYOUT(TC_RT_ARRAY_RANK == 0 && TC_RT_ARRAY_KIND == 1 && TC_RT_ARRAY_INIT 
              TC_RT_ARRAY_ON_DISK == 3 && TC_RT_ARRAY_GRID_RANK == 4 && TC_RT_ARRAY_GRID == 5);
 TC_RT_LAYOUT(TC_RT_ARRAY_DIM_EXTENT == 0 && TC_RT_ARRAY_DIM_GRID_DIM == 1 &&
              TC_RT_ARRAY_DIM_SKEW_DIM == 2 && TC_RT_ARRAY_DIM_FILE_DIM == 3 &&
-             TC_RT_ARRAY_DIM_FIELDS == 4);
+             TC_RT_ARRAY_DIM_SPLIT_DIM == 4 && TC_RT_ARRAY_DIM_FIELDS == 5);
 TC_RT_LAYOUT(TC_RT_TILE_RANK == 0 && TC_RT_TILE_ROOT_ONLY == 1 && TC_RT_TILE_SHAPE == 2);
 // The compiler builds a shift description from a tile description (the flag
 // slot holding the grid dimension) followed by the sub-tile's shape.
@@ -214,6 +218,9 @@ struct ArrayDim {
   int64_t gridDim = -1; ///< grid dimension it is split along; -1: whole
   int64_t skewDim = -1; ///< grid dimension skewing its blocks; -1: none
   int64_t fileDim = 0;  ///< dimension of the HDF5 dataset it holds
+  /// Grid dimension splitting its block again into sub-blocks (nested blocks);
+  /// -1: none. Last, so that {extent, gridDim, skewDim, fileDim} still works.
+  int64_t splitDim = -1;
 };
 
 struct ArrayDesc {
@@ -233,12 +240,14 @@ struct ArrayDesc {
     detail::append(d, grid);
     for (const ArrayDim &x : dims) {
       assert(x.gridDim < static_cast<int64_t>(grid.size()) &&
-             x.skewDim < static_cast<int64_t>(grid.size()) && "no such grid dimension");
+             x.skewDim < static_cast<int64_t>(grid.size()) &&
+             x.splitDim < static_cast<int64_t>(grid.size()) && "no such grid dimension");
       int64_t fields[TC_RT_ARRAY_DIM_FIELDS];
       fields[TC_RT_ARRAY_DIM_EXTENT] = x.extent;
       fields[TC_RT_ARRAY_DIM_GRID_DIM] = x.gridDim;
       fields[TC_RT_ARRAY_DIM_SKEW_DIM] = x.skewDim;
       fields[TC_RT_ARRAY_DIM_FILE_DIM] = x.fileDim;
+      fields[TC_RT_ARRAY_DIM_SPLIT_DIM] = x.splitDim;
       d.insert(d.end(), fields, fields + TC_RT_ARRAY_DIM_FIELDS);
     }
     assert(static_cast<int64_t>(d.size()) ==
@@ -260,6 +269,7 @@ public:
   int64_t gridDim(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_GRID_DIM); }
   int64_t skew(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_SKEW_DIM); }
   int64_t fileDim(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_FILE_DIM); }
+  int64_t splitDim(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_SPLIT_DIM); }
   /// The extents of every dimension.
   Desc shape() const {
     Desc s;
@@ -267,7 +277,9 @@ public:
       s.push_back(extent(i));
     return s;
   }
-  ArrayDim dim(int64_t i) const { return {extent(i), gridDim(i), skew(i), fileDim(i)}; }
+  ArrayDim dim(int64_t i) const {
+    return {extent(i), gridDim(i), skew(i), fileDim(i), splitDim(i)};
+  }
   ArrayDesc decode() const {
     ArrayDesc a{kind(), init(), onDisk(), grid(), {}};
     for (int64_t i = 0; i < rank(); ++i)
