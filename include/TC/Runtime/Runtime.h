@@ -40,8 +40,16 @@ void tc_rt_plan_per_rank(const double *sent, const double *received, int64_t n);
 /// Creates an array and loads its initial contents (phase "load").
 /// desc: an array description (tc_rt::ArrayDesc, TC_RT_ARRAY_*).
 /// name: NUL-terminated; the HDF5 dataset and the --input key.
-/// storage: for an in-memory array, a buffer of the padded block's shape to hold
-/// it (tiles read from it in one piece then cost no copy), or null.
+/// storage: for an in-memory array, a buffer of the padded block's shape (of the
+/// padded sub-block's, along a split dimension) to hold it (tiles read from it
+/// in one piece then cost no copy), or null.
+/// A dimension with a split (TC_RT_ARRAY_DIM_SPLIT_DIM s >= 0): its block, of
+/// padded size B = ceil(extent / grid[grid_dim]), is split again into sub-blocks
+/// of padded size S = ceil(B / grid[s]); the process at coordinate c along s
+/// stores block rows [c S, min(c S + S, block length)) (possibly none). Rules,
+/// checked here: a distributed array, at most one split dimension, that
+/// dimension split along a grid dimension, and s a grid dimension no dimension
+/// is split or skewed along.
 void *tc_rt_array(const int64_t *desc, const char *name, double *storage);
 
 /// The plan's per-rank predictions and sizes (before the first tile op).
@@ -53,7 +61,9 @@ void tc_rt_plan(double predicted_disk_bytes, double predicted_comm_bytes,
 /// view) into `buf` of shape `shape` (row-major), clipped to the block and padded
 /// with zeros. desc: a tile description (tc_rt::TileDesc, TC_RT_TILE_*); with
 /// root_only, ranks other than 0 zero the buffer after reading (inside
-/// accumulation).
+/// accumulation). Of a TC_RT_SLAB array (of an array with a split dimension)
+/// only the rows in this process's slab (sub-block) are read, the rest is zero;
+/// tc_rt_write_tile likewise writes only those.
 void tc_rt_read_tile(void *array, double *buf, const int64_t *desc, const int64_t *offsets);
 /// Writes back the clipped tile. desc as for tc_rt_read_tile (root_only 0).
 void tc_rt_write_tile(void *array, double *buf, const int64_t *desc, const int64_t *offsets);
@@ -69,6 +79,38 @@ void tc_rt_broadcast_tile(void *array, double *buf, const int64_t *desc, const i
 /// Element-wise sum of `buf` over all ranks (recursive doubling; ring when P is
 /// not a power of two). desc: tc_rt::AllReduceTileDesc (TC_RT_ALLREDUCE_*).
 void tc_rt_allreduce_tile(double *buf, const int64_t *desc);
+
+/// Collectives of arrays with a split dimension (TC_RT_ARRAY_DIM_SPLIT_DIM, COSMA
+/// nested blocks), among the q processes of this one's group along the array's
+/// split grid dimension g (the same coordinates in every other grid dimension,
+/// the same block). desc: a tile description (root_only 0) of the rank of the
+/// array; offsets: the tile's block-relative position, as for tc_rt_read_tile.
+/// Direct non-blocking messages between the members carry only real elements
+/// (clipped to the block); an empty part is no message. Bytes are counted when
+/// the messages start. With n_m the elements of the tile inside member m's
+/// sub-block (clipped to the block), this process's counters grow by
+///   gather:         sent (q-1) n_me * 8,       received sum_{m != me} n_m * 8
+///   reduce-scatter: sent sum_{m != me} n_m * 8, received (q-1) n_me * 8
+/// With q = 1 the calls are local.
+///
+/// Starts assembling the tile at `offsets` in `buf` on every member: zero-fills
+/// buf, copies this process's part from its storage (disk bytes read counted),
+/// sends it to the q-1 others and receives theirs. Returns a request for
+/// tc_rt_wait; until then buf must stay untouched. Several requests may be
+/// outstanding (double buffering), on one buffer each.
+void *tc_rt_gather_tile_start(void *array, double *buf, const int64_t *desc,
+                              const int64_t *offsets);
+/// Completes a request of tc_rt_gather_tile_start (null: nothing) and frees it:
+/// buf then holds the whole tile, clipped to the block and padded with zeros.
+void tc_rt_wait(void *request);
+/// tc_rt_gather_tile_start, then tc_rt_wait.
+void tc_rt_gather_tile(void *array, double *buf, const int64_t *desc, const int64_t *offsets);
+/// `buf` holds, on every member, a partial sum of the tile at `offsets`.
+/// Afterwards the part of buf inside this process's sub-block holds the sum over
+/// the group (the rest of buf is unspecified). Storage is not written (follow
+/// with tc_rt_write_tile, which writes that part).
+void tc_rt_reduce_scatter_tile(void *array, double *buf, const int64_t *desc,
+                               const int64_t *offsets);
 
 /// Out-of-core versions on a whole array, chunked by chunk_bytes.
 void tc_rt_shift_array(void *array, int64_t grid_dim);
