@@ -346,6 +346,23 @@ std::string describe(const PlanDecisions &d) {
 
 } // namespace
 
+MacroIndicesOrError macroIndicesOf(const ContractionProblem &problem) {
+  auto shape = [&](const std::vector<std::string> &labels) {
+    LabeledShape s{labels, {}};
+    for (const std::string &l : labels)
+      s.extents.push_back(problem.extents.at(l));
+    return s;
+  };
+  IndexSpaceOrError space = buildIndexSpace({shape(problem.labelsA), shape(problem.labelsB)},
+                                            shape(problem.labelsC));
+  if (!space) {
+    MacroIndicesOrError out;
+    out.error = space.error;
+    return out;
+  }
+  return mapToMacroIndices(*space.space, problem.labelsA, problem.labelsB, problem.labelsC);
+}
+
 PlanResult planContraction(const ContractionProblem &problem, const MachineModel &machine,
                            const PlanDecisions &decisions) {
   PlanResult result;
@@ -357,20 +374,7 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
                      std::to_string(machine.procs);
       return result;
     }
-  auto shape = [&](const std::vector<std::string> &labels) {
-    LabeledShape s{labels, {}};
-    for (const std::string &l : labels)
-      s.extents.push_back(problem.extents.at(l));
-    return s;
-  };
-  IndexSpaceOrError space = buildIndexSpace({shape(problem.labelsA), shape(problem.labelsB)},
-                          shape(problem.labelsC));
-  if (!space) {
-    result.error = space.error;
-    return result;
-  }
-  MacroIndicesOrError macro =
-      mapToMacroIndices(*space.space, problem.labelsA, problem.labelsB, problem.labelsC);
+  MacroIndicesOrError macro = macroIndicesOf(problem);
   if (!macro) {
     result.error = macro.error;
     return result;

@@ -55,25 +55,22 @@ std::string pickLabel(const ContractionProblem &p, const std::vector<std::string
   return best;
 }
 
-/// The member of `candidates` with the longest (padded) block in x's view.
-std::string longestBlock(const ContractionProblem &p, const CosmaLayout &layout, Operand x,
-                         const std::vector<std::string> &candidates) {
-  std::string best;
-  int64_t bestLen = -1;
-  for (const std::string &l : candidates) {
-    int64_t g = gridDimOf(layout, x, l);
-    int64_t len = ceilDiv(p.extents.at(l), g >= 0 ? layout.grid[g] : 1);
-    if (len > bestLen)
-      best = l, bestLen = len;
-  }
-  return best;
-}
-
 /// Padded block length of label l in x's compute view.
 int64_t paddedBlock(const ContractionProblem &p, const CosmaLayout &layout, Operand x,
                     const std::string &l) {
   int64_t g = gridDimOf(layout, x, l);
   return ceilDiv(p.extents.at(l), g >= 0 ? layout.grid[g] : 1);
+}
+
+/// The member of `candidates` with the longest (padded) block in x's view.
+std::string longestBlock(const ContractionProblem &p, const CosmaLayout &layout, Operand x,
+                         const std::vector<std::string> &candidates) {
+  std::string best;
+  int64_t bestLen = -1;
+  for (const std::string &l : candidates)
+    if (int64_t len = paddedBlock(p, layout, x, l); len > bestLen)
+      best = l, bestLen = len;
+  return best;
 }
 
 } // namespace

@@ -223,8 +223,6 @@ LogicalResult ContractionLowering::buildArrays() {
   if (failed(p))
     return failure();
   problem = *p;
-  if (algorithm == ParallelAlgorithm::Cosma && failed(readCosmaLayout()))
-    return failure();
   const std::vector<std::string> *labels[3] = {&problem.labelsA, &problem.labelsB,
                                                &problem.labelsC};
   for (const std::string &l : problem.labelsC)
@@ -237,6 +235,8 @@ LogicalResult ContractionLowering::buildArrays() {
         return op.emitOpError() << "label '" << l << "' is only in input #" << x
                                 << " (summed before the product); the runtime does not "
                                 << "run these yet: sum it with tc.sum first";
+  if (algorithm == ParallelAlgorithm::Cosma && failed(readCosmaLayout()))
+    return failure();
   DistAttr dists[3] = {plan.getDistA(), plan.getDistB(), plan.getDistC()};
   Value operands[3] = {op.getLhs(), op.getRhs(), op.getInit()};
   // Stored dimension order: the plan's i_contiguous (lib/Analysis/StorageOrder.h
@@ -355,12 +355,10 @@ LogicalResult ContractionLowering::buildArrays() {
 /// COSMA's plan (docs/Derivations.md D27): the distributed labels in the
 /// roles Algorithm 1 gives them, rounds over K, and the labels split again.
 LogicalResult ContractionLowering::readCosmaLayout() {
-  MacroIndices macro;
-  for (const std::string &l : problem.labelsC)
-    (llvm::is_contained(problem.labelsA, l) ? macro.I : macro.J).push_back(l);
-  for (const std::string &l : problem.labelsA)
-    if (llvm::is_contained(problem.labelsB, l))
-      macro.K.push_back(l);
+  MacroIndicesOrError macroOrError = macroIndicesOf(problem);
+  if (!macroOrError)
+    return op.emitOpError() << macroOrError.error;
+  const MacroIndices &macro = macroOrError.value;
   DistAttr dists[3] = {plan.getDistA(), plan.getDistB(), plan.getDistC()};
   std::string i = dists[RA].getDistributedLabel(0).str(),
               j = dists[RB].getDistributedLabel(1).str(),
@@ -541,11 +539,9 @@ void ContractionLowering::emitPredictions(const CosmaVolumes *volumes) {
 
 Value ContractionLowering::createArray(ArrayInfo &a, Value storage) {
   auto type = ArrayType::get(b.getContext(), a.extents.size(), b.getF64Type(), grid.size());
-  DenseI64ArrayAttr split =
-      llvm::is_contained(a.split, 0) || llvm::is_contained(a.split, 1) ||
-              llvm::is_contained(a.split, 2)
-          ? b.getDenseI64ArrayAttr(a.split)
-          : nullptr;
+  DenseI64ArrayAttr split = llvm::any_of(a.split, [](int64_t g) { return g >= 0; })
+                                ? b.getDenseI64ArrayAttr(a.split)
+                                : nullptr;
   return ArrayOp::create(b, loc, type, a.name, a.extents, grid, a.dims, a.skew, a.kind, a.init,
                          !inCore, fileDimsAttr(a), split, storage)
       .getResult();

@@ -117,15 +117,9 @@ struct LowerBounds {
   double disk = 0, io = 0, comm = 0;
 };
 LowerBounds lowerBounds(const ContractionProblem &p, const MachineModel &m) {
-  double I = 1, J = 1, K = 1;
-  auto in = [](const std::vector<std::string> &v, const std::string &l) {
-    return llvm::is_contained(v, l);
-  };
-  for (const std::string &l : p.labelsC)
-    (in(p.labelsA, l) ? I : J) *= static_cast<double>(p.extents.at(l));
-  for (const std::string &l : p.labelsA)
-    if (in(p.labelsB, l))
-      K *= static_cast<double>(p.extents.at(l));
+  // Reported problems were planned, so their macro-indices exist.
+  const MacroSizes sizes = macroIndicesOf(p).value.sizes;
+  const double I = sizes.I, J = sizes.J, K = sizes.K;
   const double e = static_cast<double>(m.elemBytes), S = m.memBytes / e;
   const double P = static_cast<double>(m.procs);
   LowerBounds b;

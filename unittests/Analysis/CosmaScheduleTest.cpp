@@ -25,13 +25,9 @@ ContractionProblem matmul(int64_t m, int64_t n, int64_t k) {
 }
 
 MacroIndices macroOf(const ContractionProblem &p) {
-  MacroIndices macro;
-  for (const std::string &l : p.labelsC)
-    (std::count(p.labelsA.begin(), p.labelsA.end(), l) ? macro.I : macro.J).push_back(l);
-  for (const std::string &l : p.labelsA)
-    if (std::count(p.labelsB.begin(), p.labelsB.end(), l))
-      macro.K.push_back(l);
-  return macro;
+  MacroIndicesOrError macro = macroIndicesOf(p);
+  EXPECT_TRUE(macro) << macro.error;
+  return macro.value;
 }
 
 /// Counts, element by element, what every rank sends and receives under the

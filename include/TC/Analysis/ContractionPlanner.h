@@ -32,6 +32,10 @@ struct ContractionProblem {
   std::optional<Layout> givenA, givenB, requiredC;
 };
 
+/// The problem's macro-indices (buildIndexSpace, then mapToMacroIndices), or
+/// the error naming what the model does not cover.
+MacroIndicesOrError macroIndicesOf(const ContractionProblem &problem);
+
 /// Decisions already made; unset fields are searched.
 struct PlanDecisions {
   std::optional<bool> inCore;
