@@ -2,6 +2,7 @@
 #include "TC/Analysis/ContractionPlanner.h"
 
 #include "TC/Analysis/CosmaSchedule.h"
+#include "TC/Analysis/PummaSchedule.h"
 #include "TC/Analysis/StorageOrder.h"
 
 #include <algorithm>
@@ -95,6 +96,7 @@ std::optional<AlgorithmLayouts> chooseLayouts(const Context &ctx, ParallelAlgori
       out.a.dims = {k}, out.b.dims = {k}, out.c.dims = {"*"};
       break;
     case ParallelAlgorithm::Cosma: // planned by planCosma
+    case ParallelAlgorithm::Pumma: // planned by planPumma
       break;
     }
     const ContractionProblem &pb = ctx.problem;
@@ -421,6 +423,14 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
     if (std::optional<ContractionPlan> plan =
             planCosma(problem, macro.value, machine, result.remarks))
       result.candidates.push_back(*plan);
+  // PUMMA likewise (in core; block-cyclic layouts given are used in place).
+  const bool pummaAllowed =
+      (!decisions.algorithm || *decisions.algorithm == ParallelAlgorithm::Pumma) &&
+      decisions.inCore.value_or(true) && !decisions.nest;
+  if (pummaAllowed)
+    if (std::optional<ContractionPlan> plan =
+            planPumma(problem, macro.value, machine, result.remarks, decisions.roll))
+      result.candidates.push_back(*plan);
 
   if (result.candidates.empty()) {
     // Every array can be tiled down to one element, so no plan fits exactly when
@@ -453,9 +463,16 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
   return result;
 }
 
+double RankVolumes::maxSent() const {
+  return sent.empty() ? 0 : *std::max_element(sent.begin(), sent.end());
+}
+double RankVolumes::maxReceived() const {
+  return received.empty() ? 0 : *std::max_element(received.begin(), received.end());
+}
+
 bool sameDecisions(const PlanDecisions &a, const PlanDecisions &b) {
   if (a.inCore != b.inCore || a.method != b.method || a.algorithm != b.algorithm ||
-      a.order != b.order || a.iContiguous != b.iContiguous ||
+      a.order != b.order || a.iContiguous != b.iContiguous || a.roll != b.roll ||
       a.nest.has_value() != b.nest.has_value())
     return false;
   return !a.nest || sameLoops(*a.nest, *b.nest);
@@ -466,7 +483,7 @@ bool choiceStands(const PlanDecisions &searched, const ContractionPlan &chosen,
   auto keeps = [](const auto &was, const auto &is) { return !was || is == was; };
   if (!keeps(searched.inCore, now.inCore) || !keeps(searched.method, now.method) ||
       !keeps(searched.algorithm, now.algorithm) || !keeps(searched.order, now.order) ||
-      !keeps(searched.iContiguous, now.iContiguous) ||
+      !keeps(searched.iContiguous, now.iContiguous) || !keeps(searched.roll, now.roll) ||
       (searched.nest && !(now.nest && sameLoops(*searched.nest, *now.nest))))
     return false;
   // The storage order takes no part in the search: it only has to agree.

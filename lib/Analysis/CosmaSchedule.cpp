@@ -118,18 +118,11 @@ CosmaLayout completeCosmaLayout(const ContractionProblem &problem, const MacroIn
   return layout;
 }
 
-double CosmaVolumes::maxSent() const {
-  return sent.empty() ? 0 : *std::max_element(sent.begin(), sent.end());
-}
-double CosmaVolumes::maxReceived() const {
-  return received.empty() ? 0 : *std::max_element(received.begin(), received.end());
-}
-
-CosmaVolumes cosmaVolumes(const ContractionProblem &problem, const CosmaLayout &layout,
+RankVolumes cosmaVolumes(const ContractionProblem &problem, const CosmaLayout &layout,
                           int64_t elemBytes) {
   const std::vector<int64_t> &g = layout.grid;
   const int64_t P = g[0] * g[1] * g[2];
-  CosmaVolumes v;
+  RankVolumes v;
   v.sent.assign(P, 0);
   v.received.assign(P, 0);
   for (int64_t x = 0; x < g[0]; ++x)
@@ -275,7 +268,7 @@ std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
   plan.bufferBytes[0] = e * (buffers.storedA + 2 * buffers.panelA);
   plan.bufferBytes[1] = e * (buffers.storedB + 2 * buffers.panelB);
   plan.bufferBytes[2] = e * (buffers.storedC + buffers.blockC);
-  CosmaVolumes volumes = cosmaVolumes(problem, layout, machine.elemBytes);
+  RankVolumes volumes = cosmaVolumes(problem, layout, machine.elemBytes);
   plan.sentPerRank = volumes.sent;
   plan.receivedPerRank = volumes.received;
   plan.commBytes = volumes.maxReceived();

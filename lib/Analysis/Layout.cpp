@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <utility>
 
 namespace mlir::tc {
@@ -22,6 +23,22 @@ int64_t Layout::parts(const std::string &label) const {
   return n;
 }
 
+bool Layout::isCyclic() const {
+  return std::any_of(cyclic.begin(), cyclic.end(), [](int64_t b) { return b > 0; });
+}
+
+int64_t Layout::paddedLocal(const std::string &label, int64_t extent) const {
+  int64_t n = extent;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] != label)
+      continue;
+    int64_t nb = cyclicBlock(d);
+    n = nb > 0 ? (((n + nb - 1) / nb + grid[d] - 1) / grid[d]) * nb
+               : (n + grid[d] - 1) / grid[d];
+  }
+  return n;
+}
+
 bool Layout::isReplicated() const {
   for (size_t d = 0; d < dims.size(); ++d)
     if (grid[d] > 1 && dims[d] != kReplicated && dims[d] != kFirstSlice)
@@ -31,10 +48,10 @@ bool Layout::isReplicated() const {
 
 bool Layout::samePartition(const Layout &other) const {
   auto significant = [](const Layout &l) {
-    std::vector<std::pair<int64_t, std::string>> out;
+    std::vector<std::tuple<int64_t, std::string, int64_t>> out;
     for (size_t d = 0; d < l.dims.size(); ++d)
       if (l.grid[d] > 1)
-        out.emplace_back(l.grid[d], l.dims[d]);
+        out.emplace_back(l.grid[d], l.dims[d], l.cyclicBlock(d));
     return out;
   };
   return significant(*this) == significant(other);
@@ -47,16 +64,37 @@ std::string Layout::str() const {
   s += "] (";
   for (size_t d = 0; d < dims.size(); ++d)
     s += (d ? ", " : "") + dims[d];
-  return s + ")";
+  s += ")";
+  if (isCyclic()) {
+    s += " cyclic [";
+    for (size_t d = 0; d < grid.size(); ++d)
+      s += (d ? ", " : "") + std::to_string(cyclicBlock(d));
+    s += "]";
+  }
+  return s;
+}
+
+int64_t canonicalCyclicBlock(int64_t block, int64_t extent, int64_t parts) {
+  return block == (extent + parts - 1) / parts ? 0 : block;
+}
+
+Layout canonicalBlocks(const Layout &layout, const std::map<std::string, int64_t> &extents) {
+  Layout out = layout;
+  for (size_t d = 0; d < out.cyclic.size() && d < out.dims.size(); ++d) {
+    auto it = extents.find(out.dims[d]);
+    if (it != extents.end())
+      out.cyclic[d] = canonicalCyclicBlock(out.cyclic[d], it->second, out.grid[d]);
+  }
+  if (!out.isCyclic())
+    out.cyclic.clear();
+  return out;
 }
 
 double localBytes(const Layout &layout, const std::vector<std::string> &labels,
                   const std::map<std::string, int64_t> &extents, int64_t elemBytes) {
   double bytes = static_cast<double>(elemBytes);
-  for (const std::string &label : labels) {
-    int64_t n = extents.at(label), p = layout.parts(label);
-    bytes *= static_cast<double>((n + p - 1) / p);
-  }
+  for (const std::string &label : labels)
+    bytes *= static_cast<double>(layout.paddedLocal(label, extents.at(label)));
   return bytes;
 }
 

@@ -34,6 +34,8 @@ const char *toString(ParallelAlgorithm a) {
     return "accumulation";
   case ParallelAlgorithm::Cosma:
     return "cosma";
+  case ParallelAlgorithm::Pumma:
+    return "pumma";
   }
   return "?";
 }

@@ -62,7 +62,8 @@ static bool isLabelEntry(StringRef entry) {
 
 LogicalResult DistAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<StringAttr> dims,
-                               ArrayRef<int64_t> virtualFactors) {
+                               ArrayRef<int64_t> virtualFactors,
+                               ArrayRef<int64_t> cyclicBlocks) {
   if (dims.empty())
     return emitError() << "#tc.dist needs one entry per grid dimension; got none";
   llvm::StringSet<> labels;
@@ -76,6 +77,22 @@ LogicalResult DistAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (!labels.insert(s).second)
       return emitError() << "#tc.dist distributes index '" << s
                          << "' over two grid dimensions";
+  }
+  if (!cyclicBlocks.empty()) {
+    if (cyclicBlocks.size() != dims.size())
+      return emitError() << "#tc.dist has " << dims.size() << " entries but "
+                         << cyclicBlocks.size() << " block-cyclic block sizes";
+    for (auto [dim, block] : llvm::enumerate(cyclicBlocks)) {
+      if (block < 0)
+        return emitError() << "#tc.dist block-cyclic block size " << block
+                           << " of grid dimension " << dim << " must be >= 0";
+      if (block > 0 && !isLabelEntry(dims[dim].getValue()))
+        return emitError() << "#tc.dist grid dimension " << dim << " is '"
+                           << dims[dim].getValue() << "' but has block-cyclic block size "
+                           << block << "; only distributed indices are dealt in blocks";
+    }
+    if (llvm::any_of(virtualFactors, [](int64_t f) { return f > 1; }))
+      return emitError() << "#tc.dist cannot be both block-cyclic and virtually partitioned";
   }
   if (virtualFactors.empty())
     return success();
@@ -105,12 +122,17 @@ int64_t DistAttr::getVirtualFactor(unsigned dim) const {
   return getVirtualFactors().empty() ? 1 : getVirtualFactors()[dim];
 }
 
-/// dist ::= `<` `[` entry (`,` entry)* `]` (`virtual` `[` int (`,` int)* `]`)? `>`
+int64_t DistAttr::getCyclicBlock(unsigned dim) const {
+  return getCyclicBlocks().empty() ? 0 : getCyclicBlocks()[dim];
+}
+
+/// dist ::= `<` `[` entry (`,` entry)* `]` (`virtual` `[` int (`,` int)* `]`)?
+///           (`cyclic` `[` int (`,` int)* `]`)? `>`
 /// entry ::= bare-id | `*` | `1`
 Attribute DistAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   SmallVector<StringAttr> dims;
-  SmallVector<int64_t> factors;
+  SmallVector<int64_t> factors, blocks;
   MLIRContext *ctx = parser.getContext();
   auto parseEntry = [&]() -> ParseResult {
     if (succeeded(parser.parseOptionalStar())) {
@@ -144,9 +166,15 @@ Attribute DistAttr::parse(AsmParser &parser, Type) {
         }))
       return {};
   }
+  if (succeeded(parser.parseOptionalKeyword("cyclic"))) {
+    if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
+          return parser.parseInteger(blocks.emplace_back());
+        }))
+      return {};
+  }
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); }, ctx, dims, factors);
+  return getChecked([&] { return parser.emitError(loc); }, ctx, dims, factors, blocks);
 }
 
 void DistAttr::print(AsmPrinter &printer) const {
@@ -157,6 +185,11 @@ void DistAttr::print(AsmPrinter &printer) const {
   if (!getVirtualFactors().empty()) {
     printer << " virtual [";
     llvm::interleaveComma(getVirtualFactors(), printer);
+    printer << "]";
+  }
+  if (llvm::any_of(getCyclicBlocks(), [](int64_t b) { return b > 0; })) {
+    printer << " cyclic [";
+    llvm::interleaveComma(getCyclicBlocks(), printer);
     printer << "]";
   }
   printer << ">";
@@ -372,7 +405,8 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                std::optional<AlgorithmKind> algorithm, GridAttr grid,
                                DistAttr distA, DistAttr distB, DistAttr distC,
                                std::optional<ReadOrderKind> order, ArrayAttr loops,
-                               DictionaryAttr rounds, FloatAttr diskBytes,
+                               DictionaryAttr rounds, std::optional<InputKind> roll,
+                               FloatAttr diskBytes,
                                FloatAttr commBytes, FloatAttr seconds,
                                BoolAttr iContiguous) {
   for (auto [name, dist] : {std::pair{"dist_a", distA}, {"dist_b", distB}, {"dist_c", distC}}) {
@@ -429,6 +463,23 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            << "' must be an integer count >= 2";
     }
   }
+  if (roll && algorithm != AlgorithmKind::Pumma)
+    return emitError() << "#tc.plan roll belongs to algorithm = pumma";
+  if (algorithm == AlgorithmKind::Pumma) {
+    if (grid && grid.getRank() != 2)
+      return emitError() << "#tc.plan algorithm = pumma needs a 2-d grid, got " << grid;
+    if (isInCore == false && inCore)
+      return emitError() << "#tc.plan algorithm = pumma runs in core (out-of-core PUMMA "
+                            "is not implemented)";
+  }
+  // Block-cyclic distributions are PUMMA's (the other algorithms' lowerings
+  // and tc.redistribute take them; their compute views are contiguous).
+  for (auto [name, dist] : {std::pair{"dist_a", distA}, {"dist_b", distB}, {"dist_c", distC}})
+    if (dist && algorithm && algorithm != AlgorithmKind::Pumma &&
+        llvm::any_of(dist.getCyclicBlocks(), [](int64_t b) { return b > 0; }))
+      return emitError() << "#tc.plan " << name << " is block-cyclic, which only algorithm "
+                            "= pumma computes in; got "
+                         << dist;
   if (algorithm == AlgorithmKind::Cosma) {
     if (grid && grid.getRank() != 3)
       return emitError() << "#tc.plan algorithm = cosma needs a 3-d grid [pm, pn, pk], got "

@@ -13,7 +13,7 @@ PlanAttr mlir::tc::getPlan(ContractOp op) {
   if (auto plan = op->getAttrOfType<PlanAttr>(TCDialect::getPlanAttrName()))
     return plan;
   return PlanAttr::get(op.getContext(), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {},
-                       {});
+                       {}, {});
 }
 
 PlanDecisions mlir::tc::readDecisions(PlanAttr plan) {
@@ -26,6 +26,8 @@ PlanDecisions mlir::tc::readDecisions(PlanAttr plan) {
     d.algorithm = toAnalysis(*plan.getAlgorithm());
   if (plan.getOrder())
     d.order = toAnalysis(*plan.getOrder());
+  if (plan.getRoll())
+    d.roll = *plan.getRoll() == InputKind::A ? Operand::A : Operand::B;
   if (plan.getLoops() && d.order) {
     TileNest nest;
     nest.order = *d.order;
@@ -47,6 +49,8 @@ Layout mlir::tc::layoutOf(GridAttr grid, DistAttr dist) {
     StringRef label = dist.getDistributedLabel(g);
     layout.dims.push_back(label.empty() ? std::string(Layout::kReplicated) : label.str());
   }
+  if (llvm::any_of(dist.getCyclicBlocks(), [](int64_t b) { return b > 0; }))
+    layout.cyclic.assign(dist.getCyclicBlocks().begin(), dist.getCyclicBlocks().end());
   return layout;
 }
 
@@ -54,7 +58,12 @@ static DistAttr toDist(MLIRContext *ctx, const Layout &layout) {
   SmallVector<StringAttr> dims;
   for (const std::string &d : layout.dims)
     dims.push_back(StringAttr::get(ctx, d));
-  return DistAttr::get(ctx, dims);
+  if (!layout.isCyclic())
+    return DistAttr::get(ctx, dims);
+  SmallVector<int64_t> blocks;
+  for (size_t d = 0; d < layout.dims.size(); ++d)
+    blocks.push_back(layout.cyclicBlock(d));
+  return DistAttr::get(ctx, dims, {}, blocks);
 }
 
 PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPlan &plan,
@@ -78,6 +87,10 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
     order = toIR(plan.nest.order);
   ArrayAttr loops = old.getLoops();
   DictionaryAttr rounds = old.getRounds();
+  std::optional<InputKind> roll = old.getRoll();
+  if (!roll && fields.algorithm && algorithm == AlgorithmKind::Pumma &&
+      plan.algorithm == ParallelAlgorithm::Pumma)
+    roll = plan.roll == Operand::A ? InputKind::A : InputKind::B;
   FloatAttr disk = old.getDiskBytes(), comm = old.getCommBytes(), secs = old.getSeconds();
   if (fields.tiles) {
     if (!loops && !plan.inCore) {
@@ -105,7 +118,7 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
   if (!iContiguous && fields.tiles && plan.iContiguous)
     iContiguous = b.getBoolAttr(true);
   return PlanAttr::get(ctx, inCore, method, algorithm, grid, distA, distB, distC, order,
-                       loops, rounds, disk, comm, secs, iContiguous);
+                       loops, rounds, roll, disk, comm, secs, iContiguous);
 }
 
 DistAttr mlir::tc::toDistAttr(MLIRContext *ctx, const OperatorTree &tree, const Grid &grid,

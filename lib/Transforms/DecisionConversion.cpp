@@ -43,6 +43,8 @@ ParallelAlgorithm mlir::tc::toAnalysis(AlgorithmKind algorithm) {
     return ParallelAlgorithm::Accumulation;
   case AlgorithmKind::Cosma:
     return ParallelAlgorithm::Cosma;
+  case AlgorithmKind::Pumma:
+    return ParallelAlgorithm::Pumma;
   }
   llvm_unreachable("unknown AlgorithmKind");
 }
@@ -59,6 +61,8 @@ AlgorithmKind mlir::tc::toIR(ParallelAlgorithm algorithm) {
     return AlgorithmKind::Accumulation;
   case ParallelAlgorithm::Cosma:
     return AlgorithmKind::Cosma;
+  case ParallelAlgorithm::Pumma:
+    return AlgorithmKind::Pumma;
   }
   llvm_unreachable("unknown ParallelAlgorithm");
 }

@@ -77,7 +77,7 @@ private:
   void emitCosmaProgram(func::FuncOp newFunc);
   Value createArray(ArrayInfo &a, Value storage);
   /// The plan's predictions; COSMA's come per rank (`volumes`).
-  void emitPredictions(const CosmaVolumes *volumes);
+  void emitPredictions(const RankVolumes *volumes);
   void emitGroup(unsigned n);
   void emitContraction();
   Value offsetOf(Role x, bool inside);
@@ -514,7 +514,7 @@ void ContractionLowering::emitGroup(unsigned n) {
   }
 }
 
-void ContractionLowering::emitPredictions(const CosmaVolumes *volumes) {
+void ContractionLowering::emitPredictions(const RankVolumes *volumes) {
   double flops = 2;
   for (auto &[l, e] : problem.extents)
     flops *= e;
@@ -603,7 +603,7 @@ void ContractionLowering::emitProgram(func::FuncOp newFunc) {
 /// partial sums are then reduce-scattered into the processes sharing C's block.
 void ContractionLowering::emitCosmaProgram(func::FuncOp newFunc) {
   b.setInsertionPointToStart(newFunc.addEntryBlock());
-  CosmaVolumes volumes = cosmaVolumes(problem, *cosma, machine.elemBytes);
+  RankVolumes volumes = cosmaVolumes(problem, *cosma, machine.elemBytes);
   emitPredictions(&volumes);
   // Extent of every label in the local contraction: its padded block, and for
   // the K labels the rounds run over, one round's share of it.

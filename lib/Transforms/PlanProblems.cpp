@@ -25,6 +25,8 @@ static Layout toLayout(GridAttr grid, DistAttr dist, ArrayAttr ownLabels,
       name = contractLabels[it - own.begin()];
     layout.dims.push_back(name);
   }
+  if (llvm::any_of(dist.getCyclicBlocks(), [](int64_t b) { return b > 0; }))
+    layout.cyclic.assign(dist.getCyclicBlocks().begin(), dist.getCyclicBlocks().end());
   return layout;
 }
 
@@ -41,6 +43,11 @@ FailureOr<ContractionProblem> mlir::tc::buildProblem(ContractOp op) {
   addExtents(op.getLhs(), p.labelsA);
   addExtents(op.getRhs(), p.labelsB);
   addExtents(op.getResult(), p.labelsC);
+  // Block-cyclic layouts equal to contiguous ones compare as such.
+  auto toLayout = [&](GridAttr grid, DistAttr dist, ArrayAttr own,
+                      const std::vector<std::string> &labels) {
+    return canonicalBlocks(::toLayout(grid, dist, own, labels), p.extents);
+  };
   if (auto r = op.getLhs().getDefiningOp<RedistributeOp>())
     p.givenA = toLayout(r.getGrid(), r.getTo(), r.getLabels(), p.labelsA);
   if (auto r = op.getRhs().getDefiningOp<RedistributeOp>())

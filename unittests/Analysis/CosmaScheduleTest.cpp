@@ -35,7 +35,7 @@ MacroIndices macroOf(const ContractionProblem &p) {
 /// block): an element of A in block (x, z) stored at (x, y, z) goes to the
 /// pn - 1 other ranks (x, y', z); C's partial sum of an element at (x, y, z)
 /// goes to the rank along z owning its sub-block.
-CosmaVolumes simulate(int64_t m, int64_t n, int64_t k, const std::vector<int64_t> &g,
+RankVolumes simulate(int64_t m, int64_t n, int64_t k, const std::vector<int64_t> &g,
                       bool cSplitOnI) {
   auto owner = [](int64_t idx, int64_t extent, int64_t parts) {
     int64_t b = (extent + parts - 1) / parts;
@@ -46,7 +46,7 @@ CosmaVolumes simulate(int64_t m, int64_t n, int64_t k, const std::vector<int64_t
     return offset / s;
   };
   int64_t P = g[0] * g[1] * g[2];
-  CosmaVolumes v;
+  RankVolumes v;
   v.sent.assign(P, 0);
   v.received.assign(P, 0);
   auto rank = [&](int64_t x, int64_t y, int64_t z) { return (x * g[1] + y) * g[2] + z; };
@@ -90,7 +90,7 @@ TEST(CosmaSchedule, VolumesMatchAnElementBySimulation) {
       ContractionProblem p = matmul(m, n, k);
       MacroIndices macro = macroOf(p);
       CosmaLayout layout = completeCosmaLayout(p, macro, g, "i", "j", "k");
-      CosmaVolumes got = cosmaVolumes(p, layout, 8), want = simulate(m, n, k, g, layout.splitC == "i");
+      RankVolumes got = cosmaVolumes(p, layout, 8), want = simulate(m, n, k, g, layout.splitC == "i");
       for (size_t r = 0; r < want.sent.size(); ++r) {
         EXPECT_EQ(got.sent[r], want.sent[r]) << m << "x" << n << "x" << k << " rank " << r;
         EXPECT_EQ(got.received[r], want.received[r]) << m << "x" << n << "x" << k << " rank " << r;
@@ -106,7 +106,7 @@ TEST(CosmaSchedule, FaceSumOnEvenSizes) {
   // and half of C's block partials: 3 * 512 elements.
   ContractionProblem p = matmul(64, 64, 64);
   CosmaLayout layout = completeCosmaLayout(p, macroOf(p), {2, 2, 2}, "i", "j", "k");
-  CosmaVolumes v = cosmaVolumes(p, layout, 8);
+  RankVolumes v = cosmaVolumes(p, layout, 8);
   for (double r : v.received)
     EXPECT_EQ(r, 8.0 * 3 * 512);
 }

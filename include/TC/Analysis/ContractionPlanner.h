@@ -36,12 +36,22 @@ struct ContractionProblem {
 /// the error naming what the model does not cover.
 MacroIndicesOrError macroIndicesOf(const ContractionProblem &problem);
 
+/// Bytes each rank (row-major over the grid) sends and receives, for the
+/// schedules that predict them rank by rank (COSMA, PUMMA).
+struct RankVolumes {
+  std::vector<double> sent, received;
+  double maxSent() const;
+  double maxReceived() const;
+};
+
 /// Decisions already made; unset fields are searched.
 struct PlanDecisions {
   std::optional<bool> inCore;
   std::optional<CommMethod> method;
   std::optional<ParallelAlgorithm> algorithm;
   std::optional<ReadOrder> order;
+  /// PUMMA's rolled input (PummaSchedule.h).
+  std::optional<Operand> roll;
   /// A complete nest (requires method, algorithm and order): only evaluated.
   std::optional<TileNest> nest;
   /// A and C stored with I's labels last (StorageOrder.h); takes no part in the
@@ -65,6 +75,9 @@ struct ContractionPlan {
   /// bytes each rank sends and receives (row-major over the grid).
   std::vector<TileLoop> rounds;
   std::vector<double> sentPerRank, receivedPerRank;
+  /// PUMMA (PummaSchedule.h): the input that moves along the grid; the mode
+  /// and the roll dimension follow from the layouts.
+  Operand roll = Operand::A;
 
   double totalDiskBytes() const { return diskBytes + redist.diskBytes; }
   double totalCommBytes() const { return commBytes + redist.commBytes; }

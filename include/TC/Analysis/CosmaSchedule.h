@@ -64,12 +64,7 @@ CosmaLayout completeCosmaLayout(const ContractionProblem &problem, const MacroIn
 /// A along grid dimension 1 and of B along 0, and the reduce-scatter of C along
 /// 2. They do not depend on the rounds: the rounds partition the K range, and
 /// each sends only its real elements.
-struct CosmaVolumes {
-  std::vector<double> sent, received;
-  double maxSent() const;
-  double maxReceived() const;
-};
-CosmaVolumes cosmaVolumes(const ContractionProblem &problem, const CosmaLayout &layout,
+RankVolumes cosmaVolumes(const ContractionProblem &problem, const CosmaLayout &layout,
                           int64_t elemBytes);
 
 /// The padded per-process sizes the lowering allocates, in elements: each

@@ -22,6 +22,11 @@ namespace mlir::tc {
 struct Layout {
   std::vector<int64_t> grid;
   std::vector<std::string> dims;
+  /// Per grid dimension, the block size of a block-cyclic distribution
+  /// (ScaLAPACK's MB/NB; Choi, Dongarra, Walker section 2): blocks of that many
+  /// elements dealt round-robin over the grid dimension. 0 (or no entry): one
+  /// contiguous ceil-sized block per coordinate.
+  std::vector<int64_t> cyclic;
 
   static constexpr const char *kReplicated = "*";
   static constexpr const char *kFirstSlice = "1";
@@ -29,6 +34,13 @@ struct Layout {
   int64_t procs() const;
   /// Number of blocks `label` is split into (1 when it is not distributed).
   int64_t parts(const std::string &label) const;
+  /// The block-cyclic block size of grid dimension `d`, 0 when contiguous.
+  int64_t cyclicBlock(size_t d) const { return d < cyclic.size() ? cyclic[d] : 0; }
+  /// True when some grid dimension is block-cyclic.
+  bool isCyclic() const;
+  /// Elements of `label` (of `extent`) a process holds, padded: ceil-sized
+  /// blocks, or whole cyclic blocks, the most any coordinate holds.
+  int64_t paddedLocal(const std::string &label, int64_t extent) const;
   /// True when no grid dimension distributes a label.
   bool isReplicated() const;
   /// The same partition of the data: equal after dropping grid dimensions of
@@ -37,6 +49,13 @@ struct Layout {
   /// "[4] (i)" style text for diagnostics and reports.
   std::string str() const;
 };
+
+/// A block-cyclic block size that gives every coordinate one ceil-sized block
+/// is the contiguous distribution: 0, so that equal partitions compare equal.
+int64_t canonicalCyclicBlock(int64_t block, int64_t extent, int64_t parts);
+/// `layout` with every such block size written 0 (and no cyclic list when
+/// none is left).
+Layout canonicalBlocks(const Layout &layout, const std::map<std::string, int64_t> &extents);
 
 /// Largest per-process block of an array with `labels` under `layout`, in bytes:
 /// the product over labels of ceil(extent / parts).

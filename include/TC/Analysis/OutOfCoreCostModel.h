@@ -34,6 +34,9 @@ enum class ParallelAlgorithm {
   /// Kwasniewski et al.'s COSMA on a 3-D grid [pm, pn, pk] (CosmaSchedule.h);
   /// not part of Gao et al.'s model: enumerateCandidates never returns it.
   Cosma,
+  /// Choi, Dongarra and Walker's PUMMA on a 2-D grid, block-cyclic
+  /// (PummaSchedule.h); not part of Gao et al.'s model either.
+  Pumma,
 };
 
 /// Order of the three disk reads in the tiling-loop nest ([G] section 3).

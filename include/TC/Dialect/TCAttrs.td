@@ -47,15 +47,31 @@ def TC_DistAttr : TC_Attr<"Dist", "dist"> {
     construction needs when a fused loop is distributed differently by producer and
     consumer. Factors are >= 1 and may exceed 1 only on dimensions that distribute an
     index.
+
+    The optional `cyclic` list gives a block-cyclic block size per grid dimension,
+    as ScaLAPACK describes matrices (MB, NB; Choi, Dongarra, Walker section 2): the
+    index is cut into blocks of that many elements, dealt round-robin over the grid
+    dimension's coordinates. 0 keeps one contiguous block per coordinate; sizes > 0
+    are allowed only on dimensions that distribute an index, and not together with
+    virtual partitioning.
+
+    ```mlir
+    #tc.dist<[i, k] cyclic [5, 5]>
+    ```
   }];
   let parameters = (ins
     ArrayRefParameter<"::mlir::StringAttr", "label, `*` or `1` per grid dimension">:$dims,
-    ArrayRefParameter<"int64_t", "virtual-partitioning factor per grid dimension (empty: all 1)">:$virtualFactors);
+    ArrayRefParameter<"int64_t", "virtual-partitioning factor per grid dimension (empty: all 1)">:$virtualFactors,
+    ArrayRefParameter<"int64_t", "block-cyclic block size per grid dimension (empty: all 0, contiguous)">:$cyclicBlocks);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
     AttrBuilder<(ins "::llvm::ArrayRef<::mlir::StringAttr>":$dims), [{
-      return $_get($_ctxt, dims, ::llvm::ArrayRef<int64_t>{});
+      return $_get($_ctxt, dims, ::llvm::ArrayRef<int64_t>{}, ::llvm::ArrayRef<int64_t>{});
+    }]>,
+    AttrBuilder<(ins "::llvm::ArrayRef<::mlir::StringAttr>":$dims,
+                     "::llvm::ArrayRef<int64_t>":$virtualFactors), [{
+      return $_get($_ctxt, dims, virtualFactors, ::llvm::ArrayRef<int64_t>{});
     }]>
   ];
   let extraClassDeclaration = [{
@@ -67,6 +83,8 @@ def TC_DistAttr : TC_Attr<"Dist", "dist"> {
     ::llvm::StringRef getDistributedLabel(unsigned dim) const;
     /// Virtual-partitioning factor of grid dimension `dim` (1 when none was given).
     int64_t getVirtualFactor(unsigned dim) const;
+    /// Block-cyclic block size of grid dimension `dim` (0: contiguous blocks).
+    int64_t getCyclicBlock(unsigned dim) const;
   }];
 }
 
@@ -144,6 +162,13 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
       group n (after the loops of groups 1..n), and C is written at the end of the
       body it was read in. Group D4 holds loops over in-memory sub-tiles only.
       Every tile count is at least 2 (a loop of one trip is no loop).
+    - `algorithm = pumma` (Choi, Dongarra, Walker) on a 2-d grid, each array
+      distributing one label per grid dimension, possibly block-cyclically
+      (`#tc.dist ... cyclic [..]`); `roll` names the input that moves along
+      the grid (`a` or `b`, pumma only). The layouts decide the variant
+      (docs/Derivations.md D28): the rolled input holding K along the
+      dimension it moves along gathers the other input's panels (MDB2),
+      holding its free label there reduces C's partial panels (A^T B, A B^T).
     - `rounds` (`algorithm = cosma` only): the loops over the process's K
       range, each array's panel gathered once per round (Kwasniewski et al.
       Algorithm 1 lines 6-7), a dictionary from K label to round count (>= 2).
@@ -167,6 +192,7 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
     OptionalParameter<"std::optional<::mlir::tc::ReadOrderKind>">:$order,
     OptionalParameter<"::mlir::ArrayAttr">:$loops,
     OptionalParameter<"::mlir::DictionaryAttr">:$rounds,
+    OptionalParameter<"std::optional<::mlir::tc::InputKind>">:$roll,
     OptionalParameter<"::mlir::FloatAttr">:$disk_bytes,
     OptionalParameter<"::mlir::FloatAttr">:$comm_bytes,
     OptionalParameter<"::mlir::FloatAttr">:$seconds,

@@ -46,7 +46,8 @@ def TC_AlgorithmKind : TC_I32Enum<"AlgorithmKind", "parallel algorithm", [
     I32EnumAttrCase<"ReplicationA", 1, "replication_a">,
     I32EnumAttrCase<"ReplicationB", 2, "replication_b">,
     I32EnumAttrCase<"Accumulation", 3, "accumulation">,
-    I32EnumAttrCase<"Cosma", 4, "cosma">]> {
+    I32EnumAttrCase<"Cosma", 4, "cosma">,
+    I32EnumAttrCase<"Pumma", 5, "pumma">]> {
   let description = [{
     Gao et al.'s parallel algorithms (section 2.2, Table 1): `rotation`
     (Cannon on a square 2-D grid), `replication_a` and `replication_b` (the
@@ -54,7 +55,17 @@ def TC_AlgorithmKind : TC_I32Enum<"AlgorithmKind", "parallel algorithm", [
     and reduced); and `cosma`, Kwasniewski et al.'s communication-optimal
     schedule on a 3-D grid [pm, pn, pk] (inputs all-gathered along the grid's
     j and i dimensions in rounds, partial results reduced along k;
-    docs/Derivations.md D27).
+    docs/Derivations.md D27); and `pumma`, Choi, Dongarra and Walker's
+    block-cyclic algorithm on a 2-D grid (one input rolled along the grid, the
+    other's panels gathered or C's partial panels reduced; D28).
+  }];
+}
+
+def TC_InputKind : TC_I32Enum<"InputKind", "input operand", [
+    I32EnumAttrCase<"A", 0, "a">,
+    I32EnumAttrCase<"B", 1, "b">]> {
+  let description = [{
+    One of the two inputs of a contraction (PUMMA's rolled input).
   }];
 }
 
