@@ -81,6 +81,23 @@ LogicalResult ArrayOp::verify() {
                              << "' splits more than one dimension again";
     }
   }
+  if (std::optional<ArrayRef<int64_t>> cyclic = getCyclic()) {
+    if (cyclic->size() != extents.size())
+      return emitOpError() << "array '" << getName() << "' has " << extents.size()
+                           << " extents but " << cyclic->size() << " cyclic entries";
+    for (auto [d, nb] : llvm::enumerate(*cyclic)) {
+      if (nb == 0)
+        continue;
+      if (nb < 0 || dims[d] < 0)
+        return emitOpError() << "dimension " << d << " has block-cyclic block size " << nb
+                             << "; a block-cyclic dimension is distributed, its block size "
+                             << "> 0";
+      if (skew[d] != -1 || (getSplit() && llvm::any_of(*getSplit(),
+                                                       [](int64_t g) { return g >= 0; })))
+        return emitOpError() << "array '" << getName() << "' with a block-cyclic dimension "
+                             << "has no skew and no split";
+    }
+  }
   if (std::optional<ArrayRef<int64_t>> fileDims = getFileDims()) {
     SmallVector<int64_t> sorted(fileDims->begin(), fileDims->end());
     llvm::sort(sorted);
@@ -104,6 +121,11 @@ LogicalResult ArrayOp::verify() {
       // A sub-block of the block (ceil again, as the runtime stores it).
       if (std::optional<ArrayRef<int64_t>> split = getSplit(); split && (*split)[d] >= 0)
         b = (b + grid[(*split)[d]] - 1) / grid[(*split)[d]];
+      // Whole blocks of a block-cyclic dimension: the most any coordinate holds.
+      if (std::optional<ArrayRef<int64_t>> cyclic = getCyclic(); cyclic && (*cyclic)[d] > 0) {
+        int64_t nb = (*cyclic)[d];
+        b = ((extent + nb - 1) / nb + parts - 1) / parts * nb;
+      }
       block.push_back(b);
     }
     auto type = cast<MemRefType>(storage.getType());
@@ -201,6 +223,49 @@ LogicalResult ShiftTileOp::verify() {
       return emitOpError() << "sub-tile size " << s << " of dimension " << d
                            << " is outside 1.." << type.getDimSize(d);
   return verifyGridDim(*this, getArray().getType(), getGridDim());
+}
+
+LogicalResult GridCoordOp::verify() {
+  return verifyGridDim(*this, getArray().getType(), getGridDim());
+}
+
+/// The panel of tc.gather_cyclic / tc.reduce_cyclic: `dim` a block-cyclic
+/// dimension of the array (when it is defined here), modulus >= 1, a buffer of
+/// the array's rank.
+static LogicalResult verifyCyclicPanel(Operation *op, Value array, int64_t dim,
+                                       int64_t modulus, MemRefType buffer) {
+  auto type = cast<ArrayType>(array.getType());
+  if (dim < 0 || dim >= type.getRank())
+    return op->emitOpError() << "dim " << dim << " is not a dimension of the rank-"
+                             << type.getRank() << " array";
+  if (modulus < 1)
+    return op->emitOpError() << "modulo " << modulus << " must be >= 1";
+  if (failed(verifyTileBuffer(op, buffer, "the panel buffer")))
+    return failure();
+  if (buffer.getRank() != type.getRank())
+    return op->emitOpError() << "the panel buffer " << buffer << " must have the array's rank "
+                             << type.getRank();
+  if (auto def = array.getDefiningOp<ArrayOp>()) {
+    std::optional<ArrayRef<int64_t>> cyclic = def.getCyclic();
+    if (!cyclic || (*cyclic)[dim] <= 0)
+      return op->emitOpError() << "dim " << dim << " of array '" << def.getName()
+                               << "' is not block-cyclic";
+    int64_t nb = (*cyclic)[dim], extent = def.getExtents()[dim];
+    int64_t rows = ((extent + nb - 1) / nb + modulus - 1) / modulus * nb;
+    if (buffer.getShape()[dim] < rows)
+      return op->emitOpError() << "the panel buffer " << buffer << " holds "
+                               << buffer.getShape()[dim] << " rows of dim " << dim
+                               << ", the panel has " << rows;
+  }
+  return success();
+}
+
+LogicalResult GatherCyclicOp::verify() {
+  return verifyCyclicPanel(*this, getArray(), getDim(), getModulus(), getBuffer().getType());
+}
+
+LogicalResult ReduceCyclicOp::verify() {
+  return verifyCyclicPanel(*this, getArray(), getDim(), getModulus(), getBuffer().getType());
 }
 
 LogicalResult ShiftArrayOp::verify() {

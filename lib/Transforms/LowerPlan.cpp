@@ -19,6 +19,7 @@
 #include "PlanProblems.h"
 #include "ProgramEntry.h"
 #include "TC/Analysis/CosmaSchedule.h"
+#include "TC/Analysis/PummaSchedule.h"
 #include "TC/Analysis/StorageOrder.h"
 #include "TC/Transforms/Passes.h"
 
@@ -45,6 +46,7 @@ struct ArrayInfo {
   SmallVector<int64_t> fileDims;   ///< the tensor dimension of each stored one
   SmallVector<int64_t> extents, dims, skew;
   SmallVector<int64_t> split; ///< COSMA: the grid dimension splitting each block again
+  SmallVector<int64_t> cyclic; ///< PUMMA: each dimension's block-cyclic block size (0: none)
   ArrayKind kind = ArrayKind::Distributed;
   ArrayInitKind init = ArrayInitKind::Input;
   int64_t shiftDim = -1; ///< rotation: the grid dimension this array moves along
@@ -75,6 +77,14 @@ private:
   LogicalResult readCosmaLayout();
   LogicalResult prepareCosma();
   void emitCosmaProgram(func::FuncOp newFunc);
+  LogicalResult readPummaChoice();
+  void emitPummaProgram(func::FuncOp newFunc);
+  /// Stage 1 ([G] 2.3): inputs given in another layout, redistributed.
+  void emitGivenInputs();
+  /// Stage 3 and the output: the result in its required layout, stored.
+  void emitStore();
+  /// A loop nest writing zeros into `buffer`.
+  void emitZeroFill(Value buffer);
   Value createArray(ArrayInfo &a, Value storage);
   /// The plan's predictions; COSMA's come per rank (`volumes`).
   void emitPredictions(const RankVolumes *volumes);
@@ -118,6 +128,8 @@ private:
   /// COSMA (Kwasniewski et al.): its layout and its rounds over K.
   std::optional<CosmaLayout> cosma;
   std::vector<TileLoop> rounds;
+  /// PUMMA (Choi, Dongarra, Walker): the rolled input, mode and blocks.
+  std::optional<PummaChoice> pumma;
 };
 
 /// The function argument behind an operand, looking through a tc.redistribute.
@@ -208,6 +220,12 @@ LogicalResult ContractionLowering::readPlan() {
     for (NamedAttribute round : r)
       rounds.push_back({round.getName().getValue().str(),
                         cast<IntegerAttr>(round.getValue()).getInt()});
+  if (algorithm == ParallelAlgorithm::Pumma && (!inCore || grid.size() != 2))
+    return op.emitOpError() << "algorithm = pumma runs in core on a 2-d grid (out-of-core "
+                               "PUMMA is not implemented); the plan has in_core = "
+                            << inCore << " and grid " << plan.getGrid();
+  if (algorithm == ParallelAlgorithm::Pumma && !plan.getRoll())
+    return missing("roll");
   if (algorithm == ParallelAlgorithm::Rotation && grid.size() != 2)
     return op.emitOpError() << "rotation needs a 2-d grid, the plan has "
                             << plan.getGrid();
@@ -236,6 +254,8 @@ LogicalResult ContractionLowering::buildArrays() {
                                 << " (summed before the product); the runtime does not "
                                 << "run these yet: sum it with tc.sum first";
   if (algorithm == ParallelAlgorithm::Cosma && failed(readCosmaLayout()))
+    return failure();
+  if (algorithm == ParallelAlgorithm::Pumma && failed(readPummaChoice()))
     return failure();
   DistAttr dists[3] = {plan.getDistA(), plan.getDistB(), plan.getDistC()};
   Value operands[3] = {op.getLhs(), op.getRhs(), op.getInit()};
@@ -275,6 +295,7 @@ LogicalResult ContractionLowering::buildArrays() {
           dim = g;
       a.dims.push_back(dim);
       a.skew.push_back(-1);
+      a.cyclic.push_back(pumma && dim >= 0 ? pumma->blockOf(l) : 0);
     }
     bool isReplicated = x == replicated ||
                         (x == RC && algorithm == ParallelAlgorithm::Accumulation);
@@ -307,8 +328,9 @@ LogicalResult ContractionLowering::buildArrays() {
         return op.emitOpError() << "rotation plan distributes no contracted label of "
                                 << (x == RA ? "A" : "B");
     }
-  // Blocks per label, which every distributed array holding it must agree on.
-  for (int x = 0; x < 3; ++x)
+  // Blocks per label, which every distributed array holding it must agree on
+  // (PUMMA's labels lie on different grid dimensions in different arrays).
+  for (int x = 0; x < 3 && !pumma; ++x)
     for (auto [d, l] : llvm::enumerate(arrays[x].labels)) {
       int64_t p = arrays[x].dims[d] >= 0 ? grid[arrays[x].dims[d]] : 1;
       auto [it, fresh] = parts.insert({l, p});
@@ -325,7 +347,9 @@ LogicalResult ContractionLowering::buildArrays() {
     if (!*layouts[x])
       continue;
     const Layout &l = **layouts[x];
-    Layout algorithmLayout = layoutOf(plan.getGrid(), dists[x]);
+    Layout algorithmLayout =
+        canonicalBlocks(pumma ? pumma->layout(Operand(x)) : layoutOf(plan.getGrid(), dists[x]),
+                        problem.extents);
     if (l.samePartition(algorithmLayout) && arrays[x].kind == ArrayKind::Distributed)
       continue;
     if (l.grid != std::vector<int64_t>(grid.begin(), grid.end()))
@@ -338,9 +362,12 @@ LogicalResult ContractionLowering::buildArrays() {
     for (auto [d, label] : llvm::enumerate(g.labels)) {
       g.dims[d] = -1;
       g.skew[d] = -1;
+      g.cyclic[d] = 0;
       for (unsigned gd = 0; gd < l.dims.size(); ++gd)
-        if (l.dims[gd] == label)
+        if (l.dims[gd] == label) {
           g.dims[d] = gd;
+          g.cyclic[d] = l.cyclicBlock(gd);
+        }
         else if (l.dims[gd] == Layout::kFirstSlice)
           return op.emitOpError() << "layouts holding only the first slice ('1') are "
                                      "not supported by the runtime";
@@ -395,6 +422,23 @@ LogicalResult ContractionLowering::prepareCosma() {
       if (l == cosma->splitLabel(x))
         a.split[d] = CosmaLayout::splitGridDim(x);
   }
+  return success();
+}
+
+/// PUMMA's plan (docs/Derivations.md D28): the variant the three layouts and
+/// the rolled input describe.
+LogicalResult ContractionLowering::readPummaChoice() {
+  MacroIndicesOrError macroOrError = macroIndicesOf(problem);
+  if (!macroOrError)
+    return op.emitOpError() << macroOrError.error;
+  PummaChoiceOrError choice = pummaChoiceOf(
+      problem, macroOrError.value, std::vector<int64_t>(grid.begin(), grid.end()),
+      *plan.getRoll() == InputKind::A ? Operand::A : Operand::B,
+      layoutOf(plan.getGrid(), plan.getDistA()), layoutOf(plan.getGrid(), plan.getDistB()),
+      layoutOf(plan.getGrid(), plan.getDistC()));
+  if (!choice.value)
+    return op.emitOpError() << "algorithm = pumma: " << choice.error;
+  pumma = choice.value;
   return success();
 }
 
@@ -542,8 +586,11 @@ Value ContractionLowering::createArray(ArrayInfo &a, Value storage) {
   DenseI64ArrayAttr split = llvm::any_of(a.split, [](int64_t g) { return g >= 0; })
                                 ? b.getDenseI64ArrayAttr(a.split)
                                 : nullptr;
+  DenseI64ArrayAttr cyclic = llvm::any_of(a.cyclic, [](int64_t nb) { return nb > 0; })
+                                 ? b.getDenseI64ArrayAttr(a.cyclic)
+                                 : nullptr;
   return ArrayOp::create(b, loc, type, a.name, a.extents, grid, a.dims, a.skew, a.kind, a.init,
-                         !inCore, fileDimsAttr(a), split, storage)
+                         !inCore, fileDimsAttr(a), split, cyclic, storage)
       .getResult();
 }
 
@@ -558,11 +605,7 @@ void ContractionLowering::emitProgram(func::FuncOp newFunc) {
   // reading and writing tiles copies nothing and memory holds each array once.
   for (ArrayInfo &a : arrays)
     a.handle = createArray(a, inCore ? a.buffer : Value());
-  for (Role x : {RA, RB})
-    if (given[x]) {
-      given[x]->handle = createArray(*given[x], Value());
-      RedistributeArrayOp::create(b, loc, given[x]->handle, arrays[x].handle);
-    }
+  emitGivenInputs();
   if (replicated >= 0 && !inside)
     AllGatherArrayOp::create(b, loc, arrays[replicated].handle);
   if (algorithm == ParallelAlgorithm::Rotation && !inside) {
@@ -578,20 +621,130 @@ void ContractionLowering::emitProgram(func::FuncOp newFunc) {
   }
   if (algorithm == ParallelAlgorithm::Accumulation && !inside)
     AllReduceArrayOp::create(b, loc, arrays[RC].handle);
-  Value result = arrays[RC].handle;
-  if (given[RC]) { // stage 3: the result in its required layout
-    result = createArray(*given[RC], Value());
-    RedistributeArrayOp::create(b, loc, arrays[RC].handle, result);
-  }
   // Out of core, the tiles are free before the output is written (memory cap);
   // in core they are the arrays' storage and live until it is.
   if (!inCore)
     for (ArrayInfo &a : arrays)
       memref::DeallocOp::create(b, loc, a.buffer);
-  StoreOp::create(b, loc, result);
+  emitStore();
   if (inCore)
     for (ArrayInfo &a : arrays)
       memref::DeallocOp::create(b, loc, a.buffer);
+  func::ReturnOp::create(b, loc);
+}
+
+void ContractionLowering::emitGivenInputs() {
+  for (Role x : {RA, RB})
+    if (given[x]) {
+      given[x]->handle = createArray(*given[x], Value());
+      RedistributeArrayOp::create(b, loc, given[x]->handle, arrays[x].handle);
+    }
+}
+
+void ContractionLowering::emitStore() {
+  Value result = arrays[RC].handle;
+  if (given[RC]) { // stage 3: the result in its required layout
+    result = createArray(*given[RC], Value());
+    RedistributeArrayOp::create(b, loc, arrays[RC].handle, result);
+  }
+  StoreOp::create(b, loc, result);
+}
+
+void ContractionLowering::emitZeroFill(Value buffer) {
+  OpBuilder::InsertionGuard guard(b);
+  auto type = cast<MemRefType>(buffer.getType());
+  Value zero = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0.0));
+  SmallVector<Value> ivs;
+  for (int64_t extent : type.getShape()) {
+    auto loop = scf::ForOp::create(b, loc, index(0), index(extent), index(1));
+    ivs.push_back(loop.getInductionVar());
+    b.setInsertionPointToStart(loop.getBody());
+  }
+  memref::StoreOp::create(b, loc, zero, buffer, ivs);
+}
+
+/// PUMMA (Choi, Dongarra, Walker sections 3.1-3.2; docs/Derivations.md D28):
+/// every array lives in its padded block; grid[R] stages, at stage t the
+/// rolled input X holds the blocks of residue class (coordinate along R + t)
+/// mod grid[R] of its label along R. Gather: Y's matching K panel is gathered
+/// along G and C += X * panel. Reduce: panel = X * Y (X's current free
+/// blocks of C), summed into C's owners along G. X then moves one step along
+/// R (not after the last stage).
+void ContractionLowering::emitPummaProgram(func::FuncOp newFunc) {
+  b.setInsertionPointToStart(newFunc.addEntryBlock());
+  RankVolumes volumes = pummaVolumes(problem, *pumma, machine.elemBytes);
+  emitPredictions(&volumes);
+  const int64_t R = pumma->rollDim, Q = pumma->stages();
+  const Role X = pumma->roll == Operand::A ? RA : RB, Y = Role(1 - X);
+  const bool gather = pumma->mode == PummaMode::Gather;
+  // Local extent of every label: its padded block (the panel's residue class
+  // has X's padded length along R, both being whole blocks of one class).
+  std::map<std::string, int64_t> extent;
+  auto shapeOf = [&](Role x) {
+    Layout layout = pumma->layout(Operand(x));
+    SmallVector<int64_t> shape;
+    for (const std::string &l : arrays[x].labels) {
+      shape.push_back(layout.paddedLocal(l, problem.extents.at(l)));
+      extent[l] = std::max(extent[l], shape.back());
+    }
+    return shape;
+  };
+  for (Role x : {RA, RB, RC}) {
+    arrays[x].buffer = memref::AllocOp::create(b, loc, MemRefType::get(shapeOf(x), b.getF64Type()));
+    arrays[x].handle = createArray(arrays[x], arrays[x].buffer);
+  }
+  emitGivenInputs();
+  const Role holder = gather ? Y : RC;
+  const std::string &label = gather ? pumma->k : pumma->freeX();
+  const int64_t dim = llvm::find(arrays[holder].labels, label) - arrays[holder].labels.begin();
+  SmallVector<int64_t> panelShape = shapeOf(holder);
+  panelShape[dim] = pummaPanelRows(problem.extents.at(label), pumma->blockOf(label), Q);
+  extent[label] = panelShape[dim];
+  Value panel = memref::AllocOp::create(b, loc, MemRefType::get(panelShape, b.getF64Type()));
+  SmallVector<NamedAttribute> extents;
+  for (auto &[l, e] : extent)
+    extents.push_back(b.getNamedAttr(l, b.getI64IntegerAttr(e)));
+  auto labelsAttr = [&](Role x) {
+    SmallVector<StringRef> ls(arrays[x].labels.begin(), arrays[x].labels.end());
+    return b.getStrArrayAttr(ls);
+  };
+  auto zeros = [&](Role x) { return SmallVector<Value>(arrays[x].labels.size(), index(0)); };
+  Value coord =
+      GridCoordOp::create(b, loc, b.getIndexType(), arrays[RC].handle, b.getI64IntegerAttr(R));
+  auto stages = scf::ForOp::create(b, loc, index(0), index(Q), index(1));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(stages.getBody());
+    Value t = stages.getInductionVar();
+    Value residue = arith::RemUIOp::create(b, loc, arith::AddIOp::create(b, loc, coord, t),
+                                           index(Q));
+    Value ops[3] = {arrays[RA].buffer, arrays[RB].buffer, arrays[RC].buffer};
+    if (gather) {
+      GatherCyclicOp::create(b, loc, arrays[Y].handle, b.getI64IntegerAttr(dim), residue,
+                             b.getI64IntegerAttr(Q), panel);
+      ops[Y] = panel;
+    } else {
+      emitZeroFill(panel);
+      ops[RC] = panel;
+    }
+    TileContractOp::create(b, loc, ops[RC], zeros(RC), labelsAttr(RC), ops[RA], zeros(RA),
+                           labelsAttr(RA), ops[RB], zeros(RB), labelsAttr(RB),
+                           b.getDictionaryAttr(extents));
+    if (!gather)
+      ReduceCyclicOp::create(b, loc, panel, arrays[RC].handle, b.getI64IntegerAttr(dim),
+                             residue, b.getI64IntegerAttr(Q));
+    // Roll X one step along R, but not after the last stage.
+    Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t, index(Q - 1));
+    auto roll = scf::IfOp::create(b, loc, more, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(roll.thenBlock());
+    auto shape = cast<MemRefType>(arrays[X].buffer.getType()).getShape();
+    ShiftTileOp::create(b, loc, arrays[X].buffer, zeros(X), b.getDenseI64ArrayAttr(shape),
+                        b.getI64IntegerAttr(R), arrays[X].handle);
+  }
+  memref::DeallocOp::create(b, loc, panel);
+  emitStore();
+  for (ArrayInfo &a : arrays)
+    memref::DeallocOp::create(b, loc, a.buffer);
   func::ReturnOp::create(b, loc);
 }
 
@@ -711,13 +864,15 @@ LogicalResult ContractionLowering::run() {
   if (failed(checkShape()) || failed(readPlan()) || failed(buildArrays()))
     return failure();
   const bool isCosma = algorithm == ParallelAlgorithm::Cosma;
-  if (isCosma ? failed(prepareCosma()) : failed(buildLoops()))
+  if (isCosma ? failed(prepareCosma()) : !pumma && failed(buildLoops()))
     return failure();
   OpBuilder mb(func);
   auto newFunc = func::FuncOp::create(mb, func.getLoc(), func.getSymName(),
                                       mb.getFunctionType({}, {}));
   if (isCosma)
     emitCosmaProgram(newFunc);
+  else if (pumma)
+    emitPummaProgram(newFunc);
   else
     emitProgram(newFunc);
   func.erase();

@@ -60,6 +60,13 @@ def TC_ArrayOp : TC_Op<"array", [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
     processes along that grid dimension and `tc.reduce_scatter_tile` sums one
     back into them. At most one dimension is split so, a distributed one, along
     a grid dimension no dimension is distributed along.
+    `cyclic` (PUMMA's arrays, Choi, Dongarra, Walker section 2): entry `d` > 0
+    makes the distributed dimension `d` block-cyclic with blocks of that many
+    elements dealt round-robin over its grid dimension (global element i in
+    block I = i / nb, held by coordinate I mod G at local index
+    (I / G) nb + i mod nb); 0 keeps one contiguous block. The padded local
+    extent is then ceil(ceil(extent / nb) / G) nb. An array with a cyclic
+    dimension is distributed, with no skew and no split.
 
     The result type gives the number of extents, the element type (that of
     `storage`, when given) and the number of grid dimensions.
@@ -79,11 +86,13 @@ def TC_ArrayOp : TC_Op<"array", [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
                    TC_ArrayInitKindAttr:$init, UnitAttr:$on_disk,
                    OptionalAttr<DenseI64ArrayAttr>:$file_dims,
                    OptionalAttr<DenseI64ArrayAttr>:$split,
+                   OptionalAttr<DenseI64ArrayAttr>:$cyclic,
                    Arg<Optional<TC_TileBuffer>, "buffer the array adopts", [MemWrite]>:$storage);
   let results = (outs Res<TC_ArrayType, "", [MemAlloc]>:$result);
   // An enum attribute prints its own leading space, hence the empty literals.
   let assemblyFormat = [{
-    `` $kind $name $extents `on` $grid `dims` $dims `skew` $skew (`split` $split^)? `init` `` $init
+    `` $kind $name $extents `on` $grid `dims` $dims `skew` $skew (`split` $split^)?
+    (`cyclic` $cyclic^)? `init` `` $init
     (`storage` $storage^ `:` type($storage))? attr-dict `:` qualified(type($result))
   }];
   let hasVerifier = 1;
@@ -239,6 +248,70 @@ def TC_ShiftTileOp : TC_Op<"shift_tile"> {
   let assemblyFormat = [{
     $buffer `[` $offsets `]` `sizes` $sizes `along` $grid_dim `of` $array attr-dict
     `:` type($buffer) `,` qualified(type($array))
+  }];
+  let hasVerifier = 1;
+}
+
+def TC_GridCoordOp : TC_Op<"grid_coord", [Pure]> {
+  let summary = "This process's coordinate along one grid dimension of an array's grid";
+  let description = [{
+    ```mlir
+    %q = tc.grid_coord %C along 1 : !tc.array<2 x f64 on 2>
+    ```
+  }];
+  let arguments = (ins TC_ArrayType:$array, I64Attr:$grid_dim);
+  let results = (outs Index:$coord);
+  let assemblyFormat = "$array `along` $grid_dim attr-dict `:` qualified(type($array))";
+  let hasVerifier = 1;
+}
+
+def TC_GatherCyclicOp : TC_Op<"gather_cyclic"> {
+  let summary = "Gather a residue class of an array's blocks along its grid dimension";
+  let description = [{
+    `dim` is a block-cyclic dimension of `array` (blocks of nb, dealt over grid
+    dimension g). The panel is the blocks I of `dim` with I = `residue` mod
+    `modulus`, in ascending order, nb rows each; every process of the group
+    along g (the processes sharing its other coordinates) receives the whole
+    panel into `buffer` (its other dimensions as the process's padded block),
+    each block from its owner; rows past the extent are zero. PUMMA's MDB2
+    column broadcast of B's blocks matching A's rolled columns (Choi, Dongarra,
+    Walker section 3.1).
+
+    ```mlir
+    tc.gather_cyclic %B dim 0 residue %r modulo 3 into %panel
+        : !tc.array<2 x f64 on 2>, memref<12x8xf64>
+    ```
+  }];
+  let arguments = (ins Arg<TC_ArrayType, "", [MemRead, RuntimeRead, RuntimeWrite]>:$array,
+                   I64Attr:$dim, Index:$residue, I64Attr:$modulus,
+                   Arg<TC_TileBuffer, "", [MemWrite]>:$buffer);
+  let assemblyFormat = [{
+    $array `dim` $dim `residue` $residue `modulo` $modulus `into` $buffer attr-dict `:`
+    qualified(type($array)) `,` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+def TC_ReduceCyclicOp : TC_Op<"reduce_cyclic"> {
+  let summary = "Sum partial panels into the blocks' owners along the grid";
+  let description = [{
+    `buffer` holds, on every process of the group along `dim`'s grid dimension,
+    a partial sum of the panel `tc.gather_cyclic` describes; each process adds
+    the group's sum of the panel rows it owns into its block of `array`.
+    PUMMA's column reduction of partial C blocks in C = A^T B (Choi, Dongarra,
+    Walker section 3.2). `buffer` is unspecified afterwards.
+
+    ```mlir
+    tc.reduce_cyclic %panel into %C dim 0 residue %r modulo 3
+        : memref<12x8xf64>, !tc.array<2 x f64 on 2>
+    ```
+  }];
+  let arguments = (ins Arg<TC_TileBuffer, "", [MemRead, MemWrite]>:$buffer,
+                   Arg<TC_ArrayType, "", [RuntimeRead, RuntimeWrite]>:$array,
+                   I64Attr:$dim, Index:$residue, I64Attr:$modulus);
+  let assemblyFormat = [{
+    $buffer `into` $array `dim` $dim `residue` $residue `modulo` $modulus attr-dict `:`
+    type($buffer) `,` qualified(type($array))
   }];
   let hasVerifier = 1;
 }
