@@ -494,7 +494,7 @@ func.func @plan_accumulation_dist() attributes {p = #tc.plan<algorithm = accumul
 // -----
 
 // The reports' spelling is not the IR's.
-// expected-error @+2 {{expected one of [rotation, replication_a, replication_b, accumulation, cosma] for parallel algorithm, got: replication-a}}
+// expected-error @+2 {{expected one of [rotation, replication_a, replication_b, accumulation, cosma, pumma] for parallel algorithm, got: replication-a}}
 // expected-error @+1 {{failed to parse TC_PlanAttr parameter 'algorithm'}}
 func.func @plan_algorithm_spelling() attributes {p = #tc.plan<algorithm = "replication-a">} {
   return
