@@ -185,6 +185,7 @@ struct ArrayOpLowering : OpConversionPattern<ArrayOp> {
       desc.dims.push_back({op.getExtents()[d], op.getDims()[d], op.getSkew()[d],
                            fileDims ? (*fileDims)[d] : static_cast<int64_t>(d)});
       desc.dims.back().splitDim = split ? (*split)[d] : -1;
+      desc.dims.back().cyclic = op.getCyclic() ? (*op.getCyclic())[d] : 0;
     }
     RuntimeCallBuilder b(rewriter, op);
     Value storage = adaptor.getStorage() ? b.pointer(adaptor.getStorage()) : b.null();
@@ -260,6 +261,44 @@ struct WaitOpLowering : OpConversionPattern<WaitOp> {
   LogicalResult matchAndRewrite(WaitOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder(rewriter, op).call("tc_rt_wait", {adaptor.getTransfer()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// PUMMA: grid coordinates and cyclic panels, name(array, buffer, desc, residue)
+//===----------------------------------------------------------------------===//
+
+struct GridCoordOpLowering : OpConversionPattern<GridCoordOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(GridCoordOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    Value coord = b.call("tc_rt_grid_coord", {adaptor.getArray(), b.i64(op.getGridDim())},
+                         rewriter.getI64Type());
+    rewriter.replaceOp(op, arith::IndexCastOp::create(rewriter, op.getLoc(),
+                                                      rewriter.getIndexType(), coord));
+    return success();
+  }
+};
+
+/// tc.gather_cyclic and tc.reduce_cyclic: the panel's dimension, modulus and
+/// buffer shape, the residue at run time.
+template <typename OpTy>
+struct CyclicPanelLowering : RuntimeCallPattern<OpTy> {
+  using RuntimeCallPattern<OpTy>::RuntimeCallPattern;
+
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    abi::CyclicPanelDesc desc{static_cast<int64_t>(op.getDim()),
+                              static_cast<int64_t>(op.getModulus()),
+                              shapeOf(op.getBuffer().getType())};
+    Value residue = arith::IndexCastOp::create(rewriter, op.getLoc(), rewriter.getI64Type(),
+                                               adaptor.getResidue());
+    b.call(this->callee, {adaptor.getArray(), b.pointer(adaptor.getBuffer()),
+                          b.descriptor(desc.encode()), residue});
     rewriter.eraseOp(op);
     return success();
   }
@@ -387,8 +426,10 @@ void mlir::tc::populateTCToRuntimeConversionPatterns(const TypeConverter &conver
                                                      RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ArrayOpLowering, PredictedVolumesOpLowering, AllReduceTileOpLowering,
-               RedistributeArrayOpLowering, TileContractOpLowering, WaitOpLowering>(converter,
-                                                                                   ctx);
+               RedistributeArrayOpLowering, TileContractOpLowering, WaitOpLowering,
+               GridCoordOpLowering>(converter, ctx);
+  patterns.add<CyclicPanelLowering<GatherCyclicOp>>(converter, ctx, "tc_rt_gather_cyclic");
+  patterns.add<CyclicPanelLowering<ReduceCyclicOp>>(converter, ctx, "tc_rt_reduce_cyclic");
   patterns.add<TileTransferLowering<ReadTileOp>>(converter, ctx, "tc_rt_read_tile");
   patterns.add<TileTransferLowering<WriteTileOp>>(converter, ctx, "tc_rt_write_tile");
   patterns.add<TileTransferLowering<BroadcastTileOp>>(converter, ctx, "tc_rt_broadcast_tile");
