@@ -50,7 +50,18 @@ void tc_rt_plan_per_rank(const double *sent, const double *received, int64_t n);
 /// checked here: a distributed array, at most one split dimension, that
 /// dimension split along a grid dimension, and s a grid dimension no dimension
 /// is split or skewed along.
+/// A block-cyclic dimension (TC_RT_ARRAY_DIM_CYCLIC nb >= 1, along grid
+/// dimension g with G = grid[g] processes): global element i is in block
+/// I = i / nb, held at coordinate I mod G along g, at storage index
+/// (I / G) nb + i mod nb. Its storage is padded to ceil(ceil(extent / nb) / G) nb
+/// rows on every process; the real rows (the owned blocks in order, only the
+/// last block of the extent partial) are a prefix. Rules, checked here: a
+/// distributed array, the dimension split along a grid dimension, and an array
+/// with a cyclic dimension has no skew and no split dimension.
 void *tc_rt_array(const int64_t *desc, const char *name, double *storage);
+
+/// This process's coordinate along grid dimension `grid_dim` of `array`'s grid.
+int64_t tc_rt_grid_coord(void *array, int64_t grid_dim);
 
 /// The plan's per-rank predictions and sizes (before the first tile op).
 /// chunk_bytes bounds every staging and out-of-core collective buffer.
@@ -58,8 +69,9 @@ void tc_rt_plan(double predicted_disk_bytes, double predicted_comm_bytes,
                 double flops, int64_t chunk_bytes);
 
 /// Copies the tile at `offsets` (local block coordinates of the array's compute
-/// view) into `buf` of shape `shape` (row-major), clipped to the block and padded
-/// with zeros. desc: a tile description (tc_rt::TileDesc, TC_RT_TILE_*); with
+/// view; storage coordinates for a cyclic dimension) into `buf` of shape `shape`
+/// (row-major), clipped to the block (to the real local rows of a cyclic
+/// dimension) and padded with zeros. desc: a tile description (tc_rt::TileDesc, TC_RT_TILE_*); with
 /// root_only, ranks other than 0 zero the buffer after reading (inside
 /// accumulation). Of a TC_RT_SLAB array (of an array with a split dimension)
 /// only the rows in this process's slab (sub-block) are read, the rest is zero;
