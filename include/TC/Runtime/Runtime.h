@@ -124,6 +124,32 @@ void tc_rt_gather_tile(void *array, double *buf, const int64_t *desc, const int6
 void tc_rt_reduce_scatter_tile(void *array, double *buf, const int64_t *desc,
                                const int64_t *offsets);
 
+/// PUMMA's panel collectives on a block-cyclic dimension (Choi, Dongarra,
+/// Walker, section 2; notes 3.3 "MDB2, processor view", 3.4 "Processor view").
+/// desc: tc_rt::CyclicPanelDesc (TC_RT_PANEL_*): `dim`, a cyclic dimension of the
+/// array with block size nb along grid dimension g (G = grid[g]), the modulus M
+/// >= 1 and the buffer's shape. The panel of residue r (0 <= r < M) is the blocks
+/// I = r (mod M) of dim in ascending order: panel row t nb + x is global element
+/// (r + t M) nb + x of dim. buf's shape: shape[dim] >= ceil(ceil(extent / nb) /
+/// M) nb, every other dimension the padded local storage extent (storage
+/// coordinates there). The group: the G processes with this one's coordinates
+/// in every grid dimension but g. Direct non-blocking messages between members
+/// carry only real elements (clipped to the extent and to the real local
+/// lengths of the other dimensions); an empty part is no message. With n_m the
+/// elements of the panel member m holds, this process's counters grow by
+///   gather: sent (G-1) n_me * 8,       received sum_{m != me} n_m * 8
+///   reduce: sent sum_{m != me} n_m * 8, received (G-1) n_me * 8
+///
+/// Every member gets the whole panel in buf (zero past the extent and in the
+/// padding); each block comes from its holder's storage (disk reads counted).
+/// (MDB2's columncast of B's rows matching A's rolled columns.)
+void tc_rt_gather_cyclic(void *array, double *buf, const int64_t *desc, int64_t residue);
+/// buf holds, on every member, a partial sum of the panel. Each member's storage
+/// rows of the panel it holds are incremented by the sum over the group of
+/// those rows (its own buf included); buf is unspecified afterwards. With G = 1
+/// a local add. (A^T B's column reduction of partial C to its owners.)
+void tc_rt_reduce_cyclic(void *array, double *buf, const int64_t *desc, int64_t residue);
+
 /// Out-of-core versions on a whole array, chunked by chunk_bytes.
 void tc_rt_shift_array(void *array, int64_t grid_dim);
 void tc_rt_allgather_array(void *array);
