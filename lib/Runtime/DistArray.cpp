@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <tuple>
 #include <unistd.h>
 
 namespace tc::rt {
@@ -39,6 +40,9 @@ std::vector<int> DistArray::coordsOf(int rank) const {
 }
 
 int64_t DistArray::blockStart(int d, const std::vector<int> &at) const {
+  if (isCyclic(d))
+    fail("internal error: the block start of cyclic dimension " + std::to_string(d) +
+         " of array '" + name + "'");
   int64_t p = parts(d);
   if (p == 1)
     return 0;
@@ -50,6 +54,69 @@ int64_t DistArray::blockStart(int d, const std::vector<int> &at) const {
 int64_t DistArray::blockLen(int d, const std::vector<int> &at) const {
   int64_t b = ceilDiv(extents[d], parts(d));
   return std::max<int64_t>(0, std::min(b, extents[d] - blockStart(d, at)));
+}
+
+int64_t DistArray::cyclicCoord(int d, const std::vector<int> &at) const {
+  int g = static_cast<int>(gridDim[d]);
+  return (at[g] + shifts[g]) % grid[g];
+}
+
+int64_t DistArray::storeRows(int d) const {
+  if (kind == TC_RT_DISTRIBUTED && isCyclic(d))
+    return ceilDiv(ceilDiv(extents[d], cyclic[d]), parts(d)) * cyclic[d];
+  if (kind == TC_RT_DISTRIBUTED)
+    return subRows(d); // the padded block, or sub-block when split
+  if (kind == TC_RT_SLAB && d == 0)
+    return slabRows();
+  return extents[d];
+}
+
+int64_t DistArray::localLen(int d, const std::vector<int> &at) const {
+  if (!isCyclic(d))
+    return blockLen(d, at);
+  int64_t nb = cyclic[d], blocks = ceilDiv(extents[d], nb), G = parts(d);
+  int64_t c = cyclicCoord(d, at);
+  if (c >= blocks)
+    return 0;
+  int64_t len = ceilDiv(blocks - c, G) * nb;
+  if ((blocks - 1) % G == c) // it holds the last block, maybe partial
+    len -= blocks * nb - extents[d];
+  return len;
+}
+
+Runs DistArray::heldRuns(int d, const std::vector<int> &at) const {
+  Runs runs;
+  if (isCyclic(d)) {
+    // Block I = c + k G is the k-th held (Choi, Dongarra, Walker, section 2).
+    int64_t nb = cyclic[d], G = parts(d);
+    for (int64_t k = 0, I = cyclicCoord(d, at); I * nb < extents[d]; ++k, I += G)
+      runs.push_back({k * nb, I * nb, std::min(nb, extents[d] - I * nb)});
+    return runs;
+  }
+  int64_t len = subLen(d, at);
+  if (len > 0)
+    runs.push_back({0, blockStart(d, at) + subStart(d, at), len});
+  return runs;
+}
+
+Selection DistArray::runsOf(int r, bool loading) const {
+  Selection sel;
+  std::vector<int> at = coordsOf(r);
+  for (int d = 0; d < rank(); ++d) {
+    if (kind == TC_RT_DISTRIBUTED) {
+      sel.push_back(heldRuns(d, at));
+      continue;
+    }
+    int64_t lo = 0, hi = extents[d];
+    bool slab = d == 0 && (kind == TC_RT_SLAB || (kind == TC_RT_GATHERED && loading));
+    if (slab)
+      std::tie(lo, hi) = slabRange(r);
+    Runs runs;
+    if (hi > lo) // a GATHERED array keeps the slab at its place
+      runs.push_back({slab && kind == TC_RT_SLAB ? 0 : lo, lo, hi - lo});
+    sel.push_back(runs);
+  }
+  return sel;
 }
 
 int DistArray::splitDimension() const {
@@ -162,6 +229,17 @@ void forEachChunk(DistArray &a, int64_t offset, int64_t count, int64_t chunkElem
   }
 }
 
+void transferRuns(DistArray &a, bool toBuffer, const Selection &sel, double *buf,
+                  const Shape &bufShape, const std::string &what) {
+  // Runs contiguous on both sides move as one box.
+  Selection m;
+  for (const Runs &r : sel)
+    m.push_back(merged(r));
+  forEachBox(m, [&](const Shape &from, const Shape &to, const Shape &len) {
+    transferBox(a, toBuffer, from, len, buf, bufShape, to, what);
+  });
+}
+
 void transferBox(DistArray &a, bool toBuffer, const Shape &storeStart, const Shape &len,
                  double *buf, const Shape &bufShape, const Shape &bufStart,
                  const std::string &what) {
@@ -206,7 +284,7 @@ TilePart tilePart(const DistArray &a, const Shape &shape, const int64_t *offsets
   t.len.resize(d);
   t.bufStart.assign(d, 0);
   for (int i = 0; i < d; ++i) {
-    int64_t lo = offsets[i], hi = std::min(offsets[i] + shape[i], a.blockLen(i, at));
+    int64_t lo = offsets[i], hi = std::min(offsets[i] + shape[i], a.localLen(i, at));
     // Storage holds only rows [s0, s1) of the block: this process's slab of dim
     // 0 (TC_RT_SLAB), or the sub-block at `at` of a split dimension.
     bool slab = i == 0 && a.kind == TC_RT_SLAB;
@@ -245,11 +323,12 @@ std::vector<DistArray *> &allArrays() {
 
 std::vector<int64_t> arrayDescription(const Shape &extents, const Shape &grid,
                                       const Shape &gridDims, tc_rt_kind kind, tc_rt_init init,
-                                      bool onDisk, const Shape &splitDims) {
+                                      bool onDisk, const Shape &splitDims,
+                                      const Shape &cyclic) {
   ArrayDesc desc{kind, init, onDisk, grid, {}};
   for (size_t d = 0; d < extents.size(); ++d)
     desc.dims.push_back({extents[d], gridDims[d], /*skewDim=*/-1, static_cast<int64_t>(d),
-                         splitDims.empty() ? -1 : splitDims[d]});
+                         splitDims.empty() ? -1 : splitDims[d], cyclic.empty() ? 0 : cyclic[d]});
   return desc.encode();
 }
 
@@ -309,6 +388,35 @@ void checkSplit(const DistArray &a) {
   }
 }
 
+/// The rules of TC_RT_ARRAY_DIM_CYCLIC: a block size >= 1 on a dimension of a
+/// distributed array split along a grid dimension; no skew and no split
+/// dimension in the array (their block arithmetic assumes contiguous blocks).
+void checkCyclic(const DistArray &a) {
+  for (int d = 0; d < a.rank(); ++d) {
+    int64_t nb = a.cyclic[d];
+    if (nb == 0)
+      continue;
+    std::string where = "dimension " + std::to_string(d) + " of array '" + a.name + "'";
+    if (nb < 0)
+      fail(where + " has a negative cyclic block size " + std::to_string(nb));
+    if (a.kind != TC_RT_DISTRIBUTED)
+      fail(where + " is block-cyclic but the array is not distributed (kind " +
+           std::to_string(a.kind) + ")");
+    if (a.gridDim[d] < 0)
+      fail(where + " is block-cyclic (block size " + std::to_string(nb) +
+           ") but not split along a grid dimension");
+    for (int e = 0; e < a.rank(); ++e) {
+      if (a.skewDim[e] >= 0)
+        fail("array '" + a.name + "' has a block-cyclic dimension (" + std::to_string(d) +
+             ") and a skewed one (" + std::to_string(e) + "): cyclic arrays have no skew");
+      if (a.splitDim[e] >= 0)
+        fail("array '" + a.name + "' has a block-cyclic dimension (" + std::to_string(d) +
+             ") and a split one (" + std::to_string(e) +
+             "): cyclic arrays have no split dimension");
+    }
+  }
+}
+
 } // namespace
 
 extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *storage) {
@@ -330,20 +438,16 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
     a->skewDim.push_back(view.skew(i));
     a->fileDim.push_back(view.fileDim(i));
     a->splitDim.push_back(view.splitDim(i));
+    a->cyclic.push_back(view.cyclic(i));
   }
   checkSplit(*a);
+  checkCyclic(*a);
   a->comm = gridComm(a->grid);
   a->coords.resize(g);
   MPI_Cart_coords(a->comm, ctx().rank, g, a->coords.data());
   a->shifts.assign(g, 0);
-  for (int i = 0; i < d; ++i) {
-    int64_t s = a->extents[i];
-    if (a->kind == TC_RT_DISTRIBUTED)
-      s = a->subRows(i); // the padded block, or sub-block when split
-    else if (a->kind == TC_RT_SLAB && i == 0)
-      s = a->slabRows();
-    a->storeShape.push_back(s);
-  }
+  for (int i = 0; i < d; ++i)
+    a->storeShape.push_back(a->storeRows(i));
   int64_t bytes = product(a->storeShape) * static_cast<int64_t>(sizeof(double));
   if (a->onDisk) {
     Context &c = ctx();
@@ -405,4 +509,12 @@ extern "C" void tc_rt_write_tile(void *array, double *buf, const int64_t *desc,
   transferBox(a, false, t.storeStart, t.len, buf, shape, t.bufStart,
               tileName(shape, offsets));
   reportProgress();
+}
+
+extern "C" int64_t tc_rt_grid_coord(void *array, int64_t gridDim) {
+  DistArray &a = *static_cast<DistArray *>(array);
+  if (gridDim < 0 || gridDim >= static_cast<int64_t>(a.grid.size()))
+    fail("tc_rt_grid_coord: array '" + a.name + "' has the grid " + str(a.grid) +
+         ", no grid dimension " + std::to_string(gridDim));
+  return a.coords[gridDim];
 }

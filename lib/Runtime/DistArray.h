@@ -2,15 +2,18 @@
 //
 // An array as one process holds it: its block of the computation's view
 // (Gao et al. Table 1 distributions, rotation blocks stored pre-skewed so that
-// Cannon needs no initial alignment), stored padded to the largest block in
-// memory (in-core plans) or in a per-process scratch file accessed with
-// pread/pwrite at explicit offsets (out-of-core plans).
+// Cannon needs no initial alignment) or its blocks of a block-cyclic dimension
+// (ScaLAPACK's layout, Choi, Dongarra, Walker (PUMMA) section 2; notes 3.2),
+// stored padded to the largest block in memory (in-core plans) or in a
+// per-process scratch file accessed with pread/pwrite at explicit offsets
+// (out-of-core plans).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TC_LIB_RUNTIME_DISTARRAY_H
 #define TC_LIB_RUNTIME_DISTARRAY_H
 
 #include "Context.h"
+#include "Runs.h"
 #include "TC/Runtime/Runtime.h"
 
 #include <cstdint>
@@ -22,8 +25,6 @@ namespace tc::rt {
 
 // The descriptor encoders and views (TC/Runtime/Descriptors.h).
 using namespace ::tc_rt;
-
-using Shape = std::vector<int64_t>;
 
 int64_t product(const Shape &s);
 std::string str(const Shape &s);
@@ -38,6 +39,9 @@ struct DistArray {
   /// sub-blocks, one per coordinate (nested blocks, COSMA); -1: none. At most one
   /// dimension of a (distributed) array has one.
   Shape splitDim;
+  /// Per dimension: the block size nb of a block-cyclic distribution along its
+  /// grid dimension; 0: one contiguous block per process.
+  Shape cyclic;
   /// The dimension of the user's tensor (HDF5 dataset) that storage dimension d
   /// holds: arrays may be stored in another dimension order than the file's.
   Shape fileDim;
@@ -75,7 +79,8 @@ struct DistArray {
   /// Grid coordinates of `rank` (row-major, as MPI_Cart_create without reorder).
   std::vector<int> coordsOf(int rank) const;
   /// Start (global) and length of the current block of dim `d` held at grid
-  /// coordinates `at` (by default this process's).
+  /// coordinates `at` (by default this process's). Not for a cyclic dimension,
+  /// which holds no one contiguous block (heldRuns).
   int64_t blockStart(int d, const std::vector<int> &at) const;
   int64_t blockLen(int d, const std::vector<int> &at) const;
   int64_t blockStart(int d) const { return blockStart(d, coords); }
@@ -92,6 +97,27 @@ struct DistArray {
   int64_t subLen(int d, const std::vector<int> &at) const;
   int64_t subStart(int d) const { return subStart(d, coords); }
   int64_t subLen(int d) const { return subLen(d, coords); }
+  /// True if dim `d` is block-cyclic.
+  bool isCyclic(int d) const { return !cyclic.empty() && cyclic[d] > 0; }
+  /// The cyclic coordinate of the blocks of cyclic dim `d` held at `at`: this
+  /// coordinate along its grid dimension plus the shifts done (as blockStart).
+  int64_t cyclicCoord(int d, const std::vector<int> &at) const;
+  /// Padded storage rows of dim `d` (the same on every process).
+  int64_t storeRows(int d) const;
+  /// Real rows of dim `d` in the compute view (storage coordinates) at `at`: the
+  /// block's length, or the owned elements of a cyclic dimension (a prefix of
+  /// its storage). Tiles are clipped to it.
+  int64_t localLen(int d, const std::vector<int> &at) const;
+  int64_t localLen(int d) const { return localLen(d, coords); }
+  /// Where the elements of dim `d` of a distributed array held at `at` sit:
+  /// runs from storage index to global index, ascending (the sub-block of a
+  /// split dimension, one run per owned block of a cyclic one; none if empty).
+  Runs heldRuns(int d, const std::vector<int> &at) const;
+  /// Per dimension, the runs (storage -> global) process `rank` holds of any
+  /// kind of array: everything when replicated, its slab of dim 0 when a slab.
+  /// A GATHERED array counts as whole unless `loading` (before
+  /// tc_rt_allgather_array it holds only its slab, at its place).
+  Selection runsOf(int rank, bool loading) const;
   /// Rows of dim 0 in a full slab (SLAB and GATHERED kinds split dim 0 over
   /// every process); the last slabs may be shorter or empty.
   int64_t slabRows() const;
@@ -102,8 +128,9 @@ struct DistArray {
 /// The part of a tile at `offsets` (block-relative, compute view) that the
 /// process at grid coordinates `at` holds: where it starts in that process's
 /// storage, its length, and where it sits in the tile buffer of shape `shape`.
-/// Clipped to the block; for a TC_RT_SLAB array dim 0 is clipped to the slab of
-/// this process, for a split array the split dimension to the sub-block at `at`.
+/// Clipped to the block (to the real local rows of a cyclic dimension); for a
+/// TC_RT_SLAB array dim 0 is clipped to the slab of this process, for a split
+/// array the split dimension to the sub-block at `at`.
 struct TilePart {
   Shape storeStart, len, bufStart;
   bool whole = true; ///< covers the buffer
@@ -126,6 +153,9 @@ double randomValue(uint64_t seed, const std::string &name, uint64_t linear);
 void transferBox(DistArray &a, bool toBuffer, const Shape &storeStart, const Shape &len,
                  double *buf, const Shape &bufShape, const Shape &bufStart,
                  const std::string &what);
+/// transferBox for every box of `sel` (runs from storage to buffer index).
+void transferRuns(DistArray &a, bool toBuffer, const Selection &sel, double *buf,
+                  const Shape &bufShape, const std::string &what);
 
 /// Reads or writes `bytes` of storage at element `offset` (chunked collectives).
 void storageIO(DistArray &a, bool read, double *data, int64_t offset, int64_t count,
@@ -145,12 +175,14 @@ void forEachChunk(DistArray &a, int64_t offset, int64_t count, int64_t chunkElem
 
 /// The tc_rt_array description of an array of `kind` with `extents` over `grid`:
 /// dimension d split along grid dimension gridDims[d] (-1: whole), its block
-/// split again along splitDims[d] (empty or -1: none), stored in the tensor's
-/// order, no skew. For tools and tests; compiled programs get theirs from
-/// tc-lower-to-runtime.
+/// split again along splitDims[d] (empty or -1: none), or dealt in blocks of
+/// cyclic[d] elements round-robin (empty or 0: contiguous blocks), stored in
+/// the tensor's order, no skew. For tools and tests; compiled programs get
+/// theirs from tc-lower-to-runtime.
 std::vector<int64_t> arrayDescription(const Shape &extents, const Shape &grid,
                                       const Shape &gridDims, tc_rt_kind kind, tc_rt_init init,
-                                      bool onDisk = false, const Shape &splitDims = {});
+                                      bool onDisk = false, const Shape &splitDims = {},
+                                      const Shape &cyclic = {});
 
 /// Frees every array created so far: closes and removes scratch files (the end of
 /// one run of the program).

@@ -2,7 +2,8 @@
 //
 // Inputs: every rank opens the input file read-only on its own and reads only
 // the hyperslab of its block, a bounded chunk of rows at a time, into its
-// storage. Outputs: parallel HDF5 (MPI-IO driver), one dataset per array named
+// storage. The blocks of a block-cyclic dimension are one strided hyperslab
+// (start c nb, stride G nb, block nb), OR-ed with the partial ones. Outputs: parallel HDF5 (MPI-IO driver), one dataset per array named
 // after it, every rank writing its own block with independent writes, into a
 // temporary file that rank 0 renames once every rank has finished, so a failed
 // run leaves no partial output.
@@ -20,53 +21,93 @@
 namespace tc::rt {
 namespace {
 
-/// Global start and length of what this process loads/stores, and where it
-/// sits in storage.
+/// What this process loads/stores (or a chunk of it): per dimension the runs
+/// from storage to global index, and the storage box they fill (the runs of a
+/// dimension are contiguous in storage: a block, a slab, or the prefix of a
+/// cyclic dimension's owned blocks).
 struct Box {
-  Shape globalStart, len, storeStart;
+  Selection runs;
+  Shape storeStart, len;
+  explicit Box(Selection sel) : runs(std::move(sel)) {
+    for (const Runs &r : runs) {
+      storeStart.push_back(r.empty() ? 0 : r.front().from);
+      len.push_back(total(r));
+    }
+  }
+  /// "rows a..b" (global, of dim 0), for messages.
+  std::string rows() const {
+    const Runs &r = runs[0];
+    return "rows " + std::to_string(r.front().to) + ".." +
+           std::to_string(r.back().to + r.back().len);
+  }
 };
 
-Box ownedBox(const DistArray &a) {
-  const int d = a.rank();
-  Box b{Shape(d, 0), a.extents, Shape(d, 0)};
-  if (a.kind == TC_RT_DISTRIBUTED) {
-    for (int i = 0; i < d; ++i) { // its block, or its sub-block of a split dimension
-      b.globalStart[i] = a.blockStart(i) + a.subStart(i);
-      b.len[i] = a.subLen(i);
-    }
-  } else if (a.kind == TC_RT_SLAB || a.kind == TC_RT_GATHERED) {
-    auto [lo, hi] = a.slabRange(ctx().rank);
-    b.globalStart[0] = lo;
-    b.len[0] = hi - lo;
-    b.storeStart[0] = a.kind == TC_RT_GATHERED ? lo : 0;
-  }
-  return b;
-}
+Selection ownedRuns(const DistArray &a) { return a.runsOf(ctx().rank, /*loading=*/true); }
 
-/// Calls fn(chunk box) for consecutive row ranges of `b` (none if it is empty:
-/// a block or sub-block past the extent's end).
-template <typename Fn> void forEachRowChunk(const Box &b, Fn fn) {
-  if (std::any_of(b.len.begin(), b.len.end(), [](int64_t l) { return l <= 0; }))
+/// Calls fn(chunk box) for consecutive storage row ranges of dim 0 of `owned`
+/// (none if it is empty: a block or sub-block past the extent's end).
+template <typename Fn> void forEachRowChunk(const Selection &owned, Fn fn) {
+  if (elements(owned) == 0)
     return;
-  int64_t step = rowsPerChunk(b.len);
-  for (int64_t r = 0; r < b.len[0]; r += step) {
-    Box c = b;
-    c.globalStart[0] += r;
-    c.storeStart[0] += r;
-    c.len[0] = std::min(step, b.len[0] - r);
-    fn(c);
+  Shape len = lengths(owned);
+  int64_t step = rowsPerChunk(len);
+  for (int64_t r = 0; r < len[0]; r += step) {
+    Selection c = owned;
+    c[0] = packedRange(owned[0], r, r + step);
+    fn(Box(c));
   }
 }
 
-/// The hyperslab of a storage-order box in the file's dimension order.
-void fileBox(const DistArray &a, const Box &c, std::vector<hsize_t> &start,
-             std::vector<hsize_t> &count) {
-  start.assign(c.len.size(), 0);
-  count.assign(c.len.size(), 0);
-  for (size_t d = 0; d < c.len.size(); ++d) {
-    start[a.fileDim[d]] = a.tensorIndex(static_cast<int>(d), c.globalStart[d]);
-    count[a.fileDim[d]] = c.len[d];
+/// Runs of dim `d` from storage to tensor (file) index: a slice's storage index
+/// i is tensor index i f + shift, f = sliceFull / extent (unit runs when f > 1).
+Runs tensorRuns(const DistArray &a, int d, const Runs &runs) {
+  int64_t f = a.sliceFull.empty() ? 1 : a.sliceFull[d] / a.extents[d];
+  Runs out;
+  for (const Run &r : runs)
+    for (int64_t i = 0; i < (f == 1 ? 1 : r.len); ++i)
+      out.push_back({r.from + i, a.tensorIndex(d, r.to + i), f == 1 ? r.len : 1});
+  return out;
+}
+
+/// Selects the box in the file's dataspace: per dimension the regular patterns
+/// of its runs (one for a block; the whole blocks of a cyclic dimension as
+/// start c nb, stride G nb, block nb, and the partial ones), every combination
+/// OR-ed. HDF5 moves a selection in the file's row-major order: the packed box.
+void selectInFile(const DistArray &a, const Box &c, hid_t space) {
+  const int d = a.rank();
+  std::vector<std::vector<Pattern>> pats;
+  for (int i = 0; i < d; ++i)
+    pats.push_back(patterns(tensorRuns(a, i, c.runs[i])));
+  std::vector<hsize_t> start(d), stride(d), count(d), block(d);
+  std::vector<size_t> idx(d, 0);
+  H5S_seloper_t op = H5S_SELECT_SET;
+  for (;;) {
+    for (int i = 0; i < d; ++i) {
+      const Pattern &p = pats[i][idx[i]];
+      int f = static_cast<int>(a.fileDim[i]);
+      start[f] = p.start;
+      stride[f] = p.stride;
+      count[f] = p.count;
+      block[f] = p.block;
+    }
+    if (H5Sselect_hyperslab(space, op, start.data(), stride.data(), count.data(),
+                            block.data()) < 0)
+      fail("selecting " + c.rows() + " of array '" + a.name + "' in its dataset failed");
+    op = H5S_SELECT_OR;
+    int i = d - 1;
+    while (i >= 0 && ++idx[i] == pats[i].size())
+      idx[i--] = 0;
+    if (i < 0)
+      return;
   }
+}
+
+/// The packed box in the file's dimension order (the memory space of a read).
+std::vector<hsize_t> fileCount(const DistArray &a, const Box &c) {
+  std::vector<hsize_t> count(c.len.size());
+  for (size_t d = 0; d < c.len.size(); ++d)
+    count[a.fileDim[d]] = c.len[d];
+  return count;
 }
 
 bool identityOrder(const DistArray &a) {
@@ -109,7 +150,7 @@ namespace {
 
 std::vector<hsize_t> hs(const Shape &s) { return std::vector<hsize_t>(s.begin(), s.end()); }
 
-void loadFromHdf5(DistArray &a, const std::string &file, const Box &box) {
+void loadFromHdf5(DistArray &a, const std::string &file, const Selection &owned) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (f < 0)
@@ -127,16 +168,13 @@ void loadFromHdf5(DistArray &a, const std::string &file, const Box &box) {
          " but the program expects " + str(a.fileExtents()));
   std::vector<double> tmp, reordered;
   const bool identity = identityOrder(a);
-  forEachRowChunk(box, [&](const Box &c) {
+  forEachRowChunk(owned, [&](const Box &c) {
     tmp.resize(product(c.len));
-    std::vector<hsize_t> start, count;
-    fileBox(a, c, start, count);
-    H5Sselect_hyperslab(space, H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr);
+    selectInFile(a, c, space);
+    std::vector<hsize_t> count = fileCount(a, c);
     hid_t mem = H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr);
     if (H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, tmp.data()) < 0)
-      fail("reading rows " + std::to_string(c.globalStart[0]) + ".." +
-           std::to_string(c.globalStart[0] + c.len[0]) + " of dataset '" + a.name +
-           "' from " + file + " failed");
+      fail("reading " + c.rows() + " of dataset '" + a.name + "' from " + file + " failed");
     H5Sclose(mem);
     double *rows = tmp.data();
     if (!identity) { // file order -> storage order
@@ -153,18 +191,25 @@ void loadFromHdf5(DistArray &a, const std::string &file, const Box &box) {
   H5Fclose(f);
 }
 
-void loadRandom(DistArray &a, const Box &box) {
+void loadRandom(DistArray &a, const Selection &owned) {
   std::vector<double> tmp;
   const int d = a.rank();
-  // Element numbers in the file's order: the same values whatever the storage order.
+  // Element numbers in the file's order: the same values whatever the storage
+  // order and the layout.
   Shape fileStride = rowMajorStrides(a.fileExtents());
-  forEachRowChunk(box, [&](const Box &c) {
+  forEachRowChunk(owned, [&](const Box &c) {
     tmp.resize(product(c.len));
+    // Per dimension, the linear offset of each packed index.
+    std::vector<Shape> offset(d);
+    for (int i = 0; i < d; ++i)
+      for (const Run &r : c.runs[i])
+        for (int64_t x = 0; x < r.len; ++x)
+          offset[i].push_back(a.tensorIndex(i, r.to + x) * fileStride[a.fileDim[i]]);
     Shape idx(d, 0);
     for (size_t n = 0; n < tmp.size(); ++n) {
       uint64_t linear = 0;
       for (int i = 0; i < d; ++i)
-        linear += a.tensorIndex(i, c.globalStart[i] + idx[i]) * fileStride[a.fileDim[i]];
+        linear += offset[i][idx[i]];
       tmp[n] = randomValue(ctx().options.seed, a.name, linear);
       for (int i = d - 1; i >= 0 && ++idx[i] == c.len[i]; --i)
         idx[i] = 0;
@@ -203,12 +248,12 @@ void loadInitial(DistArray &a) {
 
 void loadSlice(DistArray &a) {
   Context &c = ctx();
-  Box box = ownedBox(a);
+  Selection owned = ownedRuns(a);
   auto in = c.options.inputs.find(a.name);
   if (in != c.options.inputs.end())
-    loadFromHdf5(a, in->second, box);
+    loadFromHdf5(a, in->second, owned);
   else if (c.options.randomInputs)
-    loadRandom(a, box);
+    loadRandom(a, owned);
   else
     fail("no input for array '" + a.name + "': pass --input " + a.name +
          "=file.h5 or --random-inputs SEED");
@@ -259,7 +304,7 @@ void writeOwnBlock(DistArray &a, OutputFile &out) {
     return;
   std::vector<double> tmp, reordered;
   const bool identity = identityOrder(a);
-  forEachRowChunk(ownedBox(a), [&](const Box &ch) {
+  forEachRowChunk(ownedRuns(a), [&](const Box &ch) {
     tmp.resize(product(ch.len));
     transferBox(a, true, ch.storeStart, ch.len, tmp.data(), ch.len,
                 Shape(ch.len.size(), 0), "output rows");
@@ -269,15 +314,11 @@ void writeOwnBlock(DistArray &a, OutputFile &out) {
                   rowMajorStrides(ch.len), ch.len);
       tmp.swap(reordered);
     }
-    std::vector<hsize_t> start, count;
-    fileBox(a, ch, start, count);
-    H5Sselect_hyperslab(out.space, H5S_SELECT_SET, start.data(), nullptr, count.data(),
-                        nullptr);
+    selectInFile(a, ch, out.space);
+    std::vector<hsize_t> count = fileCount(a, ch);
     hid_t mem = H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr);
     if (H5Dwrite(out.dataset, H5T_NATIVE_DOUBLE, mem, out.space, H5P_DEFAULT, tmp.data()) < 0)
-      fail("writing rows " + std::to_string(ch.globalStart[0]) + ".." +
-           std::to_string(ch.globalStart[0] + ch.len[0]) + " of '" + a.name + "' to " +
-           out.path + " failed");
+      fail("writing " + ch.rows() + " of '" + a.name + "' to " + out.path + " failed");
     H5Sclose(mem);
   });
 }

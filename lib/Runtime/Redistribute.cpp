@@ -7,6 +7,9 @@
 // (so replicas share the sending), or from the process's own copy. P-1 rounds of
 // pairwise exchanges (round k: send to rank+k, receive from rank-k), each in
 // chunks of rows bounded by chunk_bytes, so out-of-core arrays stay out of core.
+// What moves between two processes is, per dimension, the overlap of the run
+// lists they hold (one run per block, one per owned block of a block-cyclic
+// dimension): any two layouts, only real elements, packed in global order.
 //
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
@@ -16,48 +19,8 @@
 namespace tc::rt {
 namespace {
 
-struct Box {
-  Shape start, len;
-  bool empty() const {
-    return std::any_of(len.begin(), len.end(), [](int64_t l) { return l <= 0; });
-  }
-};
-
-/// The global box `rank` holds of `a` (its current block, or its sub-block of
-/// a split dimension; everything when replicated; its slab when a slab).
-Box heldBox(const DistArray &a, int rank) {
-  Box b{Shape(a.rank(), 0), a.extents};
-  if (a.kind == TC_RT_DISTRIBUTED) {
-    std::vector<int> at = a.coordsOf(rank);
-    for (int d = 0; d < a.rank(); ++d) {
-      b.start[d] = a.blockStart(d, at) + a.subStart(d, at);
-      b.len[d] = a.subLen(d, at);
-    }
-  }
-  if (a.kind == TC_RT_SLAB) {
-    auto [lo, hi] = a.slabRange(rank);
-    b.start[0] = lo;
-    b.len[0] = hi - lo;
-  }
-  return b;
-}
-
-Box intersect(const Box &x, const Box &y) {
-  Box r{Shape(x.start.size()), Shape(x.start.size())};
-  for (size_t d = 0; d < x.start.size(); ++d) {
-    r.start[d] = std::max(x.start[d], y.start[d]);
-    r.len[d] = std::min(x.start[d] + x.len[d], y.start[d] + y.len[d]) - r.start[d];
-  }
-  return r;
-}
-
-/// Storage coordinates of global `start` in `a` as held by this process.
-Shape storageStart(const DistArray &a, const Box &held, const Shape &start) {
-  Shape s(start.size());
-  for (size_t d = 0; d < start.size(); ++d)
-    s[d] = start[d] - held.start[d];
-  return s;
-}
+/// The runs (storage -> global) `rank` holds of `a`.
+Selection heldBy(const DistArray &a, int rank) { return a.runsOf(rank, /*loading=*/false); }
 
 /// True if src's block held by `holder` is what `rank` must receive from it:
 /// `rank` does not hold that block itself and `holder` has `rank`'s coordinates
@@ -81,17 +44,35 @@ bool sends(const DistArray &src, int holder, int rank) {
   return !sameBlock;
 }
 
-int64_t numChunks(const Box &box) {
-  return box.empty() ? 0 : (box.len[0] + rowsPerChunk(box.len) - 1) / rowsPerChunk(box.len);
+/// Chunks of an overlap (runs from source to destination storage): ranges of
+/// rows of dim 0 in the packed (global) order, bounded by chunk_bytes.
+int64_t numChunks(const Selection &ov) {
+  if (elements(ov) == 0)
+    return 0;
+  Shape len = lengths(ov);
+  return (len[0] + rowsPerChunk(len) - 1) / rowsPerChunk(len);
+}
+Selection chunk(const Selection &ov, int64_t i) {
+  Selection c = ov;
+  int64_t step = rowsPerChunk(lengths(ov));
+  c[0] = packedRange(ov[0], i * step, (i + 1) * step);
+  return c;
 }
 
-/// Rows [i * step, ...) of `box` as a box.
-Box chunk(const Box &box, int64_t i) {
-  Box c = box;
-  int64_t step = rowsPerChunk(box.len);
-  c.start[0] += i * step;
-  c.len[0] = std::max<int64_t>(0, std::min(step, box.len[0] - i * step));
-  return c;
+/// Moves chunk `c` of an overlap between `a`'s storage (its source side when
+/// `source`, else its destination side) and the packed buffer `buf`.
+void transferChunk(DistArray &a, bool source, const Selection &c, std::vector<double> &buf) {
+  Selection runs;
+  for (const Runs &r : c) { // from storage (the side of `a`) to the packed index
+    Runs side;
+    for (const Run &x : r)
+      side.push_back({source ? x.from : x.to, 0, x.len});
+    runs.push_back(packed(side, /*fromSide=*/true));
+  }
+  if (source)
+    buf.resize(elements(c));
+  transferRuns(a, source, runs, buf.data(), lengths(c),
+               source ? "a block to redistribute" : "a redistributed block");
 }
 
 } // namespace
@@ -107,47 +88,38 @@ extern "C" void tc_rt_redistribute(void *source, void *destination) {
     fail("redistributing '" + src.name + "': extents " + str(src.extents) + " and " +
          str(dst.extents) + " differ");
   const int P = ctx().size, me = ctx().rank;
-  Box mySrc = heldBox(src, me), myDst = heldBox(dst, me);
+  Selection mySrc = heldBy(src, me), myDst = heldBy(dst, me);
   std::vector<double> out, in;
   // Local part: what this process already holds (anything it would otherwise
   // receive from a replica of its own block).
-  Box local = intersect(mySrc, myDst);
+  Selection local = overlap(mySrc, myDst);
   for (int64_t i = 0; i < numChunks(local); ++i) {
-    Box c = chunk(local, i);
-    in.resize(product(c.len));
-    transferBox(src, true, storageStart(src, mySrc, c.start), c.len, in.data(), c.len,
-                Shape(c.len.size(), 0), "a block to redistribute");
-    transferBox(dst, false, storageStart(dst, myDst, c.start), c.len, in.data(), c.len,
-                Shape(c.len.size(), 0), "a redistributed block");
+    Selection c = chunk(local, i);
+    transferChunk(src, true, c, in);
+    transferChunk(dst, false, c, in);
   }
+  const Selection none(src.rank());
   for (int k = 1; k < P; ++k) {
     int to = (me + k) % P, from = (me - k + P) % P;
-    Box sendBox{Shape(src.rank(), 0), Shape(src.rank(), 0)};
-    Box recvBox = sendBox;
-    if (sends(src, me, to))
-      sendBox = intersect(mySrc, heldBox(dst, to));
-    if (sends(src, from, me))
-      recvBox = intersect(heldBox(src, from), myDst);
+    Selection sendOv = sends(src, me, to) ? overlap(mySrc, heldBy(dst, to)) : none;
+    Selection recvOv = sends(src, from, me) ? overlap(heldBy(src, from), myDst) : none;
     // Both sides of every pair must make the same number of calls.
-    long long n = std::max(numChunks(sendBox), numChunks(recvBox)), all;
+    long long n = std::max(numChunks(sendOv), numChunks(recvOv)), all;
     MPI_Allreduce(&n, &all, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
     for (int64_t i = 0; i < all; ++i) {
-      Box sc = chunk(sendBox, i), rc = chunk(recvBox, i);
-      int64_t ns = sendBox.empty() ? 0 : product(sc.len);
-      int64_t nr = recvBox.empty() ? 0 : product(rc.len);
+      Selection sc = chunk(sendOv, i), rc = chunk(recvOv, i);
+      int64_t ns = elements(sc), nr = elements(rc);
       out.resize(ns);
       in.resize(nr);
       if (ns)
-        transferBox(src, true, storageStart(src, mySrc, sc.start), sc.len, out.data(), sc.len,
-                    Shape(sc.len.size(), 0), "a block to redistribute");
+        transferChunk(src, true, sc, out);
       MPI_Sendrecv(out.data(), static_cast<int>(ns), MPI_DOUBLE, to, 11, in.data(),
                    static_cast<int>(nr), MPI_DOUBLE, from, 11, MPI_COMM_WORLD,
                    MPI_STATUS_IGNORE);
       counters().bytesSent += 8.0 * ns;
       counters().bytesReceived += 8.0 * nr;
       if (nr)
-        transferBox(dst, false, storageStart(dst, myDst, rc.start), rc.len, in.data(), rc.len,
-                    Shape(rc.len.size(), 0), "a redistributed block");
+        transferChunk(dst, false, rc, in);
     }
   }
 }

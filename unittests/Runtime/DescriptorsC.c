@@ -48,3 +48,8 @@ int64_t tc_test_c_contract_size(const int64_t *desc) {
 int64_t tc_test_c_slice_size(const int64_t *desc) {
   return tc_rt_slice_size(desc[TC_RT_SLICE_RANK]);
 }
+
+int64_t tc_test_c_panel_field(const int64_t *desc, int64_t field) { return desc[field]; }
+int64_t tc_test_c_panel_size(const int64_t *desc) {
+  return tc_rt_panel_size(desc[TC_RT_PANEL_RANK]);
+}

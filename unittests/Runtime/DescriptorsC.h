@@ -25,6 +25,8 @@ int64_t tc_test_c_contract_label(const int64_t *desc, int64_t x, int64_t dim);
 int64_t tc_test_c_contract_extent(const int64_t *desc, int64_t label);
 int64_t tc_test_c_contract_size(const int64_t *desc);
 int64_t tc_test_c_slice_size(const int64_t *desc);
+int64_t tc_test_c_panel_field(const int64_t *desc, int64_t field);
+int64_t tc_test_c_panel_size(const int64_t *desc);
 
 #ifdef __cplusplus
 }

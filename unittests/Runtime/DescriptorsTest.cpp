@@ -22,7 +22,7 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
   // tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]
   //   init input {on_disk}
   ArrayDesc a{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, true, {2, 2}, {{64, 0, -1, 0}, {64, 1, 0, 1}}};
-  Desc expect = {2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, -1, 64, 1, 0, 1, -1};
+  Desc expect = {2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, 1, 0, 1, -1, 0};
   EXPECT_EQ(a.encode(), expect);
   ArrayDescView av(expect.data());
   EXPECT_TRUE(av.onDisk());
@@ -31,6 +31,7 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
   EXPECT_EQ(av.skew(0), -1);
   EXPECT_EQ(av.skew(1), 0);
   EXPECT_EQ(av.splitDim(0), -1);
+  EXPECT_EQ(av.cyclic(1), 0);
   EXPECT_EQ(av.decode().encode(), expect);
 
   // tc.array replicated "C" [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1]
@@ -40,7 +41,7 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
               false,
               {4},
               {{8, -1, -1, 2}, {6, -1, -1, 0}, {4, -1, -1, 1}}};
-  expect = {3, 1, 2, 0, 1, 4, 8, -1, -1, 2, -1, 6, -1, -1, 0, -1, 4, -1, -1, 1, -1};
+  expect = {3, 1, 2, 0, 1, 4, 8, -1, -1, 2, -1, 0, 6, -1, -1, 0, -1, 0, 4, -1, -1, 1, -1, 0};
   EXPECT_EQ(c.encode(), expect);
   ArrayDescView v(expect.data());
   EXPECT_EQ(v.rank(), 3);
@@ -64,7 +65,7 @@ TEST(Descriptors, SplitDimension) {
   // splitDim at -1.
   ArrayDesc a{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, false, {2, 3, 2},
               {{13, 0, -1, 0, 2}, {7, -1, -1, 1}}};
-  Desc expect = {2, 0, 0, 0, 3, 2, 3, 2, 13, 0, -1, 0, 2, 7, -1, -1, 1, -1};
+  Desc expect = {2, 0, 0, 0, 3, 2, 3, 2, 13, 0, -1, 0, 2, 0, 7, -1, -1, 1, -1, 0};
   EXPECT_EQ(a.encode(), expect);
   ArrayDescView v(expect.data());
   EXPECT_EQ(v.splitDim(0), 2);
@@ -72,8 +73,41 @@ TEST(Descriptors, SplitDimension) {
   EXPECT_EQ(v.dim(0).splitDim, 2);
   EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
   EXPECT_EQ(v.decode().encode(), expect);
-  EXPECT_EQ(TC_RT_ARRAY_DIM_FIELDS, 5);
-  EXPECT_EQ(TC_RT_API_VERSION, 2);
+}
+
+TEST(Descriptors, CyclicDimension) {
+  // ScaLAPACK's B[k, n] on a [2, 3] template: blocks of 4 rows dealt along grid
+  // dimension 0, of 2 columns along 1. ArrayDim's shorter forms leave cyclic 0.
+  ArrayDesc b{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, false, {2, 3},
+              {{13, 0, -1, 0, -1, 4}, {7, 1, -1, 1, -1, 2}}};
+  Desc expect = {2, 0, 0, 0, 2, 2, 3, 13, 0, -1, 0, -1, 4, 7, 1, -1, 1, -1, 2};
+  EXPECT_EQ(b.encode(), expect);
+  ArrayDescView v(expect.data());
+  EXPECT_EQ(v.cyclic(0), 4);
+  EXPECT_EQ(v.cyclic(1), 2);
+  EXPECT_EQ(v.dim(1).cyclic, 2);
+  EXPECT_EQ(v.dim(1).splitDim, -1);
+  EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
+  EXPECT_EQ(v.decode().encode(), expect);
+  EXPECT_EQ((ArrayDim{5, 0, -1, 0}.cyclic), 0);
+  EXPECT_EQ((ArrayDim{5, 0, -1, 0, 1}.cyclic), 0);
+  EXPECT_EQ(TC_RT_ARRAY_DIM_FIELDS, 6);
+  EXPECT_EQ(TC_RT_API_VERSION, 3);
+}
+
+TEST(Descriptors, CyclicPanel) {
+  // The panel of B's row blocks for MDB2 on a [2, 3] template: modulus 3,
+  // buffer ceil(ceil(13 / 4) / 3) * 4 = 8 rows by B's 4 stored columns.
+  Desc expect = {2, 0, 3, 8, 4};
+  EXPECT_EQ((CyclicPanelDesc{0, 3, {8, 4}}.encode()), expect);
+  CyclicPanelDescView v(expect.data());
+  EXPECT_EQ(v.rank(), 2);
+  EXPECT_EQ(v.dim(), 0);
+  EXPECT_EQ(v.modulus(), 3);
+  EXPECT_EQ(v.extent(1), 4);
+  EXPECT_EQ(v.shape(), Desc({8, 4}));
+  EXPECT_EQ(v.size(), 5);
+  EXPECT_EQ(v.decode().encode(), expect);
 }
 
 TEST(Descriptors, TilesMatchTheCompiler) {
@@ -156,7 +190,8 @@ TEST(Descriptors, SliceMatchesTheCompiler) {
 
 TEST(Descriptors, CAgreesWithCxx) {
   EXPECT_EQ(tc_test_c_api_version(), TC_RT_API_VERSION);
-  Desc a = ArrayDesc{TC_RT_SLAB, TC_RT_INIT_ZERO, false, {2, 3}, {{5, 0, 1, 1, 1}, {7, -1, -1, 0}}}
+  Desc a = ArrayDesc{TC_RT_SLAB, TC_RT_INIT_ZERO, false, {2, 3},
+                     {{5, 0, 1, 1, 1, 3}, {7, -1, -1, 0}}}
                .encode();
   ArrayDescView av(a.data());
   for (int64_t d = 0; d < 2; ++d) {
@@ -165,6 +200,7 @@ TEST(Descriptors, CAgreesWithCxx) {
     EXPECT_EQ(tc_test_c_array_field(a.data(), d, TC_RT_ARRAY_DIM_SKEW_DIM), av.skew(d));
     EXPECT_EQ(tc_test_c_array_field(a.data(), d, TC_RT_ARRAY_DIM_FILE_DIM), av.fileDim(d));
     EXPECT_EQ(tc_test_c_array_field(a.data(), d, TC_RT_ARRAY_DIM_SPLIT_DIM), av.splitDim(d));
+    EXPECT_EQ(tc_test_c_array_field(a.data(), d, TC_RT_ARRAY_DIM_CYCLIC), av.cyclic(d));
   }
   EXPECT_EQ(tc_test_c_array_size(a.data()), static_cast<int64_t>(a.size()));
 
@@ -178,6 +214,12 @@ TEST(Descriptors, CAgreesWithCxx) {
   EXPECT_EQ(tc_test_c_allreduce_size(r.data()), static_cast<int64_t>(r.size()));
   Desc sl = SliceDesc{{9, 8}}.encode();
   EXPECT_EQ(tc_test_c_slice_size(sl.data()), static_cast<int64_t>(sl.size()));
+  Desc pa = CyclicPanelDesc{1, 2, {6, 9, 4}}.encode();
+  CyclicPanelDescView pv(pa.data());
+  EXPECT_EQ(tc_test_c_panel_field(pa.data(), TC_RT_PANEL_DIM), pv.dim());
+  EXPECT_EQ(tc_test_c_panel_field(pa.data(), TC_RT_PANEL_MODULUS), pv.modulus());
+  EXPECT_EQ(tc_test_c_panel_field(pa.data(), TC_RT_PANEL_SHAPE + 2), pv.extent(2));
+  EXPECT_EQ(tc_test_c_panel_size(pa.data()), static_cast<int64_t>(pa.size()));
 
   Desc c =
       TileContractDesc{{{4, 5}, {0, 2}}, {{5, 6}, {2, 1}}, {{4, 6}, {0, 1}}, {4, 6, 5}}.encode();

@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 /// The version of the descriptor layouts and of the tc_rt_* calls.
-#define TC_RT_API_VERSION 2
+#define TC_RT_API_VERSION 3
 
 #ifdef __cplusplus
 #define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -49,7 +49,8 @@ enum tc_rt_init { TC_RT_INIT_INPUT = 0, TC_RT_INIT_ZERO = 1, TC_RT_INIT_ROOT_INP
 
 //===-- tc_rt_array ---------------------------------------------------------===//
 // [rank, kind, init, on_disk, grid_rank, grid[grid_rank],
-//  then per dimension d < rank: extent, grid_dim, skew_dim, file_dim, split_dim]
+//  then per dimension d < rank: extent, grid_dim, skew_dim, file_dim, split_dim,
+//  cyclic]
 enum tc_rt_array_field {
   TC_RT_ARRAY_RANK = 0,      ///< number of dimensions
   TC_RT_ARRAY_KIND = 1,      ///< enum tc_rt_kind
@@ -68,7 +69,10 @@ enum tc_rt_array_dim_field {
   TC_RT_ARRAY_DIM_SPLIT_DIM = 4, ///< grid dimension along which its block (along
                                  ///< grid_dim) is split again into sub-blocks, one
                                  ///< per process (nested blocks, COSMA); -1: none
-  TC_RT_ARRAY_DIM_FIELDS = 5,
+  TC_RT_ARRAY_DIM_CYCLIC = 5,    ///< nb >= 1: blocks of nb elements dealt round-robin
+                                 ///< along grid_dim (block-cyclic, ScaLAPACK); 0: one
+                                 ///< contiguous block per process
+  TC_RT_ARRAY_DIM_FIELDS = 6,
 };
 /// Where the fields of dimension `d` start.
 TC_RT_INLINE int64_t tc_rt_array_dim(const int64_t *desc, int64_t d) {
@@ -151,10 +155,21 @@ enum tc_rt_slice_field {
 };
 TC_RT_INLINE int64_t tc_rt_slice_size(int64_t rank) { return TC_RT_SLICE_EXTENTS + rank; }
 
-//===-- The layouts of TC_RT_API_VERSION 2 ----------------------------------===//
+//===-- tc_rt_gather_cyclic, tc_rt_reduce_cyclic ----------------------------===//
+// [rank, dim, modulus, shape[rank]]: the panel of the blocks I = residue (mod
+// modulus) of cyclic dimension `dim`, in a buffer of shape `shape`.
+enum tc_rt_panel_field {
+  TC_RT_PANEL_RANK = 0,
+  TC_RT_PANEL_DIM = 1,     ///< a cyclic dimension of the array
+  TC_RT_PANEL_MODULUS = 2, ///< M >= 1: every M-th block of dim, from the residue on
+  TC_RT_PANEL_SHAPE = 3,
+};
+TC_RT_INLINE int64_t tc_rt_panel_size(int64_t rank) { return TC_RT_PANEL_SHAPE + rank; }
+
+//===-- The layouts of TC_RT_API_VERSION 3 ----------------------------------===//
 // A failing assert here means a layout changed: bump TC_RT_API_VERSION (old
 // programs must be refused, not misread), then update the asserts.
-TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 2,
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 3,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
   TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")
@@ -166,7 +181,8 @@ TC_RT_LAYOUT(TC_RT_ARRAY_RANK == 0 && TC_RT_ARRAY_KIND == 1 && TC_RT_ARRAY_INIT 
              TC_RT_ARRAY_ON_DISK == 3 && TC_RT_ARRAY_GRID_RANK == 4 && TC_RT_ARRAY_GRID == 5);
 TC_RT_LAYOUT(TC_RT_ARRAY_DIM_EXTENT == 0 && TC_RT_ARRAY_DIM_GRID_DIM == 1 &&
              TC_RT_ARRAY_DIM_SKEW_DIM == 2 && TC_RT_ARRAY_DIM_FILE_DIM == 3 &&
-             TC_RT_ARRAY_DIM_SPLIT_DIM == 4 && TC_RT_ARRAY_DIM_FIELDS == 5);
+             TC_RT_ARRAY_DIM_SPLIT_DIM == 4 && TC_RT_ARRAY_DIM_CYCLIC == 5 &&
+             TC_RT_ARRAY_DIM_FIELDS == 6);
 TC_RT_LAYOUT(TC_RT_TILE_RANK == 0 && TC_RT_TILE_ROOT_ONLY == 1 && TC_RT_TILE_SHAPE == 2);
 // The compiler builds a shift description from a tile description (the flag
 // slot holding the grid dimension) followed by the sub-tile's shape.
@@ -177,6 +193,8 @@ TC_RT_LAYOUT(TC_RT_ALLREDUCE_RANK == 0 && TC_RT_ALLREDUCE_SHAPE == 1);
 TC_RT_LAYOUT(TC_RT_OPERAND_A == 0 && TC_RT_OPERAND_B == 1 && TC_RT_OPERAND_C == 2);
 TC_RT_LAYOUT(TC_RT_CONTRACT_RANK == 0 && TC_RT_CONTRACT_SHAPES == 3);
 TC_RT_LAYOUT(TC_RT_SLICE_RANK == 0 && TC_RT_SLICE_EXTENTS == 1);
+TC_RT_LAYOUT(TC_RT_PANEL_RANK == 0 && TC_RT_PANEL_DIM == 1 && TC_RT_PANEL_MODULUS == 2 &&
+             TC_RT_PANEL_SHAPE == 3);
 #undef TC_RT_LAYOUT
 
 #ifdef __cplusplus
@@ -219,8 +237,13 @@ struct ArrayDim {
   int64_t skewDim = -1; ///< grid dimension skewing its blocks; -1: none
   int64_t fileDim = 0;  ///< dimension of the HDF5 dataset it holds
   /// Grid dimension splitting its block again into sub-blocks (nested blocks);
-  /// -1: none. Last, so that {extent, gridDim, skewDim, fileDim} still works.
+  /// -1: none. After the four fields above, so {extent, gridDim, skewDim, fileDim}
+  /// still works.
   int64_t splitDim = -1;
+  /// Block size nb of a block-cyclic distribution along gridDim (block I of nb
+  /// elements on coordinate I mod grid[gridDim]); 0: contiguous blocks. Last, so
+  /// that the shorter aggregate forms still work.
+  int64_t cyclic = 0;
 };
 
 struct ArrayDesc {
@@ -242,12 +265,14 @@ struct ArrayDesc {
       assert(x.gridDim < static_cast<int64_t>(grid.size()) &&
              x.skewDim < static_cast<int64_t>(grid.size()) &&
              x.splitDim < static_cast<int64_t>(grid.size()) && "no such grid dimension");
+      assert(x.cyclic >= 0 && "a negative block size");
       int64_t fields[TC_RT_ARRAY_DIM_FIELDS];
       fields[TC_RT_ARRAY_DIM_EXTENT] = x.extent;
       fields[TC_RT_ARRAY_DIM_GRID_DIM] = x.gridDim;
       fields[TC_RT_ARRAY_DIM_SKEW_DIM] = x.skewDim;
       fields[TC_RT_ARRAY_DIM_FILE_DIM] = x.fileDim;
       fields[TC_RT_ARRAY_DIM_SPLIT_DIM] = x.splitDim;
+      fields[TC_RT_ARRAY_DIM_CYCLIC] = x.cyclic;
       d.insert(d.end(), fields, fields + TC_RT_ARRAY_DIM_FIELDS);
     }
     assert(static_cast<int64_t>(d.size()) ==
@@ -270,6 +295,7 @@ public:
   int64_t skew(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_SKEW_DIM); }
   int64_t fileDim(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_FILE_DIM); }
   int64_t splitDim(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_SPLIT_DIM); }
+  int64_t cyclic(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_CYCLIC); }
   /// The extents of every dimension.
   Desc shape() const {
     Desc s;
@@ -278,7 +304,7 @@ public:
     return s;
   }
   ArrayDim dim(int64_t i) const {
-    return {extent(i), gridDim(i), skew(i), fileDim(i), splitDim(i)};
+    return {extent(i), gridDim(i), skew(i), fileDim(i), splitDim(i), cyclic(i)};
   }
   ArrayDesc decode() const {
     ArrayDesc a{kind(), init(), onDisk(), grid(), {}};
@@ -468,6 +494,39 @@ public:
   Desc shape() const { return detail::slice(d, TC_RT_SLICE_EXTENTS, rank()); }
   SliceDesc decode() const { return {shape()}; }
   int64_t size() const { return tc_rt_slice_size(rank()); }
+
+private:
+  const int64_t *d;
+};
+
+//===-- tc_rt_gather_cyclic, tc_rt_reduce_cyclic ------------------------------===//
+
+struct CyclicPanelDesc {
+  int64_t dim = 0;     ///< the cyclic dimension the panel takes blocks of
+  int64_t modulus = 1; ///< every modulus-th block (from the call's residue on)
+  Desc shape;          ///< of the panel buffer
+
+  Desc encode() const {
+    assert(dim >= 0 && dim < static_cast<int64_t>(shape.size()) && "no such dimension");
+    Desc d(TC_RT_PANEL_SHAPE);
+    d[TC_RT_PANEL_RANK] = static_cast<int64_t>(shape.size());
+    d[TC_RT_PANEL_DIM] = dim;
+    d[TC_RT_PANEL_MODULUS] = modulus;
+    detail::append(d, shape);
+    return d;
+  }
+};
+
+class CyclicPanelDescView {
+public:
+  explicit CyclicPanelDescView(const int64_t *desc) : d(desc) {}
+  int64_t rank() const { return d[TC_RT_PANEL_RANK]; }
+  int64_t dim() const { return d[TC_RT_PANEL_DIM]; }
+  int64_t modulus() const { return d[TC_RT_PANEL_MODULUS]; }
+  int64_t extent(int64_t i) const { return d[TC_RT_PANEL_SHAPE + i]; }
+  Desc shape() const { return detail::slice(d, TC_RT_PANEL_SHAPE, rank()); }
+  CyclicPanelDesc decode() const { return {dim(), modulus(), shape()}; }
+  int64_t size() const { return tc_rt_panel_size(rank()); }
 
 private:
   const int64_t *d;

@@ -50,7 +50,18 @@ void tc_rt_plan_per_rank(const double *sent, const double *received, int64_t n);
 /// checked here: a distributed array, at most one split dimension, that
 /// dimension split along a grid dimension, and s a grid dimension no dimension
 /// is split or skewed along.
+/// A block-cyclic dimension (TC_RT_ARRAY_DIM_CYCLIC nb >= 1, along grid
+/// dimension g with G = grid[g] processes): global element i is in block
+/// I = i / nb, held at coordinate I mod G along g, at storage index
+/// (I / G) nb + i mod nb. Its storage is padded to ceil(ceil(extent / nb) / G) nb
+/// rows on every process; the real rows (the owned blocks in order, only the
+/// last block of the extent partial) are a prefix. Rules, checked here: a
+/// distributed array, the dimension split along a grid dimension, and an array
+/// with a cyclic dimension has no skew and no split dimension.
 void *tc_rt_array(const int64_t *desc, const char *name, double *storage);
+
+/// This process's coordinate along grid dimension `grid_dim` of `array`'s grid.
+int64_t tc_rt_grid_coord(void *array, int64_t grid_dim);
 
 /// The plan's per-rank predictions and sizes (before the first tile op).
 /// chunk_bytes bounds every staging and out-of-core collective buffer.
@@ -58,8 +69,9 @@ void tc_rt_plan(double predicted_disk_bytes, double predicted_comm_bytes,
                 double flops, int64_t chunk_bytes);
 
 /// Copies the tile at `offsets` (local block coordinates of the array's compute
-/// view) into `buf` of shape `shape` (row-major), clipped to the block and padded
-/// with zeros. desc: a tile description (tc_rt::TileDesc, TC_RT_TILE_*); with
+/// view; storage coordinates for a cyclic dimension) into `buf` of shape `shape`
+/// (row-major), clipped to the block (to the real local rows of a cyclic
+/// dimension) and padded with zeros. desc: a tile description (tc_rt::TileDesc, TC_RT_TILE_*); with
 /// root_only, ranks other than 0 zero the buffer after reading (inside
 /// accumulation). Of a TC_RT_SLAB array (of an array with a split dimension)
 /// only the rows in this process's slab (sub-block) are read, the rest is zero;
@@ -111,6 +123,32 @@ void tc_rt_gather_tile(void *array, double *buf, const int64_t *desc, const int6
 /// with tc_rt_write_tile, which writes that part).
 void tc_rt_reduce_scatter_tile(void *array, double *buf, const int64_t *desc,
                                const int64_t *offsets);
+
+/// PUMMA's panel collectives on a block-cyclic dimension (Choi, Dongarra,
+/// Walker, section 2; notes 3.3 "MDB2, processor view", 3.4 "Processor view").
+/// desc: tc_rt::CyclicPanelDesc (TC_RT_PANEL_*): `dim`, a cyclic dimension of the
+/// array with block size nb along grid dimension g (G = grid[g]), the modulus M
+/// >= 1 and the buffer's shape. The panel of residue r (0 <= r < M) is the blocks
+/// I = r (mod M) of dim in ascending order: panel row t nb + x is global element
+/// (r + t M) nb + x of dim. buf's shape: shape[dim] >= ceil(ceil(extent / nb) /
+/// M) nb, every other dimension the padded local storage extent (storage
+/// coordinates there). The group: the G processes with this one's coordinates
+/// in every grid dimension but g. Direct non-blocking messages between members
+/// carry only real elements (clipped to the extent and to the real local
+/// lengths of the other dimensions); an empty part is no message. With n_m the
+/// elements of the panel member m holds, this process's counters grow by
+///   gather: sent (G-1) n_me * 8,       received sum_{m != me} n_m * 8
+///   reduce: sent sum_{m != me} n_m * 8, received (G-1) n_me * 8
+///
+/// Every member gets the whole panel in buf (zero past the extent and in the
+/// padding); each block comes from its holder's storage (disk reads counted).
+/// (MDB2's columncast of B's rows matching A's rolled columns.)
+void tc_rt_gather_cyclic(void *array, double *buf, const int64_t *desc, int64_t residue);
+/// buf holds, on every member, a partial sum of the panel. Each member's storage
+/// rows of the panel it holds are incremented by the sum over the group of
+/// those rows (its own buf included); buf is unspecified afterwards. With G = 1
+/// a local add. (A^T B's column reduction of partial C to its owners.)
+void tc_rt_reduce_cyclic(void *array, double *buf, const int64_t *desc, int64_t residue);
 
 /// Out-of-core versions on a whole array, chunked by chunk_bytes.
 void tc_rt_shift_array(void *array, int64_t grid_dim);

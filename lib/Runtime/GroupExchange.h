@@ -1,0 +1,69 @@
+//===- GroupExchange.h - gathers and reductions within a group --*- C++ -*-===//
+//
+// The collectives of split arrays (COSMA's tiles, PanelCollectives.cpp) and of
+// block-cyclic arrays (PUMMA's panels, CyclicPanels.cpp) act within a group:
+// the processes along one grid dimension g that share every other coordinate.
+// Each member holds a part of a buffer (a Selection from buffer index to packed
+// index); both collectives are direct exchanges, one non-blocking message per
+// ordered pair carrying exactly the real elements of a part (8 bytes each,
+// counted when the message starts), none for an empty part:
+//   gather:  sent = (q-1) n_me,         received = sum_{m != me} n_m
+//   reduce:  sent = sum_{m != me} n_m,  received = (q-1) n_me
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_LIB_RUNTIME_GROUPEXCHANGE_H
+#define TC_LIB_RUNTIME_GROUPEXCHANGE_H
+
+#include "DistArray.h"
+
+namespace tc::rt {
+
+/// The processes of this one's group along grid dimension g of `a`'s grid.
+struct Group {
+  int g = -1;                           ///< the grid dimension
+  int me = 0;                           ///< this process's coordinate along g
+  std::vector<int> ranks;               ///< rank in a.comm of the member at coordinate m
+  std::vector<std::vector<int>> coords; ///< grid coordinates of member m
+  int size() const { return static_cast<int>(ranks.size()); }
+};
+Group groupAlong(const DistArray &a, int g);
+
+/// Non-blocking messages of one call among a group, bytes counted as they start.
+struct Messages {
+  const DistArray *array = nullptr;
+  const char *call = "";
+  int tag = 0;
+  std::vector<MPI_Request> requests;
+  void send(const double *data, int64_t n, int rank);
+  void receive(double *data, int64_t n, int rank);
+  void wait();
+};
+
+/// A gather under way: `parts` (where each received part goes in `buf`, and
+/// where it starts in recvBuf) are unpacked by finish().
+struct GatherRequest {
+  double *buf = nullptr;
+  Shape shape;
+  Messages messages;
+  std::vector<double> sendBuf, recvBuf;
+  std::vector<std::pair<Selection, int64_t>> parts;
+  /// Completes the messages and unpacks the received parts.
+  void finish();
+};
+
+/// Starts gathering `buf` (shape `shape`) among `grp`: parts[m] is member m's
+/// part (buffer -> packed index); this process's own part must already be in
+/// buf. Sends it to every other member, receives theirs.
+GatherRequest *startGather(const DistArray &a, const Group &grp, double *buf, const Shape &shape,
+                           const std::vector<Selection> &parts, int tag, const char *call);
+
+/// Sums `buf` (shape `shape`) among `grp` onto each part's owner: sends every
+/// other member m its part parts[m] of buf and returns this process's own part
+/// packed, summed with the others' (in the members' order).
+std::vector<double> reduceToOwners(const DistArray &a, const Group &grp, double *buf,
+                                   const Shape &shape, const std::vector<Selection> &parts,
+                                   int tag, const char *call);
+
+} // namespace tc::rt
+
+#endif // TC_LIB_RUNTIME_GROUPEXCHANGE_H

@@ -1,0 +1,74 @@
+//===- Runs.h - index maps of one dimension as lists of runs ----*- C++ -*-===//
+//
+// What a process holds of an array is, per dimension, a list of runs: one run
+// for a block, one per owned block of a block-cyclic dimension. Boxes are
+// products of one run per dimension (a Selection). Redistribution intersects
+// run lists, HDF5 I/O turns them into strided hyperslabs, the panel collectives
+// pack them into messages.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_LIB_RUNTIME_RUNS_H
+#define TC_LIB_RUNTIME_RUNS_H
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace tc::rt {
+
+using Shape = std::vector<int64_t>;
+
+/// `len` consecutive indices of one dimension from `from` on one side map to
+/// `len` consecutive indices from `to` on the other (the sides: by use, e.g.
+/// storage -> global, storage -> buffer, buffer -> packed message).
+struct Run {
+  int64_t from = 0, to = 0, len = 0;
+  bool operator==(const Run &o) const { return from == o.from && to == o.to && len == o.len; }
+};
+using Runs = std::vector<Run>;
+/// A product of run lists, one per dimension: the box of one run per dimension,
+/// for every combination.
+using Selection = std::vector<Runs>;
+
+/// Sum of the runs' lengths.
+int64_t total(const Runs &runs);
+/// Per dimension, the total length (the packed shape).
+Shape lengths(const Selection &sel);
+/// Number of elements (0 if any dimension is empty).
+int64_t elements(const Selection &sel);
+
+/// Consecutive runs contiguous on both sides merged into one.
+Runs merged(const Runs &runs);
+/// The runs with their `from` side (fromSide) or their `to` side kept as `from`
+/// and `to` the position in their concatenation (a packed message), merged.
+Runs packed(const Runs &runs, bool fromSide);
+Selection packed(const Selection &sel, bool fromSide);
+/// The part of `runs` covering positions [lo, hi) of their concatenation.
+Runs packedRange(const Runs &runs, int64_t lo, int64_t hi);
+
+/// Where two run lists that map to one index space on their `to` side (global
+/// indices) meet: runs from x's `from` to y's `from`, in ascending `to` order
+/// (both lists must be ascending and non-overlapping in `to`).
+Runs overlap(const Runs &x, const Runs &y);
+Selection overlap(const Selection &x, const Selection &y);
+
+/// Calls fn(from, to, len) for every box of the selection (none if a dimension
+/// has no run), row-major over the runs.
+void forEachBox(const Selection &sel,
+                const std::function<void(const Shape &from, const Shape &to, const Shape &len)> &fn);
+
+/// Copies each box of `sel` between row-major buffers: from `x` (shape xShape,
+/// at the box's `from`) to `y` (shape yShape, at its `to`), or back.
+void copyBoxes(double *x, const Shape &xShape, double *y, const Shape &yShape,
+               const Selection &sel, bool xToY);
+
+/// Splits `runs` into maximal regular patterns (HDF5 hyperslabs) of their `to`
+/// side: `count` runs of length `block`, `stride` apart, from `start`.
+struct Pattern {
+  int64_t start = 0, stride = 1, count = 0, block = 0;
+};
+std::vector<Pattern> patterns(const Runs &runs);
+
+} // namespace tc::rt
+
+#endif // TC_LIB_RUNTIME_RUNS_H
