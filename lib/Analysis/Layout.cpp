@@ -98,6 +98,86 @@ double localBytes(const Layout &layout, const std::vector<std::string> &labels,
   return bytes;
 }
 
+namespace {
+/// The grid dimension distributing `label` in `layout`, or -1.
+int gridDimOf(const Layout &layout, const std::string &label) {
+  for (size_t d = 0; d < layout.dims.size(); ++d)
+    if (layout.dims[d] == label && layout.grid[d] > 1)
+      return static_cast<int>(d);
+  return -1;
+}
+/// The coordinate along its grid dimension holding element i of `label`.
+int64_t ownerOf(const Layout &layout, int d, int64_t extent, int64_t i) {
+  int64_t nb = layout.cyclicBlock(d);
+  if (nb > 0)
+    return (i / nb) % layout.grid[d];
+  return i / ((extent + layout.grid[d] - 1) / layout.grid[d]);
+}
+} // namespace
+
+void redistributionVolumes(const Layout &from, const Layout &to,
+                           const std::vector<std::string> &labels,
+                           const std::map<std::string, int64_t> &extents, int64_t elemBytes,
+                           std::vector<double> &sent, std::vector<double> &received) {
+  const std::vector<int64_t> &grid = from.grid;
+  int64_t P = 1;
+  for (int64_t g : grid)
+    P *= g;
+  sent.assign(P, 0);
+  received.assign(P, 0);
+  // count[l][a][b]: elements of label l at source coordinate a and destination
+  // coordinate b (a single coordinate 0 where a layout does not distribute l).
+  std::vector<std::vector<std::vector<double>>> count;
+  std::vector<int> src, dst;
+  for (const std::string &l : labels) {
+    int s = gridDimOf(from, l), t = gridDimOf(to, l);
+    int64_t e = extents.at(l);
+    std::vector<std::vector<double>> m(s >= 0 ? grid[s] : 1,
+                                       std::vector<double>(t >= 0 ? grid[t] : 1, 0));
+    for (int64_t i = 0; i < e; ++i)
+      m[s >= 0 ? ownerOf(from, s, e, i) : 0][t >= 0 ? ownerOf(to, t, e, i) : 0] += 1;
+    count.push_back(m);
+    src.push_back(s);
+    dst.push_back(t);
+  }
+  auto coords = [&](int64_t rank) {
+    std::vector<int64_t> c(grid.size());
+    for (size_t g = grid.size(); g-- > 0;) {
+      c[g] = rank % grid[g];
+      rank /= grid[g];
+    }
+    return c;
+  };
+  std::vector<bool> splits(grid.size(), false);
+  for (int s : src)
+    if (s >= 0)
+      splits[s] = true;
+  for (int64_t h = 0; h < P; ++h) {
+    std::vector<int64_t> ch = coords(h);
+    for (int64_t r = 0; r < P; ++r) {
+      if (h == r)
+        continue;
+      std::vector<int64_t> cr = coords(r);
+      bool sameBlock = true, sends = true;
+      for (size_t g = 0; g < grid.size(); ++g) {
+        if (ch[g] == cr[g])
+          continue;
+        if (splits[g])
+          sameBlock = false;
+        else
+          sends = false;
+      }
+      if (!sends || sameBlock)
+        continue;
+      double n = static_cast<double>(elemBytes);
+      for (size_t l = 0; l < labels.size(); ++l)
+        n *= count[l][src[l] >= 0 ? ch[src[l]] : 0][dst[l] >= 0 ? cr[dst[l]] : 0];
+      sent[h] += n;
+      received[r] += n;
+    }
+  }
+}
+
 RedistCost &RedistCost::operator+=(const RedistCost &o) {
   diskBytes += o.diskBytes;
   commBytes += o.commBytes;

@@ -85,9 +85,6 @@ std::string pickLabel(const ContractionProblem &p, const std::vector<std::string
   return best;
 }
 
-int64_t canonicalBlock(int64_t block, int64_t extent, int64_t parts) {
-  return canonicalCyclicBlock(block, extent, parts);
-}
 
 } // namespace
 
@@ -165,45 +162,24 @@ PummaChoiceOrError pummaChoiceOf(const ContractionProblem &problem, const MacroI
     return fail("pumma distributes one label of I in A and C, one of J in B and C and one "
                 "of K in A and B, the same label in both arrays; got A " +
                 a.str() + ", B " + b.str() + ", C " + c.str());
-  // Block sizes agree wherever a label occurs.
+  // Blocks agree wherever a label occurs: a contiguous block is the cyclic
+  // block of ceil(extent / grid extent), so compare those.
   auto blockIn = [&](int x, const std::string &l) {
-    return canonicalBlock(layouts[x]->cyclicBlock(gridDimOf(*layouts[x], l)),
-                          problem.extents.at(l), grid[gridDimOf(*layouts[x], l)]);
+    int64_t d = gridDimOf(*layouts[x], l), nb = layouts[x]->cyclicBlock(d);
+    return nb > 0 ? nb : ceilDiv(problem.extents.at(l), grid[d]);
   };
   ch.blockI = blockIn(0, ch.i);
   ch.blockJ = blockIn(1, ch.j);
   ch.blockK = blockIn(0, ch.k);
-  // The same label on different grid dimensions of different extents is a
-  // different partition even with equal block sizes: the blocks must match.
   if (blockIn(2, ch.i) != ch.blockI || blockIn(2, ch.j) != ch.blockJ ||
       blockIn(1, ch.k) != ch.blockK)
-    return fail("pumma needs each label in the same blocks in every array (a block-cyclic "
-                "block size, or contiguous blocks on grid dimensions of the same extent); "
+    return fail("pumma needs each label in the same blocks in every array (equal block-cyclic "
+                "block sizes, a contiguous block counting as ceil(extent / grid extent)); "
                 "got A " + a.str() + ", B " + b.str() + ", C " + c.str());
   const int x = roll == Operand::A ? 0 : 1, y = 1 - x;
   const int64_t kX = gridDimOf(*layouts[x], ch.k), kY = gridDimOf(*layouts[y], ch.k);
   ch.mode = kX != kY ? PummaMode::Gather : PummaMode::Reduce;
   ch.rollDim = ch.mode == PummaMode::Gather ? kX : 1 - kX;
-  // An explicit block size for contiguous blocks: K along R and along G must be
-  // split alike for X's local K order to match the panel's.
-  auto effective = [&](const std::string &l, int64_t dim) {
-    int64_t nb = ch.blockOf(l);
-    return nb > 0 ? nb : ceilDiv(problem.extents.at(l), grid[dim]);
-  };
-  if (ch.mode == PummaMode::Gather) {
-    if (ch.blockK == 0 && effective(ch.k, 0) != effective(ch.k, 1))
-      return fail("pumma's gather needs K ('" + ch.k + "') in the same blocks along both grid "
-                  "dimensions (block-cyclic, or a square split)");
-    if (ch.blockK == 0)
-      ch.blockK = effective(ch.k, 0);
-  } else {
-    if (ch.blockOf(ch.freeX()) == 0 &&
-        effective(ch.freeX(), 0) != effective(ch.freeX(), 1))
-      return fail("pumma's reduction needs '" + ch.freeX() +
-                  "' in the same blocks along both grid dimensions");
-    if (ch.blockOf(ch.freeX()) == 0)
-      (roll == Operand::A ? ch.blockI : ch.blockJ) = effective(ch.freeX(), 0);
-  }
   // C holds X's free label along the dimension X does not move along.
   if (gridDimOf(c, ch.freeX()) != 1 - ch.rollDim)
     return fail("pumma needs C to hold '" + ch.freeX() + "' (the free label of the rolled " +

@@ -673,6 +673,22 @@ void ContractionLowering::emitZeroFill(Value buffer) {
 void ContractionLowering::emitPummaProgram(func::FuncOp newFunc) {
   b.setInsertionPointToStart(newFunc.addEntryBlock());
   RankVolumes volumes = pummaVolumes(problem, *pumma, machine.elemBytes);
+  // Stages 1 and 3 move given inputs in and the result out, rank by rank.
+  const std::optional<Layout> *layouts[3] = {&problem.givenA, &problem.givenB,
+                                             &problem.requiredC};
+  const std::vector<std::string> *labelsOf[3] = {&problem.labelsA, &problem.labelsB,
+                                                 &problem.labelsC};
+  for (int x = 0; x < 3; ++x)
+    if (given[x]) {
+      Layout compute = pumma->layout(Operand(x));
+      std::vector<double> sent, received;
+      redistributionVolumes(x == RC ? compute : **layouts[x], x == RC ? **layouts[x] : compute,
+                            *labelsOf[x], problem.extents, machine.elemBytes, sent, received);
+      for (size_t r = 0; r < sent.size(); ++r) {
+        volumes.sent[r] += sent[r];
+        volumes.received[r] += received[r];
+      }
+    }
   emitPredictions(&volumes);
   const int64_t R = pumma->rollDim, Q = pumma->stages();
   const Role X = pumma->roll == Operand::A ? RA : RB, Y = Role(1 - X);

@@ -57,6 +57,16 @@ int64_t canonicalCyclicBlock(int64_t block, int64_t extent, int64_t parts);
 /// none is left).
 Layout canonicalBlocks(const Layout &layout, const std::map<std::string, int64_t> &extents);
 
+/// Bytes each rank (row-major over the grid) sends and receives when the
+/// runtime moves an array from `from` to `to` on the same grid: rank r gets
+/// the elements of its new block it does not hold from the process holding
+/// them that shares r's coordinates along every grid dimension `from` does
+/// not distribute (replicas share the sending); only real elements move.
+void redistributionVolumes(const Layout &from, const Layout &to,
+                           const std::vector<std::string> &labels,
+                           const std::map<std::string, int64_t> &extents, int64_t elemBytes,
+                           std::vector<double> &sent, std::vector<double> &received);
+
 /// Largest per-process block of an array with `labels` under `layout`, in bytes:
 /// the product over labels of ceil(extent / parts).
 double localBytes(const Layout &layout, const std::vector<std::string> &labels,
