@@ -627,3 +627,24 @@ func.func @plan_rounds_not_cosma() attributes {p = #tc.plan<algorithm = rotation
 func.func @plan_rounds_one() attributes {p = #tc.plan<algorithm = cosma, rounds = {k = 1}>} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{#tc.dist grid dimension 1 is '*' but has block-cyclic block size 4; only distributed indices are dealt in blocks}}
+func.func @cyclic_replicated() attributes {d = #tc.dist<[i, *] cyclic [2, 4]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan roll belongs to algorithm = pumma}}
+func.func @roll_without_pumma() attributes {p = #tc.plan<algorithm = cosma, roll = a>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan dist_a is block-cyclic, which only algorithm = pumma computes in}}
+func.func @cyclic_not_pumma() attributes {p = #tc.plan<algorithm = rotation, grid = <[2, 2]>, dist_a = <[i, k] cyclic [2, 2]>>} {
+  return
+}

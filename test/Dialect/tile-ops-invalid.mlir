@@ -418,3 +418,29 @@ func.func @reduce_scatter_rank(%i: index) {
   tc.reduce_scatter_tile %b into %C[%i] : memref<4xf64>, !tc.array<2 x f64 on 2>
   return
 }
+
+// -----
+
+func.func @cyclic_not_distributed() {
+  // expected-error @+1 {{dimension 1 has block-cyclic block size 4; a block-cyclic dimension is distributed, its block size > 0}}
+  %B = tc.array distributed "B" [9, 12] on [2, 3] dims [0, -1] skew [-1, -1] cyclic [3, 4] init input : !tc.array<2 x f64 on 2>
+  return
+}
+
+// -----
+
+func.func @panel_too_small(%panel: memref<2x4xf64>, %r: index) {
+  %B = tc.array distributed "B" [9, 12] on [2, 3] dims [0, 1] skew [-1, -1] cyclic [3, 0] init input : !tc.array<2 x f64 on 2>
+  // expected-error @+1 {{the panel buffer 'memref<2x4xf64>' holds 2 rows of dim 0, the panel has 3}}
+  tc.gather_cyclic %B dim 0 residue %r modulo 3 into %panel : !tc.array<2 x f64 on 2>, memref<2x4xf64>
+  return
+}
+
+// -----
+
+func.func @panel_not_cyclic(%panel: memref<6x4xf64>, %r: index) {
+  %B = tc.array distributed "B" [9, 12] on [2, 3] dims [0, 1] skew [-1, -1] init input : !tc.array<2 x f64 on 2>
+  // expected-error @+1 {{dim 0 of array 'B' is not block-cyclic}}
+  tc.reduce_cyclic %panel into %B dim 0 residue %r modulo 3 : memref<6x4xf64>, !tc.array<2 x f64 on 2>
+  return
+}
