@@ -115,8 +115,7 @@ std::optional<AlgorithmLayouts> chooseLayouts(const Context &ctx, ParallelAlgori
     for (const std::string &l : pick) {
       if (l == Layout::kReplicated)
         continue;
-      int64_t n = ctx.problem.extents.at(l);
-      score += (n % parts == 0 ? 1e12 : 0) + static_cast<double>(n);
+      score += labelPreference(ctx.problem.extents.at(l), parts);
     }
     return score;
   };
@@ -461,6 +460,16 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
       best = i;
   result.chosen = best;
   return result;
+}
+
+std::string preferredLabel(const ContractionProblem &problem,
+                           const std::vector<std::string> &members, int64_t parts) {
+  std::string best;
+  double bestScore = -1;
+  for (const std::string &l : members)
+    if (double score = labelPreference(problem.extents.at(l), parts); score > bestScore)
+      best = l, bestScore = score;
+  return best;
 }
 
 double RankVolumes::maxSent() const {

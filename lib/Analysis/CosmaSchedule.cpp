@@ -26,10 +26,6 @@ int64_t subLen(int64_t len, int64_t padded, int64_t q, int64_t coord) {
   return std::max<int64_t>(0, std::min(s, len - coord * s));
 }
 
-const std::vector<std::string> &labelsOf(const ContractionProblem &p, Operand x) {
-  return x == Operand::A ? p.labelsA : x == Operand::B ? p.labelsB : p.labelsC;
-}
-
 /// The grid dimension a label is distributed along in x's compute view, or -1.
 int64_t gridDimOf(const CosmaLayout &layout, Operand x, const std::string &l) {
   if (l == layout.i && x != Operand::B)
@@ -39,20 +35,6 @@ int64_t gridDimOf(const CosmaLayout &layout, Operand x, const std::string &l) {
   if (l == layout.k && x != Operand::C)
     return 2;
   return -1;
-}
-
-/// The label of `members` the grid dimension divides, else the largest.
-std::string pickLabel(const ContractionProblem &p, const std::vector<std::string> &members,
-                      int64_t parts) {
-  std::string best;
-  double bestScore = -1;
-  for (const std::string &l : members) {
-    int64_t n = p.extents.at(l);
-    double score = (n % parts == 0 ? 1e12 : 0) + (n >= parts ? 1e6 : 0) + static_cast<double>(n);
-    if (score > bestScore)
-      best = l, bestScore = score;
-  }
-  return best;
 }
 
 /// Padded block length of label l in x's compute view.
@@ -99,9 +81,9 @@ CosmaLabels chooseCosmaLabels(const ContractionProblem &problem, const MacroIndi
     out.error = "cosma needs a label in each of I (A and C), J (B and C) and K (A and B)";
     return out;
   }
-  out.i = pickLabel(problem, macro.I, grid[0]);
-  out.j = pickLabel(problem, macro.J, grid[1]);
-  out.k = pickLabel(problem, macro.K, grid[2]);
+  out.i = preferredLabel(problem, macro.I, grid[0]);
+  out.j = preferredLabel(problem, macro.J, grid[1]);
+  out.k = preferredLabel(problem, macro.K, grid[2]);
   return out;
 }
 
@@ -132,7 +114,7 @@ RankVolumes cosmaVolumes(const ContractionProblem &problem, const CosmaLayout &l
         const int64_t rank = (x * g[1] + y) * g[2] + z;
         for (Operand op : {Operand::A, Operand::B, Operand::C}) {
           double block = 1, own = 1;
-          for (const std::string &l : labelsOf(problem, op)) {
+          for (const std::string &l : problem.labels(op)) {
             int64_t gd = gridDimOf(layout, op, l);
             int64_t n = problem.extents.at(l);
             int64_t len = gd >= 0 ? blockLen(n, g[gd], coord[gd]) : n;
@@ -168,7 +150,7 @@ CosmaBuffers cosmaBuffers(const ContractionProblem &problem, const CosmaLayout &
   };
   for (Operand op : {Operand::A, Operand::B, Operand::C}) {
     double stored = 1, block = 1, panel = 1;
-    for (const std::string &l : labelsOf(problem, op)) {
+    for (const std::string &l : problem.labels(op)) {
       int64_t padded = paddedBlock(problem, layout, op, l);
       block *= static_cast<double>(padded);
       panel *= static_cast<double>(roundTile(l, padded));

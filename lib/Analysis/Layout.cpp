@@ -15,6 +15,13 @@ int64_t Layout::procs() const {
   return n;
 }
 
+int64_t Layout::gridDimOf(const std::string &label) const {
+  for (size_t d = 0; d < dims.size(); ++d)
+    if (dims[d] == label)
+      return static_cast<int64_t>(d);
+  return -1;
+}
+
 int64_t Layout::parts(const std::string &label) const {
   int64_t n = 1;
   for (size_t d = 0; d < dims.size(); ++d)
@@ -99,12 +106,10 @@ double localBytes(const Layout &layout, const std::vector<std::string> &labels,
 }
 
 namespace {
-/// The grid dimension distributing `label` in `layout`, or -1.
-int gridDimOf(const Layout &layout, const std::string &label) {
-  for (size_t d = 0; d < layout.dims.size(); ++d)
-    if (layout.dims[d] == label && layout.grid[d] > 1)
-      return static_cast<int>(d);
-  return -1;
+/// The grid dimension splitting `label` in `layout` into several blocks, or -1.
+int splittingDim(const Layout &layout, const std::string &label) {
+  int64_t d = layout.gridDimOf(label);
+  return d >= 0 && layout.grid[d] > 1 ? static_cast<int>(d) : -1;
 }
 /// The coordinate along its grid dimension holding element i of `label`.
 int64_t ownerOf(const Layout &layout, int d, int64_t extent, int64_t i) {
@@ -130,7 +135,7 @@ void redistributionVolumes(const Layout &from, const Layout &to,
   std::vector<std::vector<std::vector<double>>> count;
   std::vector<int> src, dst;
   for (const std::string &l : labels) {
-    int s = gridDimOf(from, l), t = gridDimOf(to, l);
+    int s = splittingDim(from, l), t = splittingDim(to, l);
     int64_t e = extents.at(l);
     std::vector<std::vector<double>> m(s >= 0 ? grid[s] : 1,
                                        std::vector<double>(t >= 0 ? grid[t] : 1, 0));

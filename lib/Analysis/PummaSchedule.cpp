@@ -10,10 +10,6 @@ namespace {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-const std::vector<std::string> &labelsOf(const ContractionProblem &p, Operand x) {
-  return x == Operand::A ? p.labelsA : x == Operand::B ? p.labelsB : p.labelsC;
-}
-
 /// Elements of `extent` at coordinate `c` of `parts` along a grid dimension:
 /// whole cyclic blocks of `block` dealt round-robin (the last one clipped), or
 /// a ceil-sized contiguous block when `block` is 0 (the runtime's ownership).
@@ -31,23 +27,15 @@ int64_t localCount(int64_t extent, int64_t parts, int64_t block, int64_t c) {
   return n;
 }
 
-/// The grid dimension `label` is distributed along in `layout`, or -1.
-int64_t gridDimOf(const Layout &layout, const std::string &label) {
-  for (size_t d = 0; d < layout.dims.size(); ++d)
-    if (layout.dims[d] == label)
-      return static_cast<int64_t>(d);
-  return -1;
-}
-
-/// Real elements of x's block at grid coordinates `at`, leaving out `skip`.
+/// Real elements of x's block (in `layout`, x's) at grid coordinates `at`,
+/// leaving out `skip`.
 double realElements(const ContractionProblem &p, const PummaChoice &choice, Operand x,
-                    const int64_t at[2], const std::string &skip) {
-  Layout layout = choice.layout(x);
+                    const Layout &layout, const int64_t at[2], const std::string &skip) {
   double n = 1;
-  for (const std::string &l : labelsOf(p, x)) {
+  for (const std::string &l : p.labels(x)) {
     if (l == skip)
       continue;
-    int64_t g = gridDimOf(layout, l), e = p.extents.at(l);
+    int64_t g = layout.gridDimOf(l), e = p.extents.at(l);
     n *= static_cast<double>(g < 0 ? e : localCount(e, choice.grid[g], choice.blockOf(l), at[g]));
   }
   return n;
@@ -57,7 +45,7 @@ double realElements(const ContractionProblem &p, const PummaChoice &choice, Oper
 double paddedElements(const ContractionProblem &p, const PummaChoice &choice, Operand x) {
   Layout layout = choice.layout(x);
   double n = 1;
-  for (const std::string &l : labelsOf(p, x))
+  for (const std::string &l : p.labels(x))
     n *= static_cast<double>(layout.paddedLocal(l, p.extents.at(l)));
   return n;
 }
@@ -69,20 +57,6 @@ const std::string &panelLabel(const PummaChoice &c) {
 }
 Operand panelArray(const PummaChoice &c) {
   return c.mode == PummaMode::Gather ? c.other() : Operand::C;
-}
-
-/// The member of `members` the grid dimension divides, else the largest.
-std::string pickLabel(const ContractionProblem &p, const std::vector<std::string> &members,
-                      int64_t parts) {
-  std::string best;
-  double bestScore = -1;
-  for (const std::string &l : members) {
-    int64_t n = p.extents.at(l);
-    double score = (n % parts == 0 ? 1e12 : 0) + static_cast<double>(n);
-    if (score > bestScore)
-      best = l, bestScore = score;
-  }
-  return best;
 }
 
 
@@ -165,7 +139,7 @@ PummaChoiceOrError pummaChoiceOf(const ContractionProblem &problem, const MacroI
   // Blocks agree wherever a label occurs: a contiguous block is the cyclic
   // block of ceil(extent / grid extent), so compare those.
   auto blockIn = [&](int x, const std::string &l) {
-    int64_t d = gridDimOf(*layouts[x], l), nb = layouts[x]->cyclicBlock(d);
+    int64_t d = layouts[x]->gridDimOf(l), nb = layouts[x]->cyclicBlock(d);
     return nb > 0 ? nb : ceilDiv(problem.extents.at(l), grid[d]);
   };
   ch.blockI = blockIn(0, ch.i);
@@ -177,15 +151,15 @@ PummaChoiceOrError pummaChoiceOf(const ContractionProblem &problem, const MacroI
                 "block sizes, a contiguous block counting as ceil(extent / grid extent)); "
                 "got A " + a.str() + ", B " + b.str() + ", C " + c.str());
   const int x = roll == Operand::A ? 0 : 1, y = 1 - x;
-  const int64_t kX = gridDimOf(*layouts[x], ch.k), kY = gridDimOf(*layouts[y], ch.k);
+  const int64_t kX = layouts[x]->gridDimOf(ch.k), kY = layouts[y]->gridDimOf(ch.k);
   ch.mode = kX != kY ? PummaMode::Gather : PummaMode::Reduce;
   ch.rollDim = ch.mode == PummaMode::Gather ? kX : 1 - kX;
   // C holds X's free label along the dimension X does not move along.
-  if (gridDimOf(c, ch.freeX()) != 1 - ch.rollDim)
+  if (c.gridDimOf(ch.freeX()) != 1 - ch.rollDim)
     return fail("pumma needs C to hold '" + ch.freeX() + "' (the free label of the rolled " +
                 names[x] + ") along grid dimension " + std::to_string(1 - ch.rollDim) +
                 "; redistribute C instead");
-  if (gridDimOf(*layouts[y], ch.freeY()) != ch.rollDim)
+  if (layouts[y]->gridDimOf(ch.freeY()) != ch.rollDim)
     return fail(std::string("pumma needs ") + names[y] + "'s free label along the roll "
                 "dimension " + std::to_string(ch.rollDim));
   out.value = ch;
@@ -209,6 +183,8 @@ RankVolumes pummaVolumes(const ContractionProblem &problem, const PummaChoice &c
   for (int64_t blk = 0; blk < blocks; ++blk)
     rows[blk % Q][blk % PG] += static_cast<double>(std::min(nb, extent - blk * nb));
   const double rolled = paddedElements(problem, choice, choice.roll);
+  const Operand holder = panelArray(choice);
+  const Layout holderLayout = choice.layout(holder);
   RankVolumes v;
   v.sent.assign(g[0] * g[1], 0);
   v.received.assign(g[0] * g[1], 0);
@@ -218,7 +194,7 @@ RankVolumes pummaVolumes(const ContractionProblem &problem, const PummaChoice &c
       v.sent[rank] += e * static_cast<double>(Q - 1) * rolled;
       v.received[rank] += e * static_cast<double>(Q - 1) * rolled;
       // The group along G shares every other coordinate, hence the width.
-      const double width = realElements(problem, choice, panelArray(choice), at, label);
+      const double width = realElements(problem, choice, holder, holderLayout, at, label);
       for (int64_t t = 0; t < Q; ++t) {
         const std::vector<double> &r = rows[(at[R] + t) % Q];
         double others = 0;
@@ -342,7 +318,7 @@ std::optional<ContractionPlan> planPumma(const ContractionProblem &problem,
                                                      : ceilDiv(e, grid[d]);
                     return;
                   }
-            label = pickLabel(problem, members, lcm);
+            label = preferredLabel(problem, members, lcm);
             block = cyclic ? ceilDiv(problem.extents.at(label), lcm) : 0;
           };
           const bool reduceA = mode == PummaMode::Reduce && roll == Operand::A;

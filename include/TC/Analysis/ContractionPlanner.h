@@ -30,7 +30,21 @@ struct ContractionProblem {
   std::map<std::string, int64_t> extents;
   /// Constrained mode ([G] 2.3): A.dist1, B.dist1 and the required C.dist2.
   std::optional<Layout> givenA, givenB, requiredC;
+
+  const std::vector<std::string> &labels(Operand x) const {
+    return x == Operand::A ? labelsA : x == Operand::B ? labelsB : labelsC;
+  }
 };
+
+/// How much a label of `extent` suits a grid dimension of `parts`: extents
+/// the dimension divides first (no ragged blocks), then larger ones (Gao et
+/// al.'s layouts' tie-break, shared by COSMA's and PUMMA's label choice).
+inline double labelPreference(int64_t extent, int64_t parts) {
+  return (extent % parts == 0 ? 1e12 : 0) + static_cast<double>(extent);
+}
+/// The member of `members` labelPreference ranks first (the first on ties).
+std::string preferredLabel(const ContractionProblem &problem,
+                           const std::vector<std::string> &members, int64_t parts);
 
 /// The problem's macro-indices (buildIndexSpace, then mapToMacroIndices), or
 /// the error naming what the model does not cover.

@@ -32,6 +32,8 @@ struct Layout {
   static constexpr const char *kFirstSlice = "1";
 
   int64_t procs() const;
+  /// The grid dimension distributing `label`, or -1.
+  int64_t gridDimOf(const std::string &label) const;
   /// Number of blocks `label` is split into (1 when it is not distributed).
   int64_t parts(const std::string &label) const;
   /// The block-cyclic block size of grid dimension `d`, 0 when contiguous.
