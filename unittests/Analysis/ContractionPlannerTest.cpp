@@ -1,6 +1,8 @@
 //===- ContractionPlannerTest.cpp - plans over labels ---------------------===//
 #include "TC/Analysis/ContractionPlanner.h"
 
+#include "TestMachine.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,14 +12,7 @@ using namespace mlir::tc;
 
 namespace {
 
-MachineModel machine(int64_t procs, double mem) {
-  MachineModel m;
-  m.procs = procs;
-  m.memBytes = mem;
-  m.netBandwidth = 200e6;
-  m.diskBandwidth = 8e6;
-  return m;
-}
+using test::machine;
 
 ContractionProblem matmul(int64_t n) {
   return {{"i", "k"}, {"k", "j"}, {"i", "j"}, {{"i", n}, {"j", n}, {"k", n}}, {}, {}, {}};

@@ -3,6 +3,8 @@
 
 #include "TC/Analysis/CommOptimalMatmul.h"
 
+#include "TestMachine.h"
+
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -11,14 +13,7 @@ using namespace mlir::tc;
 
 namespace {
 
-MachineModel machine(int64_t procs, double mem) {
-  MachineModel m;
-  m.procs = procs;
-  m.memBytes = mem;
-  m.netBandwidth = 200e6;
-  m.diskBandwidth = 8e6;
-  return m;
-}
+using test::machine;
 
 ContractionProblem matmul(int64_t m, int64_t n, int64_t k) {
   return {{"i", "k"}, {"k", "j"}, {"i", "j"}, {{"i", m}, {"j", n}, {"k", k}}, {}, {}, {}};
