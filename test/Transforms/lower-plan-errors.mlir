@@ -122,3 +122,29 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "1MB", net_bw = "1M
     return %r : tensor<8x8xf64>
   }
 }
+
+// -----
+
+// PUMMA's plan must say which input rolls, and its layouts must describe a
+// variant: here C holds the rolled A's free label along the roll dimension.
+module attributes {tc.machine = #tc.machine<procs = 6, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
+  func.func @pumma_no_roll(%A: tensor<12x9xf64>, %B: tensor<9x10xf64>) -> tensor<12x10xf64> {
+    // expected-error @+1 {{'tc.contract' op has no complete plan (missing 'roll'): run --tc-plan before --tc-lower-plan}}
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = true, algorithm = pumma, grid = <[2, 3]>, dist_a = <[i, k] cyclic [0, 3]>, dist_b = <[k, j] cyclic [3, 0]>, dist_c = <[i, j]>>}
+           : tensor<12x9xf64>, tensor<9x10xf64> -> tensor<12x10xf64>
+    return %r : tensor<12x10xf64>
+  }
+}
+
+// -----
+
+module attributes {tc.machine = #tc.machine<procs = 6, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
+  func.func @pumma_c_misplaced(%A: tensor<12x9xf64>, %B: tensor<9x10xf64>) -> tensor<12x10xf64> {
+    // expected-error @+1 {{'tc.contract' op algorithm = pumma: pumma needs C to hold 'i' (the free label of the rolled A) along grid dimension 0; redistribute C instead}}
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = true, algorithm = pumma, grid = <[2, 3]>, dist_a = <[i, k] cyclic [0, 3]>, dist_b = <[k, j] cyclic [3, 0]>, dist_c = <[j, i] cyclic [4, 6]>, roll = a>}
+           : tensor<12x9xf64>, tensor<9x10xf64> -> tensor<12x10xf64>
+    return %r : tensor<12x10xf64>
+  }
+}
