@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace mlir::tc {
 
@@ -206,6 +207,71 @@ std::optional<std::vector<TileLoop>> cosmaRounds(const ContractionProblem &probl
   return std::nullopt;
 }
 
+std::vector<int64_t> fitCosmaGrid(const ContractionProblem &problem, const MacroIndices &macro,
+                                  const MachineModel &machine) {
+  const double I = macro.sizes.I, J = macro.sizes.J, K = macro.sizes.K;
+  const double S = machine.memBytes / static_cast<double>(machine.elemBytes);
+  const int64_t P = machine.procs;
+  const auto M = static_cast<int64_t>(std::llround(I)), N = static_cast<int64_t>(std::llround(J)),
+             Kx = static_cast<int64_t>(std::llround(K));
+  struct Candidate {
+    GridFit fit;
+    double totalReceived; ///< elements, over all ranks
+  };
+  std::vector<Candidate> all;
+  for (int64_t pm = 1; pm <= std::min(P, M); ++pm) {
+    if (P % pm)
+      continue;
+    for (int64_t pn = 1; pn <= std::min(P / pm, N); ++pn) {
+      if ((P / pm) % pn)
+        continue;
+      int64_t pk = P / pm / pn;
+      if (pk > Kx)
+        continue;
+      // Each A block is received by the pn - 1 ranks that do not own a part of
+      // it, whatever the sub-blocks; likewise B (pm - 1), C's partial sums (pk - 1).
+      double total = static_cast<double>(pn - 1) * I * K + static_cast<double>(pm - 1) * K * J +
+                     static_cast<double>(pk - 1) * I * J;
+      all.push_back({evaluateGrid(I, J, K, pm, pn, pk, S), total});
+    }
+  }
+  if (all.empty()) {
+    GridFit fit = fitRanks(I, J, K, P, S, 0.0);
+    return {fit.pm, fit.pn, fit.pk};
+  }
+  const bool anyFits =
+      std::any_of(all.begin(), all.end(), [](const Candidate &c) { return c.fit.fitsMemory; });
+  all.erase(std::remove_if(all.begin(), all.end(),
+                           [&](const Candidate &c) { return c.fit.fitsMemory != anyFits; }),
+            all.end());
+  std::sort(all.begin(), all.end(), [](const Candidate &x, const Candidate &y) {
+    if (x.totalReceived != y.totalReceived)
+      return x.totalReceived < y.totalReceived;
+    if (x.fit.wordsPerRank != y.fit.wordsPerRank)
+      return x.fit.wordsPerRank < y.fit.wordsPerRank;
+    if (x.fit.flopsPerRank != y.fit.flopsPerRank)
+      return x.fit.flopsPerRank < y.fit.flopsPerRank;
+    return std::make_tuple(x.fit.pm, x.fit.pn, x.fit.pk) >
+           std::make_tuple(y.fit.pm, y.fit.pn, y.fit.pk);
+  });
+  std::vector<int64_t> best;
+  double bestMax = 0;
+  for (const Candidate &c : all) {
+    // The busiest rank receives at least the average: no later grid can win.
+    if (!best.empty() && c.totalReceived >= bestMax * static_cast<double>(P))
+      break;
+    std::vector<int64_t> grid = {c.fit.pm, c.fit.pn, c.fit.pk};
+    CosmaLabels labels = chooseCosmaLabels(problem, macro, grid);
+    if (!labels.error.empty())
+      return grid; // planCosma reports it
+    CosmaLayout layout = completeCosmaLayout(problem, macro, grid, labels.i, labels.j, labels.k);
+    double mx = cosmaVolumes(problem, layout, 1).maxReceived();
+    if (best.empty() || mx < bestMax)
+      best = grid, bestMax = mx;
+  }
+  return best;
+}
+
 std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
                                          const MacroIndices &macro, const MachineModel &machine,
                                          std::vector<std::string> &remarks,
@@ -220,9 +286,7 @@ std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
     grid = *givenGrid;
   } else {
     // Every rank is used: the runtime has no idle ranks, so FitRanks' delta is 0.
-    GridFit fit = fitRanks(macro.sizes.I, macro.sizes.J, macro.sizes.K, machine.procs,
-                           machine.memBytes / static_cast<double>(machine.elemBytes), 0.0);
-    grid = {fit.pm, fit.pn, fit.pk};
+    grid = fitCosmaGrid(problem, macro, machine);
   }
   CosmaLabels labels = chooseCosmaLabels(problem, macro, grid);
   if (!labels.error.empty()) {

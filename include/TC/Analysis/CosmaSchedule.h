@@ -88,10 +88,26 @@ std::optional<std::vector<TileLoop>> cosmaRounds(const ContractionProblem &probl
                                                  const CosmaLayout &layout, double memBytes,
                                                  int64_t elemBytes);
 
+/// The grid planCosma uses on machine.procs ranks, every rank used (the
+/// runtime has no idle ranks): among the factorizations pm * pn * pk = P with
+/// each factor within its macro-index extent (those that fit memory as
+/// fitRanks judges it, if any does), the one whose busiest rank receives the
+/// fewest bytes (cosmaVolumes: the runtime's ceil-sized blocks and sub-blocks
+/// included), then the fewest received in total, then fitRanks's order (face
+/// sum, flops, (pm, pn, pk) descending). fitRanks's face sum is the even-size
+/// proxy of that volume: it counts the data a rank already holds and ignores
+/// uneven sub-blocks, so on 16384^3 with P = 65 it ties [13, 5, 1] with
+/// [13, 1, 5], whose busiest rank receives 0.4% less. The search stops at the
+/// first grid whose average (exact and cheap: ((pn-1)|A| + (pm-1)|B| +
+/// (pk-1)|C|) / P) reaches the best maximum found. fitRanks's grid when no
+/// factorization is within the extents (P > |I| |J| |K|).
+std::vector<int64_t> fitCosmaGrid(const ContractionProblem &problem, const MacroIndices &macro,
+                                  const MachineModel &machine);
+
 /// COSMA's plan for `problem` on `machine`, in core: the grid fitted to P
-/// (fitRanks; every rank used, the runtime having no idle ranks), the labels,
-/// the rounds and the volumes; nullopt with a remark when it does not apply or
-/// does not fit in memory. `grid`: a given grid instead of fitRanks's.
+/// (fitCosmaGrid), the labels, the rounds and the volumes; nullopt with a
+/// remark when it does not apply or does not fit in memory. `grid`: a given
+/// grid instead.
 std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
                                          const MacroIndices &macro, const MachineModel &machine,
                                          std::vector<std::string> &remarks,
