@@ -1,0 +1,353 @@
+//===- ContractionLowering.cpp - what tc-lower-plan reads from a plan -----===//
+//
+// Reading a planned tc.contract: its shape, its plan attribute and its arrays
+// in the plan's distributions (Gao et al. Table 1), and what every algorithm's
+// program shares: predictions, array creation, stages 1 and 3 of [G] 2.3.
+//
+//===----------------------------------------------------------------------===//
+#include "ContractionLowering.h"
+#include "DecisionAttrs.h"
+#include "MachineSetup.h"
+#include "PlanProblems.h"
+#include "TC/Analysis/StorageOrder.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace mlir::tc::lowering {
+
+/// The function argument behind an operand, looking through a tc.redistribute.
+static Value functionArgument(Value v) {
+  if (auto r = v.getDefiningOp<RedistributeOp>())
+    v = r.getSource();
+  return isa_and_nonnull<BlockArgument>(v) ? v : Value();
+}
+
+LogicalResult ContractionLowering::checkShape() {
+  Block &body = func.getBody().front();
+  auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
+  // Accepted: redistributions of arguments into the inputs, the contraction, a
+  // redistribution of its result, and the return of the final value.
+  auto fail = [&]() {
+    return op.emitOpError() << "tc-lower-plan needs a function whose body is one "
+                               "tc.contract of its arguments (each possibly through a "
+                               "tc.redistribute) and a return of its result (possibly "
+                               "through one tc.redistribute)";
+  };
+  Value returned = op.getResult();
+  for (Operation &other : body.without_terminator()) {
+    if (&other == op.getOperation())
+      continue;
+    auto r = dyn_cast<RedistributeOp>(&other);
+    if (!r)
+      return fail();
+    if (r.getSource() == op.getResult()) {
+      if (resultRedistribution)
+        return fail();
+      resultRedistribution = r;
+      returned = r.getResult();
+    } else if (!isa<BlockArgument>(r.getSource()) || !r->hasOneUse() ||
+               *r->getUsers().begin() != op.getOperation()) {
+      return fail();
+    }
+  }
+  if (!ret || ret.getNumOperands() != 1 || ret.getOperand(0) != returned ||
+      (resultRedistribution && !op.getResult().hasOneUse()))
+    return fail();
+  SmallVector<Value> operands(op.getInputs());
+  if (op.getInit())
+    operands.push_back(op.getInit());
+  for (Value v : operands)
+    if (!functionArgument(v) || (v == op.getInit() && !isa<BlockArgument>(v)))
+      return op.emitOpError() << "tc-lower-plan needs every operand to be a function "
+                                 "argument (compose programs of several contractions "
+                                 "with the fusion pipeline)";
+  operands.push_back(op.getResult());
+  for (Value v : operands)
+    if (!cast<RankedTensorType>(v.getType()).getElementType().isF64())
+      return op.emitOpError() << "the runtime computes in f64; got " << v.getType();
+  return success();
+}
+
+LogicalResult ContractionLowering::readPlan() {
+  plan = getPlan(op);
+  auto missing = [&](StringRef field) {
+    return op.emitOpError() << "has no complete plan (missing '" << field
+                            << "'): run --tc-plan before --tc-lower-plan";
+  };
+  if (!plan.getInCore())
+    return missing("in_core");
+  inCore = plan.getInCore().getValue();
+  if (!plan.getAlgorithm())
+    return missing("algorithm");
+  if (!plan.getGrid())
+    return missing("grid");
+  if (!plan.getDistA() || !plan.getDistB() || !plan.getDistC())
+    return missing("dist_a/dist_b/dist_c");
+  PlanDecisions d = readDecisions(plan);
+  algorithm = *d.algorithm;
+  iContiguous = d.iContiguous;
+  if (!inCore) {
+    if (!d.method)
+      return missing("method");
+    if (!d.nest)
+      return missing(d.order ? "loops" : "order");
+    inside = *d.method == CommMethod::Inside;
+    nest = *d.nest;
+  }
+  grid.assign(plan.getGrid().getShape().begin(), plan.getGrid().getShape().end());
+  if (algorithm == ParallelAlgorithm::Cosma && (!inCore || grid.size() != 3))
+    return op.emitOpError() << "algorithm = cosma runs in core on a 3-d grid (out-of-core "
+                               "COSMA is not implemented); the plan has in_core = "
+                            << inCore << " and grid " << plan.getGrid();
+  if (DictionaryAttr r = plan.getRounds())
+    for (NamedAttribute round : r)
+      rounds.push_back({round.getName().getValue().str(),
+                        cast<IntegerAttr>(round.getValue()).getInt()});
+  if (algorithm == ParallelAlgorithm::Pumma && (!inCore || grid.size() != 2))
+    return op.emitOpError() << "algorithm = pumma runs in core on a 2-d grid (out-of-core "
+                               "PUMMA is not implemented); the plan has in_core = "
+                            << inCore << " and grid " << plan.getGrid();
+  if (algorithm == ParallelAlgorithm::Pumma && !plan.getRoll())
+    return missing("roll");
+  if (algorithm == ParallelAlgorithm::Rotation && grid.size() != 2)
+    return op.emitOpError() << "rotation needs a 2-d grid, the plan has "
+                            << plan.getGrid();
+  if (algorithm == ParallelAlgorithm::ReplicationA)
+    replicated = RA;
+  if (algorithm == ParallelAlgorithm::ReplicationB)
+    replicated = RB;
+  return success();
+}
+
+LogicalResult ContractionLowering::buildArrays() {
+  FailureOr<ContractionProblem> p = buildProblem(op);
+  if (failed(p))
+    return failure();
+  problem = *p;
+  const std::vector<std::string> *labels[3] = {&problem.labelsA, &problem.labelsB,
+                                               &problem.labelsC};
+  for (const std::string &l : problem.labelsC)
+    if (llvm::is_contained(problem.labelsA, l) && llvm::is_contained(problem.labelsB, l))
+      return op.emitOpError() << "label '" << l << "' is in both inputs and the result "
+                              << "(a batch index); the runtime does not run these yet";
+  for (int x = 0; x < 2; ++x)
+    for (const std::string &l : *labels[x])
+      if (!llvm::is_contained(problem.labelsC, l) && !llvm::is_contained(*labels[1 - x], l))
+        return op.emitOpError() << "label '" << l << "' is only in input #" << x
+                                << " (summed before the product); the runtime does not "
+                                << "run these yet: sum it with tc.sum first";
+  if (algorithm == ParallelAlgorithm::Cosma && failed(readCosmaLayout()))
+    return failure();
+  if (algorithm == ParallelAlgorithm::Pumma && failed(readPummaChoice()))
+    return failure();
+  DistAttr dists[3] = {plan.getDistA(), plan.getDistB(), plan.getDistC()};
+  Value operands[3] = {op.getLhs(), op.getRhs(), op.getInit()};
+  // Stored dimension order: the plan's i_contiguous (lib/Analysis/StorageOrder.h
+  // when absent) stores C as [J, I] and A as [K, I], the long I contiguous.
+  auto in = [](const std::vector<std::string> &ls, const std::string &l) {
+    return llvm::is_contained(ls, l);
+  };
+  const bool longI = iContiguous.value_or(prefersIContiguous(problem));
+  for (int x = 0; x < 3; ++x) {
+    ArrayInfo &a = arrays[x];
+    auto order = llvm::to_vector(llvm::seq<int64_t>(0, labels[x]->size()));
+    if (longI && x != RB) // the other labels first, then I's (contiguous)
+      std::stable_partition(order.begin(), order.end(), [&](int64_t d) {
+        const std::string &l = (*labels[x])[d];
+        return !(in(problem.labelsA, l) && in(problem.labelsC, l));
+      });
+    for (int64_t d : order)
+      a.labels.push_back((*labels[x])[d]);
+    a.fileDims = order;
+    a.name = kDefaultNames[x];
+    Value v = operands[x] ? functionArgument(operands[x]) : Value();
+    if (v) {
+      auto arg = cast<BlockArgument>(v);
+      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.name"))
+        a.name = name.str();
+    }
+    // The result's name (its HDF5 dataset) may also sit on the function result.
+    if (x == RC)
+      if (auto name = func.getResultAttrOfType<StringAttr>(0, "tc.name"))
+        a.name = name.str();
+    for (const std::string &l : a.labels) {
+      a.extents.push_back(problem.extents.at(l));
+      int64_t dim = -1;
+      for (unsigned g = 0; g < grid.size(); ++g)
+        if (dists[x].getDistributedLabel(g) == l)
+          dim = g;
+      a.dims.push_back(dim);
+      a.skew.push_back(-1);
+      a.cyclic.push_back(pumma && dim >= 0 ? pumma->blockOf(l) : 0);
+    }
+    bool isReplicated = x == replicated ||
+                        (x == RC && algorithm == ParallelAlgorithm::Accumulation);
+    if (isReplicated) {
+      a.kind = x == RC ? ArrayKind::Replicated
+                       : (inside ? ArrayKind::Slab : ArrayKind::Gathered);
+      a.dims.assign(a.dims.size(), -1);
+    }
+    if (x == RC)
+      a.init = !op.getInit()  ? ArrayInitKind::Zero
+               : isReplicated ? ArrayInitKind::RootInput
+                              : ArrayInitKind::Input;
+  }
+  if (arrays[RA].name == arrays[RB].name || arrays[RA].name == arrays[RC].name ||
+      arrays[RB].name == arrays[RC].name)
+    return op.emitOpError() << "arrays need distinct names (tc.name), got '"
+                            << arrays[RA].name << "', '" << arrays[RB].name << "', '"
+                            << arrays[RC].name << "'";
+  // Cannon ([G] 2.2): A's and B's contracted block index starts at the sum of the
+  // coordinates (the initial skew) and advances by one per shift.
+  if (algorithm == ParallelAlgorithm::Rotation)
+    for (int x : {RA, RB}) {
+      ArrayInfo &a = arrays[x];
+      for (auto [d, l] : llvm::enumerate(a.labels))
+        if (a.dims[d] >= 0 && hasLabel(Role(1 - x), l)) {
+          a.shiftDim = a.dims[d];
+          a.skew[d] = 1 - a.dims[d];
+        }
+      if (a.shiftDim < 0)
+        return op.emitOpError() << "rotation plan distributes no contracted label of "
+                                << (x == RA ? "A" : "B");
+    }
+  // Blocks per label, which every distributed array holding it must agree on
+  // (PUMMA's labels lie on different grid dimensions in different arrays).
+  for (int x = 0; x < 3 && !pumma; ++x)
+    for (auto [d, l] : llvm::enumerate(arrays[x].labels)) {
+      int64_t p = arrays[x].dims[d] >= 0 ? grid[arrays[x].dims[d]] : 1;
+      auto [it, fresh] = parts.insert({l, p});
+      if (!fresh && it->second != p && arrays[x].kind == ArrayKind::Distributed)
+        return op.emitOpError() << "plan splits label '" << l << "' into " << it->second
+                                << " and " << p << " blocks in different arrays";
+      it->second = std::max(it->second, p);
+    }
+  // Stage 1/3 layouts ([G] 2.3): an input arriving in, or a result required in,
+  // another distribution gets an array of its own in that layout.
+  const std::optional<Layout> *layouts[3] = {&problem.givenA, &problem.givenB,
+                                             &problem.requiredC};
+  for (int x = 0; x < 3; ++x) {
+    if (!*layouts[x])
+      continue;
+    const Layout &l = **layouts[x];
+    Layout algorithmLayout =
+        canonicalBlocks(pumma ? pumma->layout(Operand(x)) : layoutOf(plan.getGrid(), dists[x]),
+                        problem.extents);
+    if (l.samePartition(algorithmLayout) && arrays[x].kind == ArrayKind::Distributed)
+      continue;
+    if (l.grid != std::vector<int64_t>(grid.begin(), grid.end()))
+      return op.emitOpError() << "the " << (x == RC ? "required" : "given") << " layout "
+                              << l.str() << " of " << arrays[x].name
+                              << " is on another grid than the plan's";
+    ArrayInfo g = arrays[x];
+    g.kind = ArrayKind::Distributed;
+    g.init = x == RC ? ArrayInitKind::Zero : ArrayInitKind::Input;
+    for (auto [d, label] : llvm::enumerate(g.labels)) {
+      g.dims[d] = -1;
+      g.skew[d] = -1;
+      g.cyclic[d] = 0;
+      for (unsigned gd = 0; gd < l.dims.size(); ++gd)
+        if (l.dims[gd] == label) {
+          g.dims[d] = gd;
+          g.cyclic[d] = l.cyclicBlock(gd);
+        }
+        else if (l.dims[gd] == Layout::kFirstSlice)
+          return op.emitOpError() << "layouts holding only the first slice ('1') are "
+                                     "not supported by the runtime";
+    }
+    given[x] = g;
+    if (x != RC)
+      arrays[x].init = ArrayInitKind::Zero; // filled by the redistribution
+  }
+  return success();
+}
+
+void ContractionLowering::emitPredictions(const RankVolumes *volumes) {
+  double flops = 2;
+  for (auto &[l, e] : problem.extents)
+    flops *= e;
+  // Per-rank predictions replace the per-process figure (the runtime adds
+  // each rank's entry to it).
+  double comm = plan.getCommBytes() ? plan.getCommBytes().getValueAsDouble() : 0;
+  if (volumes)
+    comm = 0;
+  auto perRank = [&](const std::vector<double> *v) {
+    return volumes ? b.getDenseF64ArrayAttr(*v) : DenseF64ArrayAttr();
+  };
+  PredictedVolumesOp::create(
+      b, loc, b.getF64FloatAttr(plan.getDiskBytes() ? plan.getDiskBytes().getValueAsDouble() : 0),
+      b.getF64FloatAttr(comm),
+      b.getF64FloatAttr(flops / machine.procs),
+      // Staging and out-of-core collectives move at most this much at a time, on
+      // top of the tiles: a fixed 4 MiB (less when the tile budget is smaller).
+      b.getI64IntegerAttr(std::min<int64_t>(4 << 20, machine.tileBudget())),
+      perRank(volumes ? &volumes->sent : nullptr),
+      perRank(volumes ? &volumes->received : nullptr));
+}
+
+Value ContractionLowering::createArray(ArrayInfo &a, Value storage) {
+  auto type = ArrayType::get(b.getContext(), a.extents.size(), b.getF64Type(), grid.size());
+  DenseI64ArrayAttr split = llvm::any_of(a.split, [](int64_t g) { return g >= 0; })
+                                ? b.getDenseI64ArrayAttr(a.split)
+                                : nullptr;
+  DenseI64ArrayAttr cyclic = llvm::any_of(a.cyclic, [](int64_t nb) { return nb > 0; })
+                                 ? b.getDenseI64ArrayAttr(a.cyclic)
+                                 : nullptr;
+  return ArrayOp::create(b, loc, type, a.name, a.extents, grid, a.dims, a.skew, a.kind, a.init,
+                         !inCore, fileDimsAttr(a), split, cyclic, storage)
+      .getResult();
+}
+
+void ContractionLowering::emitGivenInputs() {
+  for (Role x : {RA, RB})
+    if (given[x]) {
+      given[x]->handle = createArray(*given[x], Value());
+      RedistributeArrayOp::create(b, loc, given[x]->handle, arrays[x].handle);
+    }
+}
+
+void ContractionLowering::emitStore() {
+  Value result = arrays[RC].handle;
+  if (given[RC]) { // stage 3: the result in its required layout
+    result = createArray(*given[RC], Value());
+    RedistributeArrayOp::create(b, loc, arrays[RC].handle, result);
+  }
+  StoreOp::create(b, loc, result);
+}
+
+void ContractionLowering::emitZeroFill(Value buffer) {
+  OpBuilder::InsertionGuard guard(b);
+  auto type = cast<MemRefType>(buffer.getType());
+  Value zero = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0.0));
+  SmallVector<Value> ivs;
+  for (int64_t extent : type.getShape()) {
+    auto loop = scf::ForOp::create(b, loc, index(0), index(extent), index(1));
+    ivs.push_back(loop.getInductionVar());
+    b.setInsertionPointToStart(loop.getBody());
+  }
+  memref::StoreOp::create(b, loc, zero, buffer, ivs);
+}
+
+LogicalResult ContractionLowering::run() {
+  if (failed(checkShape()) || failed(readPlan()) || failed(buildArrays()))
+    return failure();
+  const bool isCosma = algorithm == ParallelAlgorithm::Cosma;
+  if (isCosma ? failed(prepareCosma()) : !pumma && failed(buildLoops()))
+    return failure();
+  OpBuilder mb(func);
+  auto newFunc = func::FuncOp::create(mb, func.getLoc(), func.getSymName(),
+                                      mb.getFunctionType({}, {}));
+  if (isCosma)
+    emitCosmaProgram(newFunc);
+  else if (pumma)
+    emitPummaProgram(newFunc);
+  else
+    emitProgram(newFunc);
+  func.erase();
+  return success();
+}
+} // namespace mlir::tc::lowering

@@ -1,0 +1,179 @@
+//===- LowerCosmaProgram.cpp - COSMA's program ----------------------------===//
+//
+// Kwasniewski et al. Algorithm 1 as tc runs it (docs/Derivations.md D27):
+// arrays in the compute views, split again so no element is stored twice,
+// rounds of gathered panels double buffered, partial C reduce-scattered.
+//
+//===----------------------------------------------------------------------===//
+#include "ContractionLowering.h"
+#include "DecisionAttrs.h"
+#include "PlanProblems.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace mlir::tc::lowering {
+
+/// COSMA's plan (docs/Derivations.md D27): the distributed labels in the
+/// roles Algorithm 1 gives them, rounds over K, and the labels split again.
+LogicalResult ContractionLowering::readCosmaLayout() {
+  MacroIndicesOrError macroOrError = macroIndicesOf(problem);
+  if (!macroOrError)
+    return op.emitOpError() << macroOrError.error;
+  const MacroIndices &macro = macroOrError.value;
+  DistAttr dists[3] = {plan.getDistA(), plan.getDistB(), plan.getDistC()};
+  std::string i = dists[RA].getDistributedLabel(0).str(),
+              j = dists[RB].getDistributedLabel(1).str(),
+              k = dists[RA].getDistributedLabel(2).str();
+  if (i.empty() || j.empty() || k.empty() || !llvm::is_contained(macro.I, i) ||
+      !llvm::is_contained(macro.J, j) || !llvm::is_contained(macro.K, k) ||
+      dists[RB].getDistributedLabel(2) != k || dists[RC].getDistributedLabel(0) != i ||
+      dists[RC].getDistributedLabel(1) != j)
+    return op.emitOpError() << "algorithm = cosma needs dist_a = <[i, *, k]>, dist_b = "
+                               "<[*, j, k]> and dist_c = <[i, j, *]> with i in I, j in J "
+                               "and k in K; got "
+                            << dists[RA] << ", " << dists[RB] << ", " << dists[RC];
+  for (const TileLoop &r : rounds)
+    if (!llvm::is_contained(macro.K, r.label))
+      return op.emitOpError() << "algorithm = cosma rounds run over K labels, but '"
+                              << r.label << "' is not one";
+  std::vector<int64_t> g(grid.begin(), grid.end());
+  cosma = completeCosmaLayout(problem, macro, g, i, j, k);
+  return success();
+}
+
+/// COSMA's arrays: the compute views of the plan (A <i,*,k>, B <*,j,k>,
+/// C <i,j,*>), each block split again along the grid dimension its view
+/// replicates, so that no element is stored twice.
+LogicalResult ContractionLowering::prepareCosma() {
+  for (int x = 0; x < 3; ++x)
+    if (given[x])
+      return op.emitOpError() << "algorithm = cosma does not redistribute given or "
+                                 "required layouts yet; plan another algorithm";
+  for (Operand x : {Operand::A, Operand::B, Operand::C}) {
+    ArrayInfo &a = arrays[static_cast<int>(x)];
+    a.split.assign(a.labels.size(), -1);
+    for (auto [d, l] : llvm::enumerate(a.labels))
+      if (l == cosma->splitLabel(x))
+        a.split[d] = CosmaLayout::splitGridDim(x);
+  }
+  return success();
+}
+
+
+/// COSMA (Kwasniewski et al. Algorithm 1 lines 4-12, docs/Derivations.md D27):
+/// the process's partial sums of its C block stay in one buffer; round by
+/// round over its K range, the panels of A and B are gathered from the
+/// processes sharing their blocks into one of two buffers each while the
+/// previous round's panels are multiplied (double buffering, section 7.3); the
+/// partial sums are then reduce-scattered into the processes sharing C's block.
+void ContractionLowering::emitCosmaProgram(func::FuncOp newFunc) {
+  b.setInsertionPointToStart(newFunc.addEntryBlock());
+  RankVolumes volumes = cosmaVolumes(problem, *cosma, machine.elemBytes);
+  emitPredictions(&volumes);
+  // Extent of every label in the local contraction: its padded block, and for
+  // the K labels the rounds run over, one round's share of it.
+  std::map<std::string, int64_t> tile;
+  for (auto &[l, p] : parts)
+    tile[l] = (problem.extents.at(l) + p - 1) / p;
+  int64_t totalRounds = 1;
+  for (const TileLoop &r : rounds) {
+    tile[r.label] = (tile[r.label] + r.count - 1) / r.count;
+    totalRounds *= r.count;
+  }
+  auto bufferType = [&](Role x) {
+    SmallVector<int64_t> shape;
+    for (const std::string &l : arrays[x].labels)
+      shape.push_back(tile.at(l));
+    return MemRefType::get(shape, b.getF64Type());
+  };
+  Value partial = memref::AllocOp::create(b, loc, bufferType(RC));
+  Value panels[2][2];
+  for (Role x : {RA, RB})
+    for (int parity : {0, 1})
+      panels[x][parity] = memref::AllocOp::create(b, loc, bufferType(x));
+  for (ArrayInfo &a : arrays)
+    a.handle = createArray(a, Value());
+  auto zeros = [&](Role x) { return SmallVector<Value>(arrays[x].labels.size(), index(0)); };
+  // Each process reads C's initial value in its own sub-block only (zeros
+  // elsewhere), so the reduce-scatter adds it exactly once.
+  ReadTileOp::create(b, loc, arrays[RC].handle, zeros(RC), partial, false);
+  // Offsets of round r's panel in x's block: the rounds are row-major over the
+  // round labels.
+  auto roundOffsets = [&](Role x, Value r) {
+    SmallVector<Value> out;
+    for (const std::string &l : arrays[x].labels) {
+      Value offset = index(0);
+      int64_t stride = totalRounds;
+      for (const TileLoop &round : rounds) {
+        stride /= round.count;
+        if (round.label != l)
+          continue;
+        Value n = arith::DivUIOp::create(b, loc, r, index(stride));
+        n = arith::RemUIOp::create(b, loc, n, index(round.count));
+        offset = arith::MulIOp::create(b, loc, n, index(tile.at(l)));
+      }
+      out.push_back(offset);
+    }
+    return out;
+  };
+  auto start = [&](Role x, Value r, Value buffer) -> Value {
+    return GatherTileStartOp::create(b, loc, TransferType::get(b.getContext()),
+                                     arrays[x].handle, roundOffsets(x, r), buffer);
+  };
+  SmallVector<NamedAttribute> extents;
+  for (auto &[l, t] : tile)
+    extents.push_back(b.getNamedAttr(l, b.getI64IntegerAttr(t)));
+  auto labelsAttr = [&](Role x) {
+    SmallVector<StringRef> ls(arrays[x].labels.begin(), arrays[x].labels.end());
+    return b.getStrArrayAttr(ls);
+  };
+  auto multiply = [&](Value a, Value bb) {
+    TileContractOp::create(b, loc, partial, zeros(RC), labelsAttr(RC), a, zeros(RA),
+                           labelsAttr(RA), bb, zeros(RB), labelsAttr(RB),
+                           b.getDictionaryAttr(extents));
+  };
+  SmallVector<Value> first = {start(RA, index(0), panels[RA][0]),
+                              start(RB, index(0), panels[RB][0])};
+  // Rounds 0..T-2: wait for round r, start round r+1 into the other buffers,
+  // multiply round r. The last round is peeled: nothing follows it.
+  SmallVector<Value> inFlight = first;
+  if (totalRounds > 1) {
+    auto loop = scf::ForOp::create(b, loc, index(0), index(totalRounds - 1), index(1),
+                              first);
+    inFlight.assign(loop.getResults().begin(), loop.getResults().end());
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value r = loop.getInductionVar();
+    for (Value t : loop.getRegionIterArgs())
+      WaitOp::create(b, loc, t);
+    Value even = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       arith::RemUIOp::create(b, loc, r, index(2)), index(0));
+    Value next = arith::AddIOp::create(b, loc, r, index(1));
+    Value current[2], started[2];
+    for (Role x : {RA, RB}) {
+      current[x] = arith::SelectOp::create(b, loc, even, panels[x][0], panels[x][1]);
+      Value other = arith::SelectOp::create(b, loc, even, panels[x][1], panels[x][0]);
+      started[x] = start(x, next, other);
+    }
+    multiply(current[RA], current[RB]);
+    scf::YieldOp::create(b, loc, ValueRange{started[RA], started[RB]});
+  }
+  for (Value t : inFlight)
+    WaitOp::create(b, loc, t);
+  const int last = static_cast<int>((totalRounds - 1) % 2);
+  multiply(panels[RA][last], panels[RB][last]);
+  ReduceScatterTileOp::create(b, loc, partial, arrays[RC].handle, zeros(RC));
+  WriteTileOp::create(b, loc, partial, arrays[RC].handle, zeros(RC));
+  for (Role x : {RA, RB})
+    for (int parity : {0, 1})
+      memref::DeallocOp::create(b, loc, panels[x][parity]);
+  memref::DeallocOp::create(b, loc, partial);
+  StoreOp::create(b, loc, arrays[RC].handle);
+  func::ReturnOp::create(b, loc);
+}
+
+} // namespace mlir::tc::lowering

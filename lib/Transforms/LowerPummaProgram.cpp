@@ -1,0 +1,140 @@
+//===- LowerPummaProgram.cpp - PUMMA's program ----------------------------===//
+//
+// Choi, Dongarra and Walker's PUMMA as tc runs it (docs/Derivations.md D28):
+// block-cyclic arrays, one input rolled along a grid dimension, panels
+// gathered or partial results reduced at every stage.
+//
+//===----------------------------------------------------------------------===//
+#include "ContractionLowering.h"
+#include "DecisionAttrs.h"
+#include "PlanProblems.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace mlir::tc::lowering {
+
+/// PUMMA's plan (docs/Derivations.md D28): the variant the three layouts and
+/// the rolled input describe.
+LogicalResult ContractionLowering::readPummaChoice() {
+  MacroIndicesOrError macroOrError = macroIndicesOf(problem);
+  if (!macroOrError)
+    return op.emitOpError() << macroOrError.error;
+  PummaChoiceOrError choice = pummaChoiceOf(
+      problem, macroOrError.value, std::vector<int64_t>(grid.begin(), grid.end()),
+      *plan.getRoll() == InputKind::A ? Operand::A : Operand::B,
+      layoutOf(plan.getGrid(), plan.getDistA()), layoutOf(plan.getGrid(), plan.getDistB()),
+      layoutOf(plan.getGrid(), plan.getDistC()));
+  if (!choice.value)
+    return op.emitOpError() << "algorithm = pumma: " << choice.error;
+  pumma = choice.value;
+  return success();
+}
+
+
+/// PUMMA (Choi, Dongarra, Walker sections 3.1-3.2; docs/Derivations.md D28):
+/// every array lives in its padded block; grid[R] stages, at stage t the
+/// rolled input X holds the blocks of residue class (coordinate along R + t)
+/// mod grid[R] of its label along R. Gather: Y's matching K panel is gathered
+/// along G and C += X * panel. Reduce: panel = X * Y (X's current free
+/// blocks of C), summed into C's owners along G. X then moves one step along
+/// R (not after the last stage).
+void ContractionLowering::emitPummaProgram(func::FuncOp newFunc) {
+  b.setInsertionPointToStart(newFunc.addEntryBlock());
+  RankVolumes volumes = pummaVolumes(problem, *pumma, machine.elemBytes);
+  // Stages 1 and 3 move given inputs in and the result out, rank by rank.
+  const std::optional<Layout> *layouts[3] = {&problem.givenA, &problem.givenB,
+                                             &problem.requiredC};
+  const std::vector<std::string> *labelsOf[3] = {&problem.labelsA, &problem.labelsB,
+                                                 &problem.labelsC};
+  for (int x = 0; x < 3; ++x)
+    if (given[x]) {
+      Layout compute = pumma->layout(Operand(x));
+      std::vector<double> sent, received;
+      redistributionVolumes(x == RC ? compute : **layouts[x], x == RC ? **layouts[x] : compute,
+                            *labelsOf[x], problem.extents, machine.elemBytes, sent, received);
+      for (size_t r = 0; r < sent.size(); ++r) {
+        volumes.sent[r] += sent[r];
+        volumes.received[r] += received[r];
+      }
+    }
+  emitPredictions(&volumes);
+  const int64_t R = pumma->rollDim, Q = pumma->stages();
+  const Role X = pumma->roll == Operand::A ? RA : RB, Y = Role(1 - X);
+  const bool gather = pumma->mode == PummaMode::Gather;
+  // Local extent of every label: its padded block (the panel's residue class
+  // has X's padded length along R, both being whole blocks of one class).
+  std::map<std::string, int64_t> extent;
+  auto shapeOf = [&](Role x) {
+    Layout layout = pumma->layout(Operand(x));
+    SmallVector<int64_t> shape;
+    for (const std::string &l : arrays[x].labels) {
+      shape.push_back(layout.paddedLocal(l, problem.extents.at(l)));
+      extent[l] = std::max(extent[l], shape.back());
+    }
+    return shape;
+  };
+  for (Role x : {RA, RB, RC}) {
+    arrays[x].buffer = memref::AllocOp::create(b, loc, MemRefType::get(shapeOf(x), b.getF64Type()));
+    arrays[x].handle = createArray(arrays[x], arrays[x].buffer);
+  }
+  emitGivenInputs();
+  const Role holder = gather ? Y : RC;
+  const std::string &label = gather ? pumma->k : pumma->freeX();
+  const int64_t dim = llvm::find(arrays[holder].labels, label) - arrays[holder].labels.begin();
+  SmallVector<int64_t> panelShape = shapeOf(holder);
+  panelShape[dim] = pummaPanelRows(problem.extents.at(label), pumma->blockOf(label), Q);
+  extent[label] = panelShape[dim];
+  Value panel = memref::AllocOp::create(b, loc, MemRefType::get(panelShape, b.getF64Type()));
+  SmallVector<NamedAttribute> extents;
+  for (auto &[l, e] : extent)
+    extents.push_back(b.getNamedAttr(l, b.getI64IntegerAttr(e)));
+  auto labelsAttr = [&](Role x) {
+    SmallVector<StringRef> ls(arrays[x].labels.begin(), arrays[x].labels.end());
+    return b.getStrArrayAttr(ls);
+  };
+  auto zeros = [&](Role x) { return SmallVector<Value>(arrays[x].labels.size(), index(0)); };
+  Value coord =
+      GridCoordOp::create(b, loc, b.getIndexType(), arrays[RC].handle, b.getI64IntegerAttr(R));
+  auto stages = scf::ForOp::create(b, loc, index(0), index(Q), index(1));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(stages.getBody());
+    Value t = stages.getInductionVar();
+    Value residue = arith::RemUIOp::create(b, loc, arith::AddIOp::create(b, loc, coord, t),
+                                           index(Q));
+    Value ops[3] = {arrays[RA].buffer, arrays[RB].buffer, arrays[RC].buffer};
+    if (gather) {
+      GatherCyclicOp::create(b, loc, arrays[Y].handle, b.getI64IntegerAttr(dim), residue,
+                             b.getI64IntegerAttr(Q), panel);
+      ops[Y] = panel;
+    } else {
+      emitZeroFill(panel);
+      ops[RC] = panel;
+    }
+    TileContractOp::create(b, loc, ops[RC], zeros(RC), labelsAttr(RC), ops[RA], zeros(RA),
+                           labelsAttr(RA), ops[RB], zeros(RB), labelsAttr(RB),
+                           b.getDictionaryAttr(extents));
+    if (!gather)
+      ReduceCyclicOp::create(b, loc, panel, arrays[RC].handle, b.getI64IntegerAttr(dim),
+                             residue, b.getI64IntegerAttr(Q));
+    // Roll X one step along R, but not after the last stage.
+    Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t, index(Q - 1));
+    auto roll = scf::IfOp::create(b, loc, more, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(roll.thenBlock());
+    auto shape = cast<MemRefType>(arrays[X].buffer.getType()).getShape();
+    ShiftTileOp::create(b, loc, arrays[X].buffer, zeros(X), b.getDenseI64ArrayAttr(shape),
+                        b.getI64IntegerAttr(R), arrays[X].handle);
+  }
+  memref::DeallocOp::create(b, loc, panel);
+  emitStore();
+  for (ArrayInfo &a : arrays)
+    memref::DeallocOp::create(b, loc, a.buffer);
+  func::ReturnOp::create(b, loc);
+}
+
+
+} // namespace mlir::tc::lowering
