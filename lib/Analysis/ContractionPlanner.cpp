@@ -27,8 +27,6 @@ struct Context {
   const MachineModel &machine;
   MacroIndices macro;
   std::vector<std::string> &remarks;
-
-  double budget() const { return machine.tileBudget(); }
 };
 
 /// Table 1 layouts of `alg` for distribution indices chosen to minimize stage-1/3
@@ -185,53 +183,82 @@ void normalizeLoops(TileNest &nest, const std::map<std::string, int64_t> &extent
   }
 }
 
-/// Rounding tile counts up to integers per label can leave a tile just over the
-/// budget (ragged tiles are ceil-sized); add tiles to the largest dimension of an
-/// offending array until every tile fits. False when no loop can shrink it.
+/// Shrinks the largest dimension of x's tile (among `only`'s labels, when
+/// given) by one step, in the deepest group enclosing x's read that may hold a
+/// loop over that label. False when no loop can shrink it.
+bool shrinkTile(const Context &ctx, const NestArray &x, unsigned readGroup,
+                const std::map<std::string, int64_t> &localExtents, TileNest &nest,
+                const std::vector<std::string> *only = nullptr) {
+  std::string label;
+  unsigned group = 0;
+  int64_t largest = 1, entering = 1;
+  for (const std::string &l : x.labels) {
+    if (only && std::find(only->begin(), only->end(), l) == only->end())
+      continue;
+    int64_t e = tileExtent(nest, l, localExtents.at(l), readGroup);
+    if (e <= largest)
+      continue;
+    for (unsigned g : groupsFor(ctx, nest.order, l)) {
+      if (g > readGroup || (!label.empty() && label == l && g < group))
+        continue;
+      largest = e, label = l, group = g;
+      entering = g == 0 ? localExtents.at(l) : tileExtent(nest, l, localExtents.at(l), g - 1);
+    }
+  }
+  if (label.empty())
+    return false;
+  auto &loops = nest.groups[group];
+  auto it = std::find_if(loops.begin(), loops.end(),
+                         [&](const TileLoop &t) { return t.label == label; });
+  int64_t count = it == loops.end() ? 1 : it->count;
+  // The next smaller tile, with the fewest tiles that give it (no empty tile).
+  int64_t tile = (entering + count - 1) / count - 1;
+  count = (entering + tile - 1) / tile;
+  if (it == loops.end())
+    loops.push_back({label, count});
+  else
+    it->count = count;
+  normalizeLoops(nest, localExtents);
+  return true;
+}
+
+/// Rounding tile counts up to integers per label can leave tiles just over
+/// their limit (ragged tiles are ceil-sized); shrink tiles until they fit.
+/// Per array: the largest dimension of each offending tile. Shared: the
+/// thickness of the larger input panel first (a K label: no extra I/O,
+/// docs/Derivations.md D29), then C's tile. False when nothing can shrink.
 bool fitBuffers(const Context &ctx, const NestArray (&arrays)[3],
-                const std::map<std::string, int64_t> &localExtents, TileNest &nest) {
+                const std::map<std::string, int64_t> &localExtents, TileNest &nest,
+                TileMemory memory) {
   const auto &extents = ctx.problem.extents;
+  const double limit = ctx.machine.tileLimit(memory);
+  auto bytes = [&](Operand x) {
+    return tileBufferBytes(nest, x, arrays[static_cast<int>(x)], extents, ctx.machine.elemBytes);
+  };
+  auto shrink = [&](Operand x, const std::vector<std::string> *only = nullptr) {
+    return shrinkTile(ctx, arrays[static_cast<int>(x)], nest.readGroup(x), localExtents, nest,
+                      only);
+  };
   for (int iteration = 0; iteration < 4096; ++iteration) {
+    if (memory == TileMemory::Shared) {
+      if (bytes(Operand::A) + bytes(Operand::B) + bytes(Operand::C) <= limit)
+        return true;
+      Operand panel = bytes(Operand::A) >= bytes(Operand::B) ? Operand::A : Operand::B;
+      Operand other = panel == Operand::A ? Operand::B : Operand::A;
+      if (!shrink(panel, &ctx.macro.K) && !shrink(other, &ctx.macro.K) && !shrink(Operand::C))
+        return false;
+      continue;
+    }
     std::optional<Operand> over;
     for (Operand x : {Operand::A, Operand::B, Operand::C})
-      if (tileBufferBytes(nest, x, arrays[static_cast<int>(x)], extents,
-                          ctx.machine.elemBytes) > ctx.budget()) {
+      if (bytes(x) > limit) {
         over = x;
         break;
       }
     if (!over)
       return true;
-    // Shrink the largest dimension of the offending tile, in the deepest group
-    // enclosing its read that may hold a loop over that label.
-    const unsigned readGroup = nest.readGroup(*over);
-    std::string label;
-    unsigned group = 0;
-    int64_t largest = 1, entering = 1;
-    for (const std::string &l : arrays[static_cast<int>(*over)].labels) {
-      int64_t e = tileExtent(nest, l, localExtents.at(l), readGroup);
-      if (e <= largest)
-        continue;
-      for (unsigned g : groupsFor(ctx, nest.order, l)) {
-        if (g > readGroup || (!label.empty() && label == l && g < group))
-          continue;
-        largest = e, label = l, group = g;
-        entering = g == 0 ? localExtents.at(l) : tileExtent(nest, l, localExtents.at(l), g - 1);
-      }
-    }
-    if (label.empty())
+    if (!shrink(*over))
       return false;
-    auto &loops = nest.groups[group];
-    auto it = std::find_if(loops.begin(), loops.end(),
-                           [&](const TileLoop &t) { return t.label == label; });
-    int64_t count = it == loops.end() ? 1 : it->count;
-    // The next smaller tile, with the fewest tiles that give it (no empty tile).
-    int64_t tile = (entering + count - 1) / count - 1;
-    count = (entering + tile - 1) / tile;
-    if (it == loops.end())
-      loops.push_back({label, count});
-    else
-      it->count = count;
-    normalizeLoops(nest, localExtents);
   }
   return false;
 }
@@ -245,6 +272,7 @@ std::optional<ContractionPlan> realize(const Context &ctx, const Candidate &mode
   plan.inCore = model.inCore;
   plan.method = model.method;
   plan.algorithm = model.algorithm;
+  plan.memory = model.memory;
   plan.layoutA = layouts.a, plan.layoutB = layouts.b, plan.layoutC = layouts.c;
   plan.redist = layouts.redist;
   const auto &extents = ctx.problem.extents;
@@ -279,22 +307,22 @@ std::optional<ContractionPlan> realize(const Context &ctx, const Candidate &mode
   auto attempt = [&](TileNest nest) -> std::optional<ContractionPlan> {
     if (!givenNest)
       normalizeLoops(nest, localExtents);
-    if (!givenNest && !fitBuffers(ctx, arrays, localExtents, nest))
-      return std::nullopt;
-    for (Operand x : {Operand::A, Operand::B, Operand::C}) {
-      int i = static_cast<int>(x);
-      if (tileBufferBytes(nest, x, arrays[i], extents, e) > ctx.budget())
-        return std::nullopt;
-    }
-    std::optional<Candidate> exact =
-        evaluateTiling(ctx.macro.sizes, ctx.machine, model.method, model.algorithm,
-                       nest.order, realizedCounts(nest, ctx.macro));
-    if (!exact)
+    if (!givenNest && !fitBuffers(ctx, arrays, localExtents, nest, model.memory))
       return std::nullopt;
     ContractionPlan p = plan;
     p.nest = nest;
     for (int i = 0; i < 3; ++i)
       p.bufferBytes[i] = tileBufferBytes(nest, static_cast<Operand>(i), arrays[i], extents, e);
+    const double limit = ctx.machine.tileLimit(model.memory);
+    if (model.memory == TileMemory::Shared
+            ? p.bufferBytes[0] + p.bufferBytes[1] + p.bufferBytes[2] > limit
+            : *std::max_element(p.bufferBytes, p.bufferBytes + 3) > limit)
+      return std::nullopt;
+    std::optional<Candidate> exact =
+        evaluateTiling(ctx.macro.sizes, ctx.machine, model.method, model.algorithm,
+                       nest.order, realizedCounts(nest, ctx.macro), model.memory);
+    if (!exact)
+      return std::nullopt;
     p.diskBytes = exact->diskBytes;
     p.commBytes = exact->commBytes;
     p.seconds = exact->seconds;
@@ -390,9 +418,14 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
   options.allowInCore = decisions.inCore.value_or(true) && !decisions.nest;
   options.outsideOnlyWhenRemoteFits = decisions.method != CommMethod::Inside;
   std::vector<Candidate> models = enumerateCandidates(macro.value.sizes, machine, options);
+  // COSMA's sequential schedule competes with Gao et al.'s tilings
+  // (docs/Derivations.md D29).
+  for (const Candidate &c : residentCCandidates(macro.value.sizes, machine, options))
+    models.push_back(c);
   if (decisions.nest && decisions.method && decisions.algorithm && decisions.order) {
     // The nest is given: evaluate exactly that (the model's tiles are unused).
     models = {Candidate{*decisions.method, *decisions.algorithm, *decisions.order, {}}};
+    models.front().memory = decisions.memory.value_or(TileMemory::PerArray);
   }
 
   std::map<ParallelAlgorithm, std::optional<AlgorithmLayouts>> layouts;
@@ -400,7 +433,8 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
     if ((decisions.inCore && *decisions.inCore != model.inCore) ||
         (decisions.method && !model.inCore && *decisions.method != model.method) ||
         (decisions.algorithm && *decisions.algorithm != model.algorithm) ||
-        (decisions.order && !model.inCore && *decisions.order != model.order))
+        (decisions.order && !model.inCore && *decisions.order != model.order) ||
+        (decisions.memory && !model.inCore && *decisions.memory != model.memory))
       continue;
     auto found = layouts.find(model.algorithm);
     if (found == layouts.end())
@@ -481,8 +515,8 @@ double RankVolumes::maxReceived() const {
 
 bool sameDecisions(const PlanDecisions &a, const PlanDecisions &b) {
   if (a.inCore != b.inCore || a.method != b.method || a.algorithm != b.algorithm ||
-      a.order != b.order || a.iContiguous != b.iContiguous || a.roll != b.roll ||
-      a.nest.has_value() != b.nest.has_value())
+      a.order != b.order || a.memory != b.memory || a.iContiguous != b.iContiguous ||
+      a.roll != b.roll || a.nest.has_value() != b.nest.has_value())
     return false;
   return !a.nest || sameLoops(*a.nest, *b.nest);
 }
@@ -492,7 +526,7 @@ bool choiceStands(const PlanDecisions &searched, const ContractionPlan &chosen,
   auto keeps = [](const auto &was, const auto &is) { return !was || is == was; };
   if (!keeps(searched.inCore, now.inCore) || !keeps(searched.method, now.method) ||
       !keeps(searched.algorithm, now.algorithm) || !keeps(searched.order, now.order) ||
-      !keeps(searched.iContiguous, now.iContiguous) || !keeps(searched.roll, now.roll) ||
+      !keeps(searched.memory, now.memory) || !keeps(searched.iContiguous, now.iContiguous) || !keeps(searched.roll, now.roll) ||
       (searched.nest && !(now.nest && sameLoops(*searched.nest, *now.nest))))
     return false;
   // The storage order takes no part in the search: it only has to agree.
@@ -510,7 +544,8 @@ bool choiceStands(const PlanDecisions &searched, const ContractionPlan &chosen,
   // planContraction's filter: method and order bind out-of-core plans only.
   if ((now.inCore && *now.inCore != chosen.inCore) ||
       (now.method && !chosen.inCore && *now.method != chosen.method) ||
-      (now.order && !chosen.inCore && *now.order != chosen.nest.order))
+      (now.order && !chosen.inCore && *now.order != chosen.nest.order) ||
+      (now.memory && !chosen.inCore && *now.memory != chosen.memory))
     return false;
   if (now.nest)
     return !chosen.inCore && now.method && now.order && sameLoops(*now.nest, chosen.nest);

@@ -298,8 +298,8 @@ std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
       cosmaRounds(problem, macro, layout, machine.memBytes, machine.elemBytes);
   if (!rounds) {
     remarks.push_back("cosma skipped: its stored blocks, partial sums and one outer product "
-                      "of each input do not fit in memory (out-of-core COSMA is not "
-                      "implemented)");
+                      "of each input do not fit in memory (out of core, COSMA's sequential "
+                      "schedule runs as the other algorithms' memory = shared tiling)");
     return std::nullopt;
   }
   ContractionPlan plan;

@@ -45,6 +45,10 @@ const char *toString(ReadOrder o) {
   return names[static_cast<int>(o)];
 }
 
+const char *toString(TileMemory m) {
+  return m == TileMemory::PerArray ? "per-array" : "shared";
+}
+
 namespace {
 
 /// The three order classes of [G] section 3 (pairs share one cost formula).
@@ -178,7 +182,8 @@ struct Evaluation {
 /// exceeds its index extent.
 std::optional<Evaluation> evaluate(const MethodParams &p, OrderClass cls,
                                    const TileCounts &t, const MacroSizes &s,
-                                   const MachineModel &m) {
+                                   const MachineModel &m,
+                                   TileMemory memory = TileMemory::PerArray) {
   const double eps = 1e-9;
   if (t.I() > s.I * (1 + eps) || t.J() > s.J * (1 + eps) || t.Kt1 > s.K * (1 + eps))
     return std::nullopt;
@@ -197,13 +202,16 @@ std::optional<Evaluation> evaluate(const MethodParams &p, OrderClass cls,
     pB = t.Jt1 * t.Jt2 * t.Kt1, pC = t.It1 * t.Jt1;
     break;
   }
-  if (pA < p.a * (1 - eps) || pB < p.b * (1 - eps) || pC < p.c * (1 - eps))
-    return std::nullopt;
   Evaluation e;
   const double M = m.tileBudget();
   e.buffer[0] = p.a * M / pA;
   e.buffer[1] = p.b * M / pB;
   e.buffer[2] = p.c * M / pC;
+  if (memory == TileMemory::PerArray
+          ? pA < p.a * (1 - eps) || pB < p.b * (1 - eps) || pC < p.c * (1 - eps)
+          : e.buffer[0] + e.buffer[1] + e.buffer[2] >
+                m.tileLimit(TileMemory::Shared) * (1 + eps))
+    return std::nullopt;
   e.disk = p.fixedDisk + p.wA * rA + p.wB * rB + p.wC * rC;
   e.comm = p.fixedComm + (p.rotateInside ? p.vA * t.J() + p.vB * t.I()
                                          : p.vA * rA + p.vB * rB + p.vC * rC);
@@ -309,6 +317,49 @@ bestTiling(const MethodParams &p, OrderClass cls, const MacroSizes &s,
   return best;
 }
 
+/// COSMA's sequential schedule in the C-first class (Kwasniewski et al.
+/// section 5; docs/Derivations.md D29): It1 x Jt1 tiles of C, each read and
+/// written once, with A re-read Jt1 times and B It1 times, and every tile
+/// within the shared limit together. For each It1, the fewest J tiles for
+/// which some K split fits, then the fewest K panels that fit (the panels'
+/// thickness costs no I/O). It1 grows until B's re-reads alone cost more than
+/// the best tiling found.
+std::optional<std::pair<TileCounts, Evaluation>>
+bestResidentC(const MethodParams &p, const MacroSizes &s, const MachineModel &m) {
+  const double M = m.tileBudget(), S = m.tileLimit(TileMemory::Shared);
+  const double A = p.a * M, B = p.b * M, C = p.c * M; // local bytes
+  auto panels = [&](double it, double jt) -> std::optional<double> {
+    double left = S - C / (it * jt);
+    if (left <= 0)
+      return std::nullopt;
+    double kt = std::max(1.0, std::ceil((A / it + B / jt) / left - 1e-9));
+    return kt <= s.K ? std::optional(kt) : std::nullopt;
+  };
+  // Seconds each I tile adds (B read once more, and its communication).
+  const double perI = p.wB / m.diskBandwidth + p.vB / m.netBandwidth;
+  std::optional<std::pair<TileCounts, Evaluation>> best;
+  for (double it = 1; it <= s.I; ++it) {
+    if (best && it * perI >= best->second.seconds)
+      break;
+    if (!panels(it, s.J))
+      continue;
+    double lo = 1, hi = s.J; // the fewest J tiles that fit: panels(it, hi) holds
+    while (lo < hi) {
+      double mid = std::floor((lo + hi) / 2);
+      if (panels(it, mid))
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    TileCounts t;
+    t.It1 = it, t.Jt1 = hi, t.Kt1 = *panels(it, hi);
+    std::optional<Evaluation> e = evaluate(p, OrderClass::CFirst, t, s, m, TileMemory::Shared);
+    if (e && (!best || e->seconds < best->second.seconds))
+      best = std::make_pair(t, *e);
+  }
+  return best;
+}
+
 } // namespace
 
 namespace {
@@ -371,25 +422,33 @@ std::optional<Candidate> inCoreCandidate(const MacroSizes &sizes,
 std::optional<Candidate> evaluateTiling(const MacroSizes &sizes,
                                         const MachineModel &machine,
                                         CommMethod method, ParallelAlgorithm alg,
-                                        ReadOrder order, const TileCounts &tiles) {
+                                        ReadOrder order, const TileCounts &tiles,
+                                        TileMemory memory) {
   Oriented o = orient(sizes, machine, alg);
   MethodParams p = paramsFor(method, o.algorithm, o.A, o.B, o.C, machine);
   TileCounts t = o.mirror ? mirrored(tiles) : tiles;
   ReadOrder modelOrder = o.mirror ? swapAB(order) : order;
-  std::optional<Evaluation> e = evaluate(p, classOf(modelOrder), t, o.sizes, machine);
+  std::optional<Evaluation> e =
+      evaluate(p, classOf(modelOrder), t, o.sizes, machine, memory);
   if (!e)
     return std::nullopt;
   Candidate c = fromEvaluation(method, alg, order, t, *e);
+  c.memory = memory;
   return o.mirror ? unmirror(c) : c;
 }
 
-std::vector<Candidate> enumerateCandidates(const MacroSizes &sizes,
-                                           const MachineModel &machine,
-                                           const PlanOptions &options) {
+namespace {
+
+/// Every out-of-core cell of the search ([G] 2.1-2.2): fn(alg, oriented
+/// problem, method, its parameters). Algorithms whose local data fits go to
+/// `inCore` instead (when the options allow in-core plans).
+template <typename Fn>
+void forEachOutOfCoreCell(const MacroSizes &sizes, const MachineModel &machine,
+                          const PlanOptions &options, std::vector<Candidate> &inCore,
+                          Fn fn) {
   assert(machine.procs >= 1 && machine.memBytes > 0 && machine.netBandwidth > 0 &&
          machine.diskBandwidth > 0 && "machine model validated by the caller");
   const double P = static_cast<double>(machine.procs);
-  std::vector<Candidate> out;
   static const ParallelAlgorithm kAlgorithms[] = {
       ParallelAlgorithm::Rotation, ParallelAlgorithm::ReplicationA,
       ParallelAlgorithm::ReplicationB, ParallelAlgorithm::Accumulation};
@@ -398,7 +457,7 @@ std::vector<Candidate> enumerateCandidates(const MacroSizes &sizes,
       continue;
     if (options.allowInCore)
       if (std::optional<Candidate> c = inCoreCandidate(sizes, machine, alg)) {
-        out.push_back(*c);
+        inCore.push_back(*c);
         continue;
       }
     Oriented o = orient(sizes, machine, alg);
@@ -414,18 +473,51 @@ std::vector<Candidate> enumerateCandidates(const MacroSizes &sizes,
     for (CommMethod method : {CommMethod::Inside, CommMethod::Outside}) {
       if (method == CommMethod::Inside && outsideOnly)
         continue;
-      MethodParams p = paramsFor(method, o.algorithm, o.A, o.B, o.C, machine);
-      for (ReadOrder order : kAllReadOrders) {
-        ReadOrder modelOrder = o.mirror ? swapAB(order) : order;
-        auto best =
-            bestTiling(p, classOf(modelOrder), o.sizes, machine, options.integerTiles);
-        if (!best)
-          continue;
-        Candidate c = fromEvaluation(method, alg, order, best->first, best->second);
-        out.push_back(o.mirror ? unmirror(c) : c);
-      }
+      fn(alg, o, method, paramsFor(method, o.algorithm, o.A, o.B, o.C, machine));
     }
   }
+}
+
+} // namespace
+
+std::vector<Candidate> enumerateCandidates(const MacroSizes &sizes,
+                                           const MachineModel &machine,
+                                           const PlanOptions &options) {
+  std::vector<Candidate> out;
+  forEachOutOfCoreCell(sizes, machine, options, out,
+                       [&](ParallelAlgorithm alg, const Oriented &o, CommMethod method,
+                           const MethodParams &p) {
+                         for (ReadOrder order : kAllReadOrders) {
+                           ReadOrder modelOrder = o.mirror ? swapAB(order) : order;
+                           auto best = bestTiling(p, classOf(modelOrder), o.sizes, machine,
+                                                  options.integerTiles);
+                           if (!best)
+                             continue;
+                           Candidate c =
+                               fromEvaluation(method, alg, order, best->first, best->second);
+                           out.push_back(o.mirror ? unmirror(c) : c);
+                         }
+                       });
+  return out;
+}
+
+std::vector<Candidate> residentCCandidates(const MacroSizes &sizes,
+                                           const MachineModel &machine,
+                                           const PlanOptions &options) {
+  std::vector<Candidate> out, inCore;
+  forEachOutOfCoreCell(sizes, machine, options, inCore,
+                       [&](ParallelAlgorithm alg, const Oriented &o, CommMethod method,
+                           const MethodParams &p) {
+                         auto best = bestResidentC(p, o.sizes, machine);
+                         if (!best)
+                           return;
+                         for (ReadOrder order : {ReadOrder::CAB, ReadOrder::CBA}) {
+                           Candidate c =
+                               fromEvaluation(method, alg, order, best->first, best->second);
+                           c.memory = TileMemory::Shared;
+                           out.push_back(o.mirror ? unmirror(c) : c);
+                         }
+                       });
   return out;
 }
 

@@ -405,6 +405,7 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                std::optional<AlgorithmKind> algorithm, GridAttr grid,
                                DistAttr distA, DistAttr distB, DistAttr distC,
                                std::optional<ReadOrderKind> order, ArrayAttr loops,
+                               std::optional<TileMemoryKind> memory,
                                DictionaryAttr rounds, std::optional<InputKind> roll,
                                FloatAttr diskBytes,
                                FloatAttr commBytes, FloatAttr seconds,
@@ -448,6 +449,10 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#tc.plan of an in-core contraction has no read order, got "
                           "order = "
                        << stringifyReadOrderKind(*order);
+  if (isInCore && memory)
+    return emitError() << "#tc.plan of an in-core contraction has no tiles to share "
+                          "memory, got memory = "
+                       << stringifyTileMemoryKind(*memory);
   if (algorithm == AlgorithmKind::Rotation && grid &&
       (grid.getRank() != 2 || grid.getShape()[0] != grid.getShape()[1]))
     return emitError() << "#tc.plan algorithm = rotation (Cannon) needs a square 2-d "

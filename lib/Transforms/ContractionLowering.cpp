@@ -100,8 +100,9 @@ LogicalResult ContractionLowering::readPlan() {
   }
   grid.assign(plan.getGrid().getShape().begin(), plan.getGrid().getShape().end());
   if (algorithm == ParallelAlgorithm::Cosma && (!inCore || grid.size() != 3))
-    return op.emitOpError() << "algorithm = cosma runs in core on a 3-d grid (out-of-core "
-                               "COSMA is not implemented); the plan has in_core = "
+    return op.emitOpError() << "algorithm = cosma runs in core on a 3-d grid (out of core, "
+                               "its sequential schedule is memory = shared); the plan has "
+                               "in_core = "
                             << inCore << " and grid " << plan.getGrid();
   if (DictionaryAttr r = plan.getRounds())
     for (NamedAttribute round : r)

@@ -13,7 +13,7 @@ PlanAttr mlir::tc::getPlan(ContractOp op) {
   if (auto plan = op->getAttrOfType<PlanAttr>(TCDialect::getPlanAttrName()))
     return plan;
   return PlanAttr::get(op.getContext(), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {},
-                       {}, {});
+                       {}, {}, {});
 }
 
 PlanDecisions mlir::tc::readDecisions(PlanAttr plan) {
@@ -36,7 +36,11 @@ PlanDecisions mlir::tc::readDecisions(PlanAttr plan) {
         nest.groups[g].push_back({loop.getName().getValue().str(),
                                   cast<IntegerAttr>(loop.getValue()).getInt()});
     d.nest = nest;
+    // Loops written without a memory rule are Gao et al.'s tiles.
+    d.memory = TileMemory::PerArray;
   }
+  if (plan.getMemory())
+    d.memory = toAnalysis(*plan.getMemory());
   if (plan.getIContiguous())
     d.iContiguous = plan.getIContiguous().getValue();
   return d;
@@ -86,6 +90,12 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
   if (!order && fields.order && !plan.inCore)
     order = toIR(plan.nest.order);
   ArrayAttr loops = old.getLoops();
+  std::optional<TileMemoryKind> memory = old.getMemory();
+  // Recorded with the loops, and only when it departs from Gao et al.'s rule
+  // (absent reads as per_array once loops are given).
+  if (!memory && fields.tiles && !old.getLoops() && !plan.inCore &&
+      plan.memory == TileMemory::Shared)
+    memory = toIR(plan.memory);
   DictionaryAttr rounds = old.getRounds();
   std::optional<InputKind> roll = old.getRoll();
   if (!roll && fields.algorithm && algorithm == AlgorithmKind::Pumma &&
@@ -118,7 +128,7 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
   if (!iContiguous && fields.tiles && plan.iContiguous)
     iContiguous = b.getBoolAttr(true);
   return PlanAttr::get(ctx, inCore, method, algorithm, grid, distA, distB, distC, order,
-                       loops, rounds, roll, disk, comm, secs, iContiguous);
+                       loops, memory, rounds, roll, disk, comm, secs, iContiguous);
 }
 
 DistAttr mlir::tc::toDistAttr(MLIRContext *ctx, const OperatorTree &tree, const Grid &grid,

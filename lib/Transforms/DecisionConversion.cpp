@@ -103,6 +103,14 @@ ReadOrderKind mlir::tc::toIR(ReadOrder order) {
   llvm_unreachable("unknown ReadOrder");
 }
 
+TileMemory mlir::tc::toAnalysis(TileMemoryKind memory) {
+  return memory == TileMemoryKind::Shared ? TileMemory::Shared : TileMemory::PerArray;
+}
+
+TileMemoryKind mlir::tc::toIR(TileMemory memory) {
+  return memory == TileMemory::Shared ? TileMemoryKind::Shared : TileMemoryKind::PerArray;
+}
+
 SumVariant mlir::tc::toAnalysis(std::optional<PartialSumsKind> partialSums) {
   if (!partialSums)
     return SumVariant::None;

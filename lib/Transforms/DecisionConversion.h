@@ -25,6 +25,9 @@ AlgorithmKind toIR(ParallelAlgorithm algorithm);
 ReadOrder toAnalysis(ReadOrderKind order);
 ReadOrderKind toIR(ReadOrder order);
 
+TileMemory toAnalysis(TileMemoryKind memory);
+TileMemoryKind toIR(TileMemory memory);
+
 /// #tc.fusion's optional `partial_sums`: absent is SumVariant::None.
 SumVariant toAnalysis(std::optional<PartialSumsKind> partialSums);
 std::optional<PartialSumsKind> toIR(SumVariant variant);

@@ -241,8 +241,10 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                   j.attribute("method", toString(c.method));
                   j.attribute("algorithm", toString(c.algorithm));
                   j.attribute("in_core", c.inCore);
-                  if (!c.inCore)
+                  if (!c.inCore) {
                     j.attribute("order", toString(c.nest.order));
+                    j.attribute("memory", toString(c.memory));
+                  }
                   j.attributeObject("tiles", [&] {
                     for (const auto &[label, n] : tilesOf(c, problems[e]))
                       j.attribute(label, n);
@@ -333,8 +335,9 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
          << ", memory per process = " << llvm::format("%.4g", m.memBytes)
          << " B, tile budget = " << llvm::format("%.4g", m.tileBudget()) << " B)"
          << "  i_contiguous = " << (entries[e].iContiguous ? "true" : "false") << "\n";
-      os << llvm::format("  %-8s %-14s %-6s %-24s %12s %12s %10s\n", "method", "algorithm",
-                         "order", "tiles", "disk bytes", "comm bytes", "seconds");
+      os << llvm::format("  %-8s %-14s %-6s %-9s %-24s %12s %12s %10s\n", "method",
+                         "algorithm", "order", "memory", "tiles", "disk bytes", "comm bytes",
+                         "seconds");
       for (size_t i = 0; i < entries[e].candidates.size(); ++i) {
         const ContractionPlan &c = entries[e].candidates[i];
         std::string tiles;
@@ -342,15 +345,16 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
           if (n > 1)
             tiles += (tiles.empty() ? "" : " ") + label + "=" + std::to_string(n);
         os << (i == entries[e].chosen ? "* " : "  ")
-           << llvm::format("%-8s %-14s %-6s %-24s %12.4g %12.4g %10.4g\n",
+           << llvm::format("%-8s %-14s %-6s %-9s %-24s %12.4g %12.4g %10.4g\n",
                            c.inCore ? "in-core" : toString(c.method), toString(c.algorithm),
                            c.inCore ? "-" : toString(c.nest.order),
+                           c.inCore ? "-" : toString(c.memory),
                            tiles.empty() ? "-" : tiles.c_str(), c.totalDiskBytes(),
                            c.totalCommBytes(), c.totalSeconds());
       }
       LowerBounds lb = lowerBounds(problems[e], m);
-      os << llvm::format("  %-8s %-14s %-6s %-24s %12.4g %12.4g\n", "bound", "(COSMA)", "-",
-                         "Theorems 1 and 2", lb.disk, lb.comm);
+      os << llvm::format("  %-8s %-14s %-6s %-9s %-24s %12.4g %12.4g\n", "bound", "(COSMA)",
+                         "-", "-", "Theorems 1 and 2", lb.disk, lb.comm);
     }
   }
 };

@@ -458,6 +458,13 @@ func.func @plan_in_core_order() attributes {p = #tc.plan<in_core = true, order =
 
 // -----
 
+// expected-error @+1 {{#tc.plan of an in-core contraction has no tiles to share memory, got memory = shared}}
+func.func @plan_in_core_memory() attributes {p = #tc.plan<in_core = true, memory = shared>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{#tc.plan algorithm = rotation (Cannon) needs a square 2-d grid, got #tc.grid<[4]>}}
 func.func @plan_rotation_1d() attributes {p = #tc.plan<algorithm = rotation, grid = <[4]>>} {
   return

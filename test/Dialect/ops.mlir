@@ -69,6 +69,15 @@ func.func @planned(%A: tensor<8x4xf64>, %B: tensor<4x6xf64>) -> tensor<8x6xf64> 
   return %r : tensor<8x6xf64>
 }
 
+// COSMA's sequential schedule as the memory rule of the tiles (D29).
+// CHECK-LABEL: func.func @planned_shared
+// CHECK: order = CAB, loops = [{i = 2 : i64, j = 2 : i64}, {k = 4 : i64}, {}, {}], memory = shared>
+func.func @planned_shared(%A: tensor<8x4xf64>, %B: tensor<4x6xf64>) -> tensor<8x6xf64> {
+  %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = replication_a, order = CAB, loops = [{i = 2, j = 2}, {k = 4}, {}, {}], memory = shared>}
+     : tensor<8x4xf64>, tensor<4x6xf64> -> tensor<8x6xf64>
+  return %r : tensor<8x6xf64>
+}
+
 // Every value of every decision enum round-trips as a keyword (and every
 // attribute holding one).
 // CHECK-LABEL: func.func @decisions
@@ -78,7 +87,7 @@ func.func @planned(%A: tensor<8x4xf64>, %B: tensor<4x6xf64>) -> tensor<8x6xf64> 
 // CHECK-SAME: machine_paper = #tc.machine<procs = 4, mem = 1000, net_bw = 1.000000e+00, disk_bw = 1.000000e+00, elem_bytes = 8, bcast_factor = 1.000000e+00, reduce_factor = 1.000000e+00>
 // CHECK-SAME: machine_runtime = #tc.machine<procs = 4, mem = 1000, net_bw = 1.000000e+00, disk_bw = 1.000000e+00, elem_bytes = 8, bcast_factor = 1.000000e+00, reduce_factor = 1.000000e+00, volumes = runtime>
 // CHECK-SAME: outside_accumulation_bca = #tc.plan<method = outside, algorithm = accumulation, grid = <[4]>, dist_c = <[*]>, order = BCA>
-// CHECK-SAME: outside_accumulation_cba = #tc.plan<in_core = false, method = outside, algorithm = accumulation, order = CBA>
+// CHECK-SAME: outside_accumulation_cba = #tc.plan<in_core = false, method = outside, algorithm = accumulation, order = CBA, memory = per_array>
 // CHECK-SAME: outside_replication_a_acb = #tc.plan<method = outside, algorithm = replication_a, grid = <[4]>, dist_a = <[*]>, order = ACB>
 // CHECK-SAME: to_all = #tc.fusion<grid = <[4]>, compute = <[e]>, initial = <[*]>, final = <[*]>, partial_sums = to_all, memory = 8.000000e+00 : f64, comm = 1.000000e+00 : f64, calc = 2.000000e+00 : f64>
 // CHECK-SAME: to_one = #tc.fusion<grid = <[4]>, compute = <[e]>, initial = <[1]>, final = <[1]>, partial_sums = to_one, memory = 8.000000e+00 : f64, comm = 1.000000e+00 : f64, calc = 2.000000e+00 : f64>
@@ -88,7 +97,7 @@ func.func @decisions() attributes {
   outside_replication_a_acb = #tc.plan<method = outside, algorithm = replication_a, grid = <[4]>, dist_a = <[*]>, order = ACB>,
   inside_replication_b_bac = #tc.plan<method = inside, algorithm = replication_b, grid = <[4]>, dist_b = <[*]>, order = BAC>,
   outside_accumulation_bca = #tc.plan<method = outside, algorithm = accumulation, grid = <[4]>, dist_c = <[*]>, order = BCA>,
-  outside_accumulation_cba = #tc.plan<in_core = false, method = outside, algorithm = accumulation, order = CBA>,
+  outside_accumulation_cba = #tc.plan<in_core = false, method = outside, algorithm = accumulation, order = CBA, memory = per_array>,
   to_one = #tc.fusion<grid = <[4]>, compute = <[e]>, initial = <[1]>, final = <[1]>, partial_sums = to_one, memory = 8.0 : f64, comm = 1.0 : f64, calc = 2.0 : f64>,
   to_all = #tc.fusion<grid = <[4]>, compute = <[e]>, initial = <[*]>, final = <[*]>, partial_sums = to_all, memory = 8.0 : f64, comm = 1.0 : f64, calc = 2.0 : f64>,
   machine_paper = #tc.machine<procs = 4, mem = 1000, net_bw = 1, disk_bw = 1, volumes = paper>,

@@ -12,7 +12,7 @@
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "3KB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
   func.func @ccsd_term(%A: tensor<8x4x4x4xf64>, %B: tensor<4x4x4x8xf64>, %C: tensor<8x8xf64>) -> tensor<8x8xf64> {
     %r = tc.contract %C[i, j] += %A[i, a, b, c] * %B[a, b, c, j]
-           {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = replication_a>}
+           {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = replication_a, memory = per_array>}
            : tensor<8x4x4x4xf64>, tensor<4x4x4x8xf64> -> tensor<8x8xf64>
     return %r : tensor<8x8xf64>
   }

@@ -12,7 +12,7 @@
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "16KB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
   func.func @four_index(%A: tensor<8x8x8x8xf64>, %B: tensor<8x8xf64>, %C: tensor<8x8x8x8xf64>) -> tensor<8x8x8x8xf64> {
     %r = tc.contract %C[a, b, c, d] += %A[a, b, c, p] * %B[p, d]
-           {tc.plan = #tc.plan<in_core = false, method = outside, algorithm = replication_a>}
+           {tc.plan = #tc.plan<in_core = false, method = outside, algorithm = replication_a, memory = per_array>}
            : tensor<8x8x8x8xf64>, tensor<8x8xf64> -> tensor<8x8x8x8xf64>
     return %r : tensor<8x8x8x8xf64>
   }

@@ -91,7 +91,7 @@ module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1M
 
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
   func.func @cosma_out_of_core(%A: tensor<8x8xf64>, %B: tensor<8x8xf64>) -> tensor<8x8xf64> {
-    // expected-error @+1 {{'tc.contract' op algorithm = cosma runs in core on a 3-d grid (out-of-core COSMA is not implemented); the plan has in_core = 0 and grid #tc.grid<[2, 2, 1]>}}
+    // expected-error @+1 {{'tc.contract' op algorithm = cosma runs in core on a 3-d grid (out of core, its sequential schedule is memory = shared); the plan has in_core = 0 and grid #tc.grid<[2, 2, 1]>}}
     %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
            {tc.plan = #tc.plan<in_core = false, method = outside, algorithm = cosma, grid = <[2, 2, 1]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>, order = CAB, loops = [{}, {}, {}, {}]>}
            : tensor<8x8xf64>, tensor<8x8xf64> -> tensor<8x8xf64>

@@ -7,7 +7,10 @@
 // [G] section 6 matmul at N = 4000 on the Table 8 machine with 64 MB per process.
 // CHECK: module attributes {tc.machine = #tc.machine<procs = 4, mem = 64000000
 // CHECK-LABEL: func.func @matmul
-// CHECK: tc.plan = #tc.plan<in_core = false, method = inside, algorithm = replication_a, grid = <[4]>, dist_a = <[*]>, dist_b = <[j]>, dist_c = <[j]>, order = CAB, loops = [{i = 2 : i64}, {k = 4 : i64}, {}, {}], disk_bytes = 1.600000e+08 : f64, comm_bytes = 1.280000e+08 : f64, seconds = 2.064000e+01 : f64>
+// Gao et al.'s own choice (per-array tiles) is inside replication-a, order CAB
+// at 20.64 s; COSMA's sequential schedule as inside rotation's tiling (D29)
+// keeps each process's whole 2000 x 2000 block of C in memory: 16.64 s.
+// CHECK: tc.plan = #tc.plan<in_core = false, method = inside, algorithm = rotation, grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>, order = CAB, loops = [{}, {k = 4 : i64}, {}, {}], memory = shared, disk_bytes = 1.280000e+08 : f64, comm_bytes = 1.280000e+08 : f64, seconds = 1.664000e+01 : f64>
 func.func @matmul(%A: tensor<4000x4000xf64>, %B: tensor<4000x4000xf64>, %C: tensor<4000x4000xf64>) -> tensor<4000x4000xf64> {
   %r = tc.contract %C[i, j] += %A[i, k] * %B[j, k] : tensor<4000x4000xf64>, tensor<4000x4000xf64> -> tensor<4000x4000xf64>
   return %r : tensor<4000x4000xf64>
@@ -19,12 +22,13 @@ func.func @matmul(%A: tensor<4000x4000xf64>, %B: tensor<4000x4000xf64>, %C: tens
 // JSON-NEXT: "net_bw": 200000000,
 // JSON-NEXT: "disk_bw": 8000000,
 // JSON: "contractions": [
-// JSON: "op": "{{.*}}plan-pipeline.mlir:12:8",
+// JSON: "op": "{{.*}}plan-pipeline.mlir:15:8",
 // JSON: "candidates": [
 // JSON: "method": "inside",
 // JSON-NEXT: "algorithm": "rotation",
 // JSON-NEXT: "in_core": false,
 // JSON-NEXT: "order": "ABC",
+// JSON-NEXT: "memory": "per-array",
 // JSON-NEXT: "tiles": {
 // JSON-NEXT: "i": 2,
 // JSON-NEXT: "k": 1,
@@ -33,11 +37,12 @@ func.func @matmul(%A: tensor<4000x4000xf64>, %B: tensor<4000x4000xf64>, %C: tens
 // JSON-NEXT: "disk_bytes": 160000000,
 // JSON-NEXT: "comm_bytes": 256000000,
 // JSON-NEXT: "seconds": 21.280000000000001
-// The chosen candidate is inside replication-a, order CAB (the 17th).
-// JSON: "chosen": 16
+// The chosen candidate is inside rotation, order CAB, shared (the 49th).
+// JSON: "chosen": 48
 
-// TABLE: contraction {{.*}}plan-pipeline.mlir:12:8  (P = 4, memory per process = 6.4e+07 B, tile budget = 2.133e+07 B)
-// TABLE-NEXT: method   algorithm      order  tiles
-// TABLE: {{^}}* inside   replication-a  CAB    i=2 k=4     {{ *}}1.6e+08     1.28e+08      20.64
+// TABLE: contraction {{.*}}plan-pipeline.mlir:15:8  (P = 4, memory per process = 6.4e+07 B, tile budget = 2.133e+07 B)
+// TABLE-NEXT: method   algorithm      order  memory    tiles
+// TABLE: {{^}}  inside   replication-a  CAB    per-array i=2 k=4     {{ *}}1.6e+08     1.28e+08      20.64
+// TABLE: {{^}}* inside   rotation       CAB    shared    k=4         {{ *}}1.28e+08     1.28e+08      16.64
 
 // NOWRITE: error: cannot write plan report '{{.*}}.nodir/r.json'

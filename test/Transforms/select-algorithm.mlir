@@ -12,7 +12,9 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "64MB", net_bw = "2
     return %r : tensor<64x48xf64>
   }
   // CHECK-LABEL: func.func @out_of_core
-  // CHECK: tc.plan = #tc.plan<in_core = false, method = inside, algorithm = replication_a, grid = <[4]>, dist_a = <[*]>, dist_b = <[j]>, dist_c = <[j]>>
+  // Out of core: inside rotation with COSMA's sequential schedule as its
+  // tiling (docs/Derivations.md D29) beats Gao et al.'s replication-a.
+  // CHECK: tc.plan = #tc.plan<in_core = false, method = inside, algorithm = rotation, grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>>
   func.func @out_of_core(%A: tensor<4000x4000xf64>, %B: tensor<4000x4000xf64>, %C: tensor<4000x4000xf64>) -> tensor<4000x4000xf64> {
     %r = tc.contract %C[i, j] += %A[i, k] * %B[j, k] : tensor<4000x4000xf64>, tensor<4000x4000xf64> -> tensor<4000x4000xf64>
     return %r : tensor<4000x4000xf64>

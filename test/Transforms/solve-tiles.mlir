@@ -5,9 +5,18 @@
 
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "64MB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
   // CHECK-LABEL: func.func @solved
-  // CHECK: order = CAB, loops = [{i = 2 : i64}, {k = 2 : i64}, {}, {}], disk_bytes = 1.600000e+08 : f64, comm_bytes = 1.920000e+08 : f64, seconds = 2.096000e+01 : f64>
+  // COSMA's sequential schedule (D29): each process's 2000 x 2000 block of C
+  // (32 MB) stays in memory beside 4 panels of A and B: D = 2 C/P + A/P + B/P =
+  // 1.28e8, V = A/sqrt(P) + B/sqrt(P) = 1.28e8; 16 + 0.64 = 16.64 s.
+  // CHECK: order = CAB, loops = [{}, {k = 4 : i64}, {}, {}], memory = shared, disk_bytes = 1.280000e+08 : f64, comm_bytes = 1.280000e+08 : f64, seconds = 1.664000e+01 : f64>
   func.func @solved(%A: tensor<4000x4000xf64>, %B: tensor<4000x4000xf64>, %C: tensor<4000x4000xf64>) -> tensor<4000x4000xf64> {
     %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = rotation, order = CAB>} : tensor<4000x4000xf64>, tensor<4000x4000xf64> -> tensor<4000x4000xf64>
+    return %r : tensor<4000x4000xf64>
+  }
+  // CHECK-LABEL: func.func @per_array_solved
+  // CHECK: order = CAB, loops = [{i = 2 : i64}, {k = 2 : i64}, {}, {}], memory = per_array, disk_bytes = 1.600000e+08 : f64, comm_bytes = 1.920000e+08 : f64, seconds = 2.096000e+01 : f64>
+  func.func @per_array_solved(%A: tensor<4000x4000xf64>, %B: tensor<4000x4000xf64>, %C: tensor<4000x4000xf64>) -> tensor<4000x4000xf64> {
+    %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = rotation, order = CAB, memory = per_array>} : tensor<4000x4000xf64>, tensor<4000x4000xf64> -> tensor<4000x4000xf64>
     return %r : tensor<4000x4000xf64>
   }
   // Given loops: A re-read Jt1 = 4 times, B It1 = 4 times, C read and written
@@ -19,12 +28,13 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "64MB", net_bw = "2
     %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = rotation, order = CAB, loops = [{i = 4, j = 4}, {k = 2}, {}, {}]>} : tensor<4000x4000xf64>, tensor<4000x4000xf64> -> tensor<4000x4000xf64>
     return %r : tensor<4000x4000xf64>
   }
-  // Labels of one macro-index share its tile count: I = {a, b} needs It1 = 4,
+  // Labels of one macro-index share its tile count: I = {a, b} needs It1 = 4
+  // (Gao et al.'s per-array tiles),
   // taken from the larger extent a (a divisor of 960).
   // CHECK-LABEL: func.func @split_labels
   // CHECK: loops = [{a = 4 : i64}, {k = 2 : i64}
   func.func @split_labels(%A: tensor<960x10x4000xf64>, %B: tensor<4000x4000xf64>, %C: tensor<960x10x4000xf64>) -> tensor<960x10x4000xf64> {
-    %r = tc.contract %C[a, b, j] += %A[a, b, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = rotation, order = CAB>} : tensor<960x10x4000xf64>, tensor<4000x4000xf64> -> tensor<960x10x4000xf64>
+    %r = tc.contract %C[a, b, j] += %A[a, b, k] * %B[k, j] {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = rotation, order = CAB, memory = per_array>} : tensor<960x10x4000xf64>, tensor<4000x4000xf64> -> tensor<960x10x4000xf64>
     return %r : tensor<960x10x4000xf64>
   }
   // In core: no loops; the replicated A (64 x 64 doubles) is broadcast once.

@@ -3,6 +3,9 @@
 
 #include "TestMachine.h"
 
+#include <array>
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,9 +30,12 @@ void expectWellFormed(const PlanResult &r, const ContractionProblem &p,
   const ContractionPlan &chosen = r.candidates[*r.chosen];
   for (const ContractionPlan &c : r.candidates) {
     EXPECT_GE(c.totalSeconds(), chosen.totalSeconds());
-    double limit = c.inCore ? m.memBytes : m.tileBudget();
-    for (double b : c.bufferBytes)
-      EXPECT_LE(b, limit * (1 + 1e-12));
+    double limit = c.inCore ? m.memBytes : m.tileLimit(c.memory);
+    if (c.memory == TileMemory::Shared)
+      EXPECT_LE(c.bufferBytes[0] + c.bufferBytes[1] + c.bufferBytes[2], limit * (1 + 1e-12));
+    else
+      for (double b : c.bufferBytes)
+        EXPECT_LE(b, limit * (1 + 1e-12));
     // Every loop splits the extent it enters into non-empty tiles.
     for (const auto &[label, extent] : p.extents) {
       int64_t entering = extent;
@@ -80,6 +86,66 @@ TEST(ContractionPlanner, OutOfCoreTilesFitTheBudget) {
       EXPECT_EQ(cand.layoutC.str(), "[2, 2] (i, j)");
     }
   EXPECT_TRUE(sawRotation);
+}
+
+TEST(ContractionPlanner, SharedMemoryTilingReachesTheRedBlueBound) {
+  // bench/out-of-core.sh's case: 4096^3 on 2 processes of 24 MB. Gao et al.'s
+  // per-array budget (8 MB per tile) moves 5.37e8 disk bytes per process;
+  // COSMA's sequential schedule keeps a 2048 x 1024 block of C resident and
+  // streams panels of A and B: within 5% of Theorem 1's 2mnk/(P sqrt(S)) + mn/P
+  // (docs/Derivations.md D29).
+  ContractionProblem p = matmul(4096);
+  MachineModel m = machine(2, 24e6);
+  PlanResult r = planContraction(p, m);
+  expectWellFormed(r, p, m);
+  const ContractionPlan &c = r.candidates[*r.chosen];
+  EXPECT_FALSE(c.inCore);
+  EXPECT_EQ(c.memory, TileMemory::Shared);
+  EXPECT_EQ(c.nest.readIn(0), Operand::C);
+  const double n = 4096, S = 24e6 / 8;
+  const double bound = 8 * (2 * n * n * n / (2 * std::sqrt(S)) + n * n / 2);
+  EXPECT_LE(c.diskBytes, 1.05 * bound);
+  // C is read and written once, A's own half once per J tile, B once per I
+  // tile: 2 x 2 tiles of C leave 4.03e8 bytes.
+  EXPECT_DOUBLE_EQ(c.diskBytes, 8 * n * n / 2 * (2 + 2 + 2));
+  EXPECT_LE(c.bufferBytes[0] + c.bufferBytes[1] + c.bufferBytes[2],
+            m.memBytes - m.stagingBytes());
+  // Asked for, Gao et al.'s rule alone: its least disk traffic is 5.37e8.
+  PlanDecisions gao;
+  gao.memory = TileMemory::PerArray;
+  PlanResult g = planContraction(p, m, gao);
+  ASSERT_TRUE(g.chosen.has_value());
+  double least = g.candidates.front().diskBytes;
+  for (const ContractionPlan &x : g.candidates) {
+    EXPECT_EQ(x.memory, TileMemory::PerArray);
+    least = std::min(least, x.diskBytes);
+  }
+  EXPECT_DOUBLE_EQ(least, 8 * n * n / 2 * 8);
+  EXPECT_GT(least, 1.3 * bound);
+}
+
+TEST(ContractionPlanner, SharedMemoryTilingShapes) {
+  // Tall, flat and skinny products under a memory cap: the shared plan's C
+  // tile fills memory and its panels fit beside it; never worse than the
+  // per-array plan's disk bytes for the same algorithm and method.
+  for (auto [I, J, K] : {std::array<int64_t, 3>{512, 512, 8192}, {4096, 4096, 64},
+                         {8192, 96, 512}, {300, 301, 302}}) {
+    ContractionProblem p{{"i", "k"}, {"k", "j"}, {"i", "j"},
+                         {{"i", I}, {"j", J}, {"k", K}}, {}, {}, {}};
+    MachineModel m = machine(4, 4e6);
+    PlanResult r = planContraction(p, m);
+    expectWellFormed(r, p, m);
+    for (const ContractionPlan &s : r.candidates) {
+      if (s.inCore || s.memory != TileMemory::Shared)
+        continue;
+      EXPECT_EQ(s.nest.readIn(0), Operand::C);
+      for (const ContractionPlan &g : r.candidates)
+        if (!g.inCore && g.memory == TileMemory::PerArray && g.algorithm == s.algorithm &&
+            g.method == s.method && g.nest.readIn(0) == Operand::C)
+          EXPECT_LE(s.diskBytes, g.diskBytes * (1 + 1e-12))
+              << I << "x" << J << "x" << K << " " << toString(s.algorithm);
+    }
+  }
 }
 
 TEST(ContractionPlanner, PlanVolumesMatchTheNest) {
@@ -265,8 +331,10 @@ PlanDecisions recorded(const ContractionPlan &c, int stage) {
     d.method = c.method;
   if (stage >= 2 && !c.inCore)
     d.order = c.nest.order;
-  if (stage >= 3 && !c.inCore)
+  if (stage >= 3 && !c.inCore) {
     d.nest = asRecorded(c.nest);
+    d.memory = c.memory; // recorded with the loops
+  }
   if (stage >= 3 && c.iContiguous) // recorded only when true
     d.iContiguous = true;
   return d;
@@ -365,8 +433,10 @@ TEST(ContractionPlanner, ChoiceStandsOnlyWhereASearchAgrees) {
         d.method = c.method;
       if (coin(rng) && !c.inCore) {
         d.order = c.nest.order;
-        if (coin(rng))
+        if (coin(rng)) {
           d.nest = asRecorded(c.nest);
+          d.memory = c.memory;
+        }
       }
       if (coin(rng))
         d.iContiguous = coin(rng) == 1;

@@ -64,6 +64,9 @@ struct PlanDecisions {
   std::optional<CommMethod> method;
   std::optional<ParallelAlgorithm> algorithm;
   std::optional<ReadOrder> order;
+  /// How the out-of-core tiles share memory (Gao et al.'s per-array budget or
+  /// COSMA's sequential schedule, docs/Derivations.md D29).
+  std::optional<TileMemory> memory;
   /// PUMMA's rolled input (PummaSchedule.h).
   std::optional<Operand> roll;
   /// A complete nest (requires method, algorithm and order): only evaluated.
@@ -80,6 +83,7 @@ struct ContractionPlan {
   /// The layouts the computation uses (Table 1); all on one grid.
   Layout layoutA, layoutB, layoutC;
   TileNest nest; ///< empty groups when in core
+  TileMemory memory = TileMemory::PerArray; ///< how the nest's tiles share memory
   double bufferBytes[3] = {0, 0, 0}; ///< largest per-process tile of A, B, C
   /// Stage 2 ([G] D and V, per process) at the realized tiles.
   double diskBytes = 0, commBytes = 0, seconds = 0;

@@ -12,6 +12,7 @@
 #ifndef TC_ANALYSIS_OUTOFCORECOSTMODEL_H
 #define TC_ANALYSIS_OUTOFCORECOSTMODEL_H
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,6 +40,18 @@ enum class ParallelAlgorithm {
   Pumma,
 };
 
+/// How the in-memory tiles of an out-of-core nest share a process's memory.
+enum class TileMemory {
+  /// Each array's tile within its own budget M = tileFraction * mem ([G]
+  /// section 2: "one third" each).
+  PerArray,
+  /// The three tiles together within the memory left after staging: what
+  /// COSMA's sequential schedule needs, a large block of C resident while thin
+  /// panels of A and B stream past it (Kwasniewski et al. section 5;
+  /// docs/Derivations.md D29).
+  Shared,
+};
+
 /// Order of the three disk reads in the tiling-loop nest ([G] section 3).
 enum class ReadOrder { ABC, ACB, BAC, BCA, CAB, CBA };
 inline constexpr ReadOrder kAllReadOrders[] = {ReadOrder::ABC, ReadOrder::ACB,
@@ -48,6 +61,7 @@ inline constexpr ReadOrder kAllReadOrders[] = {ReadOrder::ABC, ReadOrder::ACB,
 const char *toString(CommMethod m);
 const char *toString(ParallelAlgorithm a);
 const char *toString(ReadOrder o);
+const char *toString(TileMemory m);
 
 /// The machine as the model sees it ([G] section 2). Bandwidths in bytes/s.
 struct MachineModel {
@@ -70,6 +84,13 @@ struct MachineModel {
   bool runtimeVolumes = false;
 
   double tileBudget() const { return tileFraction * memBytes; }
+  /// Staging and out-of-core collectives move at most this much at a time, on
+  /// top of the tiles: 4 MiB, less when the tile budget is smaller.
+  double stagingBytes() const { return std::min(4.0 * (1 << 20), tileBudget()); }
+  /// What one array's tile (PerArray) or all three together (Shared) may use.
+  double tileLimit(TileMemory rule) const {
+    return rule == TileMemory::PerArray ? tileBudget() : memBytes - stagingBytes();
+  }
 };
 
 /// A contraction reduced to its macro-index extents ([G] eq. 2.2): A is I x K,
@@ -92,11 +113,12 @@ struct Candidate {
   ParallelAlgorithm algorithm;
   ReadOrder order;
   TileCounts tiles;
+  TileMemory memory = TileMemory::PerArray;
   bool inCore = false;     ///< everything fits: no disk I/O at all
   double diskBytes = 0;    ///< D, per process ([G]'s volumes are per process)
   double commBytes = 0;    ///< V, per process
   double seconds = 0;      ///< D/Bd + V/Bc
-  /// Largest in-memory tile of A, B, C in bytes (each <= the tile budget).
+  /// Largest in-memory tile of A, B, C in bytes (within `memory`'s limit).
   double bufferBytes[3] = {0, 0, 0};
 };
 
@@ -128,11 +150,23 @@ std::optional<Candidate> inCoreCandidate(const MacroSizes &sizes,
                                          ParallelAlgorithm alg);
 
 /// Exact volumes of one given out-of-core tiling ([G] section 3, docs/Derivations.md D4/D8),
-/// or nullopt when a model tile exceeds the budget or a count exceeds its extent.
+/// or nullopt when the model's tiles exceed `memory`'s limit or a count exceeds
+/// its extent.
 std::optional<Candidate> evaluateTiling(const MacroSizes &sizes,
                                         const MachineModel &machine,
                                         CommMethod method, ParallelAlgorithm alg,
-                                        ReadOrder order, const TileCounts &tiles);
+                                        ReadOrder order, const TileCounts &tiles,
+                                        TileMemory memory = TileMemory::PerArray);
+
+/// COSMA's sequential schedule as out-of-core tilings (Kwasniewski et al.
+/// section 5, docs/Derivations.md D29): for every algorithm and method
+/// enumerateCandidates offers out of core, the orders that read C first (CAB,
+/// CBA) under TileMemory::Shared. C is read and written once, A once per J
+/// tile, B once per I tile; the C tile is as large as memory allows and K is
+/// cut into as few panels as still fit. Empty when everything fits in core.
+std::vector<Candidate> residentCCandidates(const MacroSizes &sizes,
+                                           const MachineModel &machine,
+                                           const PlanOptions &options = {});
 
 bool isPerfectSquare(int64_t n);
 

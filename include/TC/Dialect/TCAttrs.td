@@ -162,6 +162,10 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
       group n (after the loops of groups 1..n), and C is written at the end of the
       body it was read in. Group D4 holds loops over in-memory sub-tiles only.
       Every tile count is at least 2 (a loop of one trip is no loop).
+    - `memory`: how the tiles share memory, out of core only: `per_array`
+      (each tile within a third of it, Gao et al.; what an absent field means
+      once loops are given) or `shared` (the three together, COSMA's sequential
+      schedule: C's tile resident, A and B streamed; docs/Derivations.md D29).
     - `algorithm = pumma` (Choi, Dongarra, Walker) on a 2-d grid, each array
       distributing one label per grid dimension, possibly block-cyclically
       (`#tc.dist ... cyclic [..]`); `roll` names the input that moves along
@@ -191,6 +195,7 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
     OptionalParameter<"::mlir::tc::DistAttr">:$dist_c,
     OptionalParameter<"std::optional<::mlir::tc::ReadOrderKind>">:$order,
     OptionalParameter<"::mlir::ArrayAttr">:$loops,
+    OptionalParameter<"std::optional<::mlir::tc::TileMemoryKind>">:$memory,
     OptionalParameter<"::mlir::DictionaryAttr">:$rounds,
     OptionalParameter<"std::optional<::mlir::tc::InputKind>">:$roll,
     OptionalParameter<"::mlir::FloatAttr">:$disk_bytes,

@@ -69,6 +69,18 @@ def TC_InputKind : TC_I32Enum<"InputKind", "input operand", [
   }];
 }
 
+def TC_TileMemoryKind : TC_I32Enum<"TileMemoryKind", "how out-of-core tiles share memory", [
+    I32EnumAttrCase<"PerArray", 0, "per_array">,
+    I32EnumAttrCase<"Shared", 1, "shared">]> {
+  let description = [{
+    `per_array`: each array's tile within its third of the memory (Gao et al.
+    section 2). `shared`: the three tiles together within the memory left
+    after staging, COSMA's sequential schedule (Kwasniewski et al. section 5):
+    a large tile of C resident, thin panels of A and B streamed past it
+    (docs/Derivations.md D29).
+  }];
+}
+
 def TC_ReadOrderKind : TC_I32Enum<"ReadOrderKind", "disk read order", [
     I32EnumAttrCase<"ABC", 0>, I32EnumAttrCase<"ACB", 1>,
     I32EnumAttrCase<"BAC", 2>, I32EnumAttrCase<"BCA", 3>,
