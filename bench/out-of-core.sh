@@ -28,7 +28,15 @@ echo "calibration: disk write $(/usr/bin/python3 -c "print(int(2**30/$wsec))") B
 "$build/bin/tcc" "$root/bench/programs/matmul-4096-np2-ooc.mlir" -o "$tmp/ooc" \
   --procs 2 --mem 24MB --disk-bw "$disk" --net-bw "$net" --plan-table "$tmp/plan.txt" 2>/dev/null
 grep '^\*' "$tmp/plan.txt" | sed 's/^/chosen plan: /'
-for kind in incore ooc incore ooc; do
+grep '^  bound' "$tmp/plan.txt" | sed 's/^  /disk lower bound per process (D23): /'
+# The same product with Gao et al.'s per-array tiles only (memory = per_array),
+# the yardstick for COSMA's sequential schedule (docs/Derivations.md D29).
+sed 's/\(%B\[k, j\]\)$/\1 {tc.plan = #tc.plan<memory = per_array>}/' \
+  "$root/bench/programs/matmul-4096-np2-ooc.mlir" > "$tmp/gao.mlir"
+"$build/bin/tcc" "$tmp/gao.mlir" -o "$tmp/gao" --procs 2 --mem 24MB --disk-bw "$disk" \
+  --net-bw "$net" --plan-table "$tmp/gao.txt" 2>/dev/null
+grep '^\*' "$tmp/gao.txt" | sed 's/^/per-array plan: /'
+for kind in incore ooc gao incore ooc gao; do
   mpirun -np 2 "$tmp/$kind" --random-inputs 1 --scratch "$tmp" --report "$tmp/$kind.json" --quiet
   cp "$tmp/$kind.json" "$tmp/$kind.$RANDOM.json"
 done
@@ -49,4 +57,9 @@ print(f"out of core: {to:.3f} s compute; rank 0 disk {c['bytes_read'] + c['bytes
       f"peak RSS {c['peak_rss_bytes'] / 1e6:.0f} MB (baseline {ooc['ranks'][0]['baseline_rss_bytes'] / 1e6:.0f} MB)")
 print(f"model:       {predicted:.3f} s = in-core {ti:.3f} + disk {pd / disk:.3f} + network {pc / net:.3f}; "
       f"measured / predicted = {to / predicted:.2f}; out of core / in core = {to / ti:.2f}")
+gao = best("gao")
+g = gao["ranks"][0]["compute"]
+print(f"per-array:   {gao['total']['compute']['seconds']:.3f} s compute; rank 0 disk "
+      f"{g['bytes_read'] + g['bytes_written']:.4g} B (predicted {g['predicted_disk_bytes']:.4g}), "
+      f"sent {g['bytes_sent']:.4g} B")
 PY
