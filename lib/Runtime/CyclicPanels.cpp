@@ -132,10 +132,7 @@ extern "C" void tc_rt_gather_cyclic(void *array, double *buf, const int64_t *des
   std::fill(buf, buf + product(p.shape), 0.0);
   // Own part: from storage into its place in the panel (disk reads counted).
   transferRuns(a, true, held[grp.me], buf, p.shape, panelName(p) + " to gather");
-  GatherRequest *req =
-      startGather(a, grp, buf, p.shape, inBuffer(held), kGatherCyclicTag, call);
-  req->finish();
-  delete req;
+  tc_rt_wait(startGather(a, grp, buf, p.shape, inBuffer(held), kGatherCyclicTag, call));
 }
 
 extern "C" void tc_rt_reduce_cyclic(void *array, double *buf, const int64_t *desc,
