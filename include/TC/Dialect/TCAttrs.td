@@ -99,13 +99,19 @@ def TC_MachineAttr : TC_Attr<"Machine", "machine"> {
     ```mlir
     #tc.machine<procs = 4, mem = 67108864, net_bw = 2.0e+08, disk_bw = 8.0e+06>
     #tc.machine<procs = 4, mem = "64MiB", net_bw = "200MB/s", disk_bw = "8MB/s",
-                elem_bytes = 8, bcast_factor = 1.4, reduce_factor = 1.0>
+                elem_bytes = 8, bcast_factor = 1.4, reduce_factor = 1.0, flop_rate = 2.0e+10>
     ```
 
     Sizes and rates are plain numbers or strings with units (KB, MB, GB = powers of
     1000; KiB, MiB, GiB = powers of 1024; rates end in `/s`). `procs`, `mem`, `net_bw`
     and `disk_bw` are required; `elem_bytes` defaults to 8 and both factors to 1. The
     printed form always uses plain numbers.
+
+    `flop_rate` (flop/s per process, default 1e9; printed when it differs) prices
+    the computation a plan adds to an even share over all processes: a COSMA grid
+    that leaves processes idle (Kwasniewski et al. section 7.1, Fig. 5) gives each
+    used process P/P' times that share. Gao et al.'s costs leave out the
+    computation every plan shares.
 
     `volumes = runtime` (default `paper`) predicts the bytes tc's runtime moves
     instead of the paper's formulas where the two differ: an all-gather of A sends
@@ -122,9 +128,15 @@ def TC_MachineAttr : TC_Attr<"Machine", "machine"> {
     "int64_t":$elemBytes,
     APFloatParameter<"broadcast cost multiplier">:$bcastFactor,
     APFloatParameter<"reduction cost multiplier">:$reduceFactor,
+    APFloatParameter<"flop/s per process">:$flopRate,
     EnumParameter<TC_VolumesKind>:$volumes);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// flop_rate when not given: 1e9 flop/s per process (tc-fuse-distribute's
+    /// CalcCost default too).
+    static double getDefaultFlopRate();
+  }];
 }
 
 def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
