@@ -166,7 +166,11 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
       along the grid dimension it is replicated along.
     - `grid`, `dist_a`, `dist_b`, `dist_c`: the processor grid and the
       distributions of the two inputs and the result during the computation,
-      one entry per grid dimension.
+      one entry per grid dimension. The grid has the machine's `procs`
+      processes, except COSMA's, which may have fewer: the rest stay idle
+      (Kwasniewski et al. section 7.1; the planner leaves up to 3% idle when
+      that is faster, docs/Derivations.md D27). A grid written by hand restricts
+      the planner to plans on it.
     - `order`: the order of the three disk reads, e.g. `CAB` ([G] section 3).
     - `loops`: the tiling loops in four groups D1..D4 (docs/Derivations.md D4), each a dictionary
       from label to tile count; loops within a group are interchangeable. The
@@ -185,9 +189,11 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
       range, each array's panel gathered once per round (Kwasniewski et al.
       Algorithm 1 lines 6-7), a dictionary from K label to round count (>= 2).
     - `disk_bytes`, `comm_bytes`: predicted disk and network volume per process,
-      including the redistribution of inputs and result; `seconds`: predicted
-      overhead, disk_bytes / disk_bw + comm_bytes / net_bw. All three are
-      finite and non-negative.
+      including the redistribution of inputs and result (COSMA, PUMMA: the
+      busiest process's received bytes); `seconds`: predicted overhead,
+      disk_bytes / disk_bw + comm_bytes / net_bw, plus, for a COSMA grid
+      leaving processes idle, the flops they leave to the others at the
+      machine's `flop_rate`. All three are finite and non-negative.
     - `i_contiguous`: `true` stores A and C with the labels of I (those of A and
       C) last, contiguous, so the local dgemm runs with a long M; `false` keeps
       the given dimension order. tc-solve-tiles sets `true` when I is at least 64
