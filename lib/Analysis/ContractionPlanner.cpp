@@ -358,6 +358,13 @@ bool sameLoops(const TileNest &a, const TileNest &b) {
   return true;
 }
 
+std::string gridString(const std::vector<int64_t> &grid) {
+  std::string s;
+  for (int64_t g : grid)
+    s += (s.empty() ? "" : ", ") + std::to_string(g);
+  return "[" + s + "]";
+}
+
 std::string describe(const PlanDecisions &d) {
   std::ostringstream os;
   if (d.inCore)
@@ -368,6 +375,8 @@ std::string describe(const PlanDecisions &d) {
     os << " algorithm = " << toString(*d.algorithm);
   if (d.order)
     os << " order = " << toString(*d.order);
+  if (d.grid)
+    os << " grid = " << gridString(*d.grid);
   if (d.nest)
     os << " and the given loops";
   return os.str();
@@ -409,6 +418,31 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
     return result;
   }
   Context ctx{problem, machine, macro.value, result.remarks};
+  // A given grid: at most P processes, and fewer only for COSMA, the one
+  // algorithm that leaves processes idle (Kwasniewski et al. section 7.1).
+  if (decisions.grid) {
+    int64_t procs = 1;
+    for (int64_t g : *decisions.grid)
+      procs *= g;
+    if (procs > machine.procs) {
+      result.error = "the plan's grid " + gridString(*decisions.grid) + " has " +
+                     std::to_string(procs) + " processes but the machine has " +
+                     std::to_string(machine.procs);
+      return result;
+    }
+    if (procs < machine.procs && decisions.algorithm &&
+        *decisions.algorithm != ParallelAlgorithm::Cosma) {
+      result.error = std::string("algorithm = ") + toString(*decisions.algorithm) +
+                     " runs on every process, but the plan's grid " +
+                     gridString(*decisions.grid) + " has " + std::to_string(procs) +
+                     " of the machine's " + std::to_string(machine.procs) +
+                     " (only cosma leaves processes idle)";
+      return result;
+    }
+  }
+  auto onGrid = [&](const ContractionPlan &plan) {
+    return !decisions.grid || plan.layoutA.grid == *decisions.grid;
+  };
 
   if (!isPerfectSquare(machine.procs) &&
       (!decisions.algorithm || *decisions.algorithm == ParallelAlgorithm::Rotation))
@@ -442,7 +476,8 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
     if (!found->second)
       continue;
     if (std::optional<ContractionPlan> plan =
-            realize(ctx, model, *found->second, decisions.nest))
+            realize(ctx, model, *found->second, decisions.nest);
+        plan && onGrid(*plan))
       result.candidates.push_back(*plan);
   }
 
@@ -451,10 +486,11 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
   // a given nest rules it out.
   const bool cosmaAllowed =
       (!decisions.algorithm || *decisions.algorithm == ParallelAlgorithm::Cosma) &&
-      decisions.inCore.value_or(true) && !decisions.nest;
+      decisions.inCore.value_or(true) && !decisions.nest &&
+      (!decisions.grid || decisions.grid->size() == 3);
   if (cosmaAllowed)
     if (std::optional<ContractionPlan> plan =
-            planCosma(problem, macro.value, machine, result.remarks))
+            planCosma(problem, macro.value, machine, result.remarks, decisions.grid))
       result.candidates.push_back(*plan);
   // PUMMA likewise (in core; block-cyclic layouts given are used in place).
   const bool pummaAllowed =
@@ -462,7 +498,8 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
       decisions.inCore.value_or(true) && !decisions.nest;
   if (pummaAllowed)
     if (std::optional<ContractionPlan> plan =
-            planPumma(problem, macro.value, machine, result.remarks, decisions.roll))
+            planPumma(problem, macro.value, machine, result.remarks, decisions.roll);
+        plan && onGrid(*plan))
       result.candidates.push_back(*plan);
 
   if (result.candidates.empty()) {
@@ -516,7 +553,7 @@ double RankVolumes::maxReceived() const {
 bool sameDecisions(const PlanDecisions &a, const PlanDecisions &b) {
   if (a.inCore != b.inCore || a.method != b.method || a.algorithm != b.algorithm ||
       a.order != b.order || a.memory != b.memory || a.iContiguous != b.iContiguous ||
-      a.roll != b.roll || a.nest.has_value() != b.nest.has_value())
+      a.roll != b.roll || a.grid != b.grid || a.nest.has_value() != b.nest.has_value())
     return false;
   return !a.nest || sameLoops(*a.nest, *b.nest);
 }
@@ -526,8 +563,12 @@ bool choiceStands(const PlanDecisions &searched, const ContractionPlan &chosen,
   auto keeps = [](const auto &was, const auto &is) { return !was || is == was; };
   if (!keeps(searched.inCore, now.inCore) || !keeps(searched.method, now.method) ||
       !keeps(searched.algorithm, now.algorithm) || !keeps(searched.order, now.order) ||
-      !keeps(searched.memory, now.memory) || !keeps(searched.iContiguous, now.iContiguous) || !keeps(searched.roll, now.roll) ||
+      !keeps(searched.memory, now.memory) || !keeps(searched.iContiguous, now.iContiguous) ||
+      !keeps(searched.roll, now.roll) || !keeps(searched.grid, now.grid) ||
       (searched.nest && !(now.nest && sameLoops(*searched.nest, *now.nest))))
+    return false;
+  // A grid restricts the candidates to those on it.
+  if (now.grid && chosen.layoutA.grid != *now.grid)
     return false;
   // The storage order takes no part in the search: it only has to agree.
   if (now.iContiguous && *now.iContiguous != chosen.iContiguous)

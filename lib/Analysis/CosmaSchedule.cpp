@@ -207,36 +207,62 @@ std::optional<std::vector<TileLoop>> cosmaRounds(const ContractionProblem &probl
   return std::nullopt;
 }
 
+double cosmaSeconds(const MacroSizes &sizes, int64_t used, double maxReceivedBytes,
+                    const MachineModel &machine) {
+  if (machine.netBandwidth <= 0)
+    return maxReceivedBytes;
+  double seconds = maxReceivedBytes / machine.netBandwidth;
+  // Kwasniewski et al. section 7.1 / Fig. 5: idle ranks leave their share of
+  // the F flops to the used ones, each of which then does F / P' instead of F / P.
+  const int64_t P = machine.procs;
+  if (used < P && machine.flopRate > 0) {
+    const double F = 2 * sizes.I * sizes.J * sizes.K;
+    seconds += F * (1 / static_cast<double>(used) - 1 / static_cast<double>(P)) /
+               machine.flopRate;
+  }
+  return seconds;
+}
+
 std::vector<int64_t> fitCosmaGrid(const ContractionProblem &problem, const MacroIndices &macro,
-                                  const MachineModel &machine) {
+                                  const MachineModel &machine, double delta) {
   const double I = macro.sizes.I, J = macro.sizes.J, K = macro.sizes.K;
   const double S = machine.memBytes / static_cast<double>(machine.elemBytes);
+  const double e = static_cast<double>(machine.elemBytes);
   const int64_t P = machine.procs;
   const auto M = static_cast<int64_t>(std::llround(I)), N = static_cast<int64_t>(std::llround(J)),
              Kx = static_cast<int64_t>(std::llround(K));
+  // Section 7.1: at most floor(delta P) idle ranks (the epsilon keeps 0.03 * 100
+  // from rounding down, as in fitRanks).
+  const int64_t lowest =
+      std::max<int64_t>(1, P - static_cast<int64_t>(std::floor(delta * P + 1e-9)));
   struct Candidate {
     GridFit fit;
-    double totalReceived; ///< elements, over all ranks
+    double totalReceived; ///< elements, over all used ranks
+    double bound;         ///< seconds at the average received volume: a lower bound
   };
   std::vector<Candidate> all;
-  for (int64_t pm = 1; pm <= std::min(P, M); ++pm) {
-    if (P % pm)
-      continue;
-    for (int64_t pn = 1; pn <= std::min(P / pm, N); ++pn) {
-      if ((P / pm) % pn)
+  for (int64_t used = P; used >= lowest; --used)
+    for (int64_t pm = 1; pm <= std::min(used, M); ++pm) {
+      if (used % pm)
         continue;
-      int64_t pk = P / pm / pn;
-      if (pk > Kx)
-        continue;
-      // Each A block is received by the pn - 1 ranks that do not own a part of
-      // it, whatever the sub-blocks; likewise B (pm - 1), C's partial sums (pk - 1).
-      double total = static_cast<double>(pn - 1) * I * K + static_cast<double>(pm - 1) * K * J +
-                     static_cast<double>(pk - 1) * I * J;
-      all.push_back({evaluateGrid(I, J, K, pm, pn, pk, S), total});
+      for (int64_t pn = 1; pn <= std::min(used / pm, N); ++pn) {
+        if ((used / pm) % pn)
+          continue;
+        int64_t pk = used / pm / pn;
+        if (pk > Kx)
+          continue;
+        // Each A block is received by the pn - 1 ranks that do not own a part of
+        // it, whatever the sub-blocks; likewise B (pm - 1), C's partial sums (pk - 1).
+        double total = static_cast<double>(pn - 1) * I * K +
+                       static_cast<double>(pm - 1) * K * J +
+                       static_cast<double>(pk - 1) * I * J;
+        double bound = cosmaSeconds(macro.sizes, used, e * total / static_cast<double>(used),
+                                    machine);
+        all.push_back({evaluateGrid(I, J, K, pm, pn, pk, S), total, bound});
+      }
     }
-  }
   if (all.empty()) {
-    GridFit fit = fitRanks(I, J, K, P, S, 0.0);
+    GridFit fit = fitRanks(I, J, K, P, S, delta);
     return {fit.pm, fit.pn, fit.pk};
   }
   const bool anyFits =
@@ -245,6 +271,10 @@ std::vector<int64_t> fitCosmaGrid(const ContractionProblem &problem, const Macro
                            [&](const Candidate &c) { return c.fit.fitsMemory != anyFits; }),
             all.end());
   std::sort(all.begin(), all.end(), [](const Candidate &x, const Candidate &y) {
+    if (x.bound != y.bound)
+      return x.bound < y.bound;
+    if (x.fit.used != y.fit.used)
+      return x.fit.used > y.fit.used;
     if (x.totalReceived != y.totalReceived)
       return x.totalReceived < y.totalReceived;
     if (x.fit.wordsPerRank != y.fit.wordsPerRank)
@@ -255,10 +285,12 @@ std::vector<int64_t> fitCosmaGrid(const ContractionProblem &problem, const Macro
            std::make_tuple(y.fit.pm, y.fit.pn, y.fit.pk);
   });
   std::vector<int64_t> best;
-  double bestMax = 0;
+  double bestSeconds = 0, bestMax = 0;
+  int64_t bestUsed = 0;
   for (const Candidate &c : all) {
-    // The busiest rank receives at least the average: no later grid can win.
-    if (!best.empty() && c.totalReceived >= bestMax * static_cast<double>(P))
+    // The busiest rank receives at least the average: no later grid can win
+    // (one that only ties may still win on more ranks: it is looked at).
+    if (!best.empty() && c.bound > bestSeconds)
       break;
     std::vector<int64_t> grid = {c.fit.pm, c.fit.pn, c.fit.pk};
     CosmaLabels labels = chooseCosmaLabels(problem, macro, grid);
@@ -266,8 +298,14 @@ std::vector<int64_t> fitCosmaGrid(const ContractionProblem &problem, const Macro
       return grid; // planCosma reports it
     CosmaLayout layout = completeCosmaLayout(problem, macro, grid, labels.i, labels.j, labels.k);
     double mx = cosmaVolumes(problem, layout, 1).maxReceived();
-    if (best.empty() || mx < bestMax)
-      best = grid, bestMax = mx;
+    double seconds = cosmaSeconds(macro.sizes, c.fit.used, e * mx, machine);
+    // Earlier candidates win the remaining ties (fewer bytes in total, then
+    // fitRanks's order).
+    bool better = best.empty() || seconds < bestSeconds ||
+                  (seconds == bestSeconds &&
+                   (c.fit.used > bestUsed || (c.fit.used == bestUsed && mx < bestMax)));
+    if (better)
+      best = grid, bestSeconds = seconds, bestMax = mx, bestUsed = c.fit.used;
   }
   return best;
 }
@@ -275,18 +313,27 @@ std::vector<int64_t> fitCosmaGrid(const ContractionProblem &problem, const Macro
 std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
                                          const MacroIndices &macro, const MachineModel &machine,
                                          std::vector<std::string> &remarks,
-                                         const std::optional<std::vector<int64_t>> &givenGrid) {
+                                         const std::optional<std::vector<int64_t>> &givenGrid,
+                                         double delta) {
   if (problem.givenA || problem.givenB || problem.requiredC) {
     remarks.push_back("cosma skipped: inputs given or a result required in a layout are not "
                       "redistributed into COSMA's layout yet");
     return std::nullopt;
   }
-  std::vector<int64_t> grid;
-  if (givenGrid) {
-    grid = *givenGrid;
-  } else {
-    // Every rank is used: the runtime has no idle ranks, so FitRanks' delta is 0.
-    grid = fitCosmaGrid(problem, macro, machine);
+  // Up to delta P ranks may be left idle (Kwasniewski et al. section 7.1): the
+  // runtime runs them without data, outside the grid's communicator.
+  std::vector<int64_t> grid =
+      givenGrid ? *givenGrid : fitCosmaGrid(problem, macro, machine, delta);
+  int64_t used = 1;
+  for (int64_t g : grid)
+    used *= g;
+  if (grid.size() != 3 || used > machine.procs) {
+    std::string shape;
+    for (int64_t g : grid)
+      shape += (shape.empty() ? "" : ", ") + std::to_string(g);
+    remarks.push_back("cosma skipped: its grid [" + shape + "] is not a 3-d grid of at most " +
+                      std::to_string(machine.procs) + " processes");
+    return std::nullopt;
   }
   CosmaLabels labels = chooseCosmaLabels(problem, macro, grid);
   if (!labels.error.empty()) {
@@ -296,6 +343,10 @@ std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
   CosmaLayout layout = completeCosmaLayout(problem, macro, grid, labels.i, labels.j, labels.k);
   std::optional<std::vector<TileLoop>> rounds =
       cosmaRounds(problem, macro, layout, machine.memBytes, machine.elemBytes);
+  // fitRanks's memory test is looser than the rounds': the larger blocks of a
+  // grid that leaves ranks idle may not fit where a grid of all ranks does.
+  if (!rounds && !givenGrid && used < machine.procs && delta > 0)
+    return planCosma(problem, macro, machine, remarks, givenGrid, /*delta=*/0);
   if (!rounds) {
     remarks.push_back("cosma skipped: its stored blocks, partial sums and one outer product "
                       "of each input do not fit in memory (out of core, COSMA's sequential "
@@ -315,10 +366,15 @@ std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
   plan.bufferBytes[1] = e * (buffers.storedB + 2 * buffers.panelB);
   plan.bufferBytes[2] = e * (buffers.storedC + buffers.blockC);
   RankVolumes volumes = cosmaVolumes(problem, layout, machine.elemBytes);
+  // Ranks used..P-1 are idle: they move nothing.
+  volumes.sent.resize(machine.procs, 0.0);
+  volumes.received.resize(machine.procs, 0.0);
   plan.sentPerRank = volumes.sent;
   plan.receivedPerRank = volumes.received;
   plan.commBytes = volumes.maxReceived();
-  plan.seconds = machine.netBandwidth > 0 ? plan.commBytes / machine.netBandwidth : 0;
+  plan.seconds = machine.netBandwidth > 0
+                     ? cosmaSeconds(macro.sizes, used, plan.commBytes, machine)
+                     : 0;
   return plan;
 }
 

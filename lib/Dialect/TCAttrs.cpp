@@ -228,7 +228,8 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t procs, int64_t memBytes,
                                   APFloat netBandwidth, APFloat diskBandwidth,
                                   int64_t elemBytes, APFloat bcastFactor,
-                                  APFloat reduceFactor, VolumesKind volumes) {
+                                  APFloat reduceFactor, APFloat flopRate,
+                                  VolumesKind volumes) {
   if (procs < 1)
     return emitError() << "#tc.machine procs = " << procs << "; need >= 1";
   if (memBytes < 1)
@@ -239,7 +240,8 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   std::pair<StringRef, APFloat> positive[] = {{"net_bw", netBandwidth},
                                               {"disk_bw", diskBandwidth},
                                               {"bcast_factor", bcastFactor},
-                                              {"reduce_factor", reduceFactor}};
+                                              {"reduce_factor", reduceFactor},
+                                              {"flop_rate", flopRate}};
   for (auto &[name, value] : positive) {
     double v = value.convertToDouble();
     if (!(v > 0) || !std::isfinite(v))
@@ -251,10 +253,24 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 namespace {
 /// The parameters of #tc.machine in their printed order.
-enum class MachineKey { Procs, Mem, NetBw, DiskBw, ElemBytes, BcastFactor, ReduceFactor };
-constexpr StringLiteral kMachineKeys[] = {"procs",     "mem",          "net_bw",
-                                          "disk_bw",   "elem_bytes",   "bcast_factor",
-                                          "reduce_factor"};
+enum class MachineKey {
+  Procs,
+  Mem,
+  NetBw,
+  DiskBw,
+  ElemBytes,
+  BcastFactor,
+  ReduceFactor,
+  FlopRate
+};
+constexpr StringLiteral kMachineKeys[] = {"procs",        "mem",          "net_bw",
+                                          "disk_bw",      "elem_bytes",   "bcast_factor",
+                                          "reduce_factor", "flop_rate"};
+} // namespace
+
+double MachineAttr::getDefaultFlopRate() { return 1e9; }
+
+namespace {
 } // namespace
 
 /// machine ::= `<` key `=` value (`,` key `=` value)* `>`
@@ -348,6 +364,7 @@ Attribute MachineAttr::parse(AsmParser &parser, Type) {
                     static_cast<int64_t>(get(MachineKey::ElemBytes, 8)),
                     APFloat(get(MachineKey::BcastFactor, 1.0)),
                     APFloat(get(MachineKey::ReduceFactor, 1.0)),
+                    APFloat(get(MachineKey::FlopRate, getDefaultFlopRate())),
                     volumes.value_or(VolumesKind::Paper));
 }
 
@@ -360,6 +377,10 @@ void MachineAttr::print(AsmPrinter &printer) const {
   printer.printFloat(getBcastFactor());
   printer << ", reduce_factor = ";
   printer.printFloat(getReduceFactor());
+  if (getFlopRate().convertToDouble() != getDefaultFlopRate()) {
+    printer << ", flop_rate = ";
+    printer.printFloat(getFlopRate());
+  }
   if (getVolumes() != VolumesKind::Paper)
     printer << ", volumes = " << stringifyVolumesKind(getVolumes());
   printer << ">";

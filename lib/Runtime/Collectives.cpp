@@ -97,6 +97,8 @@ extern "C" void tc_rt_shift_tile(void *array, double *buf, const int64_t *desc,
                                  const int64_t *offsets) {
   tc::rt::TraceScope trace("tc_rt_shift_tile");
   DistArray &a = *static_cast<DistArray *>(array);
+  if (a.idle) // past the grid: nothing to shift, no neighbours
+    return;
   ShiftTileDescView shift(desc);
   int d = static_cast<int>(shift.rank()), g = static_cast<int>(shift.gridDim());
   Shape shape = shift.shape(), sub = shift.subshape();
@@ -150,7 +152,7 @@ extern "C" void tc_rt_shift_array(void *array, int64_t gridDim) {
     fail("tc_rt_shift_array: array '" + a.name + "' is split into sub-blocks along grid "
          "dimension " + std::to_string(g) + "; shifting along it would move them");
   a.shifts[g] += 1;
-  if (a.grid[g] == 1)
+  if (a.grid[g] == 1 || a.idle)
     return;
   forEachChunk(a, 0, product(a.storeShape), chunkElems(), false,
                [&](double *data, int64_t n) { shiftInPlace(data, n, a.comm, g, a.grid); },

@@ -89,6 +89,21 @@ std::string abiMismatch(int64_t compiledVersion) {
          ", the runtime is " + std::to_string(TC_RT_API_VERSION) + ": recompile with this tc";
 }
 
+static std::string gridString(const std::vector<int64_t> &grid) {
+  std::string s;
+  for (int64_t g : grid)
+    s += (s.empty() ? "" : ", ") + std::to_string(g);
+  return "[" + s + "]";
+}
+
+std::string procsMismatch(int64_t procs) {
+  if (procs == ctx().size)
+    return "";
+  return "the program was planned for " + std::to_string(procs) + " processes but runs on " +
+         std::to_string(ctx().size) + " (use mpirun -np " + std::to_string(procs) +
+         ", or compile it again with --procs " + std::to_string(ctx().size) + ")";
+}
+
 MPI_Comm gridComm(const std::vector<int64_t> &grid) {
   Context &c = ctx();
   auto it = c.grids.find(grid);
@@ -97,13 +112,15 @@ MPI_Comm gridComm(const std::vector<int64_t> &grid) {
   int64_t procs = 1;
   for (int64_t g : grid)
     procs *= g;
-  if (procs != c.size)
-    fail("the program was planned for " + std::to_string(procs) +
-         " processes but runs on " + std::to_string(c.size) +
-         " (use mpirun -np " + std::to_string(procs) + ")");
+  if (procs > c.size)
+    fail("a grid of " + std::to_string(procs) + " processes " + gridString(grid) +
+         " on a run of " + std::to_string(c.size) + " (use mpirun -np " +
+         std::to_string(procs) + ")");
   std::vector<int> dims(grid.begin(), grid.end()), periods(grid.size(), 1);
   MPI_Comm comm;
-  // No reordering: rank r has the row-major coordinates of r, as the lowering assumes.
+  // No reordering: rank r has the row-major coordinates of r, as the lowering
+  // assumes. Ranks past the grid's product get MPI_COMM_NULL (MPI 7.5.1): a
+  // grid of fewer processes than the run leaves them idle.
   MPI_Cart_create(MPI_COMM_WORLD, static_cast<int>(dims.size()), dims.data(),
                   periods.data(), 0, &comm);
   c.grids[grid] = comm;
@@ -148,6 +165,12 @@ using namespace tc::rt;
 
 extern "C" void tc_rt_check_abi(int64_t compiledVersion) {
   std::string mismatch = abiMismatch(compiledVersion);
+  if (!mismatch.empty())
+    failOnRoot(mismatch);
+}
+
+extern "C" void tc_rt_check_procs(int64_t procs) {
+  std::string mismatch = procsMismatch(procs);
   if (!mismatch.empty())
     failOnRoot(mismatch);
 }

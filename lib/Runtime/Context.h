@@ -102,9 +102,16 @@ void setPhase(Phase p, bool sampleRss = true);
 /// `compiledVersion`: empty if this runtime implements it.
 std::string abiMismatch(int64_t compiledVersion);
 
-/// A Cartesian communicator (periodic in every dimension) for `grid`; fails if
-/// its size differs from the number of ranks.
+/// A Cartesian communicator (periodic in every dimension) for `grid` over the
+/// first G ranks (G its product; rank r has the row-major coordinates of r), or
+/// MPI_COMM_NULL on ranks G.., which the grid leaves idle (COSMA, Kwasniewski et
+/// al. section 7.1). Collective over MPI_COMM_WORLD on its first call for a
+/// grid; fails if G exceeds the number of ranks.
 MPI_Comm gridComm(const std::vector<int64_t> &grid);
+
+/// What tc_rt_check_procs says about a program planned for `procs` processes:
+/// empty if the run has that many.
+std::string procsMismatch(int64_t procs);
 
 /// Rank 0's progress line on stderr, at most every 2 s once a run passes
 /// progressAfter seconds.

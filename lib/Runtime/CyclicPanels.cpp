@@ -62,9 +62,10 @@ Panel panelOf(const DistArray &a, const int64_t *desc, int64_t residue, const ch
   for (int e = 0; e < a.rank(); ++e) {
     if (e == p.dim)
       continue;
-    if (p.shape[e] != a.storeShape[e])
+    // The padded storage rows, the same on every process (an idle one stores none).
+    if (p.shape[e] != a.storeRows(e))
       fail(who + ": a panel buffer of shape " + str(p.shape) + " but dimension " +
-           std::to_string(e) + " is stored with " + std::to_string(a.storeShape[e]) + " rows");
+           std::to_string(e) + " is stored with " + std::to_string(a.storeRows(e)) + " rows");
     // The members must hold the same rows of the other dimensions.
     if (a.gridDim[e] == p.g)
       fail(who + ": dimension " + std::to_string(e) + " is distributed along grid dimension " +
@@ -127,9 +128,11 @@ extern "C" void tc_rt_gather_cyclic(void *array, double *buf, const int64_t *des
   const char *call = "tc_rt_gather_cyclic";
   DistArray &a = *static_cast<DistArray *>(array);
   Panel p = panelOf(a, desc, residue, call);
+  std::fill(buf, buf + product(p.shape), 0.0);
+  if (a.idle) // past the grid: in no group
+    return;
   Group grp = groupAlong(a, p.g);
   std::vector<Selection> held = heldParts(a, p, grp);
-  std::fill(buf, buf + product(p.shape), 0.0);
   // Own part: from storage into its place in the panel (disk reads counted).
   transferRuns(a, true, held[grp.me], buf, p.shape, panelName(p) + " to gather");
   tc_rt_wait(startGather(a, grp, buf, p.shape, inBuffer(held), kGatherCyclicTag, call));
@@ -141,6 +144,8 @@ extern "C" void tc_rt_reduce_cyclic(void *array, double *buf, const int64_t *des
   const char *call = "tc_rt_reduce_cyclic";
   DistArray &a = *static_cast<DistArray *>(array);
   Panel p = panelOf(a, desc, residue, call);
+  if (a.idle)
+    return;
   Group grp = groupAlong(a, p.g);
   std::vector<Selection> held = heldParts(a, p, grp);
   std::vector<double> sum =

@@ -30,7 +30,11 @@ int64_t DistArray::parts(int d) const {
   return kind == TC_RT_DISTRIBUTED && gridDim[d] >= 0 ? grid[gridDim[d]] : 1;
 }
 
+bool DistArray::inGrid(int rank) const { return rank < product(grid); }
+
 std::vector<int> DistArray::coordsOf(int rank) const {
+  if (!inGrid(rank))
+    return {};
   std::vector<int> c(grid.size());
   for (int g = static_cast<int>(grid.size()) - 1; g >= 0; --g) {
     c[g] = static_cast<int>(rank % grid[g]);
@@ -44,7 +48,7 @@ int64_t DistArray::blockStart(int d, const std::vector<int> &at) const {
     fail("internal error: the block start of cyclic dimension " + std::to_string(d) +
          " of array '" + name + "'");
   int64_t p = parts(d);
-  if (p == 1)
+  if (p == 1 || at.empty())
     return 0;
   int g = static_cast<int>(gridDim[d]);
   int64_t block = at[g] + shifts[g] + (skewDim[d] >= 0 ? at[skewDim[d]] : 0);
@@ -52,6 +56,8 @@ int64_t DistArray::blockStart(int d, const std::vector<int> &at) const {
 }
 
 int64_t DistArray::blockLen(int d, const std::vector<int> &at) const {
+  if (at.empty())
+    return 0;
   int64_t b = ceilDiv(extents[d], parts(d));
   return std::max<int64_t>(0, std::min(b, extents[d] - blockStart(d, at)));
 }
@@ -72,7 +78,7 @@ int64_t DistArray::storeRows(int d) const {
 }
 
 int64_t DistArray::localLen(int d, const std::vector<int> &at) const {
-  if (!isCyclic(d))
+  if (!isCyclic(d) || at.empty())
     return blockLen(d, at);
   int64_t nb = cyclic[d], blocks = ceilDiv(extents[d], nb), G = parts(d);
   int64_t c = cyclicCoord(d, at);
@@ -86,6 +92,8 @@ int64_t DistArray::localLen(int d, const std::vector<int> &at) const {
 
 Runs DistArray::heldRuns(int d, const std::vector<int> &at) const {
   Runs runs;
+  if (at.empty())
+    return runs;
   if (isCyclic(d)) {
     // Block I = c + k G is the k-th held (Choi, Dongarra, Walker, section 2).
     int64_t nb = cyclic[d], G = parts(d);
@@ -101,7 +109,7 @@ Runs DistArray::heldRuns(int d, const std::vector<int> &at) const {
 
 Selection DistArray::runsOf(int r, bool loading) const {
   Selection sel;
-  std::vector<int> at = coordsOf(r);
+  std::vector<int> at = coordsOf(r); // none past the grid: nothing held
   for (int d = 0; d < rank(); ++d) {
     if (kind == TC_RT_DISTRIBUTED) {
       sel.push_back(heldRuns(d, at));
@@ -139,7 +147,7 @@ int64_t DistArray::subRows(int d) const {
 }
 
 int64_t DistArray::subStart(int d, const std::vector<int> &at) const {
-  if (splitDim.empty() || splitDim[d] < 0)
+  if (splitDim.empty() || splitDim[d] < 0 || at.empty())
     return 0;
   return at[splitDim[d]] * subRows(d);
 }
@@ -442,14 +450,32 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
   }
   checkSplit(*a);
   checkCyclic(*a);
+  // A grid of fewer processes than the run leaves the others idle (COSMA,
+  // Kwasniewski et al. section 7.1): only a distributed array has blocks they
+  // can do without.
+  if (product(a->grid) < ctx().size && a->kind != TC_RT_DISTRIBUTED)
+    fail("array '" + a->name + "' of kind " + std::to_string(a->kind) + " is on the grid " +
+         str(a->grid) + " of " + std::to_string(product(a->grid)) + " processes, but the run has " +
+         std::to_string(ctx().size) + ": only distributed arrays leave ranks idle");
   a->comm = gridComm(a->grid);
-  a->coords.resize(g);
-  MPI_Cart_coords(a->comm, ctx().rank, g, a->coords.data());
+  a->idle = a->comm == MPI_COMM_NULL;
+  if (!a->idle) {
+    a->coords.resize(g);
+    MPI_Cart_coords(a->comm, ctx().rank, g, a->coords.data());
+  }
   a->shifts.assign(g, 0);
+  // The padded block (the same on every process of the grid); an idle rank's
+  // block is empty.
+  Shape padded;
   for (int i = 0; i < d; ++i)
-    a->storeShape.push_back(a->storeRows(i));
+    padded.push_back(a->storeRows(i));
+  a->storeShape = a->idle ? Shape(d, 0) : padded;
   int64_t bytes = product(a->storeShape) * static_cast<int64_t>(sizeof(double));
-  if (a->onDisk) {
+  if (a->idle) {
+    if (storage) // the program's buffer of the padded block: reads as zeros
+      std::fill(storage, storage + product(padded), 0.0);
+    a->external = storage;
+  } else if (a->onDisk) {
     Context &c = ctx();
     // Numbered: one tensor may have several arrays (its redistributions).
     static int arrays = 0;
@@ -516,5 +542,5 @@ extern "C" int64_t tc_rt_grid_coord(void *array, int64_t gridDim) {
   if (gridDim < 0 || gridDim >= static_cast<int64_t>(a.grid.size()))
     fail("tc_rt_grid_coord: array '" + a.name + "' has the grid " + str(a.grid) +
          ", no grid dimension " + std::to_string(gridDim));
-  return a.coords[gridDim];
+  return a.idle ? -1 : a.coords[gridDim];
 }

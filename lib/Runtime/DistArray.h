@@ -64,6 +64,11 @@ struct DistArray {
     return f;
   }
   MPI_Comm comm = MPI_COMM_NULL;
+  /// This rank is past the grid (ranks product(grid).. are idle: COSMA's idle
+  /// ranks, Kwasniewski et al. section 7.1): it has no coordinates (`coords`
+  /// is empty), holds a zero-sized block (storeShape all 0) and skips the
+  /// calls that act within the grid.
+  bool idle = false;
   std::vector<int> coords;
   Shape shifts; ///< shifts done along each grid dimension (tc_rt_shift_array)
   Shape storeShape;
@@ -76,11 +81,15 @@ struct DistArray {
   int rank() const { return static_cast<int>(extents.size()); }
   /// Blocks of dim `d` in the computation's view (1 when not distributed).
   int64_t parts(int d) const;
-  /// Grid coordinates of `rank` (row-major, as MPI_Cart_create without reorder).
+  /// True if `rank` is on the grid (below its product; the others are idle).
+  bool inGrid(int rank) const;
+  /// Grid coordinates of `rank` (row-major, as MPI_Cart_create without
+  /// reorder); none (empty) for a rank past the grid.
   std::vector<int> coordsOf(int rank) const;
   /// Start (global) and length of the current block of dim `d` held at grid
   /// coordinates `at` (by default this process's). Not for a cyclic dimension,
-  /// which holds no one contiguous block (heldRuns).
+  /// which holds no one contiguous block (heldRuns). No coordinates (an idle
+  /// rank): an empty block, here and in the accessors below.
   int64_t blockStart(int d, const std::vector<int> &at) const;
   int64_t blockLen(int d, const std::vector<int> &at) const;
   int64_t blockStart(int d) const { return blockStart(d, coords); }
@@ -138,6 +147,7 @@ struct TilePart {
 };
 TilePart tilePart(const DistArray &a, const Shape &shape, const int64_t *offsets,
                   const std::vector<int> &at);
+/// This process's part (none on an idle rank, which has no coordinates).
 inline TilePart tilePart(const DistArray &a, const Shape &shape, const int64_t *offsets) {
   return tilePart(a, shape, offsets, a.coords);
 }

@@ -6,7 +6,8 @@
 // (start c nb, stride G nb, block nb), OR-ed with the partial ones. Outputs: parallel HDF5 (MPI-IO driver), one dataset per array named
 // after it, every rank writing its own block with independent writes, into a
 // temporary file that rank 0 renames once every rank has finished, so a failed
-// run leaves no partial output.
+// run leaves no partial output. Ranks a grid leaves idle hold no block: they
+// read and write nothing, but take part in creating and closing the file.
 //
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
@@ -223,6 +224,8 @@ void loadRandom(DistArray &a, const Selection &owned) {
 /// processes at coordinate 0 of every grid dimension the array does not use (a
 /// split grid dimension is used: each sub-block has one holder).
 bool writesOwnBlock(const DistArray &a) {
+  if (a.idle) // past the grid: holds nothing
+    return false;
   if (a.kind == TC_RT_REPLICATED || a.kind == TC_RT_GATHERED)
     return ctx().rank == 0;
   if (a.kind == TC_RT_SLAB)

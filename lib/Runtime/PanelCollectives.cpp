@@ -11,7 +11,9 @@
 // Both collectives are direct exchanges between the q members of a group
 // (GroupExchange.h): a member's part is the tile inside its sub-block, clipped
 // to the block. The start/wait pair lets a program gather the next round's tile
-// while it computes on the current one (COSMA section 7.3).
+// while it computes on the current one (COSMA section 7.3). A rank past the
+// grid (idle) is in no group: its gathers leave the buffer zero, its
+// reductions do nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "GroupExchange.h"
@@ -74,8 +76,10 @@ extern "C" void *tc_rt_gather_tile_start(void *array, double *buf, const int64_t
   const char *call = "tc_rt_gather_tile_start";
   DistArray &a = *static_cast<DistArray *>(array);
   Shape shape = tileShape(a, desc, call);
-  Group grp = splitGroup(a, call);
   std::fill(buf, buf + product(shape), 0.0);
+  if (a.idle) // past the grid: in no group, the buffer stays zero
+    return nullptr;
+  Group grp = splitGroup(a, call);
   // Own part: from storage into its place in the tile (disk reads counted).
   TilePart own = tilePart(a, shape, offsets);
   transferBox(a, true, own.storeStart, own.len, buf, shape, own.bufStart,
@@ -104,6 +108,8 @@ extern "C" void tc_rt_reduce_scatter_tile(void *array, double *buf, const int64_
   const char *call = "tc_rt_reduce_scatter_tile";
   DistArray &a = *static_cast<DistArray *>(array);
   Shape shape = tileShape(a, desc, call);
+  if (a.idle)
+    return;
   Group grp = splitGroup(a, call);
   if (grp.size() == 1)
     return;

@@ -10,6 +10,8 @@
 // What moves between two processes is, per dimension, the overlap of the run
 // lists they hold (one run per block, one per owned block of a block-cyclic
 // dimension): any two layouts, only real elements, packed in global order.
+// Either array's grid may leave ranks idle (holding nothing of it): every
+// rank takes part in the rounds.
 //
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
@@ -27,7 +29,7 @@ Selection heldBy(const DistArray &a, int rank) { return a.runsOf(rank, /*loading
 /// along every grid dimension src does not split (a split grid dimension,
 /// TC_RT_ARRAY_DIM_SPLIT_DIM, splits).
 bool sends(const DistArray &src, int holder, int rank) {
-  if (holder == rank)
+  if (holder == rank || !src.inGrid(holder))
     return false;
   std::vector<int> h = src.coordsOf(holder), r = src.coordsOf(rank);
   bool sameBlock = true;
@@ -36,12 +38,16 @@ bool sends(const DistArray &src, int holder, int rank) {
                  (std::find(src.gridDim.begin(), src.gridDim.end(), int64_t(g)) !=
                       src.gridDim.end() ||
                   src.splitGridDim() == static_cast<int>(g));
-    if (split && h[g] != r[g])
+    // A rank past src's grid (idle there) holds none of it and has no
+    // coordinates: the holders at coordinate 0 of the grid dimensions src does
+    // not split send it (one copy of each block, as the output writes).
+    int want = r.empty() ? 0 : r[g];
+    if (split && h[g] != want)
       sameBlock = false;
-    if (!split && h[g] != r[g])
+    if (!split && h[g] != want)
       return false;
   }
-  return !sameBlock;
+  return r.empty() || !sameBlock;
 }
 
 /// Chunks of an overlap (runs from source to destination storage): ranges of

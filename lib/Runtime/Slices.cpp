@@ -87,6 +87,8 @@ extern "C" void tc_rt_combine_partial(void *array, int64_t gridDims) {
   TraceScope trace("tc_rt_combine_partial");
   DistArray &a = *static_cast<DistArray *>(array);
   double *data = inMemory(a, "tc_rt_combine_partial");
+  if (a.idle) // past the grid: no partial sums
+    return;
   int g = a.splitGridDim();
   if (g >= 0 && ((gridDims >> g) & 1) && a.grid[g] > 1)
     fail("tc_rt_combine_partial: array '" + a.name + "' holds different sub-blocks along grid "

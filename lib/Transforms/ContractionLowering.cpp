@@ -99,6 +99,18 @@ LogicalResult ContractionLowering::readPlan() {
     nest = *d.nest;
   }
   grid.assign(plan.getGrid().getShape().begin(), plan.getGrid().getShape().end());
+  // Every algorithm runs on all the machine's processes but COSMA, which may
+  // leave the ranks past its grid idle (Kwasniewski et al. section 7.1; the
+  // runtime runs them without data).
+  int64_t used = plan.getGrid().getNumProcs();
+  if (used > machine.procs)
+    return op.emitOpError() << "the plan's grid " << plan.getGrid() << " has " << used
+                            << " processes but the machine has " << machine.procs;
+  if (used < machine.procs && algorithm != ParallelAlgorithm::Cosma)
+    return op.emitOpError() << "algorithm = " << stringifyAlgorithmKind(*plan.getAlgorithm())
+                            << " runs on every process, but the plan's grid "
+                            << plan.getGrid() << " has " << used << " of the machine's "
+                            << machine.procs << " (only cosma leaves processes idle)";
   if (algorithm == ParallelAlgorithm::Cosma && (!inCore || grid.size() != 3))
     return op.emitOpError() << "algorithm = cosma runs in core on a 3-d grid (out of core, "
                                "its sequential schedule is memory = shared); the plan has "
@@ -268,6 +280,7 @@ LogicalResult ContractionLowering::buildArrays() {
 }
 
 void ContractionLowering::emitPredictions(const RankVolumes *volumes) {
+  // Per used process: a COSMA grid may leave processes idle.
   double flops = 2;
   for (auto &[l, e] : problem.extents)
     flops *= e;
@@ -282,7 +295,7 @@ void ContractionLowering::emitPredictions(const RankVolumes *volumes) {
   PredictedVolumesOp::create(
       b, loc, b.getF64FloatAttr(plan.getDiskBytes() ? plan.getDiskBytes().getValueAsDouble() : 0),
       b.getF64FloatAttr(comm),
-      b.getF64FloatAttr(flops / machine.procs),
+      b.getF64FloatAttr(flops / static_cast<double>(plan.getGrid().getNumProcs())),
       // Staging and out-of-core collectives move at most this much at a time, on
       // top of the tiles: a fixed 4 MiB (less when the tile budget is smaller).
       b.getI64IntegerAttr(std::min<int64_t>(4 << 20, machine.tileBudget())),

@@ -28,6 +28,9 @@ PlanDecisions mlir::tc::readDecisions(PlanAttr plan) {
     d.order = toAnalysis(*plan.getOrder());
   if (plan.getRoll())
     d.roll = *plan.getRoll() == InputKind::A ? Operand::A : Operand::B;
+  if (plan.getGrid())
+    d.grid = std::vector<int64_t>(plan.getGrid().getShape().begin(),
+                                  plan.getGrid().getShape().end());
   if (plan.getLoops() && d.order) {
     TileNest nest;
     nest.order = *d.order;

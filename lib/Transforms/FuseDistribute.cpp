@@ -41,7 +41,7 @@ struct FuseDistributePass : public tc::impl::FuseDistributeBase<FuseDistributePa
                          << " is out of range 1.." << kMaxGridDims;
       return signalPassFailure();
     }
-    FailureOr<FusionCostSetup> costs = loadFusionCosts(module, machineFile, latency, flopRate, ioLatency,
+    FailureOr<FusionCostSetup> costs = loadFusionCosts(module, machineFile, latency, ioLatency,
                                                         callOverhead);
     if (failed(costs))
       return signalPassFailure();

@@ -73,6 +73,11 @@ LogicalResult ContractionLowering::prepareCosma() {
 void ContractionLowering::emitCosmaProgram(func::FuncOp newFunc) {
   b.setInsertionPointToStart(newFunc.addEntryBlock());
   RankVolumes volumes = cosmaVolumes(problem, *cosma, machine.elemBytes);
+  // A grid of fewer ranks than the machine's leaves the others idle
+  // (Kwasniewski et al. section 7.1, Fig. 5): they move nothing.
+  const int64_t used = static_cast<int64_t>(volumes.sent.size());
+  volumes.sent.resize(machine.procs, 0.0);
+  volumes.received.resize(machine.procs, 0.0);
   emitPredictions(&volumes);
   // Extent of every label in the local contraction: its padded block, and for
   // the K labels the rounds run over, one round's share of it.
@@ -97,6 +102,17 @@ void ContractionLowering::emitCosmaProgram(func::FuncOp newFunc) {
       panels[x][parity] = memref::AllocOp::create(b, loc, bufferType(x));
   for (ArrayInfo &a : arrays)
     a.handle = createArray(a, Value());
+  // Idle ranks (past the grid, where tc.grid_coord is -1) hold no data and
+  // skip the rounds and the reduction; they create and store the arrays with
+  // the others (collectives over every process).
+  scf::IfOp inGrid;
+  if (used < machine.procs) {
+    Value coord = GridCoordOp::create(b, loc, b.getIndexType(), arrays[RC].handle,
+                                      b.getI64IntegerAttr(0));
+    Value member = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, coord, index(0));
+    inGrid = scf::IfOp::create(b, loc, member, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(inGrid.thenBlock());
+  }
   auto zeros = [&](Role x) { return SmallVector<Value>(arrays[x].labels.size(), index(0)); };
   // Each process reads C's initial value in its own sub-block only (zeros
   // elsewhere), so the reduce-scatter adds it exactly once.
@@ -168,6 +184,8 @@ void ContractionLowering::emitCosmaProgram(func::FuncOp newFunc) {
   multiply(panels[RA][last], panels[RB][last]);
   ReduceScatterTileOp::create(b, loc, partial, arrays[RC].handle, zeros(RC));
   WriteTileOp::create(b, loc, partial, arrays[RC].handle, zeros(RC));
+  if (inGrid)
+    b.setInsertionPointAfter(inGrid);
   for (Role x : {RA, RB})
     for (int parity : {0, 1})
       memref::DeallocOp::create(b, loc, panels[x][parity]);

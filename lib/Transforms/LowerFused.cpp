@@ -104,7 +104,7 @@ LogicalResult FusedLowering::readPlan() {
   FailureOr<std::vector<NodeDecision>> decisions = readFusionDecisions(func, tree, grid);
   if (failed(decisions))
     return failure();
-  FusionMachine fm{machine.procs, machine.memBytes, machine.elemBytes, 1e9, true};
+  FusionMachine fm{machine.procs, machine.memBytes, machine.elemBytes, machine.flopRate, true};
   AnalyticCommCost comm(0, machine.netBandwidth, machine.elemBytes);
   EvaluatedPlan evaluated = evaluateFusionPlan(tree.tree, grid, *decisions, fm, comm);
   if (!evaluated.error.empty())

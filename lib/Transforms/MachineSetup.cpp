@@ -19,6 +19,7 @@ MachineModel mlir::tc::toMachineModel(MachineAttr attr) {
   m.bcastFactor = attr.getBcastFactor().convertToDouble();
   m.reduceFactor = attr.getReduceFactor().convertToDouble();
   m.runtimeVolumes = toRuntimeVolumes(attr.getVolumes());
+  m.flopRate = attr.getFlopRate().convertToDouble();
   return m;
 }
 
@@ -51,15 +52,14 @@ FailureOr<llvm::json::Object> mlir::tc::readMachineJson(ModuleOp module, StringR
 
 FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(ModuleOp module, StringRef machineFile,
                                                      double latencyOption,
-                                                     double flopRateOption,
                                                      double ioLatencyOption,
                                                      double callOverheadOption) {
   FailureOr<MachineModel> model = getMachineModel(module);
   if (failed(model))
     return failure();
   FusionCostSetup setup;
-  setup.machine = FusionMachine{model->procs, model->memBytes, model->elemBytes, 1e9,
-                                model->runtimeVolumes};
+  setup.machine = FusionMachine{model->procs, model->memBytes, model->elemBytes,
+                                model->flopRate, model->runtimeVolumes};
   setup.machine.diskBandwidth = model->diskBandwidth;
   if (model->runtimeVolumes) {
     setup.stagingBytes = 2.0 * static_cast<double>(fusedStagingChunk(model->memBytes));
@@ -78,8 +78,6 @@ FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(ModuleOp module, StringRef 
       return failure();
     if (std::optional<double> v = object->getNumber("latency"))
       latency = *v;
-    if (std::optional<double> v = object->getNumber("flop_rate"))
-      setup.machine.flopRate = *v;
     if (std::optional<double> v = object->getNumber("io_latency"))
       setup.machine.ioLatency = *v;
     if (std::optional<double> v = object->getNumber("call_overhead"))
@@ -106,8 +104,6 @@ FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(ModuleOp module, StringRef 
   }
   if (latencyOption > 0)
     latency = latencyOption;
-  if (flopRateOption > 0)
-    setup.machine.flopRate = flopRateOption;
   if (ioLatencyOption >= 0)
     setup.machine.ioLatency = ioLatencyOption;
   if (callOverheadOption >= 0)

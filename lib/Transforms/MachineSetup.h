@@ -30,10 +30,11 @@ FailureOr<MachineModel> getMachineModel(ModuleOp module);
 FailureOr<llvm::json::Object> readMachineJson(ModuleOp module, StringRef path);
 
 /// Mcost for the planner: the measured table of `machineFile` (tc-calibrate's
-/// "mcost" key) over the analytic model, or the analytic model alone. Latency and
-/// flop rate come from the options when > 0, else from the file, else defaults;
-/// the slice I/O latency and call overhead from the options when >= 0, else the
-/// file's io_latency / call_overhead, else 1e-4 s and 1e-6 s.
+/// "mcost" key) over the analytic model, or the analytic model alone. Latency
+/// comes from the option when > 0, else from the file, else 1e-5 s; the slice
+/// I/O latency and call overhead from the options when >= 0, else the file's
+/// io_latency / call_overhead, else 1e-4 s and 1e-6 s; the flop rate from the
+/// module's #tc.machine (tc-set-machine reads the file's flop_rate into it).
 struct FusionCostSetup {
   std::shared_ptr<const CommCostModel> comm;
   FusionMachine machine;
@@ -42,8 +43,8 @@ struct FusionCostSetup {
   double stagingBytes = 0; ///< kept out of machine.memBytes for the runtime's buffers
 };
 FailureOr<FusionCostSetup> loadFusionCosts(ModuleOp module, StringRef machineFile,
-                                           double latencyOption, double flopRateOption,
-                                           double ioLatencyOption, double callOverheadOption);
+                                           double latencyOption, double ioLatencyOption,
+                                           double callOverheadOption);
 
 /// Bytes a fused program stages redistributions and slice I/O in (the
 /// runtime's chunk): a sixteenth of the memory, between 1 KiB and 4 MiB. Send

@@ -35,12 +35,12 @@ void addPlanPasses(OpPassManager &pm, const Options &options) {
   machine.bcastFactor = options.bcastFactor;
   machine.reduceFactor = options.reduceFactor;
   machine.volumes = options.volumes;
+  machine.flopRate = options.flopRate;
   pm.addPass(createSetMachine(machine));
   FuseDistributeOptions fusion;
   fusion.machineFile = options.machineFile;
   fusion.maxGridDims = options.maxGridDims;
   fusion.latency = options.latency;
-  fusion.flopRate = options.flopRate;
   fusion.virtualPartitioning = options.virtualPartitioning;
   fusion.ioLatency = options.ioLatency;
   fusion.callOverhead = options.callOverhead;

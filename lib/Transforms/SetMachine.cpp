@@ -26,10 +26,20 @@ using namespace mlir::tc;
 namespace {
 
 /// The fields of #tc.machine, in its key order.
-enum Field { Procs, Mem, NetBw, DiskBw, ElemBytes, BcastFactor, ReduceFactor, NumFields };
-constexpr const char *kKeys[NumFields] = {"procs",     "mem",          "net_bw",
-                                          "disk_bw",   "elem_bytes",   "bcast_factor",
-                                          "reduce_factor"};
+enum Field {
+  Procs,
+  Mem,
+  NetBw,
+  DiskBw,
+  ElemBytes,
+  BcastFactor,
+  ReduceFactor,
+  FlopRate,
+  NumFields
+};
+constexpr const char *kKeys[NumFields] = {"procs",        "mem",          "net_bw",
+                                          "disk_bw",      "elem_bytes",   "bcast_factor",
+                                          "reduce_factor", "flop_rate"};
 
 /// Parses `text` for `field`: sizes and rates accept units, the rest plain numbers.
 std::optional<double> parseField(Field field, const std::string &text) {
@@ -55,6 +65,7 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       values[ElemBytes] = static_cast<double>(old.getElemBytes());
       values[BcastFactor] = old.getBcastFactor().convertToDouble();
       values[ReduceFactor] = old.getReduceFactor().convertToDouble();
+      values[FlopRate] = old.getFlopRate().convertToDouble();
       volumesValue = old.getVolumes();
     }
     if (!machineFile.empty() && failed(readMachineFile(values, volumesValue)))
@@ -89,7 +100,9 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
         llvm::APFloat(*values[NetBw]), llvm::APFloat(*values[DiskBw]),
         static_cast<int64_t>(values[ElemBytes].value_or(8)),
         llvm::APFloat(values[BcastFactor].value_or(1.0)),
-        llvm::APFloat(values[ReduceFactor].value_or(1.0)), volumesValue);
+        llvm::APFloat(values[ReduceFactor].value_or(1.0)),
+        llvm::APFloat(values[FlopRate].value_or(MachineAttr::getDefaultFlopRate())),
+        volumesValue);
     if (!attr)
       return signalPassFailure();
     module->setAttr(TCDialect::getMachineAttrName(), attr);
@@ -113,8 +126,7 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       return failure();
     for (const auto &[key, value] : *object) {
       // Measured costs for operator trees, read by tc-fuse-distribute.
-      if (key == "mcost" || key == "latency" || key == "flop_rate" || key == "io_latency" ||
-          key == "call_overhead")
+      if (key == "mcost" || key == "latency" || key == "io_latency" || key == "call_overhead")
         continue;
       if (key == "volumes") {
         std::optional<llvm::StringRef> text = value.getAsString();
@@ -127,8 +139,8 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       const auto *it = llvm::find_if(kKeys, [&](const char *k) { return key == k; });
       if (it == std::end(kKeys))
         return fail("unknown key '" + key.str() + "'; expected one of procs, mem, "
-                    "net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor, volumes "
-                    "(and latency, flop_rate, io_latency, call_overhead, mcost for "
+                    "net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor, flop_rate, "
+                    "volumes (and latency, io_latency, call_overhead, mcost for "
                     "tc-fuse-distribute)");
       Field field = static_cast<Field>(it - std::begin(kKeys));
       std::optional<double> v;
@@ -164,6 +176,8 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       values[BcastFactor] = bcastFactor;
     if (reduceFactor > 0)
       values[ReduceFactor] = reduceFactor;
+    if (flopRate > 0)
+      values[FlopRate] = flopRate;
     return success(succeeded(text(Mem, mem, "mem")) && succeeded(text(NetBw, netBw, "net-bw")) &&
                    succeeded(text(DiskBw, diskBw, "disk-bw")));
   }

@@ -258,7 +258,7 @@ func.func @dist_factor_replicated() attributes {d = #tc.dist<[a, *] virtual [1, 
 
 // -----
 
-// expected-error @+1 {{unknown #tc.machine parameter 'cores'; expected one of procs, mem, net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor}}
+// expected-error @+1 {{unknown #tc.machine parameter 'cores'; expected one of procs, mem, net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor, flop_rate, volumes}}
 func.func @machine_key() attributes {m = #tc.machine<cores = 4>}
 
 // -----

@@ -148,3 +148,29 @@ module attributes {tc.machine = #tc.machine<procs = 6, mem = "1MB", net_bw = "1M
     return %r : tensor<12x10xf64>
   }
 }
+
+// -----
+
+// Every algorithm but COSMA runs on all the machine's processes.
+module attributes {tc.machine = #tc.machine<procs = 5, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
+  func.func @idle_rotation(%A: tensor<8x8xf64>, %B: tensor<8x8xf64>) -> tensor<8x8xf64> {
+    // expected-error @+1 {{'tc.contract' op algorithm = rotation runs on every process, but the plan's grid #tc.grid<[2, 2]> has 4 of the machine's 5 (only cosma leaves processes idle)}}
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = true, algorithm = rotation, grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>>}
+           : tensor<8x8xf64>, tensor<8x8xf64> -> tensor<8x8xf64>
+    return %r : tensor<8x8xf64>
+  }
+}
+
+// -----
+
+// No algorithm runs on more processes than the machine's.
+module attributes {tc.machine = #tc.machine<procs = 4, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
+  func.func @cosma_too_many(%A: tensor<8x8xf64>, %B: tensor<8x8xf64>) -> tensor<8x8xf64> {
+    // expected-error @+1 {{'tc.contract' op the plan's grid #tc.grid<[2, 2, 2]> has 8 processes but the machine has 4}}
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = true, algorithm = cosma, grid = <[2, 2, 2]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>>}
+           : tensor<8x8xf64>, tensor<8x8xf64> -> tensor<8x8xf64>
+    return %r : tensor<8x8xf64>
+  }
+}

@@ -126,14 +126,14 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   // A long I (a, b, c) and short J (d) and K (p): A and C are stored with the
   // long index last (contiguous), so the local dgemm runs column-major M-long.
   // CHECK-LABEL: func.func @long_i()
-  // CHECK: tc.array distributed "A" [8, 16, 16, 16] on [1] dims [-1, 0, -1, -1] skew [-1, -1, -1, -1] init input storage %{{.*}} : memref<8x16x16x16xf64> {file_dims = array<i64: 3, 0, 1, 2>
-  // CHECK: tc.array gathered "B" [8, 4] on [1] {{.*}}init input
-  // CHECK: tc.array distributed "C" [4, 16, 16, 16] on [1] {{.*}}{file_dims = array<i64: 3, 0, 1, 2>
+  // CHECK: tc.array distributed "A" [8, 16, 16, 16] on [4] dims [-1, 0, -1, -1] skew [-1, -1, -1, -1] init input storage %{{.*}} : memref<8x4x16x16xf64> {file_dims = array<i64: 3, 0, 1, 2>
+  // CHECK: tc.array gathered "B" [8, 4] on [4] {{.*}}init input
+  // CHECK: tc.array distributed "C" [4, 16, 16, 16] on [4] {{.*}}{file_dims = array<i64: 3, 0, 1, 2>
   // CHECK: tc.tile_contract %{{.*}}[{{.*}}] ["d", "a", "b", "c"] += %{{.*}}[{{.*}}] ["p", "a", "b", "c"] * %{{.*}}[{{.*}}] ["p", "d"]
   func.func @long_i(%A: tensor<16x16x16x8xf64>, %B: tensor<8x4xf64>, %C: tensor<16x16x16x4xf64>) -> tensor<16x16x16x4xf64> {
     %r = tc.contract %C[a, b, c, d] += %A[a, b, c, p] * %B[p, d]
            {tc.plan = #tc.plan<in_core = true, algorithm = replication_b,
-              grid = <[1]>, dist_a = <[a]>, dist_b = <[*]>, dist_c = <[a]>>}
+              grid = <[4]>, dist_a = <[a]>, dist_b = <[*]>, dist_c = <[a]>>}
            : tensor<16x16x16x8xf64>, tensor<8x4xf64> -> tensor<16x16x16x4xf64>
     return %r : tensor<16x16x16x4xf64>
   }

@@ -1,5 +1,7 @@
 // tc-select-algorithm diagnostics: rotation skipped on a non-square P, no plan
-// fitting in memory, a forced algorithm that cannot run, no machine model.
+// fitting in memory, a forced algorithm that cannot run, a grid of more
+// processes than the machine's or, for an algorithm other than COSMA, of fewer,
+// no machine model.
 // RUN: tc-opt %s -split-input-file --tc-select-algorithm -verify-diagnostics
 
 module attributes {tc.machine = #tc.machine<procs = 6, mem = "64MB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
@@ -50,5 +52,39 @@ module {
   func.func @no_machine(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
     %r = tc.contract [i, j] = %A[i, k] * %B[k, j] : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
     return %r : tensor<4x4xf64>
+  }
+}
+
+// -----
+
+// Only COSMA leaves processes idle (Kwasniewski et al. section 7.1).
+module attributes {tc.machine = #tc.machine<procs = 7, mem = "64MB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
+  func.func @idle_accumulation(%A: tensor<64x64xf64>, %B: tensor<64x64xf64>) -> tensor<64x64xf64> {
+    // expected-error @+1 {{algorithm = accumulation runs on every process, but the plan's grid [6] has 6 of the machine's 7 (only cosma leaves processes idle)}}
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<algorithm = accumulation, grid = <[6]>>} : tensor<64x64xf64>, tensor<64x64xf64> -> tensor<64x64xf64>
+    return %r : tensor<64x64xf64>
+  }
+}
+
+// -----
+
+module attributes {tc.machine = #tc.machine<procs = 7, mem = "64MB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
+  func.func @grid_too_large(%A: tensor<64x64xf64>, %B: tensor<64x64xf64>) -> tensor<64x64xf64> {
+    // expected-error @+1 {{the plan's grid [2, 2, 2] has 8 processes but the machine has 7}}
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<algorithm = cosma, grid = <[2, 2, 2]>>} : tensor<64x64xf64>, tensor<64x64xf64> -> tensor<64x64xf64>
+    return %r : tensor<64x64xf64>
+  }
+}
+
+// -----
+
+// A 2-d grid of fewer processes, no algorithm given: only COSMA could leave
+// processes idle, and it needs three grid dimensions.
+module attributes {tc.machine = #tc.machine<procs = 7, mem = "64MB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
+  func.func @idle_2d(%A: tensor<64x64xf64>, %B: tensor<64x64xf64>) -> tensor<64x64xf64> {
+    // expected-remark @+2 {{rotation skipped: P = 7 is not a perfect square}}
+    // expected-error @+1 {{no plan satisfies the given decisions: grid = [2, 3]}}
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<grid = <[2, 3]>>} : tensor<64x64xf64>, tensor<64x64xf64> -> tensor<64x64xf64>
+    return %r : tensor<64x64xf64>
   }
 }

@@ -9,7 +9,8 @@
 // RUN: not tc-opt %s --tc-set-machine="procs=4 mem=64mb net-bw=1 disk-bw=1" 2>&1 | FileCheck %s --check-prefix=UNIT
 // RUN: echo '{"procs": 4, "mem": "1GB", "net_bw": 1, "disk_bw": 1, "volumes": "runtime"}' > %t.vol.json
 // A file tc-calibrate wrote also holds the fusion planner's measured costs: tc-plan
-// reads it whole (tc-set-machine leaves those keys to tc-fuse-distribute).
+// reads it whole (tc-set-machine leaves those keys to tc-fuse-distribute, and
+// takes flop_rate, the default 1e9 here, which is not printed).
 // RUN: echo '{"procs": 4, "mem": "1GB", "net_bw": 1, "disk_bw": 1, "latency": 1e-5, "flop_rate": 1e9, "io_latency": 1e-4, "call_overhead": 1e-6, "mcost": {}}' > %t.cal.json
 // RUN: tc-opt %s --tc-plan="machine-file=%t.cal.json" | FileCheck %s --check-prefix=CALIBRATED
 // RUN: tc-opt %s --tc-set-machine="machine-file=%t.vol.json" | FileCheck %s --check-prefix=VOLFILE
@@ -21,6 +22,13 @@
 // RUN: not tc-opt %s --tc-set-machine="machine-file=%t.volbad.json" 2>&1 | FileCheck %s --check-prefix=VOLBADFILE
 // VOLBAD: error: option volumes=exact is not paper or runtime
 // VOLBADFILE: error: machine file '{{.*}}.volbad.json': 'volumes' must be paper or runtime
+// flop_rate: from the file, the option over it (printed when not 1e9).
+// RUN: echo '{"procs": 4, "mem": "1GB", "net_bw": 1, "disk_bw": 1, "flop_rate": 2e10}' > %t.flops.json
+// RUN: tc-opt %s --tc-set-machine="machine-file=%t.flops.json" | FileCheck %s --check-prefix=FLOPFILE
+// RUN: tc-opt %s --tc-set-machine="machine-file=%t.flops.json flop-rate=5e9" | FileCheck %s --check-prefix=FLOPOPT
+// RUN: tc-opt %s --tc-plan="machine-file=%t.flops.json" | FileCheck %s --check-prefix=FLOPFILE
+// FLOPFILE: reduce_factor = 1.000000e+00, flop_rate = 2.000000e+10>
+// FLOPOPT: reduce_factor = 1.000000e+00, flop_rate = 5.000000e+09>
 // RUN: echo '{"procs": 4, "memory": "1GB"}' > %t.bad.json
 // RUN: not tc-opt %s --tc-set-machine="machine-file=%t.bad.json" 2>&1 | FileCheck %s --check-prefix=KEY
 // RUN: not tc-opt %s --tc-set-machine="machine-file=%t.missing.json" 2>&1 | FileCheck %s --check-prefix=NOFILE
@@ -33,7 +41,7 @@
 // KEEP: #tc.machine<procs = 16, mem = 2147483648, net_bw = 1.600000e+09,
 // MISSING: error: the machine model lacks 'net_bw': give it as an option, in a machine file or in the module's tc.machine attribute
 // UNIT: error: option mem=64mb is not a size or rate
-// KEY: error: machine file '{{.*}}.bad.json': unknown key 'memory'; expected one of procs, mem, net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor
+// KEY: error: machine file '{{.*}}.bad.json': unknown key 'memory'; expected one of procs, mem, net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor, flop_rate, volumes
 // NOFILE: error: machine file '{{.*}}.missing.json': No such file or directory
 // JSON: error: machine file '{{.*}}.broken.json': {{.*}}
 module {

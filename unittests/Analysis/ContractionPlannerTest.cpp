@@ -337,6 +337,7 @@ PlanDecisions recorded(const ContractionPlan &c, int stage) {
   }
   if (stage >= 3 && c.iContiguous) // recorded only when true
     d.iContiguous = true;
+  d.grid = c.layoutA.grid;
   return d;
 }
 
@@ -440,6 +441,8 @@ TEST(ContractionPlanner, ChoiceStandsOnlyWhereASearchAgrees) {
       }
       if (coin(rng))
         d.iContiguous = coin(rng) == 1;
+      if (coin(rng))
+        d.grid = c.layoutA.grid;
       return d;
     };
     const ContractionPlan &x = all.candidates[pick(rng) % all.candidates.size()];
@@ -487,4 +490,45 @@ TEST(ContractionPlanner, ChoiceDoesNotStandForOtherDecisions) {
   loops.nest->groups[3].push_back({"k", 2});
   EXPECT_FALSE(choiceStands({}, c, loops));
   EXPECT_TRUE(choiceStands(recorded(c, 3), c, recorded(c, 3)));
+}
+
+TEST(ContractionPlanner, GivenGridRestrictsTheSearch) {
+  ContractionProblem p = matmul(64);
+  // A 1-d grid of all ranks: Gao et al.'s replication and accumulation only.
+  PlanDecisions d;
+  d.grid = std::vector<int64_t>{5};
+  PlanResult r = planContraction(p, machine(5, 1 << 30), d);
+  ASSERT_TRUE(r.chosen.has_value()) << r.error;
+  for (const ContractionPlan &c : r.candidates)
+    EXPECT_EQ(c.layoutA.grid, std::vector<int64_t>({5})) << toString(c.algorithm);
+  // A COSMA grid of fewer ranks than the machine's: the rest idle
+  // (Kwasniewski et al. section 7.1). Only COSMA runs on it.
+  d.grid = std::vector<int64_t>{2, 2, 1};
+  r = planContraction(p, machine(5, 1 << 30), d);
+  ASSERT_TRUE(r.chosen.has_value()) << r.error;
+  ASSERT_EQ(r.candidates.size(), 1u);
+  const ContractionPlan &c = r.candidates[0];
+  EXPECT_EQ(c.algorithm, ParallelAlgorithm::Cosma);
+  EXPECT_EQ(c.layoutA.grid, std::vector<int64_t>({2, 2, 1}));
+  ASSERT_EQ(c.receivedPerRank.size(), 5u);
+  EXPECT_EQ(c.receivedPerRank[4], 0.0);
+  EXPECT_TRUE(choiceStands(d, c, recorded(c, 3)));
+  // Other algorithms use every rank.
+  d.algorithm = ParallelAlgorithm::Accumulation;
+  d.grid = std::vector<int64_t>{4};
+  r = planContraction(p, machine(5, 1 << 30), d);
+  EXPECT_FALSE(r.chosen.has_value());
+  EXPECT_EQ(r.error, "algorithm = accumulation runs on every process, but the plan's grid "
+                     "[4] has 4 of the machine's 5 (only cosma leaves processes idle)");
+  // No algorithm on more ranks than the machine has.
+  d.algorithm.reset();
+  d.grid = std::vector<int64_t>{2, 2, 2};
+  r = planContraction(p, machine(5, 1 << 30), d);
+  EXPECT_EQ(r.error, "the plan's grid [2, 2, 2] has 8 processes but the machine has 5");
+  // A grid no algorithm's plan is on.
+  d.grid = std::vector<int64_t>{3};
+  r = planContraction(p, machine(5, 1 << 30), d);
+  EXPECT_FALSE(r.chosen.has_value());
+  EXPECT_NE(r.error.find("no plan satisfies the given decisions: grid = [3]"), std::string::npos)
+      << r.error;
 }

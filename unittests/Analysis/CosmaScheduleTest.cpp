@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <numeric>
 
 using namespace mlir::tc;
@@ -178,6 +179,180 @@ TEST(CosmaSchedule, GridMinimizesTheBusiestRanksBytes) {
   EXPECT_EQ(fitCosmaGrid(even, macroOf(even), machine(4, 64e6)), std::vector<int64_t>({2, 2, 1}));
   ContractionProblem cube = matmul(64, 64, 64);
   EXPECT_EQ(fitCosmaGrid(cube, macroOf(cube), machine(8, 1e9)), std::vector<int64_t>({2, 2, 2}));
+}
+
+/// The machine of the test planner with `flopRate` flop/s per process.
+MachineModel machineWithFlops(int64_t procs, double mem, double flopRate) {
+  MachineModel m = machine(procs, mem);
+  m.flopRate = flopRate;
+  return m;
+}
+
+TEST(CosmaSchedule, Figure5LeavesOneOf65RanksIdle) {
+  // Kwasniewski et al. section 7.1, Fig. 5: 16384^3 on 65 ranks. Every grid of
+  // 65 is a permutation of 13 x 5 x 1; 64 ranks give [4, 4, 4]. With cores of
+  // 10 GFlop/s behind 200 MB/s each, the 42.9% less the busiest rank receives
+  // (1.13 s) outweighs the 1/64 - 1/65 of the flops the idle rank leaves to the
+  // others (0.21 s).
+  ContractionProblem sq = matmul(16384, 16384, 16384);
+  MacroIndices macro = macroOf(sq);
+  MachineModel m = machineWithFlops(65, 1e18, 1e10);
+  EXPECT_EQ(fitCosmaGrid(sq, macro, m), std::vector<int64_t>({4, 4, 4}));
+  std::vector<std::string> remarks;
+  std::optional<ContractionPlan> idle = planCosma(sq, macro, m, remarks);
+  std::optional<ContractionPlan> all = planCosma(sq, macro, m, remarks, {}, /*delta=*/0);
+  ASSERT_TRUE(idle && all);
+  EXPECT_EQ(idle->layoutA.grid, std::vector<int64_t>({4, 4, 4}));
+  EXPECT_EQ(idle->layoutA.procs(), 64);
+  EXPECT_EQ(all->layoutA.grid, std::vector<int64_t>({13, 1, 5}));
+  // Exact volumes: [4, 4, 4]'s busiest rank receives 3/4 of a 4096^2 panel of A
+  // and of B and 3 quarters of its C block, 301,989,888 bytes; [13, 1, 5]'s
+  // 528,698,072.
+  EXPECT_EQ(idle->commBytes, 301989888.0);
+  EXPECT_EQ(all->commBytes, 528698072.0);
+  EXPECT_NEAR(idle->commBytes / all->commBytes - 1, -0.4288, 1e-4);
+  // Per rank: 65 entries, the idle 65th moving nothing.
+  ASSERT_EQ(idle->sentPerRank.size(), 65u);
+  ASSERT_EQ(idle->receivedPerRank.size(), 65u);
+  EXPECT_EQ(idle->sentPerRank[64], 0.0);
+  EXPECT_EQ(idle->receivedPerRank[64], 0.0);
+  for (int r = 0; r < 64; ++r)
+    EXPECT_GT(idle->receivedPerRank[r], 0.0) << "rank " << r;
+  // Computation +1.5625% per used rank (65/64), charged at the flop rate on top
+  // of the communication.
+  const double F = 2.0 * 16384 * 16384 * 16384;
+  EXPECT_DOUBLE_EQ((F / 64) / (F / 65) - 1, 0.015625);
+  EXPECT_DOUBLE_EQ(idle->seconds, 301989888.0 / 200e6 + F * (1.0 / 64 - 1.0 / 65) / 1e10);
+  EXPECT_DOUBLE_EQ(all->seconds, 528698072.0 / 200e6);
+  EXPECT_LT(idle->totalSeconds(), all->totalSeconds());
+  // The planner's choice among all algorithms.
+  PlanResult r = planContraction(sq, m);
+  ASSERT_TRUE(r.chosen.has_value()) << r.error;
+  EXPECT_EQ(r.candidates[*r.chosen].algorithm, ParallelAlgorithm::Cosma);
+  EXPECT_EQ(r.candidates[*r.chosen].layoutA.grid, std::vector<int64_t>({4, 4, 4}));
+}
+
+TEST(CosmaSchedule, IdleRanksOnlyWhenTheyPay) {
+  ContractionProblem sq = matmul(16384, 16384, 16384);
+  MacroIndices macro = macroOf(sq);
+  // At 1 GFlop/s (the default) the idle rank's share costs 2.1 s, more than
+  // the 1.13 s of communication it saves: all 65 ranks stay busy.
+  EXPECT_EQ(fitCosmaGrid(sq, macro, machine(65, 1e18)), std::vector<int64_t>({13, 1, 5}));
+  // 64 ranks may leave one idle, but no grid of 63 = 3^2 7 beats [4, 4, 4] on
+  // all 64, whatever the flop rate.
+  for (double flops : {1e9, 1e12})
+    EXPECT_EQ(fitCosmaGrid(sq, macro, machineWithFlops(64, 1e18, flops)),
+              std::vector<int64_t>({4, 4, 4}));
+  // Below 34 ranks 3% is less than one rank: delta leaves none idle.
+  for (int64_t P : {5, 7, 11, 13, 31, 33}) {
+    std::vector<int64_t> g = fitCosmaGrid(sq, macro, machineWithFlops(P, 1e18, 1e15));
+    EXPECT_EQ(g[0] * g[1] * g[2], P);
+  }
+  // Free computation (flop rate -> infinity) on 65 ranks: the bytes decide.
+  EXPECT_EQ(fitCosmaGrid(sq, macro, machineWithFlops(65, 1e18, 1e30)),
+            std::vector<int64_t>({4, 4, 4}));
+}
+
+/// The machine model's time of grid `g` on machine `m` (brute force).
+double secondsOn(const ContractionProblem &p, const MacroIndices &macro,
+                 const std::vector<int64_t> &g, const MachineModel &m) {
+  return cosmaSeconds(macro.sizes, g[0] * g[1] * g[2], maxReceivedOn(p, macro, g), m);
+}
+
+TEST(CosmaSchedule, GridWithIdleRanksMinimizesTheTime) {
+  // Every factorization of every P' in [ceil(0.97 P), P] within the extents, by
+  // brute force: the chosen grid has the least time, and on a tie the most
+  // ranks (the branch and bound prunes nothing it should not).
+  int idle = 0;
+  for (auto [m, n, k] :
+       {std::array<int64_t, 3>{640, 512, 576}, {97, 89, 4000}, {700, 9, 11}, {300, 300, 300}})
+    for (int64_t P = 34; P <= 70; ++P)
+      for (double flops : {1e8, 1e10}) {
+        ContractionProblem p = matmul(m, n, k);
+        MacroIndices macro = macroOf(p);
+        MachineModel mm = machineWithFlops(P, 1e9, flops);
+        std::vector<int64_t> got = fitCosmaGrid(p, macro, mm);
+        std::optional<double> least;
+        int64_t mostUsed = 0;
+        for (int64_t used = P - static_cast<int64_t>(0.03 * P + 1e-9); used <= P; ++used)
+          for (int64_t pm = 1; pm <= std::min(used, m); ++pm)
+            for (int64_t pn = 1; pn <= std::min(used, n); ++pn)
+              if (used % (pm * pn) == 0 && used / (pm * pn) <= k) {
+                double s = secondsOn(p, macro, {pm, pn, used / (pm * pn)}, mm);
+                if (!least || s < *least || (s == *least && used > mostUsed))
+                  least = s, mostUsed = used;
+              }
+        ASSERT_TRUE(least.has_value());
+        std::string what = std::to_string(m) + "x" + std::to_string(n) + "x" +
+                           std::to_string(k) + " P = " + std::to_string(P);
+        EXPECT_EQ(secondsOn(p, macro, got, mm), *least) << what;
+        EXPECT_EQ(got[0] * got[1] * got[2], mostUsed) << what;
+        idle += mostUsed < P;
+      }
+  EXPECT_GT(idle, 10); // the range matters on some of these
+}
+
+TEST(CosmaSchedule, IdleRanksNeverLoseAPlan) {
+  // Idle ranks only add candidates: wherever the grids of all ranks give a
+  // COSMA plan, so does the search that may idle some, and it is no slower in
+  // the model, memory tight or not (a grid of fewer ranks has larger blocks:
+  // when its rounds do not fit, the plan falls back to all ranks).
+  int plans = 0, idle = 0, fellBack = 0;
+  for (auto [m, n, k] :
+       {std::array<int64_t, 3>{640, 512, 576}, {97, 89, 4000}, {300, 300, 300}, {66, 60, 70}})
+    for (int64_t P : {34, 40, 65, 67})
+      for (double mem = 1 << 12; mem <= (1 << 26); mem *= 1.5) {
+        ContractionProblem p = matmul(m, n, k);
+        MacroIndices macro = macroOf(p);
+        MachineModel mm = machineWithFlops(P, mem, 1e10);
+        std::vector<std::string> remarks;
+        std::optional<ContractionPlan> all = planCosma(p, macro, mm, remarks, {}, /*delta=*/0);
+        std::optional<ContractionPlan> some = planCosma(p, macro, mm, remarks);
+        if (!all)
+          continue;
+        ++plans;
+        std::string what = std::to_string(m) + "x" + std::to_string(n) + "x" +
+                           std::to_string(k) + " P = " + std::to_string(P) +
+                           " mem = " + std::to_string(mem);
+        ASSERT_TRUE(some.has_value()) << what;
+        EXPECT_LE(some->seconds, all->seconds) << what;
+        idle += some->layoutA.procs() < P;
+        std::vector<int64_t> fitted = fitCosmaGrid(p, macro, mm);
+        fellBack += fitted[0] * fitted[1] * fitted[2] < P && some->layoutA.procs() == P;
+      }
+  EXPECT_GT(plans, 50);
+  EXPECT_GT(idle, 10);
+  EXPECT_GT(fellBack, 0); // the fallback is needed (255 plans, 201 idle, 4 fell back)
+}
+
+TEST(CosmaSchedule, GivenGridOfFewerRanks) {
+  // A hand-written grid [2, 2, 1] on 5 processes: the fifth is idle.
+  ContractionProblem p = matmul(61, 37, 53);
+  MacroIndices macro = macroOf(p);
+  MachineModel m = machine(5, 64e6);
+  std::vector<std::string> remarks;
+  std::optional<ContractionPlan> plan =
+      planCosma(p, macro, m, remarks, std::vector<int64_t>{2, 2, 1});
+  ASSERT_TRUE(plan.has_value());
+  CosmaLabels l = chooseCosmaLabels(p, macro, {2, 2, 1});
+  RankVolumes v = cosmaVolumes(p, completeCosmaLayout(p, macro, {2, 2, 1}, l.i, l.j, l.k), 8);
+  std::vector<double> sent = v.sent, received = v.received;
+  sent.push_back(0);
+  received.push_back(0);
+  EXPECT_EQ(plan->sentPerRank, sent);
+  EXPECT_EQ(plan->receivedPerRank, received);
+  EXPECT_DOUBLE_EQ(plan->seconds, v.maxReceived() / 200e6 +
+                                      2.0 * 61 * 37 * 53 * (1.0 / 4 - 1.0 / 5) / 1e9);
+  // More ranks than the machine has: no plan.
+  EXPECT_FALSE(planCosma(p, macro, m, remarks, std::vector<int64_t>{2, 3, 1}).has_value());
+  EXPECT_NE(remarks.back().find("is not a 3-d grid of at most 5 processes"), std::string::npos)
+      << remarks.back();
+  // More ranks than elements (P > mnk): fitRanks's grid, the rest idle.
+  ContractionProblem tiny = matmul(2, 2, 8);
+  std::optional<ContractionPlan> few = planCosma(tiny, macroOf(tiny), machine(40, 1e9), remarks);
+  ASSERT_TRUE(few.has_value());
+  EXPECT_EQ(few->layoutA.procs(), 32);
+  EXPECT_EQ(few->sentPerRank.size(), 40u);
 }
 
 TEST(CosmaSchedule, PlannerPlansCosmaOnPrimesAndNeedsAllLabelRoles) {

@@ -45,29 +45,37 @@ struct Case {
   }
 };
 
-/// Every 2-d and 3-d grid of the world size, two arrays on each.
+/// Every 2-d and 3-d grid of the world size, two arrays on each; and the same
+/// on one process fewer (the last rank idle: COSMA's idle ranks, Kwasniewski et
+/// al. section 7.1).
 std::vector<Case> cases() {
-  const int64_t P = ctx().size;
   std::vector<Case> out;
-  for (int64_t x = 1; x <= P; ++x) {
-    if (P % x)
+  for (int64_t P : {int64_t(ctx().size), int64_t(ctx().size) - 1}) {
+    if (P < 1)
       continue;
-    Shape grid{x, P / x};
-    out.push_back({grid, {7, 13}, {0, -1}, {1, -1}}); // rows along 0, sub-blocks along 1
-    out.push_back({grid, {13, 5}, {-1, 1}, {-1, 0}}); // columns along 1, sub-blocks along 0
-  }
-  for (int64_t x = 1; x <= P; ++x)
-    for (int64_t y = 1; x * y <= P; ++y) {
-      if (P % (x * y))
+    for (int64_t x = 1; x <= P; ++x) {
+      if (P % x)
         continue;
-      Shape grid{x, y, P / (x * y)};
-      out.push_back({grid, {5, 7, 13}, {0, 1, -1}, {-1, 2, -1}});
-      out.push_back({grid, {6, 5, 9}, {1, -1, 0}, {-1, -1, 2}});
+      Shape grid{x, P / x};
+      out.push_back({grid, {7, 13}, {0, -1}, {1, -1}}); // rows along 0, sub-blocks along 1
+      out.push_back({grid, {13, 5}, {-1, 1}, {-1, 0}}); // columns along 1, sub-blocks along 0
     }
+    for (int64_t x = 1; x <= P; ++x)
+      for (int64_t y = 1; x * y <= P; ++y) {
+        if (P % (x * y))
+          continue;
+        Shape grid{x, y, P / (x * y)};
+        out.push_back({grid, {5, 7, 13}, {0, 1, -1}, {-1, 2, -1}});
+        out.push_back({grid, {6, 5, 9}, {1, -1, 0}, {-1, -1, 2}});
+      }
+  }
   return out;
 }
 
+/// Grid coordinates of `rank`; none past the grid (an idle rank).
 std::vector<int> coordsOf(const Shape &grid, int rank) {
+  if (rank >= product(grid))
+    return {};
   std::vector<int> c(grid.size());
   for (int g = static_cast<int>(grid.size()) - 1; g >= 0; --g) {
     c[g] = static_cast<int>(rank % grid[g]);
@@ -92,12 +100,20 @@ struct Layout {
   Shape storeShape;       ///< padded sub-block (split dims) or block
 };
 
+/// No coordinates (an idle rank): the padded sizes, an empty block, nothing
+/// stored.
 Layout layoutAt(const Case &k, const std::vector<int> &at) {
   Layout l;
   for (size_t d = 0; d < k.extents.size(); ++d) {
     int64_t e = k.extents[d], gd = k.gridDims[d], sd = k.splitDims[d];
     int64_t p = gd >= 0 ? k.grid[gd] : 1;
     int64_t b = ceilDiv(e, p);
+    if (at.empty()) {
+      l.padded.push_back(b);
+      for (Shape *v : {&l.blockStart, &l.blockLen, &l.subStart, &l.subLen, &l.storeShape})
+        v->push_back(0);
+      continue;
+    }
     int64_t bs = (gd >= 0 ? at[gd] : 0) * b;
     int64_t bl = nonNegative(std::min(b, e - bs));
     l.padded.push_back(b);
@@ -121,9 +137,11 @@ Layout layoutAt(const Case &k, const std::vector<int> &at) {
 std::vector<int> myCoords(const Case &k) { return coordsOf(k.grid, ctx().rank); }
 
 /// Grid coordinates of the members of this process's group along the split
-/// grid dimension, by coordinate.
+/// grid dimension, by coordinate (none for an idle rank).
 std::vector<std::vector<int>> group(const Case &k) {
   std::vector<std::vector<int>> members;
+  if (myCoords(k).empty())
+    return members;
   for (int64_t m = 0; m < k.grid[k.splitGridDim()]; ++m) {
     std::vector<int> at = myCoords(k);
     at[k.splitGridDim()] = static_cast<int>(m);
@@ -195,6 +213,28 @@ int64_t partElems(const Case &k, const std::vector<int> &at, const Tile &t) {
     n *= nonNegative(hi - lo);
   }
   return n;
+}
+
+/// This process's group exchanging tile `t`: the q members, the elements of t
+/// in its own part and in the others' (all 0 on an idle rank, in no group).
+struct GroupParts {
+  int64_t q = 0, own = 0, others = 0;
+  /// A gather's bytes (a reduce-scatter's are the other way round).
+  double gatherSent() const { return q ? 8.0 * own * (q - 1) : 0.0; }
+  double gatherReceived() const { return 8.0 * others; }
+};
+GroupParts groupParts(const Case &k, const Tile &t) {
+  GroupParts g;
+  auto members = group(k);
+  if (members.empty())
+    return g;
+  const int me = myCoords(k)[k.splitGridDim()];
+  g.q = static_cast<int64_t>(members.size());
+  g.own = partElems(k, members[me], t);
+  for (size_t m = 0; m < members.size(); ++m)
+    if (static_cast<int>(m) != me)
+      g.others += partElems(k, members[m], t);
+  return g;
 }
 
 /// True if element `j` of tile `t` is inside the block (`inSub`: inside this
@@ -290,8 +330,6 @@ TEST_P(SplitArrays, GatherAssemblesTheTileAndCountsItsBytes) {
     void *a = makeGridArray("G", k.extents, k.grid, k.gridDims, k.splitDims, TC_RT_INIT_INPUT,
                             onDisk);
     Layout l = layoutAt(k, myCoords(k));
-    auto members = group(k);
-    const int me = myCoords(k)[k.splitGridDim()];
     for (const Tile &t : tiles(k)) {
       std::string what = k.name() + " " + t.name();
       Desc desc = TileDesc{t.shape}.encode();
@@ -307,13 +345,10 @@ TEST_P(SplitArrays, GatherAssemblesTheTileAndCountsItsBytes) {
           ADD_FAILURE() << what << ": element " << str(j) << " is " << got << ", expected "
                         << expect;
       });
-      int64_t own = partElems(k, members[me], t), others = 0;
-      for (size_t m = 0; m < members.size(); ++m)
-        if (static_cast<int>(m) != me)
-          others += partElems(k, members[m], t);
-      EXPECT_EQ(after.bytesSent - before.bytesSent, 8.0 * own * (members.size() - 1)) << what;
-      EXPECT_EQ(after.bytesReceived - before.bytesReceived, 8.0 * others) << what;
-      EXPECT_EQ(after.bytesRead - before.bytesRead, onDisk ? 8.0 * own : 0.0) << what;
+      GroupParts g = groupParts(k, t);
+      EXPECT_EQ(after.bytesSent - before.bytesSent, g.gatherSent()) << what;
+      EXPECT_EQ(after.bytesReceived - before.bytesReceived, g.gatherReceived()) << what;
+      EXPECT_EQ(after.bytesRead - before.bytesRead, onDisk ? 8.0 * g.own : 0.0) << what;
       EXPECT_EQ(after.bytesWritten, before.bytesWritten) << what;
     }
     releaseArrays();
@@ -327,8 +362,6 @@ TEST_P(SplitArrays, TwoOutstandingGathersOnTwoBuffers) {
     void *a = makeGridArray("D", k.extents, k.grid, k.gridDims, k.splitDims, TC_RT_INIT_INPUT,
                             onDisk);
     Layout l = layoutAt(k, myCoords(k));
-    auto members = group(k);
-    const int me = myCoords(k)[k.splitGridDim()];
     std::vector<Tile> ts = tiles(k);
     for (size_t i = 0; i + 1 < ts.size(); i += 2) {
       const Tile &t0 = ts[i], &t1 = ts[i + 1];
@@ -344,10 +377,8 @@ TEST_P(SplitArrays, TwoOutstandingGathersOnTwoBuffers) {
       Counters after = compute();
       double sent = 0, received = 0;
       for (const Tile *t : {&t0, &t1}) {
-        sent += 8.0 * partElems(k, members[me], *t) * (members.size() - 1);
-        for (size_t m = 0; m < members.size(); ++m)
-          if (static_cast<int>(m) != me)
-            received += 8.0 * partElems(k, members[m], *t);
+        sent += groupParts(k, *t).gatherSent();
+        received += groupParts(k, *t).gatherReceived();
       }
       // Counted when the messages start.
       EXPECT_EQ(started.bytesSent - before.bytesSent, sent) << what;
@@ -381,7 +412,6 @@ TEST_P(SplitArrays, ReduceScatterSumsTheOwnPart) {
                             onDisk);
     Layout l = layoutAt(k, myCoords(k));
     auto members = group(k);
-    const int me = myCoords(k)[k.splitGridDim()];
     for (const Tile &t : tiles(k)) {
       std::string what = k.name() + " " + t.name();
       Desc desc = TileDesc{t.shape}.encode();
@@ -409,13 +439,10 @@ TEST_P(SplitArrays, ReduceScatterSumsTheOwnPart) {
           ADD_FAILURE() << what << ": element " << str(j) << " is " << got << ", expected "
                         << sum(j);
       });
-      int64_t own = partElems(k, members[me], t), others = 0;
-      for (size_t m = 0; m < members.size(); ++m)
-        if (static_cast<int>(m) != me)
-          others += partElems(k, members[m], t);
-      EXPECT_EQ(after.bytesSent - before.bytesSent, 8.0 * others) << what;
-      EXPECT_EQ(after.bytesReceived - before.bytesReceived, 8.0 * own * (members.size() - 1))
-          << what;
+      GroupParts g = groupParts(k, t);
+      EXPECT_EQ(after.bytesSent - before.bytesSent, g.gatherReceived()) << what;
+      EXPECT_EQ(after.bytesReceived - before.bytesReceived, g.gatherSent()) << what;
+      const int64_t own = g.own;
       EXPECT_EQ(after.bytesRead, before.bytesRead) << what; // storage untouched
       EXPECT_EQ(after.bytesWritten, before.bytesWritten) << what;
 

@@ -69,6 +69,11 @@ struct PlanDecisions {
   std::optional<TileMemory> memory;
   /// PUMMA's rolled input (PummaSchedule.h).
   std::optional<Operand> roll;
+  /// The processor grid: only plans on it are candidates. Every algorithm
+  /// uses all P processes except COSMA, whose grid may have fewer (the rest
+  /// stay idle, Kwasniewski et al. section 7.1); a grid of more than P, or of
+  /// fewer for another algorithm, is an error.
+  std::optional<std::vector<int64_t>> grid;
   /// A complete nest (requires method, algorithm and order): only evaluated.
   std::optional<TileNest> nest;
   /// A and C stored with I's labels last (StorageOrder.h); takes no part in the

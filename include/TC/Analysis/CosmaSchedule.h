@@ -88,30 +88,59 @@ std::optional<std::vector<TileLoop>> cosmaRounds(const ContractionProblem &probl
                                                  const CosmaLayout &layout, double memBytes,
                                                  int64_t elemBytes);
 
-/// The grid planCosma uses on machine.procs ranks, every rank used (the
-/// runtime has no idle ranks): among the factorizations pm * pn * pk = P with
+/// COSMA's delta (Kwasniewski et al. section 7.1, FitRanks; Fig. 5): the
+/// largest share of the machine's P ranks that grid fitting may leave idle, so
+/// that a grid on P' in [ceil((1 - delta) P), P] ranks competes with those on
+/// all P. The paper's default, 3%: on 65 ranks [4, 4, 4] on 64 beats every
+/// factorization of 65 (docs/Derivations.md D25, D27).
+constexpr double kCosmaIdleFraction = 0.03;
+
+/// The machine model's time for a COSMA grid on `used` of machine.procs ranks
+/// whose busiest rank receives `maxReceivedBytes`: those bytes at the network
+/// bandwidth, plus the computation idle ranks add. [G]'s model leaves out the
+/// computation every plan shares, F / P per rank (F = 2 |I| |J| |K| flops);
+/// on P' < P ranks each used rank does F / P', P / P' times that share, and
+/// the difference F (1/P' - 1/P) is charged at machine.flopRate (Fig. 5's
+/// +1.5% computation for 65 -> 64 ranks). Without a network bandwidth (0),
+/// bytes count as seconds and computation is not charged.
+double cosmaSeconds(const MacroSizes &sizes, int64_t used, double maxReceivedBytes,
+                    const MachineModel &machine);
+
+/// The grid planCosma uses on machine.procs = P ranks: among the
+/// factorizations pm * pn * pk = P' of every P' in [ceil((1 - delta) P), P]
+/// (delta = kCosmaIdleFraction by default; ranks P'..P-1 then stay idle) with
 /// each factor within its macro-index extent (those that fit memory as
-/// fitRanks judges it, if any does), the one whose busiest rank receives the
-/// fewest bytes (cosmaVolumes: the runtime's ceil-sized blocks and sub-blocks
-/// included), then the fewest received in total, then fitRanks's order (face
-/// sum, flops, (pm, pn, pk) descending). fitRanks's face sum is the even-size
-/// proxy of that volume: it counts the data a rank already holds and ignores
-/// uneven sub-blocks, so on 16384^3 with P = 65 it ties [13, 5, 1] with
-/// [13, 1, 5], whose busiest rank receives 0.4% less. The search stops at the
-/// first grid whose average (exact and cheap: ((pn-1)|A| + (pm-1)|B| +
-/// (pk-1)|C|) / P) reaches the best maximum found. fitRanks's grid when no
-/// factorization is within the extents (P > |I| |J| |K|).
+/// fitRanks judges it, if any does), the one with the least time
+/// (cosmaSeconds: its busiest rank's received bytes, cosmaVolumes, with the
+/// runtime's ceil-sized blocks and sub-blocks, plus the computation idle ranks
+/// add), then more ranks used (ties and grids no better keep every rank), then
+/// the busiest rank's fewest bytes, the fewest received in total, and
+/// fitRanks's order (face sum, flops, (pm, pn, pk) descending). fitRanks's face
+/// sum is the even-size proxy of that volume: it counts the data a rank already
+/// holds and ignores uneven sub-blocks, so on 16384^3 with P = 65 it ties
+/// [13, 5, 1] with [13, 1, 5], whose busiest rank receives 0.4% less. The
+/// search stops at the first grid whose lower bound (the average received
+/// volume, exact and cheap: ((pn-1)|A| + (pm-1)|B| + (pk-1)|C|) / P', in
+/// cosmaSeconds) exceeds the best time found. fitRanks's grid when no
+/// factorization in the range is within the extents (P > |I| |J| |K|).
 std::vector<int64_t> fitCosmaGrid(const ContractionProblem &problem, const MacroIndices &macro,
-                                  const MachineModel &machine);
+                                  const MachineModel &machine,
+                                  double delta = kCosmaIdleFraction);
 
 /// COSMA's plan for `problem` on `machine`, in core: the grid fitted to P
-/// (fitCosmaGrid), the labels, the rounds and the volumes; nullopt with a
-/// remark when it does not apply or does not fit in memory. `grid`: a given
-/// grid instead.
+/// (fitCosmaGrid with `delta`; with 0 when the rounds of the grid it gives,
+/// which leaves ranks idle, do not fit in memory), the labels, the rounds and
+/// the volumes; nullopt with a remark when it does not apply or does not fit
+/// in memory.
+/// `grid`: a given grid instead, of at most P ranks. A grid of P' < P ranks
+/// leaves ranks P'..P-1 idle (the runtime runs them without data): the plan's
+/// per-rank volumes have P entries, zero for the idle ranks, and its seconds
+/// are cosmaSeconds.
 std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
                                          const MacroIndices &macro, const MachineModel &machine,
                                          std::vector<std::string> &remarks,
-                                         const std::optional<std::vector<int64_t>> &grid = {});
+                                         const std::optional<std::vector<int64_t>> &grid = {},
+                                         double delta = kCosmaIdleFraction);
 
 } // namespace mlir::tc
 

@@ -82,6 +82,11 @@ struct MachineModel {
   /// (ring all-gather, out-of-core all-reduce read+write, ring all-reduce on
   /// P not a power of two; see #tc.machine's `volumes`).
   bool runtimeVolumes = false;
+  /// Flop/s per process (a multiply-add is 2 flops). [G]'s cost leaves out the
+  /// computation, the same for every plan that spreads it evenly over all P
+  /// processes; only what a plan adds to that share is charged at this rate
+  /// (a COSMA grid leaving processes idle, CosmaSchedule.h).
+  double flopRate = 1e9;
 
   double tileBudget() const { return tileFraction * memBytes; }
   /// Staging and out-of-core collectives move at most this much at a time, on

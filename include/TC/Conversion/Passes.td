@@ -76,8 +76,13 @@ def LowerToRuntime : Pass<"tc-lower-to-runtime", "::mlir::ModuleOp"> {
     (`populateTCToRuntimeConversionPatterns`,
     include/TC/Conversion/TCToRuntime/TCToRuntime.h). `tc_main` starts with a
     call of `tc_rt_check_abi(TC_RT_API_VERSION)`, so a program linked against
-    another runtime ABI stops with a clear error. The result lowers to LLVM with
-    the upstream conversions.
+    another runtime ABI stops with a clear error, and, when the module has a
+    `tc.machine`, of `tc_rt_check_procs(procs)`, so a run on another number of
+    processes does too. Against that machine, an array on a grid of more
+    processes, a non-distributed array on a grid of fewer (only distributed
+    arrays leave processes idle, as COSMA's grids may) and per-rank predictions
+    of another length are errors. The result lowers to LLVM with the upstream
+    conversions.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

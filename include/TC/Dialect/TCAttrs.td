@@ -99,13 +99,19 @@ def TC_MachineAttr : TC_Attr<"Machine", "machine"> {
     ```mlir
     #tc.machine<procs = 4, mem = 67108864, net_bw = 2.0e+08, disk_bw = 8.0e+06>
     #tc.machine<procs = 4, mem = "64MiB", net_bw = "200MB/s", disk_bw = "8MB/s",
-                elem_bytes = 8, bcast_factor = 1.4, reduce_factor = 1.0>
+                elem_bytes = 8, bcast_factor = 1.4, reduce_factor = 1.0, flop_rate = 2.0e+10>
     ```
 
     Sizes and rates are plain numbers or strings with units (KB, MB, GB = powers of
     1000; KiB, MiB, GiB = powers of 1024; rates end in `/s`). `procs`, `mem`, `net_bw`
     and `disk_bw` are required; `elem_bytes` defaults to 8 and both factors to 1. The
     printed form always uses plain numbers.
+
+    `flop_rate` (flop/s per process, default 1e9; printed when it differs) prices
+    the computation a plan adds to an even share over all processes: a COSMA grid
+    that leaves processes idle (Kwasniewski et al. section 7.1, Fig. 5) gives each
+    used process P/P' times that share. Gao et al.'s costs leave out the
+    computation every plan shares.
 
     `volumes = runtime` (default `paper`) predicts the bytes tc's runtime moves
     instead of the paper's formulas where the two differ: an all-gather of A sends
@@ -122,9 +128,15 @@ def TC_MachineAttr : TC_Attr<"Machine", "machine"> {
     "int64_t":$elemBytes,
     APFloatParameter<"broadcast cost multiplier">:$bcastFactor,
     APFloatParameter<"reduction cost multiplier">:$reduceFactor,
+    APFloatParameter<"flop/s per process">:$flopRate,
     EnumParameter<TC_VolumesKind>:$volumes);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// flop_rate when not given: 1e9 flop/s per process (tc-fuse-distribute's
+    /// CalcCost default too).
+    static double getDefaultFlopRate();
+  }];
 }
 
 def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
@@ -154,7 +166,11 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
       along the grid dimension it is replicated along.
     - `grid`, `dist_a`, `dist_b`, `dist_c`: the processor grid and the
       distributions of the two inputs and the result during the computation,
-      one entry per grid dimension.
+      one entry per grid dimension. The grid has the machine's `procs`
+      processes, except COSMA's, which may have fewer: the rest stay idle
+      (Kwasniewski et al. section 7.1; the planner leaves up to 3% idle when
+      that is faster, docs/Derivations.md D27). A grid written by hand restricts
+      the planner to plans on it.
     - `order`: the order of the three disk reads, e.g. `CAB` ([G] section 3).
     - `loops`: the tiling loops in four groups D1..D4 (docs/Derivations.md D4), each a dictionary
       from label to tile count; loops within a group are interchangeable. The
@@ -177,9 +193,11 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
       range, each array's panel gathered once per round (Kwasniewski et al.
       Algorithm 1 lines 6-7), a dictionary from K label to round count (>= 2).
     - `disk_bytes`, `comm_bytes`: predicted disk and network volume per process,
-      including the redistribution of inputs and result; `seconds`: predicted
-      overhead, disk_bytes / disk_bw + comm_bytes / net_bw. All three are
-      finite and non-negative.
+      including the redistribution of inputs and result (COSMA, PUMMA: the
+      busiest process's received bytes); `seconds`: predicted overhead,
+      disk_bytes / disk_bw + comm_bytes / net_bw, plus, for a COSMA grid
+      leaving processes idle, the flops they leave to the others at the
+      machine's `flop_rate`. All three are finite and non-negative.
     - `i_contiguous`: `true` stores A and C with the labels of I (those of A and
       C) last, contiguous, so the local dgemm runs with a long M; `false` keeps
       the given dimension order. tc-solve-tiles sets `true` when I is at least 64

@@ -255,6 +255,10 @@ def TC_ShiftTileOp : TC_Op<"shift_tile"> {
 def TC_GridCoordOp : TC_Op<"grid_coord", [Pure]> {
   let summary = "This process's coordinate along one grid dimension of an array's grid";
   let description = [{
+    -1 on a process the grid leaves idle (a grid of fewer processes than the
+    machine's: COSMA's, Kwasniewski et al. section 7.1), which holds none of the
+    array.
+
     ```mlir
     %q = tc.grid_coord %C along 1 : !tc.array<2 x f64 on 2>
     ```

@@ -33,12 +33,29 @@ extern "C" {
 /// rank exits with a non-zero status. Generated programs call it first.
 void tc_rt_check_abi(int64_t compiled_version);
 
+/// Refuses to run on another number of processes than the program was planned
+/// for (`procs`, its machine's): rank 0 prints both numbers and every rank exits
+/// with a non-zero status. Generated programs call it after tc_rt_check_abi.
+void tc_rt_check_procs(int64_t procs);
+
 /// Per-rank predictions of a fused program, on top of tc_rt_plan: bytes each
 /// rank sends and receives (n = the number of processes planned for).
 void tc_rt_plan_per_rank(const double *sent, const double *received, int64_t n);
 
-/// Creates an array and loads its initial contents (phase "load").
-/// desc: an array description (tc_rt::ArrayDesc, TC_RT_ARRAY_*).
+/// Creates an array and loads its initial contents (phase "load"); every rank
+/// calls it (it ends with a barrier over all ranks).
+/// desc: an array description (tc_rt::ArrayDesc, TC_RT_ARRAY_*). Its grid may
+/// have fewer processes than the run (never more): ranks 0..G-1 form the grid
+/// (G its product, row-major coordinates), and ranks G.. are idle for this
+/// array (COSMA's idle ranks, Kwasniewski et al. section 7.1). Only a
+/// distributed array may leave ranks idle. An idle rank holds none of it (a
+/// zero-sized block in every dimension; no memory, no scratch file), loads and
+/// stores nothing, and its calls on the array that act within the grid (tile
+/// reads and writes, gathers, reductions, shifts, panel collectives, partial
+/// sums) return at once, moving no bytes (a gather leaves the buffer zero). It
+/// still takes part in what spans every rank: array creation, redistribution,
+/// the output file and the report.
+
 /// name: NUL-terminated; the HDF5 dataset and the --input key.
 /// storage: for an in-memory array, a buffer of the padded block's shape (of the
 /// padded sub-block's, along a split dimension) to hold it (tiles read from it
@@ -60,7 +77,8 @@ void tc_rt_plan_per_rank(const double *sent, const double *received, int64_t n);
 /// with a cyclic dimension has no skew and no split dimension.
 void *tc_rt_array(const int64_t *desc, const char *name, double *storage);
 
-/// This process's coordinate along grid dimension `grid_dim` of `array`'s grid.
+/// This process's coordinate along grid dimension `grid_dim` of `array`'s grid;
+/// -1 on a rank the grid leaves idle.
 int64_t tc_rt_grid_coord(void *array, int64_t grid_dim);
 
 /// The plan's per-rank predictions and sizes (before the first tile op).

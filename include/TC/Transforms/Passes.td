@@ -12,9 +12,9 @@ include "mlir/Pass/PassBase.td"
 // which runs the planning passes, takes them all and forwards each to its pass.
 defvar MachineFileOption = [
   Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
-         "JSON machine file: the keys of #tc.machine for tc-set-machine, measured "
-         "costs (mcost, latency, flop_rate, io_latency, call_overhead) for "
-         "tc-fuse-distribute">,
+         "JSON machine file: the keys of #tc.machine (flop_rate included) for "
+         "tc-set-machine, measured costs (mcost, latency, io_latency, "
+         "call_overhead) for tc-fuse-distribute">,
 ];
 
 defvar MachineOptions = [
@@ -34,6 +34,9 @@ defvar MachineOptions = [
   Option<"volumes", "volumes", "std::string", /*default=*/"\"\"",
          "Volume accounting: paper (the papers' formulas, default) or runtime "
          "(the bytes tc's runtime moves; see #tc.machine)">,
+  Option<"flopRate", "flop-rate", "double", /*default=*/"0",
+         "Flop/s per process, for CalcCost and the computation idle processes "
+         "add (default: the machine file's flop_rate, else 1e9)">,
 ];
 
 defvar FusionOptions = [
@@ -41,8 +44,6 @@ defvar FusionOptions = [
          "Largest number of logical grid dimensions searched">,
   Option<"latency", "latency", "double", /*default=*/"0",
          "Seconds per message in the analytic Mcost (default: the machine file's, else 1e-5)">,
-  Option<"flopRate", "flop-rate", "double", /*default=*/"0",
-         "Flop/s per process for CalcCost (default: the machine file's, else 1e9)">,
   Option<"virtualPartitioning", "virtual-partitioning", "bool", /*default=*/"true",
          "Allow fused loops split differently at their two ends (lcm virtual partitioning)">,
   Option<"ioLatency", "io-latency", "double", /*default=*/"-1",
@@ -74,10 +75,10 @@ def SetMachine : Pass<"tc-set-machine", "::mlir::ModuleOp"> {
 
     The machine file is a JSON object with the keys of `#tc.machine`:
     `{"procs": 4, "mem": "64MB", "net_bw": "200MB/s", "disk_bw": "8MB/s",
-    "elem_bytes": 8, "bcast_factor": 1, "reduce_factor": 1}`; numbers or strings
-    with units, and optionally `"volumes": "runtime"` (see `#tc.machine`). The
-    result must name procs, mem, net_bw and disk_bw. The keys `latency`,
-    `flop_rate`, `io_latency`, `call_overhead` and `mcost` (measured costs written
+    "elem_bytes": 8, "bcast_factor": 1, "reduce_factor": 1, "flop_rate": 2e10}`;
+    numbers or strings with units, and optionally `"volumes": "runtime"` (see
+    `#tc.machine`). The result must name procs, mem, net_bw and disk_bw. The keys
+    `latency`, `io_latency`, `call_overhead` and `mcost` (measured costs written
     by `tc-calibrate`) are left to `tc-fuse-distribute`.
   }];
   let options = !listconcat(MachineFileOption, MachineOptions);

@@ -450,7 +450,7 @@ void mlir::tc::populateTCToRuntimeConversionPatterns(const TypeConverter &conver
   patterns.add<SliceLowering<StoreSliceOp>>(converter, ctx, "tc_rt_store_slice");
 }
 
-void mlir::tc::insertRuntimeABICheck(ModuleOp module) {
+void mlir::tc::insertRuntimeABICheck(ModuleOp module, std::optional<int64_t> procs) {
   auto entry = module.lookupSymbol<func::FuncOp>("tc_main");
   if (!entry || entry.isExternal())
     return;
@@ -465,4 +465,15 @@ void mlir::tc::insertRuntimeABICheck(ModuleOp module) {
   b.setInsertionPointToStart(&entry.getBody().front());
   Value version = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(TC_RT_API_VERSION));
   func::CallOp::create(b, loc, "tc_rt_check_abi", TypeRange{}, ValueRange{version});
+  if (!procs)
+    return;
+  // The ranks a grid leaves idle are the run's beyond its product: the run
+  // must have the machine's number (docs/RuntimeABI.md, idle ranks).
+  {
+    OpBuilder::InsertionGuard guard(b);
+    declareRuntimeFunction(b, module, loc, "tc_rt_check_procs",
+                           b.getFunctionType({b.getI64Type()}, {}));
+  }
+  Value n = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(*procs));
+  func::CallOp::create(b, loc, "tc_rt_check_procs", TypeRange{}, ValueRange{n});
 }

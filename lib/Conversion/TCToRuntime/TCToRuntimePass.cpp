@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "TC/Conversion/Passes.h"
 #include "TC/Conversion/TCToRuntime/TCToRuntime.h"
+#include "TC/Dialect/TCAttrs.h"
+#include "TC/Dialect/TCDialect.h"
 #include "TC/Dialect/TCOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -52,6 +54,47 @@ struct SuccessorBlockConversion : ConversionPattern {
 };
 
 struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePass> {
+  /// Against the module's machine (when it has one), what the runtime checks
+  /// when the program starts: an array's grid has at most the machine's
+  /// processes, and fewer only for a distributed array (the processes past the
+  /// grid stay idle, holding none of it: COSMA, Kwasniewski et al. section
+  /// 7.1); per-rank predictions have one entry per process.
+  static LogicalResult checkProcesses(ModuleOp module) {
+    auto machine = module->getAttrOfType<MachineAttr>(TCDialect::getMachineAttrName());
+    if (!machine)
+      return success();
+    const int64_t procs = machine.getProcs();
+    WalkResult walked = module.walk([&](Operation *op) {
+      if (auto array = dyn_cast<ArrayOp>(op)) {
+        int64_t used = 1;
+        for (int64_t g : array.getGrid())
+          used *= g;
+        if (used > procs) {
+          array.emitOpError() << "array '" << array.getName() << "' is on a grid of " << used
+                              << " processes but the machine has " << procs;
+          return WalkResult::interrupt();
+        }
+        if (used < procs && array.getKind() != ArrayKind::Distributed) {
+          array.emitOpError() << "array '" << array.getName() << "' of kind "
+                              << stringifyArrayKind(array.getKind()) << " is on a grid of "
+                              << used << " of the machine's " << procs
+                              << " processes; only distributed arrays leave processes idle";
+          return WalkResult::interrupt();
+        }
+      }
+      if (auto predicted = dyn_cast<PredictedVolumesOp>(op))
+        for (std::optional<ArrayRef<double>> perRank :
+             {predicted.getSentPerRank(), predicted.getReceivedPerRank()})
+          if (perRank && static_cast<int64_t>(perRank->size()) != procs) {
+            predicted.emitOpError() << "predicts " << perRank->size()
+                                    << " processes' volumes but the machine has " << procs;
+            return WalkResult::interrupt();
+          }
+      return WalkResult::advance();
+    });
+    return failure(walked.wasInterrupted());
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // Contraction-level ops have no runtime call: say which pass lowers them.
@@ -71,6 +114,8 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
       return WalkResult::advance();
     });
     if (unplanned.wasInterrupted())
+      return signalPassFailure();
+    if (failed(checkProcesses(module)))
       return signalPassFailure();
 
     MLIRContext *ctx = &getContext();
@@ -103,7 +148,10 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
-    insertRuntimeABICheck(module);
+    std::optional<int64_t> procs;
+    if (auto machine = module->getAttrOfType<MachineAttr>(TCDialect::getMachineAttrName()))
+      procs = machine.getProcs();
+    insertRuntimeABICheck(module, procs);
     // The machine model has served the planners; LLVM IR has no place for it.
     module->removeAttr(TCDialect::getMachineAttrName());
   }

@@ -12,6 +12,8 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <optional>
+
 namespace mlir::tc {
 
 #define GEN_PASS_DECL_LOWERTORUNTIME
@@ -31,8 +33,10 @@ void populateTCToRuntimeConversionPatterns(const TypeConverter &converter,
 
 /// Makes the program check, before anything else, that it runs against the
 /// runtime ABI it was compiled for: a call of `tc_rt_check_abi` at the start of
-/// `tc_main` (no-op when the module has no `tc_main`).
-void insertRuntimeABICheck(ModuleOp module);
+/// `tc_main` (no-op when the module has no `tc_main`); then, when `procs` is
+/// given (the machine it was planned for), a call of `tc_rt_check_procs`: the
+/// run must have that many processes (grids of fewer leave the rest idle).
+void insertRuntimeABICheck(ModuleOp module, std::optional<int64_t> procs = std::nullopt);
 
 } // namespace mlir::tc
 

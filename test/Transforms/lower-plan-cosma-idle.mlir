@@ -1,0 +1,35 @@
+// tc-lower-plan on a COSMA plan whose grid leaves processes idle (Kwasniewski
+// et al. section 7.1): [2, 2, 1] on a machine of 5. The fifth process creates
+// and stores the arrays with the others (collectives over every process) but
+// holds none of them: tc.grid_coord is -1 there, and the rounds, the
+// multiplies and the reduction run only on the grid. The per-rank predictions
+// have 5 entries, the idle one 0; the flops are those of one of the 4 used
+// processes (2 64 48 40 / 4).
+// RUN: tc-opt %s --tc-lower-plan --canonicalize | FileCheck %s
+
+module attributes {tc.machine = #tc.machine<procs = 5, mem = "1GB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
+  // CHECK-LABEL: func.func @mm()
+  // CHECK: tc.predicted_volumes {{{.*}}flops = 6.144000e+04 : f64, received_per_rank = array<f64: 9.984000e+03, 9.984000e+03, 9.984000e+03, 9.984000e+03, 0.000000e+00>, sent_per_rank = array<f64: 9.984000e+03, 9.984000e+03, 9.984000e+03, 9.984000e+03, 0.000000e+00>}
+  // CHECK: %[[C:.*]] = memref.alloc() : memref<32x20xf64>
+  // CHECK: %[[AA:.*]] = tc.array distributed "A" [64, 48] on [2, 2, 1] dims [0, 2] skew [-1, -1] split [1, -1] init input
+  // CHECK: %[[BA:.*]] = tc.array distributed "B" [48, 40] on [2, 2, 1] dims [2, 1] skew [-1, -1] split [-1, 0] init input
+  // CHECK: %[[CA:.*]] = tc.array distributed "C" [64, 40] on [2, 2, 1] dims [0, 1] skew [-1, -1] split [2, -1] init input
+  // CHECK: %[[COORD:.*]] = tc.grid_coord %[[CA]] along 0
+  // CHECK: %[[MEMBER:.*]] = arith.cmpi sge, %[[COORD]], %{{.*}} : index
+  // CHECK: scf.if %[[MEMBER]] {
+  // CHECK:   tc.read_tile %[[CA]][%{{.*}}, %{{.*}}] into %[[C]]
+  // CHECK:   tc.gather_tile_start %[[AA]]
+  // CHECK:   scf.for
+  // CHECK:   tc.tile_contract %[[C]]
+  // CHECK:   tc.reduce_scatter_tile %[[C]] into %[[CA]]
+  // CHECK:   tc.write_tile %[[C]] into %[[CA]]
+  // CHECK: }
+  // CHECK: memref.dealloc
+  // CHECK: tc.store %[[CA]]
+  func.func @mm(%A: tensor<64x48xf64>, %B: tensor<48x40xf64>, %C: tensor<64x40xf64>) -> tensor<64x40xf64> {
+    %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = true, algorithm = cosma, grid = <[2, 2, 1]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>, rounds = {k = 3}>}
+           : tensor<64x48xf64>, tensor<48x40xf64> -> tensor<64x40xf64>
+    return %r : tensor<64x40xf64>
+  }
+}
