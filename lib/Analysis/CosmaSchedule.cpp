@@ -20,11 +20,10 @@ int64_t blockLen(int64_t extent, int64_t parts, int64_t coord) {
   return std::max<int64_t>(0, std::min(b, extent - coord * b));
 }
 
-/// Length of sub-block `coord` of `q` in a block of length `len` whose padded
-/// length is `padded` (the runtime's subLen).
-int64_t subLen(int64_t len, int64_t padded, int64_t q, int64_t coord) {
-  int64_t s = ceilDiv(padded, q);
-  return std::max<int64_t>(0, std::min(s, len - coord * s));
+/// Length of sub-block `coord` of `q` in a block of length `len`: balanced, the
+/// longer first (the runtime's subLen).
+int64_t subLen(int64_t len, int64_t q, int64_t coord) {
+  return len / q + (coord < len % q ? 1 : 0);
 }
 
 /// The grid dimension a label is distributed along in x's compute view, or -1.
@@ -114,25 +113,32 @@ RankVolumes cosmaVolumes(const ContractionProblem &problem, const CosmaLayout &l
         const int64_t coord[3] = {x, y, z};
         const int64_t rank = (x * g[1] + y) * g[2] + z;
         for (Operand op : {Operand::A, Operand::B, Operand::C}) {
-          double block = 1, own = 1;
-          for (const std::string &l : problem.labels(op)) {
-            int64_t gd = gridDimOf(layout, op, l);
-            int64_t n = problem.extents.at(l);
-            int64_t len = gd >= 0 ? blockLen(n, g[gd], coord[gd]) : n;
-            block *= static_cast<double>(len);
-            if (l == layout.splitLabel(op)) {
-              int64_t sd = CosmaLayout::splitGridDim(op);
-              len = subLen(len, paddedBlock(problem, layout, op, l), g[sd], coord[sd]);
+          const int64_t sd = CosmaLayout::splitGridDim(op), q = g[sd];
+          // Elements of x's block at this rank, or of the sub-block of the group
+          // member at split coordinate `member`.
+          auto elements = [&](std::optional<int64_t> member) {
+            double n = 1;
+            for (const std::string &l : problem.labels(op)) {
+              int64_t gd = gridDimOf(layout, op, l);
+              int64_t len = problem.extents.at(l);
+              if (gd >= 0)
+                len = blockLen(len, g[gd], coord[gd]);
+              if (member && l == layout.splitLabel(op))
+                len = subLen(len, q, *member);
+              n *= static_cast<double>(len);
             }
-            own *= static_cast<double>(len);
-          }
-          const double q = static_cast<double>(g[CosmaLayout::splitGridDim(op)]);
+            return n;
+          };
+          const double block = elements(std::nullopt);
+          const double own = elements(coord[sd]);
           const double e = static_cast<double>(elemBytes);
-          if (op == Operand::C) { // reduce-scatter: others' parts out, own part in q-1 times
+          if (op == Operand::C) { // ring reduce-scatter: all but the own part out, all but
+                                  // the previous member's in (GroupExchange.h)
             v.sent[rank] += e * (block - own);
-            v.received[rank] += e * (q - 1) * own;
+            v.received[rank] += e * (block - elements((coord[sd] + q - 1) % q));
           } else { // gather: own part out to q-1 processes, the others' parts in
-            v.sent[rank] += e * (q - 1) * own;
+            const double qd = static_cast<double>(q);
+            v.sent[rank] += e * (qd - 1) * own;
             v.received[rank] += e * (block - own);
           }
         }

@@ -146,17 +146,24 @@ int64_t DistArray::subRows(int d) const {
   return ceilDiv(b, grid[splitDim[d]]);
 }
 
+// Balanced sub-blocks (COSMA splits its intervals so, Kwasniewski et al.
+// section 7.1): a block of L rows split q ways gives the first L mod q members
+// floor(L / q) + 1 rows and the others floor(L / q), so no member of a group
+// holds nothing while another holds a whole padded sub-block.
 int64_t DistArray::subStart(int d, const std::vector<int> &at) const {
   if (splitDim.empty() || splitDim[d] < 0 || at.empty())
     return 0;
-  return at[splitDim[d]] * subRows(d);
+  int64_t len = blockLen(d, at), q = grid[splitDim[d]], c = at[splitDim[d]];
+  return c * (len / q) + std::min(c, len % q);
 }
 
 int64_t DistArray::subLen(int d, const std::vector<int> &at) const {
   if (splitDim.empty() || splitDim[d] < 0)
     return blockLen(d, at);
-  int64_t lo = subStart(d, at);
-  return std::max<int64_t>(0, std::min(lo + subRows(d), blockLen(d, at)) - lo);
+  if (at.empty())
+    return 0;
+  int64_t len = blockLen(d, at), q = grid[splitDim[d]], c = at[splitDim[d]];
+  return len / q + (c < len % q ? 1 : 0);
 }
 
 int64_t DistArray::slabRows() const { return ceilDiv(extents[0], ctx().size); }

@@ -101,7 +101,9 @@ struct DistArray {
   /// the extent of its split grid dimension (the padded block when not split).
   int64_t subRows(int d) const;
   /// Start (relative to the block) and length of the sub-block of dim `d` held at
-  /// grid coordinates `at`: 0 and blockLen when `d` is not split; may be empty.
+  /// grid coordinates `at`: 0 and blockLen when `d` is not split; balanced
+  /// otherwise (lengths differ by at most one, the longer first); empty only
+  /// when the block has fewer rows than the group has members.
   int64_t subStart(int d, const std::vector<int> &at) const;
   int64_t subLen(int d, const std::vector<int> &at) const;
   int64_t subStart(int d) const { return subStart(d, coords); }

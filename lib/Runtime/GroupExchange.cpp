@@ -123,4 +123,31 @@ std::vector<double> reduceToOwners(const DistArray &a, const Group &grp, double 
   return sum;
 }
 
+std::vector<double> ringReduceScatter(const DistArray &a, const Group &grp, double *buf,
+                                      const Shape &shape, const std::vector<Selection> &parts,
+                                      int tag, const char *call) {
+  const int q = grp.size(), me = grp.me;
+  auto partAt = [&](int t) { return ((me - t - 1) % q + q) % q; }; // sent at step t
+  auto contribution = [&](int m) {
+    std::vector<double> x(elements(parts[m]));
+    copyBoxes(buf, shape, x.data(), lengths(parts[m]), parts[m], /*xToY=*/true);
+    return x;
+  };
+  std::vector<double> running = contribution(partAt(0));
+  const int next = grp.ranks[(me + 1) % q], prev = grp.ranks[(me + q - 1) % q];
+  for (int t = 0; t + 1 < q; ++t) {
+    const int in = partAt(t + 1);
+    std::vector<double> received(elements(parts[in]));
+    Messages messages{&a, call, tag, {}};
+    messages.receive(received.data(), static_cast<int64_t>(received.size()), prev);
+    messages.send(running.data(), static_cast<int64_t>(running.size()), next);
+    messages.wait();
+    std::vector<double> own = contribution(in);
+    for (size_t i = 0; i < own.size(); ++i)
+      received[i] += own[i];
+    running = std::move(received);
+  }
+  return running; // partAt(q - 1) == me
+}
+
 } // namespace tc::rt

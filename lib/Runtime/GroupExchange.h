@@ -9,6 +9,12 @@
 // counted when the message starts), none for an empty part:
 //   gather:  sent = (q-1) n_me,         received = sum_{m != me} n_m
 //   reduce:  sent = sum_{m != me} n_m,  received = (q-1) n_me
+// except the ring reduce-scatter, q-1 steps around the group, each passing one
+// part's running sum to the next member:
+//   ring:    sent = sum_{m != me} n_m,  received = sum_{m != me-1} n_m
+// A member then receives what it does not own of one other member's part set,
+// whatever the parts' sizes: with uneven parts the busiest member receives
+// less than the direct exchange's (q-1) max n_m.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TC_LIB_RUNTIME_GROUPEXCHANGE_H
@@ -63,6 +69,14 @@ GatherRequest *startGather(const DistArray &a, const Group &grp, double *buf, co
 std::vector<double> reduceToOwners(const DistArray &a, const Group &grp, double *buf,
                                    const Shape &shape, const std::vector<Selection> &parts,
                                    int tag, const char *call);
+
+/// The same sum by the ring (see above): member me sends at step t the running
+/// sum of part (me - t - 1) mod q to member me + 1 and adds its own
+/// contribution to the part (me - t - 2) mod q it receives from me - 1; after
+/// q - 1 steps the part received is its own, summed over the group.
+std::vector<double> ringReduceScatter(const DistArray &a, const Group &grp, double *buf,
+                                      const Shape &shape, const std::vector<Selection> &parts,
+                                      int tag, const char *call);
 
 } // namespace tc::rt
 

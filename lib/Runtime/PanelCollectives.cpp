@@ -8,12 +8,13 @@
 // Inputs are all-gathered along g a tile (round) at a time, partial results
 // reduced along g back to the sub-blocks.
 //
-// Both collectives are direct exchanges between the q members of a group
-// (GroupExchange.h): a member's part is the tile inside its sub-block, clipped
-// to the block. The start/wait pair lets a program gather the next round's tile
-// while it computes on the current one (COSMA section 7.3). A rank past the
-// grid (idle) is in no group: its gathers leave the buffer zero, its
-// reductions do nothing.
+// The gather is a direct exchange between the q members of a group, the
+// reduce-scatter a ring (GroupExchange.h: with uneven sub-blocks the busiest
+// member then receives less); a member's part is the tile inside its
+// sub-block, clipped to the block. The start/wait pair lets a program gather
+// the next round's tile while it computes on the current one (COSMA section
+// 7.3). A rank past the grid (idle) is in no group: its gathers leave the
+// buffer zero, its reductions do nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "GroupExchange.h"
@@ -115,7 +116,7 @@ extern "C" void tc_rt_reduce_scatter_tile(void *array, double *buf, const int64_
     return;
   std::vector<Selection> parts = memberParts(a, grp, shape, offsets);
   std::vector<double> sum =
-      reduceToOwners(a, grp, buf, shape, parts, kReduceScatterTag, call);
+      ringReduceScatter(a, grp, buf, shape, parts, kReduceScatterTag, call);
   const Selection &own = parts[grp.me];
   copyBoxes(buf, shape, sum.data(), lengths(own), own, /*xToY=*/false);
 }

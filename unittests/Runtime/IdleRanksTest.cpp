@@ -120,8 +120,10 @@ TEST_P(IdleRanks, HoldNothingAndHaveNoCoordinates) {
     Counters c1 = compute();
     int64_t start = at.empty() ? 0 : at[0] * block;
     int64_t len = at.empty() ? 0 : std::max<int64_t>(0, std::min(block, 13 - start));
-    int64_t lo = at.empty() ? 0 : (q > 1 ? at.back() : 0) * sub;
-    int64_t hi = std::min(lo + sub, len);
+    // Balanced sub-blocks: the first len mod q members hold one row more.
+    int64_t c = at.empty() || q == 1 ? 0 : at.back();
+    int64_t lo = c * (len / q) + std::min(c, len % q);
+    int64_t hi = at.empty() ? 0 : lo + len / q + (c < len % q ? 1 : 0);
     int bad = 0;
     for (int64_t r = 0; r < block; ++r)
       for (int64_t c = 0; c < 11; ++c) {

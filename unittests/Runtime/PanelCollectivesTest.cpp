@@ -119,12 +119,11 @@ Layout layoutAt(const Case &k, const std::vector<int> &at) {
     l.padded.push_back(b);
     l.blockStart.push_back(bs);
     l.blockLen.push_back(bl);
-    if (sd >= 0) {
-      int64_t s = ceilDiv(b, k.grid[sd]);
-      int64_t ss = at[sd] * s;
-      l.subStart.push_back(ss);
-      l.subLen.push_back(nonNegative(std::min(ss + s, bl) - ss));
-      l.storeShape.push_back(s);
+    if (sd >= 0) { // balanced sub-blocks, stored padded to ceil(b / q)
+      int64_t q = k.grid[sd], c = at[sd];
+      l.subStart.push_back(c * (bl / q) + std::min(c, bl % q));
+      l.subLen.push_back(bl / q + (c < bl % q ? 1 : 0));
+      l.storeShape.push_back(ceilDiv(b, q));
     } else {
       l.subStart.push_back(0);
       l.subLen.push_back(bl);
@@ -216,12 +215,17 @@ int64_t partElems(const Case &k, const std::vector<int> &at, const Tile &t) {
 }
 
 /// This process's group exchanging tile `t`: the q members, the elements of t
-/// in its own part and in the others' (all 0 on an idle rank, in no group).
+/// in its own part, in the others' and in the previous member's (all 0 on an
+/// idle rank, in no group).
 struct GroupParts {
-  int64_t q = 0, own = 0, others = 0;
-  /// A gather's bytes (a reduce-scatter's are the other way round).
+  int64_t q = 0, own = 0, others = 0, previous = 0;
+  /// A gather's bytes: the own part to every other member, theirs in.
   double gatherSent() const { return q ? 8.0 * own * (q - 1) : 0.0; }
   double gatherReceived() const { return 8.0 * others; }
+  /// The ring reduce-scatter's: every part but the own one out, every part
+  /// but the previous member's in.
+  double ringSent() const { return 8.0 * others; }
+  double ringReceived() const { return q > 1 ? 8.0 * (own + others - previous) : 0.0; }
 };
 GroupParts groupParts(const Case &k, const Tile &t) {
   GroupParts g;
@@ -231,6 +235,7 @@ GroupParts groupParts(const Case &k, const Tile &t) {
   const int me = myCoords(k)[k.splitGridDim()];
   g.q = static_cast<int64_t>(members.size());
   g.own = partElems(k, members[me], t);
+  g.previous = partElems(k, members[(me + g.q - 1) % g.q], t);
   for (size_t m = 0; m < members.size(); ++m)
     if (static_cast<int>(m) != me)
       g.others += partElems(k, members[m], t);
@@ -440,8 +445,8 @@ TEST_P(SplitArrays, ReduceScatterSumsTheOwnPart) {
                         << sum(j);
       });
       GroupParts g = groupParts(k, t);
-      EXPECT_EQ(after.bytesSent - before.bytesSent, g.gatherReceived()) << what;
-      EXPECT_EQ(after.bytesReceived - before.bytesReceived, g.gatherSent()) << what;
+      EXPECT_EQ(after.bytesSent - before.bytesSent, g.ringSent()) << what;
+      EXPECT_EQ(after.bytesReceived - before.bytesReceived, g.ringReceived()) << what;
       const int64_t own = g.own;
       EXPECT_EQ(after.bytesRead, before.bytesRead) << what; // storage untouched
       EXPECT_EQ(after.bytesWritten, before.bytesWritten) << what;

@@ -9,9 +9,10 @@
 // sub-block), B's block (k, j) along grid dimension 0, and C's block (i, j)
 // along grid dimension 2. A process gathers the panels of A and B it multiplies
 // from the processes sharing their blocks, round by round over its K range, and
-// the pk partial sums of a C block are reduce-scattered into its sub-blocks.
+// the pk partial sums of a C block are reduce-scattered into its sub-blocks
+// around a ring (each member receives all of the block but one member's part).
 //
-// The block arithmetic is the runtime's (ceil-sized blocks, ceil-sized
+// The block arithmetic is the runtime's (ceil-sized blocks, balanced
 // sub-blocks within them, edges clipped, only real elements sent), so the bytes
 // predicted here for every rank are the bytes it moves.
 //
@@ -61,8 +62,8 @@ CosmaLayout completeCosmaLayout(const ContractionProblem &problem, const MacroIn
                                 const std::string &j, const std::string &k);
 
 /// Bytes each rank (row-major over the grid) sends and receives: the gathers of
-/// A along grid dimension 1 and of B along 0, and the reduce-scatter of C along
-/// 2. They do not depend on the rounds: the rounds partition the K range, and
+/// A along grid dimension 1 and of B along 0 (direct exchanges), and the ring
+/// reduce-scatter of C along 2. They do not depend on the rounds: the rounds partition the K range, and
 /// each sends only its real elements.
 RankVolumes cosmaVolumes(const ContractionProblem &problem, const CosmaLayout &layout,
                           int64_t elemBytes);
@@ -112,13 +113,13 @@ double cosmaSeconds(const MacroSizes &sizes, int64_t used, double maxReceivedByt
 /// each factor within its macro-index extent (those that fit memory as
 /// fitRanks judges it, if any does), the one with the least time
 /// (cosmaSeconds: its busiest rank's received bytes, cosmaVolumes, with the
-/// runtime's ceil-sized blocks and sub-blocks, plus the computation idle ranks
+/// runtime's ceil-sized blocks and balanced sub-blocks, plus the computation idle ranks
 /// add), then more ranks used (ties and grids no better keep every rank), then
 /// the busiest rank's fewest bytes, the fewest received in total, and
 /// fitRanks's order (face sum, flops, (pm, pn, pk) descending). fitRanks's face
 /// sum is the even-size proxy of that volume: it counts the data a rank already
 /// holds and ignores uneven sub-blocks, so on 16384^3 with P = 65 it ties
-/// [13, 5, 1] with [13, 1, 5], whose busiest rank receives 0.4% less. The
+/// [13, 5, 1] with [5, 1, 13], whose busiest rank receives less. The
 /// search stops at the first grid whose lower bound (the average received
 /// volume, exact and cheap: ((pn-1)|A| + (pm-1)|B| + (pk-1)|C|) / P', in
 /// cosmaSeconds) exceeds the best time found. fitRanks's grid when no

@@ -61,9 +61,11 @@ void tc_rt_plan_per_rank(const double *sent, const double *received, int64_t n);
 /// padded sub-block's, along a split dimension) to hold it (tiles read from it
 /// in one piece then cost no copy), or null.
 /// A dimension with a split (TC_RT_ARRAY_DIM_SPLIT_DIM s >= 0): its block, of
-/// padded size B = ceil(extent / grid[grid_dim]), is split again into sub-blocks
-/// of padded size S = ceil(B / grid[s]); the process at coordinate c along s
-/// stores block rows [c S, min(c S + S, block length)) (possibly none). Rules,
+/// padded size B = ceil(extent / grid[grid_dim]), is split again into q =
+/// grid[s] balanced sub-blocks, stored padded to S = ceil(B / q) rows: of a
+/// block of L rows, the process at coordinate c along s stores the rows from
+/// c floor(L / q) + min(c, L mod q) on, floor(L / q) of them plus one if
+/// c < L mod q (none only when L < q). Rules,
 /// checked here: a distributed array, at most one split dimension, that
 /// dimension split along a grid dimension, and s a grid dimension no dimension
 /// is split or skewed along.
