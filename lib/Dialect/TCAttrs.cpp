@@ -251,22 +251,6 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-namespace {
-/// The parameters of #tc.machine in their printed order.
-enum class MachineKey {
-  Procs,
-  Mem,
-  NetBw,
-  DiskBw,
-  ElemBytes,
-  BcastFactor,
-  ReduceFactor,
-  FlopRate
-};
-constexpr StringLiteral kMachineKeys[] = {"procs",        "mem",          "net_bw",
-                                          "disk_bw",      "elem_bytes",   "bcast_factor",
-                                          "reduce_factor", "flop_rate"};
-} // namespace
 
 double MachineAttr::getDefaultFlopRate() { return 1e9; }
 
@@ -277,19 +261,19 @@ namespace {
 /// value   ::= integer | float | string-with-units
 Attribute MachineAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
-  std::optional<double> values[std::size(kMachineKeys)];
-  auto parseValue = [&](MachineKey key, double &out) -> ParseResult {
+  std::optional<double> values[machine_field::Count];
+  auto parseValue = [&](machine_field::Field key, double &out) -> ParseResult {
     SMLoc valueLoc = parser.getCurrentLocation();
     std::string text;
     if (succeeded(parser.parseOptionalString(&text))) {
-      bool isRate = key == MachineKey::NetBw || key == MachineKey::DiskBw;
+      bool isRate = key == machine_field::NetBw || key == machine_field::DiskBw;
       std::optional<double> v = isRate ? parseByteRate(text) : parseByteSize(text);
-      if (!v || (key != MachineKey::Mem && !isRate))
+      if (!v || (key != machine_field::Mem && !isRate))
         return parser.emitError(valueLoc)
-               << "#tc.machine " << kMachineKeys[static_cast<int>(key)]
+               << "#tc.machine " << machine_field::kKeys[static_cast<int>(key)]
                << " = \"" << text << "\" is not "
                << (isRate ? "a rate such as \"200MB/s\""
-                   : key == MachineKey::Mem ? "a size such as \"64MiB\""
+                   : key == machine_field::Mem ? "a size such as \"64MiB\""
                                             : "a number");
       out = *v;
       return success();
@@ -323,48 +307,48 @@ Attribute MachineAttr::parse(AsmParser &parser, Type) {
       volumes = *v;
       return success();
     }
-    const auto *it = llvm::find(kMachineKeys, key);
-    if (it == std::end(kMachineKeys))
+    const auto *it = llvm::find(machine_field::kKeys, key);
+    if (it == std::end(machine_field::kKeys))
       return parser.emitError(keyLoc)
              << "unknown #tc.machine parameter '" << key << "'; expected one of "
-             << llvm::join(ArrayRef<StringLiteral>(kMachineKeys), ", ") << ", volumes";
-    size_t index = it - std::begin(kMachineKeys);
+             << llvm::join(ArrayRef<StringLiteral>(machine_field::kKeys), ", ") << ", volumes";
+    size_t index = it - std::begin(machine_field::kKeys);
     if (values[index])
       return parser.emitError(keyLoc)
              << "#tc.machine parameter '" << key << "' given twice";
     double v;
-    if (parseValue(static_cast<MachineKey>(index), v))
+    if (parseValue(static_cast<machine_field::Field>(index), v))
       return failure();
     values[index] = v;
     return success();
   };
   if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater, parseEntry))
     return {};
-  for (MachineKey required : {MachineKey::Procs, MachineKey::Mem, MachineKey::NetBw,
-                              MachineKey::DiskBw})
+  for (machine_field::Field required : {machine_field::Procs, machine_field::Mem, machine_field::NetBw,
+                              machine_field::DiskBw})
     if (!values[static_cast<int>(required)])
       return parser.emitError(loc) << "#tc.machine is missing '"
-                                   << kMachineKeys[static_cast<int>(required)] << "'",
+                                   << machine_field::kKeys[static_cast<int>(required)] << "'",
              Attribute();
-  auto get = [&](MachineKey key, double dflt) {
+  auto get = [&](machine_field::Field key, double dflt) {
     return values[static_cast<int>(key)].value_or(dflt);
   };
   // Counts must be whole numbers.
-  for (MachineKey key : {MachineKey::Procs, MachineKey::Mem, MachineKey::ElemBytes}) {
+  for (machine_field::Field key : {machine_field::Procs, machine_field::Mem, machine_field::ElemBytes}) {
     double v = get(key, 8);
     if (v != std::floor(v) || std::fabs(v) > 9.2e18)
-      return parser.emitError(loc) << "#tc.machine " << kMachineKeys[static_cast<int>(key)]
+      return parser.emitError(loc) << "#tc.machine " << machine_field::kKeys[static_cast<int>(key)]
                                    << " = " << formatNumber(v) << " is not a whole number",
              Attribute();
   }
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
-                    static_cast<int64_t>(get(MachineKey::Procs, 0)),
-                    static_cast<int64_t>(get(MachineKey::Mem, 0)),
-                    APFloat(get(MachineKey::NetBw, 0)), APFloat(get(MachineKey::DiskBw, 0)),
-                    static_cast<int64_t>(get(MachineKey::ElemBytes, 8)),
-                    APFloat(get(MachineKey::BcastFactor, 1.0)),
-                    APFloat(get(MachineKey::ReduceFactor, 1.0)),
-                    APFloat(get(MachineKey::FlopRate, getDefaultFlopRate())),
+                    static_cast<int64_t>(get(machine_field::Procs, 0)),
+                    static_cast<int64_t>(get(machine_field::Mem, 0)),
+                    APFloat(get(machine_field::NetBw, 0)), APFloat(get(machine_field::DiskBw, 0)),
+                    static_cast<int64_t>(get(machine_field::ElemBytes, 8)),
+                    APFloat(get(machine_field::BcastFactor, 1.0)),
+                    APFloat(get(machine_field::ReduceFactor, 1.0)),
+                    APFloat(get(machine_field::FlopRate, getDefaultFlopRate())),
                     volumes.value_or(VolumesKind::Paper));
 }
 

@@ -25,21 +25,7 @@ using namespace mlir::tc;
 
 namespace {
 
-/// The fields of #tc.machine, in its key order.
-enum Field {
-  Procs,
-  Mem,
-  NetBw,
-  DiskBw,
-  ElemBytes,
-  BcastFactor,
-  ReduceFactor,
-  FlopRate,
-  NumFields
-};
-constexpr const char *kKeys[NumFields] = {"procs",        "mem",          "net_bw",
-                                          "disk_bw",      "elem_bytes",   "bcast_factor",
-                                          "reduce_factor", "flop_rate"};
+using namespace machine_field;
 
 /// Parses `text` for `field`: sizes and rates accept units, the rest plain numbers.
 std::optional<double> parseField(Field field, const std::string &text) {
@@ -55,7 +41,7 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<double> values[NumFields];
+    std::optional<double> values[Count];
     VolumesKind volumesValue = VolumesKind::Paper;
     if (auto old = module->getAttrOfType<MachineAttr>(TCDialect::getMachineAttrName())) {
       values[Procs] = static_cast<double>(old.getProcs());
@@ -115,7 +101,7 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
         .str();
   }
 
-  LogicalResult readMachineFile(std::optional<double> (&values)[NumFields],
+  LogicalResult readMachineFile(std::optional<double> (&values)[Count],
                                 VolumesKind &volumesValue) {
     ModuleOp module = getOperation();
     auto fail = [&](const Twine &why) -> LogicalResult {
@@ -136,7 +122,7 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
         volumesValue = *v;
         continue;
       }
-      const auto *it = llvm::find_if(kKeys, [&](const char *k) { return key == k; });
+      const auto *it = llvm::find(kKeys, StringRef(key));
       if (it == std::end(kKeys))
         return fail("unknown key '" + key.str() + "'; expected one of procs, mem, "
                     "net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor, flop_rate, "
@@ -156,7 +142,7 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
     return success();
   }
 
-  LogicalResult readOptions(std::optional<double> (&values)[NumFields]) {
+  LogicalResult readOptions(std::optional<double> (&values)[Count]) {
     auto text = [&](Field field, const std::string &option, const char *name) -> LogicalResult {
       if (option.empty())
         return success();

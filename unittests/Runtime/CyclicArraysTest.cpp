@@ -23,6 +23,7 @@
 
 using namespace tc::rt;
 using tc::rt::test::compute;
+using tc::rt::test::RandomInputs;
 
 namespace {
 
@@ -169,16 +170,6 @@ double inputValue(const Layout &l, const std::string &name, const Shape &global)
   return randomValue(kSeed, name, static_cast<uint64_t>(linearOf(fileExtents, fileIndex)));
 }
 
-/// Random inputs with kSeed for the scope.
-struct RandomInputs {
-  Options saved = ctx().options;
-  RandomInputs() {
-    ctx().options.randomInputs = true;
-    ctx().options.seed = kSeed;
-  }
-  ~RandomInputs() { ctx().options = saved; }
-};
-
 /// chunk_bytes for the scope (small: many chunks).
 struct ChunkBytes {
   int64_t saved = ctx().chunkBytes;
@@ -254,7 +245,7 @@ std::vector<Layout> cyclicLayouts(const Shape &grid) {
 class CyclicArrays : public ::testing::TestWithParam<bool> {};
 
 TEST_P(CyclicArrays, StoreTheirBlocksAndTilesClipToThem) {
-  RandomInputs random;
+  RandomInputs random(kSeed);
   const bool onDisk = GetParam();
   const int me = ctx().rank;
   for (const Shape &grid : grids())
@@ -346,7 +337,7 @@ TEST_P(CyclicHdf5, RoundTrip) {
       std::string what = l.name();
       double read = 0;
       {
-        RandomInputs random;
+        RandomInputs random(kSeed);
         ctx().options.output = out;
         void *a = makeArray(l, "W", TC_RT_INIT_INPUT, onDisk);
         double before = ctx().counters[Store].bytesRead;
@@ -448,7 +439,7 @@ class CyclicRedistribute : public ::testing::TestWithParam<std::tuple<bool, bool
 TEST_P(CyclicRedistribute, AnyTwoLayouts) {
   auto [onDisk, smallChunks] = GetParam();
   ChunkBytes chunks(smallChunks ? 2 * 8 : ctx().chunkBytes);
-  RandomInputs random;
+  RandomInputs random(kSeed);
   const int me = ctx().rank, P = ctx().size;
   for (const auto &[src, dst] : redistributions()) {
     std::string what = src.name() + " -> " + dst.name();
@@ -492,7 +483,7 @@ TEST(CyclicShift, ShiftedArraysKeepTheirGlobalMeaning) {
   // tc_rt_shift_array along a cyclic dimension's grid dimension (PUMMA's roll):
   // coordinate c then holds the blocks of c + 1; redistributing to a whole
   // copy still gives the tensor, and a gather still brings every block.
-  RandomInputs random;
+  RandomInputs random(kSeed);
   for (const Shape &grid : grids())
     for (const Layout &l : cyclicLayouts(grid)) {
       for (int d = 0; d < l.rank(); ++d) {
@@ -601,7 +592,7 @@ void forEachPanel(const std::function<void(const Layout &, void *array,
 class CyclicPanels : public ::testing::TestWithParam<bool> {};
 
 TEST_P(CyclicPanels, GatherBringsTheWholePanelToTheGroup) {
-  RandomInputs random;
+  RandomInputs random(kSeed);
   const bool onDisk = GetParam();
   const int me = ctx().rank;
   forEachPanel(
@@ -642,7 +633,7 @@ double partial(const Layout &l, int rank, const Shape &global) {
 }
 
 TEST_P(CyclicPanels, ReduceIncrementsTheOwnersStorage) {
-  RandomInputs random;
+  RandomInputs random(kSeed);
   const bool onDisk = GetParam();
   const int me = ctx().rank;
   forEachPanel(

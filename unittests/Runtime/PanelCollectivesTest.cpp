@@ -20,6 +20,7 @@
 
 using namespace tc::rt;
 using tc::rt::test::compute;
+using tc::rt::test::RandomInputs;
 using tc::rt::test::makeGridArray;
 
 namespace {
@@ -270,16 +271,6 @@ std::vector<double> storage(void *array) {
   return s;
 }
 
-/// Random inputs with kSeed for the scope.
-struct RandomInputs {
-  Options saved = ctx().options;
-  RandomInputs() {
-    ctx().options.randomInputs = true;
-    ctx().options.seed = kSeed;
-  }
-  ~RandomInputs() { ctx().options = saved; }
-};
-
 /// The storage holds this process's sub-block of the input, zero padding.
 void expectStoresSubBlock(const Case &k, void *array, const std::string &name,
                           const std::string &what) {
@@ -310,7 +301,7 @@ void expectStoresSubBlock(const Case &k, void *array, const std::string &name,
 class SplitArrays : public ::testing::TestWithParam<bool> {};
 
 TEST_P(SplitArrays, StoreTheirSubBlock) {
-  RandomInputs random;
+  RandomInputs random(kSeed);
   const bool onDisk = GetParam();
   for (const Case &k : cases()) {
     void *a = makeGridArray("S", k.extents, k.grid, k.gridDims, k.splitDims, TC_RT_INIT_INPUT,
@@ -329,7 +320,7 @@ TEST_P(SplitArrays, StoreTheirSubBlock) {
 }
 
 TEST_P(SplitArrays, GatherAssemblesTheTileAndCountsItsBytes) {
-  RandomInputs random;
+  RandomInputs random(kSeed);
   const bool onDisk = GetParam();
   for (const Case &k : cases()) {
     void *a = makeGridArray("G", k.extents, k.grid, k.gridDims, k.splitDims, TC_RT_INIT_INPUT,
@@ -361,7 +352,7 @@ TEST_P(SplitArrays, GatherAssemblesTheTileAndCountsItsBytes) {
 }
 
 TEST_P(SplitArrays, TwoOutstandingGathersOnTwoBuffers) {
-  RandomInputs random;
+  RandomInputs random(kSeed);
   const bool onDisk = GetParam();
   for (const Case &k : cases()) {
     void *a = makeGridArray("D", k.extents, k.grid, k.gridDims, k.splitDims, TC_RT_INIT_INPUT,
@@ -485,7 +476,7 @@ TEST(SplitArrayStore, WritesEveryElementOnce) {
   for (const Case &k : cases()) {
     double read = 0;
     {
-      RandomInputs random;
+      RandomInputs random(kSeed);
       ctx().options.output = out;
       void *a = makeGridArray("W", k.extents, k.grid, k.gridDims, k.splitDims,
                               TC_RT_INIT_INPUT, /*onDisk=*/true);
@@ -522,7 +513,7 @@ TEST(SplitArrayStore, WritesEveryElementOnce) {
 TEST(SplitArrayRedistribute, BothWays) {
   // Split -> whole on every process, and whole -> split: the values arrive, each
   // element from its one holder.
-  RandomInputs random;
+  RandomInputs random(kSeed);
   const int64_t P = ctx().size;
   for (const Case &k : cases()) {
     Shape whole(k.extents.size(), -1);

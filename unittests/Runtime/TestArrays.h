@@ -39,6 +39,16 @@ inline void *makeGridArray(const char *name, std::vector<int64_t> extents,
 /// Counters of the compute phase (what tile ops charge).
 inline Counters &compute() { return ctx().counters[Compute]; }
 
+/// --random-inputs SEED for the scope: inputs take randomValue's values.
+struct RandomInputs {
+  Options saved = ctx().options;
+  explicit RandomInputs(uint64_t seed) {
+    ctx().options.randomInputs = true;
+    ctx().options.seed = seed;
+  }
+  ~RandomInputs() { ctx().options = saved; }
+};
+
 } // namespace tc::rt::test
 
 #endif // TC_UNITTESTS_RUNTIME_TESTARRAYS_H

@@ -14,6 +14,26 @@
 
 namespace mlir::tc {
 
+/// The numeric parameters of #tc.machine, in their printed order: the
+/// dialect's parser and tc-set-machine (options, machine files) name them
+/// alike.
+namespace machine_field {
+enum Field : unsigned {
+  Procs,
+  Mem,
+  NetBw,
+  DiskBw,
+  ElemBytes,
+  BcastFactor,
+  ReduceFactor,
+  FlopRate,
+  Count
+};
+inline constexpr llvm::StringLiteral kKeys[Count] = {
+    "procs", "mem", "net_bw", "disk_bw", "elem_bytes", "bcast_factor", "reduce_factor",
+    "flop_rate"};
+} // namespace machine_field
+
 /// Checks `dist` against the grid it is used on and the labels of the array it
 /// distributes: one entry per grid dimension, only labels the array has. `what`
 /// names the distribution in the message (e.g. "'from' distribution").

@@ -246,7 +246,7 @@ private:
   static abi::Desc describe(OpTy op) {
     abi::Desc shape = shapeOf(op.getBuffer().getType());
     if constexpr (std::is_same_v<OpTy, ShiftTileOp>)
-      return abi::ShiftTileDesc{op.getGridDim(), shape,
+      return abi::ShiftTileDesc{static_cast<int64_t>(op.getGridDim()), shape,
                                 abi::Desc(op.getSizes().begin(), op.getSizes().end())}
           .encode();
     bool rootOnly = false;
