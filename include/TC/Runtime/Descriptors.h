@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 /// The version of the descriptor layouts and of the tc_rt_* calls.
-#define TC_RT_API_VERSION 4
+#define TC_RT_API_VERSION 5
 
 #ifdef __cplusplus
 #define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -166,10 +166,10 @@ enum tc_rt_panel_field {
 };
 TC_RT_INLINE int64_t tc_rt_panel_size(int64_t rank) { return TC_RT_PANEL_SHAPE + rank; }
 
-//===-- The layouts of TC_RT_API_VERSION 4 ----------------------------------===//
+//===-- The layouts of TC_RT_API_VERSION 5 ----------------------------------===//
 // A failing assert here means a layout changed: bump TC_RT_API_VERSION (old
 // programs must be refused, not misread), then update the asserts.
-TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 4,
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 5,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
   TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")
