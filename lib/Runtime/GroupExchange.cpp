@@ -89,7 +89,7 @@ GatherRequest *startGather(const DistArray &a, const Group &grp, double *buf, co
   return req;
 }
 
-std::vector<double> reduceToOwners(const DistArray &a, const Group &grp, double *buf,
+Scratch reduceToOwners(const DistArray &a, const Group &grp, double *buf,
                                    const Shape &shape, const std::vector<Selection> &parts,
                                    int tag, const char *call) {
   const Selection &own = parts[grp.me];
@@ -97,11 +97,11 @@ std::vector<double> reduceToOwners(const DistArray &a, const Group &grp, double 
   Messages messages{&a, call, tag, {}};
   // Receive every other member's partial sum of the own part; send each member
   // the part of this partial sum it owns.
-  std::vector<double> in(nOwn * (grp.size() - 1));
+  Scratch in(nOwn * (grp.size() - 1));
   for (int m = 0, slot = 0; m < grp.size(); ++m)
     if (m != grp.me)
       messages.receive(in.data() + nOwn * slot++, nOwn, grp.ranks[m]);
-  std::vector<std::vector<double>> out(grp.size());
+  std::vector<Scratch> out(grp.size());
   for (int m = 0; m < grp.size(); ++m) {
     if (m == grp.me || elements(parts[m]) == 0)
       continue;
@@ -111,7 +111,7 @@ std::vector<double> reduceToOwners(const DistArray &a, const Group &grp, double 
   }
   messages.wait();
   // Own part + the others' partial sums, in the members' order.
-  std::vector<double> sum(nOwn);
+  Scratch sum(nOwn);
   if (nOwn == 0)
     return sum;
   copyBoxes(buf, shape, sum.data(), lengths(own), own, /*xToY=*/true);

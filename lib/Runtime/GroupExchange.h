@@ -45,7 +45,7 @@ struct GatherRequest {
   double *buf = nullptr;
   Shape shape;
   Messages messages;
-  std::vector<double> sendBuf, recvBuf;
+  Scratch sendBuf, recvBuf;
   std::vector<std::pair<Selection, int64_t>> parts;
   /// Completes the messages and unpacks the received parts.
   void finish();
@@ -60,7 +60,7 @@ GatherRequest *startGather(const DistArray &a, const Group &grp, double *buf, co
 /// Sums `buf` (shape `shape`) among `grp` onto each part's owner: sends every
 /// other member m its part parts[m] of buf and returns this process's own part
 /// packed, summed with the others' (in the members' order).
-std::vector<double> reduceToOwners(const DistArray &a, const Group &grp, double *buf,
+Scratch reduceToOwners(const DistArray &a, const Group &grp, double *buf,
                                    const Shape &shape, const std::vector<Selection> &parts,
                                    int tag, const char *call);
 

@@ -114,7 +114,7 @@ extern "C" void tc_rt_reduce_scatter_tile(void *array, double *buf, const int64_
   if (grp.size() == 1)
     return;
   std::vector<Selection> parts = memberParts(a, grp, shape, offsets);
-  std::vector<double> sum =
+  Scratch sum =
       reduceToOwners(a, grp, buf, shape, parts, kReduceScatterTag, call);
   const Selection &own = parts[grp.me];
   copyBoxes(buf, shape, sum.data(), lengths(own), own, /*xToY=*/false);
