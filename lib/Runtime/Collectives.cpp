@@ -1,6 +1,6 @@
 //===- Collectives.cpp - shifts, broadcasts and reductions ----------------===//
 //
-// Every transfer is an MPI_Sendrecv(_replace) written out here, so the counters
+// Every transfer is an MPI_Sendrecv written out here, so the counters
 // see exactly the bytes each process sends and receives:
 //   shift (Cannon, [G] 2.2):        S per step
 //   all-gather of P slabs (ring):   S (P-1)/P  (broadcast of [G] 5.2)
@@ -13,6 +13,7 @@
 #include "StridedCopy.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace tc::rt {
 namespace {
@@ -37,12 +38,12 @@ void shiftInPlace(double *data, int64_t n, MPI_Comm comm, int g, const Shape &gr
   // to coord-1 and receives from coord+1.
   int dest, src;
   MPI_Cart_shift(comm, g, 1, &dest, &src);
-  if (n > INT32_MAX)
-    fail("message of more than 2^31 elements");
-  MPI_Sendrecv_replace(data, static_cast<int>(n), MPI_DOUBLE, dest, kTag, src, kTag, comm,
-                       MPI_STATUS_IGNORE);
-  counters().bytesSent += 8.0 * n;
-  counters().bytesReceived += 8.0 * n;
+  // Into a pooled buffer and copied back: MPI_Sendrecv_replace packs into a
+  // temporary it allocates on every call, whose first touch costs more than
+  // the message on some VMs (bench/README.md, PUMMA vs pdgemm).
+  Scratch received(n);
+  sendrecv(data, n, dest, received.data(), n, src, comm);
+  std::memcpy(data, received.data(), n * sizeof(double));
 }
 
 } // namespace
@@ -53,7 +54,7 @@ void allreduceOver(double *data, int64_t n, MPI_Comm comm) {
   MPI_Comm_rank(comm, &r);
   if (P == 1 || n == 0)
     return;
-  std::vector<double> tmp;
+  Scratch tmp;
   if ((P & (P - 1)) == 0) {
     tmp.resize(n);
     for (int mask = 1; mask < P; mask <<= 1) {
@@ -110,7 +111,7 @@ extern "C" void tc_rt_shift_tile(void *array, double *buf, const int64_t *desc,
   double *view = buf;
   for (int i = 0; i < d; ++i)
     view += offsets[i] * stride[i];
-  std::vector<double> packed(product(sub));
+  Scratch packed(product(sub));
   copyStrided(packed.data(), packedStride, view, stride, sub);
   shiftInPlace(packed.data(), packed.size(), a.comm, g, a.grid);
   copyStrided(view, stride, packed.data(), packedStride, sub);

@@ -148,16 +148,16 @@ extern "C" void tc_rt_reduce_cyclic(void *array, double *buf, const int64_t *des
     return;
   Group grp = groupAlong(a, p.g);
   std::vector<Selection> held = heldParts(a, p, grp);
-  std::vector<double> sum =
+  Scratch sum =
       reduceToOwners(a, grp, buf, p.shape, inBuffer(held), kReduceCyclicTag, call);
-  if (sum.empty())
+  if (sum.size() == 0)
     return;
   // storage += the group's sum, through a packed copy of the own rows.
   Selection own = packed(held[grp.me], /*fromSide=*/true);
-  std::vector<double> rows(sum.size());
+  Scratch rows(sum.size());
   std::string what = panelName(p) + " to reduce into";
   transferRuns(a, true, own, rows.data(), lengths(own), what);
-  for (size_t i = 0; i < rows.size(); ++i)
+  for (int64_t i = 0; i < rows.size(); ++i)
     rows[i] += sum[i];
   transferRuns(a, false, own, rows.data(), lengths(own), what);
 }

@@ -501,7 +501,8 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
     a->external = storage; // the program's tile buffer: zero padding included
     std::fill(storage, storage + bytes / sizeof(double), 0.0);
   } else {
-    a->memory.assign(bytes / sizeof(double), 0.0);
+    a->memory.resize(bytes / sizeof(double));
+    std::fill(a->memory.data(), a->memory.data() + a->memory.size(), 0.0);
   }
   loadInitial(*a);
   // Ranks finish loading at different times; the wait belongs to the load phase,

@@ -12,6 +12,7 @@
 #ifndef TC_LIB_RUNTIME_DISTARRAY_H
 #define TC_LIB_RUNTIME_DISTARRAY_H
 
+#include "BufferPool.h"
 #include "Context.h"
 #include "Runs.h"
 #include "TC/Runtime/Runtime.h"
@@ -72,7 +73,7 @@ struct DistArray {
   std::vector<int> coords;
   Shape shifts; ///< shifts done along each grid dimension (tc_rt_shift_array)
   Shape storeShape;
-  std::vector<double> memory; ///< in-memory storage, unless `external` is set
+  Scratch memory; ///< in-memory storage, unless `external` is set
   double *external = nullptr; ///< in-memory storage owned by the program
   double *mem() { return external ? external : memory.data(); }
   int fd = -1;

@@ -89,7 +89,7 @@ GatherRequest *startGather(const DistArray &a, const Group &grp, double *buf, co
   return req;
 }
 
-std::vector<double> reduceToOwners(const DistArray &a, const Group &grp, double *buf,
+Scratch reduceToOwners(const DistArray &a, const Group &grp, double *buf,
                                    const Shape &shape, const std::vector<Selection> &parts,
                                    int tag, const char *call) {
   const Selection &own = parts[grp.me];
@@ -97,11 +97,11 @@ std::vector<double> reduceToOwners(const DistArray &a, const Group &grp, double 
   Messages messages{&a, call, tag, {}};
   // Receive every other member's partial sum of the own part; send each member
   // the part of this partial sum it owns.
-  std::vector<double> in(nOwn * (grp.size() - 1));
+  Scratch in(nOwn * (grp.size() - 1));
   for (int m = 0, slot = 0; m < grp.size(); ++m)
     if (m != grp.me)
       messages.receive(in.data() + nOwn * slot++, nOwn, grp.ranks[m]);
-  std::vector<std::vector<double>> out(grp.size());
+  std::vector<Scratch> out(grp.size());
   for (int m = 0; m < grp.size(); ++m) {
     if (m == grp.me || elements(parts[m]) == 0)
       continue;
@@ -111,7 +111,7 @@ std::vector<double> reduceToOwners(const DistArray &a, const Group &grp, double 
   }
   messages.wait();
   // Own part + the others' partial sums, in the members' order.
-  std::vector<double> sum(nOwn);
+  Scratch sum(nOwn);
   if (nOwn == 0)
     return sum;
   copyBoxes(buf, shape, sum.data(), lengths(own), own, /*xToY=*/true);
@@ -123,27 +123,26 @@ std::vector<double> reduceToOwners(const DistArray &a, const Group &grp, double 
   return sum;
 }
 
-std::vector<double> ringReduceScatter(const DistArray &a, const Group &grp, double *buf,
-                                      const Shape &shape, const std::vector<Selection> &parts,
-                                      int tag, const char *call) {
+Scratch ringReduceScatter(const DistArray &a, const Group &grp, double *buf, const Shape &shape,
+                          const std::vector<Selection> &parts, int tag, const char *call) {
   const int q = grp.size(), me = grp.me;
   auto partAt = [&](int t) { return ((me - t - 1) % q + q) % q; }; // sent at step t
   auto contribution = [&](int m) {
-    std::vector<double> x(elements(parts[m]));
+    Scratch x(elements(parts[m]));
     copyBoxes(buf, shape, x.data(), lengths(parts[m]), parts[m], /*xToY=*/true);
     return x;
   };
-  std::vector<double> running = contribution(partAt(0));
+  Scratch running = contribution(partAt(0));
   const int next = grp.ranks[(me + 1) % q], prev = grp.ranks[(me + q - 1) % q];
   for (int t = 0; t + 1 < q; ++t) {
     const int in = partAt(t + 1);
-    std::vector<double> received(elements(parts[in]));
+    Scratch received(elements(parts[in]));
     Messages messages{&a, call, tag, {}};
-    messages.receive(received.data(), static_cast<int64_t>(received.size()), prev);
-    messages.send(running.data(), static_cast<int64_t>(running.size()), next);
+    messages.receive(received.data(), received.size(), prev);
+    messages.send(running.data(), running.size(), next);
     messages.wait();
-    std::vector<double> own = contribution(in);
-    for (size_t i = 0; i < own.size(); ++i)
+    Scratch own = contribution(in);
+    for (int64_t i = 0; i < own.size(); ++i)
       received[i] += own[i];
     running = std::move(received);
   }

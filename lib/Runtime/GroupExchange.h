@@ -51,7 +51,7 @@ struct GatherRequest {
   double *buf = nullptr;
   Shape shape;
   Messages messages;
-  std::vector<double> sendBuf, recvBuf;
+  Scratch sendBuf, recvBuf;
   std::vector<std::pair<Selection, int64_t>> parts;
   /// Completes the messages and unpacks the received parts.
   void finish();
@@ -66,7 +66,7 @@ GatherRequest *startGather(const DistArray &a, const Group &grp, double *buf, co
 /// Sums `buf` (shape `shape`) among `grp` onto each part's owner: sends every
 /// other member m its part parts[m] of buf and returns this process's own part
 /// packed, summed with the others' (in the members' order).
-std::vector<double> reduceToOwners(const DistArray &a, const Group &grp, double *buf,
+Scratch reduceToOwners(const DistArray &a, const Group &grp, double *buf,
                                    const Shape &shape, const std::vector<Selection> &parts,
                                    int tag, const char *call);
 
@@ -74,9 +74,8 @@ std::vector<double> reduceToOwners(const DistArray &a, const Group &grp, double 
 /// sum of part (me - t - 1) mod q to member me + 1 and adds its own
 /// contribution to the part (me - t - 2) mod q it receives from me - 1; after
 /// q - 1 steps the part received is its own, summed over the group.
-std::vector<double> ringReduceScatter(const DistArray &a, const Group &grp, double *buf,
-                                      const Shape &shape, const std::vector<Selection> &parts,
-                                      int tag, const char *call);
+Scratch ringReduceScatter(const DistArray &a, const Group &grp, double *buf, const Shape &shape,
+                          const std::vector<Selection> &parts, int tag, const char *call);
 
 } // namespace tc::rt
 

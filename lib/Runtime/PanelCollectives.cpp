@@ -115,8 +115,7 @@ extern "C" void tc_rt_reduce_scatter_tile(void *array, double *buf, const int64_
   if (grp.size() == 1)
     return;
   std::vector<Selection> parts = memberParts(a, grp, shape, offsets);
-  std::vector<double> sum =
-      ringReduceScatter(a, grp, buf, shape, parts, kReduceScatterTag, call);
+  Scratch sum = ringReduceScatter(a, grp, buf, shape, parts, kReduceScatterTag, call);
   const Selection &own = parts[grp.me];
   copyBoxes(buf, shape, sum.data(), lengths(own), own, /*xToY=*/false);
 }

@@ -4,8 +4,9 @@
 // index groups of Gao et al. eq. 2.2: I = labels of A and C, J = of B and C,
 // K = of A and B. An operand whose sub-tile is its whole buffer and whose labels
 // are already grouped ([I,K] or [K,I]; [K,J] or [J,K]; [I,J] or [J,I]) goes to
-// OpenBLAS as it is, transposed through the BLAS flags; any other is packed into
-// the grouped order first (and C unpacked after).
+// OpenBLAS as it is, transposed through the BLAS flags, and so does any
+// sub-tile of a matrix (through the leading dimension); any other is packed
+// into the grouped order first (and C unpacked after).
 //
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
@@ -84,6 +85,15 @@ Mat asMatrix(const Operand &x, const Shape &rows, const Shape &cols,
       return {x.data, false, nc};
     if (x.labels == concat(cols, rows))
       return {x.data, true, nr};
+  }
+  // A sub-tile of a matrix is a matrix with the buffer's row stride (a round
+  // of a block used in place).
+  if (x.shape.size() == 2 && rows.size() == 1 && cols.size() == 1) {
+    double *corner = x.data + x.offsets[0] * x.shape[1] + x.offsets[1];
+    if (x.labels == concat(rows, cols))
+      return {corner, false, x.shape[1]};
+    if (x.labels == concat(cols, rows))
+      return {corner, true, x.shape[1]};
   }
   scratch.resize(nr * nc);
   permuteCopy(x, concat(rows, cols), labelExtent, scratch.data(), true);

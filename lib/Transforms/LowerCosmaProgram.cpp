@@ -70,6 +70,11 @@ LogicalResult ContractionLowering::prepareCosma() {
 /// processes sharing their blocks into one of two buffers each while the
 /// previous round's panels are multiplied (double buffering, section 7.3); the
 /// partial sums are then reduce-scattered into the processes sharing C's block.
+///
+/// A block no other process shares (its split grid dimension has extent 1) is
+/// used in place when in core: its buffer is the array's storage, so it is not
+/// copied into panels (A, B), nor read, reduced and written back (C). With
+/// neither A nor B gathered the rounds have nothing to overlap: one round.
 void ContractionLowering::emitCosmaProgram(func::FuncOp newFunc) {
   b.setInsertionPointToStart(newFunc.addEntryBlock());
   RankVolumes volumes = cosmaVolumes(problem, *cosma, machine.elemBytes);
@@ -79,29 +84,52 @@ void ContractionLowering::emitCosmaProgram(func::FuncOp newFunc) {
   volumes.sent.resize(machine.procs, 0.0);
   volumes.received.resize(machine.procs, 0.0);
   emitPredictions(&volumes);
-  // Extent of every label in the local contraction: its padded block, and for
-  // the K labels the rounds run over, one round's share of it.
-  std::map<std::string, int64_t> tile;
+  bool inPlace[3];
+  for (Role x : {RA, RB, RC})
+    inPlace[x] = inCore && grid[CosmaLayout::splitGridDim(Operand(x))] == 1;
+  // Extent of every label in the process's padded block, and in the local
+  // contraction (`tile`): for the K labels the rounds run over, one round's
+  // share of the block.
+  std::map<std::string, int64_t> block, tile, roundsOf;
   for (auto &[l, p] : parts)
-    tile[l] = (problem.extents.at(l) + p - 1) / p;
+    block[l] = tile[l] = (problem.extents.at(l) + p - 1) / p;
   int64_t totalRounds = 1;
-  for (const TileLoop &r : rounds) {
+  std::vector<TileLoop> roundLoops;
+  if (!inPlace[RA] || !inPlace[RB])
+    roundLoops = rounds;
+  for (const TileLoop &r : roundLoops) {
     tile[r.label] = (tile[r.label] + r.count - 1) / r.count;
     totalRounds *= r.count;
+    roundsOf[r.label] = r.count;
   }
-  auto bufferType = [&](Role x) {
+  // In place, a round is a sub-tile of the block: the rounds must cover it
+  // exactly, or the last one would run past the storage.
+  for (Role x : {RA, RB})
+    for (auto &[l, count] : roundsOf)
+      if (hasLabel(x, l) && tile.at(l) * count != block.at(l))
+        inPlace[x] = false;
+  auto typeOf = [&](Role x, const std::map<std::string, int64_t> &extent) {
     SmallVector<int64_t> shape;
     for (const std::string &l : arrays[x].labels)
-      shape.push_back(tile.at(l));
+      shape.push_back(extent.at(l));
     return MemRefType::get(shape, b.getF64Type());
   };
-  Value partial = memref::AllocOp::create(b, loc, bufferType(RC));
+  Value partial = memref::AllocOp::create(b, loc, typeOf(RC, block));
+  if (inPlace[RC])
+    arrays[RC].buffer = partial;
+  SmallVector<Role> gathered;
   Value panels[2][2];
-  for (Role x : {RA, RB})
+  for (Role x : {RA, RB}) {
+    if (inPlace[x]) {
+      arrays[x].buffer = memref::AllocOp::create(b, loc, typeOf(x, block));
+      continue;
+    }
+    gathered.push_back(x);
     for (int parity : {0, 1})
-      panels[x][parity] = memref::AllocOp::create(b, loc, bufferType(x));
+      panels[x][parity] = memref::AllocOp::create(b, loc, typeOf(x, tile));
+  }
   for (ArrayInfo &a : arrays)
-    a.handle = createArray(a, Value());
+    a.handle = createArray(a, a.buffer);
   // Idle ranks (past the grid, where tc.grid_coord is -1) hold no data and
   // skip the rounds and the reduction; they create and store the arrays with
   // the others (collectives over every process).
@@ -116,7 +144,8 @@ void ContractionLowering::emitCosmaProgram(func::FuncOp newFunc) {
   auto zeros = [&](Role x) { return SmallVector<Value>(arrays[x].labels.size(), index(0)); };
   // Each process reads C's initial value in its own sub-block only (zeros
   // elsewhere), so the reduce-scatter adds it exactly once.
-  ReadTileOp::create(b, loc, arrays[RC].handle, zeros(RC), partial, false);
+  if (!inPlace[RC])
+    ReadTileOp::create(b, loc, arrays[RC].handle, zeros(RC), partial, false);
   // Offsets of round r's panel in x's block: the rounds are row-major over the
   // round labels.
   auto roundOffsets = [&](Role x, Value r) {
@@ -124,7 +153,7 @@ void ContractionLowering::emitCosmaProgram(func::FuncOp newFunc) {
     for (const std::string &l : arrays[x].labels) {
       Value offset = index(0);
       int64_t stride = totalRounds;
-      for (const TileLoop &round : rounds) {
+      for (const TileLoop &round : roundLoops) {
         stride /= round.count;
         if (round.label != l)
           continue;
@@ -147,19 +176,27 @@ void ContractionLowering::emitCosmaProgram(func::FuncOp newFunc) {
     SmallVector<StringRef> ls(arrays[x].labels.begin(), arrays[x].labels.end());
     return b.getStrArrayAttr(ls);
   };
-  auto multiply = [&](Value a, Value bb) {
-    TileContractOp::create(b, loc, partial, zeros(RC), labelsAttr(RC), a, zeros(RA),
-                           labelsAttr(RA), bb, zeros(RB), labelsAttr(RB),
-                           b.getDictionaryAttr(extents));
+  // Round r's product: a gathered operand is its panel, an operand in place
+  // the round's sub-tile of its storage.
+  auto multiply = [&](Value r, Value panel[2]) {
+    Value operand[2];
+    SmallVector<Value> offsets[2];
+    for (Role x : {RA, RB}) {
+      operand[x] = inPlace[x] ? arrays[x].buffer : panel[x];
+      offsets[x] = inPlace[x] ? roundOffsets(x, r) : zeros(x);
+    }
+    TileContractOp::create(b, loc, partial, zeros(RC), labelsAttr(RC), operand[RA],
+                           offsets[RA], labelsAttr(RA), operand[RB], offsets[RB],
+                           labelsAttr(RB), b.getDictionaryAttr(extents));
   };
-  SmallVector<Value> first = {start(RA, index(0), panels[RA][0]),
-                              start(RB, index(0), panels[RB][0])};
+  SmallVector<Value> inFlight;
+  for (Role x : gathered)
+    inFlight.push_back(start(x, index(0), panels[x][0]));
   // Rounds 0..T-2: wait for round r, start round r+1 into the other buffers,
   // multiply round r. The last round is peeled: nothing follows it.
-  SmallVector<Value> inFlight = first;
   if (totalRounds > 1) {
     auto loop = scf::ForOp::create(b, loc, index(0), index(totalRounds - 1), index(1),
-                              first);
+                                   inFlight);
     inFlight.assign(loop.getResults().begin(), loop.getResults().end());
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -169,28 +206,36 @@ void ContractionLowering::emitCosmaProgram(func::FuncOp newFunc) {
     Value even = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                        arith::RemUIOp::create(b, loc, r, index(2)), index(0));
     Value next = arith::AddIOp::create(b, loc, r, index(1));
-    Value current[2], started[2];
-    for (Role x : {RA, RB}) {
+    Value current[2];
+    SmallVector<Value> started;
+    for (Role x : gathered) {
       current[x] = arith::SelectOp::create(b, loc, even, panels[x][0], panels[x][1]);
       Value other = arith::SelectOp::create(b, loc, even, panels[x][1], panels[x][0]);
-      started[x] = start(x, next, other);
+      started.push_back(start(x, next, other));
     }
-    multiply(current[RA], current[RB]);
-    scf::YieldOp::create(b, loc, ValueRange{started[RA], started[RB]});
+    multiply(r, current);
+    scf::YieldOp::create(b, loc, started);
   }
   for (Value t : inFlight)
     WaitOp::create(b, loc, t);
   const int last = static_cast<int>((totalRounds - 1) % 2);
-  multiply(panels[RA][last], panels[RB][last]);
-  ReduceScatterTileOp::create(b, loc, partial, arrays[RC].handle, zeros(RC));
-  WriteTileOp::create(b, loc, partial, arrays[RC].handle, zeros(RC));
+  Value lastPanels[2] = {panels[RA][last], panels[RB][last]};
+  multiply(index(totalRounds - 1), lastPanels);
+  if (!inPlace[RC]) {
+    ReduceScatterTileOp::create(b, loc, partial, arrays[RC].handle, zeros(RC));
+    WriteTileOp::create(b, loc, partial, arrays[RC].handle, zeros(RC));
+  }
   if (inGrid)
     b.setInsertionPointAfter(inGrid);
-  for (Role x : {RA, RB})
+  StoreOp::create(b, loc, arrays[RC].handle);
+  // After the store: a buffer in place is its array's storage.
+  for (Role x : gathered)
     for (int parity : {0, 1})
       memref::DeallocOp::create(b, loc, panels[x][parity]);
+  for (Role x : {RA, RB})
+    if (inPlace[x])
+      memref::DeallocOp::create(b, loc, arrays[x].buffer);
   memref::DeallocOp::create(b, loc, partial);
-  StoreOp::create(b, loc, arrays[RC].handle);
   func::ReturnOp::create(b, loc);
 }
 

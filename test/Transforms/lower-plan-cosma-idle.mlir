@@ -13,19 +13,17 @@ module attributes {tc.machine = #tc.machine<procs = 5, mem = "1GB", net_bw = "20
   // CHECK: %[[C:.*]] = memref.alloc() : memref<32x20xf64>
   // CHECK: %[[AA:.*]] = tc.array distributed "A" [64, 48] on [2, 2, 1] dims [0, 2] skew [-1, -1] split [1, -1] init input
   // CHECK: %[[BA:.*]] = tc.array distributed "B" [48, 40] on [2, 2, 1] dims [2, 1] skew [-1, -1] split [-1, 0] init input
-  // CHECK: %[[CA:.*]] = tc.array distributed "C" [64, 40] on [2, 2, 1] dims [0, 1] skew [-1, -1] split [2, -1] init input
+  // CHECK: %[[CA:.*]] = tc.array distributed "C" [64, 40] on [2, 2, 1] dims [0, 1] skew [-1, -1] split [2, -1] init input storage %[[C]]
   // CHECK: %[[COORD:.*]] = tc.grid_coord %[[CA]] along 0
   // CHECK: %[[MEMBER:.*]] = arith.cmpi sge, %[[COORD]], %{{.*}} : index
   // CHECK: scf.if %[[MEMBER]] {
-  // CHECK:   tc.read_tile %[[CA]][%{{.*}}, %{{.*}}] into %[[C]]
   // CHECK:   tc.gather_tile_start %[[AA]]
   // CHECK:   scf.for
   // CHECK:   tc.tile_contract %[[C]]
-  // CHECK:   tc.reduce_scatter_tile %[[C]] into %[[CA]]
-  // CHECK:   tc.write_tile %[[C]] into %[[CA]]
+  // CHECK-NOT: tc.reduce_scatter_tile
   // CHECK: }
-  // CHECK: memref.dealloc
   // CHECK: tc.store %[[CA]]
+  // CHECK: memref.dealloc
   func.func @mm(%A: tensor<64x48xf64>, %B: tensor<48x40xf64>, %C: tensor<64x40xf64>) -> tensor<64x40xf64> {
     %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
            {tc.plan = #tc.plan<in_core = true, algorithm = cosma, grid = <[2, 2, 1]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>, rounds = {k = 3}>}

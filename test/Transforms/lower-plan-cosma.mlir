@@ -1,7 +1,10 @@
 // tc-lower-plan on a COSMA plan (Kwasniewski et al. Algorithm 1): split
 // arrays, C's partial sums in one buffer, the rounds over k double-buffered
 // (the next round's gathers start before this round's multiply; the last round
-// peeled), a reduce-scatter of C and the per-rank predictions.
+// peeled), a reduce-scatter of C and the per-rank predictions. A block no
+// other process shares (split along a grid dimension of extent 1) is used in
+// place as its array's storage: C on [2, 2, 1] (nothing read, reduced or
+// written back), A and B on [1, 1, 2] (no panels, and so a single round).
 // RUN: tc-opt %s --tc-lower-plan --canonicalize | FileCheck %s
 
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "1GB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
@@ -18,8 +21,8 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "1GB", net_bw = "20
   // CHECK: %[[B1:.*]] = memref.alloc() : memref<16x20xf64>
   // CHECK: %[[AA:.*]] = tc.array distributed "A" [64, 48] on [2, 2, 1] dims [0, 2] skew [-1, -1] split [1, -1] init input
   // CHECK: %[[BA:.*]] = tc.array distributed "B" [48, 40] on [2, 2, 1] dims [2, 1] skew [-1, -1] split [-1, 0] init input
-  // CHECK: %[[CA:.*]] = tc.array distributed "C" [64, 40] on [2, 2, 1] dims [0, 1] skew [-1, -1] split [2, -1] init input
-  // CHECK: tc.read_tile %[[CA]][%{{.*}}, %{{.*}}] into %[[C]]
+  // CHECK: %[[CA:.*]] = tc.array distributed "C" [64, 40] on [2, 2, 1] dims [0, 1] skew [-1, -1] split [2, -1] init input storage %[[C]]
+  // CHECK-NOT: tc.read_tile
   // CHECK: %[[TA:.*]] = tc.gather_tile_start %[[AA]][%{{.*}}, %{{.*}}] into %[[A0]]
   // CHECK: %[[TB:.*]] = tc.gather_tile_start %[[BA]][%{{.*}}, %{{.*}}] into %[[B0]]
   // CHECK: %[[LOOP:.*]]:2 = scf.for %[[R:.*]] = %{{.*}} to %c2 step %{{.*}} iter_args(%[[WA:.*]] = %[[TA]], %[[WB:.*]] = %[[TB]])
@@ -37,13 +40,37 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "1GB", net_bw = "20
   // CHECK: tc.wait %[[LOOP]]#0
   // CHECK: tc.wait %[[LOOP]]#1
   // CHECK: tc.tile_contract %[[C]][{{.*}}] ["i", "j"] += %[[A0]][{{.*}}] ["i", "k"] * %[[B0]]
-  // CHECK: tc.reduce_scatter_tile %[[C]] into %[[CA]]
-  // CHECK: tc.write_tile %[[C]] into %[[CA]]
+  // CHECK-NOT: tc.reduce_scatter_tile
+  // CHECK-NOT: tc.write_tile
   // CHECK: tc.store %[[CA]]
+  // CHECK: memref.dealloc %[[C]]
   func.func @mm(%A: tensor<64x48xf64>, %B: tensor<48x40xf64>, %C: tensor<64x40xf64>) -> tensor<64x40xf64> {
     %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
            {tc.plan = #tc.plan<in_core = true, algorithm = cosma, grid = <[2, 2, 1]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>, rounds = {k = 3}>}
            : tensor<64x48xf64>, tensor<48x40xf64> -> tensor<64x40xf64>
     return %r : tensor<64x40xf64>
+  }
+
+  // CHECK-LABEL: func.func @tall()
+  // CHECK: %[[C:.*]] = memref.alloc() : memref<16x16xf64>
+  // CHECK: %[[A:.*]] = memref.alloc() : memref<16x32xf64>
+  // CHECK: %[[B:.*]] = memref.alloc() : memref<32x16xf64>
+  // CHECK: tc.array distributed "A" [16, 64] on [1, 1, 2] {{.*}} storage %[[A]]
+  // CHECK: tc.array distributed "B" [64, 16] on [1, 1, 2] {{.*}} storage %[[B]]
+  // CHECK: %[[CA:.*]] = tc.array distributed "C" [16, 16] on [1, 1, 2]
+  // CHECK-NOT: storage
+  // CHECK: tc.read_tile %[[CA]][%{{.*}}, %{{.*}}] into %[[C]]
+  // CHECK-NOT: tc.gather_tile_start
+  // CHECK-NOT: scf.for
+  // CHECK: tc.tile_contract %[[C]][{{.*}}] ["i", "j"] += %[[A]][{{.*}}] ["i", "k"] * %[[B]][{{.*}}] ["k", "j"] extents {i = 16 : i64, j = 16 : i64, k = 32 : i64}
+  // CHECK-NOT: tc.tile_contract
+  // CHECK: tc.reduce_scatter_tile %[[C]] into %[[CA]]
+  // CHECK: tc.write_tile %[[C]] into %[[CA]]
+  // CHECK: tc.store %[[CA]]
+  func.func @tall(%A: tensor<16x64xf64>, %B: tensor<64x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
+    %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = true, algorithm = cosma, grid = <[1, 1, 2]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>, rounds = {k = 4}>}
+           : tensor<16x64xf64>, tensor<64x16xf64> -> tensor<16x16xf64>
+    return %r : tensor<16x16xf64>
   }
 }

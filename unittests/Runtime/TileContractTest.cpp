@@ -98,6 +98,9 @@ TEST(TileContract, SubTilesAtOffsets) {
   // Sub-tiles inside larger buffers (loops below an array's read).
   check({"ik", {8, 6}, {4, 2}}, {"kj", {6, 9}, {2, 3}}, {"ij", {8, 9}, {4, 3}},
         {{'i', 4}, {'j', 5}, {'k', 3}});
+  // Transposed sub-tiles (BLAS views through the leading dimension).
+  check({"ki", {6, 8}, {2, 4}}, {"jk", {9, 6}, {3, 2}}, {"ji", {9, 8}, {3, 4}},
+        {{'i', 4}, {'j', 5}, {'k', 3}});
 }
 
 TEST(TileContract, CountsFlops) {

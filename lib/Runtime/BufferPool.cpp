@@ -1,0 +1,106 @@
+//===- BufferPool.cpp - buffers kept across calls and runs ----------------===//
+#include "BufferPool.h"
+#include "Context.h"
+
+#include <algorithm>
+
+#include <cstdlib>
+#include <iterator>
+#include <map>
+#include <string>
+#include <unordered_map>
+
+namespace tc::rt {
+namespace {
+
+// Smaller buffers come from malloc's heap, which keeps them mapped already.
+const size_t kPooledBytes = size_t(1) << 20;
+
+struct Pool {
+  std::multimap<size_t, void *> kept;       ///< freed buffers by size
+  std::unordered_map<void *, size_t> inUse; ///< pooled buffers handed out
+  size_t keptBytes = 0, inUseBytes = 0, peakBytes = 0;
+};
+
+Pool &pool() {
+  static Pool p;
+  return p;
+}
+
+void *allocate(size_t bytes) {
+  void *buffer = std::malloc(bytes);
+  if (!buffer)
+    fail("out of memory: cannot allocate " + std::to_string(bytes) + " bytes");
+  return buffer;
+}
+
+} // namespace
+
+void *acquireBuffer(size_t bytes) {
+  Pool &p = pool();
+  void *buffer = nullptr;
+  if (bytes < kPooledBytes) {
+    return allocate(bytes ? bytes : 1);
+  }
+  auto same = p.kept.find(bytes);
+  if (same != p.kept.end()) {
+    buffer = same->second;
+    p.kept.erase(same);
+    p.keptBytes -= bytes;
+  } else {
+    size_t limit = std::max(p.peakBytes, p.inUseBytes + bytes);
+    while (!p.kept.empty() && p.keptBytes + p.inUseBytes + bytes > limit) {
+      auto largest = std::prev(p.kept.end());
+      std::free(largest->second);
+      p.keptBytes -= largest->first;
+      p.kept.erase(largest);
+    }
+    buffer = allocate(bytes);
+  }
+  p.inUse[buffer] = bytes;
+  p.inUseBytes += bytes;
+  p.peakBytes = std::max(p.peakBytes, p.inUseBytes + p.keptBytes);
+  return buffer;
+}
+
+void releaseBuffer(void *buffer) {
+  if (!buffer)
+    return;
+  Pool &p = pool();
+  auto it = p.inUse.find(buffer);
+  if (it == p.inUse.end()) { // below kPooledBytes
+    std::free(buffer);
+    return;
+  }
+  p.kept.emplace(it->second, buffer);
+  p.keptBytes += it->second;
+  p.inUseBytes -= it->second;
+  p.inUse.erase(it);
+}
+
+Scratch &Scratch::operator=(Scratch &&other) noexcept {
+  if (this != &other) {
+    releaseBuffer(ptr);
+    ptr = other.ptr, n = other.n;
+    other.ptr = nullptr, other.n = 0;
+  }
+  return *this;
+}
+
+void Scratch::resize(int64_t elements) {
+  releaseBuffer(ptr);
+  ptr = nullptr, n = 0;
+  if (elements <= 0)
+    return;
+  ptr = static_cast<double *>(acquireBuffer(static_cast<size_t>(elements) * sizeof(double)));
+  n = elements;
+}
+
+} // namespace tc::rt
+
+// memref.alloc / memref.dealloc of generated programs (tcc lowers them with
+// finalize-memref-to-llvm{use-generic-functions=true}).
+extern "C" void *_mlir_memref_to_llvm_alloc(size_t bytes) {
+  return tc::rt::acquireBuffer(bytes);
+}
+extern "C" void _mlir_memref_to_llvm_free(void *buffer) { tc::rt::releaseBuffer(buffer); }
