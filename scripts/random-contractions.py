@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""Compiles and runs random binary contractions as a new user would, and says
+which run, which are wrong and which tc refuses (issue 14's survey).
+
+  random-contractions.py [--count N] [--seed S] [--procs 1,2,3,4] [--keep DIR]
+
+Each case draws labels in every role (in A, B and C: a batch label; in A and C
+or B and C: a free label; in A and B: a summed label; in one input only: a
+label summed in that operand), random orders, extents that rarely divide (1, 2,
+3, 5, 7, 13, 17), a process count, and either memory for everything (in core)
+or a cap that forces out-of-core tiles. It writes the contraction as tc IR,
+compiles it with tcc and runs it with run-contraction.py against numpy einsum
+(1e-12 relative) with --check-bytes. The summary groups the failures by their
+first error line, so the most common refusal comes first.
+Needs tcc on PATH (or TCC=...), mpirun, Debian's numpy and h5py.
+"""
+import argparse, collections, os, random, re, shutil, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXTENTS = [1, 2, 3, 5, 7, 13, 17]
+
+
+def draw(rng):
+    """One contraction: (spec, labels of A, B, C, extents, accumulate)."""
+    roles = ["abc", "ac", "bc", "ab", "a", "b"]
+    while True:
+        labels = {}
+        for n in range(rng.randint(2, 5)):
+            labels["ijklmnpq"[n]] = rng.choice(roles)
+        a = [l for l, r in labels.items() if "a" in r]
+        b = [l for l, r in labels.items() if "b" in r]
+        c = [l for l, r in labels.items() if "c" in r]
+        if a and b:
+            break
+    for x in (a, b, c):
+        rng.shuffle(x)
+    ext = {l: rng.choice(EXTENTS) for l in labels}
+    # Keep every tensor small enough for a quick run.
+    for l in sorted(ext, key=lambda l: -ext[l]):
+        while max(size(x, ext) for x in (a, b, c)) > 40000 and ext[l] > 1:
+            ext[l] = max(1, ext[l] // 2)
+    return a, b, c, ext, rng.random() < 0.5
+
+
+def size(labels, ext):
+    n = 1
+    for l in labels:
+        n *= ext[l]
+    return n
+
+
+def tensor(labels, ext, elem="f64"):
+    return "tensor<" + "".join(f"{ext[l]}x" for l in labels) + elem + ">"
+
+
+def program(a, b, c, ext, acc):
+    ta, tb, tc_ = tensor(a, ext), tensor(b, ext), tensor(c, ext)
+    ls = lambda x: ", ".join(x)
+    args = f"%A: {ta}, %B: {tb}" + (f", %C: {tc_}" if acc else "")
+    lhs = f"%C[{ls(c)}] +=" if acc else f"[{ls(c)}] ="
+    return f"""module attributes {{tc.machine = #tc.machine<procs = 1, mem = "1GB", net_bw = "1GB/s", disk_bw = "100MB/s">}} {{
+  func.func @contraction({args}) -> {tc_} {{
+    %r = tc.contract {lhs} %A[{ls(a)}] * %B[{ls(b)}] : {ta}, {tb} -> {tc_}
+    return %r : {tc_}
+  }}
+}}
+"""
+
+
+def first_error(text):
+    """The line that says why, with file positions and names taken out so that
+    failures of one kind group together."""
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    why = next((l for l in lines if l.startswith("FAIL")), None) or \
+        next((l for l in lines if "error:" in l), None) or (lines[-1] if lines else "(no output)")
+    why = re.sub(r"^\S+:\d+:\d+: ", "", why)
+    return re.sub(r"'[^']*'", "'_'", why)[:200]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--count", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--procs", default="1,2,3,4")
+    ap.add_argument("--keep", help="keep the programs and logs here")
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    procs = [int(p) for p in a.procs.split(",")]
+    tcc = os.environ.get("TCC", "tcc")
+    work = a.keep or tempfile.mkdtemp(prefix="tc-random-")
+    os.makedirs(work, exist_ok=True)
+    outcomes = collections.Counter()
+    failures = collections.defaultdict(list)
+    try:
+        for n in range(a.count):
+            A, B, C, ext, acc = draw(rng)
+            P = rng.choice(procs)
+            # In core, or a cap of a few tiles' worth that forces out-of-core tiles.
+            mem = rng.choice(["64MB", "4096B", "16KB"])
+            spec = f"C[{','.join(C)}] {'+=' if acc else '='} A[{','.join(A)}] * B[{','.join(B)}]"
+            case = f"{spec} with {','.join(f'{l}={e}' for l, e in ext.items())} on {P} at {mem}"
+            src = os.path.join(work, f"c{n}.mlir")
+            exe = os.path.join(work, f"c{n}")
+            open(src, "w").write(program(A, B, C, ext, acc))
+            r = subprocess.run([tcc, src, "-o", exe, "--procs", str(P), "--mem", mem],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                outcomes["refused by tcc"] += 1
+                failures["tcc: " + first_error(r.stderr + r.stdout)].append(case)
+                print(f"{n + 1}/{a.count} refused: {case}", flush=True)
+                continue
+            scratch = os.path.join(work, f"s{n}")
+            os.makedirs(scratch, exist_ok=True)
+            r = subprocess.run([sys.executable, os.path.join(HERE, "run-contraction.py"), exe,
+                                "--np", str(P), "--spec", spec,
+                                "--extents", ",".join(f"{l}={e}" for l, e in ext.items()),
+                                "--scratch", scratch, "--check-bytes", "--seed", str(n)],
+                               capture_output=True, text=True)
+            shutil.rmtree(scratch, ignore_errors=True)
+            if r.returncode == 0:
+                outcomes["ok"] += 1
+            else:
+                outcomes["failed at run time"] += 1
+                failures["run: " + first_error(r.stdout + r.stderr)].append(case)
+            print(f"{n + 1}/{a.count} {'ok' if r.returncode == 0 else 'FAIL'}: {case}",
+                  flush=True)
+    finally:
+        if not a.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    print("\n" + ", ".join(f"{k}: {v}" for k, v in outcomes.most_common()))
+    for why, cases in sorted(failures.items(), key=lambda kv: -len(kv[1])):
+        print(f"\n{len(cases)} x {why}")
+        for c in cases[:3]:
+            print(f"    e.g. {c}")
+    return 0 if outcomes["ok"] == a.count else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
