@@ -60,6 +60,12 @@ std::optional<AlgorithmLayouts> chooseLayouts(const Context &ctx, ParallelAlgori
     for (const std::string &l : *members)
       if (ctx.problem.extents.at(l) >= parts)
         usable.push_back(l);
+    // Cannon's shifts move a contracted block: with no K label (an outer
+    // product) there is none to shift.
+    if (usable.empty() && rotation && name == 'K') {
+      ctx.remarks.push_back("rotation skipped: no index of K to shift");
+      return std::nullopt;
+    }
     if (usable.empty() && parts == 1)
       usable.push_back(Layout::kReplicated);
     if (usable.empty()) {
