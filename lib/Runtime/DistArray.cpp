@@ -119,9 +119,10 @@ Selection DistArray::runsOf(int r, bool loading) const {
     bool slab = d == 0 && (kind == TC_RT_SLAB || (kind == TC_RT_GATHERED && loading));
     if (slab)
       std::tie(lo, hi) = slabRange(r);
+    // A slab is stored from row 0; a GATHERED array's slab sits at its place.
     Runs runs;
-    if (hi > lo) // a GATHERED array keeps the slab at its place
-      runs.push_back({slab && kind == TC_RT_SLAB ? 0 : lo, lo, hi - lo});
+    if (hi > lo)
+      runs.push_back({kind == TC_RT_SLAB ? 0 : lo, lo, hi - lo});
     sel.push_back(runs);
   }
   return sel;

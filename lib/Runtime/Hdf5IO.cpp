@@ -3,11 +3,12 @@
 // Inputs: every rank opens the input file read-only on its own and reads only
 // the hyperslab of its block, a bounded chunk of rows at a time, into its
 // storage. The blocks of a block-cyclic dimension are one strided hyperslab
-// (start c nb, stride G nb, block nb), OR-ed with the partial ones. Outputs: parallel HDF5 (MPI-IO driver), one dataset per array named
-// after it, every rank writing its own block with independent writes, into a
-// temporary file that rank 0 renames once every rank has finished, so a failed
-// run leaves no partial output. Ranks a grid leaves idle hold no block: they
-// read and write nothing, but take part in creating and closing the file.
+// (start c nb, stride G nb, block nb), OR-ed with the partial ones. Outputs:
+// parallel HDF5 (MPI-IO driver), one dataset per array named after it, every
+// rank writing its own block(s) with independent writes, into a temporary file
+// that rank 0 renames once every rank has finished, so a failed run leaves no
+// partial output. Ranks a grid leaves idle hold no block: they read and write
+// nothing, but take part in creating and closing the file.
 //
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"

@@ -313,6 +313,20 @@ TEST_P(CyclicArrays, StoreTheirBlocksAndTilesClipToThem) {
     }
 }
 
+TEST_P(CyclicArrays, RootInputLoadsOnlyRankZerosBlocks) {
+  RandomInputs random;
+  const bool onDisk = GetParam();
+  for (const Shape &grid : grids())
+    for (const Layout &l : cyclicLayouts(grid)) {
+      void *a = makeArray(l, "T", TC_RT_INIT_ROOT_INPUT, onDisk);
+      expectStorage(l, a, expectedStorage(l, [&](const Shape &g) {
+                      return ctx().rank == 0 ? inputValue(l, "T", g) : 0.0;
+                    }),
+                    l.name() + " (root_input)");
+      releaseArrays();
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(InMemoryAndOnDisk, CyclicArrays, ::testing::Values(false, true),
                          [](const ::testing::TestParamInfo<bool> &info) {
                            return info.param ? std::string("OnDisk") : std::string("InMemory");
