@@ -1,5 +1,6 @@
 //===- Context.cpp - process-wide state of the tc runtime -----------------===//
 #include "Context.h"
+#include "DistArray.h"
 #include "TC/Runtime/Runtime.h"
 
 #include <cstdio>
@@ -89,13 +90,6 @@ std::string abiMismatch(int64_t compiledVersion) {
          ", the runtime is " + std::to_string(TC_RT_API_VERSION) + ": recompile with this tc";
 }
 
-static std::string gridString(const std::vector<int64_t> &grid) {
-  std::string s;
-  for (int64_t g : grid)
-    s += (s.empty() ? "" : ", ") + std::to_string(g);
-  return "[" + s + "]";
-}
-
 std::string procsMismatch(int64_t procs) {
   if (procs == ctx().size)
     return "";
@@ -113,7 +107,7 @@ MPI_Comm gridComm(const std::vector<int64_t> &grid) {
   for (int64_t g : grid)
     procs *= g;
   if (procs > c.size)
-    fail("a grid of " + std::to_string(procs) + " processes " + gridString(grid) +
+    fail("a grid of " + std::to_string(procs) + " processes " + str(grid) +
          " on a run of " + std::to_string(c.size) + " (use mpirun -np " +
          std::to_string(procs) + ")");
   std::vector<int> dims(grid.begin(), grid.end()), periods(grid.size(), 1);

@@ -12,6 +12,7 @@
 #include "TC/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -124,9 +125,9 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       }
       const auto *it = llvm::find(kKeys, StringRef(key));
       if (it == std::end(kKeys))
-        return fail("unknown key '" + key.str() + "'; expected one of procs, mem, "
-                    "net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor, flop_rate, "
-                    "volumes (and latency, io_latency, call_overhead, mcost for "
+        return fail("unknown key '" + key.str() + "'; expected one of " +
+                    llvm::join(ArrayRef<StringLiteral>(kKeys), ", ") +
+                    ", volumes (and latency, io_latency, call_overhead, mcost for "
                     "tc-fuse-distribute)");
       Field field = static_cast<Field>(it - std::begin(kKeys));
       std::optional<double> v;
