@@ -2,6 +2,7 @@
 #include "TC/Analysis/ContractionPlanner.h"
 
 #include "TC/Analysis/CosmaSchedule.h"
+#include "TC/Analysis/ProcessorGrid.h"
 #include "TC/Analysis/PummaSchedule.h"
 #include "TC/Analysis/StorageOrder.h"
 
@@ -364,13 +365,6 @@ bool sameLoops(const TileNest &a, const TileNest &b) {
   return true;
 }
 
-std::string gridString(const std::vector<int64_t> &grid) {
-  std::string s;
-  for (int64_t g : grid)
-    s += (s.empty() ? "" : ", ") + std::to_string(g);
-  return "[" + s + "]";
-}
-
 std::string describe(const PlanDecisions &d) {
   std::ostringstream os;
   if (d.inCore)
@@ -382,7 +376,7 @@ std::string describe(const PlanDecisions &d) {
   if (d.order)
     os << " order = " << toString(*d.order);
   if (d.grid)
-    os << " grid = " << gridString(*d.grid);
+    os << " grid = " << gridList(*d.grid);
   if (d.nest)
     os << " and the given loops";
   return os.str();
@@ -427,11 +421,9 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
   // A given grid: at most P processes, and fewer only for COSMA, the one
   // algorithm that leaves processes idle (Kwasniewski et al. section 7.1).
   if (decisions.grid) {
-    int64_t procs = 1;
-    for (int64_t g : *decisions.grid)
-      procs *= g;
+    const int64_t procs = gridProcs(*decisions.grid);
     if (procs > machine.procs) {
-      result.error = "the plan's grid " + gridString(*decisions.grid) + " has " +
+      result.error = "the plan's grid " + gridList(*decisions.grid) + " has " +
                      std::to_string(procs) + " processes but the machine has " +
                      std::to_string(machine.procs);
       return result;
@@ -440,7 +432,7 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
         *decisions.algorithm != ParallelAlgorithm::Cosma) {
       result.error = std::string("algorithm = ") + toString(*decisions.algorithm) +
                      " runs on every process, but the plan's grid " +
-                     gridString(*decisions.grid) + " has " + std::to_string(procs) +
+                     gridList(*decisions.grid) + " has " + std::to_string(procs) +
                      " of the machine's " + std::to_string(machine.procs) +
                      " (only cosma leaves processes idle)";
       return result;

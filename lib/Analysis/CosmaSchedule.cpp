@@ -2,6 +2,7 @@
 #include "TC/Analysis/CosmaSchedule.h"
 
 #include "TC/Analysis/CommOptimalMatmul.h"
+#include "TC/Analysis/ProcessorGrid.h"
 
 #include <algorithm>
 #include <cmath>
@@ -330,15 +331,11 @@ std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
   // runtime runs them without data, outside the grid's communicator.
   std::vector<int64_t> grid =
       givenGrid ? *givenGrid : fitCosmaGrid(problem, macro, machine, delta);
-  int64_t used = 1;
-  for (int64_t g : grid)
-    used *= g;
+  const int64_t used = gridProcs(grid);
   if (grid.size() != 3 || used > machine.procs) {
-    std::string shape;
-    for (int64_t g : grid)
-      shape += (shape.empty() ? "" : ", ") + std::to_string(g);
-    remarks.push_back("cosma skipped: its grid [" + shape + "] is not a 3-d grid of at most " +
-                      std::to_string(machine.procs) + " processes");
+    remarks.push_back("cosma skipped: its grid " + gridList(grid) +
+                      " is not a 3-d grid of at most " + std::to_string(machine.procs) +
+                      " processes");
     return std::nullopt;
   }
   CosmaLabels labels = chooseCosmaLabels(problem, macro, grid);

@@ -1,5 +1,6 @@
 //===- Layout.cpp - block distributions and redistribution cost ----------===//
 #include "TC/Analysis/Layout.h"
+#include "TC/Analysis/ProcessorGrid.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,12 +9,7 @@
 
 namespace mlir::tc {
 
-int64_t Layout::procs() const {
-  int64_t n = 1;
-  for (int64_t extent : grid)
-    n *= extent;
-  return n;
-}
+int64_t Layout::procs() const { return gridProcs(grid); }
 
 int64_t Layout::gridDimOf(const std::string &label) const {
   for (size_t d = 0; d < dims.size(); ++d)
@@ -65,10 +61,7 @@ bool Layout::samePartition(const Layout &other) const {
 }
 
 std::string Layout::str() const {
-  std::string s = "[";
-  for (size_t d = 0; d < grid.size(); ++d)
-    s += (d ? ", " : "") + std::to_string(grid[d]);
-  s += "] (";
+  std::string s = gridList(grid) + " (";
   for (size_t d = 0; d < dims.size(); ++d)
     s += (d ? ", " : "") + dims[d];
   s += ")";
@@ -125,9 +118,7 @@ void redistributionVolumes(const Layout &from, const Layout &to,
                            const std::map<std::string, int64_t> &extents, int64_t elemBytes,
                            std::vector<double> &sent, std::vector<double> &received) {
   const std::vector<int64_t> &grid = from.grid;
-  int64_t P = 1;
-  for (int64_t g : grid)
-    P *= g;
+  const int64_t P = from.procs();
   sent.assign(P, 0);
   received.assign(P, 0);
   // count[l][a][b]: elements of label l at source coordinate a and destination

@@ -37,6 +37,13 @@ std::string gridString(const Grid &grid) {
   return s;
 }
 
+std::string gridList(const Grid &grid) {
+  std::string s;
+  for (size_t d = 0; d < grid.size(); ++d)
+    s += (d ? ", " : "") + std::to_string(grid[d]);
+  return "[" + s + "]";
+}
+
 int64_t gridProcs(const Grid &grid) {
   int64_t n = 1;
   for (int64_t e : grid)

@@ -31,6 +31,7 @@ using Grid = std::vector<int64_t>;
 std::vector<Grid> logicalGrids(int64_t procs, int maxDims);
 
 std::string gridString(const Grid &grid); ///< "4x8"
+std::string gridList(const Grid &grid);   ///< "[4, 8]", as plans and diagnostics print it
 int64_t gridProcs(const Grid &grid);       ///< the product of the extents
 /// The rank of the process at coordinates `z`, row-major (as MPI_Cart_create
 /// numbers them without reordering).
