@@ -30,19 +30,25 @@ void sendrecv(const double *send, int64_t ns, int dest, double *recv, int64_t nr
   counters().bytesReceived += 8.0 * nr;
 }
 
-/// One step of a circular shift along grid dim `g`: receive from +1, send to -1.
-void shiftInPlace(double *data, int64_t n, MPI_Comm comm, int g, const Shape &grid) {
-  if (grid[g] == 1 || n == 0)
-    return;
+/// One step of a circular shift along grid dim `g` (receive from +1, send to
+/// -1): `received` gets the neighbour's n elements of what `sent` is here.
+void shiftStep(const double *sent, double *received, int64_t n, MPI_Comm comm, int g) {
   // MPI_Cart_shift(+1) names (source = coord-1, dest = coord+1); this shift sends
   // to coord-1 and receives from coord+1.
   int dest, src;
   MPI_Cart_shift(comm, g, 1, &dest, &src);
-  // Into a pooled buffer and copied back: MPI_Sendrecv_replace packs into a
-  // temporary it allocates on every call, whose first touch costs more than
-  // the message on some VMs (bench/README.md, PUMMA vs pdgemm).
+  sendrecv(sent, n, dest, received, n, src, comm);
+}
+
+/// The same step in place: into a pooled buffer and copied back, because
+/// MPI_Sendrecv_replace packs into a temporary it allocates on every call,
+/// whose first touch costs more than the message on some VMs (bench/README.md,
+/// PUMMA vs pdgemm).
+void shiftInPlace(double *data, int64_t n, MPI_Comm comm, int g, const Shape &grid) {
+  if (grid[g] == 1 || n == 0)
+    return;
   Scratch received(n);
-  sendrecv(data, n, dest, received.data(), n, src, comm);
+  shiftStep(data, received.data(), n, comm, g);
   std::memcpy(data, received.data(), n * sizeof(double));
 }
 
@@ -111,10 +117,14 @@ extern "C" void tc_rt_shift_tile(void *array, double *buf, const int64_t *desc,
   double *view = buf;
   for (int i = 0; i < d; ++i)
     view += offsets[i] * stride[i];
-  Scratch packed(product(sub));
+  const int64_t n = product(sub);
+  if (a.grid[g] == 1 || n == 0)
+    return;
+  // Packed, shifted into a second buffer and unpacked from it.
+  Scratch packed(n), received(n);
   copyStrided(packed.data(), packedStride, view, stride, sub);
-  shiftInPlace(packed.data(), packed.size(), a.comm, g, a.grid);
-  copyStrided(view, stride, packed.data(), packedStride, sub);
+  shiftStep(packed.data(), received.data(), n, a.comm, g);
+  copyStrided(view, stride, received.data(), packedStride, sub);
 }
 
 extern "C" void tc_rt_broadcast_tile(void *array, double *buf, const int64_t *desc,
