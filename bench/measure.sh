@@ -1,7 +1,9 @@
 # Sourced by the wall-time benchmarks (matmul-shapes-np2.sh, pumma-vs-pdgemm.sh):
 # running a program only when the machine is quiet, and measuring how much of the
-# 2 cores other processes took meanwhile. The caller sets busy_max (the share of
-# the cores others may use before a run) and others_max (during one).
+# 2 cores other processes took meanwhile: at most BUSY_MAX (default 0.15) before
+# a run and OTHERS_MAX (default 0.05) during one.
+busy_max="${BUSY_MAX:-0.15}"
+others_max="${OTHERS_MAX:-0.05}"
 
 # Fraction of the 2 cores busy over one second while this script runs nothing.
 busy() {

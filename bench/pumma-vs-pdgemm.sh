@@ -29,8 +29,6 @@ rounds="${1:-3}" reps="${2:-5}"
 shapes="${SHAPES:-square flat}"
 nb="${NB:-128}"
 grid="${GRID:-1x2}"
-busy_max="${BUSY_MAX:-0.15}"
-others_max="${OTHERS_MAX:-0.05}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
