@@ -24,6 +24,8 @@
 using namespace tc::rt;
 using tc::rt::test::compute;
 using tc::rt::test::RandomInputs;
+using tc::rt::test::removeWhenAllDone;
+using tc::rt::test::storeCountingReads;
 
 namespace {
 
@@ -354,10 +356,7 @@ TEST_P(CyclicHdf5, RoundTrip) {
         RandomInputs random(kSeed);
         ctx().options.output = out;
         void *a = makeArray(l, "W", TC_RT_INIT_INPUT, onDisk);
-        double before = ctx().counters[Store].bytesRead;
-        tc_rt_store(a);
-        setPhase(Compute);
-        read = ctx().counters[Store].bytesRead - before;
+        read = storeCountingReads(a);
         releaseArrays();
       }
       // Every element is written once, by one process (its holder).
@@ -377,9 +376,7 @@ TEST_P(CyclicHdf5, RoundTrip) {
       EXPECT_EQ(loadWritten, onDisk ? 8.0 * l.held(me) : 0.0) << what;
       releaseArrays();
       ctx().options = saved;
-      MPI_Barrier(MPI_COMM_WORLD);
-      if (me == 0)
-        std::remove(out.c_str());
+      removeWhenAllDone(out);
     }
 }
 

@@ -24,6 +24,8 @@
 using namespace tc::rt;
 using tc::rt::test::compute;
 using tc::rt::test::RandomInputs;
+using tc::rt::test::removeWhenAllDone;
+using tc::rt::test::storeCountingReads;
 using tc::rt::test::makeGridArray;
 
 namespace {
@@ -212,10 +214,7 @@ TEST(IdleRanksStore, WritesEveryElementOnce) {
       Options saved = ctx().options;
       ctx().options.output = out;
       void *a = rowArray("W", grid, TC_RT_INIT_INPUT, true);
-      double before = ctx().counters[Store].bytesRead;
-      tc_rt_store(a);
-      setPhase(Compute);
-      double read = ctx().counters[Store].bytesRead - before, total = 0;
+      double read = storeCountingReads(a), total = 0;
       MPI_Allreduce(&read, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
       EXPECT_EQ(total, 8.0 * 13 * 11) << what;
       if (static_cast<DistArray *>(a)->idle)
@@ -235,9 +234,7 @@ TEST(IdleRanksStore, WritesEveryElementOnce) {
                         << b.mem()[r * 11 + c];
     releaseArrays();
     ctx().options = saved;
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (ctx().rank == 0)
-      std::remove(out.c_str());
+    removeWhenAllDone(out);
   }
 }
 

@@ -21,6 +21,8 @@
 using namespace tc::rt;
 using tc::rt::test::compute;
 using tc::rt::test::RandomInputs;
+using tc::rt::test::removeWhenAllDone;
+using tc::rt::test::storeCountingReads;
 using tc::rt::test::makeGridArray;
 
 namespace {
@@ -480,10 +482,7 @@ TEST(SplitArrayStore, WritesEveryElementOnce) {
       ctx().options.output = out;
       void *a = makeGridArray("W", k.extents, k.grid, k.gridDims, k.splitDims,
                               TC_RT_INIT_INPUT, /*onDisk=*/true);
-      double before = ctx().counters[Store].bytesRead;
-      tc_rt_store(a);
-      setPhase(Compute);
-      read = ctx().counters[Store].bytesRead - before;
+      read = storeCountingReads(a);
       releaseArrays();
     }
     double total = 0;
@@ -504,9 +503,7 @@ TEST(SplitArrayStore, WritesEveryElementOnce) {
     });
     releaseArrays();
     ctx().options = saved;
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (ctx().rank == 0)
-      std::remove(out.c_str());
+    removeWhenAllDone(out);
   }
 }
 

@@ -10,6 +10,7 @@
 
 using namespace tc::rt;
 using tc::rt::test::compute;
+using tc::rt::test::removeWhenAllDone;
 
 namespace {
 
@@ -69,9 +70,7 @@ TEST(Slices, StoredSlicesMakeTheTensor) {
     ASSERT_EQ(data(back)[e], data(full)[e]) << e;
   ctx().options.inputs.clear();
   releaseArrays();
-  MPI_Barrier(MPI_COMM_WORLD);
-  if (ctx().rank == 0)
-    std::remove(out.c_str());
+  removeWhenAllDone(out);
 }
 
 TEST(Slices, CombinePartialSumsAlongGridDimensions) {

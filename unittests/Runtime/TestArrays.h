@@ -6,6 +6,8 @@
 #include "DistArray.h"
 #include "TC/Runtime/Runtime.h"
 
+#include <cstdio>
+#include <string>
 #include <vector>
 
 namespace tc::rt::test {
@@ -38,6 +40,22 @@ inline void *makeGridArray(const char *name, std::vector<int64_t> extents,
 
 /// Counters of the compute phase (what tile ops charge).
 inline Counters &compute() { return ctx().counters[Compute]; }
+
+/// Stores `array` (tc_rt_store, to ctx().options.output) and returns the bytes
+/// the store phase read on this process (its scratch file, when on disk).
+inline double storeCountingReads(void *array) {
+  double before = ctx().counters[Store].bytesRead;
+  tc_rt_store(array);
+  setPhase(Compute);
+  return ctx().counters[Store].bytesRead - before;
+}
+
+/// Removes `file` once every process is done with it.
+inline void removeWhenAllDone(const std::string &file) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (ctx().rank == 0)
+    std::remove(file.c_str());
+}
 
 /// --random-inputs SEED for the scope: inputs take randomValue's values.
 struct RandomInputs {
