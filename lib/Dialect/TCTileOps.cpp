@@ -289,7 +289,10 @@ LogicalResult TileContractOp::verify() {
   } sides[3] = {{"c", getC().getType(), getCOffsets().size(), getCLabels()},
                 {"a", getA().getType(), getAOffsets().size(), getALabels()},
                 {"b", getB().getType(), getBOffsets().size(), getBLabels()}};
-  llvm::StringMap<int> uses;
+  llvm::StringSet<> inInputs;
+  for (const Side &s : {sides[1], sides[2]})
+    for (Attribute attr : s.labels)
+      inInputs.insert(cast<StringAttr>(attr).getValue());
   for (const Side &s : sides) {
     if (failed(verifyOffsets(*this, s.type, s.numOffsets, std::string("operand ") + s.name)))
       return failure();
@@ -301,7 +304,8 @@ LogicalResult TileContractOp::verify() {
       StringRef label = cast<StringAttr>(attr).getValue();
       if (!seen.insert(label).second)
         return emitOpError() << "label '" << label << "' appears twice in operand " << s.name;
-      ++uses[label];
+      if (!inInputs.contains(label))
+        return emitOpError() << "label '" << label << "' of operand c is in neither input";
       auto extent = dyn_cast_or_null<IntegerAttr>(getExtents().get(label));
       if (!extent)
         return emitOpError() << "label '" << label << "' has no integer extent";
@@ -311,11 +315,6 @@ LogicalResult TileContractOp::verify() {
                              << " has size " << s.type.getDimSize(d);
     }
   }
-  for (auto &entry : uses)
-    if (entry.second != 2)
-      return emitOpError() << "label '" << entry.getKey() << "' appears in "
-                           << entry.second << " operands; each label must appear in "
-                           << "exactly two (no batch or single-operand labels)";
   return success();
 }
 

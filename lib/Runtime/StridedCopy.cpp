@@ -12,6 +12,10 @@ using Shape = std::vector<int64_t>;
 void copyStrided(double *dst, const Shape &dstStride, const double *src,
                  const Shape &srcStride, const Shape &ext) {
   const int d = static_cast<int>(ext.size());
+  if (d == 0) { // a scalar
+    *dst = *src;
+    return;
+  }
   int a = 0, b = 0; // innermost dimension of dst, of src
   for (int i = 1; i < d; ++i) {
     if (dstStride[i] < dstStride[a])

@@ -8,6 +8,12 @@
 // sub-tile of a matrix (through the leading dimension); any other is packed
 // into the grouped order first (and C unpacked after).
 //
+// The other label roles (docs/Derivations.md D30): labels in A, B and C
+// (batch, L) make one product per batch value on operands packed as [L,I,K],
+// [L,K,J], [L,I,J]; a label in one input only is summed out of that input
+// while it is packed (one pass over the tile). Products too small for BLAS to
+// pay off (an element-wise product has M = N = K = 1) run as plain loops.
+//
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
 #include "StridedCopy.h"
@@ -100,11 +106,67 @@ Mat asMatrix(const Operand &x, const Shape &rows, const Shape &cols,
   return {scratch.data(), false, nc};
 }
 
+/// Packs the sub-tile of `x` as the labels `keep` (row-major), summed over the
+/// labels `summed` (those of x's labels not in `keep`).
+void packSummed(const Operand &x, const Shape &keep, const Shape &summed,
+                const Shape &labelExtent, std::vector<double> &out) {
+  const int64_t n = volume(keep, labelExtent), s = volume(summed, labelExtent);
+  out.resize(n);
+  if (s == 1) {
+    permuteCopy(x, keep, labelExtent, out.data(), true);
+    return;
+  }
+  static thread_local std::vector<double> full;
+  full.resize(n * s);
+  permuteCopy(x, concat(keep, summed), labelExtent, full.data(), true);
+  for (int64_t i = 0; i < n; ++i) {
+    double sum = 0;
+    for (int64_t j = 0; j < s; ++j)
+      sum += full[i * s + j];
+    out[i] = sum;
+  }
+}
+
 /// C(M x N) += A(M x K) * B(K x N), C not transposed.
 void gemm(Mat c, Mat a, Mat b, int64_t M, int64_t N, int64_t K) {
   cblas_dgemm(CblasRowMajor, a.trans ? CblasTrans : CblasNoTrans,
               b.trans ? CblasTrans : CblasNoTrans, M, N, K, 1.0, a.data, a.ld, b.data,
               b.ld, 1.0, c.data, c.ld);
+}
+
+/// Below this many multiply-adds a product runs as plain loops: a BLAS call
+/// costs more than the arithmetic (an element-wise product is one).
+constexpr int64_t kSmallProduct = 512;
+
+/// The general case: batch labels L, and labels summed in one input (SA, SB).
+/// Every operand is packed ([L,I,K], [L,K,J], [L,I,J]), each batch value one
+/// product, and C unpacked.
+void contractBatched(const Operand ops[3], const Shape &L, const Shape &I,
+                     const Shape &J, const Shape &K, const Shape &sumA,
+                     const Shape &sumB, const Shape &labelExtent) {
+  static thread_local std::vector<double> pa, pb, pc;
+  const Shape orderA = concat(concat(L, I), K), orderB = concat(concat(L, K), J),
+              orderC = concat(concat(L, I), J);
+  packSummed(ops[0], orderA, sumA, labelExtent, pa);
+  packSummed(ops[1], orderB, sumB, labelExtent, pb);
+  pc.resize(volume(orderC, labelExtent));
+  permuteCopy(ops[2], orderC, labelExtent, pc.data(), true);
+  const int64_t nl = volume(L, labelExtent), M = volume(I, labelExtent),
+                N = volume(J, labelExtent), Kn = volume(K, labelExtent);
+  for (int64_t l = 0; l < nl; ++l) {
+    const double *a = pa.data() + l * M * Kn, *b = pb.data() + l * Kn * N;
+    double *c = pc.data() + l * M * N;
+    if (M * N * Kn > kSmallProduct) {
+      gemm({c, false, N}, {const_cast<double *>(a), false, Kn},
+           {const_cast<double *>(b), false, N}, M, N, Kn);
+      continue;
+    }
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t k = 0; k < Kn; ++k)
+        for (int64_t j = 0; j < N; ++j)
+          c[i * N + j] += a[i * Kn + k] * b[k * N + j];
+  }
+  permuteCopy(ops[2], orderC, labelExtent, pc.data(), false);
 }
 
 } // namespace
@@ -124,28 +186,33 @@ extern "C" void tc_rt_tile_contract(const int64_t *desc, double *a, double *b, d
   auto has = [](const Operand &x, int64_t l) {
     return std::find(x.labels.begin(), x.labels.end(), l) != x.labels.end();
   };
-  Shape I, J, K;
-  for (int64_t l : ops[2].labels) {
-    if (has(ops[0], l) && has(ops[1], l))
-      fail("tile contraction: batch labels are not supported");
-    (has(ops[0], l) ? I : J).push_back(l);
-  }
+  Shape L, I, J, K, sumA, sumB;
+  for (int64_t l : ops[2].labels)
+    (has(ops[0], l) && has(ops[1], l) ? L : has(ops[0], l) ? I : J).push_back(l);
   for (int64_t l : ops[0].labels)
-    if (has(ops[1], l))
-      K.push_back(l);
+    if (!has(ops[2], l))
+      (has(ops[1], l) ? K : sumA).push_back(l);
+  for (int64_t l : ops[1].labels)
+    if (!has(ops[0], l) && !has(ops[2], l))
+      sumB.push_back(l);
   const int64_t M = volume(I, labelExtent), N = volume(J, labelExtent),
-                Kn = volume(K, labelExtent);
-  // Packing buffers live across calls: no allocation or page faults per tile.
-  static thread_local std::vector<double> sa, sb, sc;
-  Mat ma = asMatrix(ops[0], I, K, labelExtent, sa);
-  Mat mb = asMatrix(ops[1], K, J, labelExtent, sb);
-  Mat mc = asMatrix(ops[2], I, J, labelExtent, sc);
-  if (mc.trans) // C^T(J,I) += B^T(J,K) * A^T(K,I)
-    gemm(mc.t(), mb.t(), ma.t(), N, M, Kn);
-  else
-    gemm(mc, ma, mb, M, N, Kn);
-  if (mc.data == sc.data() && !sc.empty())
-    permuteCopy(ops[2], concat(I, J), labelExtent, sc.data(), false);
-  counters().flops += 2.0 * M * N * Kn;
+                Kn = volume(K, labelExtent), nl = volume(L, labelExtent);
+  if (!L.empty() || !sumA.empty() || !sumB.empty()) {
+    contractBatched(ops, L, I, J, K, sumA, sumB, labelExtent);
+  } else {
+    // Packing buffers live across calls: no allocation or page faults per tile.
+    static thread_local std::vector<double> sa, sb, sc;
+    Mat ma = asMatrix(ops[0], I, K, labelExtent, sa);
+    Mat mb = asMatrix(ops[1], K, J, labelExtent, sb);
+    Mat mc = asMatrix(ops[2], I, J, labelExtent, sc);
+    if (mc.trans) // C^T(J,I) += B^T(J,K) * A^T(K,I)
+      gemm(mc.t(), mb.t(), ma.t(), N, M, Kn);
+    else
+      gemm(mc, ma, mb, M, N, Kn);
+    if (mc.data == sc.data() && !sc.empty())
+      permuteCopy(ops[2], concat(I, J), labelExtent, sc.data(), false);
+  }
+  // The sums of one-input labels are additions, not counted as flops.
+  counters().flops += 2.0 * nl * M * N * Kn;
   reportProgress();
 }

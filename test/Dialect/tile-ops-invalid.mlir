@@ -96,11 +96,12 @@ func.func @shift_sizes(%i: index) {
 
 // -----
 
-func.func @contract_batch(%i: index) {
+func.func @contract_result_only(%i: index) {
   %b = memref.alloc() : memref<4xf64>
-  // expected-error @+1 {{'tc.tile_contract' op label 'i' appears in 3 operands; each label must appear in exactly two (no batch or single-operand labels)}}
-  tc.tile_contract %b[%i] ["i"] += %b[%i] ["i"] * %b[%i] ["i"] extents {i = 4 : i64}
-      : memref<4xf64>, memref<4xf64> -> memref<4xf64>
+  %s = memref.alloc() : memref<f64>
+  // expected-error @+1 {{'tc.tile_contract' op label 'i' of operand c is in neither input}}
+  tc.tile_contract %b[%i] ["i"] += %s[] [] * %s[] [] extents {i = 4 : i64}
+      : memref<f64>, memref<f64> -> memref<4xf64>
   return
 }
 

@@ -103,6 +103,36 @@ TEST(TileContract, SubTilesAtOffsets) {
         {{'i', 4}, {'j', 5}, {'k', 3}});
 }
 
+TEST(TileContract, BatchLabels) {
+  // C[b,i,j] += A[i,b,k] * B[k,j,b]: one product per batch value, packed.
+  check({"ibk", {5, 3, 7}, {0, 0, 0}}, {"kjb", {7, 4, 3}, {0, 0, 0}},
+        {"bij", {3, 5, 4}, {0, 0, 0}}, {{'b', 3}, {'i', 5}, {'j', 4}, {'k', 7}});
+  // Large enough per batch value for BLAS, at offsets in larger buffers.
+  check({"bik", {4, 40, 30}, {1, 2, 3}}, {"bkj", {3, 33, 25}, {0, 0, 1}},
+        {"ijb", {38, 24, 5}, {0, 0, 2}}, {{'b', 2}, {'i', 38}, {'j', 24}, {'k', 27}});
+  // Element-wise (Hadamard) product: every label a batch label.
+  check({"ij", {6, 5}, {0, 0}}, {"ji", {5, 6}, {0, 0}}, {"ij", {6, 5}, {0, 0}},
+        {{'i', 6}, {'j', 5}});
+}
+
+TEST(TileContract, LabelsSummedInOneInput) {
+  // C[i,j] += A[i,s,k] * B[k,t,j]: s summed out of A, t out of B first.
+  check({"isk", {4, 3, 5}, {0, 0, 0}}, {"ktj", {5, 2, 6}, {0, 0, 0}},
+        {"ij", {4, 6}, {0, 0}}, {{'i', 4}, {'j', 6}, {'k', 5}, {'s', 3}, {'t', 2}});
+  // With a batch label and at offsets.
+  check({"sbi", {4, 3, 5}, {1, 0, 0}}, {"b", {3}, {0}}, {"ib", {5, 3}, {0, 0}},
+        {{'b', 3}, {'i', 5}, {'s', 3}});
+}
+
+TEST(TileContract, ScalarResults) {
+  // C[] += A[a] * B[a] (an inner product) and C[] += A[a,b] * B[a] (a full
+  // reduction with b summed out of A).
+  check({"a", {7}, {0}}, {"a", {7}, {0}}, {"", {}, {}}, {{'a', 7}});
+  check({"ab", {7, 3}, {0, 0}}, {"a", {7}, {0}}, {"", {}, {}}, {{'a', 7}, {'b', 3}});
+  // C[i,j] += A[i] * B[j]: an outer product (no K).
+  check({"i", {4}, {0}}, {"j", {3}, {0}}, {"ij", {4, 3}, {0, 0}}, {{'i', 4}, {'j', 3}});
+}
+
 TEST(TileContract, CountsFlops) {
   double before = tc::rt::counters().flops;
   check({"ik", {2, 3}, {0, 0}}, {"kj", {3, 4}, {0, 0}}, {"ij", {2, 4}, {0, 0}},

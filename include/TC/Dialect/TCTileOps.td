@@ -26,7 +26,7 @@ defvar RuntimeWrite = MemWrite<TC_RuntimeResource>;
 // and rewritten through MPI (and disk).
 defvar ArrayCollective = [MemRead, MemWrite, RuntimeRead, RuntimeWrite];
 
-def TC_TileBuffer : MemRefRankOf<[F64], [1, 2, 3, 4, 5, 6, 7, 8]> {
+def TC_TileBuffer : MemRefRankOf<[F64], [0, 1, 2, 3, 4, 5, 6, 7, 8]> {
   let summary = "statically shaped f64 memref (a tile buffer)";
 }
 
@@ -380,8 +380,11 @@ def TC_TileContractOp : TC_Op<"tile_contract", [AttrSizedOperandSegments]> {
     Adds to the sub-tile of `c` the contraction of the sub-tiles of `a` and `b`.
     Each operand is a buffer, the offsets of its sub-tile and one label per
     dimension; `extents` gives each label's sub-tile extent. Labels shared by `a`
-    and `b` but absent from `c` are summed. The runtime multiplies with OpenBLAS
-    dgemm, permuting an operand only when its labels are not grouped.
+    and `b` but absent from `c` are summed; a label in all three is a batch
+    label (one product per value, element-wise when it is the only kind); a
+    label in one input only is summed out of that input first; `c` may be a
+    scalar (rank 0). The runtime multiplies with OpenBLAS dgemm, permuting an
+    operand only when its labels are not grouped.
 
     ```mlir
     tc.tile_contract %c[%z, %z] ["i", "j"] += %a[%z, %z] ["i", "k"] * %b[%z, %z] ["k", "j"]
