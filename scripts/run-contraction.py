@@ -83,7 +83,7 @@ def main():
     if op == "+=":
         expect = expect + data[cn]
     with h5py.File(out) as f:
-        got = f[cn][:]
+        got = f[cn][()]  # [()] reads scalar datasets too
     err = np.abs(got - expect).max() / max(np.abs(expect).max(), 1e-300)
     print(f"ran in {elapsed:.1f} s (mpirun -np {a.np}); relative error {err:.3e} against numpy einsum")
     ok = err <= 1e-12

@@ -417,6 +417,13 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
     result.error = macro.error;
     return result;
   }
+  if (!macro.value.sumA.empty() || !macro.value.sumB.empty()) {
+    bool inA = !macro.value.sumA.empty();
+    result.error = "label '" + (inA ? macro.value.sumA : macro.value.sumB).front() +
+                   "' is summed but appears only in the " + (inA ? "first" : "second") +
+                   " input; sum it with tc.sum first";
+    return result;
+  }
   Context ctx{problem, machine, macro.value, result.remarks};
   // A given grid: at most P processes, and fewer only for COSMA, the one
   // algorithm that leaves processes idle (Kwasniewski et al. section 7.1).
@@ -482,7 +489,14 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
   // COSMA beside Gao et al.'s algorithms, in core only: like their in-core
   // plans it ignores a method and an order (they bind out-of-core plans), and
   // a given nest rules it out.
-  const bool cosmaAllowed =
+  // COSMA and PUMMA multiply matrices: batch labels have no place in their
+  // grids or panels.
+  const bool batched = !macro.value.L.empty();
+  if (batched && (!decisions.algorithm || *decisions.algorithm == ParallelAlgorithm::Cosma ||
+                  *decisions.algorithm == ParallelAlgorithm::Pumma))
+    result.remarks.push_back("cosma and pumma skipped: batch labels " + joined(macro.value.L) +
+                             " (in A, B and C) are not part of their schedules");
+  const bool cosmaAllowed = !batched &&
       (!decisions.algorithm || *decisions.algorithm == ParallelAlgorithm::Cosma) &&
       decisions.inCore.value_or(true) && !decisions.nest &&
       (!decisions.grid || decisions.grid->size() == 3);
@@ -491,7 +505,7 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
             planCosma(problem, macro.value, machine, result.remarks, decisions.grid))
       result.candidates.push_back(*plan);
   // PUMMA likewise (in core; block-cyclic layouts given are used in place).
-  const bool pummaAllowed =
+  const bool pummaAllowed = !batched &&
       (!decisions.algorithm || *decisions.algorithm == ParallelAlgorithm::Pumma) &&
       decisions.inCore.value_or(true) && !decisions.nest;
   if (pummaAllowed)

@@ -9,33 +9,24 @@ MacroIndicesOrError mapToMacroIndices(const IndexSpace &space,
                                       const std::vector<std::string> &result) {
   std::map<std::string, IndexRole> roles = classifyBinary(lhs, rhs, result);
   MacroIndicesOrError out;
-  auto reject = [&](const std::string &label, const char *why) {
-    out.error = "label '" + label + "' " + why +
-                "; the out-of-core model (Gao et al. eq. 2.2) covers "
-                "C(I,J) += A(I,K) * B(J,K) only";
-    return out;
-  };
-  // I and J in result order; K in A's order.
+  MacroIndices &m = out.value;
+  // I, J and L in result order; K and sumA in A's order, sumB in B's.
   for (const std::string &label : result) {
     IndexRole role = roles.at(label);
-    if (role == IndexRole::Batch)
-      return reject(label, "appears in both inputs and the result (a batch index)");
-    (role == IndexRole::I ? out.value.I : out.value.J).push_back(label);
+    (role == IndexRole::Batch ? m.L : role == IndexRole::I ? m.I : m.J).push_back(label);
   }
   for (const std::string &label : lhs) {
     IndexRole role = roles.at(label);
-    if (role == IndexRole::SumA)
-      return reject(label, "is summed but appears only in the first input");
-    if (role == IndexRole::K)
-      out.value.K.push_back(label);
+    if (role == IndexRole::K || role == IndexRole::SumA)
+      (role == IndexRole::K ? m.K : m.sumA).push_back(label);
   }
   for (const std::string &label : rhs)
     if (roles.at(label) == IndexRole::SumB)
-      return reject(label, "is summed but appears only in the second input");
+      m.sumB.push_back(label);
   auto extent = [&](const std::vector<std::string> &labels) {
     return static_cast<double>(space.volume(labels));
   };
-  out.value.sizes = {extent(out.value.I), extent(out.value.J), extent(out.value.K)};
+  m.sizes = {extent(m.I), extent(m.J), extent(m.K), extent(m.L)};
   return out;
 }
 

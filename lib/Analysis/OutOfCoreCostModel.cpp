@@ -375,7 +375,8 @@ struct Oriented {
 
 Oriented orient(const MacroSizes &sizes, const MachineModel &m, ParallelAlgorithm alg) {
   const bool mirror = alg == ParallelAlgorithm::ReplicationB;
-  MacroSizes s = mirror ? MacroSizes{sizes.J, sizes.I, sizes.K} : sizes;
+  // One batch value's contraction (the caller scales by L, forBatch).
+  MacroSizes s = mirror ? MacroSizes{sizes.J, sizes.I, sizes.K} : MacroSizes{sizes.I, sizes.J, sizes.K};
   const double e = static_cast<double>(m.elemBytes);
   return {mirror, s, mirror ? ParallelAlgorithm::ReplicationA : alg, s.I * s.K * e,
           s.K * s.J * e, s.I * s.J * e};
@@ -388,6 +389,16 @@ Candidate fromEvaluation(CommMethod method, ParallelAlgorithm alg, ReadOrder ord
   c.commBytes = e.comm;
   c.seconds = e.seconds;
   std::copy(std::begin(e.buffer), std::end(e.buffer), std::begin(c.bufferBytes));
+  return c;
+}
+
+/// An out-of-core candidate of one batch value's contraction as the whole
+/// contraction's: the batch loop, outermost with one value per tile, repeats
+/// its I/O and communication L times (docs/Derivations.md D30).
+Candidate forBatch(Candidate c, const MacroSizes &sizes) {
+  c.diskBytes *= sizes.L;
+  c.commBytes *= sizes.L;
+  c.seconds *= sizes.L;
   return c;
 }
 
@@ -404,17 +415,19 @@ std::optional<Candidate> inCoreCandidate(const MacroSizes &sizes,
   const double P = static_cast<double>(machine.procs);
   Oriented o = orient(sizes, machine, alg);
   // In-core: the local data of the algorithm fits in memory ([G] section 2).
-  double localA = o.algorithm == ParallelAlgorithm::ReplicationA ? o.A : o.A / P;
-  double localC = o.algorithm == ParallelAlgorithm::Accumulation ? o.C : o.C / P;
-  if (localA + o.B / P + localC > machine.memBytes)
+  // Every batch value at once (D30).
+  const double L = sizes.L;
+  double localA = L * (o.algorithm == ParallelAlgorithm::ReplicationA ? o.A : o.A / P);
+  double localC = L * (o.algorithm == ParallelAlgorithm::Accumulation ? o.C : o.C / P);
+  if (localA + L * o.B / P + localC > machine.memBytes)
     return std::nullopt;
   MethodParams p = paramsFor(CommMethod::Outside, o.algorithm, o.A, o.B, o.C, machine);
   Candidate c{CommMethod::Outside, alg, ReadOrder::CAB, TileCounts{}};
   c.inCore = true;
-  c.commBytes = p.fixedComm;
+  c.commBytes = L * p.fixedComm;
   c.seconds = c.commBytes / machine.netBandwidth;
   c.bufferBytes[0] = localA;
-  c.bufferBytes[1] = o.B / P;
+  c.bufferBytes[1] = L * o.B / P;
   c.bufferBytes[2] = localC;
   return o.mirror ? unmirror(c) : c;
 }
@@ -432,7 +445,7 @@ std::optional<Candidate> evaluateTiling(const MacroSizes &sizes,
       evaluate(p, classOf(modelOrder), t, o.sizes, machine, memory);
   if (!e)
     return std::nullopt;
-  Candidate c = fromEvaluation(method, alg, order, t, *e);
+  Candidate c = forBatch(fromEvaluation(method, alg, order, t, *e), sizes);
   c.memory = memory;
   return o.mirror ? unmirror(c) : c;
 }
@@ -493,8 +506,9 @@ std::vector<Candidate> enumerateCandidates(const MacroSizes &sizes,
                                                   options.integerTiles);
                            if (!best)
                              continue;
-                           Candidate c =
-                               fromEvaluation(method, alg, order, best->first, best->second);
+                           Candidate c = forBatch(
+                               fromEvaluation(method, alg, order, best->first, best->second),
+                               sizes);
                            out.push_back(o.mirror ? unmirror(c) : c);
                          }
                        });
@@ -512,8 +526,9 @@ std::vector<Candidate> residentCCandidates(const MacroSizes &sizes,
                          if (!best)
                            return;
                          for (ReadOrder order : {ReadOrder::CAB, ReadOrder::CBA}) {
-                           Candidate c =
-                               fromEvaluation(method, alg, order, best->first, best->second);
+                           Candidate c = forBatch(
+                               fromEvaluation(method, alg, order, best->first, best->second),
+                               sizes);
                            c.memory = TileMemory::Shared;
                            out.push_back(o.mirror ? unmirror(c) : c);
                          }

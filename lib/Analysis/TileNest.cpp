@@ -101,6 +101,11 @@ TileNest buildTileNest(ReadOrder order, const TileCounts &counts,
         nest.groups[g2].push_back({labels[i], c2[i]});
     }
   };
+  // Batch labels: the outermost loops, one value per tile (D30); every array
+  // has them, so no read repeats.
+  for (const std::string &l : macro.L)
+    if (extents.at(l) > 1)
+      nest.groups[0].push_back({l, extents.at(l)});
   place(macro.I, counts.It1, where[It1], counts.It2, where[It2]);
   place(macro.J, counts.Jt1, where[Jt1], counts.Jt2, where[Jt2]);
   place(macro.K, counts.Kt1, where[Kt1], 1, 3);

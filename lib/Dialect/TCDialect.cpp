@@ -17,8 +17,8 @@ using namespace mlir::tc;
 
 LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t rank,
                                 Type elementType, int64_t gridRank) {
-  if (rank < 1)
-    return emitError() << "!tc.array needs at least one dimension, got rank " << rank;
+  if (rank < 0)
+    return emitError() << "!tc.array needs a rank of at least 0 (a scalar), got " << rank;
   if (gridRank < 1)
     return emitError() << "!tc.array needs a grid of at least one dimension, got grid rank "
                        << gridRank;

@@ -20,8 +20,6 @@ LogicalResult ArrayOp::verify() {
   ArrayRef<int64_t> extents = getExtents(), dims = getDims(), skew = getSkew(),
                     grid = getGrid();
   const int64_t gridRank = grid.size();
-  if (extents.empty())
-    return emitOpError() << "array '" << getName() << "' needs at least one dimension";
   if (dims.size() != extents.size() || skew.size() != extents.size())
     return emitOpError() << "array '" << getName() << "' has " << extents.size()
                          << " extents but " << dims.size() << " grid dims and "

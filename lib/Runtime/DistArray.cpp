@@ -263,6 +263,8 @@ void transferBox(DistArray &a, bool toBuffer, const Shape &storeStart, const Sha
   for (int i = 0; i < d; ++i)
     if (len[i] <= 0)
       return;
+  if (d == 0) // a scalar: its one element
+    return storageIO(a, toBuffer, buf, 0, 1, what);
   // Merge trailing dimensions covered whole in both storage and buffer into one
   // contiguous run.
   int k = d - 1;

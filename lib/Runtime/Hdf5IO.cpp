@@ -38,6 +38,8 @@ struct Box {
   }
   /// "rows a..b" (global, of dim 0), for messages.
   std::string rows() const {
+    if (runs.empty())
+      return "the scalar";
     const Runs &r = runs[0];
     return "rows " + std::to_string(r.front().to) + ".." +
            std::to_string(r.back().to + r.back().len);
@@ -51,6 +53,8 @@ Selection ownedRuns(const DistArray &a) { return a.runsOf(ctx().rank, /*loading=
 template <typename Fn> void forEachRowChunk(const Selection &owned, Fn fn) {
   if (elements(owned) == 0)
     return;
+  if (owned.empty()) // a scalar: one element, one chunk
+    return fn(Box(owned));
   Shape len = lengths(owned);
   int64_t step = rowsPerChunk(len);
   for (int64_t r = 0; r < len[0]; r += step) {
@@ -77,6 +81,10 @@ Runs tensorRuns(const DistArray &a, int d, const Runs &runs) {
 /// OR-ed. HDF5 moves a selection in the file's row-major order: the packed box.
 void selectInFile(const DistArray &a, const Box &c, hid_t space) {
   const int d = a.rank();
+  if (d == 0) { // a scalar dataset: its one element
+    H5Sselect_all(space);
+    return;
+  }
   std::vector<std::vector<Pattern>> pats;
   for (int i = 0; i < d; ++i)
     pats.push_back(patterns(tensorRuns(a, i, c.runs[i])));
@@ -105,6 +113,13 @@ void selectInFile(const DistArray &a, const Box &c, hid_t space) {
 }
 
 /// The packed box in the file's dimension order (the memory space of a read).
+/// A dataspace of `dims` (a scalar one for none: HDF5's simple dataspaces have
+/// at least one dimension).
+hid_t dataspaceOf(const std::vector<hsize_t> &dims) {
+  return dims.empty() ? H5Screate(H5S_SCALAR)
+                      : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+}
+
 std::vector<hsize_t> fileCount(const DistArray &a, const Box &c) {
   std::vector<hsize_t> count(c.len.size());
   for (size_t d = 0; d < c.len.size(); ++d)
@@ -174,7 +189,7 @@ void loadFromHdf5(DistArray &a, const std::string &file, const Selection &owned)
     tmp.resize(product(c.len));
     selectInFile(a, c, space);
     std::vector<hsize_t> count = fileCount(a, c);
-    hid_t mem = H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr);
+    hid_t mem = dataspaceOf(count);
     if (H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, tmp.data()) < 0)
       fail("reading " + c.rows() + " of dataset '" + a.name + "' from " + file + " failed");
     H5Sclose(mem);
@@ -293,7 +308,7 @@ OutputFile &outputOf(DistArray &a) {
   if (out.file < 0)
     fail("cannot create output file " + out.path + " (for " + c.options.output + ")");
   auto dims = hs(a.fileExtents());
-  out.space = H5Screate_simple(a.rank(), dims.data(), nullptr);
+  out.space = dataspaceOf(dims);
   out.dataset = H5Dcreate2(out.file, a.name.c_str(), H5T_NATIVE_DOUBLE, out.space,
                            H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (out.dataset < 0)
@@ -320,7 +335,7 @@ void writeOwnBlock(DistArray &a, OutputFile &out) {
     }
     selectInFile(a, ch, out.space);
     std::vector<hsize_t> count = fileCount(a, ch);
-    hid_t mem = H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr);
+    hid_t mem = dataspaceOf(count);
     if (H5Dwrite(out.dataset, H5T_NATIVE_DOUBLE, mem, out.space, H5P_DEFAULT, tmp.data()) < 0)
       fail("writing " + ch.rows() + " of '" + a.name + "' to " + out.path + " failed");
     H5Sclose(mem);

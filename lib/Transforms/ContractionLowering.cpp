@@ -143,10 +143,6 @@ LogicalResult ContractionLowering::buildArrays() {
   problem = *p;
   const std::vector<std::string> *labels[3] = {&problem.labelsA, &problem.labelsB,
                                                &problem.labelsC};
-  for (const std::string &l : problem.labelsC)
-    if (llvm::is_contained(problem.labelsA, l) && llvm::is_contained(problem.labelsB, l))
-      return op.emitOpError() << "label '" << l << "' is in both inputs and the result "
-                              << "(a batch index); the runtime does not run these yet";
   for (int x = 0; x < 2; ++x)
     for (const std::string &l : *labels[x])
       if (!llvm::is_contained(problem.labelsC, l) && !llvm::is_contained(*labels[1 - x], l))

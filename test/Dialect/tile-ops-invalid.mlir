@@ -167,13 +167,6 @@ func.func @array_file_dims() {
 
 // -----
 
-// expected-error @+1 {{!tc.array needs at least one dimension, got rank 0}}
-func.func @array_type_rank(%a: !tc.array<0 x f64 on 1>) {
-  return
-}
-
-// -----
-
 // expected-error @+1 {{!tc.array needs a grid of at least one dimension, got grid rank 0}}
 func.func @array_type_grid(%a: !tc.array<2 x f64 on 0>) {
   return

@@ -34,3 +34,23 @@ func.func @tiles(%i: index, %k: index) {
   tc.store %C : !tc.array<2 x f64 on 1>
   return
 }
+
+// Scalars (rank 0) and the label roles beyond I, J and K: a batch label b in
+// all three operands, s summed out of a alone.
+// CHECK-LABEL: func @scalar_and_batch
+func.func @scalar_and_batch() {
+  %e = memref.alloc() : memref<f64>
+  %a = memref.alloc() : memref<4x3xf64>
+  %b = memref.alloc() : memref<4xf64>
+  %i = arith.constant 0 : index
+  // CHECK: tc.array replicated "E" [] on [2] dims [] skew [] init zero : !tc.array<0 x f64 on 1>
+  %E = tc.array replicated "E" [] on [2] dims [] skew [] init zero : !tc.array<0 x f64 on 1>
+  // CHECK: tc.tile_contract %{{.*}}[] [] += %{{.*}}[%{{.*}}, %{{.*}}] ["b", "s"] * %{{.*}}[%{{.*}}] ["b"]
+  tc.tile_contract %e[] [] += %a[%i, %i] ["b", "s"] * %b[%i] ["b"] extents {b = 4 : i64, s = 3 : i64}
+      : memref<4x3xf64>, memref<4xf64> -> memref<f64>
+  // CHECK: tc.tile_contract %{{.*}}[%{{.*}}] ["b"] += %{{.*}}[%{{.*}}, %{{.*}}] ["b", "s"] * %{{.*}}[%{{.*}}] ["b"]
+  tc.tile_contract %b[%i] ["b"] += %a[%i, %i] ["b", "s"] * %b[%i] ["b"] extents {b = 4 : i64, s = 3 : i64}
+      : memref<4x3xf64>, memref<4xf64> -> memref<4xf64>
+  tc.store %E : !tc.array<0 x f64 on 1>
+  return
+}

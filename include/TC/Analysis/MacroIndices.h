@@ -17,11 +17,16 @@
 namespace mlir::tc {
 
 /// The macro-indices of a binary contraction, each in the order the labels appear
-/// in the result (I, J) or in A (K). Empty I or J (pure reduction, outer product
-/// over one side) and empty K (pure product) are allowed; their extent is 1.
+/// in the result (I, J, L) or in A (K, sumA) or B (sumB). Empty I or J (pure
+/// reduction, outer product over one side) and empty K (pure product) are
+/// allowed; their extent is 1. Batch labels L (in A, B and C) are a loop around
+/// the contraction (docs/Derivations.md D30); labels in one input only (sumA,
+/// sumB) are summed out of it before the contraction and take no part in the
+/// model's sizes.
 struct MacroIndices {
   std::vector<std::string> I, J, K;
   MacroSizes sizes; ///< products of the member extents
+  std::vector<std::string> L, sumA, sumB;
 };
 
 struct MacroIndicesOrError {
@@ -31,8 +36,7 @@ struct MacroIndicesOrError {
 };
 
 /// Maps a well-formed binary contraction (see buildIndexSpace) onto
-/// C(I,J) += A(I,K) * B(J,K). Fails, naming the label, for labels the model does
-/// not cover: a label in A, B and C (batch) or in only one input (summed alone).
+/// C(L,I,J) += A(L,I,K) * B(L,J,K), with the one-input labels apart.
 MacroIndicesOrError mapToMacroIndices(const IndexSpace &space,
                                       const std::vector<std::string> &lhs,
                                       const std::vector<std::string> &rhs,

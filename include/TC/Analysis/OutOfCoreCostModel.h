@@ -99,9 +99,12 @@ struct MachineModel {
 };
 
 /// A contraction reduced to its macro-index extents ([G] eq. 2.2): A is I x K,
-/// B is K x J, C is I x J elements.
+/// B is K x J, C is I x J elements, L times over (batch labels: a loop around
+/// the contraction, docs/Derivations.md D30). The model's volumes are L times
+/// those of one I x J x K contraction; out of core, the batch loop is the
+/// outermost with one value per tile, in core every array holds all L values.
 struct MacroSizes {
-  double I = 1, J = 1, K = 1;
+  double I = 1, J = 1, K = 1, L = 1;
 };
 
 /// Tile counts (number of tiles) of the tiling-loop groups after the clean-up
