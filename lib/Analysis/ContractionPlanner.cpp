@@ -28,6 +28,9 @@ struct Context {
   const MachineModel &machine;
   MacroIndices macro;
   std::vector<std::string> &remarks;
+  /// Distribute labels of extent below the grid's (some blocks empty): the
+  /// second try when no algorithm finds a label to distribute otherwise.
+  bool allowRagged = false;
 };
 
 /// Table 1 layouts of `alg` for distribution indices chosen to minimize stage-1/3
@@ -59,7 +62,7 @@ std::optional<AlgorithmLayouts> chooseLayouts(const Context &ctx, ParallelAlgori
   for (auto &[name, members] : roles) {
     std::vector<std::string> usable;
     for (const std::string &l : *members)
-      if (ctx.problem.extents.at(l) >= parts)
+      if (ctx.problem.extents.at(l) >= parts || ctx.allowRagged)
         usable.push_back(l);
     // Cannon's shifts move a contracted block: with no K label (an outer
     // product) there is none to shift.
@@ -417,13 +420,6 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
     result.error = macro.error;
     return result;
   }
-  if (!macro.value.sumA.empty() || !macro.value.sumB.empty()) {
-    bool inA = !macro.value.sumA.empty();
-    result.error = "label '" + (inA ? macro.value.sumA : macro.value.sumB).front() +
-                   "' is summed but appears only in the " + (inA ? "first" : "second") +
-                   " input; sum it with tc.sum first";
-    return result;
-  }
   Context ctx{problem, machine, macro.value, result.remarks};
   // A given grid: at most P processes, and fewer only for COSMA, the one
   // algorithm that leaves processes idle (Kwasniewski et al. section 7.1).
@@ -468,34 +464,46 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
   }
 
   std::map<ParallelAlgorithm, std::optional<AlgorithmLayouts>> layouts;
-  for (const Candidate &model : models) {
-    if ((decisions.inCore && *decisions.inCore != model.inCore) ||
-        (decisions.method && !model.inCore && *decisions.method != model.method) ||
-        (decisions.algorithm && *decisions.algorithm != model.algorithm) ||
-        (decisions.order && !model.inCore && *decisions.order != model.order) ||
-        (decisions.memory && !model.inCore && *decisions.memory != model.memory))
-      continue;
-    auto found = layouts.find(model.algorithm);
-    if (found == layouts.end())
-      found = layouts.emplace(model.algorithm, chooseLayouts(ctx, model.algorithm)).first;
-    if (!found->second)
-      continue;
-    if (std::optional<ContractionPlan> plan =
-            realize(ctx, model, *found->second, decisions.nest);
-        plan && onGrid(*plan))
-      result.candidates.push_back(*plan);
-  }
+  auto addGaoCandidates = [&]() {
+    for (const Candidate &model : models) {
+      if ((decisions.inCore && *decisions.inCore != model.inCore) ||
+          (decisions.method && !model.inCore &&
+           *decisions.method != model.method) ||
+          (decisions.algorithm && *decisions.algorithm != model.algorithm) ||
+          (decisions.order && !model.inCore &&
+           *decisions.order != model.order) ||
+          (decisions.memory && !model.inCore &&
+           *decisions.memory != model.memory))
+        continue;
+      auto found = layouts.find(model.algorithm);
+      if (found == layouts.end())
+        found =
+            layouts
+                .emplace(model.algorithm, chooseLayouts(ctx, model.algorithm))
+                .first;
+      if (!found->second)
+        continue;
+      if (std::optional<ContractionPlan> plan =
+              realize(ctx, model, *found->second, decisions.nest);
+          plan && onGrid(*plan))
+        result.candidates.push_back(*plan);
+    }
+  };
+  addGaoCandidates();
 
   // COSMA beside Gao et al.'s algorithms, in core only: like their in-core
   // plans it ignores a method and an order (they bind out-of-core plans), and
   // a given nest rules it out.
   // COSMA and PUMMA multiply matrices: batch labels have no place in their
   // grids or panels.
-  const bool batched = !macro.value.L.empty();
+  const MacroIndices &m = macro.value;
+  const bool batched = !m.L.empty() || !m.sumA.empty() || !m.sumB.empty();
   if (batched && (!decisions.algorithm || *decisions.algorithm == ParallelAlgorithm::Cosma ||
                   *decisions.algorithm == ParallelAlgorithm::Pumma))
-    result.remarks.push_back("cosma and pumma skipped: batch labels " + joined(macro.value.L) +
-                             " (in A, B and C) are not part of their schedules");
+    result.remarks.push_back(
+        "cosma and pumma skipped: batch labels " + joined(m.L) +
+        " (in A, B and C) and labels of one input " + joined(m.sumA) + ", " +
+        joined(m.sumB) + " are not part of their schedules");
   const bool cosmaAllowed = !batched &&
       (!decisions.algorithm || *decisions.algorithm == ParallelAlgorithm::Cosma) &&
       decisions.inCore.value_or(true) && !decisions.nest &&
@@ -514,6 +522,19 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
         plan && onGrid(*plan))
       result.candidates.push_back(*plan);
 
+  // No label has an extent of at least the grid's: distribute one anyway,
+  // some processes holding empty blocks.
+  if (result.candidates.empty()) {
+    const size_t remarks = result.remarks.size();
+    ctx.allowRagged = true;
+    layouts.clear();
+    addGaoCandidates();
+    result.remarks.resize(remarks); // the same skips again, said once
+    if (!result.candidates.empty())
+      result.remarks.push_back(
+          "no label has an extent of at least the grid's: some "
+          "processes hold empty blocks");
+  }
   if (result.candidates.empty()) {
     // Every array can be tiled down to one element, so no plan fits exactly when
     // the per-array budget is below one element; A is the first array to miss it.

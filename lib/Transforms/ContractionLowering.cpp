@@ -143,12 +143,6 @@ LogicalResult ContractionLowering::buildArrays() {
   problem = *p;
   const std::vector<std::string> *labels[3] = {&problem.labelsA, &problem.labelsB,
                                                &problem.labelsC};
-  for (int x = 0; x < 2; ++x)
-    for (const std::string &l : *labels[x])
-      if (!llvm::is_contained(problem.labelsC, l) && !llvm::is_contained(*labels[1 - x], l))
-        return op.emitOpError() << "label '" << l << "' is only in input #" << x
-                                << " (summed before the product); the runtime does not "
-                                << "run these yet: sum it with tc.sum first";
   if (algorithm == ParallelAlgorithm::Cosma && failed(readCosmaLayout()))
     return failure();
   if (algorithm == ParallelAlgorithm::Pumma && failed(readPummaChoice()))
@@ -277,9 +271,13 @@ LogicalResult ContractionLowering::buildArrays() {
 
 void ContractionLowering::emitPredictions(const RankVolumes *volumes) {
   // Per used process: a COSMA grid may leave processes idle.
+  // Labels of one input only are summed out while packing: additions, not
+  // counted as flops (lib/Runtime/TileContract.cpp).
   double flops = 2;
   for (auto &[l, e] : problem.extents)
-    flops *= e;
+    if (llvm::is_contained(problem.labelsC, l) ||
+        (llvm::is_contained(problem.labelsA, l) && llvm::is_contained(problem.labelsB, l)))
+      flops *= e;
   // Per-rank predictions replace the per-process figure (the runtime adds
   // each rank's entry to it).
   double comm = plan.getCommBytes() ? plan.getCommBytes().getValueAsDouble() : 0;

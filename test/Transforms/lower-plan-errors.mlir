@@ -36,19 +36,6 @@ module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1M
 // -----
 
 module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
-  func.func @batch(%A: tensor<4x4xf64>, %B: tensor<4x4xf64>) -> tensor<4x4xf64> {
-    // expected-error @+1 {{'tc.contract' op label 'i' is in both inputs and the result (a batch index); the runtime does not run these yet}}
-    %r = tc.contract [i, j] = %A[i, j] * %B[i, j]
-           {tc.plan = #tc.plan<in_core = true, algorithm = accumulation,
-              grid = <[1]>, dist_a = <[*]>, dist_b = <[*]>, dist_c = <[*]>>}
-           : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
-    return %r : tensor<4x4xf64>
-  }
-}
-
-// -----
-
-module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
   func.func @f32(%A: tensor<4x4xf32>, %B: tensor<4x4xf32>) -> tensor<4x4xf32> {
     // expected-error @+1 {{'tc.contract' op the runtime computes in f64; got 'tensor<4x4xf32>'}}
     %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
