@@ -44,7 +44,73 @@ struct AlgorithmLayouts {
   NestArray arrays[3];
 };
 
+/// Stage 1/3 redistribution of `out`'s layouts against the given ones ([G]
+/// 2.3). Replication broadcasts its operand from whatever distribution it has
+/// (the broadcast is stage 2's V0), so Table 1 leaves that operand
+/// unconstrained.
+void addRedistribution(const Context &ctx, ParallelAlgorithm alg, AlgorithmLayouts &out) {
+  const ContractionProblem &pb = ctx.problem;
+  if (pb.givenA && alg != ParallelAlgorithm::ReplicationA)
+    out.redist += redistributionCost(*pb.givenA, out.a, pb.labelsA, pb.extents, ctx.machine);
+  if (pb.givenB && alg != ParallelAlgorithm::ReplicationB)
+    out.redist += redistributionCost(*pb.givenB, out.b, pb.labelsB, pb.extents, ctx.machine);
+  if (pb.requiredC)
+    out.redist += redistributionCost(out.c, *pb.requiredC, pb.labelsC, pb.extents, ctx.machine);
+}
+
+/// The blocks each array's labels are split into under its layout.
+void fillNestArrays(const Context &ctx, AlgorithmLayouts &out) {
+  const std::vector<std::string> *labels[3] = {&ctx.problem.labelsA, &ctx.problem.labelsB,
+                                               &ctx.problem.labelsC};
+  const Layout *layouts[3] = {&out.a, &out.b, &out.c};
+  for (int i = 0; i < 3; ++i) {
+    out.arrays[i].labels = *labels[i];
+    for (const std::string &l : *labels[i])
+      out.arrays[i].parts[l] = layouts[i]->parts(l);
+  }
+}
+
+/// Batch (D30): A, B and C split alike along the batch label that suits P
+/// best, on a 1-D grid of all P processes.
+std::optional<AlgorithmLayouts> batchLayouts(const Context &ctx) {
+  const int64_t P = ctx.machine.procs;
+  std::vector<std::string> usable;
+  for (const std::string &l : ctx.macro.L)
+    if (ctx.problem.extents.at(l) >= P || ctx.allowRagged)
+      usable.push_back(l);
+  if (usable.empty()) {
+    ctx.remarks.push_back("batch skipped: no batch label of " + joined(ctx.macro.L) +
+                          " has extent >= " + std::to_string(P) + " to distribute");
+    return std::nullopt;
+  }
+  const std::string label = preferredLabel(ctx.problem, usable, P);
+  AlgorithmLayouts out;
+  out.a.grid = out.b.grid = out.c.grid = {P};
+  out.a.dims = out.b.dims = out.c.dims = {label};
+  addRedistribution(ctx, ParallelAlgorithm::Batch, out);
+  fillNestArrays(ctx, out);
+  return out;
+}
+
+/// What one process of a batch plan computes: its share of the batch values
+/// as a one-process contraction, which accumulation at P = 1 models with no
+/// communication (D30).
+struct BatchShare {
+  MacroSizes sizes;
+  MachineModel machine;
+};
+BatchShare batchShare(const Context &ctx, const Layout &layout) {
+  BatchShare share{ctx.macro.sizes, ctx.machine};
+  const std::string &label = layout.dims.front();
+  const double extent = static_cast<double>(ctx.problem.extents.at(label));
+  share.sizes.L = ctx.macro.sizes.L / extent * std::ceil(extent / layout.grid.front());
+  share.machine.procs = 1;
+  return share;
+}
+
 std::optional<AlgorithmLayouts> chooseLayouts(const Context &ctx, ParallelAlgorithm alg) {
+  if (alg == ParallelAlgorithm::Batch)
+    return batchLayouts(ctx);
   const int64_t P = ctx.machine.procs;
   const bool rotation = alg == ParallelAlgorithm::Rotation;
   const int64_t parts = rotation ? static_cast<int64_t>(std::llround(std::sqrt(P))) : P;
@@ -105,17 +171,10 @@ std::optional<AlgorithmLayouts> chooseLayouts(const Context &ctx, ParallelAlgori
       break;
     case ParallelAlgorithm::Cosma: // planned by planCosma
     case ParallelAlgorithm::Pumma: // planned by planPumma
+    case ParallelAlgorithm::Batch: // batchLayouts
       break;
     }
-    const ContractionProblem &pb = ctx.problem;
-    // Replication broadcasts its operand from whatever distribution it has (the
-    // broadcast is stage 2's V0), so Table 1 leaves that operand unconstrained.
-    if (pb.givenA && alg != ParallelAlgorithm::ReplicationA)
-      out.redist += redistributionCost(*pb.givenA, out.a, pb.labelsA, pb.extents, ctx.machine);
-    if (pb.givenB && alg != ParallelAlgorithm::ReplicationB)
-      out.redist += redistributionCost(*pb.givenB, out.b, pb.labelsB, pb.extents, ctx.machine);
-    if (pb.requiredC)
-      out.redist += redistributionCost(out.c, *pb.requiredC, pb.labelsC, pb.extents, ctx.machine);
+    addRedistribution(ctx, alg, out);
     return out;
   };
   auto tieBreak = [&](const std::vector<std::string> &pick) {
@@ -147,14 +206,7 @@ std::optional<AlgorithmLayouts> chooseLayouts(const Context &ctx, ParallelAlgori
     }
   };
   enumerate(0);
-  const std::vector<std::string> *labels[3] = {&ctx.problem.labelsA, &ctx.problem.labelsB,
-                                               &ctx.problem.labelsC};
-  const Layout *layouts[3] = {&best->a, &best->b, &best->c};
-  for (int i = 0; i < 3; ++i) {
-    best->arrays[i].labels = *labels[i];
-    for (const std::string &l : *labels[i])
-      best->arrays[i].parts[l] = layouts[i]->parts(l);
-  }
+  fillNestArrays(ctx, *best);
   return best;
 }
 
@@ -328,9 +380,13 @@ std::optional<ContractionPlan> realize(const Context &ctx, const Candidate &mode
             ? p.bufferBytes[0] + p.bufferBytes[1] + p.bufferBytes[2] > limit
             : *std::max_element(p.bufferBytes, p.bufferBytes + 3) > limit)
       return std::nullopt;
+    // A batch plan is each process's one-process contraction (D30).
+    const bool batch = model.algorithm == ParallelAlgorithm::Batch;
+    const BatchShare share = batch ? batchShare(ctx, layouts.a) : BatchShare{ctx.macro.sizes, ctx.machine};
     std::optional<Candidate> exact =
-        evaluateTiling(ctx.macro.sizes, ctx.machine, model.method, model.algorithm,
-                       nest.order, realizedCounts(nest, ctx.macro), model.memory);
+        evaluateTiling(share.sizes, share.machine, model.method,
+                       batch ? ParallelAlgorithm::Accumulation : model.algorithm, nest.order,
+                       realizedCounts(nest, ctx.macro), model.memory);
     if (!exact)
       return std::nullopt;
     p.diskBytes = exact->diskBytes;
@@ -457,6 +513,26 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
   // (docs/Derivations.md D29).
   for (const Candidate &c : residentCCandidates(macro.value.sizes, machine, options))
     models.push_back(c);
+  // Batch (D30): the one-process candidates of each process's share of the
+  // batch values, for a layout that distributes a batch label.
+  auto addBatchModels = [&]() {
+    if (macro.value.L.empty() || decisions.nest ||
+        (decisions.algorithm && *decisions.algorithm != ParallelAlgorithm::Batch))
+      return;
+    std::optional<AlgorithmLayouts> batch = batchLayouts(ctx);
+    if (!batch)
+      return;
+    const BatchShare share = batchShare(ctx, batch->a);
+    std::vector<Candidate> local = enumerateCandidates(share.sizes, share.machine, options);
+    for (const Candidate &c : residentCCandidates(share.sizes, share.machine, options))
+      local.push_back(c);
+    for (Candidate c : local)
+      if (c.algorithm == ParallelAlgorithm::Accumulation) {
+        c.algorithm = ParallelAlgorithm::Batch;
+        models.push_back(c);
+      }
+  };
+  addBatchModels();
   if (decisions.nest && decisions.method && decisions.algorithm && decisions.order) {
     // The nest is given: evaluate exactly that (the model's tiles are unused).
     models = {Candidate{*decisions.method, *decisions.algorithm, *decisions.order, {}}};
@@ -528,6 +604,7 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
     const size_t remarks = result.remarks.size();
     ctx.allowRagged = true;
     layouts.clear();
+    addBatchModels();
     addGaoCandidates();
     result.remarks.resize(remarks); // the same skips again, said once
     if (!result.candidates.empty())

@@ -36,6 +36,8 @@ const char *toString(ParallelAlgorithm a) {
     return "cosma";
   case ParallelAlgorithm::Pumma:
     return "pumma";
+  case ParallelAlgorithm::Batch:
+    return "batch";
   }
   return "?";
 }

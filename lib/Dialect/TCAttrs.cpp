@@ -503,6 +503,12 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            << " along grid dimension " << along << ", so its entry there "
                            << "must be '*', got " << dist;
   }
+  // Batch splits A, B and C along the same label (docs/Derivations.md D30).
+  if (algorithm == AlgorithmKind::Batch && distA && distB && distC &&
+      (distA != distB || distA != distC || isFullyReplicated(distA)))
+    return emitError() << "#tc.plan algorithm = batch splits A, B and C along the same "
+                       << "batch label, so dist_a, dist_b and dist_c must be equal and "
+                       << "name a label, got " << distA << ", " << distB << ", " << distC;
   // Table 1: the replication and accumulation algorithms hold one array whole on
   // every process; the lowering ignores any other distribution given for it.
   struct Whole {

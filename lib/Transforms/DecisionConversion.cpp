@@ -45,6 +45,8 @@ ParallelAlgorithm mlir::tc::toAnalysis(AlgorithmKind algorithm) {
     return ParallelAlgorithm::Cosma;
   case AlgorithmKind::Pumma:
     return ParallelAlgorithm::Pumma;
+  case AlgorithmKind::Batch:
+    return ParallelAlgorithm::Batch;
   }
   llvm_unreachable("unknown AlgorithmKind");
 }
@@ -63,6 +65,8 @@ AlgorithmKind mlir::tc::toIR(ParallelAlgorithm algorithm) {
     return AlgorithmKind::Cosma;
   case ParallelAlgorithm::Pumma:
     return AlgorithmKind::Pumma;
+  case ParallelAlgorithm::Batch:
+    return AlgorithmKind::Batch;
   }
   llvm_unreachable("unknown ParallelAlgorithm");
 }

@@ -501,7 +501,7 @@ func.func @plan_accumulation_dist() attributes {p = #tc.plan<algorithm = accumul
 // -----
 
 // The reports' spelling is not the IR's.
-// expected-error @+2 {{expected one of [rotation, replication_a, replication_b, accumulation, cosma, pumma] for parallel algorithm, got: replication-a}}
+// expected-error @+2 {{expected one of [rotation, replication_a, replication_b, accumulation, cosma, pumma, batch] for parallel algorithm, got: replication-a}}
 // expected-error @+1 {{failed to parse TC_PlanAttr parameter 'algorithm'}}
 func.func @plan_algorithm_spelling() attributes {p = #tc.plan<algorithm = "replication-a">} {
   return
@@ -653,5 +653,12 @@ func.func @roll_without_pumma() attributes {p = #tc.plan<algorithm = cosma, roll
 
 // expected-error @+1 {{#tc.plan dist_a is block-cyclic, which only algorithm = pumma computes in}}
 func.func @cyclic_not_pumma() attributes {p = #tc.plan<algorithm = rotation, grid = <[2, 2]>, dist_a = <[i, k] cyclic [2, 2]>>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan algorithm = batch splits A, B and C along the same batch label, so dist_a, dist_b and dist_c must be equal and name a label, got #tc.dist<[b]>, #tc.dist<[*]>, #tc.dist<[b]>}}
+func.func @plan_batch_dists() attributes {p = #tc.plan<algorithm = batch, grid = <[2]>, dist_a = <[b]>, dist_b = <[*]>, dist_c = <[b]>>} {
   return
 }

@@ -37,24 +37,6 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "64MB", net_bw = "2
 
 // -----
 
-module attributes {tc.machine = #tc.machine<procs = 4, mem = "64MB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
-  // An element-wise product on 4 processes: batch labels are loops around the
-  // contraction (docs/Derivations.md D30), no grid dimension distributes them
-  // yet, and there is no I, J or K label to distribute.
-  func.func @batch(%A: tensor<4x8xf64>, %B: tensor<4x8xf64>) -> tensor<4x8xf64> {
-    // expected-remark @+6 {{rotation skipped: no index of I = {} has extent >= 2 to distribute}}
-    // expected-remark @+5 {{replication-a skipped: no index of J = {} has extent >= 4 to distribute}}
-    // expected-remark @+4 {{replication-b skipped: no index of I = {} has extent >= 4 to distribute}}
-    // expected-remark @+3 {{accumulation skipped: no index of K = {} has extent >= 4 to distribute}}
-    // expected-remark @+2 {{cosma and pumma skipped: batch labels {b, i} (in A, B and C)}}
-    // expected-error @+1 {{no plan satisfies the given decisions (none: every algorithm was skipped)}}
-    %r = tc.contract [b, i] = %A[b, i] * %B[b, i] : tensor<4x8xf64>, tensor<4x8xf64> -> tensor<4x8xf64>
-    return %r : tensor<4x8xf64>
-  }
-}
-
-// -----
-
 // expected-error @+1 {{planning needs a machine model}}
 module {
   func.func @no_machine(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {

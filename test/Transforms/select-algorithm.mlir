@@ -35,3 +35,4 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "64MB", net_bw = "2
     return %r : tensor<16x16xf64>
   }
 }
+

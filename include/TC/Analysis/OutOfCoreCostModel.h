@@ -38,6 +38,9 @@ enum class ParallelAlgorithm {
   /// Choi, Dongarra and Walker's PUMMA on a 2-D grid, block-cyclic
   /// (PummaSchedule.h); not part of Gao et al.'s model either.
   Pumma,
+  /// A, B and C split alike along one batch label on a 1-D grid: each process
+  /// contracts its own batch values alone (docs/Derivations.md D30).
+  Batch,
 };
 
 /// How the in-memory tiles of an out-of-core nest share a process's memory.

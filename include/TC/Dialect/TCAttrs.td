@@ -163,7 +163,10 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
       replicated) ([G] 2.2, Table 1); or `cosma` (Kwasniewski et al.) on a 3-d
       grid [pm, pn, pk] with `dist_a = <[i, *, k]>`, `dist_b = <[*, j, k]>`,
       `dist_c = <[i, j, *]>`: the compute views, each array stored split again
-      along the grid dimension it is replicated along.
+      along the grid dimension it is replicated along; or `batch` on a 1-d grid
+      with `dist_a`, `dist_b` and `dist_c` all the same batch label (a label of
+      A, B and C): each process contracts its own batch values, no
+      communication.
     - `grid`, `dist_a`, `dist_b`, `dist_c`: the processor grid and the
       distributions of the two inputs and the result during the computation,
       one entry per grid dimension. The grid has the machine's `procs`

@@ -47,7 +47,8 @@ def TC_AlgorithmKind : TC_I32Enum<"AlgorithmKind", "parallel algorithm", [
     I32EnumAttrCase<"ReplicationB", 2, "replication_b">,
     I32EnumAttrCase<"Accumulation", 3, "accumulation">,
     I32EnumAttrCase<"Cosma", 4, "cosma">,
-    I32EnumAttrCase<"Pumma", 5, "pumma">]> {
+    I32EnumAttrCase<"Pumma", 5, "pumma">,
+    I32EnumAttrCase<"Batch", 6, "batch">]> {
   let description = [{
     Gao et al.'s parallel algorithms (section 2.2, Table 1): `rotation`
     (Cannon on a square 2-D grid), `replication_a` and `replication_b` (the
@@ -57,7 +58,10 @@ def TC_AlgorithmKind : TC_I32Enum<"AlgorithmKind", "parallel algorithm", [
     j and i dimensions in rounds, partial results reduced along k;
     docs/Derivations.md D27); and `pumma`, Choi, Dongarra and Walker's
     block-cyclic algorithm on a 2-D grid (one input rolled along the grid, the
-    other's panels gathered or C's partial panels reduced; D28).
+    other's panels gathered or C's partial panels reduced; D28); and `batch`,
+    A, B and C split alike along one batch label (a label of all three) on a
+    1-D grid: each process contracts its own batch values, with no
+    communication (docs/Derivations.md D30).
   }];
 }
 
