@@ -64,10 +64,34 @@ void BM_PlanConstrained(benchmark::State &state) {
   plan(state, p);
 }
 
+void BM_PlanBatched(benchmark::State &state) {
+  // C[a,d] += A[c,a,d,b] * B[b,c,d] (d a batch label, docs/Derivations.md D30)
+  // at 140 x 140 x 40 x 140: Gao et al.'s algorithms around the batch loop and
+  // the batch algorithm's one-process share.
+  plan(state, {{"c", "a", "d", "b"}, {"b", "c", "d"}, {"a", "d"},
+               {{"a", 140}, {"b", 140}, {"c", 140}, {"d", 40}}, {}, {}, {}});
+}
+
+void BM_PlanScalar(benchmark::State &state) {
+  // The correlation energy E[] = T[a,b,i,j] * V[a,b,i,j] (O = 40, V = 140): a
+  // scalar result, every label contracted.
+  plan(state, {{"a", "b", "i", "j"}, {"a", "b", "i", "j"}, {},
+               {{"a", 140}, {"b", 140}, {"i", 40}, {"j", 40}}, {}, {}, {}});
+}
+
+void BM_PlanOneInputSum(benchmark::State &state) {
+  // C[a] += A[c,a,s,b] * B[b,c]: s summed out of A alone (D30).
+  plan(state, {{"c", "a", "s", "b"}, {"b", "c"}, {"a"},
+               {{"a", 140}, {"b", 140}, {"c", 140}, {"s", 40}}, {}, {}, {}});
+}
+
 } // namespace
 
 BENCHMARK(BM_PlanMatmul)->Arg(4)->Arg(16)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PlanFourIndexTransform)->Arg(4)->Arg(16)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PlanCCSDTerm)->Arg(4)->Arg(16)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PlanConstrained)->Arg(4)->Arg(16)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_PlanBatched)->Arg(4)->Arg(16)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_PlanScalar)->Arg(4)->Arg(16)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_PlanOneInputSum)->Arg(4)->Arg(16)->Unit(benchmark::kMicrosecond);
 BENCHMARK_MAIN();
