@@ -2,7 +2,7 @@
 """Compiles and runs random binary contractions as a new user would, and says
 which run, which are wrong and which tc refuses (issue 14's survey).
 
-  random-contractions.py [--count N] [--seed S] [--procs 1,2,3,4] [--keep DIR]
+  random-contractions.py [--count N] [--seed S] [--procs 1,2,3,4] [--cycle] [--keep DIR]
 
 Each case draws labels in every role (in A, B and C: a batch label; in A and C
 or B and C: a free label; in A and B: a summed label; in one input only: a
@@ -11,7 +11,9 @@ label summed in that operand), random orders, extents that rarely divide (1, 2,
 or a cap that forces out-of-core tiles. It writes the contraction as tc IR,
 compiles it with tcc and runs it with run-contraction.py against numpy einsum
 (1e-12 relative) with --check-bytes. The summary groups the failures by their
-first error line, so the most common refusal comes first.
+first error line, so the most common refusal comes first. With --cycle, case n
+takes the n-th process count, memory and label role in turn (the role is
+forced into the case), so a short run still covers every one of them.
 Needs tcc on PATH (or TCC=...), mpirun, Debian's numpy and h5py.
 """
 import argparse, collections, os, random, re, shutil, subprocess, sys, tempfile
@@ -20,13 +22,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 EXTENTS = [1, 2, 3, 5, 7, 13, 17]
 
 
-def draw(rng):
-    """One contraction: (spec, labels of A, B, C, extents, accumulate)."""
-    roles = ["abc", "ac", "bc", "ab", "a", "b"]
+ROLES = ["abc", "ac", "bc", "ab", "a", "b"]
+MEMORIES = ["64MB", "4096B", "16KB"]
+
+
+def draw(rng, must=None):
+    """One contraction: (spec, labels of A, B, C, extents, accumulate); `must`
+    is a role the first label takes."""
     while True:
         labels = {}
         for n in range(rng.randint(2, 5)):
-            labels["ijklmnpq"[n]] = rng.choice(roles)
+            labels["ijklmnpq"[n]] = must if n == 0 and must else rng.choice(ROLES)
         a = [l for l, r in labels.items() if "a" in r]
         b = [l for l, r in labels.items() if "b" in r]
         c = [l for l, r in labels.items() if "c" in r]
@@ -83,6 +89,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--procs", default="1,2,3,4")
     ap.add_argument("--keep", help="keep the programs and logs here")
+    ap.add_argument("--cycle", action="store_true",
+                    help="cycle process counts, memories and label roles over the cases")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     procs = [int(p) for p in a.procs.split(",")]
@@ -93,10 +101,10 @@ def main():
     failures = collections.defaultdict(list)
     try:
         for n in range(a.count):
-            A, B, C, ext, acc = draw(rng)
-            P = rng.choice(procs)
+            A, B, C, ext, acc = draw(rng, ROLES[n % len(ROLES)] if a.cycle else None)
+            P = procs[n % len(procs)] if a.cycle else rng.choice(procs)
             # In core, or a cap of a few tiles' worth that forces out-of-core tiles.
-            mem = rng.choice(["64MB", "4096B", "16KB"])
+            mem = MEMORIES[n % len(MEMORIES)] if a.cycle else rng.choice(MEMORIES)
             spec = f"C[{','.join(C)}] {'+=' if acc else '='} A[{','.join(A)}] * B[{','.join(B)}]"
             case = f"{spec} with {','.join(f'{l}={e}' for l, e in ext.items())} on {P} at {mem}"
             src = os.path.join(work, f"c{n}.mlir")
