@@ -36,12 +36,22 @@ struct Context {
 /// Table 1 layouts of `alg` for distribution indices chosen to minimize stage-1/3
 /// redistribution ([G] 2.3: stage 2 does not depend on which index of I, J or K is
 /// distributed); ties prefer extents the grid divides, then larger extents.
+/// What the cost model evaluates for a layout: the problem's sizes on the
+/// machine under the algorithm, or, for the batch algorithm, a process's
+/// one-process share.
+struct ModelView {
+  MacroSizes sizes;
+  MachineModel machine;
+  ParallelAlgorithm algorithm;
+};
+
 struct AlgorithmLayouts {
   Layout a, b, c;
   RedistCost redist;
   /// A, B, C with the blocks each label is split into under a, b, c (the
   /// in-memory tiles of the nest).
   NestArray arrays[3];
+  ModelView model;
 };
 
 /// Stage 1/3 redistribution of `out`'s layouts against the given ones ([G]
@@ -89,23 +99,13 @@ std::optional<AlgorithmLayouts> batchLayouts(const Context &ctx) {
   out.a.dims = out.b.dims = out.c.dims = {label};
   addRedistribution(ctx, ParallelAlgorithm::Batch, out);
   fillNestArrays(ctx, out);
-  return out;
-}
-
-/// What one process of a batch plan computes: its share of the batch values
-/// as a one-process contraction, which accumulation at P = 1 models with no
-/// communication (D30).
-struct BatchShare {
-  MacroSizes sizes;
-  MachineModel machine;
-};
-BatchShare batchShare(const Context &ctx, const Layout &layout) {
-  BatchShare share{ctx.macro.sizes, ctx.machine};
-  const std::string &label = layout.dims.front();
+  // A process's share of the batch values as a one-process contraction,
+  // which accumulation at P = 1 models with no communication.
+  out.model = {ctx.macro.sizes, ctx.machine, ParallelAlgorithm::Accumulation};
   const double extent = static_cast<double>(ctx.problem.extents.at(label));
-  share.sizes.L = ctx.macro.sizes.L / extent * std::ceil(extent / layout.grid.front());
-  share.machine.procs = 1;
-  return share;
+  out.model.sizes.L = ctx.macro.sizes.L / extent * std::ceil(extent / P);
+  out.model.machine.procs = 1;
+  return out;
 }
 
 std::optional<AlgorithmLayouts> chooseLayouts(const Context &ctx, ParallelAlgorithm alg) {
@@ -207,6 +207,7 @@ std::optional<AlgorithmLayouts> chooseLayouts(const Context &ctx, ParallelAlgori
   };
   enumerate(0);
   fillNestArrays(ctx, *best);
+  best->model = {ctx.macro.sizes, ctx.machine, alg};
   return best;
 }
 
@@ -380,12 +381,9 @@ std::optional<ContractionPlan> realize(const Context &ctx, const Candidate &mode
             ? p.bufferBytes[0] + p.bufferBytes[1] + p.bufferBytes[2] > limit
             : *std::max_element(p.bufferBytes, p.bufferBytes + 3) > limit)
       return std::nullopt;
-    // A batch plan is each process's one-process contraction (D30).
-    const bool batch = model.algorithm == ParallelAlgorithm::Batch;
-    const BatchShare share = batch ? batchShare(ctx, layouts.a) : BatchShare{ctx.macro.sizes, ctx.machine};
+    const ModelView &view = layouts.model;
     std::optional<Candidate> exact =
-        evaluateTiling(share.sizes, share.machine, model.method,
-                       batch ? ParallelAlgorithm::Accumulation : model.algorithm, nest.order,
+        evaluateTiling(view.sizes, view.machine, model.method, view.algorithm, nest.order,
                        realizedCounts(nest, ctx.macro), model.memory);
     if (!exact)
       return std::nullopt;
@@ -522,7 +520,7 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
     std::optional<AlgorithmLayouts> batch = batchLayouts(ctx);
     if (!batch)
       return;
-    const BatchShare share = batchShare(ctx, batch->a);
+    const ModelView &share = batch->model;
     std::vector<Candidate> local = enumerateCandidates(share.sizes, share.machine, options);
     for (const Candidate &c : residentCCandidates(share.sizes, share.machine, options))
       local.push_back(c);
