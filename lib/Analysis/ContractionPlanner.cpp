@@ -458,6 +458,25 @@ MacroIndicesOrError macroIndicesOf(const ContractionProblem &problem) {
   return mapToMacroIndices(*space.space, problem.labelsA, problem.labelsB, problem.labelsC);
 }
 
+ContractionProblem withoutOneInputLabels(const ContractionProblem &problem) {
+  MacroIndicesOrError macro = macroIndicesOf(problem);
+  ContractionProblem core = problem;
+  if (!macro)
+    return core;
+  auto drop = [](std::vector<std::string> &labels, std::optional<Layout> &given,
+                 const std::vector<std::string> &summed) {
+    for (const std::string &l : summed) {
+      labels.erase(std::remove(labels.begin(), labels.end(), l), labels.end());
+      if (given)
+        std::replace(given->dims.begin(), given->dims.end(), l,
+                     std::string(Layout::kReplicated));
+    }
+  };
+  drop(core.labelsA, core.givenA, macro.value.sumA);
+  drop(core.labelsB, core.givenB, macro.value.sumB);
+  return core;
+}
+
 PlanResult planContraction(const ContractionProblem &problem, const MachineModel &machine,
                            const PlanDecisions &decisions) {
   PlanResult result;
@@ -472,6 +491,14 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
   MacroIndicesOrError macro = macroIndicesOf(problem);
   if (!macro) {
     result.error = macro.error;
+    return result;
+  }
+  if (!macro.value.sumA.empty() || !macro.value.sumB.empty()) {
+    result = planContraction(withoutOneInputLabels(problem), machine, decisions);
+    std::vector<std::string> summed = macro.value.sumA;
+    summed.insert(summed.end(), macro.value.sumB.begin(), macro.value.sumB.end());
+    result.remarks.push_back("labels " + joined(summed) +
+                             " of one input only are summed out of it as it is loaded");
     return result;
   }
   Context ctx{problem, machine, macro.value, result.remarks};

@@ -26,8 +26,7 @@ MacroIndicesOrError mapToMacroIndices(const IndexSpace &space,
   auto extent = [&](const std::vector<std::string> &labels) {
     return static_cast<double>(space.volume(labels));
   };
-  m.sizes = {extent(m.I), extent(m.J), extent(m.K), extent(m.L), extent(m.sumA),
-             extent(m.sumB)};
+  m.sizes = {extent(m.I), extent(m.J), extent(m.K), extent(m.L)};
   return out;
 }
 

@@ -380,9 +380,8 @@ Oriented orient(const MacroSizes &sizes, const MachineModel &m, ParallelAlgorith
   // One batch value's contraction (the caller scales by L, forBatch).
   MacroSizes s = mirror ? MacroSizes{sizes.J, sizes.I, sizes.K} : MacroSizes{sizes.I, sizes.J, sizes.K};
   const double e = static_cast<double>(m.elemBytes);
-  const double sumA = mirror ? sizes.sumB : sizes.sumA, sumB = mirror ? sizes.sumA : sizes.sumB;
-  return {mirror, s, mirror ? ParallelAlgorithm::ReplicationA : alg, s.I * s.K * e * sumA,
-          s.K * s.J * e * sumB, s.I * s.J * e};
+  return {mirror, s, mirror ? ParallelAlgorithm::ReplicationA : alg, s.I * s.K * e,
+          s.K * s.J * e, s.I * s.J * e};
 }
 
 Candidate fromEvaluation(CommMethod method, ParallelAlgorithm alg, ReadOrder order,

@@ -96,12 +96,26 @@ LogicalResult ArrayOp::verify() {
                              << "has no skew and no split";
     }
   }
-  if (std::optional<ArrayRef<int64_t>> fileDims = getFileDims()) {
-    SmallVector<int64_t> sorted(fileDims->begin(), fileDims->end());
+  ArrayRef<int64_t> summedDims = getSummedFileDims().value_or(ArrayRef<int64_t>());
+  ArrayRef<int64_t> summedExtents = getSummedExtents().value_or(ArrayRef<int64_t>());
+  if (summedDims.size() != summedExtents.size() ||
+      llvm::any_of(summedExtents, [](int64_t e) { return e < 1; }))
+    return emitOpError() << "array '" << getName() << "' needs one positive extent per "
+                         << "summed file dimension";
+  if (!summedDims.empty() && getInit() == ArrayInitKind::Zero)
+    return emitOpError() << "array '" << getName() << "' sums dimensions of its input "
+                         << "but is not loaded from one (init zero)";
+  if (std::optional<ArrayRef<int64_t>> fileDims = getFileDims(); fileDims || !summedDims.empty()) {
+    SmallVector<int64_t> sorted = fileDims ? SmallVector<int64_t>(fileDims->begin(), fileDims->end())
+                                           : llvm::to_vector(llvm::seq<int64_t>(0, extents.size()));
+    if (sorted.size() != extents.size())
+      return emitOpError() << "file_dims must have one entry per dimension";
+    sorted.append(summedDims.begin(), summedDims.end());
     llvm::sort(sorted);
     for (auto [i, d] : llvm::enumerate(sorted))
-      if (sorted.size() != extents.size() || d != static_cast<int64_t>(i))
-        return emitOpError() << "file_dims must be a permutation of 0.." << extents.size() - 1;
+      if (d != static_cast<int64_t>(i))
+        return emitOpError() << (summedDims.empty() ? "file_dims" : "file_dims and summed_file_dims")
+                             << " must be a permutation of 0.." << sorted.size() - 1;
   }
   if (Value storage = getStorage()) {
     if (getOnDisk())

@@ -458,6 +458,12 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
     a->splitDim.push_back(view.splitDim(i));
     a->cyclic.push_back(view.cyclic(i));
   }
+  for (const tc_rt::SummedDim &s : view.summed()) {
+    a->summedFileDim.push_back(s.fileDim);
+    a->summedExtent.push_back(s.extent);
+  }
+  if (!a->summedExtent.empty() && a->init == TC_RT_INIT_ZERO)
+    fail("array '" + a->name + "' sums dimensions of an input but is not loaded from one");
   checkSplit(*a);
   checkCyclic(*a);
   // A grid of fewer processes than the run leaves the others idle (COSMA,

@@ -46,6 +46,10 @@ struct DistArray {
   /// The dimension of the user's tensor (HDF5 dataset) that storage dimension d
   /// holds: arrays may be stored in another dimension order than the file's.
   Shape fileDim;
+  /// Dimensions of the input's dataset the array does not have, summed over as
+  /// it is loaded (labels of one input only, docs/Derivations.md D30): their
+  /// positions in the file and their extents.
+  Shape summedFileDim, summedExtent;
   /// A slice of a larger tensor (a fused program's reduced array): storage index
   /// i of dimension d is tensor index i * (sliceFull[d] / extents[d]) +
   /// sliceShift[d]. Empty: the array is the whole tensor.
@@ -59,9 +63,11 @@ struct DistArray {
   /// The tensor's extents in the file's dimension order.
   Shape fileExtents() const {
     const Shape &whole = sliceFull.empty() ? extents : sliceFull;
-    Shape f(extents.size());
+    Shape f(extents.size() + summedExtent.size());
     for (size_t d = 0; d < extents.size(); ++d)
       f[fileDim[d]] = whole[d];
+    for (size_t j = 0; j < summedExtent.size(); ++j)
+      f[summedFileDim[j]] = summedExtent[j];
     return f;
   }
   MPI_Comm comm = MPI_COMM_NULL;

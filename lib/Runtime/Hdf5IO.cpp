@@ -79,16 +79,21 @@ Runs tensorRuns(const DistArray &a, int d, const Runs &runs) {
 /// of its runs (one for a block; the whole blocks of a cyclic dimension as
 /// start c nb, stride G nb, block nb, and the partial ones), every combination
 /// OR-ed. HDF5 moves a selection in the file's row-major order: the packed box.
-void selectInFile(const DistArray &a, const Box &c, hid_t space) {
+/// A dimension summed at load is fixed at its entry of `summedAt`.
+void selectInFile(const DistArray &a, const Box &c, hid_t space, const Shape &summedAt = {}) {
   const int d = a.rank();
-  if (d == 0) { // a scalar dataset: its one element
+  const size_t fileRank = d + a.summedExtent.size();
+  if (fileRank == 0) { // a scalar dataset: its one element
     H5Sselect_all(space);
     return;
   }
   std::vector<std::vector<Pattern>> pats;
   for (int i = 0; i < d; ++i)
     pats.push_back(patterns(tensorRuns(a, i, c.runs[i])));
-  std::vector<hsize_t> start(d), stride(d), count(d), block(d);
+  std::vector<hsize_t> start(fileRank, 0), stride(fileRank, 1), count(fileRank, 1),
+      block(fileRank, 1);
+  for (size_t j = 0; j < summedAt.size(); ++j)
+    start[a.summedFileDim[j]] = summedAt[j];
   std::vector<size_t> idx(d, 0);
   H5S_seloper_t op = H5S_SELECT_SET;
   for (;;) {
@@ -112,7 +117,6 @@ void selectInFile(const DistArray &a, const Box &c, hid_t space) {
   }
 }
 
-/// The packed box in the file's dimension order (the memory space of a read).
 /// A dataspace of `dims` (a scalar one for none: HDF5's simple dataspaces have
 /// at least one dimension).
 hid_t dataspaceOf(const std::vector<hsize_t> &dims) {
@@ -120,8 +124,10 @@ hid_t dataspaceOf(const std::vector<hsize_t> &dims) {
                       : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
 }
 
+/// The packed box in the file's dimension order (the memory space of a read;
+/// one index of each dimension summed at load).
 std::vector<hsize_t> fileCount(const DistArray &a, const Box &c) {
-  std::vector<hsize_t> count(c.len.size());
+  std::vector<hsize_t> count(c.len.size() + a.summedExtent.size(), 1);
   for (size_t d = 0; d < c.len.size(); ++d)
     count[a.fileDim[d]] = c.len[d];
   return count;
@@ -137,7 +143,7 @@ bool identityOrder(const DistArray &a) {
 /// Strides, per storage dimension, of a row-major block in file order whose
 /// storage-order extents are `len`.
 Shape fileOrderStrides(const DistArray &a, const Shape &len) {
-  Shape fileLen(len.size());
+  Shape fileLen(len.size() + a.summedExtent.size(), 1);
   for (size_t d = 0; d < len.size(); ++d)
     fileLen[a.fileDim[d]] = len[d];
   Shape fs = rowMajorStrides(fileLen), out(len.size());
@@ -167,6 +173,31 @@ namespace {
 
 std::vector<hsize_t> hs(const Shape &s) { return std::vector<hsize_t>(s.begin(), s.end()); }
 
+/// Calls fn(index) for every index of a box of `extents` (once, with no
+/// index, for none).
+template <typename Fn> void forEachIndex(const Shape &extents, Fn fn) {
+  Shape at(extents.size(), 0);
+  for (;;) {
+    fn(at);
+    int j = static_cast<int>(extents.size()) - 1;
+    while (j >= 0 && ++at[j] == extents[j])
+      at[j--] = 0;
+    if (j < 0)
+      return;
+  }
+}
+
+/// sum = part at the first index of the summed dimensions (all zeros), sum +=
+/// part after.
+void addInto(std::vector<double> &sum, const std::vector<double> &part, const Shape &at) {
+  if (std::all_of(at.begin(), at.end(), [](int64_t x) { return x == 0; })) {
+    sum = part;
+    return;
+  }
+  for (size_t n = 0; n < part.size(); ++n)
+    sum[n] += part[n];
+}
+
 void loadFromHdf5(DistArray &a, const std::string &file, const Selection &owned) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -183,16 +214,23 @@ void loadFromHdf5(DistArray &a, const std::string &file, const Selection &owned)
   if (got != a.fileExtents())
     fail("dataset '" + a.name + "' in " + file + " has shape " + str(got) +
          " but the program expects " + str(a.fileExtents()));
-  std::vector<double> tmp, reordered;
+  std::vector<double> tmp, sum, reordered;
   const bool identity = identityOrder(a);
   forEachRowChunk(owned, [&](const Box &c) {
     tmp.resize(product(c.len));
-    selectInFile(a, c, space);
     std::vector<hsize_t> count = fileCount(a, c);
     hid_t mem = dataspaceOf(count);
-    if (H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, tmp.data()) < 0)
-      fail("reading " + c.rows() + " of dataset '" + a.name + "' from " + file + " failed");
+    // One read per index of the summed dimensions, added up: memory stays at
+    // two chunks however long they are.
+    forEachIndex(a.summedExtent, [&](const Shape &at) {
+      selectInFile(a, c, space, at);
+      if (H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, tmp.data()) < 0)
+        fail("reading " + c.rows() + " of dataset '" + a.name + "' from " + file + " failed");
+      addInto(sum, tmp, at);
+    });
     H5Sclose(mem);
+    if (!a.summedExtent.empty())
+      tmp.swap(sum);
     double *rows = tmp.data();
     if (!identity) { // file order -> storage order
       reordered.resize(tmp.size());
@@ -227,7 +265,15 @@ void loadRandom(DistArray &a, const Selection &owned) {
       uint64_t linear = 0;
       for (int i = 0; i < d; ++i)
         linear += offset[i][idx[i]];
-      tmp[n] = randomValue(ctx().options.seed, a.name, linear);
+      // The sum over the dimensions summed at load (D30).
+      double value = 0;
+      forEachIndex(a.summedExtent, [&](const Shape &at) {
+        uint64_t shifted = linear;
+        for (size_t j = 0; j < at.size(); ++j)
+          shifted += at[j] * fileStride[a.summedFileDim[j]];
+        value += randomValue(ctx().options.seed, a.name, shifted);
+      });
+      tmp[n] = value;
       for (int i = d - 1; i >= 0 && ++idx[i] == c.len[i]; --i)
         idx[i] = 0;
     }

@@ -11,7 +11,8 @@
 // The other label roles (docs/Derivations.md D30): labels in A, B and C
 // (batch, L) make one product per batch value on operands packed as [L,I,K],
 // [L,K,J], [L,I,J]; a label in one input only is summed out of that input
-// while it is packed (one pass over the tile). Products too small for BLAS to
+// while it is packed (one pass over the tile; single contractions sum such
+// labels as the input loads instead, Hdf5IO.cpp). Products too small for BLAS to
 // pay off (an element-wise product has M = N = K = 1) run as plain loops.
 //
 //===----------------------------------------------------------------------===//

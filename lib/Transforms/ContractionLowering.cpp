@@ -140,9 +140,11 @@ LogicalResult ContractionLowering::buildArrays() {
   FailureOr<ContractionProblem> p = buildProblem(op);
   if (failed(p))
     return failure();
-  problem = *p;
-  const std::vector<std::string> *labels[3] = {&problem.labelsA, &problem.labelsB,
-                                               &problem.labelsC};
+  // The arrays hold the tensors' labels but those summed at load (D30); the
+  // plan runs the contraction without them.
+  const ContractionProblem full = *p;
+  problem = withoutOneInputLabels(full);
+  const std::vector<std::string> *labels[3] = {&full.labelsA, &full.labelsB, &full.labelsC};
   if (algorithm == ParallelAlgorithm::Cosma && failed(readCosmaLayout()))
     return failure();
   if (algorithm == ParallelAlgorithm::Pumma && failed(readPummaChoice()))
@@ -158,6 +160,17 @@ LogicalResult ContractionLowering::buildArrays() {
   for (int x = 0; x < 3; ++x) {
     ArrayInfo &a = arrays[x];
     auto order = llvm::to_vector(llvm::seq<int64_t>(0, labels[x]->size()));
+    // Labels of this input only are summed out as it is loaded (D30): the
+    // array holds the other dimensions of the tensor.
+    if (x != RC)
+      llvm::erase_if(order, [&](int64_t d) {
+        const std::string &l = (*labels[x])[d];
+        if (in(problem.labelsC, l) || in(*labels[1 - x], l))
+          return false;
+        a.summedFileDims.push_back(d);
+        a.summedExtents.push_back(problem.extents.at(l));
+        return true;
+      });
     if (longI && x != RB) // the other labels first, then I's (contiguous)
       std::stable_partition(order.begin(), order.end(), [&](int64_t d) {
         const std::string &l = (*labels[x])[d];
@@ -305,8 +318,12 @@ Value ContractionLowering::createArray(ArrayInfo &a, Value storage) {
   DenseI64ArrayAttr cyclic = llvm::any_of(a.cyclic, [](int64_t nb) { return nb > 0; })
                                  ? b.getDenseI64ArrayAttr(a.cyclic)
                                  : nullptr;
+  auto summed = [&](ArrayRef<int64_t> v) {
+    return v.empty() ? DenseI64ArrayAttr() : b.getDenseI64ArrayAttr(v);
+  };
   return ArrayOp::create(b, loc, type, a.name, a.extents, grid, a.dims, a.skew, a.kind, a.init,
-                         !inCore, fileDimsAttr(a), split, cyclic, storage)
+                         !inCore, fileDimsAttr(a), split, cyclic, storage,
+                         summed(a.summedFileDims), summed(a.summedExtents))
       .getResult();
 }
 

@@ -37,6 +37,9 @@ struct ArrayInfo {
   SmallVector<int64_t> extents, dims, skew;
   SmallVector<int64_t> split; ///< COSMA: the grid dimension splitting each block again
   SmallVector<int64_t> cyclic; ///< PUMMA: each dimension's block-cyclic block size (0: none)
+  /// Tensor dimensions (and their extents) of labels of this input only,
+  /// summed out as it is loaded (docs/Derivations.md D30).
+  SmallVector<int64_t> summedFileDims, summedExtents;
   ArrayKind kind = ArrayKind::Distributed;
   ArrayInitKind init = ArrayInitKind::Input;
   int64_t shiftDim = -1; ///< rotation: the grid dimension this array moves along

@@ -190,7 +190,9 @@ void FusedLowering::createArrays() {
       return ArrayOp::create(b, loc, arrayType, a.name, extents, plan.grid,
                              dist.gridDims(plan.grid, v.dims), skew, ArrayKind::Distributed,
                              ArrayInitKind::Zero, /*on_disk=*/false, DenseI64ArrayAttr(),
-                             /*split=*/DenseI64ArrayAttr(), /*cyclic=*/DenseI64ArrayAttr(), buffer)
+                             /*split=*/DenseI64ArrayAttr(), /*cyclic=*/DenseI64ArrayAttr(), buffer,
+                             /*summed_file_dims=*/DenseI64ArrayAttr(),
+                             /*summed_extents=*/DenseI64ArrayAttr())
           .getResult();
     };
     a.produced = create(edge.produced, a.producedBuffer);

@@ -438,3 +438,27 @@ func.func @panel_not_cyclic(%panel: memref<6x4xf64>, %r: index) {
   tc.reduce_cyclic %panel into %B dim 0 residue %r modulo 3 : memref<6x4xf64>, !tc.array<2 x f64 on 2>
   return
 }
+
+// -----
+
+func.func @array_summed_extents() {
+  // expected-error @+1 {{'tc.array' op array 'A' needs one positive extent per summed file dimension}}
+  %A = tc.array distributed "A" [6] on [2] dims [0] skew [-1] init input {file_dims = array<i64: 1>, summed_file_dims = array<i64: 0, 2>, summed_extents = array<i64: 3>} : !tc.array<1 x f64 on 1>
+  return
+}
+
+// -----
+
+func.func @array_summed_dims() {
+  // expected-error @+1 {{'tc.array' op file_dims and summed_file_dims must be a permutation of 0..2}}
+  %A = tc.array distributed "A" [6] on [2] dims [0] skew [-1] init input {summed_file_dims = array<i64: 0, 2>, summed_extents = array<i64: 3, 5>} : !tc.array<1 x f64 on 1>
+  return
+}
+
+// -----
+
+func.func @array_summed_zero() {
+  // expected-error @+1 {{'tc.array' op array 'A' sums dimensions of its input but is not loaded from one (init zero)}}
+  %A = tc.array distributed "A" [6] on [2] dims [0] skew [-1] init zero {summed_file_dims = array<i64: 1>, summed_extents = array<i64: 3>} : !tc.array<1 x f64 on 1>
+  return
+}

@@ -45,6 +45,9 @@ func.func @scalar_and_batch() {
   %i = arith.constant 0 : index
   // CHECK: tc.array replicated "E" [] on [2] dims [] skew [] init zero : !tc.array<0 x f64 on 1>
   %E = tc.array replicated "E" [] on [2] dims [] skew [] init zero : !tc.array<0 x f64 on 1>
+  // A[s, i, t] loaded summed over s and t (labels of A alone).
+  // CHECK: tc.array distributed "A" [6] on [2] dims [0] skew [-1] init input {file_dims = array<i64: 1>, summed_extents = array<i64: 3, 5>, summed_file_dims = array<i64: 0, 2>}
+  %S = tc.array distributed "A" [6] on [2] dims [0] skew [-1] init input {file_dims = array<i64: 1>, summed_file_dims = array<i64: 0, 2>, summed_extents = array<i64: 3, 5>} : !tc.array<1 x f64 on 1>
   // CHECK: tc.tile_contract %{{.*}}[] [] += %{{.*}}[%{{.*}}, %{{.*}}] ["b", "s"] * %{{.*}}[%{{.*}}] ["b"]
   tc.tile_contract %e[] [] += %a[%i, %i] ["b", "s"] * %b[%i] ["b"] extents {b = 4 : i64, s = 3 : i64}
       : memref<4x3xf64>, memref<4xf64> -> memref<f64>

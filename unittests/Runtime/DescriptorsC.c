@@ -14,7 +14,7 @@ int64_t tc_test_c_array_field(const int64_t *desc, int64_t dim, int64_t field) {
   return desc[tc_rt_array_dim(desc, dim) + field];
 }
 int64_t tc_test_c_array_size(const int64_t *desc) {
-  return tc_rt_array_size(desc[TC_RT_ARRAY_RANK], desc[TC_RT_ARRAY_GRID_RANK]);
+  return tc_rt_array_size(desc);
 }
 
 int64_t tc_test_c_tile_size(const int64_t *desc) { return tc_rt_tile_size(desc[TC_RT_TILE_RANK]); }

@@ -22,7 +22,7 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
   // tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]
   //   init input {on_disk}
   ArrayDesc a{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, true, {2, 2}, {{64, 0, -1, 0}, {64, 1, 0, 1}}};
-  Desc expect = {2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, 1, 0, 1, -1, 0};
+  Desc expect = {2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, 1, 0, 1, -1, 0, 0};
   EXPECT_EQ(a.encode(), expect);
   ArrayDescView av(expect.data());
   EXPECT_TRUE(av.onDisk());
@@ -41,7 +41,7 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
               false,
               {4},
               {{8, -1, -1, 2}, {6, -1, -1, 0}, {4, -1, -1, 1}}};
-  expect = {3, 1, 2, 0, 1, 4, 8, -1, -1, 2, -1, 0, 6, -1, -1, 0, -1, 0, 4, -1, -1, 1, -1, 0};
+  expect = {3, 1, 2, 0, 1, 4, 8, -1, -1, 2, -1, 0, 6, -1, -1, 0, -1, 0, 4, -1, -1, 1, -1, 0, 0};
   EXPECT_EQ(c.encode(), expect);
   ArrayDescView v(expect.data());
   EXPECT_EQ(v.rank(), 3);
@@ -57,6 +57,18 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
   EXPECT_EQ(v.fileDim(2), 1);
   EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
   EXPECT_EQ(v.decode().encode(), expect);
+
+  // tc.array distributed "A" [6] on [2] dims [0] skew [-1] init input
+  //   {file_dims = array<i64: 1>, summed_file_dims = array<i64: 0, 2>,
+  //    summed_extents = array<i64: 3, 5>}: A[s, i, t] loaded summed over s, t.
+  ArrayDesc s{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, false, {2}, {{6, 0, -1, 1}}, {{0, 3}, {2, 5}}};
+  expect = {1, 0, 0, 0, 1, 2, 6, 0, -1, 1, -1, 0, 2, 0, 3, 2, 5};
+  EXPECT_EQ(s.encode(), expect);
+  ArrayDescView sv(expect.data());
+  EXPECT_EQ(sv.summed(), (std::vector<SummedDim>{{0, 3}, {2, 5}}));
+  EXPECT_EQ(sv.size(), static_cast<int64_t>(expect.size()));
+  EXPECT_EQ(tc_test_c_array_size(expect.data()), sv.size());
+  EXPECT_EQ(sv.decode().encode(), expect);
 }
 
 TEST(Descriptors, SplitDimension) {
@@ -65,7 +77,7 @@ TEST(Descriptors, SplitDimension) {
   // splitDim at -1.
   ArrayDesc a{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, false, {2, 3, 2},
               {{13, 0, -1, 0, 2}, {7, -1, -1, 1}}};
-  Desc expect = {2, 0, 0, 0, 3, 2, 3, 2, 13, 0, -1, 0, 2, 0, 7, -1, -1, 1, -1, 0};
+  Desc expect = {2, 0, 0, 0, 3, 2, 3, 2, 13, 0, -1, 0, 2, 0, 7, -1, -1, 1, -1, 0, 0};
   EXPECT_EQ(a.encode(), expect);
   ArrayDescView v(expect.data());
   EXPECT_EQ(v.splitDim(0), 2);
@@ -80,7 +92,7 @@ TEST(Descriptors, CyclicDimension) {
   // dimension 0, of 2 columns along 1. ArrayDim's shorter forms leave cyclic 0.
   ArrayDesc b{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, false, {2, 3},
               {{13, 0, -1, 0, -1, 4}, {7, 1, -1, 1, -1, 2}}};
-  Desc expect = {2, 0, 0, 0, 2, 2, 3, 13, 0, -1, 0, -1, 4, 7, 1, -1, 1, -1, 2};
+  Desc expect = {2, 0, 0, 0, 2, 2, 3, 13, 0, -1, 0, -1, 4, 7, 1, -1, 1, -1, 2, 0};
   EXPECT_EQ(b.encode(), expect);
   ArrayDescView v(expect.data());
   EXPECT_EQ(v.cyclic(0), 4);
@@ -92,7 +104,7 @@ TEST(Descriptors, CyclicDimension) {
   EXPECT_EQ((ArrayDim{5, 0, -1, 0}.cyclic), 0);
   EXPECT_EQ((ArrayDim{5, 0, -1, 0, 1}.cyclic), 0);
   EXPECT_EQ(TC_RT_ARRAY_DIM_FIELDS, 6);
-  EXPECT_EQ(TC_RT_API_VERSION, 5);
+  EXPECT_EQ(TC_RT_API_VERSION, 6);
 }
 
 TEST(Descriptors, CyclicPanel) {

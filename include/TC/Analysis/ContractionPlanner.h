@@ -50,6 +50,12 @@ std::string preferredLabel(const ContractionProblem &problem,
 /// the error naming what the model does not cover.
 MacroIndicesOrError macroIndicesOf(const ContractionProblem &problem);
 
+/// The contraction a plan runs once labels of one input only are summed out
+/// of it as it is loaded (docs/Derivations.md D30): those labels dropped from
+/// their input and from the layout it is given in (the load reads all of them
+/// whatever that is). The problem itself when it has none.
+ContractionProblem withoutOneInputLabels(const ContractionProblem &problem);
+
 /// Bytes each rank (row-major over the grid) sends and receives, for the
 /// schedules that predict them rank by rank (COSMA, PUMMA).
 struct RankVolumes {

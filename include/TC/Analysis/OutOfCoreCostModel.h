@@ -108,10 +108,6 @@ struct MachineModel {
 /// outermost with one value per tile, in core every array holds all L values.
 struct MacroSizes {
   double I = 1, J = 1, K = 1, L = 1;
-  /// Elements of A per (I,K) entry and of B per (K,J) entry: the extents of
-  /// labels in that input only, which every tile holds whole and the local
-  /// kernel sums out (D30). They scale the input's bytes, not the flops.
-  double sumA = 1, sumB = 1;
 };
 
 /// Tile counts (number of tiles) of the tiling-loop groups after the clean-up

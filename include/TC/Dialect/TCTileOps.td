@@ -67,6 +67,11 @@ def TC_ArrayOp : TC_Op<"array", [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
     (I / G) nb + i mod nb); 0 keeps one contiguous block. The padded local
     extent is then ceil(ceil(extent / nb) / G) nb. An array with a cyclic
     dimension is distributed, with no skew and no split.
+    `summed_file_dims` and `summed_extents` (labels of one input only,
+    docs/Derivations.md D30): the input's dataset has these dimensions too,
+    at these positions and of these extents, and the array holds its sum over
+    them, taken as it is loaded; with `file_dims` they give every dimension
+    of the dataset once.
 
     The result type gives the number of extents, the element type (that of
     `storage`, when given) and the number of grid dimensions.
@@ -87,7 +92,9 @@ def TC_ArrayOp : TC_Op<"array", [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
                    OptionalAttr<DenseI64ArrayAttr>:$file_dims,
                    OptionalAttr<DenseI64ArrayAttr>:$split,
                    OptionalAttr<DenseI64ArrayAttr>:$cyclic,
-                   Arg<Optional<TC_TileBuffer>, "buffer the array adopts", [MemWrite]>:$storage);
+                   Arg<Optional<TC_TileBuffer>, "buffer the array adopts", [MemWrite]>:$storage,
+                   OptionalAttr<DenseI64ArrayAttr>:$summed_file_dims,
+                   OptionalAttr<DenseI64ArrayAttr>:$summed_extents);
   let results = (outs Res<TC_ArrayType, "", [MemAlloc]>:$result);
   // An enum attribute prints its own leading space, hence the empty literals.
   let assemblyFormat = [{

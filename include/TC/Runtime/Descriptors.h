@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 /// The version of the descriptor layouts and of the tc_rt_* calls.
-#define TC_RT_API_VERSION 5
+#define TC_RT_API_VERSION 6
 
 #ifdef __cplusplus
 #define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -78,8 +78,16 @@ enum tc_rt_array_dim_field {
 TC_RT_INLINE int64_t tc_rt_array_dim(const int64_t *desc, int64_t d) {
   return TC_RT_ARRAY_GRID + desc[TC_RT_ARRAY_GRID_RANK] + TC_RT_ARRAY_DIM_FIELDS * d;
 }
-TC_RT_INLINE int64_t tc_rt_array_size(int64_t rank, int64_t grid_rank) {
+/// Where the summed dimensions start (after the last dimension's fields): their
+/// count k, then k pairs (dimension of the HDF5 dataset, extent). An input
+/// whose dataset has these dimensions too is summed over them as it is loaded
+/// (labels of one input only, docs/Derivations.md D30).
+TC_RT_INLINE int64_t tc_rt_array_summed(int64_t rank, int64_t grid_rank) {
   return TC_RT_ARRAY_GRID + grid_rank + TC_RT_ARRAY_DIM_FIELDS * rank;
+}
+TC_RT_INLINE int64_t tc_rt_array_size(const int64_t *desc) {
+  int64_t at = tc_rt_array_summed(desc[TC_RT_ARRAY_RANK], desc[TC_RT_ARRAY_GRID_RANK]);
+  return at + 1 + 2 * desc[at];
 }
 
 //===-- tc_rt_read_tile, tc_rt_write_tile, tc_rt_broadcast_tile -------------===//
@@ -166,10 +174,11 @@ enum tc_rt_panel_field {
 };
 TC_RT_INLINE int64_t tc_rt_panel_size(int64_t rank) { return TC_RT_PANEL_SHAPE + rank; }
 
-//===-- The layouts of TC_RT_API_VERSION 5 ----------------------------------===//
+//===-- The layouts of TC_RT_API_VERSION 6 ----------------------------------===//
 // A failing assert here means a layout changed: bump TC_RT_API_VERSION (old
-// programs must be refused, not misread), then update the asserts.
-TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 5,
+// programs must be refused, not misread), then update the asserts. Version 6
+// appended the summed dimensions to the array description.
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 6,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
   TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")
@@ -246,12 +255,20 @@ struct ArrayDim {
   int64_t cyclic = 0;
 };
 
+/// A dimension of an input's dataset that the array does not have: summed
+/// over as the input is loaded.
+struct SummedDim {
+  int64_t fileDim, extent;
+  bool operator==(const SummedDim &o) const { return fileDim == o.fileDim && extent == o.extent; }
+};
+
 struct ArrayDesc {
   tc_rt_kind kind = TC_RT_DISTRIBUTED;
   tc_rt_init init = TC_RT_INIT_INPUT;
   bool onDisk = false;
   Desc grid;                  ///< the process grid's extents
   std::vector<ArrayDim> dims; ///< in storage order
+  std::vector<SummedDim> summed;
 
   Desc encode() const {
     Desc d(TC_RT_ARRAY_GRID);
@@ -276,7 +293,13 @@ struct ArrayDesc {
       d.insert(d.end(), fields, fields + TC_RT_ARRAY_DIM_FIELDS);
     }
     assert(static_cast<int64_t>(d.size()) ==
-           tc_rt_array_size(static_cast<int64_t>(dims.size()), static_cast<int64_t>(grid.size())));
+           tc_rt_array_summed(static_cast<int64_t>(dims.size()), static_cast<int64_t>(grid.size())));
+    d.push_back(static_cast<int64_t>(summed.size()));
+    for (const SummedDim &s : summed) {
+      d.push_back(s.fileDim);
+      d.push_back(s.extent);
+    }
+    assert(static_cast<int64_t>(d.size()) == tc_rt_array_size(d.data()));
     return d;
   }
 };
@@ -306,14 +329,22 @@ public:
   ArrayDim dim(int64_t i) const {
     return {extent(i), gridDim(i), skew(i), fileDim(i), splitDim(i), cyclic(i)};
   }
+  /// The dataset's dimensions summed over at load.
+  std::vector<SummedDim> summed() const {
+    const int64_t at = tc_rt_array_summed(rank(), gridRank());
+    std::vector<SummedDim> out;
+    for (int64_t j = 0; j < d[at]; ++j)
+      out.push_back({d[at + 1 + 2 * j], d[at + 2 + 2 * j]});
+    return out;
+  }
   ArrayDesc decode() const {
-    ArrayDesc a{kind(), init(), onDisk(), grid(), {}};
+    ArrayDesc a{kind(), init(), onDisk(), grid(), {}, summed()};
     for (int64_t i = 0; i < rank(); ++i)
       a.dims.push_back(dim(i));
     return a;
   }
   /// Number of int64 entries.
-  int64_t size() const { return tc_rt_array_size(rank(), gridRank()); }
+  int64_t size() const { return tc_rt_array_size(d); }
 
 private:
   int64_t field(int64_t dim, int64_t f) const {

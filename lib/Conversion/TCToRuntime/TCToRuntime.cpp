@@ -187,6 +187,9 @@ struct ArrayOpLowering : OpConversionPattern<ArrayOp> {
       desc.dims.back().splitDim = split ? (*split)[d] : -1;
       desc.dims.back().cyclic = op.getCyclic() ? (*op.getCyclic())[d] : 0;
     }
+    if (std::optional<ArrayRef<int64_t>> summed = op.getSummedFileDims())
+      for (auto [fileDim, extent] : llvm::zip_equal(*summed, *op.getSummedExtents()))
+        desc.summed.push_back({fileDim, extent});
     RuntimeCallBuilder b(rewriter, op);
     Value storage = adaptor.getStorage() ? b.pointer(adaptor.getStorage()) : b.null();
     Value handle = b.call("tc_rt_array",
