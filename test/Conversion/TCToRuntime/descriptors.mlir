@@ -5,8 +5,8 @@
 // RUN: tc-opt %s --tc-lower-to-runtime | FileCheck %s
 
 // array: [rank, kind, init, on_disk, grid_rank, grid..., (extent, grid_dim, skew_dim, file_dim, split_dim, cyclic)...]
-// CHECK-DAG: = dense<[2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, 1, 0, 1, -1, 0]>
-// CHECK-DAG: = dense<[3, 1, 2, 0, 1, 4, 8, -1, -1, 2, -1, 0, 6, -1, -1, 0, -1, 0, 4, -1, -1, 1, -1, 0]>
+// CHECK-DAG: = dense<[2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, 1, 0, 1, -1, 0, 0]>
+// CHECK-DAG: = dense<[3, 1, 2, 0, 1, 4, 8, -1, -1, 2, -1, 0, 6, -1, -1, 0, -1, 0, 4, -1, -1, 1, -1, 0, 0]>
 // tile: [rank, root_only, shape...]
 // CHECK-DAG: = dense<[2, 1, 16, 32]>
 // CHECK-DAG: = dense<[2, 0, 16, 16]>

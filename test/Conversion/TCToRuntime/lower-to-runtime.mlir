@@ -5,7 +5,7 @@
 
 // The array descriptor: rank 2, distributed (0), input (0), on disk, grid [2, 2],
 // then (extent, grid dim, skew dim, file dim, split dim, cyclic) per dimension.
-// CHECK-DAG: memref.global "private" constant @[[ADESC:__tc_desc_[0-9]+]] : memref<19xi64> = dense<[2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, -1, -1, 1, -1, 0]>
+// CHECK-DAG: memref.global "private" constant @[[ADESC:__tc_desc_[0-9]+]] : memref<20xi64> = dense<[2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, -1, -1, 1, -1, 0, 0]>
 // CHECK-DAG: memref.global "private" constant @[[NAME:__tc_name_[0-9]+]] : memref<2xi8> = dense<[65, 0]>
 // Tile shape [rank, flag, shape...]: read_tile's root_only flag is 1.
 // CHECK-DAG: memref.global "private" constant @[[ROOT:__tc_desc_[0-9]+]] : memref<4xi64> = dense<[2, 1, 16, 16]>
@@ -20,9 +20,9 @@
 // CHECK-DAG: memref.global "private" constant @{{__tc_pred_[0-9]+}} : memref<4xf64> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>
 // Every kind and initial value reaches the runtime as its tc_rt_kind / tc_rt_init
 // (entries 1 and 2).
-// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<12xi64> = dense<[1, 1, 2, 0, 1, 4, 8, -1, -1, 0, -1, 0]>
-// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<12xi64> = dense<[1, 2, 1, 1, 1, 4, 8, -1, -1, 0, -1, 0]>
-// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<12xi64> = dense<[1, 3, 0, 1, 1, 4, 8, -1, -1, 0, -1, 0]>
+// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<13xi64> = dense<[1, 1, 2, 0, 1, 4, 8, -1, -1, 0, -1, 0, 0]>
+// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<13xi64> = dense<[1, 2, 1, 1, 1, 4, 8, -1, -1, 0, -1, 0, 0]>
+// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<13xi64> = dense<[1, 3, 0, 1, 1, 4, 8, -1, -1, 0, -1, 0, 0]>
 // CHECK-LABEL: func.func @prog()
 // CHECK: call @tc_rt_plan(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (f64, f64, f64, i64) -> ()
 // CHECK: call @tc_rt_plan_per_rank(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64) -> ()
