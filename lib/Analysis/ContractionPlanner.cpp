@@ -80,20 +80,32 @@ void fillNestArrays(const Context &ctx, AlgorithmLayouts &out) {
   }
 }
 
+/// True when the contraction has no label of I, J, K or L: nothing any
+/// algorithm could split (a product of two full sums, D30).
+bool nothingToSplit(const MacroIndices &m) {
+  return m.I.empty() && m.J.empty() && m.K.empty() && m.L.empty();
+}
+
 /// Batch (D30): A, B and C split alike along the batch label that suits P
-/// best, on a 1-D grid of all P processes.
+/// best, on a 1-D grid of all P processes. With nothing to split at all (the
+/// second try), every process computes the whole contraction and one stores
+/// it.
 std::optional<AlgorithmLayouts> batchLayouts(const Context &ctx) {
   const int64_t P = ctx.machine.procs;
   std::vector<std::string> usable;
   for (const std::string &l : ctx.macro.L)
     if (ctx.problem.extents.at(l) >= P || ctx.allowRagged)
       usable.push_back(l);
+  if (usable.empty() && ctx.allowRagged && nothingToSplit(ctx.macro))
+    usable.push_back(Layout::kReplicated);
   if (usable.empty()) {
     ctx.remarks.push_back("batch skipped: no batch label of " + joined(ctx.macro.L) +
                           " has extent >= " + std::to_string(P) + " to distribute");
     return std::nullopt;
   }
-  const std::string label = preferredLabel(ctx.problem, usable, P);
+  const std::string label = usable.front() == Layout::kReplicated
+                                ? usable.front()
+                                : preferredLabel(ctx.problem, usable, P);
   AlgorithmLayouts out;
   out.a.grid = out.b.grid = out.c.grid = {P};
   out.a.dims = out.b.dims = out.c.dims = {label};
@@ -102,8 +114,10 @@ std::optional<AlgorithmLayouts> batchLayouts(const Context &ctx) {
   // A process's share of the batch values as a one-process contraction,
   // which accumulation at P = 1 models with no communication.
   out.model = {ctx.macro.sizes, ctx.machine, ParallelAlgorithm::Accumulation};
-  const double extent = static_cast<double>(ctx.problem.extents.at(label));
-  out.model.sizes.L = ctx.macro.sizes.L / extent * std::ceil(extent / P);
+  if (label != Layout::kReplicated) {
+    const double extent = static_cast<double>(ctx.problem.extents.at(label));
+    out.model.sizes.L = ctx.macro.sizes.L / extent * std::ceil(extent / P);
+  }
   out.model.machine.procs = 1;
   return out;
 }
@@ -112,6 +126,7 @@ std::optional<AlgorithmLayouts> chooseLayouts(const Context &ctx, ParallelAlgori
   if (alg == ParallelAlgorithm::Batch)
     return batchLayouts(ctx);
   const int64_t P = ctx.machine.procs;
+
   const bool rotation = alg == ParallelAlgorithm::Rotation;
   const int64_t parts = rotation ? static_cast<int64_t>(std::llround(std::sqrt(P))) : P;
   const std::vector<int64_t> grid = rotation ? std::vector<int64_t>{parts, parts}
@@ -541,7 +556,8 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
   // Batch (D30): the one-process candidates of each process's share of the
   // batch values, for a layout that distributes a batch label.
   auto addBatchModels = [&]() {
-    if (macro.value.L.empty() || decisions.nest ||
+    if ((macro.value.L.empty() && !(ctx.allowRagged && nothingToSplit(macro.value))) ||
+        decisions.nest ||
         (decisions.algorithm && *decisions.algorithm != ParallelAlgorithm::Batch))
       return;
     std::optional<AlgorithmLayouts> batch = batchLayouts(ctx);

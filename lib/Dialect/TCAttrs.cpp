@@ -505,10 +505,10 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   }
   // Batch splits A, B and C along the same label (docs/Derivations.md D30).
   if (algorithm == AlgorithmKind::Batch && distA && distB && distC &&
-      (distA != distB || distA != distC || isFullyReplicated(distA)))
+      (distA != distB || distA != distC))
     return emitError() << "#tc.plan algorithm = batch splits A, B and C along the same "
-                       << "batch label, so dist_a, dist_b and dist_c must be equal and "
-                       << "name a label, got " << distA << ", " << distB << ", " << distC;
+                       << "batch label (or none), so dist_a, dist_b and dist_c must be "
+                       << "equal, got " << distA << ", " << distB << ", " << distC;
   // Table 1: the replication and accumulation algorithms hold one array whole on
   // every process; the lowering ignores any other distribution given for it.
   struct Whole {

@@ -183,9 +183,23 @@ extern "C" void tc_rt_allgather_array(void *array) {
   tc::rt::TraceScope trace("tc_rt_allgather_array");
   DistArray &a = *static_cast<DistArray *>(array);
   const int P = ctx().size, r = ctx().rank;
+  if (P == 1)
+    return;
+  int next = (r + 1) % P, prev = (r + P - 1) % P;
+  if (a.rank() == 0) {
+    // A scalar is rank 0's slab (the others' are empty), passed around the
+    // ring like any slab: the bytes are those of an uneven all-gather.
+    double v = 0;
+    storageIO(a, true, &v, 0, 1, "the scalar to gather");
+    for (int k = 0; k < P - 1; ++k) {
+      const bool sends = (r - k + P) % P == 0, receives = (r - k - 1 + 2 * P) % P == 0;
+      sendrecv(&v, sends ? 1 : 0, next, &v, receives ? 1 : 0, prev, MPI_COMM_WORLD);
+    }
+    storageIO(a, false, &v, 0, 1, "the gathered scalar");
+    return;
+  }
   int64_t rowElems = product(a.storeShape) / a.storeShape[0], s = a.slabRows();
   int64_t step = rowsPerChunk(a.storeShape);
-  int next = (r + 1) % P, prev = (r + P - 1) % P;
   std::vector<double> out, in;
   for (int k = 0; k < P - 1; ++k) {
     auto [slo, shi] = a.slabRange((r - k + P) % P);

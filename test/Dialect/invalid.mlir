@@ -658,7 +658,7 @@ func.func @cyclic_not_pumma() attributes {p = #tc.plan<algorithm = rotation, gri
 
 // -----
 
-// expected-error @+1 {{#tc.plan algorithm = batch splits A, B and C along the same batch label, so dist_a, dist_b and dist_c must be equal and name a label, got #tc.dist<[b]>, #tc.dist<[*]>, #tc.dist<[b]>}}
+// expected-error @+1 {{#tc.plan algorithm = batch splits A, B and C along the same batch label (or none), so dist_a, dist_b and dist_c must be equal, got #tc.dist<[b]>, #tc.dist<[*]>, #tc.dist<[b]>}}
 func.func @plan_batch_dists() attributes {p = #tc.plan<algorithm = batch, grid = <[2]>, dist_a = <[b]>, dist_b = <[*]>, dist_c = <[b]>>} {
   return
 }
