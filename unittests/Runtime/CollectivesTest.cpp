@@ -1,4 +1,5 @@
 //===- CollectivesTest.cpp - results and exact byte counts ----------------===//
+#include "TC/Analysis/CollectiveVolumes.h"
 #include "TestArrays.h"
 
 #include <gtest/gtest.h>
@@ -112,6 +113,44 @@ TEST(Collectives, OutOfCoreAllReduceAndAllGather) {
   tc_rt_read_tile(g, all.data(), gdesc.data(), goff);
   for (int64_t r = 0; r < rows; ++r)
     EXPECT_EQ(all[2 * r], r) << r;
+}
+
+/// Elements this rank sent and received while fn ran.
+template <typename Fn> mlir::tc::RankTraffic measured(Fn fn) {
+  Counters before = compute();
+  fn();
+  return {static_cast<int64_t>((compute().bytesSent - before.bytesSent) / 8),
+          static_cast<int64_t>((compute().bytesReceived - before.bytesReceived) / 8)};
+}
+
+TEST(Collectives, UnevenWholeArrayCollectivesMatchTheirPrediction) {
+  // Sizes no P divides, scalars and arrays shorter than P: every rank's counts
+  // equal CollectiveVolumes' (the planner's exact per-rank predictions).
+  for (int64_t rows : {1, 2, 5, 7}) {
+    void *g = makeArray("uneven-gather", {rows, 3}, {false, false}, TC_RT_GATHERED, false);
+    mlir::tc::RankTraffic got = measured([&] { tc_rt_allgather_array(g); });
+    mlir::tc::RankTraffic expect = mlir::tc::ringAllGather(rows, 3, P(), R());
+    EXPECT_EQ(got.sent, expect.sent) << rows << " rows";
+    EXPECT_EQ(got.received, expect.received) << rows << " rows";
+  }
+  ctx().options.scratch = "/tmp";
+  void *scalar = tc_rt_array(
+      arrayDescription({}, {ctx().size}, {}, TC_RT_GATHERED, TC_RT_INIT_ZERO, false).data(),
+      "uneven-scalar", nullptr);
+  mlir::tc::RankTraffic got = measured([&] { tc_rt_allgather_array(scalar); });
+  EXPECT_EQ(got.sent, mlir::tc::ringAllGather(1, 1, P(), R()).sent);
+  EXPECT_EQ(got.received, mlir::tc::ringAllGather(1, 1, P(), R()).received);
+  const int64_t saved = ctx().chunkBytes;
+  for (int64_t chunk : {int64_t(1) << 20, int64_t(7)})
+    for (int64_t n : {1, 5, 13, 40}) {
+      ctx().chunkBytes = 8 * chunk;
+      void *c = makeArray("uneven-sum", {n}, {false}, TC_RT_REPLICATED, false);
+      mlir::tc::RankTraffic got = measured([&] { tc_rt_allreduce_array(c); });
+      mlir::tc::RankTraffic expect = mlir::tc::allReduce(n, chunk, P(), R());
+      EXPECT_EQ(got.sent, expect.sent) << n << " elements, chunks of " << chunk;
+      EXPECT_EQ(got.received, expect.received) << n << " elements, chunks of " << chunk;
+    }
+  ctx().chunkBytes = saved;
 }
 
 } // namespace
