@@ -81,6 +81,9 @@ private:
   Value createArray(ArrayInfo &a, Value storage);
   /// The plan's predictions; COSMA's come per rank (`volumes`).
   void emitPredictions(const RankVolumes *volumes);
+  /// In core, with no stage 1 or 3: the bytes each rank's collectives move,
+  /// exactly (CollectiveVolumes.h), for Gao et al.'s algorithms and batch.
+  std::optional<RankVolumes> inCoreRankVolumes() const;
   void emitGroup(unsigned n);
   void emitContraction();
   Value offsetOf(Role x, bool inside);

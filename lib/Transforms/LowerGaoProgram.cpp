@@ -16,6 +16,7 @@
 #include "ContractionLowering.h"
 #include "DecisionAttrs.h"
 #include "PlanProblems.h"
+#include "TC/Analysis/CollectiveVolumes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -142,9 +143,49 @@ void ContractionLowering::emitGroup(unsigned n) {
 }
 
 
+std::optional<RankVolumes> ContractionLowering::inCoreRankVolumes() const {
+  if (!inCore || llvm::any_of(given, [](const std::optional<ArrayInfo> &g) { return g; }))
+    return std::nullopt;
+  const int64_t P = machine.procs, e = machine.elemBytes;
+  auto volume = [](ArrayRef<int64_t> v) {
+    int64_t n = 1;
+    for (int64_t x : v)
+      n *= x;
+    return n;
+  };
+  // A distributed array's padded block (what a shift moves).
+  auto paddedBlock = [&](const ArrayInfo &a) {
+    int64_t n = 1;
+    for (auto [extent, dim] : llvm::zip_equal(a.extents, a.dims))
+      n *= dim >= 0 ? (extent + grid[dim] - 1) / grid[dim] : extent;
+    return n;
+  };
+  RankVolumes v;
+  for (int64_t r = 0; r < P; ++r) {
+    RankTraffic t;
+    if (replicated >= 0) { // the all-gather of dim-0 slabs (a scalar: one row)
+      const ArrayInfo &a = arrays[replicated];
+      t = a.extents.empty() ? ringAllGather(1, 1, P, r)
+                            : ringAllGather(a.extents[0], volume(a.extents) / a.extents[0], P, r);
+    } else if (algorithm == ParallelAlgorithm::Accumulation) { // C's all-reduce
+      const int64_t chunk = std::max<int64_t>(1, std::min<int64_t>(4 << 20, machine.tileBudget()) / 8);
+      t = allReduce(volume(arrays[RC].extents), chunk, P, r);
+    } else if (algorithm == ParallelAlgorithm::Rotation) { // grid[0] shifts of A and B
+      for (Role x : {RA, RB})
+        if (grid[arrays[x].shiftDim] > 1)
+          t.sent += grid[0] * paddedBlock(arrays[x]);
+      t.received = t.sent;
+    }
+    v.sent.push_back(static_cast<double>(t.sent * e));
+    v.received.push_back(static_cast<double>(t.received * e));
+  }
+  return v;
+}
+
 void ContractionLowering::emitProgram(func::FuncOp newFunc) {
   b.setInsertionPointToStart(newFunc.addEntryBlock());
-  emitPredictions(nullptr);
+  std::optional<RankVolumes> exact = inCoreRankVolumes();
+  emitPredictions(exact ? &*exact : nullptr);
   for (int x = 0; x < 3; ++x) {
     auto type = MemRefType::get(tileShape(Role(x), nest.readGroup(Operand(x))), b.getF64Type());
     arrays[x].buffer = memref::AllocOp::create(b, loc, type);
