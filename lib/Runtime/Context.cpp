@@ -179,11 +179,21 @@ extern "C" void tc_rt_plan(double predictedDisk, double predictedComm, double fl
     c.chunkBytes = chunkBytes;
 }
 
-extern "C" void tc_rt_plan_per_rank(const double *sent, const double *received, int64_t n) {
-  Context &c = ctx();
-  if (n != c.size)
+static void checkPlannedProcs(int64_t n) {
+  if (n != ctx().size)
     fail("the program was planned for " + std::to_string(n) + " processes but runs on " +
-         std::to_string(c.size) + "; compile it again with --procs " + std::to_string(c.size));
+         std::to_string(ctx().size) + "; compile it again with --procs " +
+         std::to_string(ctx().size));
+}
+
+extern "C" void tc_rt_plan_per_rank(const double *sent, const double *received, int64_t n) {
+  checkPlannedProcs(n);
+  Context &c = ctx();
   c.predictedComm += sent[c.rank];
   c.predictedReceived = std::max(0.0, c.predictedReceived) + received[c.rank];
+}
+
+extern "C" void tc_rt_plan_disk_per_rank(const double *disk, int64_t n) {
+  checkPlannedProcs(n);
+  ctx().predictedDisk += disk[ctx().rank];
 }

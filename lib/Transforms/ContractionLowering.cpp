@@ -294,20 +294,24 @@ void ContractionLowering::emitPredictions(const RankVolumes *volumes) {
   // Per-rank predictions replace the per-process figure (the runtime adds
   // each rank's entry to it).
   double comm = plan.getCommBytes() ? plan.getCommBytes().getValueAsDouble() : 0;
+  double disk = plan.getDiskBytes() ? plan.getDiskBytes().getValueAsDouble() : 0;
   if (volumes)
     comm = 0;
+  const bool diskPerRank = volumes && !volumes->disk.empty();
+  if (diskPerRank)
+    disk = 0;
   auto perRank = [&](const std::vector<double> *v) {
     return volumes ? b.getDenseF64ArrayAttr(*v) : DenseF64ArrayAttr();
   };
   PredictedVolumesOp::create(
-      b, loc, b.getF64FloatAttr(plan.getDiskBytes() ? plan.getDiskBytes().getValueAsDouble() : 0),
-      b.getF64FloatAttr(comm),
+      b, loc, b.getF64FloatAttr(disk), b.getF64FloatAttr(comm),
       b.getF64FloatAttr(flops / static_cast<double>(plan.getGrid().getNumProcs())),
       // Staging and out-of-core collectives move at most this much at a time, on
       // top of the tiles: a fixed 4 MiB (less when the tile budget is smaller).
       b.getI64IntegerAttr(std::min<int64_t>(4 << 20, machine.tileBudget())),
       perRank(volumes ? &volumes->sent : nullptr),
-      perRank(volumes ? &volumes->received : nullptr));
+      perRank(volumes ? &volumes->received : nullptr),
+      diskPerRank ? b.getDenseF64ArrayAttr(volumes->disk) : DenseF64ArrayAttr());
 }
 
 Value ContractionLowering::createArray(ArrayInfo &a, Value storage) {

@@ -81,9 +81,10 @@ private:
   Value createArray(ArrayInfo &a, Value storage);
   /// The plan's predictions; COSMA's come per rank (`volumes`).
   void emitPredictions(const RankVolumes *volumes);
-  /// In core, with no stage 1 or 3: the bytes each rank's collectives move,
-  /// exactly (CollectiveVolumes.h), for Gao et al.'s algorithms and batch.
-  std::optional<RankVolumes> inCoreRankVolumes() const;
+  /// With no stage 1 or 3: the bytes each rank moves and reads and writes,
+  /// exactly, uneven blocks and tiles included, for Gao et al.'s programs and
+  /// batch (docs/Derivations.md D31).
+  std::optional<RankVolumes> exactRankVolumes();
   void emitGroup(unsigned n);
   void emitContraction();
   Value offsetOf(Role x, bool inside);

@@ -313,7 +313,8 @@ LogicalResult FusedLowering::run() {
   PredictedVolumesOp::create(b, loc, b.getF64FloatAttr(0), b.getF64FloatAttr(0),
                              b.getF64FloatAttr(flops), b.getI64IntegerAttr(chunk),
                              b.getDenseF64ArrayAttr(predicted.sent),
-                             b.getDenseF64ArrayAttr(predicted.received));
+                             b.getDenseF64ArrayAttr(predicted.received),
+                             /*disk_per_rank=*/DenseF64ArrayAttr());
   createArrays();
   emit(schedule.program);
   FinishStoreOp::create(b, loc, arrays[tree.tree.root()].final());

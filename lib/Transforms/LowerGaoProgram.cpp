@@ -143,48 +143,152 @@ void ContractionLowering::emitGroup(unsigned n) {
 }
 
 
-std::optional<RankVolumes> ContractionLowering::inCoreRankVolumes() const {
-  if (!inCore || llvm::any_of(given, [](const std::optional<ArrayInfo> &g) { return g; }))
+namespace {
+
+int64_t product(ArrayRef<int64_t> v) {
+  int64_t n = 1;
+  for (int64_t x : v)
+    n *= x;
+  return n;
+}
+
+/// Real length of block `b` of an extent split into `parts` ceil-sized blocks.
+int64_t blockLength(int64_t extent, int64_t parts, int64_t b) {
+  const int64_t s = (extent + parts - 1) / parts;
+  return std::clamp<int64_t>(extent - b * s, 0, s);
+}
+
+} // namespace
+
+std::optional<RankVolumes> ContractionLowering::exactRankVolumes() {
+  if (llvm::any_of(given, [](const std::optional<ArrayInfo> &g) { return g.has_value(); }))
     return std::nullopt;
-  const int64_t P = machine.procs, e = machine.elemBytes;
-  auto volume = [](ArrayRef<int64_t> v) {
-    int64_t n = 1;
-    for (int64_t x : v)
-      n *= x;
-    return n;
-  };
-  // A distributed array's padded block (what a shift moves).
+  const int64_t P = machine.procs, e = machine.elemBytes, passes = grid[0];
+  const bool outsideRotation = algorithm == ParallelAlgorithm::Rotation && !inside;
+  // Elements of each array's padded block, and of one tile buffer.
   auto paddedBlock = [&](const ArrayInfo &a) {
     int64_t n = 1;
     for (auto [extent, dim] : llvm::zip_equal(a.extents, a.dims))
       n *= dim >= 0 ? (extent + grid[dim] - 1) / grid[dim] : extent;
     return n;
   };
+  auto tileElems = [&](Role x) {
+    return product(tileShape(x, nest.readGroup(Operand(x))));
+  };
+  auto rereads = [&](Role x) {
+    return inCore ? int64_t(1)
+                  : rereadCount(nest, Operand(x), NestArray{arrays[x].labels, {}});
+  };
+  // Tiles of x per pass over it: the loops enclosing its read that index it.
+  auto tilesOf = [&](Role x) {
+    int64_t n = 1;
+    for (const Loop &lp : loops)
+      if (lp.group <= nest.readGroup(Operand(x)) && hasLabel(x, lp.label))
+        n *= lp.count;
+    return n;
+  };
   RankVolumes v;
   for (int64_t r = 0; r < P; ++r) {
+    // Row-major coordinates of r on the grid.
+    SmallVector<int64_t> coord(grid.size());
+    for (int64_t g = grid.size() - 1, q = r; g >= 0; --g) {
+      coord[g] = q % grid[g];
+      q /= grid[g];
+    }
+    // Real elements of x's block on r after `shifted` shifts along its shift
+    // dimension (Cannon's blocks start skewed, [G] 2.2).
+    auto blockElems = [&](const ArrayInfo &a, int64_t shifted) {
+      if (a.kind == ArrayKind::Slab) // rows [r s, (r + 1) s) of dim 0
+        return a.extents.empty() ? int64_t(r == 0)
+                                 : blockLength(a.extents[0], P, r) * product(a.extents) /
+                                       a.extents[0];
+      int64_t n = 1;
+      for (auto [d, extent] : llvm::enumerate(a.extents)) {
+        const int64_t g = a.dims[d];
+        if (g < 0) {
+          n *= extent;
+          continue;
+        }
+        int64_t b = coord[g] + (a.skew[d] >= 0 ? coord[a.skew[d]] : 0);
+        if (g == a.shiftDim)
+          b += shifted;
+        n *= blockLength(extent, grid[g], b % grid[g]);
+      }
+      return n;
+    };
     RankTraffic t;
-    if (replicated >= 0) { // the all-gather of dim-0 slabs (a scalar: one row)
+    int64_t disk = 0;
+    // The nest: each array read rereads(x) times over, C written as often
+    // ([G] section 3); outside rotation runs it once per pass.
+    for (int64_t pass = 0; pass < (outsideRotation ? passes : 1); ++pass)
+      for (Role x : {RA, RB, RC})
+        if (!inCore)
+          disk += (x == RC ? 2 : 1) * rereads(x) * blockElems(arrays[x], pass);
+    if (replicated >= 0) {
       const ArrayInfo &a = arrays[replicated];
-      t = a.extents.empty() ? ringAllGather(1, 1, P, r)
-                            : ringAllGather(a.extents[0], volume(a.extents) / a.extents[0], P, r);
-    } else if (algorithm == ParallelAlgorithm::Accumulation) { // C's all-reduce
-      const int64_t chunk = std::max<int64_t>(1, std::min<int64_t>(4 << 20, machine.tileBudget()) / 8);
-      t = allReduce(volume(arrays[RC].extents), chunk, P, r);
-    } else if (algorithm == ParallelAlgorithm::Rotation) { // grid[0] shifts of A and B
-      for (Role x : {RA, RB})
-        if (grid[arrays[x].shiftDim] > 1)
-          t.sent += grid[0] * paddedBlock(arrays[x]);
+      const int64_t rows = a.extents.empty() ? 1 : a.extents[0];
+      if (!inside) { // one all-gather, disk to disk out of core
+        RankTraffic g = ringAllGather(rows, a.extents.empty() ? 1 : product(a.extents) / rows, P, r);
+        t = g;
+        if (!inCore)
+          disk += g.sent + g.received;
+      } else { // a broadcast of every tile: rows of the other slabs, padded columns
+        SmallVector<int64_t> shape = tileShape(Role(replicated), nest.readGroup(Operand(replicated)));
+        const int64_t cols = shape.empty() ? 1 : product(shape) / shape[0];
+        const int64_t colTiles = tilesOf(Role(replicated)) / [&] {
+          int64_t n = 1;
+          for (const Loop &lp : loops)
+            if (lp.group <= nest.readGroup(Operand(replicated)) &&
+                !a.labels.empty() && lp.label == a.labels[0])
+              n *= lp.count;
+          return n;
+        }();
+        RankTraffic g = ringAllGather(rows, cols * colTiles, P, r);
+        t.sent = g.sent * rereads(Role(replicated));
+        t.received = g.received * rereads(Role(replicated));
+      }
+    } else if (algorithm == ParallelAlgorithm::Accumulation) {
+      if (!inside) { // one all-reduce of C, chunk by chunk (read and written)
+        const int64_t chunk =
+            std::max<int64_t>(1, std::min<int64_t>(4 << 20, machine.tileBudget()) / 8);
+        const int64_t n = product(arrays[RC].extents);
+        t = allReduce(n, chunk, P, r);
+        if (!inCore && P > 1) // one process: nothing to reduce, no I/O
+          disk += 2 * n;
+      } else { // an all-reduce of C's tile buffer at each write
+        RankTraffic one = allReduce(tileElems(RC), tileElems(RC), P, r);
+        const int64_t writes = tilesOf(RC) * rereads(RC);
+        t = {one.sent * writes, one.received * writes};
+      }
+    } else if (algorithm == ParallelAlgorithm::Rotation) {
+      for (Role x : {RA, RB}) {
+        if (grid[arrays[x].shiftDim] == 1)
+          continue;
+        if (!inside) { // a shift of the whole padded block after each pass
+          t.sent += passes * paddedBlock(arrays[x]);
+          if (!inCore)
+            disk += 2 * passes * paddedBlock(arrays[x]);
+        } else { // each contraction's sub-tiles, grid[0] steps
+          int64_t calls = 1, sub = 1;
+          for (const Loop &lp : loops)
+            calls *= lp.count;
+          for (const std::string &l : arrays[x].labels)
+            sub *= innerTile.at(l);
+          t.sent += calls * passes * sub;
+        }
+      }
       t.received = t.sent;
     }
     v.sent.push_back(static_cast<double>(t.sent * e));
     v.received.push_back(static_cast<double>(t.received * e));
+    v.disk.push_back(static_cast<double>(disk * e));
   }
   return v;
 }
 
 void ContractionLowering::emitProgram(func::FuncOp newFunc) {
   b.setInsertionPointToStart(newFunc.addEntryBlock());
-  std::optional<RankVolumes> exact = inCoreRankVolumes();
+  std::optional<RankVolumes> exact = exactRankVolumes();
   emitPredictions(exact ? &*exact : nullptr);
   for (int x = 0; x < 3; ++x) {
     auto type = MemRefType::get(tileShape(Role(x), nest.readGroup(Operand(x))), b.getF64Type());

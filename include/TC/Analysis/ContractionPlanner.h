@@ -60,6 +60,8 @@ ContractionProblem withoutOneInputLabels(const ContractionProblem &problem);
 /// schedules that predict them rank by rank (COSMA, PUMMA).
 struct RankVolumes {
   std::vector<double> sent, received;
+  /// Disk bytes (read + written) per rank, when predicted per rank.
+  std::vector<double> disk;
   double maxSent() const;
   double maxReceived() const;
 };

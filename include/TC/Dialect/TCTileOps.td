@@ -111,13 +111,15 @@ def TC_PredictedVolumesOp : TC_Op<"predicted_volumes", [MemoryEffects<[RuntimeWr
     Records what the plan predicts for one contraction, per process: disk and
     network bytes ([G] D and V), the flops, and `chunk_bytes`, the buffer size
     the runtime may use for staging and out-of-core collectives (the tile budget).
-    A fused program, whose ranks move different amounts, adds the bytes each rank
+    A program whose ranks move different amounts adds the bytes each rank
     sends and receives (`sent_per_rank`, `received_per_rank`, one entry per
-    process).
+    process) and may add the disk bytes each reads and writes
+    (`disk_per_rank`); each rank adds its entries to the per-process figures.
   }];
   let arguments = (ins F64Attr:$disk_bytes, F64Attr:$comm_bytes, F64Attr:$flops,
                    I64Attr:$chunk_bytes, OptionalAttr<DenseF64ArrayAttr>:$sent_per_rank,
-                   OptionalAttr<DenseF64ArrayAttr>:$received_per_rank);
+                   OptionalAttr<DenseF64ArrayAttr>:$received_per_rank,
+                   OptionalAttr<DenseF64ArrayAttr>:$disk_per_rank);
   let assemblyFormat = "attr-dict";
 }
 

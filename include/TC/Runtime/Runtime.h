@@ -41,6 +41,8 @@ void tc_rt_check_procs(int64_t procs);
 /// Per-rank predictions of a fused program, on top of tc_rt_plan: bytes each
 /// rank sends and receives (n = the number of processes planned for).
 void tc_rt_plan_per_rank(const double *sent, const double *received, int64_t n);
+/// Per-rank disk predictions (bytes read and written), on top of tc_rt_plan.
+void tc_rt_plan_disk_per_rank(const double *disk, int64_t n);
 
 /// Creates an array and loads its initial contents (phase "load"); every rank
 /// calls it (it ends with a barrier over all ranks).

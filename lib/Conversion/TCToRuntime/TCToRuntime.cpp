@@ -211,6 +211,10 @@ struct PredictedVolumesOpLowering : OpConversionPattern<PredictedVolumesOp> {
       b.call("tc_rt_plan_per_rank",
              {b.doubles(*op.getSentPerRank()), b.doubles(*op.getReceivedPerRank()),
               b.i64(static_cast<int64_t>(op.getSentPerRank()->size()))});
+    if (op.getDiskPerRank())
+      b.call("tc_rt_plan_disk_per_rank",
+             {b.doubles(*op.getDiskPerRank()),
+              b.i64(static_cast<int64_t>(op.getDiskPerRank()->size()))});
     rewriter.eraseOp(op);
     return success();
   }
