@@ -2,8 +2,7 @@
 """Compiles and runs random binary contractions as a new user would, and says
 which run, which are wrong and which tc refuses (issue 14's survey).
 
-  random-contractions.py [--count N] [--seed S] [--procs 1,2,3,4] [--cycle]
-                         [--results-only] [--keep DIR]
+  random-contractions.py [--count N] [--seed S] [--procs 1,2,3,4] [--cycle] [--keep DIR]
 
 Each case draws labels in every role (in A, B and C: a batch label; in A and C
 or B and C: a free label; in A and B: a summed label; in one input only: a
@@ -15,8 +14,6 @@ compiles it with tcc and runs it with run-contraction.py against numpy einsum
 first error line, so the most common refusal comes first. With --cycle, case n
 takes the n-th process count, memory and label role in turn (the role is
 forced into the case), so a short run still covers every one of them.
---results-only leaves out --check-bytes (the bytes of extents that do not
-divide their blocks are not predicted exactly yet).
 Needs tcc on PATH (or TCC=...), mpirun, Debian's numpy and h5py.
 """
 import argparse, collections, os, random, re, shutil, subprocess, sys, tempfile
@@ -92,8 +89,6 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--procs", default="1,2,3,4")
     ap.add_argument("--keep", help="keep the programs and logs here")
-    ap.add_argument("--results-only", action="store_true",
-                    help="check results only, not measured bytes against the prediction")
     ap.add_argument("--cycle", action="store_true",
                     help="cycle process counts, memories and label roles over the cases")
     a = ap.parse_args()
@@ -127,8 +122,7 @@ def main():
             r = subprocess.run([sys.executable, os.path.join(HERE, "run-contraction.py"), exe,
                                 "--np", str(P), "--spec", spec,
                                 "--extents", ",".join(f"{l}={e}" for l, e in ext.items()),
-                                "--scratch", scratch, "--seed", str(n)] +
-                               ([] if a.results_only else ["--check-bytes"]),
+                                "--scratch", scratch, "--check-bytes", "--seed", str(n)],
                                capture_output=True, text=True)
             shutil.rmtree(scratch, ignore_errors=True)
             if r.returncode == 0:
