@@ -5,9 +5,11 @@
 
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
   // Outside rotation: sqrt(P) passes of the nest, A and B pre-skewed and shifted
-  // disk to disk after each pass.
+  // disk to disk after each pass. The predictions are each rank's, computed
+  // from the nest and the layouts (docs/Derivations.md D31), not the plan's
+  // per-process figures.
   // CHECK-LABEL: func.func @outside_rotation()
-  // CHECK: tc.predicted_volumes {chunk_bytes = 4000 : i64, comm_bytes = 1.000000e+00 : f64, disk_bytes = 2.000000e+00 : f64, flops = 2.048000e+03 : f64}
+  // CHECK: tc.predicted_volumes {chunk_bytes = 4000 : i64, comm_bytes = 0.000000e+00 : f64, disk_bytes = 0.000000e+00 : f64, disk_per_rank = array<f64: 9.216000e+03, 9.216000e+03, 9.216000e+03, 9.216000e+03>, flops = 2.048000e+03 : f64, received_per_rank = array<f64: 2.048000e+03, 2.048000e+03, 2.048000e+03, 2.048000e+03>, sent_per_rank = array<f64: 2.048000e+03, 2.048000e+03, 2.048000e+03, 2.048000e+03>}
   // CHECK: %[[BA:.*]] = memref.alloc() : memref<4x4xf64>
   // CHECK: %[[BB:.*]] = memref.alloc() : memref<4x8xf64>
   // CHECK: %[[BC:.*]] = memref.alloc() : memref<4x8xf64>
