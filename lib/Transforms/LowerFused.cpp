@@ -125,19 +125,6 @@ LogicalResult FusedLowering::readPlan() {
                << "the fusion plan of @" << func.getSymName()
                << " holds arrays on one grid slice ('1'), which tc-lower-fused does not "
                   "materialize; plan with tc-fuse-distribute first-slice=false";
-  for (size_t id = 0; id < tree.values.size(); ++id) {
-    const OperatorTree::Node &v = tree.tree.node(static_cast<int>(id));
-    if (v.children.size() != 2)
-      continue;
-    IndexSet batch = v.dimens & tree.tree.node(v.children[0]).dimens &
-                     tree.tree.node(v.children[1]).dimens;
-    for (int i = 0; batch && i < tree.tree.numIndices(); ++i)
-      if (contains(batch, i))
-        return tree.ops[id]->emitError()
-               << "multiplies element-wise over '" << tree.tree.indexName(i)
-               << "' (an index of both operands and the result), which the local "
-                  "contraction (dgemm) does not run; tc-lower-fused cannot lower this tree";
-  }
   for (size_t id = 0; id < plan.nodes.size(); ++id)
     for (int i : tree.tree.node(static_cast<int>(id)).dims) {
       const FusionEdge &edge = plan.nodes[id].edge;
