@@ -301,6 +301,12 @@ LogicalResult TileContractOp::verify() {
   } sides[3] = {{"c", getC().getType(), getCOffsets().size(), getCLabels()},
                 {"a", getA().getType(), getAOffsets().size(), getALabels()},
                 {"b", getB().getType(), getBOffsets().size(), getBLabels()}};
+  // One element type: the kernel is one BLAS call (dgemm or sgemm).
+  for (const Side &s : {sides[1], sides[2]})
+    if (s.type.getElementType() != sides[0].type.getElementType())
+      return emitOpError() << "operand " << s.name << " holds " << s.type.getElementType()
+                           << " but operand c holds " << sides[0].type.getElementType()
+                           << "; the three buffers have one element type";
   llvm::StringSet<> inInputs;
   for (const Side &s : {sides[1], sides[2]})
     for (Attribute attr : s.labels)

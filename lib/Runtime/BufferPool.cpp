@@ -78,24 +78,6 @@ void releaseBuffer(void *buffer) {
   p.inUse.erase(it);
 }
 
-Scratch &Scratch::operator=(Scratch &&other) noexcept {
-  if (this != &other) {
-    releaseBuffer(ptr);
-    ptr = other.ptr, n = other.n;
-    other.ptr = nullptr, other.n = 0;
-  }
-  return *this;
-}
-
-void Scratch::resize(int64_t elements) {
-  releaseBuffer(ptr);
-  ptr = nullptr, n = 0;
-  if (elements <= 0)
-    return;
-  ptr = static_cast<double *>(acquireBuffer(static_cast<size_t>(elements) * sizeof(double)));
-  n = elements;
-}
-
 } // namespace tc::rt
 
 // memref.alloc / memref.dealloc of generated programs (tcc lowers them with

@@ -26,26 +26,40 @@ void *acquireBuffer(size_t bytes);
 /// Returns a buffer of acquireBuffer (null: nothing).
 void releaseBuffer(void *buffer);
 
-/// A buffer of `n` doubles from the pool, uninitialized, returned when it
-/// goes out of scope.
-class Scratch {
+/// A buffer of `n` elements of T from the pool, uninitialized, returned when
+/// it goes out of scope.
+template <typename T> class Buffer {
 public:
-  Scratch() = default;
-  explicit Scratch(int64_t n) { resize(n); }
-  Scratch(Scratch &&other) noexcept : ptr(other.ptr), n(other.n) { other.ptr = nullptr, other.n = 0; }
-  Scratch &operator=(Scratch &&other) noexcept;
-  Scratch(const Scratch &) = delete;
-  Scratch &operator=(const Scratch &) = delete;
-  ~Scratch() { releaseBuffer(ptr); }
-  /// Replaces the buffer with one of `n` doubles (contents not kept).
-  void resize(int64_t n);
-  double *data() { return ptr; }
-  const double *data() const { return ptr; }
+  Buffer() = default;
+  explicit Buffer(int64_t n) { resize(n); }
+  Buffer(Buffer &&other) noexcept : ptr(other.ptr), n(other.n) { other.ptr = nullptr, other.n = 0; }
+  Buffer &operator=(Buffer &&other) noexcept {
+    if (this != &other) {
+      releaseBuffer(ptr);
+      ptr = other.ptr, n = other.n;
+      other.ptr = nullptr, other.n = 0;
+    }
+    return *this;
+  }
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  ~Buffer() { releaseBuffer(ptr); }
+  /// Replaces the buffer with one of `n` elements (contents not kept).
+  void resize(int64_t elements) {
+    releaseBuffer(ptr);
+    ptr = nullptr, n = 0;
+    if (elements <= 0)
+      return;
+    ptr = static_cast<T *>(acquireBuffer(static_cast<size_t>(elements) * sizeof(T)));
+    n = elements;
+  }
+  T *data() { return ptr; }
+  const T *data() const { return ptr; }
   int64_t size() const { return n; }
-  double &operator[](int64_t i) { return ptr[i]; }
+  T &operator[](int64_t i) { return ptr[i]; }
 
 private:
-  double *ptr = nullptr;
+  T *ptr = nullptr;
   int64_t n = 0;
 };
 

@@ -20,19 +20,19 @@ namespace {
 
 const int kTag = 7;
 
-void sendrecv(const double *send, int64_t ns, int dest, double *recv, int64_t nr, int src,
-              MPI_Comm comm) {
+template <typename T>
+void sendrecv(const T *send, int64_t ns, int dest, T *recv, int64_t nr, int src, MPI_Comm comm) {
   if (ns > INT32_MAX || nr > INT32_MAX)
     fail("message of more than 2^31 elements");
-  MPI_Sendrecv(send, static_cast<int>(ns), MPI_DOUBLE, dest, kTag, recv,
-               static_cast<int>(nr), MPI_DOUBLE, src, kTag, comm, MPI_STATUS_IGNORE);
-  counters().bytesSent += 8.0 * ns;
-  counters().bytesReceived += 8.0 * nr;
+  MPI_Sendrecv(send, static_cast<int>(ns), Element<T>::mpi(), dest, kTag, recv,
+               static_cast<int>(nr), Element<T>::mpi(), src, kTag, comm, MPI_STATUS_IGNORE);
+  counters().bytesSent += static_cast<double>(sizeof(T)) * ns;
+  counters().bytesReceived += static_cast<double>(sizeof(T)) * nr;
 }
 
 /// One step of a circular shift along grid dim `g` (receive from +1, send to
 /// -1): `received` gets the neighbour's n elements of what `sent` is here.
-void shiftStep(const double *sent, double *received, int64_t n, MPI_Comm comm, int g) {
+template <typename T> void shiftStep(const T *sent, T *received, int64_t n, MPI_Comm comm, int g) {
   // MPI_Cart_shift(+1) names (source = coord-1, dest = coord+1); this shift sends
   // to coord-1 and receives from coord+1.
   int dest, src;
@@ -44,23 +44,23 @@ void shiftStep(const double *sent, double *received, int64_t n, MPI_Comm comm, i
 /// MPI_Sendrecv_replace packs into a temporary it allocates on every call,
 /// whose first touch costs more than the message on some VMs (bench/README.md,
 /// PUMMA vs pdgemm).
-void shiftInPlace(double *data, int64_t n, MPI_Comm comm, int g, const Shape &grid) {
+template <typename T> void shiftInPlace(T *data, int64_t n, MPI_Comm comm, int g, const Shape &grid) {
   if (grid[g] == 1 || n == 0)
     return;
-  Scratch received(n);
+  Buffer<T> received(n);
   shiftStep(data, received.data(), n, comm, g);
-  std::memcpy(data, received.data(), n * sizeof(double));
+  std::memcpy(data, received.data(), n * sizeof(T));
 }
 
 } // namespace
 
-void allreduceOver(double *data, int64_t n, MPI_Comm comm) {
+template <typename T> void allreduceOver(T *data, int64_t n, MPI_Comm comm) {
   int P = 1, r = 0;
   MPI_Comm_size(comm, &P);
   MPI_Comm_rank(comm, &r);
   if (P == 1 || n == 0)
     return;
-  Scratch tmp;
+  Buffer<T> tmp;
   if ((P & (P - 1)) == 0) {
     tmp.resize(n);
     for (int mask = 1; mask < P; mask <<= 1) {
@@ -92,20 +92,20 @@ void allreduceOver(double *data, int64_t n, MPI_Comm comm) {
   }
 }
 
+template void allreduceOver<double>(double *, int64_t, MPI_Comm);
+template void allreduceOver<float>(float *, int64_t, MPI_Comm);
+
 namespace {
 /// In-place sum over all ranks.
-void allreduce(double *data, int64_t n) { allreduceOver(data, n, MPI_COMM_WORLD); }
+template <typename T> void allreduce(T *data, int64_t n) { allreduceOver(data, n, MPI_COMM_WORLD); }
 } // namespace
 } // namespace tc::rt
 
 using namespace tc::rt;
 
-extern "C" void tc_rt_shift_tile(void *array, double *buf, const int64_t *desc,
-                                 const int64_t *offsets) {
-  tc::rt::TraceScope trace("tc_rt_shift_tile");
-  DistArray &a = *static_cast<DistArray *>(array);
-  if (a.idle) // past the grid: nothing to shift, no neighbours
-    return;
+namespace {
+template <typename T>
+void shiftTile(DistArray &a, T *buf, const int64_t *desc, const int64_t *offsets) {
   ShiftTileDescView shift(desc);
   int d = static_cast<int>(shift.rank()), g = static_cast<int>(shift.gridDim());
   Shape shape = shift.shape(), sub = shift.subshape();
@@ -114,23 +114,21 @@ extern "C" void tc_rt_shift_tile(void *array, double *buf, const int64_t *desc,
     return;
   }
   Shape stride = rowMajorStrides(shape), packedStride = rowMajorStrides(sub);
-  double *view = buf;
+  T *view = buf;
   for (int i = 0; i < d; ++i)
     view += offsets[i] * stride[i];
   const int64_t n = product(sub);
   if (a.grid[g] == 1 || n == 0)
     return;
   // Packed, shifted into a second buffer and unpacked from it.
-  Scratch packed(n), received(n);
+  Buffer<T> packed(n), received(n);
   copyStrided(packed.data(), packedStride, view, stride, sub);
   shiftStep(packed.data(), received.data(), n, a.comm, g);
   copyStrided(view, stride, received.data(), packedStride, sub);
 }
 
-extern "C" void tc_rt_broadcast_tile(void *array, double *buf, const int64_t *desc,
-                                     const int64_t *offsets) {
-  tc::rt::TraceScope trace("tc_rt_broadcast_tile");
-  DistArray &a = *static_cast<DistArray *>(array);
+template <typename T>
+void broadcastTile(DistArray &a, T *buf, const int64_t *desc, const int64_t *offsets) {
   const int P = ctx().size, r = ctx().rank;
   Shape shape = TileDescView(desc).shape();
   int64_t rowElems = product(shape) / shape[0];
@@ -150,9 +148,77 @@ extern "C" void tc_rt_broadcast_tile(void *array, double *buf, const int64_t *de
   }
 }
 
-extern "C" void tc_rt_allreduce_tile(double *buf, const int64_t *desc) {
+template <typename T> void allgatherArray(DistArray &a) {
+  const int P = ctx().size, r = ctx().rank;
+  int next = (r + 1) % P, prev = (r + P - 1) % P;
+  if (a.rank() == 0) {
+    // A scalar is rank 0's slab (the others' are empty), passed around the
+    // ring like any slab: the bytes are those of an uneven all-gather.
+    T v = 0;
+    storageIO(a, true, &v, 0, 1, "the scalar to gather");
+    for (int k = 0; k < P - 1; ++k) {
+      const bool sends = (r - k + P) % P == 0, receives = (r - k - 1 + 2 * P) % P == 0;
+      sendrecv(&v, sends ? 1 : 0, next, &v, receives ? 1 : 0, prev, MPI_COMM_WORLD);
+    }
+    storageIO(a, false, &v, 0, 1, "the gathered scalar");
+    return;
+  }
+  int64_t rowElems = product(a.storeShape) / a.storeShape[0], s = a.slabRows();
+  int64_t step = rowsPerChunk(a.storeShape, sizeof(T));
+  std::vector<T> out, in;
+  for (int k = 0; k < P - 1; ++k) {
+    auto [slo, shi] = a.slabRange((r - k + P) % P);
+    auto [rlo, rhi] = a.slabRange((r - k - 1 + 2 * P) % P);
+    // Every rank makes the same number of transfers (over the largest slab), so
+    // neighbours' calls pair up even when the last slabs are short or empty.
+    for (int64_t c = 0; c < s; c += step) {
+      int64_t ns = std::max<int64_t>(0, std::min(step, shi - slo - c)) * rowElems;
+      int64_t nr = std::max<int64_t>(0, std::min(step, rhi - rlo - c)) * rowElems;
+      int64_t so = (slo + c) * rowElems, ro = (rlo + c) * rowElems;
+      if (!a.onDisk) { // in memory: straight from and into the storage
+        sendrecv(a.mem<T>() + so, ns, next, a.mem<T>() + ro, nr, prev, MPI_COMM_WORLD);
+        continue;
+      }
+      out.resize(ns);
+      in.resize(nr);
+      storageIO(a, true, out.data(), so, ns, "a slab to gather");
+      sendrecv(out.data(), ns, next, in.data(), nr, prev, MPI_COMM_WORLD);
+      storageIO(a, false, in.data(), ro, nr, "a gathered slab");
+    }
+  }
+}
+
+/// Calls fn(T{}) with T the element type of `array`.
+template <typename Fn> void onArray(void *array, Fn &&fn) {
+  DistArray &a = *static_cast<DistArray *>(array);
+  withElement(a.elem, [&](auto zero) { fn(a, zero); });
+}
+
+} // namespace
+
+extern "C" void tc_rt_shift_tile(void *array, void *buf, const int64_t *desc,
+                                 const int64_t *offsets) {
+  tc::rt::TraceScope trace("tc_rt_shift_tile");
+  onArray(array, [&](DistArray &a, auto zero) {
+    if (!a.idle) // past the grid: nothing to shift, no neighbours
+      shiftTile(a, static_cast<decltype(zero) *>(buf), desc, offsets);
+  });
+}
+
+extern "C" void tc_rt_broadcast_tile(void *array, void *buf, const int64_t *desc,
+                                     const int64_t *offsets) {
+  tc::rt::TraceScope trace("tc_rt_broadcast_tile");
+  onArray(array, [&](DistArray &a, auto zero) {
+    broadcastTile(a, static_cast<decltype(zero) *>(buf), desc, offsets);
+  });
+}
+
+extern "C" void tc_rt_allreduce_tile(void *buf, const int64_t *desc) {
   tc::rt::TraceScope trace("tc_rt_allreduce_tile");
-  allreduce(buf, AllReduceTileDescView(desc).elements());
+  AllReduceTileDescView view(desc);
+  withElement(view.elem(), [&](auto zero) {
+    allreduce(static_cast<decltype(zero) *>(buf), view.elements());
+  });
 }
 
 extern "C" void tc_rt_shift_array(void *array, int64_t gridDim) {
@@ -165,9 +231,12 @@ extern "C" void tc_rt_shift_array(void *array, int64_t gridDim) {
   a.shifts[g] += 1;
   if (a.grid[g] == 1 || a.idle)
     return;
-  forEachChunk(a, 0, product(a.storeShape), chunkElems(), false,
-               [&](double *data, int64_t n) { shiftInPlace(data, n, a.comm, g, a.grid); },
-               "a chunk to shift");
+  withElement(a.elem, [&](auto zero) {
+    using T = decltype(zero);
+    forEachChunk<T>(a, 0, product(a.storeShape), chunkElems(sizeof(T)), false,
+                    [&](T *data, int64_t n) { shiftInPlace(data, n, a.comm, g, a.grid); },
+                    "a chunk to shift");
+  });
 }
 
 extern "C" void tc_rt_allreduce_array(void *array) {
@@ -175,50 +244,16 @@ extern "C" void tc_rt_allreduce_array(void *array) {
   DistArray &a = *static_cast<DistArray *>(array);
   if (ctx().size == 1)
     return;
-  forEachChunk(a, 0, product(a.storeShape), chunkElems(), false,
-               [&](double *data, int64_t n) { allreduce(data, n); }, "a chunk to reduce");
+  withElement(a.elem, [&](auto zero) {
+    using T = decltype(zero);
+    forEachChunk<T>(a, 0, product(a.storeShape), chunkElems(sizeof(T)), false,
+                    [&](T *data, int64_t n) { allreduce(data, n); }, "a chunk to reduce");
+  });
 }
 
 extern "C" void tc_rt_allgather_array(void *array) {
   tc::rt::TraceScope trace("tc_rt_allgather_array");
-  DistArray &a = *static_cast<DistArray *>(array);
-  const int P = ctx().size, r = ctx().rank;
-  if (P == 1)
+  if (ctx().size == 1)
     return;
-  int next = (r + 1) % P, prev = (r + P - 1) % P;
-  if (a.rank() == 0) {
-    // A scalar is rank 0's slab (the others' are empty), passed around the
-    // ring like any slab: the bytes are those of an uneven all-gather.
-    double v = 0;
-    storageIO(a, true, &v, 0, 1, "the scalar to gather");
-    for (int k = 0; k < P - 1; ++k) {
-      const bool sends = (r - k + P) % P == 0, receives = (r - k - 1 + 2 * P) % P == 0;
-      sendrecv(&v, sends ? 1 : 0, next, &v, receives ? 1 : 0, prev, MPI_COMM_WORLD);
-    }
-    storageIO(a, false, &v, 0, 1, "the gathered scalar");
-    return;
-  }
-  int64_t rowElems = product(a.storeShape) / a.storeShape[0], s = a.slabRows();
-  int64_t step = rowsPerChunk(a.storeShape);
-  std::vector<double> out, in;
-  for (int k = 0; k < P - 1; ++k) {
-    auto [slo, shi] = a.slabRange((r - k + P) % P);
-    auto [rlo, rhi] = a.slabRange((r - k - 1 + 2 * P) % P);
-    // Every rank makes the same number of transfers (over the largest slab), so
-    // neighbours' calls pair up even when the last slabs are short or empty.
-    for (int64_t c = 0; c < s; c += step) {
-      int64_t ns = std::max<int64_t>(0, std::min(step, shi - slo - c)) * rowElems;
-      int64_t nr = std::max<int64_t>(0, std::min(step, rhi - rlo - c)) * rowElems;
-      int64_t so = (slo + c) * rowElems, ro = (rlo + c) * rowElems;
-      if (!a.onDisk) { // in memory: straight from and into the storage
-        sendrecv(a.mem() + so, ns, next, a.mem() + ro, nr, prev, MPI_COMM_WORLD);
-        continue;
-      }
-      out.resize(ns);
-      in.resize(nr);
-      storageIO(a, true, out.data(), so, ns, "a slab to gather");
-      sendrecv(out.data(), ns, next, in.data(), nr, prev, MPI_COMM_WORLD);
-      storageIO(a, false, in.data(), ro, nr, "a gathered slab");
-    }
-  }
+  onArray(array, [&](DistArray &a, auto zero) { allgatherArray<decltype(zero)>(a); });
 }

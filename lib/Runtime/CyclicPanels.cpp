@@ -19,6 +19,7 @@
 #include "GroupExchange.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace tc::rt {
 namespace {
@@ -122,15 +123,9 @@ std::string panelName(const Panel &p) {
 
 using namespace tc::rt;
 
-extern "C" void tc_rt_gather_cyclic(void *array, double *buf, const int64_t *desc,
-                                    int64_t residue) {
-  tc::rt::TraceScope trace("tc_rt_gather_cyclic");
-  const char *call = "tc_rt_gather_cyclic";
-  DistArray &a = *static_cast<DistArray *>(array);
-  Panel p = panelOf(a, desc, residue, call);
-  std::fill(buf, buf + product(p.shape), 0.0);
-  if (a.idle) // past the grid: in no group
-    return;
+namespace {
+template <typename T>
+void gatherCyclic(DistArray &a, T *buf, const Panel &p, const char *call) {
   Group grp = groupAlong(a, p.g);
   std::vector<Selection> held = heldParts(a, p, grp);
   // Own part: from storage into its place in the panel (disk reads counted).
@@ -138,7 +133,39 @@ extern "C" void tc_rt_gather_cyclic(void *array, double *buf, const int64_t *des
   tc_rt_wait(startGather(a, grp, buf, p.shape, inBuffer(held), kGatherCyclicTag, call));
 }
 
-extern "C" void tc_rt_reduce_cyclic(void *array, double *buf, const int64_t *desc,
+template <typename T>
+void reduceCyclic(DistArray &a, T *buf, const Panel &p, const char *call) {
+  Group grp = groupAlong(a, p.g);
+  std::vector<Selection> held = heldParts(a, p, grp);
+  Buffer<T> sum = reduceToOwners(a, grp, buf, p.shape, inBuffer(held), kReduceCyclicTag, call);
+  if (sum.size() == 0)
+    return;
+  // storage += the group's sum, through a packed copy of the own rows.
+  Selection own = packed(held[grp.me], /*fromSide=*/true);
+  Buffer<T> rows(sum.size());
+  std::string what = panelName(p) + " to reduce into";
+  transferRuns(a, true, own, rows.data(), lengths(own), what);
+  for (int64_t i = 0; i < rows.size(); ++i)
+    rows[i] += sum[i];
+  transferRuns(a, false, own, rows.data(), lengths(own), what);
+}
+} // namespace
+
+extern "C" void tc_rt_gather_cyclic(void *array, void *buf, const int64_t *desc,
+                                    int64_t residue) {
+  tc::rt::TraceScope trace("tc_rt_gather_cyclic");
+  const char *call = "tc_rt_gather_cyclic";
+  DistArray &a = *static_cast<DistArray *>(array);
+  Panel p = panelOf(a, desc, residue, call);
+  std::memset(buf, 0, product(p.shape) * a.elemBytes());
+  if (a.idle) // past the grid: in no group
+    return;
+  withElement(a.elem, [&](auto zero) {
+    gatherCyclic(a, static_cast<decltype(zero) *>(buf), p, call);
+  });
+}
+
+extern "C" void tc_rt_reduce_cyclic(void *array, void *buf, const int64_t *desc,
                                     int64_t residue) {
   tc::rt::TraceScope trace("tc_rt_reduce_cyclic");
   const char *call = "tc_rt_reduce_cyclic";
@@ -146,18 +173,7 @@ extern "C" void tc_rt_reduce_cyclic(void *array, double *buf, const int64_t *des
   Panel p = panelOf(a, desc, residue, call);
   if (a.idle)
     return;
-  Group grp = groupAlong(a, p.g);
-  std::vector<Selection> held = heldParts(a, p, grp);
-  Scratch sum =
-      reduceToOwners(a, grp, buf, p.shape, inBuffer(held), kReduceCyclicTag, call);
-  if (sum.size() == 0)
-    return;
-  // storage += the group's sum, through a packed copy of the own rows.
-  Selection own = packed(held[grp.me], /*fromSide=*/true);
-  Scratch rows(sum.size());
-  std::string what = panelName(p) + " to reduce into";
-  transferRuns(a, true, own, rows.data(), lengths(own), what);
-  for (int64_t i = 0; i < rows.size(); ++i)
-    rows[i] += sum[i];
-  transferRuns(a, false, own, rows.data(), lengths(own), what);
+  withElement(a.elem, [&](auto zero) {
+    reduceCyclic(a, static_cast<decltype(zero) *>(buf), p, call);
+  });
 }

@@ -189,21 +189,25 @@ static ssize_t checkedPwrite(int fd, const void *data, size_t n, off_t off) {
   return ::pwrite(fd, data, n, off);
 }
 
-void storageIO(DistArray &a, bool read, double *data, int64_t offset, int64_t count,
+template <typename T>
+void storageIO(DistArray &a, bool read, T *data, int64_t offset, int64_t count,
                const std::string &what) {
   if (count <= 0)
     return;
+  if (Element<T>::kind != a.elem)
+    fail("array '" + a.name + "' holds " + elementName(a.elem) + " elements, not " +
+         elementName(Element<T>::kind) + " (" + what + ")");
   if (!a.onDisk) {
-    double *s = a.mem() + offset;
+    T *s = a.mem<T>() + offset;
     if (read)
-      std::memcpy(data, s, count * sizeof(double));
+      std::memcpy(data, s, count * sizeof(T));
     else
-      std::memcpy(s, data, count * sizeof(double));
+      std::memcpy(s, data, count * sizeof(T));
     return;
   }
-  size_t bytes = count * sizeof(double), done = 0;
+  size_t bytes = count * sizeof(T), done = 0;
   char *p = reinterpret_cast<char *>(data);
-  off_t off = offset * sizeof(double);
+  off_t off = offset * sizeof(T);
   while (done < bytes) {
     ssize_t n = read ? ::pread(a.fd, p + done, bytes - done, off + done)
                      : checkedPwrite(a.fd, p + done, bytes - done, off + done);
@@ -218,23 +222,26 @@ void storageIO(DistArray &a, bool read, double *data, int64_t offset, int64_t co
   (read ? counters().bytesRead : counters().bytesWritten) += bytes;
 }
 
-int64_t chunkElems() { return std::max<int64_t>(1, ctx().chunkBytes / 8); }
+int64_t chunkElems(int64_t elemBytes) {
+  return std::max<int64_t>(1, ctx().chunkBytes / elemBytes);
+}
 
-int64_t rowsPerChunk(const Shape &len) {
+int64_t rowsPerChunk(const Shape &len, int64_t elemBytes) {
   int64_t row = 1;
   for (size_t d = 1; d < len.size(); ++d)
     row *= std::max<int64_t>(len[d], 1);
-  return std::max<int64_t>(1, chunkElems() / row);
+  return std::max<int64_t>(1, chunkElems(elemBytes) / row);
 }
 
+template <typename T>
 void forEachChunk(DistArray &a, int64_t offset, int64_t count, int64_t chunkElems,
-                  bool readOnly, const std::function<void(double *, int64_t)> &fn,
+                  bool readOnly, const std::function<void(T *, int64_t)> &fn,
                   const std::string &what) {
-  std::vector<double> chunk;
+  std::vector<T> chunk;
   for (int64_t o = offset; o < offset + count; o += chunkElems) {
     int64_t n = std::min(chunkElems, offset + count - o);
     if (!a.onDisk) {
-      fn(a.mem() + o, n);
+      fn(a.mem<T>() + o, n);
       continue;
     }
     chunk.resize(n);
@@ -245,7 +252,8 @@ void forEachChunk(DistArray &a, int64_t offset, int64_t count, int64_t chunkElem
   }
 }
 
-void transferRuns(DistArray &a, bool toBuffer, const Selection &sel, double *buf,
+template <typename T>
+void transferRuns(DistArray &a, bool toBuffer, const Selection &sel, T *buf,
                   const Shape &bufShape, const std::string &what) {
   // Runs contiguous on both sides move as one box.
   Selection m;
@@ -256,9 +264,9 @@ void transferRuns(DistArray &a, bool toBuffer, const Selection &sel, double *buf
   });
 }
 
-void transferBox(DistArray &a, bool toBuffer, const Shape &storeStart, const Shape &len,
-                 double *buf, const Shape &bufShape, const Shape &bufStart,
-                 const std::string &what) {
+template <typename T>
+void transferBox(DistArray &a, bool toBuffer, const Shape &storeStart, const Shape &len, T *buf,
+                 const Shape &bufShape, const Shape &bufStart, const std::string &what) {
   const int d = a.rank();
   for (int i = 0; i < d; ++i)
     if (len[i] <= 0)
@@ -289,6 +297,19 @@ void transferBox(DistArray &a, bool toBuffer, const Shape &storeStart, const Sha
       break;
   }
 }
+
+// The data paths of both element types (Element.h).
+#define TC_RT_INSTANTIATE(T)                                                                       \
+  template void storageIO<T>(DistArray &, bool, T *, int64_t, int64_t, const std::string &);      \
+  template void forEachChunk<T>(DistArray &, int64_t, int64_t, int64_t, bool,                     \
+                                const std::function<void(T *, int64_t)> &, const std::string &);  \
+  template void transferRuns<T>(DistArray &, bool, const Selection &, T *, const Shape &,         \
+                                const std::string &);                                             \
+  template void transferBox<T>(DistArray &, bool, const Shape &, const Shape &, T *,              \
+                               const Shape &, const Shape &, const std::string &);
+TC_RT_INSTANTIATE(double)
+TC_RT_INSTANTIATE(float)
+#undef TC_RT_INSTANTIATE
 
 bool TilePart::empty() const {
   return std::any_of(len.begin(), len.end(), [](int64_t l) { return l <= 0; });
@@ -342,8 +363,9 @@ std::vector<DistArray *> &allArrays() {
 std::vector<int64_t> arrayDescription(const Shape &extents, const Shape &grid,
                                       const Shape &gridDims, tc_rt_kind kind, tc_rt_init init,
                                       bool onDisk, const Shape &splitDims,
-                                      const Shape &cyclic) {
+                                      const Shape &cyclic, tc_rt_elem elem) {
   ArrayDesc desc{kind, init, onDisk, grid, {}};
+  desc.elem = elem;
   for (size_t d = 0; d < extents.size(); ++d)
     desc.dims.push_back({extents[d], gridDims[d], /*skewDim=*/-1, static_cast<int64_t>(d),
                          splitDims.empty() ? -1 : splitDims[d], cyclic.empty() ? 0 : cyclic[d]});
@@ -437,7 +459,7 @@ void checkCyclic(const DistArray &a) {
 
 } // namespace
 
-extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *storage) {
+extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storage) {
   tc::rt::TraceScope trace("tc_rt_array");
   setPhase(Load);
   auto *a = new DistArray;
@@ -448,6 +470,9 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
   a->kind = view.kind();
   a->init = view.init();
   a->onDisk = view.onDisk();
+  a->elem = view.elem();
+  if (a->elem != TC_RT_F64 && a->elem != TC_RT_F32)
+    fail("array '" + a->name + "': unknown element type " + std::to_string(a->elem));
   int g = static_cast<int>(view.gridRank());
   a->grid = view.grid();
   for (int i = 0; i < d; ++i) {
@@ -486,10 +511,10 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
   for (int i = 0; i < d; ++i)
     padded.push_back(a->storeRows(i));
   a->storeShape = a->idle ? Shape(d, 0) : padded;
-  int64_t bytes = product(a->storeShape) * static_cast<int64_t>(sizeof(double));
+  int64_t bytes = product(a->storeShape) * a->elemBytes();
   if (a->idle) {
     if (storage) // the program's buffer of the padded block: reads as zeros
-      std::fill(storage, storage + product(padded), 0.0);
+      std::memset(storage, 0, product(padded) * a->elemBytes());
     a->external = storage;
   } else if (a->onDisk) {
     Context &c = ctx();
@@ -508,10 +533,10 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
            " bytes: " + std::strerror(errno));
   } else if (storage) {
     a->external = storage; // the program's tile buffer: zero padding included
-    std::fill(storage, storage + bytes / sizeof(double), 0.0);
+    std::memset(storage, 0, bytes);
   } else {
-    a->memory.resize(bytes / sizeof(double));
-    std::fill(a->memory.data(), a->memory.data() + a->memory.size(), 0.0);
+    a->memory.resize(bytes);
+    std::memset(a->memory.data(), 0, bytes);
   }
   loadInitial(*a);
   // Ranks finish loading at different times; the wait belongs to the load phase,
@@ -522,35 +547,42 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, double *stor
   return a;
 }
 
-extern "C" void tc_rt_read_tile(void *array, double *buf, const int64_t *desc,
+extern "C" void tc_rt_read_tile(void *array, void *buf, const int64_t *desc,
                                 const int64_t *offsets) {
   tc::rt::TraceScope trace("tc_rt_read_tile");
   DistArray &a = *static_cast<DistArray *>(array);
   TileDescView tile(desc);
   Shape shape = tile.shape();
-  if (buf == a.mem() && !a.onDisk)
+  if (buf == a.mem<void>() && !a.onDisk)
     return; // the tile is the array's storage (in-core plans)
+  const size_t bytes = product(shape) * a.elemBytes();
   TilePart t = tilePart(a, shape, offsets);
   if (!t.whole)
-    std::fill(buf, buf + product(shape), 0.0);
-  transferBox(a, true, t.storeStart, t.len, buf, shape, t.bufStart,
-              tileName(shape, offsets));
+    std::memset(buf, 0, bytes);
+  withElement(a.elem, [&](auto zero) {
+    using T = decltype(zero);
+    transferBox(a, true, t.storeStart, t.len, static_cast<T *>(buf), shape, t.bufStart,
+                tileName(shape, offsets));
+  });
   if (tile.rootOnly() && ctx().rank != 0) // inside accumulation: one rank carries C's old value
-    std::fill(buf, buf + product(shape), 0.0);
+    std::memset(buf, 0, bytes);
 }
 
-extern "C" void tc_rt_write_tile(void *array, double *buf, const int64_t *desc,
+extern "C" void tc_rt_write_tile(void *array, void *buf, const int64_t *desc,
                                  const int64_t *offsets) {
   tc::rt::TraceScope trace("tc_rt_write_tile");
   DistArray &a = *static_cast<DistArray *>(array);
   Shape shape = TileDescView(desc).shape();
-  if (buf == a.mem() && !a.onDisk) {
+  if (buf == a.mem<void>() && !a.onDisk) {
     reportProgress();
     return;
   }
   TilePart t = tilePart(a, shape, offsets);
-  transferBox(a, false, t.storeStart, t.len, buf, shape, t.bufStart,
-              tileName(shape, offsets));
+  withElement(a.elem, [&](auto zero) {
+    using T = decltype(zero);
+    transferBox(a, false, t.storeStart, t.len, static_cast<T *>(buf), shape, t.bufStart,
+                tileName(shape, offsets));
+  });
   reportProgress();
 }
 

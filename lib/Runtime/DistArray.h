@@ -14,6 +14,7 @@
 
 #include "BufferPool.h"
 #include "Context.h"
+#include "Element.h"
 #include "Runs.h"
 #include "TC/Runtime/Runtime.h"
 
@@ -35,6 +36,8 @@ struct DistArray {
   tc_rt_kind kind = TC_RT_DISTRIBUTED;
   tc_rt_init init = TC_RT_INIT_INPUT;
   bool onDisk = false;
+  tc_rt_elem elem = TC_RT_F64; ///< of its storage, tiles, messages and dataset
+  int64_t elemBytes() const { return elementBytes(elem); }
   Shape grid, extents, gridDim, skewDim;
   /// Per dimension: the grid dimension along which its block is split again into
   /// sub-blocks, one per coordinate (nested blocks, COSMA); -1: none. At most one
@@ -79,9 +82,12 @@ struct DistArray {
   std::vector<int> coords;
   Shape shifts; ///< shifts done along each grid dimension (tc_rt_shift_array)
   Shape storeShape;
-  Scratch memory; ///< in-memory storage, unless `external` is set
-  double *external = nullptr; ///< in-memory storage owned by the program
-  double *mem() { return external ? external : memory.data(); }
+  Buffer<char> memory;        ///< in-memory storage (bytes), unless `external` is set
+  void *external = nullptr;   ///< in-memory storage owned by the program
+  /// The in-memory storage as elements of T (the array's element type).
+  template <typename T = double> T *mem() {
+    return static_cast<T *>(external ? external : static_cast<void *>(memory.data()));
+  }
   int fd = -1;
   std::string path;
 
@@ -169,27 +175,32 @@ double randomValue(uint64_t seed, const std::string &name, uint64_t linear);
 
 /// Moves the box `len` between storage (at `storeStart`) and a row-major buffer
 /// of shape `bufShape` (at `bufStart`). Counts disk bytes for file storage.
-void transferBox(DistArray &a, bool toBuffer, const Shape &storeStart, const Shape &len,
-                 double *buf, const Shape &bufShape, const Shape &bufStart,
+template <typename T>
+void transferBox(DistArray &a, bool toBuffer, const Shape &storeStart, const Shape &len, T *buf, const Shape &bufShape, const Shape &bufStart,
                  const std::string &what);
 /// transferBox for every box of `sel` (runs from storage to buffer index).
-void transferRuns(DistArray &a, bool toBuffer, const Selection &sel, double *buf,
+template <typename T>
+void transferRuns(DistArray &a, bool toBuffer, const Selection &sel, T *buf,
                   const Shape &bufShape, const std::string &what);
 
-/// Reads or writes `bytes` of storage at element `offset` (chunked collectives).
-void storageIO(DistArray &a, bool read, double *data, int64_t offset, int64_t count,
+/// Reads or writes `count` elements of storage at element `offset` (chunked
+/// collectives); T is the array's element type.
+template <typename T>
+void storageIO(DistArray &a, bool read, T *data, int64_t offset, int64_t count,
                const std::string &what);
 
-/// Elements in one staging/collective chunk (chunk_bytes of doubles, at least 1).
-int64_t chunkElems();
+/// Elements of `elemBytes` bytes in one staging/collective chunk (chunk_bytes,
+/// at least 1).
+int64_t chunkElems(int64_t elemBytes);
 /// Rows of dim 0 of a box with extents `len` that fit in one chunk (at least 1).
-int64_t rowsPerChunk(const Shape &len);
+int64_t rowsPerChunk(const Shape &len, int64_t elemBytes);
 
 /// Calls fn(data, count) on consecutive chunks of at most `chunkElems` elements
 /// of the storage from element `offset` on: in place for memory storage; read
 /// into a buffer and written back after fn for file storage (unless readOnly).
+template <typename T>
 void forEachChunk(DistArray &a, int64_t offset, int64_t count, int64_t chunkElems,
-                  bool readOnly, const std::function<void(double *, int64_t)> &fn,
+                  bool readOnly, const std::function<void(T *, int64_t)> &fn,
                   const std::string &what);
 
 /// The tc_rt_array description of an array of `kind` with `extents` over `grid`:
@@ -201,7 +212,7 @@ void forEachChunk(DistArray &a, int64_t offset, int64_t count, int64_t chunkElem
 std::vector<int64_t> arrayDescription(const Shape &extents, const Shape &grid,
                                       const Shape &gridDims, tc_rt_kind kind, tc_rt_init init,
                                       bool onDisk = false, const Shape &splitDims = {},
-                                      const Shape &cyclic = {});
+                                      const Shape &cyclic = {}, tc_rt_elem elem = TC_RT_F64);
 
 /// Frees every array created so far: closes and removes scratch files (the end of
 /// one run of the program).
@@ -219,7 +230,7 @@ void finishStore(DistArray &a);
 
 /// In-place element-wise sum over the processes of `comm`, every byte counted:
 /// recursive doubling on a power-of-two group, else a ring.
-void allreduceOver(double *data, int64_t n, MPI_Comm comm);
+template <typename T> void allreduceOver(T *data, int64_t n, MPI_Comm comm);
 
 /// Writes the array's global contents to the output HDF5 file.
 void storeOutput(DistArray &a);

@@ -27,22 +27,22 @@ int count(int64_t n, const Messages &m) {
 }
 } // namespace
 
-void Messages::send(const double *data, int64_t n, int rank) {
+template <typename T> void Messages::send(const T *data, int64_t n, int rank) {
   if (n == 0)
     return;
   MPI_Request r;
-  MPI_Isend(data, count(n, *this), MPI_DOUBLE, rank, tag, array->comm, &r);
+  MPI_Isend(data, count(n, *this), Element<T>::mpi(), rank, tag, array->comm, &r);
   requests.push_back(r);
-  counters().bytesSent += 8.0 * n;
+  counters().bytesSent += static_cast<double>(sizeof(T)) * n;
 }
 
-void Messages::receive(double *data, int64_t n, int rank) {
+template <typename T> void Messages::receive(T *data, int64_t n, int rank) {
   if (n == 0)
     return;
   MPI_Request r;
-  MPI_Irecv(data, count(n, *this), MPI_DOUBLE, rank, tag, array->comm, &r);
+  MPI_Irecv(data, count(n, *this), Element<T>::mpi(), rank, tag, array->comm, &r);
   requests.push_back(r);
-  counters().bytesReceived += 8.0 * n;
+  counters().bytesReceived += static_cast<double>(sizeof(T)) * n;
 }
 
 void Messages::wait() {
@@ -50,15 +50,16 @@ void Messages::wait() {
   requests.clear();
 }
 
-void GatherRequest::finish() {
+template <typename T> void GatherRequest<T>::finish() {
   messages.wait();
   for (const auto &[part, at] : parts)
     copyBoxes(buf, shape, recvBuf.data() + at, lengths(part), part, /*xToY=*/false);
 }
 
-GatherRequest *startGather(const DistArray &a, const Group &grp, double *buf, const Shape &shape,
-                           const std::vector<Selection> &parts, int tag, const char *call) {
-  auto *req = new GatherRequest;
+template <typename T>
+GatherRequest<T> *startGather(const DistArray &a, const Group &grp, T *buf, const Shape &shape,
+                              const std::vector<Selection> &parts, int tag, const char *call) {
+  auto *req = new GatherRequest<T>;
   req->buf = buf;
   req->shape = shape;
   req->messages = {&a, call, tag, {}};
@@ -89,19 +90,19 @@ GatherRequest *startGather(const DistArray &a, const Group &grp, double *buf, co
   return req;
 }
 
-Scratch reduceToOwners(const DistArray &a, const Group &grp, double *buf,
-                                   const Shape &shape, const std::vector<Selection> &parts,
-                                   int tag, const char *call) {
+template <typename T>
+Buffer<T> reduceToOwners(const DistArray &a, const Group &grp, T *buf, const Shape &shape,
+                         const std::vector<Selection> &parts, int tag, const char *call) {
   const Selection &own = parts[grp.me];
   const int64_t nOwn = elements(own);
   Messages messages{&a, call, tag, {}};
   // Receive every other member's partial sum of the own part; send each member
   // the part of this partial sum it owns.
-  Scratch in(nOwn * (grp.size() - 1));
+  Buffer<T> in(nOwn * (grp.size() - 1));
   for (int m = 0, slot = 0; m < grp.size(); ++m)
     if (m != grp.me)
       messages.receive(in.data() + nOwn * slot++, nOwn, grp.ranks[m]);
-  std::vector<Scratch> out(grp.size());
+  std::vector<Buffer<T>> out(grp.size());
   for (int m = 0; m < grp.size(); ++m) {
     if (m == grp.me || elements(parts[m]) == 0)
       continue;
@@ -111,42 +112,55 @@ Scratch reduceToOwners(const DistArray &a, const Group &grp, double *buf,
   }
   messages.wait();
   // Own part + the others' partial sums, in the members' order.
-  Scratch sum(nOwn);
+  Buffer<T> sum(nOwn);
   if (nOwn == 0)
     return sum;
   copyBoxes(buf, shape, sum.data(), lengths(own), own, /*xToY=*/true);
   for (size_t s = 0; s + 1 < static_cast<size_t>(grp.size()); ++s) {
-    const double *x = in.data() + nOwn * s;
+    const T *x = in.data() + nOwn * s;
     for (int64_t i = 0; i < nOwn; ++i)
       sum[i] += x[i];
   }
   return sum;
 }
 
-Scratch ringReduceScatter(const DistArray &a, const Group &grp, double *buf, const Shape &shape,
-                          const std::vector<Selection> &parts, int tag, const char *call) {
+template <typename T>
+Buffer<T> ringReduceScatter(const DistArray &a, const Group &grp, T *buf, const Shape &shape,
+                            const std::vector<Selection> &parts, int tag, const char *call) {
   const int q = grp.size(), me = grp.me;
   auto partAt = [&](int t) { return ((me - t - 1) % q + q) % q; }; // sent at step t
   auto contribution = [&](int m) {
-    Scratch x(elements(parts[m]));
+    Buffer<T> x(elements(parts[m]));
     copyBoxes(buf, shape, x.data(), lengths(parts[m]), parts[m], /*xToY=*/true);
     return x;
   };
-  Scratch running = contribution(partAt(0));
+  Buffer<T> running = contribution(partAt(0));
   const int next = grp.ranks[(me + 1) % q], prev = grp.ranks[(me + q - 1) % q];
   for (int t = 0; t + 1 < q; ++t) {
     const int in = partAt(t + 1);
-    Scratch received(elements(parts[in]));
+    Buffer<T> received(elements(parts[in]));
     Messages messages{&a, call, tag, {}};
     messages.receive(received.data(), received.size(), prev);
     messages.send(running.data(), running.size(), next);
     messages.wait();
-    Scratch own = contribution(in);
+    Buffer<T> own = contribution(in);
     for (int64_t i = 0; i < own.size(); ++i)
       received[i] += own[i];
     running = std::move(received);
   }
   return running; // partAt(q - 1) == me
 }
+
+#define TC_RT_INSTANTIATE(T)                                                                       \
+  template struct GatherRequest<T>;                                                                \
+  template GatherRequest<T> *startGather<T>(const DistArray &, const Group &, T *, const Shape &, \
+                                            const std::vector<Selection> &, int, const char *);   \
+  template Buffer<T> reduceToOwners<T>(const DistArray &, const Group &, T *, const Shape &,       \
+                                       const std::vector<Selection> &, int, const char *);        \
+  template Buffer<T> ringReduceScatter<T>(const DistArray &, const Group &, T *, const Shape &,   \
+                                          const std::vector<Selection> &, int, const char *);
+TC_RT_INSTANTIATE(double)
+TC_RT_INSTANTIATE(float)
+#undef TC_RT_INSTANTIATE
 
 } // namespace tc::rt

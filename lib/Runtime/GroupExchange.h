@@ -5,8 +5,8 @@
 // the processes along one grid dimension g that share every other coordinate.
 // Each member holds a part of a buffer (a Selection from buffer index to packed
 // index); both collectives are direct exchanges, one non-blocking message per
-// ordered pair carrying exactly the real elements of a part (8 bytes each,
-// counted when the message starts), none for an empty part:
+// ordered pair carrying exactly the real elements of a part (counted in the
+// array's element bytes when the message starts), none for an empty part:
 //   gather:  sent = (q-1) n_me,         received = sum_{m != me} n_m
 //   reduce:  sent = sum_{m != me} n_m,  received = (q-1) n_me
 // except the ring reduce-scatter, q-1 steps around the group, each passing one
@@ -40,42 +40,50 @@ struct Messages {
   const char *call = "";
   int tag = 0;
   std::vector<MPI_Request> requests;
-  void send(const double *data, int64_t n, int rank);
-  void receive(double *data, int64_t n, int rank);
+  template <typename T> void send(const T *data, int64_t n, int rank);
+  template <typename T> void receive(T *data, int64_t n, int rank);
   void wait();
+};
+
+/// A request of tc_rt_gather_tile_start, completed by tc_rt_wait.
+struct Request {
+  virtual ~Request() = default;
+  virtual void finish() = 0;
 };
 
 /// A gather under way: `parts` (where each received part goes in `buf`, and
 /// where it starts in recvBuf) are unpacked by finish().
-struct GatherRequest {
-  double *buf = nullptr;
+template <typename T> struct GatherRequest : Request {
+  T *buf = nullptr;
   Shape shape;
   Messages messages;
-  Scratch sendBuf, recvBuf;
+  Buffer<T> sendBuf, recvBuf;
   std::vector<std::pair<Selection, int64_t>> parts;
   /// Completes the messages and unpacks the received parts.
-  void finish();
+  void finish() override;
 };
 
 /// Starts gathering `buf` (shape `shape`) among `grp`: parts[m] is member m's
 /// part (buffer -> packed index); this process's own part must already be in
 /// buf. Sends it to every other member, receives theirs.
-GatherRequest *startGather(const DistArray &a, const Group &grp, double *buf, const Shape &shape,
-                           const std::vector<Selection> &parts, int tag, const char *call);
+template <typename T>
+GatherRequest<T> *startGather(const DistArray &a, const Group &grp, T *buf, const Shape &shape,
+                              const std::vector<Selection> &parts, int tag, const char *call);
 
 /// Sums `buf` (shape `shape`) among `grp` onto each part's owner: sends every
 /// other member m its part parts[m] of buf and returns this process's own part
 /// packed, summed with the others' (in the members' order).
-Scratch reduceToOwners(const DistArray &a, const Group &grp, double *buf,
-                                   const Shape &shape, const std::vector<Selection> &parts,
-                                   int tag, const char *call);
+template <typename T>
+Buffer<T> reduceToOwners(const DistArray &a, const Group &grp, T *buf, const Shape &shape,
+                         const std::vector<Selection> &parts, int tag, const char *call);
 
 /// The same sum by the ring (see above): member me sends at step t the running
 /// sum of part (me - t - 1) mod q to member me + 1 and adds its own
 /// contribution to the part (me - t - 2) mod q it receives from me - 1; after
 /// q - 1 steps the part received is its own, summed over the group.
-Scratch ringReduceScatter(const DistArray &a, const Group &grp, double *buf, const Shape &shape,
-                          const std::vector<Selection> &parts, int tag, const char *call);
+template <typename T>
+Buffer<T> ringReduceScatter(const DistArray &a, const Group &grp, T *buf, const Shape &shape,
+                            const std::vector<Selection> &parts, int tag, const char *call);
 
 } // namespace tc::rt
 

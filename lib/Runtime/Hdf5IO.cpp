@@ -50,13 +50,14 @@ Selection ownedRuns(const DistArray &a) { return a.runsOf(ctx().rank, /*loading=
 
 /// Calls fn(chunk box) for consecutive storage row ranges of dim 0 of `owned`
 /// (none if it is empty: a block or sub-block past the extent's end).
-template <typename Fn> void forEachRowChunk(const Selection &owned, Fn fn) {
+template <typename Fn>
+void forEachRowChunk(const Selection &owned, int64_t elemBytes, Fn fn) {
   if (elements(owned) == 0)
     return;
   if (owned.empty()) // a scalar: one element, one chunk
     return fn(Box(owned));
   Shape len = lengths(owned);
-  int64_t step = rowsPerChunk(len);
+  int64_t step = rowsPerChunk(len, elemBytes);
   for (int64_t r = 0; r < len[0]; r += step) {
     Selection c = owned;
     c[0] = packedRange(owned[0], r, r + step);
@@ -189,7 +190,8 @@ template <typename Fn> void forEachIndex(const Shape &extents, Fn fn) {
 
 /// sum = part at the first index of the summed dimensions (all zeros), sum +=
 /// part after.
-void addInto(std::vector<double> &sum, const std::vector<double> &part, const Shape &at) {
+template <typename T>
+void addInto(std::vector<T> &sum, const std::vector<T> &part, const Shape &at) {
   if (std::all_of(at.begin(), at.end(), [](int64_t x) { return x == 0; })) {
     sum = part;
     return;
@@ -198,6 +200,25 @@ void addInto(std::vector<double> &sum, const std::vector<double> &part, const Sh
     sum[n] += part[n];
 }
 
+/// The HDF5 memory type of T.
+template <typename T> hid_t nativeType() {
+  return Element<T>::kind == TC_RT_F32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+}
+
+/// "f32", "f64", "int32", ...: a dataset's element type, for messages.
+std::string typeName(hid_t type) {
+  const size_t bits = 8 * H5Tget_size(type);
+  switch (H5Tget_class(type)) {
+  case H5T_FLOAT:
+    return "f" + std::to_string(bits);
+  case H5T_INTEGER:
+    return (H5Tget_sign(type) == H5T_SGN_NONE ? "uint" : "int") + std::to_string(bits);
+  default:
+    return "non-numeric";
+  }
+}
+
+template <typename T>
 void loadFromHdf5(DistArray &a, const std::string &file, const Selection &owned) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -214,9 +235,19 @@ void loadFromHdf5(DistArray &a, const std::string &file, const Selection &owned)
   if (got != a.fileExtents())
     fail("dataset '" + a.name + "' in " + file + " has shape " + str(got) +
          " but the program expects " + str(a.fileExtents()));
-  std::vector<double> tmp, sum, reordered;
+  // The program computes in the tensor's declared type: a dataset of another
+  // type would be converted silently (and f64 -> f32 rounded), so it is refused.
+  hid_t type = H5Dget_type(ds);
+  const std::string gotType = typeName(type);
+  H5Tclose(type);
+  if (gotType != elementName(a.elem))
+    fail("dataset '" + a.name + "' in " + file + " holds " + gotType +
+         " elements but the program declares '" + a.name + "' as " + elementName(a.elem) +
+         " (store the dataset as " + elementName(a.elem) + ", or declare the tensor " +
+         gotType + ")");
+  std::vector<T> tmp, sum, reordered;
   const bool identity = identityOrder(a);
-  forEachRowChunk(owned, [&](const Box &c) {
+  forEachRowChunk(owned, sizeof(T), [&](const Box &c) {
     tmp.resize(product(c.len));
     std::vector<hsize_t> count = fileCount(a, c);
     hid_t mem = dataspaceOf(count);
@@ -224,14 +255,14 @@ void loadFromHdf5(DistArray &a, const std::string &file, const Selection &owned)
     // two chunks however long they are.
     forEachIndex(a.summedExtent, [&](const Shape &at) {
       selectInFile(a, c, space, at);
-      if (H5Dread(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, tmp.data()) < 0)
+      if (H5Dread(ds, nativeType<T>(), mem, space, H5P_DEFAULT, tmp.data()) < 0)
         fail("reading " + c.rows() + " of dataset '" + a.name + "' from " + file + " failed");
       addInto(sum, tmp, at);
     });
     H5Sclose(mem);
     if (!a.summedExtent.empty())
       tmp.swap(sum);
-    double *rows = tmp.data();
+    T *rows = tmp.data();
     if (!identity) { // file order -> storage order
       reordered.resize(tmp.size());
       copyStrided(reordered.data(), rowMajorStrides(c.len), tmp.data(),
@@ -246,13 +277,13 @@ void loadFromHdf5(DistArray &a, const std::string &file, const Selection &owned)
   H5Fclose(f);
 }
 
-void loadRandom(DistArray &a, const Selection &owned) {
-  std::vector<double> tmp;
+template <typename T> void loadRandom(DistArray &a, const Selection &owned) {
+  std::vector<T> tmp;
   const int d = a.rank();
   // Element numbers in the file's order: the same values whatever the storage
   // order and the layout.
   Shape fileStride = rowMajorStrides(a.fileExtents());
-  forEachRowChunk(owned, [&](const Box &c) {
+  forEachRowChunk(owned, sizeof(T), [&](const Box &c) {
     tmp.resize(product(c.len));
     // Per dimension, the linear offset of each packed index.
     std::vector<Shape> offset(d);
@@ -273,7 +304,7 @@ void loadRandom(DistArray &a, const Selection &owned) {
           shifted += at[j] * fileStride[a.summedFileDim[j]];
         value += randomValue(ctx().options.seed, a.name, shifted);
       });
-      tmp[n] = value;
+      tmp[n] = static_cast<T>(value);
       for (int i = d - 1; i >= 0 && ++idx[i] == c.len[i]; --i)
         idx[i] = 0;
     }
@@ -316,9 +347,9 @@ void loadSlice(DistArray &a) {
   Selection owned = ownedRuns(a);
   auto in = c.options.inputs.find(a.name);
   if (in != c.options.inputs.end())
-    loadFromHdf5(a, in->second, owned);
+    withElement(a.elem, [&](auto zero) { loadFromHdf5<decltype(zero)>(a, in->second, owned); });
   else if (c.options.randomInputs)
-    loadRandom(a, owned);
+    withElement(a.elem, [&](auto zero) { loadRandom<decltype(zero)>(a, owned); });
   else
     fail("no input for array '" + a.name + "': pass --input " + a.name +
          "=file.h5 or --random-inputs SEED");
@@ -355,7 +386,8 @@ OutputFile &outputOf(DistArray &a) {
     fail("cannot create output file " + out.path + " (for " + c.options.output + ")");
   auto dims = hs(a.fileExtents());
   out.space = dataspaceOf(dims);
-  out.dataset = H5Dcreate2(out.file, a.name.c_str(), H5T_NATIVE_DOUBLE, out.space,
+  hid_t type = a.elem == TC_RT_F32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
+  out.dataset = H5Dcreate2(out.file, a.name.c_str(), type, out.space,
                            H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (out.dataset < 0)
     fail("cannot create dataset '" + a.name + "' in " + out.path);
@@ -364,12 +396,12 @@ OutputFile &outputOf(DistArray &a) {
 
 /// Writes this process's block (if it is the copy that writes) at the array's
 /// place in the tensor.
-void writeOwnBlock(DistArray &a, OutputFile &out) {
+template <typename T> void writeOwnBlock(DistArray &a, OutputFile &out) {
   if (!writesOwnBlock(a))
     return;
-  std::vector<double> tmp, reordered;
+  std::vector<T> tmp, reordered;
   const bool identity = identityOrder(a);
-  forEachRowChunk(ownedRuns(a), [&](const Box &ch) {
+  forEachRowChunk(ownedRuns(a), sizeof(T), [&](const Box &ch) {
     tmp.resize(product(ch.len));
     transferBox(a, true, ch.storeStart, ch.len, tmp.data(), ch.len,
                 Shape(ch.len.size(), 0), "output rows");
@@ -382,7 +414,7 @@ void writeOwnBlock(DistArray &a, OutputFile &out) {
     selectInFile(a, ch, out.space);
     std::vector<hsize_t> count = fileCount(a, ch);
     hid_t mem = dataspaceOf(count);
-    if (H5Dwrite(out.dataset, H5T_NATIVE_DOUBLE, mem, out.space, H5P_DEFAULT, tmp.data()) < 0)
+    if (H5Dwrite(out.dataset, nativeType<T>(), mem, out.space, H5P_DEFAULT, tmp.data()) < 0)
       fail("writing " + ch.rows() + " of '" + a.name + "' to " + out.path + " failed");
     H5Sclose(mem);
   });
@@ -393,7 +425,8 @@ void writeOwnBlock(DistArray &a, OutputFile &out) {
 void storeSlice(DistArray &a) {
   if (ctx().options.output.empty())
     return;
-  writeOwnBlock(a, outputOf(a));
+  OutputFile &out = outputOf(a);
+  withElement(a.elem, [&](auto zero) { writeOwnBlock<decltype(zero)>(a, out); });
 }
 
 void finishStore(DistArray &a) {

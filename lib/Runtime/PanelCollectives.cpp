@@ -20,6 +20,7 @@
 #include "GroupExchange.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace tc::rt {
 namespace {
@@ -71,39 +72,44 @@ std::vector<Selection> memberParts(const DistArray &a, const Group &grp, const S
 
 using namespace tc::rt;
 
-extern "C" void *tc_rt_gather_tile_start(void *array, double *buf, const int64_t *desc,
+extern "C" void *tc_rt_gather_tile_start(void *array, void *buf, const int64_t *desc,
                                          const int64_t *offsets) {
   tc::rt::TraceScope trace("tc_rt_gather_tile_start");
   const char *call = "tc_rt_gather_tile_start";
   DistArray &a = *static_cast<DistArray *>(array);
   Shape shape = tileShape(a, desc, call);
-  std::fill(buf, buf + product(shape), 0.0);
+  std::memset(buf, 0, product(shape) * a.elemBytes());
   if (a.idle) // past the grid: in no group, the buffer stays zero
     return nullptr;
   Group grp = splitGroup(a, call);
   // Own part: from storage into its place in the tile (disk reads counted).
   TilePart own = tilePart(a, shape, offsets);
-  transferBox(a, true, own.storeStart, own.len, buf, shape, own.bufStart,
-              tileName(shape, offsets) + " to gather");
-  return startGather(a, grp, buf, shape, memberParts(a, grp, shape, offsets), kGatherTag, call);
+  return withElement(a.elem, [&](auto zero) -> Request * {
+    using T = decltype(zero);
+    T *tile = static_cast<T *>(buf);
+    transferBox(a, true, own.storeStart, own.len, tile, shape, own.bufStart,
+                tileName(shape, offsets) + " to gather");
+    return startGather(a, grp, tile, shape, memberParts(a, grp, shape, offsets), kGatherTag,
+                       call);
+  });
 }
 
 extern "C" void tc_rt_wait(void *request) {
   tc::rt::TraceScope trace("tc_rt_wait");
   if (!request)
     return;
-  auto *req = static_cast<GatherRequest *>(request);
+  auto *req = static_cast<Request *>(request);
   req->finish();
   delete req;
 }
 
-extern "C" void tc_rt_gather_tile(void *array, double *buf, const int64_t *desc,
+extern "C" void tc_rt_gather_tile(void *array, void *buf, const int64_t *desc,
                                   const int64_t *offsets) {
   tc::rt::TraceScope trace("tc_rt_gather_tile");
   tc_rt_wait(tc_rt_gather_tile_start(array, buf, desc, offsets));
 }
 
-extern "C" void tc_rt_reduce_scatter_tile(void *array, double *buf, const int64_t *desc,
+extern "C" void tc_rt_reduce_scatter_tile(void *array, void *buf, const int64_t *desc,
                                           const int64_t *offsets) {
   tc::rt::TraceScope trace("tc_rt_reduce_scatter_tile");
   const char *call = "tc_rt_reduce_scatter_tile";
@@ -115,7 +121,11 @@ extern "C" void tc_rt_reduce_scatter_tile(void *array, double *buf, const int64_
   if (grp.size() == 1)
     return;
   std::vector<Selection> parts = memberParts(a, grp, shape, offsets);
-  Scratch sum = ringReduceScatter(a, grp, buf, shape, parts, kReduceScatterTag, call);
-  const Selection &own = parts[grp.me];
-  copyBoxes(buf, shape, sum.data(), lengths(own), own, /*xToY=*/false);
+  withElement(a.elem, [&](auto zero) {
+    using T = decltype(zero);
+    T *tile = static_cast<T *>(buf);
+    Buffer<T> sum = ringReduceScatter(a, grp, tile, shape, parts, kReduceScatterTag, call);
+    const Selection &own = parts[grp.me];
+    copyBoxes(tile, shape, sum.data(), lengths(own), own, /*xToY=*/false);
+  });
 }

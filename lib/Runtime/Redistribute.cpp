@@ -52,22 +52,24 @@ bool sends(const DistArray &src, int holder, int rank) {
 
 /// Chunks of an overlap (runs from source to destination storage): ranges of
 /// rows of dim 0 in the packed (global) order, bounded by chunk_bytes.
-int64_t numChunks(const Selection &ov) {
+int64_t numChunks(const Selection &ov, int64_t elemBytes) {
   if (elements(ov) == 0)
     return 0;
   Shape len = lengths(ov);
-  return (len[0] + rowsPerChunk(len) - 1) / rowsPerChunk(len);
+  const int64_t step = rowsPerChunk(len, elemBytes);
+  return (len[0] + step - 1) / step;
 }
-Selection chunk(const Selection &ov, int64_t i) {
+Selection chunk(const Selection &ov, int64_t i, int64_t elemBytes) {
   Selection c = ov;
-  int64_t step = rowsPerChunk(lengths(ov));
+  int64_t step = rowsPerChunk(lengths(ov), elemBytes);
   c[0] = packedRange(ov[0], i * step, (i + 1) * step);
   return c;
 }
 
 /// Moves chunk `c` of an overlap between `a`'s storage (its source side when
 /// `source`, else its destination side) and the packed buffer `buf`.
-void transferChunk(DistArray &a, bool source, const Selection &c, std::vector<double> &buf) {
+template <typename T>
+void transferChunk(DistArray &a, bool source, const Selection &c, std::vector<T> &buf) {
   Selection runs;
   for (const Runs &r : c) { // from storage (the side of `a`) to the packed index
     Runs side;
@@ -79,6 +81,45 @@ void transferChunk(DistArray &a, bool source, const Selection &c, std::vector<do
     buf.resize(elements(c));
   transferRuns(a, source, runs, buf.data(), lengths(c),
                source ? "a block to redistribute" : "a redistributed block");
+}
+
+template <typename T> void redistribute(DistArray &src, DistArray &dst) {
+  const int64_t e = sizeof(T);
+  const int P = ctx().size, me = ctx().rank;
+  Selection mySrc = heldBy(src, me), myDst = heldBy(dst, me);
+  std::vector<T> out, in;
+  // Local part: what this process already holds (anything it would otherwise
+  // receive from a replica of its own block).
+  Selection local = overlap(mySrc, myDst);
+  for (int64_t i = 0; i < numChunks(local, e); ++i) {
+    Selection c = chunk(local, i, e);
+    transferChunk(src, true, c, in);
+    transferChunk(dst, false, c, in);
+  }
+  const Selection none(src.rank());
+  for (int k = 1; k < P; ++k) {
+    int to = (me + k) % P, from = (me - k + P) % P;
+    Selection sendOv = sends(src, me, to) ? overlap(mySrc, heldBy(dst, to)) : none;
+    Selection recvOv = sends(src, from, me) ? overlap(heldBy(src, from), myDst) : none;
+    // Both sides of every pair must make the same number of calls.
+    long long n = std::max(numChunks(sendOv, e), numChunks(recvOv, e)), all;
+    MPI_Allreduce(&n, &all, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    for (int64_t i = 0; i < all; ++i) {
+      Selection sc = chunk(sendOv, i, e), rc = chunk(recvOv, i, e);
+      int64_t ns = elements(sc), nr = elements(rc);
+      out.resize(ns);
+      in.resize(nr);
+      if (ns)
+        transferChunk(src, true, sc, out);
+      MPI_Sendrecv(out.data(), static_cast<int>(ns), Element<T>::mpi(), to, 11, in.data(),
+                   static_cast<int>(nr), Element<T>::mpi(), from, 11, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
+      counters().bytesSent += static_cast<double>(e) * ns;
+      counters().bytesReceived += static_cast<double>(e) * nr;
+      if (nr)
+        transferChunk(dst, false, rc, in);
+    }
+  }
 }
 
 } // namespace
@@ -93,39 +134,8 @@ extern "C" void tc_rt_redistribute(void *source, void *destination) {
   if (src.extents != dst.extents)
     fail("redistributing '" + src.name + "': extents " + str(src.extents) + " and " +
          str(dst.extents) + " differ");
-  const int P = ctx().size, me = ctx().rank;
-  Selection mySrc = heldBy(src, me), myDst = heldBy(dst, me);
-  std::vector<double> out, in;
-  // Local part: what this process already holds (anything it would otherwise
-  // receive from a replica of its own block).
-  Selection local = overlap(mySrc, myDst);
-  for (int64_t i = 0; i < numChunks(local); ++i) {
-    Selection c = chunk(local, i);
-    transferChunk(src, true, c, in);
-    transferChunk(dst, false, c, in);
-  }
-  const Selection none(src.rank());
-  for (int k = 1; k < P; ++k) {
-    int to = (me + k) % P, from = (me - k + P) % P;
-    Selection sendOv = sends(src, me, to) ? overlap(mySrc, heldBy(dst, to)) : none;
-    Selection recvOv = sends(src, from, me) ? overlap(heldBy(src, from), myDst) : none;
-    // Both sides of every pair must make the same number of calls.
-    long long n = std::max(numChunks(sendOv), numChunks(recvOv)), all;
-    MPI_Allreduce(&n, &all, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-    for (int64_t i = 0; i < all; ++i) {
-      Selection sc = chunk(sendOv, i), rc = chunk(recvOv, i);
-      int64_t ns = elements(sc), nr = elements(rc);
-      out.resize(ns);
-      in.resize(nr);
-      if (ns)
-        transferChunk(src, true, sc, out);
-      MPI_Sendrecv(out.data(), static_cast<int>(ns), MPI_DOUBLE, to, 11, in.data(),
-                   static_cast<int>(nr), MPI_DOUBLE, from, 11, MPI_COMM_WORLD,
-                   MPI_STATUS_IGNORE);
-      counters().bytesSent += 8.0 * ns;
-      counters().bytesReceived += 8.0 * nr;
-      if (nr)
-        transferChunk(dst, false, rc, in);
-    }
-  }
+  if (src.elem != dst.elem)
+    fail("redistributing '" + src.name + "': " + elementName(src.elem) + " elements into " +
+         elementName(dst.elem) + " ones");
+  withElement(src.elem, [&](auto zero) { redistribute<decltype(zero)>(src, dst); });
 }

@@ -118,22 +118,6 @@ void forEachBox(const Selection &sel,
   }
 }
 
-void copyBoxes(double *x, const Shape &xShape, double *y, const Shape &yShape,
-               const Selection &sel, bool xToY) {
-  Shape xs = rowMajorStrides(xShape), ys = rowMajorStrides(yShape);
-  forEachBox(sel, [&](const Shape &from, const Shape &to, const Shape &len) {
-    int64_t xo = 0, yo = 0;
-    for (size_t i = 0; i < len.size(); ++i) {
-      xo += from[i] * xs[i];
-      yo += to[i] * ys[i];
-    }
-    if (xToY)
-      copyStrided(y + yo, ys, x + xo, xs, len);
-    else
-      copyStrided(x + xo, xs, y + yo, ys, len);
-  });
-}
-
 std::vector<Pattern> patterns(const Runs &runs) {
   std::vector<Pattern> out;
   for (const Run &r : runs) {

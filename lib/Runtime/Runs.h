@@ -10,6 +10,8 @@
 #ifndef TC_LIB_RUNTIME_RUNS_H
 #define TC_LIB_RUNTIME_RUNS_H
 
+#include "StridedCopy.h"
+
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -59,8 +61,22 @@ void forEachBox(const Selection &sel,
 
 /// Copies each box of `sel` between row-major buffers: from `x` (shape xShape,
 /// at the box's `from`) to `y` (shape yShape, at its `to`), or back.
-void copyBoxes(double *x, const Shape &xShape, double *y, const Shape &yShape,
-               const Selection &sel, bool xToY);
+template <typename T>
+void copyBoxes(T *x, const Shape &xShape, T *y, const Shape &yShape,
+               const Selection &sel, bool xToY) {
+  Shape xs = rowMajorStrides(xShape), ys = rowMajorStrides(yShape);
+  forEachBox(sel, [&](const Shape &from, const Shape &to, const Shape &len) {
+    int64_t xo = 0, yo = 0;
+    for (size_t i = 0; i < len.size(); ++i) {
+      xo += from[i] * xs[i];
+      yo += to[i] * ys[i];
+    }
+    if (xToY)
+      copyStrided(y + yo, ys, x + xo, xs, len);
+    else
+      copyStrided(x + xo, xs, y + yo, ys, len);
+  });
+}
 
 /// Splits `runs` into maximal regular patterns (HDF5 hyperslabs) of their `to`
 /// side: `count` runs of length `block`, `stride` apart, from `start`.

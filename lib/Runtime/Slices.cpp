@@ -11,6 +11,7 @@
 #include "DistArray.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 
 using namespace tc::rt;
@@ -49,10 +50,9 @@ MPI_Comm subGrid(const DistArray &a, int64_t mask) {
   return comms[key] = sub;
 }
 
-double *inMemory(DistArray &a, const char *call) {
+void requireInMemory(const DistArray &a, const char *call) {
   if (a.onDisk)
     fail(std::string(call) + " needs '" + a.name + "' in memory");
-  return a.mem();
 }
 
 } // namespace
@@ -79,19 +79,21 @@ extern "C" void tc_rt_finish_store(void *array) {
 extern "C" void tc_rt_zero_array(void *array) {
   TraceScope trace("tc_rt_zero_array");
   DistArray &a = *static_cast<DistArray *>(array);
-  double *data = inMemory(a, "tc_rt_zero_array");
-  std::fill(data, data + product(a.storeShape), 0.0);
+  requireInMemory(a, "tc_rt_zero_array");
+  std::memset(a.mem<void>(), 0, product(a.storeShape) * a.elemBytes());
 }
 
 extern "C" void tc_rt_combine_partial(void *array, int64_t gridDims) {
   TraceScope trace("tc_rt_combine_partial");
   DistArray &a = *static_cast<DistArray *>(array);
-  double *data = inMemory(a, "tc_rt_combine_partial");
+  requireInMemory(a, "tc_rt_combine_partial");
   if (a.idle) // past the grid: no partial sums
     return;
   int g = a.splitGridDim();
   if (g >= 0 && ((gridDims >> g) & 1) && a.grid[g] > 1)
     fail("tc_rt_combine_partial: array '" + a.name + "' holds different sub-blocks along grid "
          "dimension " + std::to_string(g) + " (use tc_rt_reduce_scatter_tile)");
-  allreduceOver(data, product(a.storeShape), subGrid(a, gridDims));
+  withElement(a.elem, [&](auto zero) {
+    allreduceOver(a.mem<decltype(zero)>(), product(a.storeShape), subGrid(a, gridDims));
+  });
 }

@@ -1,6 +1,7 @@
 //===- TileContract.cpp - local tile contraction: permutation + dgemm -----===//
 //
-// C(I,J) += A(I,K) * B(K,J) on sub-tiles of three row-major buffers, with the
+// C(I,J) += A(I,K) * B(K,J) on sub-tiles of three row-major buffers of f64
+// (dgemm) or f32 (sgemm), with the
 // index groups of Gao et al. eq. 2.2: I = labels of A and C, J = of B and C,
 // K = of A and B. An operand whose sub-tile is its whole buffer and whose labels
 // are already grouped ([I,K] or [K,I]; [K,J] or [J,K]; [I,J] or [J,I]) goes to
@@ -26,21 +27,21 @@
 namespace tc::rt {
 namespace {
 
-struct Operand {
-  double *data;
+template <typename T> struct Operand {
+  T *data;
   Shape shape, labels;
   const int64_t *offsets;
 };
 
 /// A row-major matrix view: element (r, c) is data[trans ? c*ld + r : r*ld + c].
-struct Mat {
-  double *data;
+template <typename T> struct Mat {
+  T *data;
   bool trans;
   int64_t ld;
   Mat t() const { return {data, !trans, ld}; }
 };
 
-bool isWhole(const Operand &x, const Shape &labelExtent) {
+template <typename T> bool isWhole(const Operand<T> &x, const Shape &labelExtent) {
   for (size_t i = 0; i < x.shape.size(); ++i)
     if (x.offsets[i] != 0 || x.shape[i] != labelExtent[x.labels[i]])
       return false;
@@ -62,8 +63,9 @@ int64_t volume(const Shape &labels, const Shape &labelExtent) {
 
 /// Copies the sub-tile of `x` into (or, unpacking, from) a contiguous array whose
 /// dimensions are the labels `order`.
-void permuteCopy(const Operand &x, const Shape &order, const Shape &labelExtent,
-                 double *packed, bool pack) {
+template <typename T>
+void permuteCopy(const Operand<T> &x, const Shape &order, const Shape &labelExtent, T *packed,
+                 bool pack) {
   const size_t d = order.size();
   Shape stride = rowMajorStrides(x.shape);
   int64_t base = 0;
@@ -84,8 +86,9 @@ void permuteCopy(const Operand &x, const Shape &order, const Shape &labelExtent,
 
 /// The operand as a (rows x cols) matrix over the label groups `rows`, `cols`,
 /// packing into `scratch` when its layout does not allow a direct view.
-Mat asMatrix(const Operand &x, const Shape &rows, const Shape &cols,
-             const Shape &labelExtent, std::vector<double> &scratch) {
+template <typename T>
+Mat<T> asMatrix(const Operand<T> &x, const Shape &rows, const Shape &cols,
+                const Shape &labelExtent, std::vector<T> &scratch) {
   int64_t nr = volume(rows, labelExtent), nc = volume(cols, labelExtent);
   if (isWhole(x, labelExtent)) {
     if (x.labels == concat(rows, cols))
@@ -96,7 +99,7 @@ Mat asMatrix(const Operand &x, const Shape &rows, const Shape &cols,
   // A sub-tile of a matrix is a matrix with the buffer's row stride (a round
   // of a block used in place).
   if (x.shape.size() == 2 && rows.size() == 1 && cols.size() == 1) {
-    double *corner = x.data + x.offsets[0] * x.shape[1] + x.offsets[1];
+    T *corner = x.data + x.offsets[0] * x.shape[1] + x.offsets[1];
     if (x.labels == concat(rows, cols))
       return {corner, false, x.shape[1]};
     if (x.labels == concat(cols, rows))
@@ -109,30 +112,36 @@ Mat asMatrix(const Operand &x, const Shape &rows, const Shape &cols,
 
 /// Packs the sub-tile of `x` as the labels `keep` (row-major), summed over the
 /// labels `summed` (those of x's labels not in `keep`).
-void packSummed(const Operand &x, const Shape &keep, const Shape &summed,
-                const Shape &labelExtent, std::vector<double> &out) {
+template <typename T>
+void packSummed(const Operand<T> &x, const Shape &keep, const Shape &summed,
+                const Shape &labelExtent, std::vector<T> &out) {
   const int64_t n = volume(keep, labelExtent), s = volume(summed, labelExtent);
   out.resize(n);
   if (s == 1) {
     permuteCopy(x, keep, labelExtent, out.data(), true);
     return;
   }
-  static thread_local std::vector<double> full;
+  static thread_local std::vector<T> full;
   full.resize(n * s);
   permuteCopy(x, concat(keep, summed), labelExtent, full.data(), true);
   for (int64_t i = 0; i < n; ++i) {
-    double sum = 0;
+    T sum = 0;
     for (int64_t j = 0; j < s; ++j)
       sum += full[i * s + j];
     out[i] = sum;
   }
 }
 
+CBLAS_TRANSPOSE flag(bool trans) { return trans ? CblasTrans : CblasNoTrans; }
+
 /// C(M x N) += A(M x K) * B(K x N), C not transposed.
-void gemm(Mat c, Mat a, Mat b, int64_t M, int64_t N, int64_t K) {
-  cblas_dgemm(CblasRowMajor, a.trans ? CblasTrans : CblasNoTrans,
-              b.trans ? CblasTrans : CblasNoTrans, M, N, K, 1.0, a.data, a.ld, b.data,
+void gemm(Mat<double> c, Mat<double> a, Mat<double> b, int64_t M, int64_t N, int64_t K) {
+  cblas_dgemm(CblasRowMajor, flag(a.trans), flag(b.trans), M, N, K, 1.0, a.data, a.ld, b.data,
               b.ld, 1.0, c.data, c.ld);
+}
+void gemm(Mat<float> c, Mat<float> a, Mat<float> b, int64_t M, int64_t N, int64_t K) {
+  cblas_sgemm(CblasRowMajor, flag(a.trans), flag(b.trans), M, N, K, 1.0f, a.data, a.ld, b.data,
+              b.ld, 1.0f, c.data, c.ld);
 }
 
 /// Below this many multiply-adds a product runs as plain loops: a BLAS call
@@ -142,10 +151,11 @@ constexpr int64_t kSmallProduct = 512;
 /// The general case: batch labels L, and labels summed in one input (SA, SB).
 /// Every operand is packed ([L,I,K], [L,K,J], [L,I,J]), each batch value one
 /// product, and C unpacked.
-void contractBatched(const Operand ops[3], const Shape &L, const Shape &I,
-                     const Shape &J, const Shape &K, const Shape &sumA,
-                     const Shape &sumB, const Shape &labelExtent) {
-  static thread_local std::vector<double> pa, pb, pc;
+template <typename T>
+void contractBatched(const Operand<T> ops[3], const Shape &L, const Shape &I, const Shape &J,
+                     const Shape &K, const Shape &sumA, const Shape &sumB,
+                     const Shape &labelExtent) {
+  static thread_local std::vector<T> pa, pb, pc;
   const Shape orderA = concat(concat(L, I), K), orderB = concat(concat(L, K), J),
               orderC = concat(concat(L, I), J);
   packSummed(ops[0], orderA, sumA, labelExtent, pa);
@@ -155,11 +165,10 @@ void contractBatched(const Operand ops[3], const Shape &L, const Shape &I,
   const int64_t nl = volume(L, labelExtent), M = volume(I, labelExtent),
                 N = volume(J, labelExtent), Kn = volume(K, labelExtent);
   for (int64_t l = 0; l < nl; ++l) {
-    const double *a = pa.data() + l * M * Kn, *b = pb.data() + l * Kn * N;
-    double *c = pc.data() + l * M * N;
+    T *a = pa.data() + l * M * Kn, *b = pb.data() + l * Kn * N;
+    T *c = pc.data() + l * M * N;
     if (M * N * Kn > kSmallProduct) {
-      gemm({c, false, N}, {const_cast<double *>(a), false, Kn},
-           {const_cast<double *>(b), false, N}, M, N, Kn);
+      gemm(Mat<T>{c, false, N}, Mat<T>{a, false, Kn}, Mat<T>{b, false, N}, M, N, Kn);
       continue;
     }
     for (int64_t i = 0; i < M; ++i)
@@ -170,21 +179,14 @@ void contractBatched(const Operand ops[3], const Shape &L, const Shape &I,
   permuteCopy(ops[2], orderC, labelExtent, pc.data(), false);
 }
 
-} // namespace
-} // namespace tc::rt
-
-using namespace tc::rt;
-
-extern "C" void tc_rt_tile_contract(const int64_t *desc, double *a, double *b, double *c,
-                                    const int64_t *offsets) {
-  tc::rt::TraceScope trace("tc_rt_tile_contract");
-  TileContractDescView view(desc);
-  double *buffers[3] = {a, b, c};
-  Operand ops[3];
+template <typename T>
+void tileContract(const TileContractDescView &view, T *a, T *b, T *c, const int64_t *offsets) {
+  T *buffers[3] = {a, b, c};
+  Operand<T> ops[3];
   for (int x : {TC_RT_OPERAND_A, TC_RT_OPERAND_B, TC_RT_OPERAND_C})
     ops[x] = {buffers[x], view.shape(x), view.labels(x), offsets + view.offsetIndex(x)};
   Shape labelExtent = view.labelExtents();
-  auto has = [](const Operand &x, int64_t l) {
+  auto has = [](const Operand<T> &x, int64_t l) {
     return std::find(x.labels.begin(), x.labels.end(), l) != x.labels.end();
   };
   Shape L, I, J, K, sumA, sumB;
@@ -202,10 +204,10 @@ extern "C" void tc_rt_tile_contract(const int64_t *desc, double *a, double *b, d
     contractBatched(ops, L, I, J, K, sumA, sumB, labelExtent);
   } else {
     // Packing buffers live across calls: no allocation or page faults per tile.
-    static thread_local std::vector<double> sa, sb, sc;
-    Mat ma = asMatrix(ops[0], I, K, labelExtent, sa);
-    Mat mb = asMatrix(ops[1], K, J, labelExtent, sb);
-    Mat mc = asMatrix(ops[2], I, J, labelExtent, sc);
+    static thread_local std::vector<T> sa, sb, sc;
+    Mat<T> ma = asMatrix(ops[0], I, K, labelExtent, sa);
+    Mat<T> mb = asMatrix(ops[1], K, J, labelExtent, sb);
+    Mat<T> mc = asMatrix(ops[2], I, J, labelExtent, sc);
     if (mc.trans) // C^T(J,I) += B^T(J,K) * A^T(K,I)
       gemm(mc.t(), mb.t(), ma.t(), N, M, Kn);
     else
@@ -216,4 +218,18 @@ extern "C" void tc_rt_tile_contract(const int64_t *desc, double *a, double *b, d
   // The sums of one-input labels are additions, not counted as flops.
   counters().flops += 2.0 * nl * M * N * Kn;
   reportProgress();
+}
+
+} // namespace
+} // namespace tc::rt
+
+extern "C" void tc_rt_tile_contract(const int64_t *desc, void *a, void *b, void *c,
+                                    const int64_t *offsets) {
+  tc::rt::TraceScope trace("tc_rt_tile_contract");
+  using namespace tc::rt;
+  TileContractDescView view(desc);
+  withElement(view.elem(), [&](auto zero) {
+    using T = decltype(zero);
+    tileContract(view, static_cast<T *>(a), static_cast<T *>(b), static_cast<T *>(c), offsets);
+  });
 }

@@ -65,10 +65,6 @@ LogicalResult ContractionLowering::checkShape() {
       return op.emitOpError() << "tc-lower-plan needs every operand to be a function "
                                  "argument (compose programs of several contractions "
                                  "with the fusion pipeline)";
-  operands.push_back(op.getResult());
-  for (Value v : operands)
-    if (!cast<RankedTensorType>(v.getType()).getElementType().isF64())
-      return op.emitOpError() << "the runtime computes in f64; got " << v.getType();
   return success();
 }
 
@@ -315,7 +311,7 @@ void ContractionLowering::emitPredictions(const RankVolumes *volumes) {
 }
 
 Value ContractionLowering::createArray(ArrayInfo &a, Value storage) {
-  auto type = ArrayType::get(b.getContext(), a.extents.size(), b.getF64Type(), grid.size());
+  auto type = ArrayType::get(b.getContext(), a.extents.size(), elementType(op), grid.size());
   DenseI64ArrayAttr split = llvm::any_of(a.split, [](int64_t g) { return g >= 0; })
                                 ? b.getDenseI64ArrayAttr(a.split)
                                 : nullptr;
@@ -351,7 +347,7 @@ void ContractionLowering::emitStore() {
 void ContractionLowering::emitZeroFill(Value buffer) {
   OpBuilder::InsertionGuard guard(b);
   auto type = cast<MemRefType>(buffer.getType());
-  Value zero = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0.0));
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
   SmallVector<Value> ivs;
   for (int64_t extent : type.getShape()) {
     auto loop = scf::ForOp::create(b, loc, index(0), index(extent), index(1));

@@ -13,6 +13,7 @@
 #include "TC/Analysis/ContractionPlanner.h"
 #include "TC/Analysis/CosmaSchedule.h"
 #include "TC/Analysis/PummaSchedule.h"
+#include "MachineSetup.h"
 #include "TC/Dialect/TCOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -57,7 +58,8 @@ struct Loop {
 class ContractionLowering {
 public:
   ContractionLowering(ContractOp op, func::FuncOp func, const MachineModel &machine)
-      : op(op), func(func), machine(machine), b(op.getContext()) {}
+      : op(op), func(func), machine(forElementType(machine, elementType(op))),
+        b(op.getContext()) {}
 
   LogicalResult run();
 
@@ -104,7 +106,9 @@ private:
 
   ContractOp op;
   func::FuncOp func;
-  const MachineModel &machine;
+  /// The tensors' element type (f32 or f64): of every array and tile buffer.
+  static Type elementType(ContractOp op) { return op.getResult().getType().getElementType(); }
+  const MachineModel machine; ///< the module's, in bytes of the element type
   OpBuilder b;
   Location loc = op.getLoc();
   PlanAttr plan;

@@ -71,9 +71,9 @@ LogicalResult mlir::tc::planEachContraction(
       return;
     }
     PlanDecisions decisions = readDecisions(getPlan(op));
-    const PlanResult &result = emitRemarks
-                                   ? search.search(op, *problem, *machine, decisions)
-                                   : search.choose(op, *problem, *machine, decisions);
+    const MachineModel forOp = forElementType(*machine, op.getResult().getType().getElementType());
+    const PlanResult &result = emitRemarks ? search.search(op, *problem, forOp, decisions)
+                                           : search.choose(op, *problem, forOp, decisions);
     if (emitRemarks)
       for (const std::string &remark : result.remarks)
         op.emitRemark() << remark;

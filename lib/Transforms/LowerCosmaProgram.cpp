@@ -112,7 +112,7 @@ void ContractionLowering::emitCosmaProgram(func::FuncOp newFunc) {
     SmallVector<int64_t> shape;
     for (const std::string &l : arrays[x].labels)
       shape.push_back(extent.at(l));
-    return MemRefType::get(shape, b.getF64Type());
+    return MemRefType::get(shape, elementType(op));
   };
   Value partial = memref::AllocOp::create(b, loc, typeOf(RC, block));
   if (inPlace[RC])

@@ -250,7 +250,7 @@ std::optional<RankVolumes> ContractionLowering::exactRankVolumes() {
     } else if (algorithm == ParallelAlgorithm::Accumulation) {
       if (!inside) { // one all-reduce of C, chunk by chunk (read and written)
         const int64_t chunk =
-            std::max<int64_t>(1, std::min<int64_t>(4 << 20, machine.tileBudget()) / 8);
+            std::max<int64_t>(1, std::min<int64_t>(4 << 20, machine.tileBudget()) / e);
         const int64_t n = product(arrays[RC].extents);
         t = allReduce(n, chunk, P, r);
         if (!inCore && P > 1) // one process: nothing to reduce, no I/O
@@ -291,7 +291,7 @@ void ContractionLowering::emitProgram(func::FuncOp newFunc) {
   std::optional<RankVolumes> exact = exactRankVolumes();
   emitPredictions(exact ? &*exact : nullptr);
   for (int x = 0; x < 3; ++x) {
-    auto type = MemRefType::get(tileShape(Role(x), nest.readGroup(Operand(x))), b.getF64Type());
+    auto type = MemRefType::get(tileShape(Role(x), nest.readGroup(Operand(x))), elementType(op));
     arrays[x].buffer = memref::AllocOp::create(b, loc, type);
   }
   // In core, each array lives in its tile buffer (one tile = the whole block), so

@@ -78,7 +78,7 @@ void ContractionLowering::emitPummaProgram(func::FuncOp newFunc) {
     return shape;
   };
   for (Role x : {RA, RB, RC}) {
-    arrays[x].buffer = memref::AllocOp::create(b, loc, MemRefType::get(shapeOf(x), b.getF64Type()));
+    arrays[x].buffer = memref::AllocOp::create(b, loc, MemRefType::get(shapeOf(x), elementType(op)));
     arrays[x].handle = createArray(arrays[x], arrays[x].buffer);
   }
   emitGivenInputs();
@@ -88,7 +88,7 @@ void ContractionLowering::emitPummaProgram(func::FuncOp newFunc) {
   SmallVector<int64_t> panelShape = shapeOf(holder);
   panelShape[dim] = pummaPanelRows(problem.extents.at(label), pumma->blockOf(label), Q);
   extent[label] = panelShape[dim];
-  Value panel = memref::AllocOp::create(b, loc, MemRefType::get(panelShape, b.getF64Type()));
+  Value panel = memref::AllocOp::create(b, loc, MemRefType::get(panelShape, elementType(op)));
   SmallVector<NamedAttribute> extents;
   for (auto &[l, e] : extent)
     extents.push_back(b.getNamedAttr(l, b.getI64IntegerAttr(e)));

@@ -34,6 +34,11 @@ FailureOr<MachineModel> mlir::tc::getMachineModel(ModuleOp module) {
   return toMachineModel(attr);
 }
 
+MachineModel mlir::tc::forElementType(MachineModel machine, Type elementType) {
+  machine.elemBytes = static_cast<int64_t>(elementType.getIntOrFloatBitWidth() / 8);
+  return machine;
+}
+
 FailureOr<llvm::json::Object> mlir::tc::readMachineJson(ModuleOp module, StringRef path) {
   auto fail = [&](const Twine &why) {
     return module.emitError() << "machine file '" << path << "': " << why;

@@ -25,6 +25,11 @@ MachineModel toMachineModel(MachineAttr attr);
 /// The module's machine model; emits an error on `module` when it has none.
 FailureOr<MachineModel> getMachineModel(ModuleOp module);
 
+/// `machine` for tensors of `elementType`: its elem_bytes becomes the type's
+/// size (4 for f32, 8 for f64), so that every volume a planner predicts is in
+/// the bytes the runtime moves for those tensors.
+MachineModel forElementType(MachineModel machine, Type elementType);
+
 /// The JSON object of a machine file; emits "machine file 'F': why" on `module`
 /// when it cannot be read, is not JSON or is not an object.
 FailureOr<llvm::json::Object> readMachineJson(ModuleOp module, StringRef path);

@@ -35,6 +35,7 @@ struct Entry {
   std::vector<ContractionPlan> candidates;
   size_t chosen;
   bool iContiguous = false; ///< the plan's storage order (StorageOrder.h)
+  Type elementType;         ///< of the tensors: the bytes of every volume
 };
 
 /// A location as a user finds it: "name" or "file:line:col".
@@ -170,8 +171,12 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
     LogicalResult planned = planEachContraction(
         module, search, /*emitRemarks=*/false,
         [&](ContractOp op, const ContractionProblem &problem, const ContractionPlan &mine) {
+          const Type elementType = op.getResult().getType().getElementType();
           Entry entry{describeLocation(op.getLoc()),
-                      search.search(op, problem, *machine, {}).candidates, 0};
+                      search.search(op, problem, forElementType(*machine, elementType), {})
+                          .candidates,
+                      0};
+          entry.elementType = elementType;
           auto it = llvm::find_if(entry.candidates,
                                   [&](const ContractionPlan &c) { return samePlan(c, mine); });
           entry.chosen = it - entry.candidates.begin();
@@ -261,7 +266,7 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                     });
                 });
             });
-            LowerBounds lb = lowerBounds(problems[e], m);
+            LowerBounds lb = lowerBounds(problems[e], forElementType(m, entries[e].elementType));
             j.attributeObject("lower_bounds", [&] {
               j.attribute("disk_bytes", lb.disk);
               j.attribute("io_bytes", lb.io);
@@ -354,7 +359,7 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                            tiles.empty() ? "-" : tiles.c_str(), c.totalDiskBytes(),
                            c.totalCommBytes(), c.totalSeconds());
       }
-      LowerBounds lb = lowerBounds(problems[e], m);
+      LowerBounds lb = lowerBounds(problems[e], forElementType(m, entries[e].elementType));
       os << llvm::format("  %-8s %-14s %-6s %-9s %-24s %12.4g %12.4g\n", "bound", "(COSMA)",
                          "-", "-", "Theorems 1 and 2", lb.disk, lb.comm);
     }

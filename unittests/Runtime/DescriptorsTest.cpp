@@ -22,10 +22,11 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
   // tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]
   //   init input {on_disk}
   ArrayDesc a{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, true, {2, 2}, {{64, 0, -1, 0}, {64, 1, 0, 1}}};
-  Desc expect = {2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, 1, 0, 1, -1, 0, 0};
+  Desc expect = {2, 0, 0, 1, 0, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, 1, 0, 1, -1, 0, 0};
   EXPECT_EQ(a.encode(), expect);
   ArrayDescView av(expect.data());
   EXPECT_TRUE(av.onDisk());
+  EXPECT_EQ(av.elem(), TC_RT_F64);
   EXPECT_EQ(av.kind(), TC_RT_DISTRIBUTED);
   EXPECT_EQ(av.gridDim(1), 1);
   EXPECT_EQ(av.skew(0), -1);
@@ -41,13 +42,16 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
               false,
               {4},
               {{8, -1, -1, 2}, {6, -1, -1, 0}, {4, -1, -1, 1}}};
-  expect = {3, 1, 2, 0, 1, 4, 8, -1, -1, 2, -1, 0, 6, -1, -1, 0, -1, 0, 4, -1, -1, 1, -1, 0, 0};
+  //   : !tc.array<3 x f32 on 1>
+  c.elem = TC_RT_F32;
+  expect = {3, 1, 2, 0, 1, 1, 4, 8, -1, -1, 2, -1, 0, 6, -1, -1, 0, -1, 0, 4, -1, -1, 1, -1, 0, 0};
   EXPECT_EQ(c.encode(), expect);
   ArrayDescView v(expect.data());
   EXPECT_EQ(v.rank(), 3);
   EXPECT_EQ(v.kind(), TC_RT_REPLICATED);
   EXPECT_EQ(v.init(), TC_RT_INIT_ROOT_INPUT);
   EXPECT_FALSE(v.onDisk());
+  EXPECT_EQ(v.elem(), TC_RT_F32);
   EXPECT_EQ(v.gridRank(), 1);
   EXPECT_EQ(v.grid(), Desc({4}));
   EXPECT_EQ(v.shape(), Desc({8, 6, 4}));
@@ -62,7 +66,7 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
   //   {file_dims = array<i64: 1>, summed_file_dims = array<i64: 0, 2>,
   //    summed_extents = array<i64: 3, 5>}: A[s, i, t] loaded summed over s, t.
   ArrayDesc s{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, false, {2}, {{6, 0, -1, 1}}, {{0, 3}, {2, 5}}};
-  expect = {1, 0, 0, 0, 1, 2, 6, 0, -1, 1, -1, 0, 2, 0, 3, 2, 5};
+  expect = {1, 0, 0, 0, 0, 1, 2, 6, 0, -1, 1, -1, 0, 2, 0, 3, 2, 5};
   EXPECT_EQ(s.encode(), expect);
   ArrayDescView sv(expect.data());
   EXPECT_EQ(sv.summed(), (std::vector<SummedDim>{{0, 3}, {2, 5}}));
@@ -77,7 +81,7 @@ TEST(Descriptors, SplitDimension) {
   // splitDim at -1.
   ArrayDesc a{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, false, {2, 3, 2},
               {{13, 0, -1, 0, 2}, {7, -1, -1, 1}}};
-  Desc expect = {2, 0, 0, 0, 3, 2, 3, 2, 13, 0, -1, 0, 2, 0, 7, -1, -1, 1, -1, 0, 0};
+  Desc expect = {2, 0, 0, 0, 0, 3, 2, 3, 2, 13, 0, -1, 0, 2, 0, 7, -1, -1, 1, -1, 0, 0};
   EXPECT_EQ(a.encode(), expect);
   ArrayDescView v(expect.data());
   EXPECT_EQ(v.splitDim(0), 2);
@@ -92,7 +96,7 @@ TEST(Descriptors, CyclicDimension) {
   // dimension 0, of 2 columns along 1. ArrayDim's shorter forms leave cyclic 0.
   ArrayDesc b{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, false, {2, 3},
               {{13, 0, -1, 0, -1, 4}, {7, 1, -1, 1, -1, 2}}};
-  Desc expect = {2, 0, 0, 0, 2, 2, 3, 13, 0, -1, 0, -1, 4, 7, 1, -1, 1, -1, 2, 0};
+  Desc expect = {2, 0, 0, 0, 0, 2, 2, 3, 13, 0, -1, 0, -1, 4, 7, 1, -1, 1, -1, 2, 0};
   EXPECT_EQ(b.encode(), expect);
   ArrayDescView v(expect.data());
   EXPECT_EQ(v.cyclic(0), 4);
@@ -104,7 +108,7 @@ TEST(Descriptors, CyclicDimension) {
   EXPECT_EQ((ArrayDim{5, 0, -1, 0}.cyclic), 0);
   EXPECT_EQ((ArrayDim{5, 0, -1, 0, 1}.cyclic), 0);
   EXPECT_EQ(TC_RT_ARRAY_DIM_FIELDS, 6);
-  EXPECT_EQ(TC_RT_API_VERSION, 6);
+  EXPECT_EQ(TC_RT_API_VERSION, 7);
 }
 
 TEST(Descriptors, CyclicPanel) {
@@ -148,14 +152,15 @@ TEST(Descriptors, TilesMatchTheCompiler) {
   EXPECT_EQ(s.size(), 6);
   EXPECT_EQ(s.decode().encode(), shift);
 
-  // tc.allreduce_tile %c : memref<16x8xf64>
-  Desc sum = {2, 16, 8};
-  EXPECT_EQ((AllReduceTileDesc{{16, 8}}.encode()), sum);
+  // tc.allreduce_tile %c : memref<16x8xf32>
+  Desc sum = {2, 1, 16, 8};
+  EXPECT_EQ((AllReduceTileDesc{{16, 8}, TC_RT_F32}.encode()), sum);
   AllReduceTileDescView ar(sum.data());
   EXPECT_EQ(ar.rank(), 2);
+  EXPECT_EQ(ar.elem(), TC_RT_F32);
   EXPECT_EQ(ar.shape(), Desc({16, 8}));
   EXPECT_EQ(ar.elements(), 128);
-  EXPECT_EQ(ar.size(), 3);
+  EXPECT_EQ(ar.size(), 4);
   EXPECT_EQ(ar.decode().encode(), sum);
 }
 
@@ -165,10 +170,11 @@ TEST(Descriptors, TileContractMatchesTheCompiler) {
   //   : memref<16x32x2xf64>, memref<8x32x2xf64> -> memref<16x8xf64>
   TileContractDesc d{
       {{16, 32, 2}, {0, 2, 3}}, {{8, 32, 2}, {1, 2, 3}}, {{16, 8}, {0, 1}}, {16, 8, 4, 2}};
-  Desc expect = {3, 3, 2, 16, 32, 2, 8, 32, 2, 16, 8, 0, 2, 3, 1, 2, 3, 0, 1, 4, 16, 8, 4, 2};
+  Desc expect = {3, 3, 2, 0, 16, 32, 2, 8, 32, 2, 16, 8, 0, 2, 3, 1, 2, 3, 0, 1, 4, 16, 8, 4, 2};
   EXPECT_EQ(d.encode(), expect);
 
   TileContractDescView v(expect.data());
+  EXPECT_EQ(v.elem(), TC_RT_F64);
   EXPECT_EQ(v.rank(TC_RT_OPERAND_A), 3);
   EXPECT_EQ(v.rank(TC_RT_OPERAND_C), 2);
   EXPECT_EQ(v.shape(TC_RT_OPERAND_A), Desc({16, 32, 2}));

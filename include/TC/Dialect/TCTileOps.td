@@ -26,8 +26,8 @@ defvar RuntimeWrite = MemWrite<TC_RuntimeResource>;
 // and rewritten through MPI (and disk).
 defvar ArrayCollective = [MemRead, MemWrite, RuntimeRead, RuntimeWrite];
 
-def TC_TileBuffer : MemRefRankOf<[F64], [0, 1, 2, 3, 4, 5, 6, 7, 8]> {
-  let summary = "statically shaped f64 memref (a tile buffer)";
+def TC_TileBuffer : MemRefRankOf<[F64, F32], [0, 1, 2, 3, 4, 5, 6, 7, 8]> {
+  let summary = "statically shaped f64 or f32 memref (a tile buffer)";
 }
 
 def TC_ArrayOp : TC_Op<"array", [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {

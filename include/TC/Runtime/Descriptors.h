@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 /// The version of the descriptor layouts and of the tc_rt_* calls.
-#define TC_RT_API_VERSION 6
+#define TC_RT_API_VERSION 7
 
 #ifdef __cplusplus
 #define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -46,9 +46,12 @@ enum tc_rt_kind {
 /// How tc_rt_array fills an array: from the input (HDF5 or random), with
 /// zeros, or from the input on rank 0 and zeros elsewhere (accumulation's C).
 enum tc_rt_init { TC_RT_INIT_INPUT = 0, TC_RT_INIT_ZERO = 1, TC_RT_INIT_ROOT_INPUT = 2 };
+/// Element types: of an array (its storage, tiles, messages, HDF5 dataset) and
+/// of the buffers of tc_rt_tile_contract and tc_rt_allreduce_tile.
+enum tc_rt_elem { TC_RT_F64 = 0, TC_RT_F32 = 1 };
 
 //===-- tc_rt_array ---------------------------------------------------------===//
-// [rank, kind, init, on_disk, grid_rank, grid[grid_rank],
+// [rank, kind, init, on_disk, elem, grid_rank, grid[grid_rank],
 //  then per dimension d < rank: extent, grid_dim, skew_dim, file_dim, split_dim,
 //  cyclic]
 enum tc_rt_array_field {
@@ -56,8 +59,9 @@ enum tc_rt_array_field {
   TC_RT_ARRAY_KIND = 1,      ///< enum tc_rt_kind
   TC_RT_ARRAY_INIT = 2,      ///< enum tc_rt_init
   TC_RT_ARRAY_ON_DISK = 3,   ///< 1: a per-process scratch file, 0: memory
-  TC_RT_ARRAY_GRID_RANK = 4, ///< number of process grid dimensions
-  TC_RT_ARRAY_GRID = 5,      ///< the grid's extents, then the dimensions
+  TC_RT_ARRAY_ELEM = 4,      ///< enum tc_rt_elem
+  TC_RT_ARRAY_GRID_RANK = 5, ///< number of process grid dimensions
+  TC_RT_ARRAY_GRID = 6,      ///< the grid's extents, then the dimensions
 };
 /// Fields of one dimension, TC_RT_ARRAY_DIM_FIELDS apart.
 enum tc_rt_array_dim_field {
@@ -115,22 +119,24 @@ TC_RT_INLINE int64_t tc_rt_shift_subshape(const int64_t *desc) {
 TC_RT_INLINE int64_t tc_rt_shift_size(int64_t rank) { return TC_RT_SHIFT_SHAPE + 2 * rank; }
 
 //===-- tc_rt_allreduce_tile ------------------------------------------------===//
-// [rank, shape[rank]]
+// [rank, elem, shape[rank]]
 enum tc_rt_allreduce_field {
   TC_RT_ALLREDUCE_RANK = 0,
-  TC_RT_ALLREDUCE_SHAPE = 1,
+  TC_RT_ALLREDUCE_ELEM = 1, ///< enum tc_rt_elem of the buffer
+  TC_RT_ALLREDUCE_SHAPE = 2,
 };
 TC_RT_INLINE int64_t tc_rt_allreduce_size(int64_t rank) { return TC_RT_ALLREDUCE_SHAPE + rank; }
 
 //===-- tc_rt_tile_contract -------------------------------------------------===//
-// [rank_a, rank_b, rank_c, shape_a..., shape_b..., shape_c...,
+// [rank_a, rank_b, rank_c, elem, shape_a..., shape_b..., shape_c...,
 //  labels_a..., labels_b..., labels_c..., num_labels, extent[num_labels]]
 // Labels are ids in [0, num_labels); extent[l] is the sub-tile extent of label
 // l. The call's offsets hold A's, then B's, then C's sub-tile offsets.
 enum tc_rt_operand { TC_RT_OPERAND_A = 0, TC_RT_OPERAND_B = 1, TC_RT_OPERAND_C = 2 };
 enum tc_rt_contract_field {
   TC_RT_CONTRACT_RANK = 0, ///< + operand: the operand's rank
-  TC_RT_CONTRACT_SHAPES = 3,
+  TC_RT_CONTRACT_ELEM = 3, ///< enum tc_rt_elem of the three buffers
+  TC_RT_CONTRACT_SHAPES = 4,
 };
 /// Where operand `x`'s entries start among the shapes (and among the labels,
 /// and in the offsets argument): after the operands before it.
@@ -174,11 +180,11 @@ enum tc_rt_panel_field {
 };
 TC_RT_INLINE int64_t tc_rt_panel_size(int64_t rank) { return TC_RT_PANEL_SHAPE + rank; }
 
-//===-- The layouts of TC_RT_API_VERSION 6 ----------------------------------===//
+//===-- The layouts of TC_RT_API_VERSION 7 ----------------------------------===//
 // A failing assert here means a layout changed: bump TC_RT_API_VERSION (old
-// programs must be refused, not misread), then update the asserts. Version 6
-// appended the summed dimensions to the array description.
-TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 6,
+// programs must be refused, not misread), then update the asserts. Version 7
+// added the element type to the array, all-reduce and contraction descriptions.
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 7,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
   TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")
@@ -186,8 +192,10 @@ TC_RT_LAYOUT(sizeof(int64_t) == 8);
 TC_RT_LAYOUT(TC_RT_DISTRIBUTED == 0 && TC_RT_REPLICATED == 1 && TC_RT_SLAB == 2 &&
              TC_RT_GATHERED == 3);
 TC_RT_LAYOUT(TC_RT_INIT_INPUT == 0 && TC_RT_INIT_ZERO == 1 && TC_RT_INIT_ROOT_INPUT == 2);
+TC_RT_LAYOUT(TC_RT_F64 == 0 && TC_RT_F32 == 1);
 TC_RT_LAYOUT(TC_RT_ARRAY_RANK == 0 && TC_RT_ARRAY_KIND == 1 && TC_RT_ARRAY_INIT == 2 &&
-             TC_RT_ARRAY_ON_DISK == 3 && TC_RT_ARRAY_GRID_RANK == 4 && TC_RT_ARRAY_GRID == 5);
+             TC_RT_ARRAY_ON_DISK == 3 && TC_RT_ARRAY_ELEM == 4 && TC_RT_ARRAY_GRID_RANK == 5 &&
+             TC_RT_ARRAY_GRID == 6);
 TC_RT_LAYOUT(TC_RT_ARRAY_DIM_EXTENT == 0 && TC_RT_ARRAY_DIM_GRID_DIM == 1 &&
              TC_RT_ARRAY_DIM_SKEW_DIM == 2 && TC_RT_ARRAY_DIM_FILE_DIM == 3 &&
              TC_RT_ARRAY_DIM_SPLIT_DIM == 4 && TC_RT_ARRAY_DIM_CYCLIC == 5 &&
@@ -198,9 +206,11 @@ TC_RT_LAYOUT(TC_RT_TILE_RANK == 0 && TC_RT_TILE_ROOT_ONLY == 1 && TC_RT_TILE_SHA
 TC_RT_LAYOUT((int)TC_RT_SHIFT_RANK == (int)TC_RT_TILE_RANK &&
              (int)TC_RT_SHIFT_GRID_DIM == (int)TC_RT_TILE_ROOT_ONLY &&
              (int)TC_RT_SHIFT_SHAPE == (int)TC_RT_TILE_SHAPE);
-TC_RT_LAYOUT(TC_RT_ALLREDUCE_RANK == 0 && TC_RT_ALLREDUCE_SHAPE == 1);
+TC_RT_LAYOUT(TC_RT_ALLREDUCE_RANK == 0 && TC_RT_ALLREDUCE_ELEM == 1 &&
+             TC_RT_ALLREDUCE_SHAPE == 2);
 TC_RT_LAYOUT(TC_RT_OPERAND_A == 0 && TC_RT_OPERAND_B == 1 && TC_RT_OPERAND_C == 2);
-TC_RT_LAYOUT(TC_RT_CONTRACT_RANK == 0 && TC_RT_CONTRACT_SHAPES == 3);
+TC_RT_LAYOUT(TC_RT_CONTRACT_RANK == 0 && TC_RT_CONTRACT_ELEM == 3 &&
+             TC_RT_CONTRACT_SHAPES == 4);
 TC_RT_LAYOUT(TC_RT_SLICE_RANK == 0 && TC_RT_SLICE_EXTENTS == 1);
 TC_RT_LAYOUT(TC_RT_PANEL_RANK == 0 && TC_RT_PANEL_DIM == 1 && TC_RT_PANEL_MODULUS == 2 &&
              TC_RT_PANEL_SHAPE == 3);
@@ -269,6 +279,7 @@ struct ArrayDesc {
   Desc grid;                  ///< the process grid's extents
   std::vector<ArrayDim> dims; ///< in storage order
   std::vector<SummedDim> summed;
+  tc_rt_elem elem = TC_RT_F64;
 
   Desc encode() const {
     Desc d(TC_RT_ARRAY_GRID);
@@ -276,6 +287,7 @@ struct ArrayDesc {
     d[TC_RT_ARRAY_KIND] = kind;
     d[TC_RT_ARRAY_INIT] = init;
     d[TC_RT_ARRAY_ON_DISK] = onDisk ? 1 : 0;
+    d[TC_RT_ARRAY_ELEM] = elem;
     d[TC_RT_ARRAY_GRID_RANK] = static_cast<int64_t>(grid.size());
     detail::append(d, grid);
     for (const ArrayDim &x : dims) {
@@ -311,6 +323,7 @@ public:
   tc_rt_kind kind() const { return static_cast<tc_rt_kind>(d[TC_RT_ARRAY_KIND]); }
   tc_rt_init init() const { return static_cast<tc_rt_init>(d[TC_RT_ARRAY_INIT]); }
   bool onDisk() const { return d[TC_RT_ARRAY_ON_DISK] != 0; }
+  tc_rt_elem elem() const { return static_cast<tc_rt_elem>(d[TC_RT_ARRAY_ELEM]); }
   int64_t gridRank() const { return d[TC_RT_ARRAY_GRID_RANK]; }
   Desc grid() const { return detail::slice(d, TC_RT_ARRAY_GRID, gridRank()); }
   int64_t extent(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_EXTENT); }
@@ -338,7 +351,7 @@ public:
     return out;
   }
   ArrayDesc decode() const {
-    ArrayDesc a{kind(), init(), onDisk(), grid(), {}, summed()};
+    ArrayDesc a{kind(), init(), onDisk(), grid(), {}, summed(), elem()};
     for (int64_t i = 0; i < rank(); ++i)
       a.dims.push_back(dim(i));
     return a;
@@ -419,10 +432,12 @@ private:
 
 struct AllReduceTileDesc {
   Desc shape; ///< of the buffer summed over all ranks
+  tc_rt_elem elem = TC_RT_F64;
 
   Desc encode() const {
     Desc d(TC_RT_ALLREDUCE_SHAPE);
     d[TC_RT_ALLREDUCE_RANK] = static_cast<int64_t>(shape.size());
+    d[TC_RT_ALLREDUCE_ELEM] = elem;
     detail::append(d, shape);
     return d;
   }
@@ -432,10 +447,11 @@ class AllReduceTileDescView {
 public:
   explicit AllReduceTileDescView(const int64_t *desc) : d(desc) {}
   int64_t rank() const { return d[TC_RT_ALLREDUCE_RANK]; }
+  tc_rt_elem elem() const { return static_cast<tc_rt_elem>(d[TC_RT_ALLREDUCE_ELEM]); }
   Desc shape() const { return detail::slice(d, TC_RT_ALLREDUCE_SHAPE, rank()); }
   /// Number of elements of the buffer.
   int64_t elements() const { return detail::product(shape()); }
-  AllReduceTileDesc decode() const { return {shape()}; }
+  AllReduceTileDesc decode() const { return {shape(), elem()}; }
   int64_t size() const { return tc_rt_allreduce_size(rank()); }
 
 private:
@@ -451,6 +467,7 @@ struct TileContractDesc {
   };
   Operand a, b, c;   ///< C[sub] += A[sub] * B[sub]
   Desc labelExtents; ///< sub-tile extent of each label id
+  tc_rt_elem elem = TC_RT_F64;
 
   const Operand &operand(int x) const {
     return x == TC_RT_OPERAND_A ? a : x == TC_RT_OPERAND_B ? b : c;
@@ -463,6 +480,7 @@ struct TileContractDesc {
       assert(o->shape.size() == o->labels.size() && "one label per dimension");
       d.push_back(static_cast<int64_t>(o->shape.size()));
     }
+    d.push_back(elem);
     for (const Operand *o : ops)
       detail::append(d, o->shape);
     for (const Operand *o : ops) {
@@ -480,6 +498,7 @@ public:
   explicit TileContractDescView(const int64_t *desc) : d(desc) {}
   /// x: TC_RT_OPERAND_A, _B or _C.
   int64_t rank(int x) const { return d[TC_RT_CONTRACT_RANK + x]; }
+  tc_rt_elem elem() const { return static_cast<tc_rt_elem>(d[TC_RT_CONTRACT_ELEM]); }
   Desc shape(int x) const { return detail::slice(d, tc_rt_contract_shape(d, x), rank(x)); }
   Desc labels(int x) const { return detail::slice(d, tc_rt_contract_labels(d, x), rank(x)); }
   /// Where operand x's sub-tile offsets start in the call's offsets.
@@ -493,7 +512,7 @@ public:
     return {{shape(TC_RT_OPERAND_A), labels(TC_RT_OPERAND_A)},
             {shape(TC_RT_OPERAND_B), labels(TC_RT_OPERAND_B)},
             {shape(TC_RT_OPERAND_C), labels(TC_RT_OPERAND_C)},
-            labelExtents()};
+            labelExtents(), elem()};
   }
   int64_t size() const {
     return tc_rt_contract_size(rank(TC_RT_OPERAND_A), rank(TC_RT_OPERAND_B), rank(TC_RT_OPERAND_C),

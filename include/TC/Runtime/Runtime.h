@@ -5,7 +5,10 @@
 //
 // Calling convention: plain C calls (func.call of an external function, no
 // llvm.emit_c_interface). A buffer (a statically shaped, identity-layout
-// memref) arrives as `double *`: the aligned pointer the compiler extracts with
+// memref of f64 or f32) arrives as `void *`, its elements of the type of the
+// array it belongs to (tc_rt_elem in the array's description; in the
+// description itself for tc_rt_allreduce_tile and tc_rt_tile_contract): the
+// aligned pointer the compiler extracts with
 // memref.extract_aligned_pointer_as_index and turns into a pointer (index ->
 // i64 -> llvm.inttoptr). The memref's offset is not added, so the element at
 // index (0, ..., 0) must sit at that pointer. Static descriptions are constant
@@ -79,7 +82,7 @@ void tc_rt_plan_disk_per_rank(const double *disk, int64_t n);
 /// last block of the extent partial) are a prefix. Rules, checked here: a
 /// distributed array, the dimension split along a grid dimension, and an array
 /// with a cyclic dimension has no skew and no split dimension.
-void *tc_rt_array(const int64_t *desc, const char *name, double *storage);
+void *tc_rt_array(const int64_t *desc, const char *name, void *storage);
 
 /// This process's coordinate along grid dimension `grid_dim` of `array`'s grid;
 /// -1 on a rank the grid leaves idle.
@@ -98,21 +101,21 @@ void tc_rt_plan(double predicted_disk_bytes, double predicted_comm_bytes,
 /// accumulation). Of a TC_RT_SLAB array (of an array with a split dimension)
 /// only the rows in this process's slab (sub-block) are read, the rest is zero;
 /// tc_rt_write_tile likewise writes only those.
-void tc_rt_read_tile(void *array, double *buf, const int64_t *desc, const int64_t *offsets);
+void tc_rt_read_tile(void *array, void *buf, const int64_t *desc, const int64_t *offsets);
 /// Writes back the clipped tile. desc as for tc_rt_read_tile (root_only 0).
-void tc_rt_write_tile(void *array, double *buf, const int64_t *desc, const int64_t *offsets);
+void tc_rt_write_tile(void *array, void *buf, const int64_t *desc, const int64_t *offsets);
 
 /// Circular shift of a sub-tile of `buf` one step along grid dimension
 /// `grid_dim` of `array`'s grid: receive from coordinate +1, send to -1. The
 /// sub-tile is at `offsets`. desc: tc_rt::ShiftTileDesc (TC_RT_SHIFT_*).
-void tc_rt_shift_tile(void *array, double *buf, const int64_t *desc, const int64_t *offsets);
+void tc_rt_shift_tile(void *array, void *buf, const int64_t *desc, const int64_t *offsets);
 /// Completes a tile of a TC_RT_SLAB array read at `offsets`: every rank
 /// contributes the rows of its slab (ring all-gather). desc as for
 /// tc_rt_read_tile (root_only 0).
-void tc_rt_broadcast_tile(void *array, double *buf, const int64_t *desc, const int64_t *offsets);
+void tc_rt_broadcast_tile(void *array, void *buf, const int64_t *desc, const int64_t *offsets);
 /// Element-wise sum of `buf` over all ranks (recursive doubling; ring when P is
 /// not a power of two). desc: tc_rt::AllReduceTileDesc (TC_RT_ALLREDUCE_*).
-void tc_rt_allreduce_tile(double *buf, const int64_t *desc);
+void tc_rt_allreduce_tile(void *buf, const int64_t *desc);
 
 /// Collectives of arrays with a split dimension (TC_RT_ARRAY_DIM_SPLIT_DIM, COSMA
 /// nested blocks), among the q processes of this one's group along the array's
@@ -123,27 +126,27 @@ void tc_rt_allreduce_tile(double *buf, const int64_t *desc);
 /// (clipped to the block); an empty part is no message. Bytes are counted when
 /// the messages start. With n_m the elements of the tile inside member m's
 /// sub-block (clipped to the block), this process's counters grow by
-///   gather:         sent (q-1) n_me * 8,       received sum_{m != me} n_m * 8
-///   reduce-scatter: sent sum_{m != me} n_m * 8, received (q-1) n_me * 8
-/// With q = 1 the calls are local.
+///   gather:         sent (q-1) n_me * e,       received sum_{m != me} n_m * e
+///   reduce-scatter: sent sum_{m != me} n_m * e, received (q-1) n_me * e
+/// (e: the bytes of one element). With q = 1 the calls are local.
 ///
 /// Starts assembling the tile at `offsets` in `buf` on every member: zero-fills
 /// buf, copies this process's part from its storage (disk bytes read counted),
 /// sends it to the q-1 others and receives theirs. Returns a request for
 /// tc_rt_wait; until then buf must stay untouched. Several requests may be
 /// outstanding (double buffering), on one buffer each.
-void *tc_rt_gather_tile_start(void *array, double *buf, const int64_t *desc,
+void *tc_rt_gather_tile_start(void *array, void *buf, const int64_t *desc,
                               const int64_t *offsets);
 /// Completes a request of tc_rt_gather_tile_start (null: nothing) and frees it:
 /// buf then holds the whole tile, clipped to the block and padded with zeros.
 void tc_rt_wait(void *request);
 /// tc_rt_gather_tile_start, then tc_rt_wait.
-void tc_rt_gather_tile(void *array, double *buf, const int64_t *desc, const int64_t *offsets);
+void tc_rt_gather_tile(void *array, void *buf, const int64_t *desc, const int64_t *offsets);
 /// `buf` holds, on every member, a partial sum of the tile at `offsets`.
 /// Afterwards the part of buf inside this process's sub-block holds the sum over
 /// the group (the rest of buf is unspecified). Storage is not written (follow
 /// with tc_rt_write_tile, which writes that part).
-void tc_rt_reduce_scatter_tile(void *array, double *buf, const int64_t *desc,
+void tc_rt_reduce_scatter_tile(void *array, void *buf, const int64_t *desc,
                                const int64_t *offsets);
 
 /// PUMMA's panel collectives on a block-cyclic dimension (Choi, Dongarra,
@@ -159,18 +162,18 @@ void tc_rt_reduce_scatter_tile(void *array, double *buf, const int64_t *desc,
 /// carry only real elements (clipped to the extent and to the real local
 /// lengths of the other dimensions); an empty part is no message. With n_m the
 /// elements of the panel member m holds, this process's counters grow by
-///   gather: sent (G-1) n_me * 8,       received sum_{m != me} n_m * 8
-///   reduce: sent sum_{m != me} n_m * 8, received (G-1) n_me * 8
+///   gather: sent (G-1) n_me * e,       received sum_{m != me} n_m * e
+///   reduce: sent sum_{m != me} n_m * e, received (G-1) n_me * e
 ///
 /// Every member gets the whole panel in buf (zero past the extent and in the
 /// padding); each block comes from its holder's storage (disk reads counted).
 /// (MDB2's columncast of B's rows matching A's rolled columns.)
-void tc_rt_gather_cyclic(void *array, double *buf, const int64_t *desc, int64_t residue);
+void tc_rt_gather_cyclic(void *array, void *buf, const int64_t *desc, int64_t residue);
 /// buf holds, on every member, a partial sum of the panel. Each member's storage
 /// rows of the panel it holds are incremented by the sum over the group of
 /// those rows (its own buf included); buf is unspecified afterwards. With G = 1
 /// a local add. (A^T B's column reduction of partial C to its owners.)
-void tc_rt_reduce_cyclic(void *array, double *buf, const int64_t *desc, int64_t residue);
+void tc_rt_reduce_cyclic(void *array, void *buf, const int64_t *desc, int64_t residue);
 
 /// Out-of-core versions on a whole array, chunked by chunk_bytes.
 void tc_rt_shift_array(void *array, int64_t grid_dim);
@@ -185,7 +188,7 @@ void tc_rt_redistribute(void *source, void *destination);
 /// desc: tc_rt::TileContractDesc (TC_RT_CONTRACT_*): shapes, label ids and
 /// the sub-tiles' extent per label. offsets: of the sub-tiles in A, then B,
 /// then C.
-void tc_rt_tile_contract(const int64_t *desc, double *a, double *b, double *c,
+void tc_rt_tile_contract(const int64_t *desc, void *a, void *b, void *c,
                          const int64_t *offsets);
 
 /// Writes the array to the output HDF5 file (phase "store").

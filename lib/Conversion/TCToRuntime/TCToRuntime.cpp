@@ -159,6 +159,11 @@ abi::Desc shapeOf(Type memref) {
   return abi::Desc(shape.begin(), shape.end());
 }
 
+/// The runtime's code of an element type (the verifiers admit f32 and f64).
+tc_rt_elem elementCode(Type elementType) {
+  return elementType.isF32() ? TC_RT_F32 : TC_RT_F64;
+}
+
 //===----------------------------------------------------------------------===//
 // Arrays and the plan's predictions
 //===----------------------------------------------------------------------===//
@@ -178,6 +183,7 @@ struct ArrayOpLowering : OpConversionPattern<ArrayOp> {
     desc.kind = static_cast<tc_rt_kind>(op.getKind());
     desc.init = static_cast<tc_rt_init>(op.getInit());
     desc.onDisk = op.getOnDisk();
+    desc.elem = elementCode(op.getType().getElementType());
     desc.grid.assign(op.getGrid().begin(), op.getGrid().end());
     std::optional<ArrayRef<int64_t>> fileDims = op.getFileDims();
     std::optional<ArrayRef<int64_t>> split = op.getSplit();
@@ -318,7 +324,9 @@ struct AllReduceTileOpLowering : OpConversionPattern<AllReduceTileOp> {
     RuntimeCallBuilder b(rewriter, op);
     b.call("tc_rt_allreduce_tile",
            {b.pointer(adaptor.getBuffer()),
-            b.descriptor(abi::AllReduceTileDesc{shapeOf(op.getBuffer().getType())}.encode())});
+            b.descriptor(abi::AllReduceTileDesc{shapeOf(op.getBuffer().getType()),
+                                                elementCode(op.getBuffer().getType().getElementType())}
+                             .encode())});
     rewriter.eraseOp(op);
     return success();
   }
@@ -404,6 +412,7 @@ struct TileContractOpLowering : OpConversionPattern<TileContractOp> {
     desc.c = {shapeOf(op.getC().getType()), ids(op.getCLabels())};
     for (NamedAttribute e : extents)
       desc.labelExtents.push_back(cast<IntegerAttr>(e.getValue()).getInt());
+    desc.elem = elementCode(op.getC().getType().getElementType());
 
     RuntimeCallBuilder b(rewriter, op);
     SmallVector<Value> offsets(adaptor.getAOffsets());

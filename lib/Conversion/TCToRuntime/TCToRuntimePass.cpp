@@ -104,13 +104,6 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
                              "tc-lower-fused) before tc-lower-to-runtime";
         return WalkResult::interrupt();
       }
-      // The runtime's arrays, tiles and kernels are double precision.
-      auto array = dyn_cast<ArrayOp>(op);
-      if (array && !array.getType().getElementType().isF64()) {
-        op->emitOpError() << "holds " << array.getType().getElementType()
-                          << " elements; tc's runtime computes in f64 only";
-        return WalkResult::interrupt();
-      }
       return WalkResult::advance();
     });
     if (unplanned.wasInterrupted())
