@@ -7,13 +7,16 @@ which run, which are wrong and which tc refuses (issue 14's survey).
 Each case draws labels in every role (in A, B and C: a batch label; in A and C
 or B and C: a free label; in A and B: a summed label; in one input only: a
 label summed in that operand), random orders, extents that rarely divide (1, 2,
-3, 5, 7, 13, 17), a process count, and either memory for everything (in core)
-or a cap that forces out-of-core tiles. It writes the contraction as tc IR,
-compiles it with tcc and runs it with run-contraction.py against numpy einsum
-(1e-12 relative) with --check-bytes. The summary groups the failures by their
+3, 5, 7, 13, 17), a process count, either memory for everything (in core)
+or a cap that forces out-of-core tiles, and an element type (f64 or f32). It
+writes the contraction as tc IR, compiles it with tcc and runs it with
+run-contraction.py against numpy einsum (1e-12 relative for f64, 1e-5 for
+f32) with --check-bytes. The summary groups the failures by their
 first error line, so the most common refusal comes first. With --cycle, case n
 takes the n-th process count, memory and label role in turn (the role is
-forced into the case), so a short run still covers every one of them.
+forced into the case), so a short run still covers every one of them; the
+cases from the 12th on alternate f64 and f32 in blocks of 12 (12 covers every
+role, process count and memory).
 Needs tcc on PATH (or TCC=...), mpirun, Debian's numpy and h5py.
 """
 import argparse, collections, os, random, re, shutil, subprocess, sys, tempfile
@@ -24,6 +27,7 @@ EXTENTS = [1, 2, 3, 5, 7, 13, 17]
 
 ROLES = ["abc", "ac", "bc", "ab", "a", "b"]
 MEMORIES = ["64MB", "4096B", "16KB"]
+ELEMENTS = ["f64", "f32"]
 
 
 def draw(rng, must=None):
@@ -59,8 +63,8 @@ def tensor(labels, ext, elem="f64"):
     return "tensor<" + "".join(f"{ext[l]}x" for l in labels) + elem + ">"
 
 
-def program(a, b, c, ext, acc):
-    ta, tb, tc_ = tensor(a, ext), tensor(b, ext), tensor(c, ext)
+def program(a, b, c, ext, acc, elem):
+    ta, tb, tc_ = tensor(a, ext, elem), tensor(b, ext, elem), tensor(c, ext, elem)
     ls = lambda x: ", ".join(x)
     args = f"%A: {ta}, %B: {tb}" + (f", %C: {tc_}" if acc else "")
     lhs = f"%C[{ls(c)}] +=" if acc else f"[{ls(c)}] ="
@@ -105,11 +109,13 @@ def main():
             P = procs[n % len(procs)] if a.cycle else rng.choice(procs)
             # In core, or a cap of a few tiles' worth that forces out-of-core tiles.
             mem = MEMORIES[n % len(MEMORIES)] if a.cycle else rng.choice(MEMORIES)
+            elem = ELEMENTS[n // 12 % 2] if a.cycle else rng.choice(ELEMENTS)
             spec = f"C[{','.join(C)}] {'+=' if acc else '='} A[{','.join(A)}] * B[{','.join(B)}]"
-            case = f"{spec} with {','.join(f'{l}={e}' for l, e in ext.items())} on {P} at {mem}"
+            case = (f"{spec} in {elem} with {','.join(f'{l}={e}' for l, e in ext.items())} "
+                    f"on {P} at {mem}")
             src = os.path.join(work, f"c{n}.mlir")
             exe = os.path.join(work, f"c{n}")
-            open(src, "w").write(program(A, B, C, ext, acc))
+            open(src, "w").write(program(A, B, C, ext, acc, elem))
             r = subprocess.run([tcc, src, "-o", exe, "--procs", str(P), "--mem", mem],
                                capture_output=True, text=True)
             if r.returncode != 0:
@@ -122,7 +128,8 @@ def main():
             r = subprocess.run([sys.executable, os.path.join(HERE, "run-contraction.py"), exe,
                                 "--np", str(P), "--spec", spec,
                                 "--extents", ",".join(f"{l}={e}" for l, e in ext.items()),
-                                "--scratch", scratch, "--check-bytes", "--seed", str(n)],
+                                "--scratch", scratch, "--check-bytes", "--seed", str(n),
+                                "--dtype", elem],
                                capture_output=True, text=True)
             shutil.rmtree(scratch, ignore_errors=True)
             if r.returncode == 0:

@@ -118,6 +118,19 @@ func.func @contract_extent(%i: index) {
 
 // -----
 
+// One element type: the kernel is one sgemm or dgemm.
+func.func @contract_mixed_types(%i: index) {
+  %b = memref.alloc() : memref<4x4xf64>
+  %s = memref.alloc() : memref<4x4xf32>
+  // expected-error @+1 {{'tc.tile_contract' op operand a holds 'f32' but operand c holds 'f64'; the three buffers have one element type}}
+  tc.tile_contract %b[%i, %i] ["i", "j"] += %s[%i, %i] ["i", "k"] * %b[%i, %i] ["k", "j"]
+      extents {i = 4 : i64, j = 4 : i64, k = 4 : i64}
+      : memref<4x4xf32>, memref<4x4xf64> -> memref<4x4xf64>
+  return
+}
+
+// -----
+
 func.func @contract_labels(%i: index) {
   %b = memref.alloc() : memref<4x4xf64>
   // expected-error @+1 {{'tc.tile_contract' op operand c has 1 labels for rank 2}}
@@ -398,7 +411,7 @@ func.func @gather_rank(%i: index) {
 func.func @gather_start_element(%i: index) {
   %A = tc.array distributed "A" [4, 4] on [2, 2] dims [0, -1] skew [-1, -1] split [1, -1] init input : !tc.array<2 x f64 on 2>
   %b = memref.alloc() : memref<2x4xf32>
-  // expected-error @+1 {{'tc.gather_tile_start' op operand #3 must be statically shaped f64 memref (a tile buffer), but got 'memref<2x4xf32>'}}
+  // expected-error @+1 {{'tc.gather_tile_start' op operand 'buffer' holds 'f32' but operand 'array' '!tc.array<2 x f64 on 2>' holds 'f64'}}
   %t = tc.gather_tile_start %A[%i, %i] into %b : !tc.array<2 x f64 on 2>, memref<2x4xf32> -> !tc.transfer
   return
 }

@@ -36,19 +36,6 @@ module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1M
 // -----
 
 module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
-  func.func @f32(%A: tensor<4x4xf32>, %B: tensor<4x4xf32>) -> tensor<4x4xf32> {
-    // expected-error @+1 {{'tc.contract' op the runtime computes in f64; got 'tensor<4x4xf32>'}}
-    %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = true, algorithm = accumulation,
-              grid = <[1]>, dist_a = <[k]>, dist_b = <[k]>, dist_c = <[*]>>}
-           : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
-    return %r : tensor<4x4xf32>
-  }
-}
-
-// -----
-
-module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
   func.func @not_args(%X: tensor<4x4x4xf64>, %B: tensor<4x4xf64>) -> tensor<4x4xf64> {
     %t = tc.sum [i, k] = %X[i, k, l] : tensor<4x4x4xf64> -> tensor<4x4xf64>
     // expected-error @+1 {{'tc.contract' op tc-lower-plan needs a function whose body is one tc.contract of its arguments (each possibly through a tc.redistribute) and a return of its result (possibly through one tc.redistribute)}}

@@ -1,4 +1,4 @@
-//===- TileContractTest.cpp - permute + dgemm against naive loops ---------===//
+//===- TileContractTest.cpp - permute + dgemm / sgemm against naive loops -===//
 #include "Context.h"
 #include "TC/Runtime/Runtime.h"
 
@@ -36,14 +36,17 @@ double &element(Tile &t, std::map<char, int64_t> &at) {
 }
 
 /// Runs tc_rt_tile_contract on c += a * b over sub-tiles with extents `ext`
-/// and compares every element of C's buffer with naive loops.
-void check(Tile a, Tile b, Tile c, const std::map<char, int64_t> &ext) {
+/// and compares every element of C's buffer with naive loops in f64: within
+/// 1e-12 on f64 buffers, within 1e-5 on f32 ones (inputs rounded to f32 first,
+/// so only the kernel's own rounding counts).
+void check(Tile a, Tile b, Tile c, const std::map<char, int64_t> &ext,
+           tc_rt_elem elem = TC_RT_F64) {
   std::mt19937_64 rng(42);
   std::uniform_real_distribution<double> u(-1, 1);
   for (Tile *t : {&a, &b, &c}) {
     t->data.resize(volume(t->shape));
     for (double &x : t->data)
-      x = u(rng);
+      x = elem == TC_RT_F32 ? static_cast<float>(u(rng)) : u(rng);
   }
   Tile expect = c;
   std::vector<char> all;
@@ -66,17 +69,25 @@ void check(Tile a, Tile b, Tile c, const std::map<char, int64_t> &ext) {
       o.labels.push_back(std::distance(ext.begin(), ext.find(l)));
     return o;
   };
-  tc_rt::TileContractDesc d{operand(a), operand(b), operand(c), {}};
+  tc_rt::TileContractDesc d{operand(a), operand(b), operand(c), {}, elem};
   for (auto &[l, e] : ext)
     d.labelExtents.push_back(e);
   std::vector<int64_t> desc = d.encode();
   std::vector<int64_t> offsets;
   for (Tile *t : {&a, &b, &c})
     offsets.insert(offsets.end(), t->offsets.begin(), t->offsets.end());
-  tc_rt_tile_contract(desc.data(), a.data.data(), b.data.data(), c.data.data(),
-                      offsets.data());
+  if (elem == TC_RT_F64) {
+    tc_rt_tile_contract(desc.data(), a.data.data(), b.data.data(), c.data.data(),
+                        offsets.data());
+  } else {
+    std::vector<float> fa(a.data.begin(), a.data.end()), fb(b.data.begin(), b.data.end()),
+        fc(c.data.begin(), c.data.end());
+    tc_rt_tile_contract(desc.data(), fa.data(), fb.data(), fc.data(), offsets.data());
+    c.data.assign(fc.begin(), fc.end());
+  }
+  const double tolerance = elem == TC_RT_F64 ? 1e-12 : 1e-5;
   for (size_t i = 0; i < c.data.size(); ++i)
-    ASSERT_NEAR(c.data[i], expect.data[i], 1e-12) << "element " << i;
+    ASSERT_NEAR(c.data[i], expect.data[i], tolerance) << "element " << i;
 }
 
 TEST(TileContract, MatmulShapes) {
@@ -131,6 +142,20 @@ TEST(TileContract, ScalarResults) {
   check({"ab", {7, 3}, {0, 0}}, {"a", {7}, {0}}, {"", {}, {}}, {{'a', 7}, {'b', 3}});
   // C[i,j] += A[i] * B[j]: an outer product (no K).
   check({"i", {4}, {0}}, {"j", {3}, {0}}, {"ij", {4, 3}, {0, 0}}, {{'i', 4}, {'j', 3}});
+}
+
+TEST(TileContract, SinglePrecision) {
+  // sgemm on whole, transposed and offset operands; packed batch and summed
+  // labels and plain loops in f32.
+  check({"ik", {50, 70}, {0, 0}}, {"kj", {70, 30}, {0, 0}}, {"ij", {50, 30}, {0, 0}},
+        {{'i', 50}, {'j', 30}, {'k', 70}}, TC_RT_F32);
+  check({"ki", {6, 8}, {2, 4}}, {"jk", {9, 6}, {3, 2}}, {"ji", {9, 8}, {3, 4}},
+        {{'i', 4}, {'j', 5}, {'k', 3}}, TC_RT_F32);
+  check({"bik", {4, 40, 30}, {1, 2, 3}}, {"bkj", {3, 33, 25}, {0, 0, 1}},
+        {"ijb", {38, 24, 5}, {0, 0, 2}}, {{'b', 2}, {'i', 38}, {'j', 24}, {'k', 27}}, TC_RT_F32);
+  check({"isk", {4, 3, 5}, {0, 0, 0}}, {"ktj", {5, 2, 6}, {0, 0, 0}},
+        {"ij", {4, 6}, {0, 0}}, {{'i', 4}, {'j', 6}, {'k', 5}, {'s', 3}, {'t', 2}}, TC_RT_F32);
+  check({"ab", {7, 3}, {0, 0}}, {"a", {7}, {0}}, {"", {}, {}}, {{'a', 7}, {'b', 3}}, TC_RT_F32);
 }
 
 TEST(TileContract, CountsFlops) {

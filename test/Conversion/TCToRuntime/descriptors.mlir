@@ -4,23 +4,23 @@
 // unittests/Runtime/DescriptorsTest.cpp: compiler and runtime agree on them.
 // RUN: tc-opt %s --tc-lower-to-runtime | FileCheck %s
 
-// array: [rank, kind, init, on_disk, grid_rank, grid..., (extent, grid_dim, skew_dim, file_dim, split_dim, cyclic)...]
-// CHECK-DAG: = dense<[2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, 1, 0, 1, -1, 0, 0]>
-// CHECK-DAG: = dense<[3, 1, 2, 0, 1, 4, 8, -1, -1, 2, -1, 0, 6, -1, -1, 0, -1, 0, 4, -1, -1, 1, -1, 0, 0]>
+// array: [rank, kind, init, on_disk, elem, grid_rank, grid..., (extent, grid_dim, skew_dim, file_dim, split_dim, cyclic)..., summed]
+// CHECK-DAG: = dense<[2, 0, 0, 1, 0, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, 1, 0, 1, -1, 0, 0]>
+// CHECK-DAG: = dense<[3, 1, 2, 0, 1, 1, 4, 8, -1, -1, 2, -1, 0, 6, -1, -1, 0, -1, 0, 4, -1, -1, 1, -1, 0, 0]>
 // tile: [rank, root_only, shape...]
 // CHECK-DAG: = dense<[2, 1, 16, 32]>
 // CHECK-DAG: = dense<[2, 0, 16, 16]>
 // shift tile: [rank, grid_dim, shape..., subshape...]
 // CHECK-DAG: = dense<[2, 1, 16, 32, 16, 16]>
-// tile contraction: [ranks, shapes, labels, num_labels, extents]
-// CHECK-DAG: = dense<[3, 3, 2, 16, 32, 2, 8, 32, 2, 16, 8, 0, 2, 3, 1, 2, 3, 0, 1, 4, 16, 8, 4, 2]>
-// all-reduce tile: [rank, shape...]
-// CHECK-DAG: = dense<[2, 16, 8]>
+// tile contraction: [ranks, elem, shapes, labels, num_labels, extents]
+// CHECK-DAG: = dense<[3, 3, 2, 0, 16, 32, 2, 8, 32, 2, 16, 8, 0, 2, 3, 1, 2, 3, 0, 1, 4, 16, 8, 4, 2]>
+// all-reduce tile: [rank, elem, shape...]
+// CHECK-DAG: = dense<[2, 1, 16, 8]>
 // slice: [rank, extents...]
 // CHECK-DAG: = dense<[3, 1000, 70, 40]>
 func.func @descriptions(%i: index, %k: index) {
   %A = tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0] init input {on_disk} : !tc.array<2 x f64 on 2>
-  %C = tc.array replicated "C" [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1] init root_input {file_dims = array<i64: 2, 0, 1>} : !tc.array<3 x f64 on 1>
+  %C = tc.array replicated "C" [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1] init root_input {file_dims = array<i64: 2, 0, 1>} : !tc.array<3 x f32 on 1>
   %a = memref.alloc() : memref<16x32xf64>
   %a3 = memref.alloc() : memref<16x32x2xf64>
   %b = memref.alloc() : memref<8x32x2xf64>
@@ -32,8 +32,9 @@ func.func @descriptions(%i: index, %k: index) {
   tc.tile_contract %c[%i, %i] ["i", "j"] += %a3[%i, %k, %k] ["i", "k", "l"] * %b[%i, %k, %k] ["j", "k", "l"]
       extents {i = 16 : i64, j = 8 : i64, k = 4 : i64, l = 2 : i64}
       : memref<16x32x2xf64>, memref<8x32x2xf64> -> memref<16x8xf64>
-  tc.allreduce_tile %c : memref<16x8xf64>
+  %cs = memref.alloc() : memref<16x8xf32>
+  tc.allreduce_tile %cs : memref<16x8xf32>
   tc.write_tile %d into %A[%i, %i] : memref<16x16xf64>, !tc.array<2 x f64 on 2>
-  tc.load_slice %C [1000, 70, 40] at [%i, %i, %i] : !tc.array<3 x f64 on 1>
+  tc.load_slice %C [1000, 70, 40] at [%i, %i, %i] : !tc.array<3 x f32 on 1>
   return
 }

@@ -19,15 +19,6 @@ func.func @unlowered_sum(%A: tensor<4x6xf64>) -> tensor<4xf64> {
 
 // -----
 
-// The runtime computes in f64: an f32 array is refused, not lowered as f64.
-func.func @single_precision() {
-  // expected-error @+1 {{'tc.array' op holds 'f32' elements; tc's runtime computes in f64 only}}
-  %A = tc.array distributed "A" [8] on [2] dims [0] skew [-1] init zero : !tc.array<1 x f32 on 1>
-  return
-}
-
-// -----
-
 // Against the module's machine: a grid of more processes than the machine's
 // cannot run.
 module attributes {tc.machine = #tc.machine<procs = 3, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {

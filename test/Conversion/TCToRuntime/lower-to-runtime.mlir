@@ -3,26 +3,26 @@
 // pointer, offsets in a stack buffer scoped to the call.
 // RUN: tc-opt %s --tc-lower-to-runtime --split-input-file | FileCheck %s
 
-// The array descriptor: rank 2, distributed (0), input (0), on disk, grid [2, 2],
+// The array descriptor: rank 2, distributed (0), input (0), on disk, f64 (0), grid [2, 2],
 // then (extent, grid dim, skew dim, file dim, split dim, cyclic) per dimension.
-// CHECK-DAG: memref.global "private" constant @[[ADESC:__tc_desc_[0-9]+]] : memref<20xi64> = dense<[2, 0, 0, 1, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, -1, -1, 1, -1, 0, 0]>
+// CHECK-DAG: memref.global "private" constant @[[ADESC:__tc_desc_[0-9]+]] : memref<21xi64> = dense<[2, 0, 0, 1, 0, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, -1, -1, 1, -1, 0, 0]>
 // CHECK-DAG: memref.global "private" constant @[[NAME:__tc_name_[0-9]+]] : memref<2xi8> = dense<[65, 0]>
 // Tile shape [rank, flag, shape...]: read_tile's root_only flag is 1.
 // CHECK-DAG: memref.global "private" constant @[[ROOT:__tc_desc_[0-9]+]] : memref<4xi64> = dense<[2, 1, 16, 16]>
 // CHECK-DAG: memref.global "private" constant @[[TILE:__tc_desc_[0-9]+]] : memref<4xi64> = dense<[2, 0, 16, 16]>
 // shift_tile: [rank, grid_dim, shape..., subshape...].
 // CHECK-DAG: memref.global "private" constant @[[SHIFT:__tc_desc_[0-9]+]] : memref<6xi64> = dense<[2, 1, 16, 16, 8, 16]>
-// allreduce_tile: [rank, shape...].
-// CHECK-DAG: memref.global "private" constant @[[SHAPE:__tc_desc_[0-9]+]] : memref<3xi64> = dense<[2, 16, 16]>
+// allreduce_tile: [rank, elem, shape...]; f64 (0) of [16, 16] is the same
+// sequence as the tile description above, so the two share one constant.
 // tile_contract: ranks, shapes, label ids (i = 0, j = 1, k = 2), label count, extents.
-// CHECK-DAG: memref.global "private" constant @[[CONTRACT:__tc_desc_[0-9]+]] : memref<19xi64> = dense<[2, 2, 2, 16, 16, 16, 16, 16, 16, 0, 2, 2, 1, 0, 1, 3, 16, 16, 8]>
+// CHECK-DAG: memref.global "private" constant @[[CONTRACT:__tc_desc_[0-9]+]] : memref<20xi64> = dense<[2, 2, 2, 0, 16, 16, 16, 16, 16, 16, 0, 2, 2, 1, 0, 1, 3, 16, 16, 8]>
 // Per-rank predictions of a fused program.
 // CHECK-DAG: memref.global "private" constant @{{__tc_pred_[0-9]+}} : memref<4xf64> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>
 // Every kind and initial value reaches the runtime as its tc_rt_kind / tc_rt_init
 // (entries 1 and 2).
-// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<13xi64> = dense<[1, 1, 2, 0, 1, 4, 8, -1, -1, 0, -1, 0, 0]>
-// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<13xi64> = dense<[1, 2, 1, 1, 1, 4, 8, -1, -1, 0, -1, 0, 0]>
-// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<13xi64> = dense<[1, 3, 0, 1, 1, 4, 8, -1, -1, 0, -1, 0, 0]>
+// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<14xi64> = dense<[1, 1, 2, 0, 0, 1, 4, 8, -1, -1, 0, -1, 0, 0]>
+// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<14xi64> = dense<[1, 2, 1, 1, 0, 1, 4, 8, -1, -1, 0, -1, 0, 0]>
+// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<14xi64> = dense<[1, 3, 0, 1, 0, 1, 4, 8, -1, -1, 0, -1, 0, 0]>
 // CHECK-LABEL: func.func @prog()
 // CHECK: call @tc_rt_plan(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (f64, f64, f64, i64) -> ()
 // CHECK: call @tc_rt_plan_per_rank(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64) -> ()
@@ -44,7 +44,7 @@
 // CHECK: memref.get_global @[[CONTRACT]]
 // CHECK: memref.alloca() : memref<6xi64>
 // CHECK: call @tc_rt_tile_contract(
-// CHECK: memref.get_global @[[SHAPE]]
+// CHECK: memref.get_global @[[TILE]]
 // CHECK: call @tc_rt_allreduce_tile(
 // CHECK: call @tc_rt_write_tile(%[[A]],
 // CHECK: call @tc_rt_shift_array(%[[A]], %{{.*}}) : (!llvm.ptr, i64) -> ()
