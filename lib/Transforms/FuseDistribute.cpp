@@ -41,19 +41,21 @@ struct FuseDistributePass : public tc::impl::FuseDistributeBase<FuseDistributePa
                          << " is out of range 1.." << kMaxGridDims;
       return signalPassFailure();
     }
-    FailureOr<FusionCostSetup> costs = loadFusionCosts(module, machineFile, latency, ioLatency,
-                                                        callOverhead);
-    if (failed(costs))
-      return signalPassFailure();
     for (func::FuncOp func : trees)
-      if (failed(planFunction(func, *costs)))
+      if (failed(planFunction(module, func)))
         return signalPassFailure();
   }
 
-  LogicalResult planFunction(func::FuncOp func, const FusionCostSetup &costs) {
+  LogicalResult planFunction(ModuleOp module, func::FuncOp func) {
     FailureOr<FunctionTree> tree = buildFunctionTree(func);
     if (failed(tree))
       return failure();
+    // Volumes in bytes of the tree's element type.
+    FailureOr<FusionCostSetup> loaded = loadFusionCosts(module, tree->elementType(), machineFile,
+                                                         latency, ioLatency, callOverhead);
+    if (failed(loaded))
+      return failure();
+    const FusionCostSetup &costs = *loaded;
     FusionSearchOptions options;
     options.maxGridDims = maxGridDims;
     options.virtualPartitioning = virtualPartitioning;

@@ -59,7 +59,8 @@ private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   /// A constant buffer of ones of `shape` (a module-level memref.global).
   Value ones(ArrayRef<int64_t> shape) {
-    auto type = MemRefType::get(shape, b.getF64Type());
+    const Type elementType = tree.elementType();
+    auto type = MemRefType::get(shape, elementType);
     auto module = func->getParentOfType<ModuleOp>();
     std::string name;
     for (int n = 0;; ++n) {
@@ -70,9 +71,10 @@ private:
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(module.getBody());
-      auto tensorType = RankedTensorType::get(shape, b.getF64Type());
+      auto tensorType = RankedTensorType::get(shape, elementType);
       memref::GlobalOp::create(b, loc, name, b.getStringAttr("private"), type,
-                               DenseElementsAttr::get(tensorType, 1.0), /*constant=*/true,
+                               DenseElementsAttr::get(tensorType, b.getFloatAttr(elementType, 1.0)),
+                               /*constant=*/true,
                                /*alignment=*/nullptr);
     }
     return memref::GetGlobalOp::create(b, loc, type, name);
@@ -84,7 +86,7 @@ private:
   SmallVector<int64_t> localShape(int node, const Distribution &dist) const;
 
   func::FuncOp func;
-  const MachineModel &machine;
+  MachineModel machine; ///< the module's, in bytes of the tree's element type (readPlan)
   OpBuilder b;
   Location loc;
   FunctionTree tree;
@@ -99,6 +101,7 @@ LogicalResult FusedLowering::readPlan() {
   if (failed(built))
     return failure();
   tree = std::move(*built);
+  machine = forElementType(machine, tree.elementType());
   auto planAttr = func->getAttrOfType<FusionPlanAttr>(TCDialect::getFusionPlanAttrName());
   Grid grid(planAttr.getGrid().getShape().begin(), planAttr.getGrid().getShape().end());
   FailureOr<std::vector<NodeDecision>> decisions = readFusionDecisions(func, tree, grid);
@@ -169,10 +172,10 @@ void FusedLowering::createArrays() {
       SmallVector<int64_t> extents;
       for (int i : v.dims)
         extents.push_back(sliceExtent(node, i, dist));
-      auto type = MemRefType::get(localShape(node, dist), b.getF64Type());
+      auto type = MemRefType::get(localShape(node, dist), tree.elementType());
       buffer = memref::AllocOp::create(b, loc, type);
       SmallVector<int64_t> skew(v.dims.size(), -1);
-      auto arrayType = ArrayType::get(b.getContext(), extents.size(), b.getF64Type(),
+      auto arrayType = ArrayType::get(b.getContext(), extents.size(), tree.elementType(),
                                       plan.grid.size());
       return ArrayOp::create(b, loc, arrayType, a.name, extents, plan.grid,
                              dist.gridDims(plan.grid, v.dims), skew, ArrayKind::Distributed,

@@ -55,13 +55,15 @@ FailureOr<llvm::json::Object> mlir::tc::readMachineJson(ModuleOp module, StringR
   return std::move(*object);
 }
 
-FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(ModuleOp module, StringRef machineFile,
+FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(ModuleOp module, Type elementType,
+                                                     StringRef machineFile,
                                                      double latencyOption,
                                                      double ioLatencyOption,
                                                      double callOverheadOption) {
   FailureOr<MachineModel> model = getMachineModel(module);
   if (failed(model))
     return failure();
+  *model = forElementType(*model, elementType);
   FusionCostSetup setup;
   setup.machine = FusionMachine{model->procs, model->memBytes, model->elemBytes,
                                 model->flopRate, model->runtimeVolumes};

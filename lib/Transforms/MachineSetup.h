@@ -39,7 +39,8 @@ FailureOr<llvm::json::Object> readMachineJson(ModuleOp module, StringRef path);
 /// comes from the option when > 0, else from the file, else 1e-5 s; the slice
 /// I/O latency and call overhead from the options when >= 0, else the file's
 /// io_latency / call_overhead, else 1e-4 s and 1e-6 s; the flop rate from the
-/// module's #tc.machine (tc-set-machine reads the file's flop_rate into it).
+/// module's #tc.machine (tc-set-machine reads the file's flop_rate into it);
+/// volumes in bytes of `elementType` (forElementType).
 struct FusionCostSetup {
   std::shared_ptr<const CommCostModel> comm;
   FusionMachine machine;
@@ -47,9 +48,9 @@ struct FusionCostSetup {
   size_t measuredPairs = 0;
   double stagingBytes = 0; ///< kept out of machine.memBytes for the runtime's buffers
 };
-FailureOr<FusionCostSetup> loadFusionCosts(ModuleOp module, StringRef machineFile,
-                                           double latencyOption, double ioLatencyOption,
-                                           double callOverheadOption);
+FailureOr<FusionCostSetup> loadFusionCosts(ModuleOp module, Type elementType,
+                                           StringRef machineFile, double latencyOption,
+                                           double ioLatencyOption, double callOverheadOption);
 
 /// Bytes a fused program stages redistributions and slice I/O in (the
 /// runtime's chunk): a sixteenth of the memory, between 1 KiB and 4 MiB. Send

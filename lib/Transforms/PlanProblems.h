@@ -28,6 +28,10 @@ struct FunctionTree {
   OperatorTree tree;
   std::vector<Value> values;       ///< the array of each node
   std::vector<Operation *> ops;    ///< the producing tc op (null for inputs)
+  /// The element type of every array (the ops' verifiers make a tree's one).
+  Type elementType() const {
+    return cast<RankedTensorType>(values[tree.root()].getType()).getElementType();
+  }
 };
 
 /// True when `func` holds two or more tc.contract/tc.sum ops (an operator tree
