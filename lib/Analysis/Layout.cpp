@@ -1,6 +1,7 @@
 //===- Layout.cpp - block distributions and redistribution cost ----------===//
 #include "TC/Analysis/Layout.h"
 #include "TC/Analysis/ProcessorGrid.h"
+#include "TC/Analysis/RedistributionTraffic.h"
 
 #include <algorithm>
 #include <cmath>
@@ -98,79 +99,27 @@ double localBytes(const Layout &layout, const std::vector<std::string> &labels,
   return bytes;
 }
 
-namespace {
-/// The grid dimension splitting `label` in `layout` into several blocks, or -1.
-int splittingDim(const Layout &layout, const std::string &label) {
-  int64_t d = layout.gridDimOf(label);
-  return d >= 0 && layout.grid[d] > 1 ? static_cast<int>(d) : -1;
-}
-/// The coordinate along its grid dimension holding element i of `label`.
-int64_t ownerOf(const Layout &layout, int d, int64_t extent, int64_t i) {
-  int64_t nb = layout.cyclicBlock(d);
-  if (nb > 0)
-    return (i / nb) % layout.grid[d];
-  return i / ((extent + layout.grid[d] - 1) / layout.grid[d]);
-}
-} // namespace
-
 void redistributionVolumes(const Layout &from, const Layout &to,
                            const std::vector<std::string> &labels,
                            const std::map<std::string, int64_t> &extents, int64_t elemBytes,
                            std::vector<double> &sent, std::vector<double> &received) {
-  const std::vector<int64_t> &grid = from.grid;
-  const int64_t P = from.procs();
-  sent.assign(P, 0);
-  received.assign(P, 0);
-  // count[l][a][b]: elements of label l at source coordinate a and destination
-  // coordinate b (a single coordinate 0 where a layout does not distribute l).
-  std::vector<std::vector<std::vector<double>>> count;
-  std::vector<int> src, dst;
-  for (const std::string &l : labels) {
-    int s = splittingDim(from, l), t = splittingDim(to, l);
-    int64_t e = extents.at(l);
-    std::vector<std::vector<double>> m(s >= 0 ? grid[s] : 1,
-                                       std::vector<double>(t >= 0 ? grid[t] : 1, 0));
-    for (int64_t i = 0; i < e; ++i)
-      m[s >= 0 ? ownerOf(from, s, e, i) : 0][t >= 0 ? ownerOf(to, t, e, i) : 0] += 1;
-    count.push_back(m);
-    src.push_back(s);
-    dst.push_back(t);
-  }
-  auto coords = [&](int64_t rank) {
-    std::vector<int64_t> c(grid.size());
-    for (size_t g = grid.size(); g-- > 0;) {
-      c[g] = rank % grid[g];
-      rank /= grid[g];
+  auto holding = [&](const Layout &layout) {
+    ArrayHolding h{layout.grid, !layout.isReplicated(), {}};
+    for (const std::string &l : labels) {
+      HeldDim d;
+      d.extent = extents.at(l);
+      d.gridDim = layout.gridDimOf(l);
+      d.cyclic = d.gridDim >= 0 ? layout.cyclicBlock(d.gridDim) : 0;
+      h.dims.push_back(d);
     }
-    return c;
+    return h;
   };
-  std::vector<bool> splits(grid.size(), false);
-  for (int s : src)
-    if (s >= 0)
-      splits[s] = true;
-  for (int64_t h = 0; h < P; ++h) {
-    std::vector<int64_t> ch = coords(h);
-    for (int64_t r = 0; r < P; ++r) {
-      if (h == r)
-        continue;
-      std::vector<int64_t> cr = coords(r);
-      bool sameBlock = true, sends = true;
-      for (size_t g = 0; g < grid.size(); ++g) {
-        if (ch[g] == cr[g])
-          continue;
-        if (splits[g])
-          sameBlock = false;
-        else
-          sends = false;
-      }
-      if (!sends || sameBlock)
-        continue;
-      double n = static_cast<double>(elemBytes);
-      for (size_t l = 0; l < labels.size(); ++l)
-        n *= count[l][src[l] >= 0 ? ch[src[l]] : 0][dst[l] >= 0 ? cr[dst[l]] : 0];
-      sent[h] += n;
-      received[r] += n;
-    }
+  RedistributionTraffic t = redistributionTraffic(holding(from), holding(to));
+  sent.clear();
+  received.clear();
+  for (size_t r = 0; r < t.sent.size(); ++r) {
+    sent.push_back(static_cast<double>(t.sent[r] * elemBytes));
+    received.push_back(static_cast<double>(t.received[r] * elemBytes));
   }
 }
 

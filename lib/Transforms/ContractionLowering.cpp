@@ -310,6 +310,22 @@ void ContractionLowering::emitPredictions(const RankVolumes *volumes) {
       diskPerRank ? b.getDenseF64ArrayAttr(volumes->disk) : DenseF64ArrayAttr());
 }
 
+ArrayHolding ContractionLowering::holdingOf(const ArrayInfo &a) const {
+  ArrayHolding h{std::vector<int64_t>(grid.begin(), grid.end()),
+                 a.kind == ArrayKind::Distributed, {}};
+  for (size_t d = 0; d < a.extents.size(); ++d) {
+    HeldDim held;
+    held.extent = a.extents[d];
+    held.gridDim = a.dims[d];
+    held.skewDim = a.skew[d];
+    held.cyclic = a.cyclic.empty() ? 0 : a.cyclic[d];
+    // A slab array deals dim 0 out over the ranks (the runtime's TC_RT_SLAB).
+    held.slab = a.kind == ArrayKind::Slab && d == 0;
+    h.dims.push_back(held);
+  }
+  return h;
+}
+
 Value ContractionLowering::createArray(ArrayInfo &a, Value storage) {
   auto type = ArrayType::get(b.getContext(), a.extents.size(), elementType(op), grid.size());
   DenseI64ArrayAttr split = llvm::any_of(a.split, [](int64_t g) { return g >= 0; })

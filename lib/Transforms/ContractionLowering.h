@@ -13,6 +13,7 @@
 #include "TC/Analysis/ContractionPlanner.h"
 #include "TC/Analysis/CosmaSchedule.h"
 #include "TC/Analysis/PummaSchedule.h"
+#include "TC/Analysis/RedistributionTraffic.h"
 #include "MachineSetup.h"
 #include "TC/Dialect/TCOps.h"
 
@@ -87,6 +88,8 @@ private:
   /// exactly, uneven blocks and tiles included, for Gao et al.'s programs and
   /// batch (docs/Derivations.md D31).
   std::optional<RankVolumes> exactRankVolumes();
+  /// How the runtime holds `a` on the plan's grid (for redistribution traffic).
+  ArrayHolding holdingOf(const ArrayInfo &a) const;
   void emitGroup(unsigned n);
   void emitContraction();
   Value offsetOf(Role x, bool inside);

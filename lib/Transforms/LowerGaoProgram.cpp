@@ -161,9 +161,14 @@ int64_t blockLength(int64_t extent, int64_t parts, int64_t b) {
 } // namespace
 
 std::optional<RankVolumes> ContractionLowering::exactRankVolumes() {
-  if (llvm::any_of(given, [](const std::optional<ArrayInfo> &g) { return g.has_value(); }))
-    return std::nullopt;
   const int64_t P = machine.procs, e = machine.elemBytes, passes = grid[0];
+  // Stages 1 and 3 ([G] 2.3): given inputs move into the compute arrays, the
+  // result into its required layout, rank by rank as the runtime moves them.
+  std::vector<RedistributionTraffic> stages;
+  for (int x = 0; x < 3; ++x)
+    if (given[x])
+      stages.push_back(x == RC ? redistributionTraffic(holdingOf(arrays[x]), holdingOf(*given[x]))
+                               : redistributionTraffic(holdingOf(*given[x]), holdingOf(arrays[x])));
   const bool outsideRotation = algorithm == ParallelAlgorithm::Rotation && !inside;
   // Elements of each array's padded block, and of one tile buffer.
   auto paddedBlock = [&](const ArrayInfo &a) {
@@ -278,6 +283,12 @@ std::optional<RankVolumes> ContractionLowering::exactRankVolumes() {
         }
       }
       t.received = t.sent;
+    }
+    for (const RedistributionTraffic &s : stages) {
+      t.sent += s.sent[r];
+      t.received += s.received[r];
+      if (!inCore) // the source's scratch file read, the destination's written
+        disk += 2 * s.kept[r] + s.sent[r] + s.received[r];
     }
     v.sent.push_back(static_cast<double>(t.sent * e));
     v.received.push_back(static_cast<double>(t.received * e));

@@ -3,13 +3,19 @@
 // The bytes tc_rt_redistribute sends and receives on every rank equal what
 // exchangeVolumes (lib/Analysis/CommCostModel) predicts, for every pair of
 // distribution patterns of a four-index array on every logical grid of P: the
-// basis of predicted == measured communication for fused operator trees.
+// basis of predicted == measured communication for fused operator trees. And
+// redistributionTraffic (lib/Analysis/RedistributionTraffic) gives every
+// rank's bytes sent, received, read and written for arrays of every kind the
+// single-contraction lowerings move (stages 1 and 3 of Gao et al. 2.3):
+// uneven extents, 2-D grids, pre-skewed, block-cyclic, slab and whole
+// destinations, in memory and on disk.
 //
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
 #include "TestArrays.h"
 
 #include "TC/Analysis/CommCostModel.h"
+#include "TC/Analysis/RedistributionTraffic.h"
 
 #include <gtest/gtest.h>
 
@@ -57,6 +63,80 @@ TEST(RedistributePrediction, EveryPatternOnEveryGrid) {
       }
   }
   EXPECT_GT(pairs, 0);
+}
+
+/// A rank-2 array of `kind` with extents {13, 7} on `grid`, dimension d held
+/// along grid dimension dims[d] with skew skew[d] and block-cyclic block
+/// cyclic[d]; the matching holding for the analysis.
+struct Held {
+  tc_rt_kind kind;
+  std::vector<int64_t> dims, skew, cyclic;
+};
+const int64_t kExtents[2] = {13, 7};
+
+void *create(const Held &h, const std::vector<int64_t> &grid, bool onDisk, const char *name) {
+  ArrayDesc d;
+  d.kind = h.kind;
+  d.init = TC_RT_INIT_ZERO;
+  d.onDisk = onDisk;
+  d.grid = grid;
+  for (int x = 0; x < 2; ++x)
+    d.dims.push_back({kExtents[x], h.dims[x], h.skew[x], x, -1, h.cyclic[x]});
+  ctx().options.scratch = "/tmp";
+  return tc_rt_array(d.encode().data(), name, nullptr);
+}
+
+ArrayHolding holding(const Held &h, const std::vector<int64_t> &grid) {
+  ArrayHolding out{grid, h.kind == TC_RT_DISTRIBUTED, {}};
+  for (int x = 0; x < 2; ++x)
+    out.dims.push_back({kExtents[x], h.dims[x], h.skew[x], h.cyclic[x],
+                        h.kind == TC_RT_SLAB && x == 0});
+  return out;
+}
+
+TEST(RedistributePrediction, TrafficOfEveryArrayKind) {
+  const int64_t P = ctx().size, r = ctx().rank;
+  std::vector<std::vector<int64_t>> grids = {{P}};
+  if (P == 4)
+    grids.push_back({2, 2});
+  int cases = 0;
+  for (const std::vector<int64_t> &grid : grids) {
+    const bool twoD = grid.size() == 2;
+    const int64_t g1 = twoD ? 1 : -1;
+    std::vector<Held> sources = {
+        {TC_RT_DISTRIBUTED, {0, -1}, {-1, -1}, {0, 0}},
+        {TC_RT_DISTRIBUTED, {-1, 0}, {-1, -1}, {0, 0}},
+        {TC_RT_DISTRIBUTED, {0, g1}, {-1, -1}, {0, 0}},
+        {TC_RT_DISTRIBUTED, {0, -1}, {-1, -1}, {2, 0}},
+        {TC_RT_REPLICATED, {-1, -1}, {-1, -1}, {0, 0}},
+    };
+    std::vector<Held> destinations = sources;
+    destinations.push_back({TC_RT_SLAB, {-1, -1}, {-1, -1}, {0, 0}});
+    destinations.push_back({TC_RT_GATHERED, {-1, -1}, {-1, -1}, {0, 0}});
+    if (twoD) // Cannon's pre-skewed blocks
+      destinations.push_back({TC_RT_DISTRIBUTED, {0, 1}, {1, -1}, {0, 0}});
+    for (const Held &from : sources)
+      for (const Held &to : destinations)
+        for (bool onDisk : {false, true}) {
+          ++cases;
+          void *source = create(from, grid, onDisk, "S");
+          void *destination = create(to, grid, onDisk, "D");
+          Counters before = compute();
+          tc_rt_redistribute(source, destination);
+          releaseArrays();
+          RedistributionTraffic t = redistributionTraffic(holding(from, grid), holding(to, grid));
+          const std::string what = "rank " + std::to_string(r) + ", case " + std::to_string(cases);
+          EXPECT_EQ(compute().bytesSent - before.bytesSent, 8.0 * t.sent[r]) << what;
+          EXPECT_EQ(compute().bytesReceived - before.bytesReceived, 8.0 * t.received[r]) << what;
+          EXPECT_EQ(compute().bytesRead - before.bytesRead,
+                    onDisk ? 8.0 * (t.kept[r] + t.sent[r]) : 0.0)
+              << what;
+          EXPECT_EQ(compute().bytesWritten - before.bytesWritten,
+                    onDisk ? 8.0 * (t.kept[r] + t.received[r]) : 0.0)
+              << what;
+        }
+  }
+  EXPECT_GT(cases, 0);
 }
 
 } // namespace
