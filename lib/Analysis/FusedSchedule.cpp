@@ -18,13 +18,6 @@ public:
 
   FusedSchedule build() {
     FusedSchedule out;
-    for (const FusionPlan::Node &n : plan.nodes)
-      if (!fusedWithoutVirtualPartitioning(plan.grid, n.edge)) {
-        out.error = "the plan fuses a loop split differently at its two ends (virtual "
-                    "partitioning), which the loop nest does not express; plan with "
-                    "virtual-partitioning=false";
-        return out;
-      }
     assignOwners();
     out.program = emitRegion(kProgram);
     out.error = error;
@@ -49,8 +42,29 @@ private:
     }
   }
 
-  /// Parts of `index` in the distribution the region's loops run in.
-  int64_t loopParts(int region, int index) const {
+  /// Blocks of loop `index` in `region`: lcm(p_v, p_u) of the edges fusing it
+  /// there, the region's own and those of the arrays it produces ([C]
+  /// 3.2(iii) virtual partitioning; p_v = p_u without), which must agree; the
+  /// loop then runs over extent / lcm values, each a slice of one element per
+  /// virtual block.
+  int64_t loopParts(int region, int index) {
+    int64_t parts = 0;
+    auto consider = [&](int node) {
+      const FusionEdge &edge = plan.nodes[node].edge;
+      if (!contains(edge.fused, index))
+        return;
+      int64_t p = virtualParts(plan.grid, edge, index);
+      if (parts && p != parts)
+        error = "loop '" + tree.indexName(index) + "' is split into " + std::to_string(parts) +
+                " and " + std::to_string(p) + " virtual blocks by the fusions it serves";
+      parts = p;
+    };
+    if (region != kProgram)
+      consider(region);
+    for (int g : owned[region])
+      consider(g);
+    if (parts)
+      return parts;
     int node = region == kProgram ? tree.root() : region;
     return plan.nodes[node].decision.compute.parts(plan.grid, index);
   }
@@ -76,8 +90,8 @@ private:
         if (contains(level & ~open, t)) {
           ScheduleItem loop = item(ScheduleItem::Kind::Loop, -1);
           loop.index = t;
-          int64_t parts = loopParts(region, t);
-          loop.trips = (tree.extent(t) + parts - 1) / parts;
+          loop.parts = loopParts(region, t);
+          loop.trips = (tree.extent(t) + loop.parts - 1) / loop.parts;
           container->push_back(std::move(loop));
           container = &container->back().body;
         }

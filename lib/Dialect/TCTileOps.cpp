@@ -298,9 +298,10 @@ LogicalResult TileContractOp::verify() {
     MemRefType type;
     size_t numOffsets;
     ArrayAttr labels;
-  } sides[3] = {{"c", getC().getType(), getCOffsets().size(), getCLabels()},
-                {"a", getA().getType(), getAOffsets().size(), getALabels()},
-                {"b", getB().getType(), getBOffsets().size(), getBLabels()}};
+    std::optional<ArrayRef<int64_t>> steps;
+  } sides[3] = {{"c", getC().getType(), getCOffsets().size(), getCLabels(), getCSteps()},
+                {"a", getA().getType(), getAOffsets().size(), getALabels(), getASteps()},
+                {"b", getB().getType(), getBOffsets().size(), getBLabels(), getBSteps()}};
   // One element type: the kernel is one BLAS call (dgemm or sgemm).
   for (const Side &s : {sides[1], sides[2]})
     if (s.type.getElementType() != sides[0].type.getElementType())
@@ -317,6 +318,9 @@ LogicalResult TileContractOp::verify() {
     if (static_cast<int64_t>(s.labels.size()) != s.type.getRank())
       return emitOpError() << "operand " << s.name << " has " << s.labels.size()
                            << " labels for rank " << s.type.getRank();
+    if (s.steps && static_cast<int64_t>(s.steps->size()) != s.type.getRank())
+      return emitOpError() << "operand " << s.name << " has " << s.steps->size()
+                           << " steps for rank " << s.type.getRank();
     llvm::StringSet<> seen;
     for (auto [d, attr] : llvm::enumerate(s.labels)) {
       StringRef label = cast<StringAttr>(attr).getValue();
@@ -327,8 +331,14 @@ LogicalResult TileContractOp::verify() {
       auto extent = dyn_cast_or_null<IntegerAttr>(getExtents().get(label));
       if (!extent)
         return emitOpError() << "label '" << label << "' has no integer extent";
-      if (extent.getInt() < 1 || extent.getInt() > s.type.getDimSize(d))
+      const int64_t step = s.steps ? (*s.steps)[d] : 1;
+      if (step < 1)
+        return emitOpError() << "operand " << s.name << " has step " << step
+                             << " in dimension " << d << "; steps are positive";
+      // The sub-tile spans (extent - 1) * step + 1 elements of the dimension.
+      if (extent.getInt() < 1 || (extent.getInt() - 1) * step + 1 > s.type.getDimSize(d))
         return emitOpError() << "label '" << label << "' has extent " << extent.getInt()
+                             << (step > 1 ? " with step " + std::to_string(step) : "")
                              << " but dimension " << d << " of operand " << s.name
                              << " has size " << s.type.getDimSize(d);
     }

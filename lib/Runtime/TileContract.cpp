@@ -31,6 +31,13 @@ template <typename T> struct Operand {
   T *data;
   Shape shape, labels;
   const int64_t *offsets;
+  /// Per dimension, the sub-tile takes every steps[d]-th element (a fused
+  /// loop's virtual blocks in a block it does not slice, Cociorva et al.
+  /// 3.2(iii)); 1: contiguous.
+  Shape steps;
+  bool contiguous() const {
+    return std::all_of(steps.begin(), steps.end(), [](int64_t s) { return s == 1; });
+  }
 };
 
 /// A row-major matrix view: element (r, c) is data[trans ? c*ld + r : r*ld + c].
@@ -42,6 +49,8 @@ template <typename T> struct Mat {
 };
 
 template <typename T> bool isWhole(const Operand<T> &x, const Shape &labelExtent) {
+  if (!x.contiguous())
+    return false;
   for (size_t i = 0; i < x.shape.size(); ++i)
     if (x.offsets[i] != 0 || x.shape[i] != labelExtent[x.labels[i]])
       return false;
@@ -74,7 +83,7 @@ void permuteCopy(const Operand<T> &x, const Shape &order, const Shape &labelExte
   Shape tileStride(d), ext(d);
   for (size_t i = 0; i < d; ++i) {
     size_t src = std::find(x.labels.begin(), x.labels.end(), order[i]) - x.labels.begin();
-    tileStride[i] = stride[src];
+    tileStride[i] = stride[src] * x.steps[src];
     ext[i] = labelExtent[order[i]];
   }
   Shape packedStride = rowMajorStrides(ext);
@@ -98,7 +107,7 @@ Mat<T> asMatrix(const Operand<T> &x, const Shape &rows, const Shape &cols,
   }
   // A sub-tile of a matrix is a matrix with the buffer's row stride (a round
   // of a block used in place).
-  if (x.shape.size() == 2 && rows.size() == 1 && cols.size() == 1) {
+  if (x.shape.size() == 2 && rows.size() == 1 && cols.size() == 1 && x.contiguous()) {
     T *corner = x.data + x.offsets[0] * x.shape[1] + x.offsets[1];
     if (x.labels == concat(rows, cols))
       return {corner, false, x.shape[1]};
@@ -184,7 +193,8 @@ void tileContract(const TileContractDescView &view, T *a, T *b, T *c, const int6
   T *buffers[3] = {a, b, c};
   Operand<T> ops[3];
   for (int x : {TC_RT_OPERAND_A, TC_RT_OPERAND_B, TC_RT_OPERAND_C})
-    ops[x] = {buffers[x], view.shape(x), view.labels(x), offsets + view.offsetIndex(x)};
+    ops[x] = {buffers[x], view.shape(x), view.labels(x), offsets + view.offsetIndex(x),
+              view.steps(x)};
   Shape labelExtent = view.labelExtents();
   auto has = [](const Operand<T> &x, int64_t l) {
     return std::find(x.labels.begin(), x.labels.end(), l) != x.labels.end();

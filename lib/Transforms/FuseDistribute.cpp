@@ -31,7 +31,8 @@ struct FuseDistributePass : public tc::impl::FuseDistributeBase<FuseDistributePa
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> trees;
     module.walk([&](func::FuncOp func) {
-      if (hasOperatorTree(func))
+      // A plan already there (by hand, or an earlier run) is kept as it is.
+      if (hasOperatorTree(func) && !func->hasAttr(TCDialect::getFusionPlanAttrName()))
         trees.push_back(func);
     });
     if (trees.empty())

@@ -93,7 +93,12 @@ private:
   FusionPlan plan;
   FusedSchedule schedule;
   std::vector<SliceArrays> arrays;
-  llvm::DenseMap<int, Value> openLoops; ///< index -> induction variable
+  /// An open fused loop: its induction variable and its (virtual) blocks.
+  struct OpenLoop {
+    Value iv;
+    int64_t parts = 1;
+  };
+  llvm::DenseMap<int, OpenLoop> openLoops; ///< by index
 };
 
 LogicalResult FusedLowering::readPlan() {
@@ -131,13 +136,15 @@ LogicalResult FusedLowering::readPlan() {
   for (size_t id = 0; id < plan.nodes.size(); ++id)
     for (int i : tree.tree.node(static_cast<int>(id)).dims) {
       const FusionEdge &edge = plan.nodes[id].edge;
-      int64_t parts = edge.produced.parts(grid, i);
-      if (contains(edge.fused, i) && tree.tree.extent(i) % parts != 0)
+      if (!contains(edge.fused, i))
+        continue;
+      int64_t parts = virtualParts(grid, edge, i);
+      if (tree.tree.extent(i) % parts != 0)
         return func.emitError()
                << "index '" << tree.tree.indexName(i) << "' (extent " << tree.tree.extent(i)
-               << ") is fused and split over " << parts
-               << " processes, which does not divide it; tc-lower-fused needs equal blocks "
-                  "of fused indices";
+               << ") is fused and split into " << parts
+               << " (virtual) blocks, which do not divide it; tc-lower-fused needs equal "
+                  "blocks of fused indices";
     }
   schedule = buildFusedSchedule(tree.tree, plan);
   if (!schedule.error.empty())
@@ -146,8 +153,9 @@ LogicalResult FusedLowering::readPlan() {
 }
 
 int64_t FusedLowering::sliceExtent(int node, int index, const Distribution &dist) const {
-  if (contains(plan.nodes[node].edge.fused, index))
-    return dist.parts(plan.grid, index); // one index per block
+  const FusionEdge &edge = plan.nodes[node].edge;
+  if (contains(edge.fused, index)) // one element per (virtual) block, [C] 3.2(iii)
+    return virtualParts(plan.grid, edge, index);
   return tree.tree.extent(index);
 }
 
@@ -194,30 +202,43 @@ void FusedLowering::createArrays() {
 SmallVector<Value> FusedLowering::shifts(int node) {
   SmallVector<Value> out;
   for (int i : tree.tree.node(node).dims)
-    out.push_back(contains(plan.nodes[node].edge.fused, i) ? openLoops.lookup(i) : index(0));
+    out.push_back(contains(plan.nodes[node].edge.fused, i) ? openLoops.lookup(i).iv : index(0));
   return out;
 }
 
 void FusedLowering::emitContract(int node) {
   const OperatorTree::Node &u = tree.tree.node(node);
-  // Open loops not fused for an operand select the current index of its block.
-  auto operand = [&](int id, SmallVector<Value> &offsets, SmallVector<Attribute> &labels) {
-    for (int i : tree.tree.node(id).dims) {
-      bool sliced = openLoops.count(i) && !contains(plan.nodes[id].edge.fused, i);
-      offsets.push_back(sliced ? openLoops.lookup(i) : index(0));
-      labels.push_back(b.getStringAttr(tree.tree.indexName(i)));
-    }
-  };
+  // An open loop not fused for an operand selects this iteration's element of
+  // each virtual block in the operand's block, where the virtual blocks lie one
+  // after another: every (extent / parts)-th element from the loop's value on.
   SmallVector<Value> offsets[3];
   SmallVector<Attribute> labels[3];
-  operand(u.children[0], offsets[0], labels[0]);
-  operand(node, offsets[2], labels[2]);
+  SmallVector<int64_t> steps[3];
+  auto operand = [&](int id, int x) {
+    for (int i : tree.tree.node(id).dims) {
+      auto open = openLoops.find(i);
+      bool sliced = open != openLoops.end() && !contains(plan.nodes[id].edge.fused, i);
+      offsets[x].push_back(sliced ? open->second.iv : index(0));
+      steps[x].push_back(sliced ? tree.tree.extent(i) / open->second.parts : 1);
+      labels[x].push_back(b.getStringAttr(tree.tree.indexName(i)));
+    }
+  };
+  auto stepsAttr = [&](int x) {
+    return llvm::all_of(steps[x], [](int64_t s) { return s == 1; })
+               ? DenseI64ArrayAttr()
+               : b.getDenseI64ArrayAttr(steps[x]);
+  };
+  operand(u.children[0], 0);
+  operand(node, 2);
   SmallVector<NamedAttribute> extents;
   SmallVector<int64_t> summedShape;
   for (int i = 0; i < tree.tree.numIndices(); ++i)
     if (contains(u.indices, i)) {
       int64_t parts = plan.nodes[node].decision.compute.parts(plan.grid, i);
-      int64_t local = openLoops.count(i) ? 1 : (tree.tree.extent(i) + parts - 1) / parts;
+      auto open = openLoops.find(i);
+      // Inside a loop: one element of each of its virtual blocks this process holds.
+      int64_t local = open != openLoops.end() ? open->second.parts / parts
+                                              : (tree.tree.extent(i) + parts - 1) / parts;
       extents.push_back(b.getNamedAttr(tree.tree.indexName(i), b.getI64IntegerAttr(local)));
       if (contains(u.summed(), i)) {
         summedShape.push_back(local);
@@ -227,17 +248,19 @@ void FusedLowering::emitContract(int node) {
   Value second;
   if (u.children.size() == 2) {
     labels[1].clear();
-    operand(u.children[1], offsets[1], labels[1]);
+    operand(u.children[1], 1);
     second = arrays[u.children[1]].finalBuffer();
   } else {
     // A summation ([C] 2) is the contraction with ones over the summed indices.
     second = ones(summedShape);
     offsets[1].assign(summedShape.size(), index(0));
+    steps[1].assign(summedShape.size(), 1);
   }
   TileContractOp::create(b, loc, arrays[node].producedBuffer, offsets[2],
                          b.getArrayAttr(labels[2]), arrays[u.children[0]].finalBuffer(),
                          offsets[0], b.getArrayAttr(labels[0]), second, offsets[1],
-                         b.getArrayAttr(labels[1]), b.getDictionaryAttr(extents));
+                         b.getArrayAttr(labels[1]), b.getDictionaryAttr(extents),
+                         stepsAttr(2), stepsAttr(0), stepsAttr(1));
 }
 
 void FusedLowering::emit(const std::vector<ScheduleItem> &items) {
@@ -248,7 +271,7 @@ void FusedLowering::emit(const std::vector<ScheduleItem> &items) {
       auto loop = scf::ForOp::create(b, loc, index(0), index(item.trips), index(1));
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
-      openLoops[item.index] = loop.getInductionVar();
+      openLoops[item.index] = {loop.getInductionVar(), item.parts};
       emit(item.body);
       openLoops.erase(item.index);
       break;

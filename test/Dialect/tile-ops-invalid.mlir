@@ -118,6 +118,41 @@ func.func @contract_extent(%i: index) {
 
 // -----
 
+// A stepped sub-tile spans (extent - 1) * step + 1 elements of its dimension.
+func.func @contract_step_span(%i: index) {
+  %b = memref.alloc() : memref<4x4xf64>
+  %c = memref.alloc() : memref<8x4xf64>
+  // expected-error @+1 {{'tc.tile_contract' op label 'i' has extent 4 with step 3 but dimension 0 of operand c has size 8}}
+  tc.tile_contract %c[%i, %i] ["i", "j"] += %b[%i, %i] ["i", "k"] * %b[%i, %i] ["k", "j"]
+      extents {i = 4 : i64, j = 4 : i64, k = 4 : i64} {c_steps = array<i64: 3, 1>}
+      : memref<4x4xf64>, memref<4x4xf64> -> memref<8x4xf64>
+  return
+}
+
+// -----
+
+func.func @contract_step_count(%i: index) {
+  %b = memref.alloc() : memref<4x4xf64>
+  // expected-error @+1 {{'tc.tile_contract' op operand a has 1 steps for rank 2}}
+  tc.tile_contract %b[%i, %i] ["i", "j"] += %b[%i, %i] ["i", "k"] * %b[%i, %i] ["k", "j"]
+      extents {i = 4 : i64, j = 4 : i64, k = 4 : i64} {a_steps = array<i64: 1>}
+      : memref<4x4xf64>, memref<4x4xf64> -> memref<4x4xf64>
+  return
+}
+
+// -----
+
+func.func @contract_step_positive(%i: index) {
+  %b = memref.alloc() : memref<4x4xf64>
+  // expected-error @+1 {{'tc.tile_contract' op operand b has step 0 in dimension 1; steps are positive}}
+  tc.tile_contract %b[%i, %i] ["i", "j"] += %b[%i, %i] ["i", "k"] * %b[%i, %i] ["k", "j"]
+      extents {i = 4 : i64, j = 1 : i64, k = 4 : i64} {b_steps = array<i64: 1, 0>}
+      : memref<4x4xf64>, memref<4x4xf64> -> memref<4x4xf64>
+  return
+}
+
+// -----
+
 // One element type: the kernel is one sgemm or dgemm.
 func.func @contract_mixed_types(%i: index) {
   %b = memref.alloc() : memref<4x4xf64>

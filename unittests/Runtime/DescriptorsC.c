@@ -36,6 +36,9 @@ int64_t tc_test_c_contract_shape(const int64_t *desc, int64_t x, int64_t dim) {
 int64_t tc_test_c_contract_label(const int64_t *desc, int64_t x, int64_t dim) {
   return desc[tc_rt_contract_labels(desc, x) + dim];
 }
+int64_t tc_test_c_contract_step(const int64_t *desc, int64_t x, int64_t dim) {
+  return desc[tc_rt_contract_steps(desc, x) + dim];
+}
 int64_t tc_test_c_contract_extent(const int64_t *desc, int64_t label) {
   return desc[tc_rt_contract_num_labels(desc) + 1 + label];
 }

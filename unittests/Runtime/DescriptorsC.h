@@ -22,6 +22,7 @@ int64_t tc_test_c_shift_size(const int64_t *desc);
 int64_t tc_test_c_allreduce_size(const int64_t *desc);
 int64_t tc_test_c_contract_shape(const int64_t *desc, int64_t x, int64_t dim);
 int64_t tc_test_c_contract_label(const int64_t *desc, int64_t x, int64_t dim);
+int64_t tc_test_c_contract_step(const int64_t *desc, int64_t x, int64_t dim);
 int64_t tc_test_c_contract_extent(const int64_t *desc, int64_t label);
 int64_t tc_test_c_contract_size(const int64_t *desc);
 int64_t tc_test_c_slice_size(const int64_t *desc);

@@ -166,11 +166,14 @@ TEST(Descriptors, TilesMatchTheCompiler) {
 
 TEST(Descriptors, TileContractMatchesTheCompiler) {
   // tc.tile_contract %c[..] ["i", "j"] += %a[..] ["i", "k", "l"] * %b[..] ["j", "k", "l"]
-  //   extents {i = 16, j = 8, k = 4, l = 2}
+  //   extents {i = 16, j = 8, k = 4, l = 2} {a_steps = array<i64: 1, 2, 1>}
   //   : memref<16x32x2xf64>, memref<8x32x2xf64> -> memref<16x8xf64>
-  TileContractDesc d{
-      {{16, 32, 2}, {0, 2, 3}}, {{8, 32, 2}, {1, 2, 3}}, {{16, 8}, {0, 1}}, {16, 8, 4, 2}};
-  Desc expect = {3, 3, 2, 0, 16, 32, 2, 8, 32, 2, 16, 8, 0, 2, 3, 1, 2, 3, 0, 1, 4, 16, 8, 4, 2};
+  TileContractDesc d{{{16, 32, 2}, {0, 2, 3}, {1, 2, 1}},
+                     {{8, 32, 2}, {1, 2, 3}},
+                     {{16, 8}, {0, 1}},
+                     {16, 8, 4, 2}};
+  Desc expect = {3, 3, 2, 0, 16, 32, 2, 8, 32, 2, 16, 8, 0, 2, 3, 1, 2, 3, 0, 1,
+                 1, 2, 1, 1, 1, 1, 1, 1, 4, 16, 8, 4, 2};
   EXPECT_EQ(d.encode(), expect);
 
   TileContractDescView v(expect.data());
@@ -183,6 +186,8 @@ TEST(Descriptors, TileContractMatchesTheCompiler) {
   EXPECT_EQ(v.labels(TC_RT_OPERAND_A), Desc({0, 2, 3}));
   EXPECT_EQ(v.labels(TC_RT_OPERAND_B), Desc({1, 2, 3}));
   EXPECT_EQ(v.labels(TC_RT_OPERAND_C), Desc({0, 1}));
+  EXPECT_EQ(v.steps(TC_RT_OPERAND_A), Desc({1, 2, 1}));
+  EXPECT_EQ(v.steps(TC_RT_OPERAND_B), Desc({1, 1, 1}));
   EXPECT_EQ(v.offsetIndex(TC_RT_OPERAND_A), 0);
   EXPECT_EQ(v.offsetIndex(TC_RT_OPERAND_B), 3);
   EXPECT_EQ(v.offsetIndex(TC_RT_OPERAND_C), 6);
@@ -240,12 +245,14 @@ TEST(Descriptors, CAgreesWithCxx) {
   EXPECT_EQ(tc_test_c_panel_size(pa.data()), static_cast<int64_t>(pa.size()));
 
   Desc c =
-      TileContractDesc{{{4, 5}, {0, 2}}, {{5, 6}, {2, 1}}, {{4, 6}, {0, 1}}, {4, 6, 5}}.encode();
+      TileContractDesc{{{4, 5}, {0, 2}}, {{5, 6}, {2, 1}, {3, 1}}, {{4, 6}, {0, 1}}, {4, 6, 5}}
+          .encode();
   TileContractDescView cv(c.data());
   for (int x : {TC_RT_OPERAND_A, TC_RT_OPERAND_B, TC_RT_OPERAND_C})
     for (int64_t d = 0; d < cv.rank(x); ++d) {
       EXPECT_EQ(tc_test_c_contract_shape(c.data(), x, d), cv.shape(x)[d]);
       EXPECT_EQ(tc_test_c_contract_label(c.data(), x, d), cv.labels(x)[d]);
+      EXPECT_EQ(tc_test_c_contract_step(c.data(), x, d), cv.steps(x)[d]);
     }
   for (int64_t l = 0; l < cv.numLabels(); ++l)
     EXPECT_EQ(tc_test_c_contract_extent(c.data(), l), cv.labelExtent(l));

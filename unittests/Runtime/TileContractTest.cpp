@@ -18,6 +18,8 @@ struct Tile {
   Labels labels;
   std::vector<int64_t> shape, offsets;
   std::vector<double> data;
+  std::vector<int64_t> steps = {}; ///< per dimension (none: all 1)
+  int64_t step(size_t d) const { return steps.empty() ? 1 : steps[d]; }
 };
 
 int64_t volume(const std::vector<int64_t> &s) {
@@ -31,7 +33,7 @@ int64_t volume(const std::vector<int64_t> &s) {
 double &element(Tile &t, std::map<char, int64_t> &at) {
   int64_t o = 0;
   for (size_t d = 0; d < t.labels.size(); ++d)
-    o = o * t.shape[d] + t.offsets[d] + at[t.labels[d]];
+    o = o * t.shape[d] + t.offsets[d] + at[t.labels[d]] * t.step(d);
   return t.data[o];
 }
 
@@ -64,7 +66,7 @@ void check(Tile a, Tile b, Tile c, const std::map<char, int64_t> &ext,
   loop(0);
   // Label ids: positions in `ext`.
   auto operand = [&](const Tile &t) {
-    tc_rt::TileContractDesc::Operand o{t.shape, {}};
+    tc_rt::TileContractDesc::Operand o{t.shape, {}, t.steps};
     for (char l : t.labels)
       o.labels.push_back(std::distance(ext.begin(), ext.find(l)));
     return o;
@@ -142,6 +144,19 @@ TEST(TileContract, ScalarResults) {
   check({"ab", {7, 3}, {0, 0}}, {"a", {7}, {0}}, {"", {}, {}}, {{'a', 7}, {'b', 3}});
   // C[i,j] += A[i] * B[j]: an outer product (no K).
   check({"i", {4}, {0}}, {"j", {3}, {0}}, {"ij", {4, 3}, {0, 0}}, {{'i', 4}, {'j', 3}});
+}
+
+TEST(TileContract, SteppedSubTiles) {
+  // Every step-th element along a dimension (a virtually partitioned fused
+  // loop's slice of a block): packed through the steps, in f64 and f32.
+  for (tc_rt_elem elem : {TC_RT_F64, TC_RT_F32}) {
+    check({"ik", {5, 7}, {0, 0}}, {"kj", {7, 3}, {0, 0}}, {"ij", {12, 3}, {1, 0}, {}, {2, 1}},
+          {{'i', 5}, {'j', 3}, {'k', 7}}, elem);
+    check({"ik", {9, 40}, {2, 1}, {}, {3, 1}}, {"kj", {40, 30}, {1, 0}}, {"ij", {3, 30}, {0, 0}},
+          {{'i', 3}, {'j', 30}, {'k', 39}}, elem);
+    check({"bi", {4, 6}, {1, 0}, {}, {2, 1}}, {"b", {2}, {0}}, {"ib", {6, 2}, {0, 0}},
+          {{'b', 2}, {'i', 6}}, elem);
+  }
 }
 
 TEST(TileContract, SinglePrecision) {

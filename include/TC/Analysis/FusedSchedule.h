@@ -33,7 +33,10 @@ struct ScheduleItem {
   Kind kind;
   int node = -1;           ///< the array (-1 for loops)
   int index = -1;          ///< Loop: the index it runs over
-  int64_t trips = 0;       ///< Loop: ceil(N / parts) block-local values
+  int64_t trips = 0;       ///< Loop: ceil(N / parts) values
+  /// Loop: the (virtual) blocks of its index, lcm(p_v, p_u) of the fusions it
+  /// serves ([C] 3.2(iii)); each iteration takes one element of each.
+  int64_t parts = 1;
   std::vector<ScheduleItem> body;
 };
 
@@ -42,8 +45,9 @@ struct FusedSchedule {
   std::string error; ///< a plan the loop nest cannot express
 };
 
-/// The loop nest of `plan`; the plan must be legal and use no virtual
-/// partitioning (every fused loop split alike at both ends).
+/// The loop nest of `plan`, which must be legal. A fused loop split into p_v
+/// blocks at one end and p_u at the other runs over lcm(p_v, p_u) virtual
+/// blocks: each iteration handles one element of every virtual block.
 FusedSchedule buildFusedSchedule(const OperatorTree &tree, const FusionPlan &plan);
 
 /// Bytes each rank sends and receives running `schedule` (row-major rank

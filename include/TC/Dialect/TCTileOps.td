@@ -392,8 +392,12 @@ def TC_TileContractOp : TC_Op<"tile_contract", [AttrSizedOperandSegments]> {
     and `b` but absent from `c` are summed; a label in all three is a batch
     label (one product per value, element-wise when it is the only kind); a
     label in one input only is summed out of that input first; `c` may be a
-    scalar (rank 0). The runtime multiplies with OpenBLAS dgemm, permuting an
-    operand only when its labels are not grouped.
+    scalar (rank 0). The runtime multiplies with OpenBLAS dgemm (sgemm for
+    f32), permuting an operand only when its labels are not grouped. The
+    optional `a_steps`, `b_steps` and `c_steps` give an operand's sub-tile a
+    step per dimension: it takes every step-th element from its offset on (a
+    virtually partitioned fused loop's slice of a block it does not slice,
+    Cociorva et al. 3.2(iii)); by default every step is 1.
 
     ```mlir
     tc.tile_contract %c[%z, %z] ["i", "j"] += %a[%z, %z] ["i", "k"] * %b[%z, %z] ["k", "j"]
@@ -407,12 +411,25 @@ def TC_TileContractOp : TC_Op<"tile_contract", [AttrSizedOperandSegments]> {
                    StrArrayAttr:$a_labels,
                    Arg<TC_TileBuffer, "", [MemRead]>:$b, Variadic<Index>:$b_offsets,
                    StrArrayAttr:$b_labels,
-                   DictionaryAttr:$extents);
+                   DictionaryAttr:$extents,
+                   OptionalAttr<DenseI64ArrayAttr>:$c_steps,
+                   OptionalAttr<DenseI64ArrayAttr>:$a_steps,
+                   OptionalAttr<DenseI64ArrayAttr>:$b_steps);
   let assemblyFormat = [{
     $c `[` $c_offsets `]` $c_labels `+` `` `=` $a `[` $a_offsets `]` $a_labels
     `*` $b `[` $b_offsets `]` $b_labels `extents` $extents attr-dict
     `:` type($a) `,` type($b) `->` type($c)
   }];
+  // Contiguous sub-tiles (every step 1), as most lowerings make them.
+  let builders = [
+    OpBuilder<(ins "Value":$c, "ValueRange":$c_offsets, "ArrayAttr":$c_labels,
+                   "Value":$a, "ValueRange":$a_offsets, "ArrayAttr":$a_labels,
+                   "Value":$b, "ValueRange":$b_offsets, "ArrayAttr":$b_labels,
+                   "DictionaryAttr":$extents), [{
+      build($_builder, $_state, c, c_offsets, c_labels, a, a_offsets, a_labels, b, b_offsets,
+            b_labels, extents, DenseI64ArrayAttr(), DenseI64ArrayAttr(), DenseI64ArrayAttr());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

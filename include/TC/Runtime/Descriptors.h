@@ -129,9 +129,12 @@ TC_RT_INLINE int64_t tc_rt_allreduce_size(int64_t rank) { return TC_RT_ALLREDUCE
 
 //===-- tc_rt_tile_contract -------------------------------------------------===//
 // [rank_a, rank_b, rank_c, elem, shape_a..., shape_b..., shape_c...,
-//  labels_a..., labels_b..., labels_c..., num_labels, extent[num_labels]]
+//  labels_a..., labels_b..., labels_c..., steps_a..., steps_b..., steps_c...,
+//  num_labels, extent[num_labels]]
 // Labels are ids in [0, num_labels); extent[l] is the sub-tile extent of label
-// l. The call's offsets hold A's, then B's, then C's sub-tile offsets.
+// l. Along dimension d an operand's sub-tile takes every steps[d]-th element
+// from its offset on (1: contiguous). The call's offsets hold A's, then B's,
+// then C's sub-tile offsets.
 enum tc_rt_operand { TC_RT_OPERAND_A = 0, TC_RT_OPERAND_B = 1, TC_RT_OPERAND_C = 2 };
 enum tc_rt_contract_field {
   TC_RT_CONTRACT_RANK = 0, ///< + operand: the operand's rank
@@ -152,13 +155,16 @@ TC_RT_INLINE int64_t tc_rt_contract_shape(const int64_t *desc, int64_t x) {
 TC_RT_INLINE int64_t tc_rt_contract_labels(const int64_t *desc, int64_t x) {
   return TC_RT_CONTRACT_SHAPES + tc_rt_contract_before(desc, 3) + tc_rt_contract_before(desc, x);
 }
+TC_RT_INLINE int64_t tc_rt_contract_steps(const int64_t *desc, int64_t x) {
+  return TC_RT_CONTRACT_SHAPES + 2 * tc_rt_contract_before(desc, 3) + tc_rt_contract_before(desc, x);
+}
 /// The num_labels entry; the extents follow it.
 TC_RT_INLINE int64_t tc_rt_contract_num_labels(const int64_t *desc) {
-  return TC_RT_CONTRACT_SHAPES + 2 * tc_rt_contract_before(desc, 3);
+  return TC_RT_CONTRACT_SHAPES + 3 * tc_rt_contract_before(desc, 3);
 }
 TC_RT_INLINE int64_t tc_rt_contract_size(int64_t rank_a, int64_t rank_b, int64_t rank_c,
                                          int64_t num_labels) {
-  return TC_RT_CONTRACT_SHAPES + 2 * (rank_a + rank_b + rank_c) + 1 + num_labels;
+  return TC_RT_CONTRACT_SHAPES + 3 * (rank_a + rank_b + rank_c) + 1 + num_labels;
 }
 
 //===-- tc_rt_load_slice, tc_rt_store_slice ---------------------------------===//
@@ -183,7 +189,8 @@ TC_RT_INLINE int64_t tc_rt_panel_size(int64_t rank) { return TC_RT_PANEL_SHAPE +
 //===-- The layouts of TC_RT_API_VERSION 7 ----------------------------------===//
 // A failing assert here means a layout changed: bump TC_RT_API_VERSION (old
 // programs must be refused, not misread), then update the asserts. Version 7
-// added the element type to the array, all-reduce and contraction descriptions.
+// added the element type to the array, all-reduce and contraction descriptions
+// and the contraction's per-dimension steps.
 TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 7,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
@@ -461,9 +468,10 @@ private:
 //===-- tc_rt_tile_contract ---------------------------------------------------===//
 
 struct TileContractDesc {
-  /// One operand: its buffer's shape and the label id of each dimension.
+  /// One operand: its buffer's shape, the label id of each dimension and the
+  /// step of its sub-tile along each (none: all 1).
   struct Operand {
-    Desc shape, labels;
+    Desc shape, labels, steps;
   };
   Operand a, b, c;   ///< C[sub] += A[sub] * B[sub]
   Desc labelExtents; ///< sub-tile extent of each label id
@@ -487,6 +495,10 @@ struct TileContractDesc {
       assert(detail::allBelow(o->labels, labelExtents.size()) && "no such label");
       detail::append(d, o->labels);
     }
+    for (const Operand *o : ops) {
+      assert((o->steps.empty() || o->steps.size() == o->shape.size()) && "one step per dimension");
+      detail::append(d, o->steps.empty() ? Desc(o->shape.size(), 1) : o->steps);
+    }
     d.push_back(static_cast<int64_t>(labelExtents.size()));
     detail::append(d, labelExtents);
     return d;
@@ -501,6 +513,7 @@ public:
   tc_rt_elem elem() const { return static_cast<tc_rt_elem>(d[TC_RT_CONTRACT_ELEM]); }
   Desc shape(int x) const { return detail::slice(d, tc_rt_contract_shape(d, x), rank(x)); }
   Desc labels(int x) const { return detail::slice(d, tc_rt_contract_labels(d, x), rank(x)); }
+  Desc steps(int x) const { return detail::slice(d, tc_rt_contract_steps(d, x), rank(x)); }
   /// Where operand x's sub-tile offsets start in the call's offsets.
   int64_t offsetIndex(int x) const { return tc_rt_contract_before(d, x); }
   int64_t numLabels() const { return d[tc_rt_contract_num_labels(d)]; }
@@ -509,9 +522,9 @@ public:
     return detail::slice(d, tc_rt_contract_num_labels(d) + 1, numLabels());
   }
   TileContractDesc decode() const {
-    return {{shape(TC_RT_OPERAND_A), labels(TC_RT_OPERAND_A)},
-            {shape(TC_RT_OPERAND_B), labels(TC_RT_OPERAND_B)},
-            {shape(TC_RT_OPERAND_C), labels(TC_RT_OPERAND_C)},
+    return {{shape(TC_RT_OPERAND_A), labels(TC_RT_OPERAND_A), steps(TC_RT_OPERAND_A)},
+            {shape(TC_RT_OPERAND_B), labels(TC_RT_OPERAND_B), steps(TC_RT_OPERAND_B)},
+            {shape(TC_RT_OPERAND_C), labels(TC_RT_OPERAND_C), steps(TC_RT_OPERAND_C)},
             labelExtents(), elem()};
   }
   int64_t size() const {

@@ -142,7 +142,9 @@ def FuseDistribute : Pass<"tc-fuse-distribute", "::mlir::ModuleOp"> {
     partial sums go to one process or to all; solutions inferior in cost and
     memory, or over the machine's `mem`, are pruned. The cheapest plan that fits
     is recorded as `tc.fusion` on every formula and input and `tc.fusion_plan` on
-    the function; `tc-plan-report` prints it like the paper's Tables 1-2.
+    the function; `tc-plan-report` prints it like the paper's Tables 1-2. A
+    function that already has a `tc.fusion_plan` (written by hand, or by an
+    earlier run) keeps it: `tc-lower-fused` checks it and lowers it as it is.
 
     Costs: DistSize, MsgFactor, MoveCost and CalcCost as the paper defines them
     (docs/Derivations.md D13-D16); Mcost is the measured table of `machine-file` (written by

@@ -406,10 +406,13 @@ struct TileContractOpLowering : OpConversionPattern<TileContractOp> {
                       }) - extents.begin());
       return out;
     };
+    auto steps = [](std::optional<ArrayRef<int64_t>> s) {
+      return s ? abi::Desc(s->begin(), s->end()) : abi::Desc();
+    };
     abi::TileContractDesc desc;
-    desc.a = {shapeOf(op.getA().getType()), ids(op.getALabels())};
-    desc.b = {shapeOf(op.getB().getType()), ids(op.getBLabels())};
-    desc.c = {shapeOf(op.getC().getType()), ids(op.getCLabels())};
+    desc.a = {shapeOf(op.getA().getType()), ids(op.getALabels()), steps(op.getASteps())};
+    desc.b = {shapeOf(op.getB().getType()), ids(op.getBLabels()), steps(op.getBSteps())};
+    desc.c = {shapeOf(op.getC().getType()), ids(op.getCLabels()), steps(op.getCSteps())};
     for (NamedAttribute e : extents)
       desc.labelExtents.push_back(cast<IntegerAttr>(e.getValue()).getInt());
     desc.elem = elementCode(op.getC().getType().getElementType());
