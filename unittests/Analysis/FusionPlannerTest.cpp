@@ -497,7 +497,10 @@ TEST(FusedSchedule, PredictedBytesCountEveryIteration) {
                                  received(p.T2, 1) + received(p.A, 1000));
 }
 
-TEST(FusedSchedule, VirtualPartitioningIsRejected) {
+TEST(FusedSchedule, VirtualPartitioningLoopsOverLcmBlocks) {
+  // C is computed with i whole (<k>) and read by E split 4 ways along i (<i>),
+  // fused on i: [C] 3.2(iii)'s lcm(1, 4) = 4 virtual blocks, 100 / 4 = 25
+  // iterations, each moving one row of every virtual block of C.
   auto [tree, A, B, C, Dn, E] = figure3();
   Grid grid{4};
   auto d = [&](const char *t) { return *parseDistribution(t, grid, tree); };
@@ -511,7 +514,23 @@ TEST(FusedSchedule, VirtualPartitioningIsRejected) {
   AnalyticCommCost comm = analytic();
   EvaluatedPlan e = evaluateFusionPlan(tree, grid, decisions, machine, comm);
   ASSERT_EQ(e.error, "");
-  EXPECT_NE(buildFusedSchedule(tree, e.plan).error.find("virtual partitioning"), std::string::npos);
+  FusedSchedule s = buildFusedSchedule(tree, e.plan);
+  ASSERT_EQ(s.error, "");
+  const ScheduleItem *loop = nullptr;
+  for (const ScheduleItem &item : s.program)
+    if (item.kind == ScheduleItem::Kind::Loop)
+      loop = &item;
+  ASSERT_NE(loop, nullptr) << scheduleString(tree, s);
+  EXPECT_EQ(tree.indexName(loop->index), "i");
+  EXPECT_EQ(loop->parts, 4);
+  EXPECT_EQ(loop->trips, 25);
+  // Each iteration redistributes C's slice of 4 rows x 80 columns from <k>
+  // (k split 4 ways) to <i> (one row each): every process keeps a quarter of
+  // its 4 x 20 block and sends the rest, 25 times over. A (<j> -> <*>) and D
+  // (<l> -> <*>) are gathered once: each process sends 3/4 of its block.
+  ExchangeVolumes v = predictedCommBytes(tree, e.plan, s, 8);
+  for (int64_t r = 0; r < 4; ++r)
+    EXPECT_DOUBLE_EQ(v.sent[r], (25.0 * 3 * 20 + 3 * 1500 + 3 * 800) * 8) << "rank " << r;
 }
 
 } // namespace
