@@ -96,6 +96,17 @@ LogicalResult ArrayOp::verify() {
                              << "has no skew and no split";
     }
   }
+  for (int64_t g : getFirstSlice().value_or(ArrayRef<int64_t>())) {
+    if (g < 0 || g >= gridRank)
+      return emitOpError() << "array '" << getName() << "' is held on the first slice of grid "
+                           << "dimension " << g << " of a " << gridRank << "-d grid";
+    if (getKind() != ArrayKind::Distributed)
+      return emitOpError() << "a '" << stringifyArrayKind(getKind())
+                           << "' array is held by every process, not a first slice";
+    if (used[g])
+      return emitOpError() << "array '" << getName() << "' is split along grid dimension " << g
+                           << ", which holds it on its first slice only";
+  }
   ArrayRef<int64_t> summedDims = getSummedFileDims().value_or(ArrayRef<int64_t>());
   ArrayRef<int64_t> summedExtents = getSummedExtents().value_or(ArrayRef<int64_t>());
   if (summedDims.size() != summedExtents.size() ||

@@ -30,16 +30,33 @@ int64_t DistArray::parts(int d) const {
   return kind == TC_RT_DISTRIBUTED && gridDim[d] >= 0 ? grid[gridDim[d]] : 1;
 }
 
-bool DistArray::inGrid(int rank) const { return rank < product(grid); }
-
-std::vector<int> DistArray::coordsOf(int rank) const {
-  if (!inGrid(rank))
-    return {};
+/// Row-major coordinates of `rank` on `grid` (below its product).
+static std::vector<int> gridCoords(const Shape &grid, int rank) {
   std::vector<int> c(grid.size());
   for (int g = static_cast<int>(grid.size()) - 1; g >= 0; --g) {
     c[g] = static_cast<int>(rank % grid[g]);
     rank /= static_cast<int>(grid[g]);
   }
+  return c;
+}
+
+std::vector<int> DistArray::coordsOf(int rank) const {
+  if (rank >= product(grid))
+    return {};
+  std::vector<int> c = gridCoords(grid, rank);
+  for (size_t g = 0; g < c.size(); ++g)
+    if ((firstSlice >> g) & 1 && c[g] != 0)
+      return {};
+  return c;
+}
+
+std::vector<int> DistArray::replicaCoordsOf(int rank) const {
+  if (rank >= product(grid))
+    return {};
+  std::vector<int> c = gridCoords(grid, rank);
+  for (size_t g = 0; g < c.size(); ++g)
+    if ((firstSlice >> g) & 1)
+      c[g] = 0;
   return c;
 }
 
@@ -471,6 +488,7 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
   a->init = view.init();
   a->onDisk = view.onDisk();
   a->elem = view.elem();
+  a->firstSlice = view.firstSlice();
   if (a->elem != TC_RT_F64 && a->elem != TC_RT_F32)
     fail("array '" + a->name + "': unknown element type " + std::to_string(a->elem));
   int g = static_cast<int>(view.gridRank());
@@ -494,16 +512,24 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
   // A grid of fewer processes than the run leaves the others idle (COSMA,
   // Kwasniewski et al. section 7.1): only a distributed array has blocks they
   // can do without.
+  if (a->firstSlice != 0) {
+    if (a->kind != TC_RT_DISTRIBUTED || a->firstSlice < 0 || a->firstSlice >= (int64_t(1) << g))
+      fail("array '" + a->name + "': first-slice mask " + std::to_string(a->firstSlice) +
+           " (a distributed array on grid " + str(a->grid) + " may be held by the processes "
+           "at coordinate 0 of some of its dimensions)");
+    for (int i = 0; i < d; ++i)
+      if (a->gridDim[i] >= 0 && (a->firstSlice >> a->gridDim[i]) & 1)
+        fail("array '" + a->name + "': dimension " + std::to_string(i) +
+             " is split along grid dimension " + std::to_string(a->gridDim[i]) +
+             ", which holds it on its first slice only");
+  }
   if (product(a->grid) < ctx().size && a->kind != TC_RT_DISTRIBUTED)
     fail("array '" + a->name + "' of kind " + std::to_string(a->kind) + " is on the grid " +
          str(a->grid) + " of " + std::to_string(product(a->grid)) + " processes, but the run has " +
          std::to_string(ctx().size) + ": only distributed arrays leave ranks idle");
   a->comm = gridComm(a->grid);
-  a->idle = a->comm == MPI_COMM_NULL;
-  if (!a->idle) {
-    a->coords.resize(g);
-    MPI_Cart_coords(a->comm, ctx().rank, g, a->coords.data());
-  }
+  a->coords = a->coordsOf(ctx().rank); // none past the grid or off a first slice
+  a->idle = a->coords.empty();
   a->shifts.assign(g, 0);
   // The padded block (the same on every process of the grid); an idle rank's
   // block is empty.

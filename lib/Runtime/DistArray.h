@@ -39,6 +39,9 @@ struct DistArray {
   tc_rt_elem elem = TC_RT_F64; ///< of its storage, tiles, messages and dataset
   int64_t elemBytes() const { return elementBytes(elem); }
   Shape grid, extents, gridDim, skewDim;
+  /// Bit g: only the processes at coordinate 0 along grid dimension g hold the
+  /// array (Cociorva et al.'s `1` entry); the others are idle for it.
+  int64_t firstSlice = 0;
   /// Per dimension: the grid dimension along which its block is split again into
   /// sub-blocks, one per coordinate (nested blocks, COSMA); -1: none. At most one
   /// dimension of a (distributed) array has one.
@@ -94,11 +97,16 @@ struct DistArray {
   int rank() const { return static_cast<int>(extents.size()); }
   /// Blocks of dim `d` in the computation's view (1 when not distributed).
   int64_t parts(int d) const;
-  /// True if `rank` is on the grid (below its product; the others are idle).
-  bool inGrid(int rank) const;
+  /// True if `rank` holds a part of the array: on the grid (below its product)
+  /// and on its first slices; the others are idle.
+  bool inGrid(int rank) const { return !coordsOf(rank).empty(); }
   /// Grid coordinates of `rank` (row-major, as MPI_Cart_create without
-  /// reorder); none (empty) for a rank past the grid.
+  /// reorder); none (empty) for a rank past the grid or off a first slice.
   std::vector<int> coordsOf(int rank) const;
+  /// The coordinates of the replica `rank` takes its elements from when it is
+  /// a redistribution's receiver: its own grid coordinates, 0 along the first
+  /// slices; none past the grid.
+  std::vector<int> replicaCoordsOf(int rank) const;
   /// Start (global) and length of the current block of dim `d` held at grid
   /// coordinates `at` (by default this process's). Not for a cyclic dimension,
   /// which holds no one contiguous block (heldRuns). No coordinates (an idle

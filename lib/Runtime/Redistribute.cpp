@@ -27,27 +27,30 @@ Selection heldBy(const DistArray &a, int rank) { return a.runsOf(rank, /*loading
 /// True if src's block held by `holder` is what `rank` must receive from it:
 /// `rank` does not hold that block itself and `holder` has `rank`'s coordinates
 /// along every grid dimension src does not split (a split grid dimension,
-/// TC_RT_ARRAY_DIM_SPLIT_DIM, splits).
+/// TC_RT_ARRAY_DIM_SPLIT_DIM, splits), 0 along src's first slices.
 bool sends(const DistArray &src, int holder, int rank) {
   if (holder == rank || !src.inGrid(holder))
     return false;
-  std::vector<int> h = src.coordsOf(holder), r = src.coordsOf(rank);
+  std::vector<int> h = src.coordsOf(holder), r = src.replicaCoordsOf(rank);
+  const bool holdsSrc = src.inGrid(rank);
   bool sameBlock = true;
   for (size_t g = 0; g < src.grid.size(); ++g) {
     bool split = src.kind == TC_RT_DISTRIBUTED &&
                  (std::find(src.gridDim.begin(), src.gridDim.end(), int64_t(g)) !=
                       src.gridDim.end() ||
                   src.splitGridDim() == static_cast<int>(g));
-    // A rank past src's grid (idle there) holds none of it and has no
-    // coordinates: the holders at coordinate 0 of the grid dimensions src does
-    // not split send it (one copy of each block, as the output writes).
+    // A rank past src's grid holds none of it and has no coordinates: the
+    // holders at coordinate 0 of the grid dimensions src does not split send
+    // it (one copy of each block, as the output writes). A rank off src's
+    // first slice gets it from the replica on the slice that shares its other
+    // coordinates.
     int want = r.empty() ? 0 : r[g];
     if (split && h[g] != want)
       sameBlock = false;
     if (!split && h[g] != want)
       return false;
   }
-  return r.empty() || !sameBlock;
+  return !holdsSrc || !sameBlock;
 }
 
 /// Chunks of an overlap (runs from source to destination storage): ranges of

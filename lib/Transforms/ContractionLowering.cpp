@@ -339,7 +339,8 @@ Value ContractionLowering::createArray(ArrayInfo &a, Value storage) {
   };
   return ArrayOp::create(b, loc, type, a.name, a.extents, grid, a.dims, a.skew, a.kind, a.init,
                          !inCore, fileDimsAttr(a), split, cyclic, storage,
-                         summed(a.summedFileDims), summed(a.summedExtents))
+                         summed(a.summedFileDims), summed(a.summedExtents),
+                         /*first_slice=*/DenseI64ArrayAttr())
       .getResult();
 }
 

@@ -40,6 +40,13 @@ struct SliceArrays {
   std::string name;
   Value produced, consumed;              ///< !tc.array handles
   Value producedBuffer, consumedBuffer;  ///< their storage
+  /// Partial sums consolidated on one slice ([C] 3.3 variant 1, `1` in the
+  /// produced distribution): every process accumulates its partial sums here,
+  /// along those grid dimensions replicated; combined, they are copied into
+  /// `produced`, whose first slice keeps its own blocks (no bytes move).
+  Value accumulator, accumulatorBuffer;
+  Value sum() const { return accumulator ? accumulator : produced; }
+  Value sumBuffer() const { return accumulator ? accumulatorBuffer : producedBuffer; }
   Value final() const { return consumed ? consumed : produced; }
   Value finalBuffer() const { return consumed ? consumedBuffer : producedBuffer; }
 };
@@ -84,6 +91,14 @@ private:
   /// Extent of dimension `index` of `node`'s array in `dist` (its slice).
   int64_t sliceExtent(int node, int index, const Distribution &dist) const;
   SmallVector<int64_t> localShape(int node, const Distribution &dist) const;
+  /// The grid dimensions `dist` holds on their first slice only (`1`, [C] 3.1).
+  SmallVector<int64_t> firstSliceDims(const Distribution &dist) const {
+    SmallVector<int64_t> dims;
+    for (size_t g = 0; g < plan.grid.size(); ++g)
+      if (dist.entry[g] == Distribution::kFirstSlice)
+        dims.push_back(static_cast<int64_t>(g));
+    return dims;
+  }
 
   func::FuncOp func;
   MachineModel machine; ///< the module's, in bytes of the tree's element type (readPlan)
@@ -125,14 +140,6 @@ LogicalResult FusedLowering::readPlan() {
   if (procs != machine.procs)
     return func.emitError() << "the fusion plan's grid has " << procs
                             << " processes, the machine " << machine.procs;
-  for (const FusionPlan::Node &n : plan.nodes)
-    for (size_t g = 0; g < grid.size(); ++g)
-      if (n.edge.produced.entry[g] == Distribution::kFirstSlice ||
-          n.edge.consumed.entry[g] == Distribution::kFirstSlice)
-        return func.emitError()
-               << "the fusion plan of @" << func.getSymName()
-               << " holds arrays on one grid slice ('1'), which tc-lower-fused does not "
-                  "materialize; plan with tc-fuse-distribute first-slice=false";
   for (size_t id = 0; id < plan.nodes.size(); ++id)
     for (int i : tree.tree.node(static_cast<int>(id)).dims) {
       const FusionEdge &edge = plan.nodes[id].edge;
@@ -185,15 +192,30 @@ void FusedLowering::createArrays() {
       SmallVector<int64_t> skew(v.dims.size(), -1);
       auto arrayType = ArrayType::get(b.getContext(), extents.size(), tree.elementType(),
                                       plan.grid.size());
+      SmallVector<int64_t> firstSlice = firstSliceDims(dist);
       return ArrayOp::create(b, loc, arrayType, a.name, extents, plan.grid,
                              dist.gridDims(plan.grid, v.dims), skew, ArrayKind::Distributed,
                              ArrayInitKind::Zero, /*on_disk=*/false, DenseI64ArrayAttr(),
                              /*split=*/DenseI64ArrayAttr(), /*cyclic=*/DenseI64ArrayAttr(), buffer,
                              /*summed_file_dims=*/DenseI64ArrayAttr(),
-                             /*summed_extents=*/DenseI64ArrayAttr())
+                             /*summed_extents=*/DenseI64ArrayAttr(),
+                             firstSlice.empty() ? DenseI64ArrayAttr()
+                                                : b.getDenseI64ArrayAttr(firstSlice))
           .getResult();
     };
     a.produced = create(edge.produced, a.producedBuffer);
+    if (!v.isInput()) {
+      // Where the partial sums go to one slice, the processes add them up
+      // replicated first (the runtime's combine sums onto all).
+      const Distribution &gamma = plan.nodes[id].decision.compute;
+      Distribution accumulating = edge.produced;
+      for (size_t g = 0; g < plan.grid.size(); ++g)
+        if (accumulating.entry[g] == Distribution::kFirstSlice && gamma.entry[g] >= 0 &&
+            contains(v.summed(), gamma.entry[g]))
+          accumulating.entry[g] = Distribution::kReplicated;
+      if (!(accumulating == edge.produced))
+        a.accumulator = create(accumulating, a.accumulatorBuffer);
+    }
     if (!(edge.produced == edge.consumed))
       a.consumed = create(edge.consumed, a.consumedBuffer);
   }
@@ -256,7 +278,17 @@ void FusedLowering::emitContract(int node) {
     offsets[1].assign(summedShape.size(), index(0));
     steps[1].assign(summedShape.size(), 1);
   }
-  TileContractOp::create(b, loc, arrays[node].producedBuffer, offsets[2],
+  // A formula computed on first slices (`1`) runs only there: the other
+  // processes hold none of its arrays (tc.grid_coord is -1 on them).
+  OpBuilder::InsertionGuard guard(b);
+  if (!firstSliceDims(plan.nodes[node].decision.compute).empty()) {
+    Value coord =
+        GridCoordOp::create(b, loc, b.getIndexType(), arrays[node].sum(), b.getI64IntegerAttr(0));
+    Value holds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, coord, index(0));
+    auto onSlice = scf::IfOp::create(b, loc, holds, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(&onSlice.getThenRegion().front());
+  }
+  TileContractOp::create(b, loc, arrays[node].sumBuffer(), offsets[2],
                          b.getArrayAttr(labels[2]), arrays[u.children[0]].finalBuffer(),
                          offsets[0], b.getArrayAttr(labels[0]), second, offsets[1],
                          b.getArrayAttr(labels[1]), b.getDictionaryAttr(extents),
@@ -277,7 +309,7 @@ void FusedLowering::emit(const std::vector<ScheduleItem> &items) {
       break;
     }
     case ScheduleItem::Kind::Zero:
-      ZeroArrayOp::create(b, loc, arrays[node].produced);
+      ZeroArrayOp::create(b, loc, arrays[node].sum());
       break;
     case ScheduleItem::Kind::Load:
     case ScheduleItem::Kind::Store: {
@@ -299,7 +331,9 @@ void FusedLowering::emit(const std::vector<ScheduleItem> &items) {
       for (size_t d = 0; d < plan.grid.size(); ++d)
         if (gamma.entry[d] >= 0 && contains(tree.tree.node(node).summed(), gamma.entry[d]))
           dims.push_back(static_cast<int64_t>(d));
-      CombinePartialOp::create(b, loc, arrays[node].produced, dims);
+      CombinePartialOp::create(b, loc, arrays[node].sum(), dims);
+      if (arrays[node].accumulator)
+        RedistributeArrayOp::create(b, loc, arrays[node].accumulator, arrays[node].produced);
       break;
     }
     case ScheduleItem::Kind::Redistribute:
@@ -332,7 +366,7 @@ LogicalResult FusedLowering::run() {
   emit(schedule.program);
   FinishStoreOp::create(b, loc, arrays[tree.tree.root()].final());
   for (const SliceArrays &a : arrays)
-    for (Value buffer : {a.producedBuffer, a.consumedBuffer})
+    for (Value buffer : {a.producedBuffer, a.consumedBuffer, a.accumulatorBuffer})
       if (buffer)
         memref::DeallocOp::create(b, loc, buffer);
   func::ReturnOp::create(b, loc);

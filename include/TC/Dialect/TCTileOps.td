@@ -72,6 +72,12 @@ def TC_ArrayOp : TC_Op<"array", [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
     at these positions and of these extents, and the array holds its sum over
     them, taken as it is loaded; with `file_dims` they give every dimension
     of the dataset once.
+    `first_slice` (Cociorva et al.'s `1` distribution entry, section 3.1):
+    grid dimensions along which only the processes at coordinate 0 hold the
+    array; the others hold none of it (as ranks past a COSMA grid), read and
+    write none of it, and a redistribution out of it serves them from the
+    replica on the slice that shares their other coordinates. A distributed
+    array, no dimension split along those grid dimensions.
 
     The result type gives the number of extents, the element type (that of
     `storage`, when given) and the number of grid dimensions.
@@ -94,7 +100,8 @@ def TC_ArrayOp : TC_Op<"array", [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
                    OptionalAttr<DenseI64ArrayAttr>:$cyclic,
                    Arg<Optional<TC_TileBuffer>, "buffer the array adopts", [MemWrite]>:$storage,
                    OptionalAttr<DenseI64ArrayAttr>:$summed_file_dims,
-                   OptionalAttr<DenseI64ArrayAttr>:$summed_extents);
+                   OptionalAttr<DenseI64ArrayAttr>:$summed_extents,
+                   OptionalAttr<DenseI64ArrayAttr>:$first_slice);
   let results = (outs Res<TC_ArrayType, "", [MemAlloc]>:$result);
   // An enum attribute prints its own leading space, hence the empty literals.
   let assemblyFormat = [{

@@ -51,7 +51,7 @@ enum tc_rt_init { TC_RT_INIT_INPUT = 0, TC_RT_INIT_ZERO = 1, TC_RT_INIT_ROOT_INP
 enum tc_rt_elem { TC_RT_F64 = 0, TC_RT_F32 = 1 };
 
 //===-- tc_rt_array ---------------------------------------------------------===//
-// [rank, kind, init, on_disk, elem, grid_rank, grid[grid_rank],
+// [rank, kind, init, on_disk, elem, first_slice, grid_rank, grid[grid_rank],
 //  then per dimension d < rank: extent, grid_dim, skew_dim, file_dim, split_dim,
 //  cyclic]
 enum tc_rt_array_field {
@@ -60,8 +60,11 @@ enum tc_rt_array_field {
   TC_RT_ARRAY_INIT = 2,      ///< enum tc_rt_init
   TC_RT_ARRAY_ON_DISK = 3,   ///< 1: a per-process scratch file, 0: memory
   TC_RT_ARRAY_ELEM = 4,      ///< enum tc_rt_elem
-  TC_RT_ARRAY_GRID_RANK = 5, ///< number of process grid dimensions
-  TC_RT_ARRAY_GRID = 6,      ///< the grid's extents, then the dimensions
+  TC_RT_ARRAY_FIRST_SLICE = 5, ///< bit g: held only by the processes at coordinate
+                               ///< 0 along grid dimension g (Cociorva et al.'s
+                               ///< `1`); the others hold none of it
+  TC_RT_ARRAY_GRID_RANK = 6, ///< number of process grid dimensions
+  TC_RT_ARRAY_GRID = 7,      ///< the grid's extents, then the dimensions
 };
 /// Fields of one dimension, TC_RT_ARRAY_DIM_FIELDS apart.
 enum tc_rt_array_dim_field {
@@ -189,8 +192,8 @@ TC_RT_INLINE int64_t tc_rt_panel_size(int64_t rank) { return TC_RT_PANEL_SHAPE +
 //===-- The layouts of TC_RT_API_VERSION 7 ----------------------------------===//
 // A failing assert here means a layout changed: bump TC_RT_API_VERSION (old
 // programs must be refused, not misread), then update the asserts. Version 7
-// added the element type to the array, all-reduce and contraction descriptions
-// and the contraction's per-dimension steps.
+// added the element type to the array, all-reduce and contraction descriptions,
+// the array's first-slice grid dimensions and the contraction's steps.
 TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 7,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
@@ -201,8 +204,8 @@ TC_RT_LAYOUT(TC_RT_DISTRIBUTED == 0 && TC_RT_REPLICATED == 1 && TC_RT_SLAB == 2 
 TC_RT_LAYOUT(TC_RT_INIT_INPUT == 0 && TC_RT_INIT_ZERO == 1 && TC_RT_INIT_ROOT_INPUT == 2);
 TC_RT_LAYOUT(TC_RT_F64 == 0 && TC_RT_F32 == 1);
 TC_RT_LAYOUT(TC_RT_ARRAY_RANK == 0 && TC_RT_ARRAY_KIND == 1 && TC_RT_ARRAY_INIT == 2 &&
-             TC_RT_ARRAY_ON_DISK == 3 && TC_RT_ARRAY_ELEM == 4 && TC_RT_ARRAY_GRID_RANK == 5 &&
-             TC_RT_ARRAY_GRID == 6);
+             TC_RT_ARRAY_ON_DISK == 3 && TC_RT_ARRAY_ELEM == 4 &&
+             TC_RT_ARRAY_FIRST_SLICE == 5 && TC_RT_ARRAY_GRID_RANK == 6 && TC_RT_ARRAY_GRID == 7);
 TC_RT_LAYOUT(TC_RT_ARRAY_DIM_EXTENT == 0 && TC_RT_ARRAY_DIM_GRID_DIM == 1 &&
              TC_RT_ARRAY_DIM_SKEW_DIM == 2 && TC_RT_ARRAY_DIM_FILE_DIM == 3 &&
              TC_RT_ARRAY_DIM_SPLIT_DIM == 4 && TC_RT_ARRAY_DIM_CYCLIC == 5 &&
@@ -287,6 +290,7 @@ struct ArrayDesc {
   std::vector<ArrayDim> dims; ///< in storage order
   std::vector<SummedDim> summed;
   tc_rt_elem elem = TC_RT_F64;
+  int64_t firstSlice = 0; ///< bit g: only coordinate 0 along grid dimension g holds it
 
   Desc encode() const {
     Desc d(TC_RT_ARRAY_GRID);
@@ -295,6 +299,8 @@ struct ArrayDesc {
     d[TC_RT_ARRAY_INIT] = init;
     d[TC_RT_ARRAY_ON_DISK] = onDisk ? 1 : 0;
     d[TC_RT_ARRAY_ELEM] = elem;
+    assert(firstSlice >= 0 && firstSlice < (int64_t(1) << grid.size()) && "no such grid dimension");
+    d[TC_RT_ARRAY_FIRST_SLICE] = firstSlice;
     d[TC_RT_ARRAY_GRID_RANK] = static_cast<int64_t>(grid.size());
     detail::append(d, grid);
     for (const ArrayDim &x : dims) {
@@ -331,6 +337,7 @@ public:
   tc_rt_init init() const { return static_cast<tc_rt_init>(d[TC_RT_ARRAY_INIT]); }
   bool onDisk() const { return d[TC_RT_ARRAY_ON_DISK] != 0; }
   tc_rt_elem elem() const { return static_cast<tc_rt_elem>(d[TC_RT_ARRAY_ELEM]); }
+  int64_t firstSlice() const { return d[TC_RT_ARRAY_FIRST_SLICE]; }
   int64_t gridRank() const { return d[TC_RT_ARRAY_GRID_RANK]; }
   Desc grid() const { return detail::slice(d, TC_RT_ARRAY_GRID, gridRank()); }
   int64_t extent(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_EXTENT); }
@@ -358,7 +365,7 @@ public:
     return out;
   }
   ArrayDesc decode() const {
-    ArrayDesc a{kind(), init(), onDisk(), grid(), {}, summed(), elem()};
+    ArrayDesc a{kind(), init(), onDisk(), grid(), {}, summed(), elem(), firstSlice()};
     for (int64_t i = 0; i < rank(); ++i)
       a.dims.push_back(dim(i));
     return a;

@@ -267,9 +267,15 @@ def LowerFused : Pass<"tc-lower-fused", "::mlir::ModuleOp"> {
     `tc.predicted_volumes` for the run's report. Inputs are named by a `tc.name`
     argument attribute, else A, B, C, ... in argument order; the result by a
     `tc.name` result attribute, else R. A `tc.sum` formula is the contraction
-    of its operand with a constant buffer of ones over the summed indices. Plans
-    with virtual partitioning or `1` entries are rejected with an error (plan
-    with `virtual-partitioning=false first-slice=false`, as `tcc` does). A function
+    of its operand with a constant buffer of ones over the summed indices. A
+    fused loop split into p_v and p_u blocks at its two ends runs over
+    lcm(p_v, p_u) virtual blocks (Cociorva et al. 3.2(iii)): slices hold one
+    element per virtual block, and an array the loop does not slice is read or
+    written through a stepped sub-tile (every extent / lcm-th element). Arrays
+    with `1` entries are held by the first slice of those grid dimensions only
+    (`first_slice` of `tc.array`); a formula computed there runs there only,
+    and partial sums consolidated on one slice are added up by every process
+    and kept by that slice. A function
     `tc_main` (made here or by `tc-lower-plan`) calls the lowered functions.
   }];
   let dependentDialects = [

@@ -184,6 +184,8 @@ struct ArrayOpLowering : OpConversionPattern<ArrayOp> {
     desc.init = static_cast<tc_rt_init>(op.getInit());
     desc.onDisk = op.getOnDisk();
     desc.elem = elementCode(op.getType().getElementType());
+    for (int64_t g : op.getFirstSlice().value_or(ArrayRef<int64_t>()))
+      desc.firstSlice |= int64_t(1) << g;
     desc.grid.assign(op.getGrid().begin(), op.getGrid().end());
     std::optional<ArrayRef<int64_t>> fileDims = op.getFileDims();
     std::optional<ArrayRef<int64_t>> split = op.getSplit();
