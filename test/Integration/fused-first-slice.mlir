@@ -10,3 +10,10 @@
 // RUN:   %python %tc_src/scripts/run-contraction.py %t.d/p --np 4 --dtype $elem --spec "S[t,m] = A[i,j,t] * B[j,l] * C[l,m]" --extents i=16,j=8,t=12,l=10,m=6 --check-bytes || exit 1; \
 // RUN: done | FileCheck %s
 // CHECK-COUNT-2: OK
+// The same with input A arriving on the first slice only (<t,1>): loaded there,
+// then spread to <t,j> from the slice's replicas.
+// RUN: sed '0,/initial = <\[t, j\]>, final = <\[t, j\]>, memory/s//initial = <[t, 1]>, final = <[t, j]>, memory/' %S/Inputs/fused-first-slice.mlir > %t.d/a1.mlir
+// RUN: grep -q "initial = <\[t, 1\]>, final = <\[t, j\]>" %t.d/a1.mlir
+// RUN: tcc %t.d/a1.mlir -o %t.d/a1 --procs 4
+// RUN: %python %tc_src/scripts/run-contraction.py %t.d/a1 --np 4 --spec "S[t,m] = A[i,j,t] * B[j,l] * C[l,m]" --extents i=16,j=8,t=12,l=10,m=6 --check-bytes | FileCheck %s --check-prefix=INPUT
+// INPUT: OK

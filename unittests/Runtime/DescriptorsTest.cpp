@@ -22,7 +22,7 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
   // tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]
   //   init input {on_disk}
   ArrayDesc a{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, true, {2, 2}, {{64, 0, -1, 0}, {64, 1, 0, 1}}};
-  Desc expect = {2, 0, 0, 1, 0, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, 1, 0, 1, -1, 0, 0};
+  Desc expect = {2, 0, 0, 1, 0, 0, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, 1, 0, 1, -1, 0, 0};
   EXPECT_EQ(a.encode(), expect);
   ArrayDescView av(expect.data());
   EXPECT_TRUE(av.onDisk());
@@ -34,6 +34,16 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
   EXPECT_EQ(av.splitDim(0), -1);
   EXPECT_EQ(av.cyclic(1), 0);
   EXPECT_EQ(av.decode().encode(), expect);
+  EXPECT_EQ(av.firstSlice(), 0);
+
+  // tc.array distributed "F" [8] on [2, 2] dims [0] skew [-1] init zero
+  //   {first_slice = array<i64: 1>}: held by coordinate 0 of grid dimension 1
+  ArrayDesc f{TC_RT_DISTRIBUTED, TC_RT_INIT_ZERO, false, {2, 2}, {{8, 0, -1, 0}}};
+  f.firstSlice = 2;
+  Desc first = {1, 0, 1, 0, 0, 2, 2, 2, 2, 8, 0, -1, 0, -1, 0, 0};
+  EXPECT_EQ(f.encode(), first);
+  EXPECT_EQ(ArrayDescView(first.data()).firstSlice(), 2);
+  EXPECT_EQ(ArrayDescView(first.data()).decode().encode(), first);
 
   // tc.array replicated "C" [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1]
   //   init root_input {file_dims = array<i64: 2, 0, 1>}
@@ -44,7 +54,7 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
               {{8, -1, -1, 2}, {6, -1, -1, 0}, {4, -1, -1, 1}}};
   //   : !tc.array<3 x f32 on 1>
   c.elem = TC_RT_F32;
-  expect = {3, 1, 2, 0, 1, 1, 4, 8, -1, -1, 2, -1, 0, 6, -1, -1, 0, -1, 0, 4, -1, -1, 1, -1, 0, 0};
+  expect = {3, 1, 2, 0, 1, 0, 1, 4, 8, -1, -1, 2, -1, 0, 6, -1, -1, 0, -1, 0, 4, -1, -1, 1, -1, 0, 0};
   EXPECT_EQ(c.encode(), expect);
   ArrayDescView v(expect.data());
   EXPECT_EQ(v.rank(), 3);
@@ -66,7 +76,7 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
   //   {file_dims = array<i64: 1>, summed_file_dims = array<i64: 0, 2>,
   //    summed_extents = array<i64: 3, 5>}: A[s, i, t] loaded summed over s, t.
   ArrayDesc s{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, false, {2}, {{6, 0, -1, 1}}, {{0, 3}, {2, 5}}};
-  expect = {1, 0, 0, 0, 0, 1, 2, 6, 0, -1, 1, -1, 0, 2, 0, 3, 2, 5};
+  expect = {1, 0, 0, 0, 0, 0, 1, 2, 6, 0, -1, 1, -1, 0, 2, 0, 3, 2, 5};
   EXPECT_EQ(s.encode(), expect);
   ArrayDescView sv(expect.data());
   EXPECT_EQ(sv.summed(), (std::vector<SummedDim>{{0, 3}, {2, 5}}));
@@ -81,7 +91,7 @@ TEST(Descriptors, SplitDimension) {
   // splitDim at -1.
   ArrayDesc a{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, false, {2, 3, 2},
               {{13, 0, -1, 0, 2}, {7, -1, -1, 1}}};
-  Desc expect = {2, 0, 0, 0, 0, 3, 2, 3, 2, 13, 0, -1, 0, 2, 0, 7, -1, -1, 1, -1, 0, 0};
+  Desc expect = {2, 0, 0, 0, 0, 0, 3, 2, 3, 2, 13, 0, -1, 0, 2, 0, 7, -1, -1, 1, -1, 0, 0};
   EXPECT_EQ(a.encode(), expect);
   ArrayDescView v(expect.data());
   EXPECT_EQ(v.splitDim(0), 2);
@@ -96,7 +106,7 @@ TEST(Descriptors, CyclicDimension) {
   // dimension 0, of 2 columns along 1. ArrayDim's shorter forms leave cyclic 0.
   ArrayDesc b{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, false, {2, 3},
               {{13, 0, -1, 0, -1, 4}, {7, 1, -1, 1, -1, 2}}};
-  Desc expect = {2, 0, 0, 0, 0, 2, 2, 3, 13, 0, -1, 0, -1, 4, 7, 1, -1, 1, -1, 2, 0};
+  Desc expect = {2, 0, 0, 0, 0, 0, 2, 2, 3, 13, 0, -1, 0, -1, 4, 7, 1, -1, 1, -1, 2, 0};
   EXPECT_EQ(b.encode(), expect);
   ArrayDescView v(expect.data());
   EXPECT_EQ(v.cyclic(0), 4);

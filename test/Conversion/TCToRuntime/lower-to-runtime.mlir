@@ -3,9 +3,10 @@
 // pointer, offsets in a stack buffer scoped to the call.
 // RUN: tc-opt %s --tc-lower-to-runtime --split-input-file | FileCheck %s
 
-// The array descriptor: rank 2, distributed (0), input (0), on disk, f64 (0), grid [2, 2],
+// The array descriptor: rank 2, distributed (0), input (0), on disk, f64 (0), no
+// first slice (0), grid [2, 2],
 // then (extent, grid dim, skew dim, file dim, split dim, cyclic) per dimension.
-// CHECK-DAG: memref.global "private" constant @[[ADESC:__tc_desc_[0-9]+]] : memref<21xi64> = dense<[2, 0, 0, 1, 0, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, -1, -1, 1, -1, 0, 0]>
+// CHECK-DAG: memref.global "private" constant @[[ADESC:__tc_desc_[0-9]+]] : memref<22xi64> = dense<[2, 0, 0, 1, 0, 0, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, -1, -1, 1, -1, 0, 0]>
 // CHECK-DAG: memref.global "private" constant @[[NAME:__tc_name_[0-9]+]] : memref<2xi8> = dense<[65, 0]>
 // Tile shape [rank, flag, shape...]: read_tile's root_only flag is 1.
 // CHECK-DAG: memref.global "private" constant @[[ROOT:__tc_desc_[0-9]+]] : memref<4xi64> = dense<[2, 1, 16, 16]>
@@ -21,9 +22,9 @@
 // CHECK-DAG: memref.global "private" constant @{{__tc_pred_[0-9]+}} : memref<4xf64> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>
 // Every kind and initial value reaches the runtime as its tc_rt_kind / tc_rt_init
 // (entries 1 and 2).
-// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<14xi64> = dense<[1, 1, 2, 0, 0, 1, 4, 8, -1, -1, 0, -1, 0, 0]>
-// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<14xi64> = dense<[1, 2, 1, 1, 0, 1, 4, 8, -1, -1, 0, -1, 0, 0]>
-// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<14xi64> = dense<[1, 3, 0, 1, 0, 1, 4, 8, -1, -1, 0, -1, 0, 0]>
+// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<15xi64> = dense<[1, 1, 2, 0, 0, 0, 1, 4, 8, -1, -1, 0, -1, 0, 0]>
+// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<15xi64> = dense<[1, 2, 1, 1, 0, 0, 1, 4, 8, -1, -1, 0, -1, 0, 0]>
+// CHECK-DAG: memref.global "private" constant @{{.*}} : memref<15xi64> = dense<[1, 3, 0, 1, 0, 0, 1, 4, 8, -1, -1, 0, -1, 0, 0]>
 // CHECK-LABEL: func.func @prog()
 // CHECK: call @tc_rt_plan(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (f64, f64, f64, i64) -> ()
 // CHECK: call @tc_rt_plan_per_rank(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64) -> ()
