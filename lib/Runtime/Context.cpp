@@ -50,8 +50,6 @@ void setPhase(Phase p, bool sampleRss) {
 /// after the message.
 [[noreturn]] static void abortRun(useconds_t wait = 200 * 1000) {
   Context &c = ctx();
-  for (const std::string &f : c.scratchFiles)
-    ::unlink(f.c_str());
   if (!c.partialOutput.empty())
     ::unlink(c.partialOutput.c_str());
   // Give mpirun's output forwarding a moment to pass the message on, then end

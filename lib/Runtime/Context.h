@@ -59,8 +59,8 @@ struct Context {
   double startTime = 0, lastProgress = -1e30;
   double progressAfter = 3; ///< seconds before the first progress line (TC_PROGRESS_AFTER)
   bool progressShown = false;
-  // Files to remove when the run ends or fails.
-  std::vector<std::string> scratchFiles;
+  // The output being written, removed when the run fails. (Scratch files
+  // have no name: the system frees them however the run ends.)
   std::string partialOutput;
   // Cartesian communicators by grid shape.
   std::map<std::vector<int64_t>, MPI_Comm> grids;

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <tuple>
 #include <unistd.h>
 
@@ -390,14 +391,9 @@ std::vector<int64_t> arrayDescription(const Shape &extents, const Shape &grid,
 }
 
 void releaseArrays() {
-  Context &c = ctx();
   for (DistArray *a : allArrays()) {
-    if (a->fd >= 0) {
-      ::close(a->fd);
-      ::unlink(a->path.c_str());
-      c.scratchFiles.erase(std::remove(c.scratchFiles.begin(), c.scratchFiles.end(), a->path),
-                           c.scratchFiles.end());
-    }
+    if (a->fd >= 0)
+      ::close(a->fd); // unnamed since it was opened: closing frees it
     delete a;
   }
   allArrays().clear();
@@ -476,6 +472,50 @@ void checkCyclic(const DistArray &a) {
 
 } // namespace
 
+namespace {
+
+/// Creates `dir` and its missing parents (as `mkdir -p`); false with errno
+/// set when a part cannot be made or is not a directory.
+bool makeDirectories(const std::string &dir) {
+  for (size_t at = 1; at <= dir.size(); ++at) {
+    if (at < dir.size() && dir[at] != '/')
+      continue;
+    std::string part = dir.substr(0, at);
+    if (::mkdir(part.c_str(), 0700) != 0 && errno != EEXIST)
+      return false;
+    struct stat st;
+    if (::stat(part.c_str(), &st) != 0)
+      return false;
+    if (!S_ISDIR(st.st_mode)) {
+      errno = ENOTDIR;
+      return false;
+    }
+  }
+  return true;
+}
+
+/// A scratch file in `dir` that has no name: however the process ends
+/// (a signal, MPI_Abort, a full disk), the system frees it and nothing is
+/// left in the directory. O_TMPFILE where the file system has it; else a file
+/// at `path`, unlinked as soon as it is open. -1 with errno set on failure.
+int openScratch(const std::string &dir, const std::string &path) {
+  if (!makeDirectories(dir))
+    return -1;
+#ifdef O_TMPFILE
+  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR, 0600);
+  if (fd >= 0)
+    return fd;
+  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+    return -1;
+#endif
+  int named = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+  if (named >= 0)
+    ::unlink(path.c_str());
+  return named;
+}
+
+} // namespace
+
 extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storage) {
   tc::rt::TraceScope trace("tc_rt_array");
   setPhase(Load);
@@ -548,11 +588,10 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
     static int arrays = 0;
     a->path = c.options.scratch + "/tc-" + std::to_string(c.jobId) + "-" +
               std::to_string(arrays++) + "-" + a->name + "-r" + std::to_string(c.rank) + ".bin";
-    a->fd = ::open(a->path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+    a->fd = openScratch(c.options.scratch, a->path);
     if (a->fd < 0)
       fail("cannot create scratch file " + a->path + " for array '" + a->name +
            "': " + std::strerror(errno) + " (choose a writable --scratch directory)");
-    c.scratchFiles.push_back(a->path);
     // A sparse file of zeros: padding and zero-initialized arrays cost no I/O.
     if (::ftruncate(a->fd, bytes) != 0)
       fail("cannot size scratch file " + a->path + " to " + std::to_string(bytes) +

@@ -35,7 +35,9 @@ Runs the tensor contractions compiled into this program on P MPI processes
   --output FILE.h5       write the result tensors, one dataset each, to FILE.h5
                          (written to a temporary name, renamed when complete)
   --scratch DIR          directory for the per-process scratch files of
-                         out-of-core arrays (default: the current directory)
+                         out-of-core arrays, created if missing (default: the
+                         current directory); the files have no name there, so
+                         however a run ends nothing is left behind
   --report FILE.json     write measured bytes sent/received/read/written, flops
                          and seconds per rank and phase, with the plan's
                          predictions, to FILE.json
@@ -265,8 +267,6 @@ int main(int argc, char **argv) {
   }
   if (c.progressShown)
     std::fputc('\n', stderr);
-  for (const std::string &f : c.scratchFiles)
-    ::unlink(f.c_str());
   writeReport();
   MPI_Finalize();
   return 0;

@@ -16,8 +16,8 @@
 // RUN: %python %S/Inputs/expect_failure.py mpirun -np 2 %t.prog --input A=%t.d/A.h5 --input B=%t.d/bad.h5 --output %t.d/out.h5 --scratch %t.d/scratch | FileCheck %s --check-prefix=SHAPE
 // SHAPE: rank {{[01]}}: error: dataset 'B' in {{.*}}bad.h5 has shape [16, 15] but the program expects [16, 16]
 
-// RUN: %python %S/Inputs/expect_failure.py mpirun -np 2 %t.prog --input A=%t.d/A.h5 --input B=%t.d/B.h5 --output %t.d/out.h5 --scratch %t.d/no/such/dir | FileCheck %s --check-prefix=SCRATCH
-// SCRATCH: rank {{[01]}}: error: cannot create scratch file {{.*}}no/such/dir/tc-{{[0-9]+}}-{{[0-9]+}}-A-r{{[01]}}.bin for array 'A': No such file or directory (choose a writable --scratch directory)
+// RUN: %python %S/Inputs/expect_failure.py mpirun -np 2 %t.prog --input A=%t.d/A.h5 --input B=%t.d/B.h5 --output %t.d/out.h5 --scratch %t.d/A.h5/dir | FileCheck %s --check-prefix=SCRATCH
+// SCRATCH: rank {{[01]}}: error: cannot create scratch file {{.*}}A.h5/dir/tc-{{[0-9]+}}-{{[0-9]+}}-A-r{{[01]}}.bin for array 'A': Not a directory (choose a writable --scratch directory)
 
 // RUN: %python %S/Inputs/expect_failure.py mpirun -np 2 -x TC_FAIL_WRITE_AFTER_BYTES=3000 %t.prog --input A=%t.d/A.h5 --input B=%t.d/B.h5 --output %t.d/out.h5 --scratch %t.d/scratch | FileCheck %s --check-prefix=WRITE
 // WRITE: rank {{[01]}}: error: writing {{.*}} of array '{{[ABC]}}' to {{.*}}scratch/tc-{{[0-9]+}}-{{[0-9]+}}-{{[ABC]}}-r{{[01]}}.bin: Input/output error

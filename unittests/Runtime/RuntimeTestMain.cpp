@@ -17,8 +17,6 @@ int main(int argc, char **argv) {
   int failed = RUN_ALL_TESTS();
   int anyFailed = 0;
   MPI_Allreduce(&failed, &anyFailed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  for (const std::string &f : c.scratchFiles)
-    ::unlink(f.c_str());
   MPI_Finalize();
   return anyFailed;
 }
