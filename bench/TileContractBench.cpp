@@ -4,7 +4,8 @@
 // permutation where needed + OpenBLAS dgemm) reaches at least 90% of a bare
 // cblas_dgemm on the same shapes for matmul-shaped tiles and 75% for permuted
 // ones. Yardstick, in the same run: cblas_dgemm on the equivalent M x N x K.
-// Single thread (as every rank runs). Usage: tc-tile-bench [repetitions]
+// With --f32 the same cases run on f32 buffers (sgemm) against cblas_sgemm.
+// Single thread (as every rank runs). Usage: tc-tile-bench [repetitions] [--f32]
 //
 //===----------------------------------------------------------------------===//
 #include "TC/Runtime/Runtime.h"
@@ -56,11 +57,17 @@ int64_t volume(const std::vector<int64_t> &s) {
   return v;
 }
 
+/// The yardstick: C(M x N) += A(M x K) B(K x N) in one BLAS call.
+void gemm(int64_t M, int64_t N, int64_t K, const double *a, const double *b, double *c) {
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, a, K, b, N, 1.0, c, N);
+}
+void gemm(int64_t M, int64_t N, int64_t K, const float *a, const float *b, float *c) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, a, K, b, N, 1.0f, c, N);
+}
+
 } // namespace
 
-int main(int argc, char **argv) {
-  int reps = argc > 1 ? std::atoi(argv[1]) : 3;
-  openblas_set_num_threads(1);
+template <typename T> int run(int reps, tc_rt_elem elem) {
   std::vector<Case> cases = {
       {"matmul C[i,j] += A[i,k] B[k,j], 1024^3", "ik", "kj", "ij",
        {{'i', 1024}, {'j', 1024}, {'k', 1024}}},
@@ -75,11 +82,12 @@ int main(int argc, char **argv) {
       {"permuted C[d,c,b,a] += A[n,a,m,b] B[c,n,d,m], 32^6", "namb", "cndm", "dcba",
        {{'a', 32}, {'b', 32}, {'c', 32}, {'d', 32}, {'m', 32}, {'n', 32}}},
   };
-  std::printf("%-52s %10s %10s %8s\n", "case", "tc GF/s", "dgemm GF/s", "tc/dgemm");
+  const char *blas = elem == TC_RT_F32 ? "sgemm" : "dgemm";
+  std::printf("%-52s %10s %6s GF/s %5s/%s\n", "case", "tc GF/s", blas, "tc", blas);
   for (const Case &c : cases) {
     std::vector<int64_t> sa = shapeOf(c.a, c.ext), sb = shapeOf(c.b, c.ext),
                          sc = shapeOf(c.c, c.ext);
-    std::vector<double> a(volume(sa), 0.5), b(volume(sb), 0.25), cc(volume(sc), 0.0);
+    std::vector<T> a(volume(sa), T(0.5)), b(volume(sb), T(0.25)), cc(volume(sc), T(0));
     // Label ids: positions in c.ext.
     auto operand = [&](const std::vector<int64_t> &shape, const std::string &labels) {
       tc_rt::TileContractDesc::Operand o{shape, {}};
@@ -87,7 +95,7 @@ int main(int argc, char **argv) {
         o.labels.push_back(std::distance(c.ext.begin(), c.ext.find(l)));
       return o;
     };
-    tc_rt::TileContractDesc d{operand(sa, c.a), operand(sb, c.b), operand(sc, c.c), {}};
+    tc_rt::TileContractDesc d{operand(sa, c.a), operand(sb, c.b), operand(sc, c.c), {}, elem};
     for (auto &[l, e] : c.ext)
       d.labelExtents.push_back(e);
     std::vector<int64_t> desc = d.encode();
@@ -103,13 +111,23 @@ int main(int argc, char **argv) {
     double tTc = best(reps, [&] {
       tc_rt_tile_contract(desc.data(), a.data(), b.data(), cc.data(), offsets.data());
     });
-    std::vector<double> ma(M * K, 0.5), mb(K * N, 0.25), mc(M * N, 0.0);
-    double tBlas = best(reps, [&] {
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, ma.data(), K,
-                  mb.data(), N, 1.0, mc.data(), N);
-    });
+    std::vector<T> ma(M * K, T(0.5)), mb(K * N, T(0.25)), mc(M * N, T(0));
+    double tBlas = best(reps, [&] { gemm(M, N, K, ma.data(), mb.data(), mc.data()); });
     std::printf("%-52s %10.2f %10.2f %7.0f%%\n", c.name, flops / tTc / 1e9,
                 flops / tBlas / 1e9, 100 * tBlas / tTc);
   }
   return 0;
+}
+
+int main(int argc, char **argv) {
+  int reps = 3;
+  bool f32 = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--f32")
+      f32 = true;
+    else
+      reps = std::atoi(argv[i]);
+  }
+  openblas_set_num_threads(1);
+  return f32 ? run<float>(reps, TC_RT_F32) : run<double>(reps, TC_RT_F64);
 }
