@@ -13,6 +13,11 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs", 
 config.environment["PATH"] = os.pathsep.join(
     [config.tc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 
+# Plans must not depend on a machine file tc-calibrate wrote for this user:
+# tcc reads $TC_MACHINE_FILE, else $XDG_CONFIG_HOME/tc/machine.json.
+config.environment.pop("TC_MACHINE_FILE", None)
+config.environment["XDG_CONFIG_HOME"] = os.path.join(config.tc_obj_root, "test", "no-config")
+
 config.substitutions.append(("%tc_src", config.tc_src_root))
 config.substitutions.append(("%tc_obj", config.tc_obj_root))
 config.substitutions.append(("%tc_plugin", os.path.join(config.tc_lib_dir, "libTCPlugin" + config.shlibext)))

@@ -52,7 +52,9 @@ struct FuseDistributePass : public tc::impl::FuseDistributeBase<FuseDistributePa
     if (failed(tree))
       return failure();
     // Volumes in bytes of the tree's element type.
-    FailureOr<FusionCostSetup> loaded = loadFusionCosts(module, tree->elementType(), machineFile,
+    // The calibrated default file's measured costs when no machine file is given.
+    StringRef costsFile = machineFile.empty() ? StringRef(defaultMachineFile) : machineFile;
+    FailureOr<FusionCostSetup> loaded = loadFusionCosts(module, tree->elementType(), costsFile,
                                                          latency, ioLatency, callOverhead);
     if (failed(loaded))
       return failure();

@@ -27,6 +27,7 @@ template <typename Options>
 void addPlanPasses(OpPassManager &pm, const Options &options) {
   SetMachineOptions machine;
   machine.machineFile = options.machineFile;
+  machine.defaultMachineFile = options.defaultMachineFile;
   machine.procs = options.procs;
   machine.mem = options.mem;
   machine.netBw = options.netBw;
@@ -39,6 +40,7 @@ void addPlanPasses(OpPassManager &pm, const Options &options) {
   pm.addPass(createSetMachine(machine));
   FuseDistributeOptions fusion;
   fusion.machineFile = options.machineFile;
+  fusion.defaultMachineFile = options.defaultMachineFile;
   fusion.maxGridDims = options.maxGridDims;
   fusion.latency = options.latency;
   fusion.virtualPartitioning = options.virtualPartitioning;

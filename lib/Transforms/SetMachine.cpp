@@ -1,8 +1,9 @@
 //===- SetMachine.cpp - the tc-set-machine pass ---------------------------===//
 //
 // Builds the module's tc.machine attribute from a JSON machine file and pass
-// options (options win, then the file, then an attribute already present), so the
-// planning passes read the machine from one place.
+// options (options win, then the file, then an attribute already present, then
+// the calibrated default file for measured quantities), so the planning passes
+// read the machine from one place.
 //
 //===----------------------------------------------------------------------===//
 #include "MachineSetup.h"
@@ -28,6 +29,11 @@ namespace {
 
 using namespace machine_field;
 
+/// Bandwidths of a commodity cluster node (10 Gb Ethernet, one SATA SSD), for
+/// a machine nothing measured (Passes.td, tc-set-machine).
+constexpr double kDefaultNetBw = 1e9;
+constexpr double kDefaultDiskBw = 2e8;
+
 /// Parses `text` for `field`: sizes and rates accept units, the rest plain numbers.
 std::optional<double> parseField(Field field, const std::string &text) {
   if (field == Mem)
@@ -52,10 +58,12 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       values[ElemBytes] = static_cast<double>(old.getElemBytes());
       values[BcastFactor] = old.getBcastFactor().convertToDouble();
       values[ReduceFactor] = old.getReduceFactor().convertToDouble();
-      values[FlopRate] = old.getFlopRate().convertToDouble();
+      // The attribute's default flop rate is a gap the calibrated file may fill.
+      if (old.getFlopRate().convertToDouble() != MachineAttr::getDefaultFlopRate())
+        values[FlopRate] = old.getFlopRate().convertToDouble();
       volumesValue = old.getVolumes();
     }
-    if (!machineFile.empty() && failed(readMachineFile(values, volumesValue)))
+    if (!machineFile.empty() && failed(readMachineFile(machineFile, values, volumesValue)))
       return signalPassFailure();
     if (!volumes.empty()) { // options win over the file
       std::optional<VolumesKind> v = symbolizeVolumesKind(volumes);
@@ -68,13 +76,15 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
     }
     if (failed(readOptions(values)))
       return signalPassFailure();
-    for (Field required : {Procs, Mem, NetBw, DiskBw})
+    for (Field required : {Procs, Mem})
       if (!values[required]) {
         module.emitError() << "the machine model lacks '" << kKeys[required]
                            << "': give it as an option, in a machine file or in the "
                               "module's tc.machine attribute";
         return signalPassFailure();
       }
+    if (failed(fillMeasured(values)))
+      return signalPassFailure();
     for (Field whole : {Procs, Mem, ElemBytes})
       if (values[whole] && *values[whole] != std::floor(*values[whole])) {
         module.emitError() << "machine " << kKeys[whole] << " = " << *values[whole]
@@ -102,13 +112,42 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
         .str();
   }
 
-  LogicalResult readMachineFile(std::optional<double> (&values)[Count],
+  /// Fills the measured quantities nothing else gave from the calibrated
+  /// default file, then the bandwidths still missing with the documented
+  /// defaults, said in one warning.
+  LogicalResult fillMeasured(std::optional<double> (&values)[Count]) {
+    const Field measured[] = {NetBw, DiskBw, FlopRate};
+    if (!defaultMachineFile.empty() &&
+        llvm::any_of(measured, [&](Field f) { return !values[f]; })) {
+      std::optional<double> calibrated[Count];
+      VolumesKind ignored;
+      if (failed(readMachineFile(defaultMachineFile, calibrated, ignored)))
+        return failure();
+      for (Field f : measured)
+        if (!values[f])
+          values[f] = calibrated[f];
+    }
+    std::string filled;
+    for (auto [field, value, text] : {std::tuple{NetBw, kDefaultNetBw, "1GB/s"},
+                                      std::tuple{DiskBw, kDefaultDiskBw, "200MB/s"}})
+      if (!values[field]) {
+        values[field] = value;
+        filled += (filled.empty() ? "" : ", ") + std::string(kKeys[field]) + " = " + text;
+      }
+    if (!filled.empty())
+      getOperation().emitWarning()
+          << "no measured bandwidths; planning with " << filled
+          << " (run tc-calibrate to measure this machine)";
+    return success();
+  }
+
+  LogicalResult readMachineFile(StringRef path, std::optional<double> (&values)[Count],
                                 VolumesKind &volumesValue) {
     ModuleOp module = getOperation();
     auto fail = [&](const Twine &why) -> LogicalResult {
-      return module.emitError() << "machine file '" << machineFile << "': " << why;
+      return module.emitError() << "machine file '" << path << "': " << why;
     };
-    FailureOr<llvm::json::Object> object = readMachineJson(module, machineFile);
+    FailureOr<llvm::json::Object> object = readMachineJson(module, path);
     if (failed(object))
       return failure();
     for (const auto &[key, value] : *object) {

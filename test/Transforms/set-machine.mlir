@@ -5,7 +5,25 @@
 // RUN: tc-opt %s --tc-set-machine="machine-file=%t.json" | FileCheck %s --check-prefix=FILE
 // RUN: tc-opt %s --tc-set-machine="machine-file=%t.json procs=9" | FileCheck %s --check-prefix=OVERRIDE
 // RUN: tc-opt %s --tc-set-machine="machine-file=%t.json" --tc-set-machine="mem=2GiB" | FileCheck %s --check-prefix=KEEP
-// RUN: not tc-opt %s --tc-set-machine="procs=4 mem=64MB" 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not tc-opt %s --tc-set-machine="procs=4 net-bw=1GB/s disk-bw=1GB/s" 2>&1 | FileCheck %s --check-prefix=MISSING
+// Measured quantities nothing else gives come from the calibrated default file
+// (its procs and mem describe the calibration run and are not taken), what it
+// lacks too from the documented defaults with one warning.
+// RUN: echo '{"procs": 2, "mem": 5e9, "net_bw": "3GB/s", "disk_bw": "500MB/s", "flop_rate": 4e10, "mcost": {}}' > %t.default.json
+// RUN: tc-opt %s --tc-set-machine="procs=4 mem=64MB default-machine-file=%t.default.json" 2>&1 | FileCheck %s --check-prefix=DEFAULTFILE --implicit-check-not=warning
+// RUN: tc-opt %s --tc-set-machine="procs=4 mem=64MB net-bw=2GB/s default-machine-file=%t.default.json" 2>&1 | FileCheck %s --check-prefix=DEFAULTUNDER
+// RUN: tc-opt %s --tc-set-machine="machine-file=%t.flops.json default-machine-file=%t.default.json" 2>&1 | FileCheck %s --check-prefix=FLOPFILE
+// RUN: echo '{"disk_bw": "500MB/s"}' > %t.disk.json
+// RUN: tc-opt %s --tc-set-machine="procs=4 mem=64MB default-machine-file=%t.disk.json" 2>&1 | FileCheck %s --check-prefix=DEFAULTNET
+// RUN: tc-opt %s --tc-set-machine="procs=4 mem=64MB" 2>&1 | FileCheck %s --check-prefix=DEFAULTBOTH
+// RUN: not tc-opt %s --tc-set-machine="procs=4 mem=64MB default-machine-file=%t.none.json" 2>&1 | FileCheck %s --check-prefix=NODEFAULT
+// DEFAULTFILE: #tc.machine<procs = 4, mem = 64000000, net_bw = 3.000000e+09, disk_bw = 5.000000e+08, elem_bytes = 8, bcast_factor = 1.000000e+00, reduce_factor = 1.000000e+00, flop_rate = 4.000000e+10>
+// DEFAULTUNDER: #tc.machine<procs = 4, mem = 64000000, net_bw = 2.000000e+09, disk_bw = 5.000000e+08,
+// DEFAULTNET: warning: no measured bandwidths; planning with net_bw = 1GB/s (run tc-calibrate to measure this machine)
+// DEFAULTNET: #tc.machine<procs = 4, mem = 64000000, net_bw = 1.000000e+09, disk_bw = 5.000000e+08,
+// DEFAULTBOTH: warning: no measured bandwidths; planning with net_bw = 1GB/s, disk_bw = 200MB/s (run tc-calibrate to measure this machine)
+// DEFAULTBOTH: #tc.machine<procs = 4, mem = 64000000, net_bw = 1.000000e+09, disk_bw = 2.000000e+08, elem_bytes = 8, bcast_factor = 1.000000e+00, reduce_factor = 1.000000e+00>
+// NODEFAULT: error: machine file '{{.*}}.none.json': No such file or directory
 // RUN: not tc-opt %s --tc-set-machine="procs=4 mem=64mb net-bw=1 disk-bw=1" 2>&1 | FileCheck %s --check-prefix=UNIT
 // RUN: echo '{"procs": 4, "mem": "1GB", "net_bw": 1, "disk_bw": 1, "volumes": "runtime"}' > %t.vol.json
 // A file tc-calibrate wrote also holds the fusion planner's measured costs: tc-plan
@@ -39,7 +57,7 @@
 // FILE: module attributes {tc.machine = #tc.machine<procs = 16, mem = 1000000000, net_bw = 1.600000e+09, disk_bw = 1.000000e+07, elem_bytes = 4, bcast_factor = 2.000000e+00, reduce_factor = 1.400000e+00>}
 // OVERRIDE: #tc.machine<procs = 9, mem = 1000000000,
 // KEEP: #tc.machine<procs = 16, mem = 2147483648, net_bw = 1.600000e+09,
-// MISSING: error: the machine model lacks 'net_bw': give it as an option, in a machine file or in the module's tc.machine attribute
+// MISSING: error: the machine model lacks 'mem': give it as an option, in a machine file or in the module's tc.machine attribute
 // UNIT: error: option mem=64mb is not a size or rate
 // KEY: error: machine file '{{.*}}.bad.json': unknown key 'memory'; expected one of procs, mem, net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor, flop_rate, volumes
 // NOFILE: error: machine file '{{.*}}.missing.json': No such file or directory

@@ -30,7 +30,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <numeric>
 #include <set>
@@ -50,17 +52,31 @@ struct Args {
   bool quick = false;
 };
 
+/// Where the machine file goes by default, and where tcc looks for it:
+/// $TC_MACHINE_FILE, else $XDG_CONFIG_HOME/tc/machine.json, else
+/// ~/.config/tc/machine.json.
+std::string defaultMachineFile() {
+  if (const char *file = std::getenv("TC_MACHINE_FILE"); file && *file)
+    return file;
+  if (const char *config = std::getenv("XDG_CONFIG_HOME"); config && *config)
+    return std::string(config) + "/tc/machine.json";
+  const char *home = std::getenv("HOME");
+  return std::string(home && *home ? home : ".") + "/.config/tc/machine.json";
+}
+
 [[noreturn]] void usage(const std::string &why) {
   if (tc::rt::ctx().rank == 0)
     std::fprintf(stderr,
                  "tc-calibrate: %s\n"
-                 "usage: mpirun -np P tc-calibrate --output machine.json [--mem SIZE]\n"
+                 "usage: mpirun -np P tc-calibrate [--output machine.json] [--mem SIZE]\n"
                  "         [--sizes 64KB,1MB,8MB] [--max-grid-dims 2] [--repeats 3]\n"
                  "         [--scratch DIR] [--quick]\n"
+                 "  --output   the machine file (default %s,\n"
+                 "             which tcc reads for what a program's machine model lacks)\n"
                  "  --mem      memory per process to record (default: physical memory / P)\n"
                  "  --sizes    bytes per process of the measured redistributions\n"
                  "  --quick    one small size, one repetition (for tests)\n",
-                 why.c_str());
+                 why.c_str(), defaultMachineFile().c_str());
   MPI_Finalize();
   std::exit(2);
 }
@@ -110,7 +126,7 @@ Args parseArgs(int argc, char **argv) {
     }
   }
   if (a.output.empty())
-    usage("--output is required");
+    a.output = defaultMachineFile();
   if (a.quick) {
     a.sizes = {32e3};
     a.repeats = 1;
@@ -280,6 +296,11 @@ double physicalMemoryPerProcess() {
 
 void writeMachineFile(const Args &args, double mem, std::pair<double, double> network,
                       double disk, double flops, const Table &table) {
+  std::error_code error;
+  std::filesystem::path parent = std::filesystem::path(args.output).parent_path();
+  if (!parent.empty() && !std::filesystem::create_directories(parent, error) && error)
+    tc::rt::fail("cannot create '" + parent.string() + "' for '" + args.output +
+                 "': " + error.message());
   std::string temp = args.output + ".tmp";
   FILE *f = std::fopen(temp.c_str(), "w");
   if (!f)

@@ -15,6 +15,11 @@ defvar MachineFileOption = [
          "JSON machine file: the keys of #tc.machine (flop_rate included) for "
          "tc-set-machine, measured costs (mcost, latency, io_latency, "
          "call_overhead) for tc-fuse-distribute">,
+  Option<"defaultMachineFile", "default-machine-file", "std::string", /*default=*/"\"\"",
+         "Machine file (tc-calibrate's) for the measured quantities nothing else "
+         "gives: net_bw, disk_bw and flop_rate for tc-set-machine, the measured "
+         "costs for tc-fuse-distribute when machine-file is not given; tcc passes "
+         "the calibrated file's default location when it exists">,
 ];
 
 defvar MachineOptions = [
@@ -77,9 +82,16 @@ def SetMachine : Pass<"tc-set-machine", "::mlir::ModuleOp"> {
     `{"procs": 4, "mem": "64MB", "net_bw": "200MB/s", "disk_bw": "8MB/s",
     "elem_bytes": 8, "bcast_factor": 1, "reduce_factor": 1, "flop_rate": 2e10}`;
     numbers or strings with units, and optionally `"volumes": "runtime"` (see
-    `#tc.machine`). The result must name procs, mem, net_bw and disk_bw. The keys
-    `latency`, `io_latency`, `call_overhead` and `mcost` (measured costs written
-    by `tc-calibrate`) are left to `tc-fuse-distribute`.
+    `#tc.machine`). The keys `latency`, `io_latency`, `call_overhead` and `mcost`
+    (measured costs written by `tc-calibrate`) are left to `tc-fuse-distribute`.
+
+    The result must name procs and mem. The measured quantities (net_bw,
+    disk_bw, flop_rate) that neither the options, the machine file nor the
+    module give come from `default-machine-file` (a file `tc-calibrate` wrote;
+    its procs and mem, which describe the calibration run, are not used). A
+    bandwidth still missing gets a default, said in one warning: 1 GB/s for the
+    network and 200 MB/s for the disk (a commodity cluster node: 10 Gb
+    Ethernet, one SATA SSD); run `tc-calibrate` to measure the machine instead.
   }];
   let options = !listconcat(MachineFileOption, MachineOptions);
 }
