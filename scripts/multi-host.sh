@@ -25,7 +25,7 @@
 # directory).
 #
 # Output (stdout): the mpirun command line, then per rank
-#   multi-host: rank R host K namespace mh<pid>-hK net:[INODE] addr 10.77.0.X scratch DIR
+#   multi-host: rank R host K namespace mh<pid>-hK net:[INODE] addr 10.77.0.X scratch DIR (created)
 # and per host the bytes its eth0 sent and received
 #   multi-host: host K namespace mh<pid>-hK eth0 tx_bytes T rx_bytes R
 # The program's own output goes through unchanged.
@@ -35,7 +35,13 @@
 # cannot be created here (it then prints
 #   multi-host: skipped: cannot create network namespaces (REASON)
 # ); MULTI_HOST_REQUIRE=1 turns that skip into a failure (status 1).
-# Namespaces, bridge, veths and temporary files are removed on every exit.
+# Namespaces, bridge, veths and temporary files are removed on every exit
+# (but a SIGKILL of this script leaves the mh<pid>-* namespaces: `ip netns
+# list` shows them, `ip netns delete NAME` removes each).
+
+# Generated scripts are single-quoted on purpose, "tcp,self" is one word, pid
+# lists are split on purpose, and cleanup runs from a trap:
+# shellcheck disable=SC2016,SC2054,SC2086,SC2317
 set -euo pipefail
 
 usage() { sed -n '6,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -67,23 +73,22 @@ CREATED=()                                 # namespaces to delete on exit
 cleanup() {
   local status=$? ns pids
   trap - EXIT INT TERM
-  for ns in "${CREATED[@]}"; do
-    # A process left in a namespace (a stray orted) would keep its interfaces
-    # alive after the name is gone: end those processes first. They can only
-    # be ours, since the namespaces are.
-    pids=$(ip netns pids "$ns" 2>/dev/null || true)
-    if [ -n "$pids" ]; then
-      kill -TERM $pids 2>/dev/null || true
-      for _ in 1 2 3 4 5 6 7 8 9 10; do
-        [ -n "$(ip netns pids "$ns" 2>/dev/null)" ] || break
-        sleep 0.2
-      done
-      pids=$(ip netns pids "$ns" 2>/dev/null || true)
-      [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
-    fi
-    # Deleting a namespace deletes the veth ends and the bridge inside it.
-    ip netns delete "$ns" 2>/dev/null || true
-  done
+  # Processes left in our namespaces (mpirun, OpenMPI's daemons, which detach
+  # from the agent, ranks) would keep the interfaces alive after the names are
+  # gone: end them first, gently, then not. They can only be ours, since the
+  # namespaces are.
+  nspids() { for ns in "${CREATED[@]}"; do ip netns pids "$ns" 2>/dev/null || true; done; }
+  pids=$(nspids)
+  if [ -n "$pids" ]; then
+    kill -TERM $pids 2>/dev/null || true
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+      pids=$(nspids); [ -n "$pids" ] || break
+      sleep 0.2
+    done
+    [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
+  fi
+  # Deleting a namespace deletes the veth ends and the bridge inside it.
+  for ns in "${CREATED[@]}"; do ip netns delete "$ns" 2>/dev/null || true; done
   rm -rf "$WORK"
   exit "$status"
 }
@@ -168,7 +173,7 @@ for ((k = 0; k < HOSTS; k++)); do echo "$(addr $k) slots=$SLOTS"; done >"$WORK/h
 # The wrapper runs as each rank: record where it is, then become the program
 # with a scratch directory of this host's own.
 {
-  echo '#!/bin/sh'
+  echo '#!/bin/bash'   # bash: PROG is quoted with printf %q
   echo 'ns=$(ip netns identify $$)'
   echo "k=\${ns#$PFX-h}"
   echo "echo \"rank \$OMPI_COMM_WORLD_RANK host \$k namespace \$ns \$(readlink /proc/self/ns/net)" \
@@ -193,7 +198,14 @@ wait $! || status=$?
 
 # --- Evidence: where each rank ran, what crossed each host's wire ---
 for ((r = 0; r < NP; r++)); do
-  [ -f "$WORK/rank.$r" ] && echo "multi-host: $(cat "$WORK/rank.$r")" || echo "multi-host: rank $r did not start"
+  if [ -f "$WORK/rank.$r" ]; then
+    line=$(cat "$WORK/rank.$r")
+    # The program creates its --scratch directory: proof the option reached it.
+    [ -d "${line##* }" ] && line+=" (created)" || line+=" (missing)"
+    echo "multi-host: $line"
+  else
+    echo "multi-host: rank $r did not start"
+  fi
 done
 for ((k = 0; k < HOSTS; k++)); do
   s=/sys/class/net/eth0/statistics

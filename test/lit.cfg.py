@@ -35,3 +35,19 @@ with open(os.path.join(config.tc_src_root, "include", "TC", "Runtime", "Descript
     config.substitutions.append(
         ("%tc_rt_api_version",
          re.search(r"#define TC_RT_API_VERSION (\d+)", f.read()).group(1)))
+
+# Feature "netns": this machine can create network namespaces (root with
+# CAP_SYS_ADMIN and CAP_NET_ADMIN), which test/Integration/multi-host.test turns
+# into hosts; elsewhere lit reports that test UNSUPPORTED, naming the feature.
+import subprocess
+def _can_create_netns():
+    probe = "tc-lit-probe-%d" % os.getpid()
+    try:
+        if subprocess.run(["ip", "netns", "add", probe], capture_output=True).returncode:
+            return False
+        subprocess.run(["ip", "netns", "del", probe], capture_output=True)
+        return True
+    except OSError:
+        return False
+if _can_create_netns():
+    config.available_features.add("netns")
