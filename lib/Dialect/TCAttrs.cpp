@@ -581,3 +581,10 @@ LogicalResult FusionPlanAttr::verify(function_ref<InFlightDiagnostic()> emitErro
                        << formatNumber(limit.getValueAsDouble());
   return success();
 }
+
+MachineAttr mlir::tc::getEnclosingMachine(Operation *scope) {
+  for (Operation *op = scope; op; op = op->getParentOp())
+    if (auto attr = op->getAttrOfType<MachineAttr>(TCDialect::getMachineAttrName()))
+      return attr;
+  return {};
+}

@@ -4,6 +4,7 @@
 #include "TC/Dialect/TCOps.h"
 #include "TC/Dialect/TCTypes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -78,14 +79,15 @@ static LogicalResult verifyPlanAttribute(Operation *op, Attribute value) {
   return success();
 }
 
-/// Discardable `tc.*` attributes on other ops: `tc.machine` belongs on a module and
-/// must hold a #tc.machine.
+/// Discardable `tc.*` attributes on other ops: `tc.machine` belongs on a module
+/// (or on a function planned for its own process count, tc-specialize-procs)
+/// and must hold a #tc.machine.
 LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attr) {
   if (attr.getName() == getMachineAttrName()) {
-    if (!isa<ModuleOp>(op))
+    if (!isa<ModuleOp, func::FuncOp>(op))
       return op->emitOpError() << "'" << getMachineAttrName()
-                               << "' belongs on a builtin.module, not on '"
+                               << "' belongs on a builtin.module or a func.func, not on '"
                                << op->getName() << "'";
     if (!isa<MachineAttr>(attr.getValue()))
       return op->emitOpError() << "'" << getMachineAttrName()

@@ -3,6 +3,7 @@
 #include "DistArray.h"
 #include "TC/Runtime/Runtime.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -88,11 +89,15 @@ std::string abiMismatch(int64_t compiledVersion) {
          ", the runtime is " + std::to_string(TC_RT_API_VERSION) + ": recompile with this tc";
 }
 
-std::string procsMismatch(int64_t procs) {
-  if (procs == ctx().size)
+std::string procsMismatch(const std::vector<int64_t> &procs) {
+  if (std::find(procs.begin(), procs.end(), ctx().size) != procs.end())
     return "";
-  return "the program was planned for " + std::to_string(procs) + " processes but runs on " +
-         std::to_string(ctx().size) + " (use mpirun -np " + std::to_string(procs) +
+  // "5", "1 or 2", "1, 2 or 4"
+  std::string list;
+  for (size_t i = 0; i < procs.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == procs.size() ? " or " : ", ") + std::to_string(procs[i]);
+  return "the program was planned for " + list + " processes but runs on " +
+         std::to_string(ctx().size) + " (use mpirun -np " + list +
          ", or compile it again with --procs " + std::to_string(ctx().size) + ")";
 }
 
@@ -162,9 +167,22 @@ extern "C" void tc_rt_check_abi(int64_t compiledVersion) {
 }
 
 extern "C" void tc_rt_check_procs(int64_t procs) {
-  std::string mismatch = procsMismatch(procs);
+  std::string mismatch = procsMismatch({procs});
   if (!mismatch.empty())
     failOnRoot(mismatch);
+}
+
+extern "C" void tc_rt_plan_for_procs(int64_t procs) {
+  std::vector<int64_t> &planned = ctx().plannedProcs;
+  if (std::find(planned.begin(), planned.end(), procs) == planned.end())
+    planned.push_back(procs);
+}
+
+extern "C" int64_t tc_rt_select_procs() {
+  std::string mismatch = procsMismatch(ctx().plannedProcs);
+  if (!mismatch.empty())
+    failOnRoot(mismatch);
+  return ctx().size;
 }
 
 extern "C" void tc_rt_plan(double predictedDisk, double predictedComm, double flops,

@@ -54,6 +54,9 @@ struct Context {
   /// predicted separately (single contractions receive what they send).
   double predictedReceived = -1;
   int64_t chunkBytes = 64 << 20;
+  /// The process counts a program specialized for several has plans for
+  /// (tc_rt_plan_for_procs), in the order registered.
+  std::vector<int64_t> plannedProcs;
   // Progress line.
   bool running = false; ///< inside tc_main (a tcc program's run)
   double startTime = 0, lastProgress = -1e30;
@@ -109,9 +112,10 @@ std::string abiMismatch(int64_t compiledVersion);
 /// grid; fails if G exceeds the number of ranks.
 MPI_Comm gridComm(const std::vector<int64_t> &grid);
 
-/// What tc_rt_check_procs says about a program planned for `procs` processes:
-/// empty if the run has that many.
-std::string procsMismatch(int64_t procs);
+/// What tc_rt_check_procs (one count) or tc_rt_select_procs (several) says
+/// about a program planned for `procs` processes: empty if the run has one of
+/// those counts.
+std::string procsMismatch(const std::vector<int64_t> &procs);
 
 /// Rank 0's progress line on stderr, at most every 2 s once a run passes
 /// progressAfter seconds.

@@ -9,6 +9,7 @@
 #include "DecisionAttrs.h"
 #include "MachineSetup.h"
 #include "PlanProblems.h"
+#include "ProgramEntry.h"
 #include "TC/Analysis/StorageOrder.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -380,9 +381,7 @@ LogicalResult ContractionLowering::run() {
   const bool isCosma = algorithm == ParallelAlgorithm::Cosma;
   if (isCosma ? failed(prepareCosma()) : !pumma && failed(buildLoops()))
     return failure();
-  OpBuilder mb(func);
-  auto newFunc = func::FuncOp::create(mb, func.getLoc(), func.getSymName(),
-                                      mb.getFunctionType({}, {}));
+  func::FuncOp newFunc = createLoweredFunction(func);
   if (isCosma)
     emitCosmaProgram(newFunc);
   else if (pumma)

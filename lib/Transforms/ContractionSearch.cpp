@@ -57,14 +57,17 @@ LogicalResult mlir::tc::planEachContraction(
     ModuleOp module, ContractionSearch &search, bool emitRemarks,
     llvm::function_ref<void(ContractOp, const ContractionProblem &, const ContractionPlan &)>
         onPlanned) {
-  FailureOr<MachineModel> machine = getMachineModel(module);
-  if (failed(machine))
-    return failure();
   bool failedAny = false;
   module.walk([&](ContractOp op) {
     // Formulas of an operator tree are planned together by tc-fuse-distribute.
     if (op->hasAttr(TCDialect::getFusionAttrName()))
       return;
+    // The function's own machine when specialized for a process count.
+    FailureOr<MachineModel> machine = getMachineModel(op);
+    if (failed(machine)) {
+      failedAny = true;
+      return;
+    }
     FailureOr<ContractionProblem> problem = buildProblem(op);
     if (failed(problem)) {
       failedAny = true;

@@ -54,7 +54,7 @@ struct FuseDistributePass : public tc::impl::FuseDistributeBase<FuseDistributePa
     // Volumes in bytes of the tree's element type.
     // The calibrated default file's measured costs when no machine file is given.
     StringRef costsFile = machineFile.empty() ? StringRef(defaultMachineFile) : machineFile;
-    FailureOr<FusionCostSetup> loaded = loadFusionCosts(module, tree->elementType(), costsFile,
+    FailureOr<FusionCostSetup> loaded = loadFusionCosts(func, tree->elementType(), costsFile,
                                                          latency, ioLatency, callOverhead);
     if (failed(loaded))
       return failure();

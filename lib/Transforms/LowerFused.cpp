@@ -346,9 +346,7 @@ void FusedLowering::emit(const std::vector<ScheduleItem> &items) {
 LogicalResult FusedLowering::run() {
   if (failed(readPlan()))
     return failure();
-  OpBuilder mb(func);
-  auto lowered = func::FuncOp::create(mb, func.getLoc(), func.getSymName(),
-                                      mb.getFunctionType({}, {}));
+  func::FuncOp lowered = createLoweredFunction(func);
   b.setInsertionPointToStart(lowered.addEntryBlock());
   ExchangeVolumes predicted = predictedCommBytes(tree.tree, plan, schedule, machine.elemBytes);
   double flops = 0;
@@ -383,13 +381,11 @@ struct LowerFusedPass : public tc::impl::LowerFusedBase<LowerFusedPass> {
         work.push_back(func);
     if (work.empty())
       return;
-    FailureOr<MachineModel> machine = getMachineModel(module);
-    if (failed(machine))
-      return signalPassFailure();
     SmallVector<StringAttr> lowered;
     for (func::FuncOp func : work) {
       StringAttr name = func.getSymNameAttr();
-      if (failed(FusedLowering(func, *machine).run()))
+      FailureOr<MachineModel> machine = getMachineModel(func);
+      if (failed(machine) || failed(FusedLowering(func, *machine).run()))
         return signalPassFailure();
       lowered.push_back(name);
     }

@@ -42,13 +42,11 @@ struct LowerPlanPass : public tc::impl::LowerPlanBase<LowerPlanPass> {
       return signalPassFailure();
     if (work.empty())
       return;
-    FailureOr<MachineModel> machine = getMachineModel(module);
-    if (failed(machine))
-      return signalPassFailure();
     SmallVector<StringAttr> lowered;
     for (auto [func, op] : work) {
       StringAttr name = func.getSymNameAttr();
-      if (failed(ContractionLowering(op, func, *machine).run()))
+      FailureOr<MachineModel> machine = getMachineModel(func);
+      if (failed(machine) || failed(ContractionLowering(op, func, *machine).run()))
         return signalPassFailure();
       lowered.push_back(name);
     }

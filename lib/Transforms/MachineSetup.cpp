@@ -23,10 +23,10 @@ MachineModel mlir::tc::toMachineModel(MachineAttr attr) {
   return m;
 }
 
-FailureOr<MachineModel> mlir::tc::getMachineModel(ModuleOp module) {
-  auto attr = module->getAttrOfType<MachineAttr>(TCDialect::getMachineAttrName());
+FailureOr<MachineModel> mlir::tc::getMachineModel(Operation *scope) {
+  MachineAttr attr = getEnclosingMachine(scope);
   if (!attr)
-    return module.emitError()
+    return scope->emitError()
            << "planning needs a machine model: give the module a '"
            << TCDialect::getMachineAttrName()
            << "' attribute or run tc-plan/tc-set-machine with procs=, mem=, net-bw= "
@@ -39,9 +39,9 @@ MachineModel mlir::tc::forElementType(MachineModel machine, Type elementType) {
   return machine;
 }
 
-FailureOr<llvm::json::Object> mlir::tc::readMachineJson(ModuleOp module, StringRef path) {
+FailureOr<llvm::json::Object> mlir::tc::readMachineJson(Operation *scope, StringRef path) {
   auto fail = [&](const Twine &why) {
-    return module.emitError() << "machine file '" << path << "': " << why;
+    return scope->emitError() << "machine file '" << path << "': " << why;
   };
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
@@ -55,12 +55,12 @@ FailureOr<llvm::json::Object> mlir::tc::readMachineJson(ModuleOp module, StringR
   return std::move(*object);
 }
 
-FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(ModuleOp module, Type elementType,
+FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(Operation *scope, Type elementType,
                                                      StringRef machineFile,
                                                      double latencyOption,
                                                      double ioLatencyOption,
                                                      double callOverheadOption) {
-  FailureOr<MachineModel> model = getMachineModel(module);
+  FailureOr<MachineModel> model = getMachineModel(scope);
   if (failed(model))
     return failure();
   *model = forElementType(*model, elementType);
@@ -78,9 +78,9 @@ FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(ModuleOp module, Type eleme
   std::map<std::string, MeasuredCommCost::Points> table;
   if (!machineFile.empty()) {
     auto fail = [&](const Twine &why) {
-      return module.emitError() << "machine file '" << machineFile << "': " << why;
+      return scope->emitError() << "machine file '" << machineFile << "': " << why;
     };
-    FailureOr<llvm::json::Object> object = readMachineJson(module, machineFile);
+    FailureOr<llvm::json::Object> object = readMachineJson(scope, machineFile);
     if (failed(object))
       return failure();
     if (std::optional<double> v = object->getNumber("latency"))

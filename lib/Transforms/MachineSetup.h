@@ -22,24 +22,26 @@ namespace mlir::tc {
 
 MachineModel toMachineModel(MachineAttr attr);
 
-/// The module's machine model; emits an error on `module` when it has none.
-FailureOr<MachineModel> getMachineModel(ModuleOp module);
+/// getEnclosingMachine(scope) as a MachineModel; emits an error on `scope` when
+/// there is none.
+FailureOr<MachineModel> getMachineModel(Operation *scope);
 
 /// `machine` for tensors of `elementType`: its elem_bytes becomes the type's
 /// size (4 for f32, 8 for f64), so that every volume a planner predicts is in
 /// the bytes the runtime moves for those tensors.
 MachineModel forElementType(MachineModel machine, Type elementType);
 
-/// The JSON object of a machine file; emits "machine file 'F': why" on `module`
+/// The JSON object of a machine file; emits "machine file 'F': why" on `scope`
 /// when it cannot be read, is not JSON or is not an object.
-FailureOr<llvm::json::Object> readMachineJson(ModuleOp module, StringRef path);
+FailureOr<llvm::json::Object> readMachineJson(Operation *scope, StringRef path);
 
 /// Mcost for the planner: the measured table of `machineFile` (tc-calibrate's
 /// "mcost" key) over the analytic model, or the analytic model alone. Latency
 /// comes from the option when > 0, else from the file, else 1e-5 s; the slice
 /// I/O latency and call overhead from the options when >= 0, else the file's
 /// io_latency / call_overhead, else 1e-4 s and 1e-6 s; the flop rate from the
-/// module's #tc.machine (tc-set-machine reads the file's flop_rate into it);
+/// machine of `scope` (getMachineAttr; tc-set-machine reads the file's
+/// flop_rate into it);
 /// volumes in bytes of `elementType` (forElementType).
 struct FusionCostSetup {
   std::shared_ptr<const CommCostModel> comm;
@@ -48,7 +50,7 @@ struct FusionCostSetup {
   size_t measuredPairs = 0;
   double stagingBytes = 0; ///< kept out of machine.memBytes for the runtime's buffers
 };
-FailureOr<FusionCostSetup> loadFusionCosts(ModuleOp module, Type elementType,
+FailureOr<FusionCostSetup> loadFusionCosts(Operation *scope, Type elementType,
                                            StringRef machineFile, double latencyOption,
                                            double ioLatencyOption, double callOverheadOption);
 

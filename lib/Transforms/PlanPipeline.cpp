@@ -1,6 +1,7 @@
 //===- PlanPipeline.cpp - the tc-plan pass --------------------------------===//
 //
-// Planning in the order its decisions depend on each other: machine; Cociorva et
+// Planning in the order its decisions depend on each other: machine (and, for
+// several process counts, one copy of each function per count); Cociorva et
 // al.'s fusion and distribution of operator trees; Gao et al.'s algorithm and
 // distributions, read order and tiles of single contractions; then the report.
 // The passes run in one dynamic pipeline on the module, so they share its
@@ -38,6 +39,12 @@ void addPlanPasses(OpPassManager &pm, const Options &options) {
   machine.volumes = options.volumes;
   machine.flopRate = options.flopRate;
   pm.addPass(createSetMachine(machine));
+  if (!options.specializeProcs.empty()) {
+    SpecializeProcsOptions specialize;
+    specialize.specializeProcs.assign(options.specializeProcs.begin(),
+                                      options.specializeProcs.end());
+    pm.addPass(createSpecializeProcs(specialize));
+  }
   FuseDistributeOptions fusion;
   fusion.machineFile = options.machineFile;
   fusion.defaultMachineFile = options.defaultMachineFile;

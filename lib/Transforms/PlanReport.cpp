@@ -36,6 +36,7 @@ struct Entry {
   size_t chosen;
   bool iContiguous = false; ///< the plan's storage order (StorageOrder.h)
   Type elementType;         ///< of the tensors: the bytes of every volume
+  MachineModel machine;     ///< its function's (tc-specialize-procs) or the module's
 };
 
 /// A location as a user finds it: "name" or "file:line:col".
@@ -61,6 +62,7 @@ struct TreeRow {
 
 struct TreeEntry {
   std::string function;
+  int64_t procs = 0; ///< of its function's machine
   FusionPlanAttr plan;
   std::vector<TreeRow> rows;
 };
@@ -78,7 +80,7 @@ FailureOr<TreeEntry> describeTree(func::FuncOp func) {
   FailureOr<FunctionTree> tree = buildFunctionTree(func);
   if (failed(tree))
     return failure();
-  TreeEntry entry{func.getSymName().str(),
+  TreeEntry entry{func.getSymName().str(), getEnclosingMachine(func).getProcs(),
                   func->getAttrOfType<FusionPlanAttr>(TCDialect::getFusionPlanAttrName()),
                   {}};
   std::vector<int> order;
@@ -172,11 +174,11 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
         module, search, /*emitRemarks=*/false,
         [&](ContractOp op, const ContractionProblem &problem, const ContractionPlan &mine) {
           const Type elementType = op.getResult().getType().getElementType();
+          const MachineModel forOp = forElementType(*getMachineModel(op), elementType);
           Entry entry{describeLocation(op.getLoc()),
-                      search.search(op, problem, forElementType(*machine, elementType), {})
-                          .candidates,
-                      0};
+                      search.search(op, problem, forOp, {}).candidates, 0};
           entry.elementType = elementType;
+          entry.machine = forOp;
           auto it = llvm::find_if(entry.candidates,
                                   [&](const ContractionPlan &c) { return samePlan(c, mine); });
           entry.chosen = it - entry.candidates.begin();
@@ -242,6 +244,7 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
         for (size_t e = 0; e < entries.size(); ++e)
           j.object([&] {
             j.attribute("op", entries[e].op);
+            j.attribute("procs", entries[e].machine.procs);
             j.attributeArray("candidates", [&] {
               for (const ContractionPlan &c : entries[e].candidates)
                 j.object([&] {
@@ -280,6 +283,7 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
         for (const TreeEntry &t : trees)
           j.object([&] {
             j.attribute("function", t.function);
+            j.attribute("procs", t.procs);
             j.attributeArray("grid", [&] {
               for (int64_t n : t.plan.getGrid().getShape())
                 j.value(n);
@@ -317,7 +321,7 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
       std::string grid;
       for (int64_t n : t.plan.getGrid().getShape())
         grid += (grid.empty() ? "" : "x") + std::to_string(n);
-      os << "operator tree @" << t.function << "  (P = " << m.procs << " as " << grid
+      os << "operator tree @" << t.function << "  (P = " << t.procs << " as " << grid
          << ", memory limit " << formatBytes(t.plan.getLimit().getValueAsDouble())
          << " per process)\n";
       os << llvm::format("  %-18s %-18s %-12s %-12s %12s %12s\n", "full array",
@@ -338,7 +342,7 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                          const std::vector<Entry> &entries,
                          const std::vector<ContractionProblem> &problems) {
     for (size_t e = 0; e < entries.size(); ++e) {
-      os << "contraction " << entries[e].op << "  (P = " << m.procs
+      os << "contraction " << entries[e].op << "  (P = " << entries[e].machine.procs
          << ", memory per process = " << llvm::format("%.4g", m.memBytes)
          << " B, tile budget = " << llvm::format("%.4g", m.tileBudget()) << " B)"
          << "  i_contiguous = " << (entries[e].iContiguous ? "true" : "false") << "\n";

@@ -1,10 +1,21 @@
 //===- ProgramEntry.cpp - the program's entry, tc_main --------------------===//
 #include "ProgramEntry.h"
+#include "TC/Dialect/TCDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
+
+func::FuncOp mlir::tc::createLoweredFunction(func::FuncOp planned) {
+  OpBuilder b(planned);
+  auto lowered = func::FuncOp::create(b, planned.getLoc(), planned.getSymName(),
+                                      b.getFunctionType({}, {}));
+  StringRef machine = tc::TCDialect::getMachineAttrName();
+  if (Attribute attr = planned->getAttr(machine))
+    lowered->setAttr(machine, attr);
+  return lowered;
+}
 
 LogicalResult mlir::tc::appendToProgramEntry(ModuleOp module, ArrayRef<StringAttr> functions) {
   OpBuilder b(module.getContext());

@@ -8,6 +8,7 @@
 #ifndef TC_LIB_TRANSFORMS_PROGRAMENTRY_H
 #define TC_LIB_TRANSFORMS_PROGRAMENTRY_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
 
@@ -17,6 +18,12 @@ namespace mlir::tc {
 /// creating it when the module has none; fails with an error when the module
 /// has a `tc_main` tc did not make (a declaration, another op, a signature).
 LogicalResult appendToProgramEntry(ModuleOp module, ArrayRef<StringAttr> functions);
+
+/// The function a lowering builds in place of `planned` (created before it):
+/// same name and location, no arguments or results (the program's entry calls
+/// it), and the machine of its own it was planned for, if any
+/// (tc-specialize-procs), which tc-lower-to-runtime dispatches on.
+func::FuncOp createLoweredFunction(func::FuncOp planned);
 
 } // namespace mlir::tc
 

@@ -313,8 +313,9 @@ func.func @machine_bw() attributes {m = #tc.machine<procs = 4, mem = 1024, net_b
 
 // -----
 
-// expected-error @+1 {{'func.func' op 'tc.machine' belongs on a builtin.module, not on 'func.func'}}
-func.func @machine_on_func() attributes {tc.machine = #tc.machine<procs = 4, mem = 1024, net_bw = 1.0e8, disk_bw = 1.0e7>} {
+func.func @machine_on_op() {
+  // expected-error @+1 {{'arith.constant' op 'tc.machine' belongs on a builtin.module or a func.func, not on 'arith.constant'}}
+  %c = arith.constant {tc.machine = #tc.machine<procs = 4, mem = 1024, net_bw = 1.0e8, disk_bw = 1.0e7>} 0 : index
   return
 }
 

@@ -65,8 +65,8 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "1GB", net_bw = "1G
 
 // -----
 
-// expected-error @+1 {{planning needs a machine model}}
 module {
+  // expected-error @+1 {{planning needs a machine model}}
   func.func @no_machine(%A: tensor<8x8xf64>, %B: tensor<8x8xf64>, %C: tensor<8x8xf64>) -> tensor<8x8xf64> {
     %T = tc.contract [i, j] = %A[i, k] * %B[k, j] : tensor<8x8xf64>, tensor<8x8xf64> -> tensor<8x8xf64>
     %R = tc.contract [i, l] = %T[i, j] * %C[j, l] : tensor<8x8xf64>, tensor<8x8xf64> -> tensor<8x8xf64>

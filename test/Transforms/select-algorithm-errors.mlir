@@ -37,9 +37,9 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "64MB", net_bw = "2
 
 // -----
 
-// expected-error @+1 {{planning needs a machine model}}
 module {
   func.func @no_machine(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
+    // expected-error @+1 {{planning needs a machine model}}
     %r = tc.contract [i, j] = %A[i, k] * %B[k, j] : tensor<4x8xf64>, tensor<8x4xf64> -> tensor<4x4xf64>
     return %r : tensor<4x4xf64>
   }

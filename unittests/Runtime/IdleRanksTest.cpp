@@ -279,13 +279,34 @@ TEST(IdleRanksCyclic, PanelsSkipTheIdleRanks) {
 
 TEST(IdleRanksProcs, TheRunMustHaveThePlannedProcessCount) {
   // Grids may be smaller than the run, the run not other than planned.
-  EXPECT_EQ(procsMismatch(ctx().size), "");
+  EXPECT_EQ(procsMismatch({ctx().size}), "");
   tc_rt_check_procs(ctx().size); // returns: a mismatch would end the run
-  EXPECT_EQ(procsMismatch(ctx().size + 1),
+  EXPECT_EQ(procsMismatch({ctx().size + 1}),
             "the program was planned for " + std::to_string(ctx().size + 1) +
                 " processes but runs on " + std::to_string(ctx().size) + " (use mpirun -np " +
                 std::to_string(ctx().size + 1) + ", or compile it again with --procs " +
                 std::to_string(ctx().size) + ")");
+}
+
+TEST(IdleRanksProcs, AProgramPlannedForSeveralCountsSelectsTheRunsOne) {
+  const int64_t p = ctx().size;
+  // Registered twice (a --repeat run registers again): listed once.
+  for (int64_t n : {p + 1, p, p + 2, p})
+    tc_rt_plan_for_procs(n);
+  EXPECT_EQ(ctx().plannedProcs, (std::vector<int64_t>{p + 1, p, p + 2}));
+  EXPECT_EQ(tc_rt_select_procs(), p);
+  ctx().plannedProcs.clear();
+  const std::string s = std::to_string(p);
+  EXPECT_EQ(procsMismatch({p + 1, p + 2}),
+            "the program was planned for " + std::to_string(p + 1) + " or " +
+                std::to_string(p + 2) + " processes but runs on " + s + " (use mpirun -np " +
+                std::to_string(p + 1) + " or " + std::to_string(p + 2) +
+                ", or compile it again with --procs " + s + ")");
+  const std::string three = std::to_string(p + 1) + ", " + std::to_string(p + 2) + " or " +
+                            std::to_string(p + 3);
+  EXPECT_EQ(procsMismatch({p + 1, p + 2, p + 3}),
+            "the program was planned for " + three + " processes but runs on " + s +
+                " (use mpirun -np " + three + ", or compile it again with --procs " + s + ")");
 }
 
 } // namespace

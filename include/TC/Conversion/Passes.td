@@ -78,7 +78,12 @@ def LowerToRuntime : Pass<"tc-lower-to-runtime", "::mlir::ModuleOp"> {
     call of `tc_rt_check_abi(TC_RT_API_VERSION)`, so a program linked against
     another runtime ABI stops with a clear error, and, when the module has a
     `tc.machine`, of `tc_rt_check_procs(procs)`, so a run on another number of
-    processes does too. Against that machine, an array on a grid of more
+    processes does too. Functions planned for several process counts (each with
+    a `tc.machine` of its own, `tc-specialize-procs`) are run only for the
+    run's: `tc_main` registers every count (`tc_rt_plan_for_procs`), asks for
+    the run's (`tc_rt_select_procs`, which refuses a count not planned for) and
+    guards each call with an `scf.if`. Against the machine of each function, an
+    array on a grid of more
     processes, a non-distributed array on a grid of fewer (only distributed
     arrays leave processes idle, as COSMA's grids may) and per-rank predictions
     of another length are errors. The result lowers to LLVM with the upstream
@@ -89,6 +94,7 @@ def LowerToRuntime : Pass<"tc-lower-to-runtime", "::mlir::ModuleOp"> {
     "::mlir::func::FuncDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
   ];
 }
 

@@ -41,6 +41,11 @@ LogicalResult verifyDistribution(function_ref<InFlightDiagnostic()> emitError,
                                  DistAttr dist, GridAttr grid,
                                  ArrayRef<StringRef> arrayLabels, StringRef what);
 
+/// The machine `scope` is planned for: the `tc.machine` of `scope` or of the
+/// nearest op around it (a function specialized for one process count by
+/// tc-specialize-procs carries its own; otherwise the module's). Null if none.
+MachineAttr getEnclosingMachine(Operation *scope);
+
 } // namespace mlir::tc
 
 #endif // TC_DIALECT_TCATTRS_H

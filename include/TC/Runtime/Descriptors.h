@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 /// The version of the descriptor layouts and of the tc_rt_* calls.
-#define TC_RT_API_VERSION 7
+#define TC_RT_API_VERSION 8
 
 #ifdef __cplusplus
 #define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -189,12 +189,13 @@ enum tc_rt_panel_field {
 };
 TC_RT_INLINE int64_t tc_rt_panel_size(int64_t rank) { return TC_RT_PANEL_SHAPE + rank; }
 
-//===-- The layouts of TC_RT_API_VERSION 7 ----------------------------------===//
+//===-- The layouts of TC_RT_API_VERSION 8 ----------------------------------===//
 // A failing assert here means a layout changed: bump TC_RT_API_VERSION (old
 // programs must be refused, not misread), then update the asserts. Version 7
 // added the element type to the array, all-reduce and contraction descriptions,
-// the array's first-slice grid dimensions and the contraction's steps.
-TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 7,
+// the array's first-slice grid dimensions and the contraction's steps; version 8
+// the calls tc_rt_plan_for_procs and tc_rt_select_procs (no layout changed).
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 8,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
   TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")

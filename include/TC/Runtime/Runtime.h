@@ -41,6 +41,14 @@ void tc_rt_check_abi(int64_t compiled_version);
 /// with a non-zero status. Generated programs call it after tc_rt_check_abi.
 void tc_rt_check_procs(int64_t procs);
 
+/// A program planned for several process counts (tc-specialize-procs) registers
+/// each with tc_rt_plan_for_procs, then asks tc_rt_select_procs which to run:
+/// the run's process count if it was planned for, else rank 0 lists the planned
+/// counts and every rank exits with a non-zero status. Called in place of
+/// tc_rt_check_procs, after tc_rt_check_abi.
+void tc_rt_plan_for_procs(int64_t procs);
+int64_t tc_rt_select_procs(void);
+
 /// Per-rank predictions of a fused program, on top of tc_rt_plan: bytes each
 /// rank sends and receives (n = the number of processes planned for).
 void tc_rt_plan_per_rank(const double *sent, const double *received, int64_t n);

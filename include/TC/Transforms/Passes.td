@@ -96,6 +96,32 @@ def SetMachine : Pass<"tc-set-machine", "::mlir::ModuleOp"> {
   let options = !listconcat(MachineFileOption, MachineOptions);
 }
 
+defvar SpecializeProcsOptions = [
+  ListOption<"specializeProcs", "specialize-procs", "int64_t",
+             "Process counts to plan every function for (e.g. 1,2,4); the program "
+             "runs the plan for its MPI_Comm_size">,
+];
+
+def SpecializeProcs : Pass<"tc-specialize-procs", "::mlir::ModuleOp"> {
+  let dependentDialects = ["::mlir::tc::TCDialect"];
+  let summary = "Plan each function for several process counts; the program picks one at start-up";
+  let description = [{
+    Replaces every function that holds contractions (`tc.contract`, `tc.sum`,
+    `tc.multi_contract`, `tc.redistribute`) by one copy per process count P of
+    `specialize-procs`, named `@NAME.pP`, each carrying its own `tc.machine`:
+    the module's (or the function's) with `procs = P`. The planning and
+    lowering passes read the machine of the function they work on, so each copy
+    gets the plan for its P. `tc-lower-to-runtime` makes the program's entry
+    run, of each function, the copy whose P is the run's process count, and
+    refuses any other count with the list of those planned for; one executable
+    then serves a batch job whatever P it is given.
+
+    Runs after `tc-set-machine` (it needs the module's machine). Process counts
+    must be positive and distinct; with none the pass changes nothing.
+  }];
+  let options = SpecializeProcsOptions;
+}
+
 def SelectAlgorithm : Pass<"tc-select-algorithm", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tc::TCDialect"];
   let summary = "Choose in-core or out-of-core, the communication method, the parallel algorithm and the distributions";
@@ -182,14 +208,16 @@ def PlanReport : Pass<"tc-plan-report", "::mlir::ModuleOp"> {
     ```
     {"machine": {"procs": 4, "mem": 67108864, "net_bw": 2e8, "disk_bw": 8e6,
                  "elem_bytes": 8, "bcast_factor": 1, "reduce_factor": 1},
-     "contractions": [{"op": "file.mlir:12:8", "candidates": [
+     "contractions": [{"op": "file.mlir:12:8", "procs": 4, "candidates": [
         {"method": "outside", "algorithm": "rotation", "in_core": false,
          "order": "CAB", "tiles": {"i": 4, "j": 4, "k": 8},
          "disk_bytes": 5.1e8, "comm_bytes": 3.2e7, "seconds": 64.2}, ...],
        "chosen": 3, "i_contiguous": false} ]}
     ```
 
-    `tiles` gives each label's total tile count; `i_contiguous` the plan's
+    `procs` is the process count of the contraction's machine (its
+    function's, after `tc-specialize-procs`, else the module's); `tiles` gives
+    each label's total tile count; `i_contiguous` the plan's
     storage order (see `#tc.plan`). The table lists the same candidates like Gao
     et al.'s Table 9, the chosen one marked `*`.
 
@@ -205,7 +233,9 @@ def PlanPipeline : Pass<"tc-plan", "::mlir::ModuleOp"> {
   let summary = "Plan every contraction and operator tree: machine, fusion, algorithm, read order, tiles, report";
   let description = [{
     Runs the planning passes in the order their decisions depend on each other:
-    `tc-set-machine`, `tc-fuse-distribute` (Cociorva et al.'s fusion and
+    `tc-set-machine`, `tc-specialize-procs` (when `specialize-procs` lists
+    process counts), `tc-fuse-distribute`
+    (Cociorva et al.'s fusion and
     distribution of operator trees), `tc-select-algorithm`, `tc-place-io` and
     `tc-solve-tiles` (Gao et al.'s plan of every other contraction), then
     `tc-plan-report`. Its options are the options of `tc-set-machine`,
@@ -217,8 +247,8 @@ def PlanPipeline : Pass<"tc-plan", "::mlir::ModuleOp"> {
     report take the plan it chose (`--mlir-debug-counter=tc-planner-search-skip=0
     --mlir-print-debug-counter` counts the searches).
   }];
-  let options = !listconcat(MachineFileOption, MachineOptions, FusionOptions,
-                            ReportOptions);
+  let options = !listconcat(MachineFileOption, MachineOptions, SpecializeProcsOptions,
+                            FusionOptions, ReportOptions);
   let dependentDialects = ["::mlir::tc::TCDialect"];
 }
 

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TC/Conversion/TCToRuntime/TCToRuntime.h"
+#include "TC/Dialect/TCAttrs.h"
+#include "TC/Dialect/TCDialect.h"
 #include "TC/Dialect/TCOps.h"
 #include "TC/Runtime/Descriptors.h"
 
@@ -14,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::tc;
@@ -471,7 +474,7 @@ void mlir::tc::populateTCToRuntimeConversionPatterns(const TypeConverter &conver
   patterns.add<SliceLowering<StoreSliceOp>>(converter, ctx, "tc_rt_store_slice");
 }
 
-void mlir::tc::insertRuntimeABICheck(ModuleOp module, std::optional<int64_t> procs) {
+void mlir::tc::insertRuntimeABICheck(ModuleOp module) {
   auto entry = module.lookupSymbol<func::FuncOp>("tc_main");
   if (!entry || entry.isExternal())
     return;
@@ -486,15 +489,72 @@ void mlir::tc::insertRuntimeABICheck(ModuleOp module, std::optional<int64_t> pro
   b.setInsertionPointToStart(&entry.getBody().front());
   Value version = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(TC_RT_API_VERSION));
   func::CallOp::create(b, loc, "tc_rt_check_abi", TypeRange{}, ValueRange{version});
-  if (!procs)
-    return;
-  // The ranks a grid leaves idle are the run's beyond its product: the run
-  // must have the machine's number (docs/RuntimeABI.md, idle ranks).
-  {
-    OpBuilder::InsertionGuard guard(b);
-    declareRuntimeFunction(b, module, loc, "tc_rt_check_procs",
-                           b.getFunctionType({b.getI64Type()}, {}));
+}
+
+LogicalResult mlir::tc::insertProcessCountCheck(ModuleOp module) {
+  auto entry = module.lookupSymbol<func::FuncOp>("tc_main");
+  if (!entry || entry.isExternal())
+    return success();
+  Block &body = entry.getBody().front();
+  for (auto call : body.getOps<func::CallOp>())
+    if (call.getCallee() == "tc_rt_check_procs" || call.getCallee() == "tc_rt_select_procs")
+      return success(); // once per program
+  // Each call of a planned function with the process count it was planned for.
+  SmallVector<std::pair<func::CallOp, int64_t>> calls;
+  SmallVector<int64_t> counts;
+  func::CallOp unspecialized;
+  for (auto call : body.getOps<func::CallOp>()) {
+    auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+    MachineAttr machine =
+        callee && !callee.isExternal() ? getEnclosingMachine(callee) : MachineAttr();
+    if (!machine)
+      continue;
+    if (!callee->hasAttr(TCDialect::getMachineAttrName()))
+      unspecialized = call;
+    calls.emplace_back(call, machine.getProcs());
+    if (!llvm::is_contained(counts, machine.getProcs()))
+      counts.push_back(machine.getProcs());
   }
-  Value n = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(*procs));
-  func::CallOp::create(b, loc, "tc_rt_check_procs", TypeRange{}, ValueRange{n});
+  if (calls.empty())
+    if (MachineAttr machine = getEnclosingMachine(module))
+      counts.push_back(machine.getProcs());
+  if (counts.empty())
+    return success();
+  OpBuilder b(module.getContext());
+  Location loc = entry.getLoc();
+  auto declare = [&](StringRef name, FunctionType type) {
+    OpBuilder::InsertionGuard guard(b);
+    declareRuntimeFunction(b, module, loc, name, type);
+  };
+  b.setInsertionPointToStart(&body);
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  };
+  if (counts.size() == 1) {
+    // The ranks a grid leaves idle are the run's beyond its product: the run
+    // must have the machine's number (docs/RuntimeABI.md, idle ranks).
+    declare("tc_rt_check_procs", b.getFunctionType({b.getI64Type()}, {}));
+    func::CallOp::create(b, loc, "tc_rt_check_procs", TypeRange{},
+                         ValueRange{constant(counts.front())});
+    return success();
+  }
+  if (unspecialized)
+    return unspecialized.emitError()
+           << "tc_main calls @" << unspecialized.getCallee()
+           << ", planned for the module's process count, among functions specialized for "
+              "several; specialize every function (tc-specialize-procs)";
+  declare("tc_rt_plan_for_procs", b.getFunctionType({b.getI64Type()}, {}));
+  declare("tc_rt_select_procs", b.getFunctionType({}, {b.getI64Type()}));
+  for (int64_t p : counts)
+    func::CallOp::create(b, loc, "tc_rt_plan_for_procs", TypeRange{}, ValueRange{constant(p)});
+  Value run = func::CallOp::create(b, loc, "tc_rt_select_procs", TypeRange{b.getI64Type()},
+                                   ValueRange{})
+                  .getResult(0);
+  for (auto [call, p] : calls) {
+    b.setInsertionPoint(call);
+    Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, run, constant(p));
+    auto guard = scf::IfOp::create(b, loc, mine, /*withElseRegion=*/false);
+    call->moveBefore(guard.thenBlock()->getTerminator());
+  }
+  return success();
 }

@@ -60,11 +60,14 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
   /// grid stay idle, holding none of it: COSMA, Kwasniewski et al. section
   /// 7.1); per-rank predictions have one entry per process.
   static LogicalResult checkProcesses(ModuleOp module) {
-    auto machine = module->getAttrOfType<MachineAttr>(TCDialect::getMachineAttrName());
-    if (!machine)
-      return success();
-    const int64_t procs = machine.getProcs();
     WalkResult walked = module.walk([&](Operation *op) {
+      if (!isa<ArrayOp, PredictedVolumesOp>(op))
+        return WalkResult::advance();
+      // The function's own machine when specialized for a process count.
+      MachineAttr machine = getEnclosingMachine(op);
+      if (!machine)
+        return WalkResult::advance();
+      const int64_t procs = machine.getProcs();
       if (auto array = dyn_cast<ArrayOp>(op)) {
         int64_t used = 1;
         for (int64_t g : array.getGrid())
@@ -141,12 +144,13 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
-    std::optional<int64_t> procs;
-    if (auto machine = module->getAttrOfType<MachineAttr>(TCDialect::getMachineAttrName()))
-      procs = machine.getProcs();
-    insertRuntimeABICheck(module, procs);
-    // The machine model has served the planners; LLVM IR has no place for it.
+    if (failed(insertProcessCountCheck(module)))
+      return signalPassFailure();
+    insertRuntimeABICheck(module);
+    // The machine models have served the planners; LLVM IR has no place for them.
     module->removeAttr(TCDialect::getMachineAttrName());
+    for (auto func : module.getOps<func::FuncOp>())
+      func->removeAttr(TCDialect::getMachineAttrName());
   }
 };
 

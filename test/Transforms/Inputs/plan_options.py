@@ -1,4 +1,5 @@
-"""Every option of tc-set-machine, tc-fuse-distribute and tc-plan-report reaches
+"""Every option of tc-set-machine, tc-specialize-procs, tc-fuse-distribute and
+tc-plan-report reaches
 its pass through tc-plan and through tcc.
 
 Option lists come from `tc-opt --help`, so an option added to a pass is checked
@@ -19,15 +20,17 @@ import shlex
 import subprocess
 import sys
 
-SUBPASSES = ["tc-set-machine", "tc-fuse-distribute", "tc-plan-report"]
-CHAIN = ["tc-set-machine", "tc-fuse-distribute", "tc-select-algorithm", "tc-place-io",
-         "tc-solve-tiles", "tc-plan-report"]
+SUBPASSES = ["tc-set-machine", "tc-specialize-procs", "tc-fuse-distribute", "tc-plan-report"]
+CHAIN = ["tc-set-machine", "tc-specialize-procs", "tc-fuse-distribute", "tc-select-algorithm",
+         "tc-place-io", "tc-solve-tiles", "tc-plan-report"]
 
 # A value differing from the default, with an effect on plan-options.mlir. "{out}"
 # is a file the run writes, compared too.
 VALUES = {
     "machine-file": "{inputs}/plan-options-machine.json",
     "procs": "16",
+    "specialize-procs": "1,2",
+    "default-machine-file": "{inputs}/plan-options-default-machine.json",
     "mem": "40MB",
     "net-bw": "100MB/s",
     "disk-bw": "20MB/s",

@@ -33,10 +33,18 @@ void populateTCToRuntimeConversionPatterns(const TypeConverter &converter,
 
 /// Makes the program check, before anything else, that it runs against the
 /// runtime ABI it was compiled for: a call of `tc_rt_check_abi` at the start of
-/// `tc_main` (no-op when the module has no `tc_main`); then, when `procs` is
-/// given (the machine it was planned for), a call of `tc_rt_check_procs`: the
-/// run must have that many processes (grids of fewer leave the rest idle).
-void insertRuntimeABICheck(ModuleOp module, std::optional<int64_t> procs = std::nullopt);
+/// `tc_main` (no-op when the module has no `tc_main`, or when it has the call).
+void insertRuntimeABICheck(ModuleOp module);
+
+/// Makes `tc_main` check the run's process count against the machines its
+/// callees were planned for (each callee's `tc.machine`, else the module's).
+/// One count P: a call of `tc_rt_check_procs(P)` (grids of fewer processes
+/// leave the rest idle). Several (functions specialized by
+/// tc-specialize-procs): `tc_rt_plan_for_procs` for each, `tc_rt_select_procs`
+/// for the run's, and each call runs only when its callee's count is the run's.
+/// Fails when a callee without a machine of its own sits among specialized
+/// ones. Insert it before insertRuntimeABICheck, which then comes first.
+LogicalResult insertProcessCountCheck(ModuleOp module);
 
 } // namespace mlir::tc
 
