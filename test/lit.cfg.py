@@ -51,3 +51,16 @@ def _can_create_netns():
         return False
 if _can_create_netns():
     config.available_features.add("netns")
+
+# Feature "mountns": this machine can make a mount namespace and mount a tmpfs
+# in it (root), which test/Integration/scratch-full-disk.mlir uses as a small
+# disk to fill.
+def _can_mount_tmpfs():
+    try:
+        return subprocess.run(["unshare", "--mount", "sh", "-c",
+                               "mount -t tmpfs -o size=64k tmpfs /mnt"],
+                              capture_output=True).returncode == 0
+    except OSError:
+        return False
+if _can_mount_tmpfs():
+    config.available_features.add("mountns")
