@@ -1,0 +1,96 @@
+//===- BlockSparse.h - block-sparse tensors and their task pools -*- C++ -*-===//
+//
+// Krishnamoorthy et al. section 2 ([K] 2): a block-sparse tensor splits each
+// index range into segments (in coupled-cluster codes, the irreducible
+// representations of the molecule's point group) and stores only the blocks a
+// predicate on their segment ids admits; a contraction over such tensors is a
+// pool of independent tasks, one per present output block and contributing
+// pair of input blocks, each a dense product on its blocks (a dgemm), and the
+// blocks ("bricks") are the unit of disk I/O and communication.
+// docs/Derivations.md D33.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_ANALYSIS_BLOCKSPARSE_H
+#define TC_ANALYSIS_BLOCKSPARSE_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::tc {
+
+/// Which blocks of a tensor are present (stored, possibly non-zero).
+struct BlockPresence {
+  enum class Kind {
+    All,      ///< every block (a dense tensor cut into blocks)
+    Symmetry, ///< the XOR of the block's segment ids equals `symmetry`
+    List,     ///< exactly the blocks of `blocks`
+  };
+  Kind kind = Kind::All;
+  int64_t symmetry = 0;
+  std::vector<std::vector<int64_t>> blocks; ///< segment ids per dimension
+
+  bool present(const std::vector<int64_t> &segmentIds) const;
+};
+
+/// A tensor's block structure: the segment lengths of each dimension and the
+/// blocks present.
+struct BlockSparseShape {
+  std::vector<std::vector<int64_t>> segments; ///< per dimension, lengths summing to its extent
+  BlockPresence presence;
+
+  int64_t rank() const { return static_cast<int64_t>(segments.size()); }
+  int64_t extent(int64_t dim) const;
+  /// Elements of the block with these segment ids.
+  int64_t blockElements(const std::vector<int64_t> &segmentIds) const;
+  /// The present blocks, in row-major order of their segment ids.
+  std::vector<std::vector<int64_t>> presentBlocks() const;
+  /// Why the shape is malformed ("" if it is not), against the tensor's
+  /// extents: a dimension without segments, a segment of length < 1, lengths
+  /// not summing to the extent, a listed block of the wrong rank, out of range
+  /// or listed twice, a negative symmetry.
+  std::string verify(const std::vector<int64_t> &extents) const;
+};
+
+/// A binary contraction over block-sparse tensors: C[c] (+)= A[a] * B[b], labels
+/// as indices into `labelSegments` (a label has the same segments in every
+/// tensor it appears in).
+struct BlockContraction {
+  std::vector<std::vector<int64_t>> labelSegments;
+  std::vector<int> aLabels, bLabels, cLabels;
+  BlockPresence aPresence, bPresence, cPresence;
+
+  BlockSparseShape shapeOf(const std::vector<int> &labels, const BlockPresence &p) const;
+};
+
+/// A brick: one present block of A, B or C.
+struct Brick {
+  enum Tensor { A = 0, B = 1, C = 2 };
+  Tensor tensor;
+  std::vector<int64_t> block; ///< segment ids per dimension
+  double bytes = 0;
+};
+
+/// C's block += A's block * B's block, one dense product.
+struct BlockTask {
+  int a = -1, b = -1, c = -1; ///< bricks
+  double flops = 0;           ///< 2 x the product of every label's segment length
+};
+
+/// [K] 2: the tasks of a contraction and the bricks they touch. A task exists
+/// for every present C block and every assignment of segment ids to the labels
+/// not in C for which the A and B blocks are present too; bricks no task
+/// touches are left out.
+struct BlockTaskPool {
+  std::vector<Brick> bricks;
+  std::vector<BlockTask> tasks;
+
+  double totalFlops() const;
+  double totalBytes() const;
+};
+
+BlockTaskPool buildTaskPool(const BlockContraction &problem, int64_t elemBytes);
+
+} // namespace mlir::tc
+
+#endif // TC_ANALYSIS_BLOCKSPARSE_H

@@ -1,0 +1,192 @@
+//===- BlockSparse.cpp - block-sparse tensors and their task pools --------===//
+#include "TC/Analysis/BlockSparse.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+
+using namespace mlir::tc;
+
+bool BlockPresence::present(const std::vector<int64_t> &segmentIds) const {
+  switch (kind) {
+  case Kind::All:
+    return true;
+  case Kind::Symmetry: {
+    int64_t x = 0;
+    for (int64_t s : segmentIds)
+      x ^= s;
+    return x == symmetry;
+  }
+  case Kind::List:
+    return std::find(blocks.begin(), blocks.end(), segmentIds) != blocks.end();
+  }
+  return false;
+}
+
+int64_t BlockSparseShape::extent(int64_t dim) const {
+  return std::accumulate(segments[dim].begin(), segments[dim].end(), int64_t{0});
+}
+
+int64_t BlockSparseShape::blockElements(const std::vector<int64_t> &segmentIds) const {
+  int64_t n = 1;
+  for (size_t d = 0; d < segmentIds.size(); ++d)
+    n *= segments[d][segmentIds[d]];
+  return n;
+}
+
+namespace {
+
+/// Calls `f` with every tuple of segment ids over `counts`, row-major.
+template <typename F> void forEachBlock(const std::vector<int64_t> &counts, F f) {
+  std::vector<int64_t> ids(counts.size(), 0);
+  for (int64_t c : counts)
+    if (c == 0)
+      return;
+  while (true) {
+    f(ids);
+    int64_t d = static_cast<int64_t>(ids.size()) - 1;
+    while (d >= 0 && ++ids[d] == counts[d])
+      ids[d--] = 0;
+    if (d < 0)
+      return;
+  }
+}
+
+std::vector<int64_t> segmentCounts(const std::vector<std::vector<int64_t>> &segments) {
+  std::vector<int64_t> counts;
+  for (const auto &s : segments)
+    counts.push_back(static_cast<int64_t>(s.size()));
+  return counts;
+}
+
+} // namespace
+
+std::vector<std::vector<int64_t>> BlockSparseShape::presentBlocks() const {
+  std::vector<std::vector<int64_t>> out;
+  forEachBlock(segmentCounts(segments), [&](const std::vector<int64_t> &ids) {
+    if (presence.present(ids))
+      out.push_back(ids);
+  });
+  return out;
+}
+
+std::string BlockSparseShape::verify(const std::vector<int64_t> &extents) const {
+  if (extents.size() != segments.size())
+    return "has " + std::to_string(segments.size()) + " segmented dimensions for a tensor of rank " +
+           std::to_string(extents.size());
+  for (size_t d = 0; d < segments.size(); ++d) {
+    if (segments[d].empty())
+      return "dimension " + std::to_string(d) + " has no segments";
+    for (int64_t s : segments[d])
+      if (s < 1)
+        return "dimension " + std::to_string(d) + " has a segment of length " + std::to_string(s);
+    if (extent(static_cast<int64_t>(d)) != extents[d])
+      return "the segments of dimension " + std::to_string(d) + " sum to " +
+             std::to_string(extent(static_cast<int64_t>(d))) + ", not its extent " +
+             std::to_string(extents[d]);
+  }
+  if (presence.kind == BlockPresence::Kind::Symmetry && presence.symmetry < 0)
+    return "symmetry " + std::to_string(presence.symmetry) + " is negative";
+  if (presence.kind == BlockPresence::Kind::List) {
+    std::set<std::vector<int64_t>> seen;
+    for (const auto &b : presence.blocks) {
+      if (b.size() != segments.size())
+        return "a listed block has " + std::to_string(b.size()) + " segment ids for rank " +
+               std::to_string(segments.size());
+      for (size_t d = 0; d < b.size(); ++d)
+        if (b[d] < 0 || b[d] >= static_cast<int64_t>(segments[d].size()))
+          return "a listed block names segment " + std::to_string(b[d]) + " of dimension " +
+                 std::to_string(d) + ", which has " + std::to_string(segments[d].size());
+      if (!seen.insert(b).second)
+        return "a block is listed twice";
+    }
+  }
+  return "";
+}
+
+BlockSparseShape BlockContraction::shapeOf(const std::vector<int> &labels,
+                                           const BlockPresence &p) const {
+  BlockSparseShape shape;
+  for (int l : labels)
+    shape.segments.push_back(labelSegments[l]);
+  shape.presence = p;
+  return shape;
+}
+
+double BlockTaskPool::totalFlops() const {
+  double f = 0;
+  for (const BlockTask &t : tasks)
+    f += t.flops;
+  return f;
+}
+
+double BlockTaskPool::totalBytes() const {
+  double b = 0;
+  for (const Brick &k : bricks)
+    b += k.bytes;
+  return b;
+}
+
+BlockTaskPool mlir::tc::buildTaskPool(const BlockContraction &problem, int64_t elemBytes) {
+  BlockTaskPool pool;
+  const int numLabels = static_cast<int>(problem.labelSegments.size());
+  // The labels a task enumerates besides C's: those of A or B only.
+  std::vector<int> summed;
+  for (int l = 0; l < numLabels; ++l)
+    if (std::find(problem.cLabels.begin(), problem.cLabels.end(), l) == problem.cLabels.end() &&
+        (std::find(problem.aLabels.begin(), problem.aLabels.end(), l) != problem.aLabels.end() ||
+         std::find(problem.bLabels.begin(), problem.bLabels.end(), l) != problem.bLabels.end()))
+      summed.push_back(l);
+  const BlockSparseShape cShape = problem.shapeOf(problem.cLabels, problem.cPresence);
+  std::vector<std::vector<int64_t>> summedSegments;
+  for (int l : summed)
+    summedSegments.push_back(problem.labelSegments[l]);
+
+  std::map<std::pair<int, std::vector<int64_t>>, int> brickIds;
+  auto brickOf = [&](Brick::Tensor t, const std::vector<int64_t> &block, int64_t elements) {
+    auto [it, added] = brickIds.try_emplace({t, block}, static_cast<int>(pool.bricks.size()));
+    if (added)
+      pool.bricks.push_back({t, block, static_cast<double>(elements * elemBytes)});
+    return it->second;
+  };
+  auto idsOf = [](const std::vector<int> &labels, const std::vector<int64_t> &segOfLabel) {
+    std::vector<int64_t> ids;
+    for (int l : labels)
+      ids.push_back(segOfLabel[l]);
+    return ids;
+  };
+  auto elementsOf = [&](const std::vector<int> &labels, const std::vector<int64_t> &ids) {
+    int64_t n = 1;
+    for (size_t d = 0; d < labels.size(); ++d)
+      n *= problem.labelSegments[labels[d]][ids[d]];
+    return n;
+  };
+
+  std::vector<int64_t> segOfLabel(numLabels, 0);
+  for (const std::vector<int64_t> &cBlock : cShape.presentBlocks()) {
+    for (size_t d = 0; d < problem.cLabels.size(); ++d)
+      segOfLabel[problem.cLabels[d]] = cBlock[d];
+    forEachBlock(segmentCounts(summedSegments), [&](const std::vector<int64_t> &ids) {
+      for (size_t d = 0; d < summed.size(); ++d)
+        segOfLabel[summed[d]] = ids[d];
+      std::vector<int64_t> aBlock = idsOf(problem.aLabels, segOfLabel);
+      std::vector<int64_t> bBlock = idsOf(problem.bLabels, segOfLabel);
+      if (!problem.aPresence.present(aBlock) || !problem.bPresence.present(bBlock))
+        return;
+      BlockTask task;
+      task.a = brickOf(Brick::A, aBlock, elementsOf(problem.aLabels, aBlock));
+      task.b = brickOf(Brick::B, bBlock, elementsOf(problem.bLabels, bBlock));
+      task.c = brickOf(Brick::C, cBlock, elementsOf(problem.cLabels, cBlock));
+      double products = 1;
+      for (int l = 0; l < numLabels; ++l)
+        if (std::find(summed.begin(), summed.end(), l) != summed.end() ||
+            std::find(problem.cLabels.begin(), problem.cLabels.end(), l) !=
+                problem.cLabels.end())
+          products *= static_cast<double>(problem.labelSegments[l][segOfLabel[l]]);
+      task.flops = 2 * products;
+      pool.tasks.push_back(task);
+    });
+  }
+  return pool;
+}

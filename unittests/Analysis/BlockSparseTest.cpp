@@ -1,0 +1,131 @@
+//===- BlockSparseTest.cpp - block-sparse shapes and task pools -----------===//
+#include "TC/Analysis/BlockSparse.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir::tc;
+
+namespace {
+
+BlockPresence symmetric(int64_t s = 0) {
+  BlockPresence p;
+  p.kind = BlockPresence::Kind::Symmetry;
+  p.symmetry = s;
+  return p;
+}
+
+TEST(BlockSparse, SymmetryIsTheXorOfTheSegmentIds) {
+  BlockPresence p = symmetric();
+  EXPECT_TRUE(p.present({0, 0}));
+  EXPECT_TRUE(p.present({3, 3}));
+  EXPECT_FALSE(p.present({1, 2}));
+  EXPECT_TRUE(p.present({1, 2, 3}));
+  EXPECT_TRUE(symmetric(3).present({1, 2}));
+  BlockPresence listed;
+  listed.kind = BlockPresence::Kind::List;
+  listed.blocks = {{0, 1}, {2, 0}};
+  EXPECT_TRUE(listed.present({2, 0}));
+  EXPECT_FALSE(listed.present({0, 2}));
+}
+
+TEST(BlockSparse, ShapesCountBlocksAndElements) {
+  // Four irreps of 80, 40, 20, 20 ([K] 5.2, O = 160) on both dimensions.
+  BlockSparseShape s{{{80, 40, 20, 20}, {80, 40, 20, 20}}, symmetric()};
+  EXPECT_EQ(s.verify({160, 160}), "");
+  std::vector<std::vector<int64_t>> blocks = s.presentBlocks();
+  ASSERT_EQ(blocks.size(), 4u); // the diagonal: x ^ y == 0
+  EXPECT_EQ(blocks[1], (std::vector<int64_t>{1, 1}));
+  EXPECT_EQ(s.blockElements({0, 0}), 6400);
+  EXPECT_EQ(s.blockElements({2, 3}), 400);
+}
+
+TEST(BlockSparse, VerifyNamesWhatIsWrong) {
+  BlockSparseShape s{{{80, 40}, {10}}, {}};
+  EXPECT_EQ(s.verify({120, 10}), "");
+  EXPECT_EQ(s.verify({120}), "has 2 segmented dimensions for a tensor of rank 1");
+  EXPECT_EQ(s.verify({100, 10}), "the segments of dimension 0 sum to 120, not its extent 100");
+  s.segments[1] = {};
+  EXPECT_EQ(s.verify({120, 0}), "dimension 1 has no segments");
+  s.segments[1] = {0, 10};
+  EXPECT_EQ(s.verify({120, 10}), "dimension 1 has a segment of length 0");
+  s.segments[1] = {10};
+  s.presence.kind = BlockPresence::Kind::List;
+  s.presence.blocks = {{1, 0}, {2, 0}};
+  EXPECT_EQ(s.verify({120, 10}),
+            "a listed block names segment 2 of dimension 0, which has 2");
+  s.presence.blocks = {{1, 0}, {1, 0}};
+  EXPECT_EQ(s.verify({120, 10}), "a block is listed twice");
+  s.presence.blocks = {{1}};
+  EXPECT_EQ(s.verify({120, 10}), "a listed block has 1 segment ids for rank 2");
+  s.presence = symmetric(-1);
+  EXPECT_EQ(s.verify({120, 10}), "symmetry -1 is negative");
+}
+
+/// C[i,j] = A[i,k] * B[k,j] with labels i=0, j=1, k=2.
+BlockContraction matmul(std::vector<int64_t> seg, BlockPresence p) {
+  BlockContraction c;
+  c.labelSegments = {seg, seg, seg};
+  c.aLabels = {0, 2};
+  c.bLabels = {2, 1};
+  c.cLabels = {0, 1};
+  c.aPresence = c.bPresence = c.cPresence = p;
+  return c;
+}
+
+TEST(BlockSparse, DenseBlocksGiveTheDenseFlops) {
+  BlockTaskPool pool = buildTaskPool(matmul({5, 3, 2}, {}), 8);
+  EXPECT_EQ(pool.tasks.size(), 27u); // 3 x 3 C blocks x 3 k segments
+  EXPECT_EQ(pool.bricks.size(), 27u); // 9 blocks of each tensor
+  EXPECT_DOUBLE_EQ(pool.totalFlops(), 2.0 * 10 * 10 * 10);
+  EXPECT_DOUBLE_EQ(pool.totalBytes(), 3.0 * 100 * 8);
+}
+
+TEST(BlockSparse, SymmetryKeepsTheTasksWhoseThreeBlocksArePresent) {
+  // Brute force: a task for every (i, j, k) segment triple whose C, A and B
+  // blocks have XOR 0; with XOR symmetry that is i == j == k.
+  const std::vector<int64_t> seg = {4, 3, 2, 1};
+  BlockTaskPool pool = buildTaskPool(matmul(seg, symmetric()), 8);
+  size_t expected = 0;
+  double flops = 0;
+  for (int64_t i = 0; i < 4; ++i)
+    for (int64_t j = 0; j < 4; ++j)
+      for (int64_t k = 0; k < 4; ++k)
+        if ((i ^ j) == 0 && (i ^ k) == 0 && (k ^ j) == 0) {
+          ++expected;
+          flops += 2.0 * seg[i] * seg[j] * seg[k];
+        }
+  EXPECT_EQ(pool.tasks.size(), expected);
+  EXPECT_DOUBLE_EQ(pool.totalFlops(), flops);
+  for (const BlockTask &t : pool.tasks) {
+    EXPECT_EQ(pool.bricks[t.a].tensor, Brick::A);
+    EXPECT_EQ(pool.bricks[t.b].tensor, Brick::B);
+    EXPECT_EQ(pool.bricks[t.c].tensor, Brick::C);
+  }
+}
+
+TEST(BlockSparse, FourIndexContractionOfThePaper) {
+  // [K] 5.2: C[a,b,c,d] = A[a,b,i] * B[i,c,d], a..d in O = (8, 4, 2, 2),
+  // i in V = (16, 8, 4, 4), every tensor totally symmetric (XOR 0). A task per
+  // present C block and i segment with A[a,b,i] and B[i,c,d] present: i is
+  // fixed by a ^ b, so one task per present C block.
+  BlockContraction c;
+  c.labelSegments = {{8, 4, 2, 2}, {8, 4, 2, 2}, {8, 4, 2, 2}, {8, 4, 2, 2}, {16, 8, 4, 4}};
+  c.aLabels = {0, 1, 4};
+  c.bLabels = {4, 2, 3};
+  c.cLabels = {0, 1, 2, 3};
+  c.aPresence = c.bPresence = c.cPresence = symmetric();
+  BlockTaskPool pool = buildTaskPool(c, 8);
+  EXPECT_EQ(pool.tasks.size(), c.shapeOf(c.cLabels, c.cPresence).presentBlocks().size());
+  EXPECT_EQ(pool.tasks.size(), 64u); // 4^4 / 4
+  double flops = 0;
+  for (int64_t a = 0; a < 4; ++a)
+    for (int64_t b = 0; b < 4; ++b)
+      for (int64_t cc = 0; cc < 4; ++cc) {
+        int64_t d = a ^ b ^ cc, i = a ^ b;
+        flops += 2.0 * c.labelSegments[0][a] * c.labelSegments[1][b] * c.labelSegments[2][cc] *
+                 c.labelSegments[3][d] * c.labelSegments[4][i];
+      }
+  EXPECT_DOUBLE_EQ(pool.totalFlops(), flops);
+}
+
+} // namespace

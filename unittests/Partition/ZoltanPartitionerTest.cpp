@@ -1,0 +1,111 @@
+//===- ZoltanPartitionerTest.cpp - Zoltan's PHG on task-brick hypergraphs -===//
+#include "TC/Analysis/DiskSchedule.h"
+#include "TC/Partition/ZoltanPartitioner.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+using namespace mlir::tc;
+
+namespace {
+
+/// [K] 5.2's shape, scaled down: C[a,b,c,d] = A[a,b,i] * B[i,c,d], a..d in
+/// O = (8, 4, 2, 2), i in V = (16, 8, 4, 4), all totally symmetric.
+BlockTaskPool fourIndexPool() {
+  BlockContraction c;
+  std::vector<int64_t> o = {8, 4, 2, 2}, v = {16, 8, 4, 4};
+  c.labelSegments = {o, o, o, o, v};
+  c.aLabels = {0, 1, 4};
+  c.bLabels = {4, 2, 3};
+  c.cLabels = {0, 1, 2, 3};
+  c.aPresence.kind = c.bPresence.kind = c.cPresence.kind = BlockPresence::Kind::Symmetry;
+  return buildTaskPool(c, 8);
+}
+
+/// Every task in exactly one step of one stage, every stage within memory,
+/// and a stage's bricks are exactly those its tasks touch.
+void expectValid(const Hypergraph &h, const DiskSchedule &s, double mem) {
+  ASSERT_EQ(s.error, "");
+  std::multiset<int> seen;
+  for (const DiskStage &stage : s.stages) {
+    EXPECT_LE(stage.peakMemory(h), mem);
+    std::vector<int> tasks;
+    for (const std::vector<int> &step : stage.steps)
+      tasks.insert(tasks.end(), step.begin(), step.end());
+    seen.insert(tasks.begin(), tasks.end());
+    std::sort(tasks.begin(), tasks.end());
+    EXPECT_DOUBLE_EQ(stage.io(h), memoryOf(h, tasks));
+  }
+  std::vector<int> all(h.numVertices());
+  std::iota(all.begin(), all.end(), 0);
+  EXPECT_EQ(std::vector<int>(seen.begin(), seen.end()), all);
+}
+
+TEST(ZoltanPartitioner, BalancesFlopsAndRespectsFixedVertices) {
+  BlockTaskPool pool = fourIndexPool();
+  Hypergraph h = taskBrickHypergraph(pool);
+  ZoltanPartitioner zoltan;
+  PartitionRequest r;
+  r.parts = 4;
+  r.imbalance = 0.2;
+  std::vector<int> part = zoltan.partition(h, r);
+  ASSERT_EQ(part.size(), pool.tasks.size()) << zoltan.error();
+  PartitionMetrics m = measurePartition(h, part, 4);
+  // Within the tolerance, give or take one task (tasks are indivisible).
+  double largest = 0;
+  for (const BlockTask &t : pool.tasks)
+    largest = std::max(largest, t.flops);
+  const double avg = pool.totalFlops() / 4;
+  for (double w : m.weight)
+    EXPECT_LE(w, avg * 1.2 + largest);
+  // Deterministic: the same answer again.
+  EXPECT_EQ(zoltan.partition(h, r), part);
+  // Fixed vertices stay where they are put.
+  r.fixed.assign(h.numVertices(), -1);
+  r.fixed[0] = 3;
+  r.fixed[1] = 2;
+  std::vector<int> fixedPart = zoltan.partition(h, r);
+  ASSERT_EQ(fixedPart.size(), part.size());
+  EXPECT_EQ(fixedPart[0], 3);
+  EXPECT_EQ(fixedPart[1], 2);
+}
+
+TEST(ZoltanPartitioner, ConnectivityBeatsRoundRobin) {
+  Hypergraph h = taskBrickHypergraph(fourIndexPool());
+  ZoltanPartitioner zoltan;
+  PartitionRequest r;
+  r.parts = 4;
+  std::vector<int> part = zoltan.partition(h, r);
+  std::vector<int> roundRobin(h.numVertices());
+  for (int v = 0; v < h.numVertices(); ++v)
+    roundRobin[v] = v % 4;
+  EXPECT_LT(measurePartition(h, part, 4).connectivityMinusOne,
+            measurePartition(h, roundRobin, 4).connectivityMinusOne);
+}
+
+TEST(ZoltanPartitioner, OutOfCoreSchedulesFitAndCoverEveryTask) {
+  BlockTaskPool pool = fourIndexPool();
+  Hypergraph h = taskBrickHypergraph(pool);
+  ZoltanPartitioner zoltan;
+  // A fifth of the bricks, or 1.5 times the largest task's if more.
+  double largestTask = 0;
+  for (int v = 0; v < h.numVertices(); ++v)
+    largestTask = std::max(largestTask, memoryOf(h, {v}));
+  const double mem = std::max(pool.totalBytes() / 5, 1.5 * largestTask);
+  std::vector<DiskSchedule> both = diskSchedules(h, mem, zoltan);
+  ASSERT_EQ(both.size(), 2u);
+  for (const DiskSchedule &s : both) {
+    expectValid(h, s, mem);
+    size_t steps = 0; // the bricks do not fit at once: more than one step
+    for (const DiskStage &stage : s.stages)
+      steps += stage.steps.size();
+    EXPECT_GT(steps, 1u);
+    EXPECT_GE(s.io(h), pool.totalBytes()); // every brick at least once
+  }
+  EXPECT_LE(both[0].io(h), both[1].io(h));
+}
+
+} // namespace
