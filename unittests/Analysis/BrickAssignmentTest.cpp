@@ -1,0 +1,58 @@
+//===- BrickAssignmentTest.cpp - in-memory traffic of a task assignment ---===//
+#include "TC/Analysis/BrickAssignment.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir::tc;
+
+namespace {
+
+/// C[i,j] = A[i,k] * B[k,j], two segments of one element per label, all
+/// blocks present: 8 tasks, 4 bricks of 8 bytes per tensor.
+BlockTaskPool tinyMatmul() {
+  BlockContraction c;
+  c.labelSegments = {{1, 1}, {1, 1}, {1, 1}};
+  c.aLabels = {0, 2};
+  c.bLabels = {2, 1};
+  c.cLabels = {0, 1};
+  return buildTaskPool(c, 8);
+}
+
+TEST(BrickAssignment, RemoteBricksAreFetchedOnceAndPartialSumsSentOnce) {
+  BlockTaskPool pool = tinyMatmul();
+  ASSERT_EQ(pool.tasks.size(), 8u);
+  BrickAssignment a;
+  // Rows of C (and A) on the process of their row, B's rows likewise: each
+  // process reads the two B blocks of the other row.
+  for (const BlockTask &t : pool.tasks)
+    a.taskRank.push_back(static_cast<int>(pool.bricks[t.c].block[0]));
+  for (const Brick &b : pool.bricks)
+    a.brickOwner.push_back(static_cast<int>(b.block[0]));
+  measureAssignment(pool, 2, a);
+  EXPECT_EQ(a.received, (std::vector<double>{16, 16}));
+  EXPECT_EQ(a.sent, (std::vector<double>{16, 16}));
+  EXPECT_EQ(a.connectivityMinusOne, 32);
+  EXPECT_EQ(a.flops, (std::vector<double>{8, 8}));
+
+  // Tasks by k instead (on the owner of their B block): process r reads the
+  // remote A[r', r] (one block) and sends partial sums of the remote C[r', j]
+  // (two); it receives as much from the other side.
+  for (size_t t = 0; t < pool.tasks.size(); ++t)
+    a.taskRank[t] = static_cast<int>(pool.bricks[pool.tasks[t].b].block[0]);
+  measureAssignment(pool, 2, a);
+  EXPECT_EQ(a.received, (std::vector<double>{24, 24}));
+  EXPECT_EQ(a.sent, (std::vector<double>{24, 24}));
+  EXPECT_EQ(a.connectivityMinusOne, 48);
+}
+
+TEST(BrickAssignment, DataVerticesJoinTheirNets) {
+  BlockTaskPool pool = tinyMatmul();
+  Hypergraph h = taskDataHypergraph(pool);
+  EXPECT_EQ(h.numVertices(), 8 + 12);
+  for (int j = 0; j < h.numNets(); ++j) {
+    EXPECT_EQ(h.netPins[j].back(), 8 + j);
+    EXPECT_EQ(h.vertexWeight[8 + j], 0);
+  }
+}
+
+} // namespace
