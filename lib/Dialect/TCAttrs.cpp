@@ -13,6 +13,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <numeric>
 #include <cstdio>
 
 using namespace mlir;
@@ -587,4 +588,176 @@ MachineAttr mlir::tc::getEnclosingMachine(Operation *scope) {
     if (auto attr = op->getAttrOfType<MachineAttr>(TCDialect::getMachineAttrName()))
       return attr;
   return {};
+}
+
+//===----------------------------------------------------------------------===//
+// #tc.blocks
+//===----------------------------------------------------------------------===//
+
+BlockSparseShape BlocksAttr::toShape() const {
+  BlockSparseShape shape;
+  for (unsigned d = 0; d < getRank(); ++d) {
+    SmallVector<int64_t> s = getSegments(d);
+    shape.segments.emplace_back(s.begin(), s.end());
+  }
+  if (std::optional<int64_t> s = getSymmetry()) {
+    shape.presence.kind = BlockPresence::Kind::Symmetry;
+    shape.presence.symmetry = *s;
+  } else if (DenseI64ArrayAttr present = getPresent()) {
+    shape.presence.kind = BlockPresence::Kind::List;
+    ArrayRef<int64_t> ids = present.asArrayRef();
+    for (size_t i = 0; getRank() && i + getRank() <= ids.size(); i += getRank())
+      shape.presence.blocks.emplace_back(ids.begin() + i, ids.begin() + i + getRank());
+  }
+  return shape;
+}
+
+SmallVector<int64_t> BlocksAttr::getSegments(unsigned dim) const {
+  int64_t start = 0;
+  for (unsigned d = 0; d < dim; ++d)
+    start += getCounts()[d];
+  ArrayRef<int64_t> lengths = getLengths();
+  return SmallVector<int64_t>(lengths.begin() + start, lengths.begin() + start + getCounts()[dim]);
+}
+
+LogicalResult BlocksAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> counts, ArrayRef<int64_t> lengths,
+                                 std::optional<int64_t> symmetry, DenseI64ArrayAttr present) {
+  if (counts.empty())
+    return emitError() << "#tc.blocks needs at least one dimension";
+  int64_t total = 0;
+  for (int64_t c : counts) {
+    if (c < 1)
+      return emitError() << "#tc.blocks: a dimension has no segments";
+    total += c;
+  }
+  if (total != static_cast<int64_t>(lengths.size()))
+    return emitError() << "#tc.blocks: " << lengths.size() << " segment lengths for "
+                       << total << " segments";
+  if (symmetry && present)
+    return emitError() << "#tc.blocks takes symmetry or present, not both";
+  if (present && present.size() % counts.size() != 0)
+    return emitError() << "#tc.blocks: present lists " << present.size()
+                       << " segment ids, not a multiple of the rank " << counts.size();
+  // The rest as the analyses check it, against the extents the lengths give.
+  BlockSparseShape shape;
+  size_t at = 0;
+  std::vector<int64_t> extents;
+  for (int64_t c : counts) {
+    shape.segments.emplace_back(lengths.begin() + at, lengths.begin() + at + c);
+    extents.push_back(std::accumulate(lengths.begin() + at, lengths.begin() + at + c,
+                                      int64_t{0}));
+    at += c;
+  }
+  if (symmetry) {
+    shape.presence.kind = BlockPresence::Kind::Symmetry;
+    shape.presence.symmetry = *symmetry;
+  } else if (present) {
+    shape.presence.kind = BlockPresence::Kind::List;
+    ArrayRef<int64_t> ids = present.asArrayRef();
+    for (size_t i = 0; i < ids.size(); i += counts.size())
+      shape.presence.blocks.emplace_back(ids.begin() + i, ids.begin() + i + counts.size());
+  }
+  std::string why = shape.verify(extents);
+  if (!why.empty())
+    return emitError() << "#tc.blocks: " << why;
+  return success();
+}
+
+LogicalResult BlocksAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                         function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != getRank())
+    return emitError() << "#tc.blocks of rank " << getRank() << " on a tensor of rank "
+                       << shape.size();
+  for (unsigned d = 0; d < getRank(); ++d) {
+    if (ShapedType::isDynamic(shape[d]))
+      return emitError() << "#tc.blocks needs static extents (dimension " << d
+                         << " is dynamic)";
+    SmallVector<int64_t> s = getSegments(d);
+    int64_t sum = std::accumulate(s.begin(), s.end(), int64_t{0});
+    if (sum != shape[d])
+      return emitError() << "#tc.blocks: the segments of dimension " << d << " sum to " << sum
+                         << ", not its extent " << shape[d];
+  }
+  return success();
+}
+
+/// blocks ::= `<` `[` segments (`,` segments)* `]` (`,` `symmetry` `=` int
+///            | `,` `present` `=` `[` ids (`,` ids)* `]`)? `>`
+Attribute BlocksAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> counts, lengths, present;
+  std::optional<int64_t> symmetry;
+  bool listed = false;
+  auto parseInts = [&](SmallVectorImpl<int64_t> &out, int64_t *count) -> ParseResult {
+    return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+      int64_t v;
+      if (parser.parseInteger(v))
+        return failure();
+      out.push_back(v);
+      if (count)
+        ++*count;
+      return success();
+    });
+  };
+  if (parser.parseLess() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        counts.push_back(0);
+        return parseInts(lengths, &counts.back());
+      }))
+    return {};
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc keyLoc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return {};
+    if (key == "symmetry" && !symmetry) {
+      int64_t s;
+      if (parser.parseInteger(s))
+        return {};
+      symmetry = s;
+    } else if (key == "present" && !listed) {
+      listed = true;
+      if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            return parseInts(present, nullptr);
+          }))
+        return {};
+    } else {
+      return parser.emitError(keyLoc)
+                 << "#tc.blocks: unexpected '" << key
+                 << "' (expected symmetry = N or present = [[ids], ...], each at most once)",
+             Attribute();
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), counts,
+                    lengths, symmetry,
+                    listed ? DenseI64ArrayAttr::get(parser.getContext(), present)
+                           : DenseI64ArrayAttr());
+}
+
+void BlocksAttr::print(AsmPrinter &printer) const {
+  printer << "<[";
+  for (unsigned d = 0; d < getRank(); ++d)
+  {
+    printer << (d ? ", [" : "[");
+    llvm::interleaveComma(getSegments(d), printer);
+    printer << "]";
+  }
+  printer << "]";
+  if (std::optional<int64_t> s = getSymmetry())
+    printer << ", symmetry = " << *s;
+  if (DenseI64ArrayAttr present = getPresent()) {
+    printer << ", present = [";
+    ArrayRef<int64_t> ids = present.asArrayRef();
+    for (size_t i = 0; i < ids.size(); i += getRank())
+    {
+      printer << (i ? ", [" : "[");
+      llvm::interleaveComma(ids.slice(i, getRank()), printer);
+      printer << "]";
+    }
+    printer << "]";
+  }
+  printer << ">";
 }

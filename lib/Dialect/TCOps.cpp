@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using namespace mlir::tc;
@@ -144,6 +145,46 @@ static void printLabeledOp(OpTy op, OpAsmPrinter &p) {
   p << " -> " << op.getResult().getType();
 }
 
+/// Block-sparse operands (#tc.blocks): all or none, and a label cut into the
+/// same segments wherever it appears.
+template <typename OpTy>
+static LogicalResult verifyBlocks(OpTy op) {
+  SmallVector<std::pair<Type, ArrayAttr>> operands;
+  for (auto [i, type] : llvm::enumerate(op.getInputs().getTypes()))
+    operands.push_back({type, op.getLabelsOfInput(i)});
+  operands.push_back({op.getResult().getType(), op.getResultLabels()});
+  auto name = [&](size_t i) {
+    return i + 1 == operands.size() ? std::string("the result")
+                                    : "input #" + std::to_string(i);
+  };
+  auto blocksOf = [](Type t) {
+    return dyn_cast_or_null<BlocksAttr>(cast<RankedTensorType>(t).getEncoding());
+  };
+  const bool sparse = static_cast<bool>(blocksOf(operands.front().first));
+  llvm::StringMap<std::pair<SmallVector<int64_t>, size_t>> segmentsOf;
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    BlocksAttr blocks = blocksOf(operand.first);
+    if (static_cast<bool>(blocks) != sparse)
+      return op.emitOpError() << "either every operand is block-sparse (#tc.blocks) or none is: "
+                              << name(sparse ? i : 0) << " is not";
+    if (!blocks)
+      continue;
+    for (auto [d, label] : llvm::enumerate(operand.second)) {
+      StringRef l = cast<StringAttr>(label).getValue();
+      SmallVector<int64_t> segments = blocks.getSegments(d);
+      auto [it, added] = segmentsOf.try_emplace(l, segments, i);
+      if (!added && it->second.first != segments) {
+        InFlightDiagnostic diag = op.emitOpError() << "label '" << l << "' has segments [";
+        llvm::interleaveComma(it->second.first, diag);
+        diag << "] in " << name(it->second.second) << " but [";
+        llvm::interleaveComma(segments, diag);
+        return diag << "] in " << name(i);
+      }
+    }
+  }
+  return success();
+}
+
 /// Checks what every labeled op must satisfy; `minInputs`/`maxInputs` bound the
 /// number of inputs (maxInputs = 0: unbounded).
 template <typename OpTy>
@@ -182,7 +223,7 @@ static LogicalResult verifyLabeledOp(OpTy op, unsigned minInputs,
                         op.getResultLabels(), resultType);
   if (!space)
     return op.emitOpError() << space.error;
-  return success();
+  return verifyBlocks(op);
 }
 
 #define TC_LABELED_OP_SYNTAX(OpTy)                                             \

@@ -4,6 +4,19 @@
 using namespace mlir;
 using namespace mlir::tc;
 
+/// Block-sparse operands (#tc.blocks) have their own planner (task pools,
+/// docs/Derivations.md D33), which no pass runs yet: the dense planners refuse
+/// them rather than plan them as dense.
+static LogicalResult refuseBlockSparse(Operation *op) {
+  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto tensor = dyn_cast<RankedTensorType>(t);
+        tensor && isa_and_nonnull<BlocksAttr>(tensor.getEncoding()))
+      return op->emitOpError()
+             << "has block-sparse operands (#tc.blocks), which tc does not plan yet: "
+                "its planners and runtime take dense tensors";
+  return success();
+}
+
 static std::vector<std::string> strings(ArrayAttr labels) {
   std::vector<std::string> out;
   for (Attribute l : labels)
@@ -31,6 +44,8 @@ static Layout toLayout(GridAttr grid, DistAttr dist, ArrayAttr ownLabels,
 }
 
 FailureOr<ContractionProblem> mlir::tc::buildProblem(ContractOp op) {
+  if (failed(refuseBlockSparse(op)))
+    return failure();
   ContractionProblem p;
   p.labelsA = strings(op.getLabelsOfInput(0));
   p.labelsB = strings(op.getLabelsOfInput(1));
@@ -97,6 +112,10 @@ FailureOr<FunctionTree> mlir::tc::buildFunctionTree(func::FuncOp func) {
   func.walk([&](Operation *op) {
     if (!isa<ContractOp, SumOp>(op) || failed(status))
       return;
+    if (failed(refuseBlockSparse(op))) {
+      status = failure();
+      return;
+    }
     auto labeled = [&](auto typed) -> LogicalResult {
       if (typed.getInit()) {
         status = op->emitError() << "a contraction in an operator tree cannot accumulate "

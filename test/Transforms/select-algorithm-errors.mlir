@@ -78,3 +78,15 @@ module attributes {tc.machine = #tc.machine<procs = 7, mem = "64MB", net_bw = "2
     return %r : tensor<64x64xf64>
   }
 }
+
+// -----
+
+// Block-sparse contractions are refused by the dense planners, not planned as
+// dense (their task-pool planner, docs/Derivations.md D33, has no pass yet).
+module attributes {tc.machine = #tc.machine<procs = 2, mem = "1MB", net_bw = "1GB/s", disk_bw = "100MB/s">} {
+  func.func @blocks(%a: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>, %b: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>) -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>> {
+    // expected-error @+1 {{'tc.contract' op has block-sparse operands (#tc.blocks), which tc does not plan yet: its planners and runtime take dense tensors}}
+    %c = tc.contract [i, j] = %a[i, k] * %b[k, j] : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>, tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>> -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>
+    return %c : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>
+  }
+}

@@ -12,7 +12,6 @@
 // RUN: echo '{"procs": 2, "mem": 5e9, "net_bw": "3GB/s", "disk_bw": "500MB/s", "flop_rate": 4e10, "mcost": {}}' > %t.default.json
 // RUN: tc-opt %s --tc-set-machine="procs=4 mem=64MB default-machine-file=%t.default.json" 2>&1 | FileCheck %s --check-prefix=DEFAULTFILE --implicit-check-not=warning
 // RUN: tc-opt %s --tc-set-machine="procs=4 mem=64MB net-bw=2GB/s default-machine-file=%t.default.json" 2>&1 | FileCheck %s --check-prefix=DEFAULTUNDER
-// RUN: tc-opt %s --tc-set-machine="machine-file=%t.flops.json default-machine-file=%t.default.json" 2>&1 | FileCheck %s --check-prefix=FLOPFILE
 // RUN: echo '{"disk_bw": "500MB/s"}' > %t.disk.json
 // RUN: tc-opt %s --tc-set-machine="procs=4 mem=64MB default-machine-file=%t.disk.json" 2>&1 | FileCheck %s --check-prefix=DEFAULTNET
 // RUN: tc-opt %s --tc-set-machine="procs=4 mem=64MB" 2>&1 | FileCheck %s --check-prefix=DEFAULTBOTH
@@ -45,6 +44,8 @@
 // RUN: tc-opt %s --tc-set-machine="machine-file=%t.flops.json" | FileCheck %s --check-prefix=FLOPFILE
 // RUN: tc-opt %s --tc-set-machine="machine-file=%t.flops.json flop-rate=5e9" | FileCheck %s --check-prefix=FLOPOPT
 // RUN: tc-opt %s --tc-plan="machine-file=%t.flops.json" | FileCheck %s --check-prefix=FLOPFILE
+// The calibrated default file does not override a flop rate the machine file gives.
+// RUN: tc-opt %s --tc-set-machine="machine-file=%t.flops.json default-machine-file=%t.default.json" 2>&1 | FileCheck %s --check-prefix=FLOPFILE
 // FLOPFILE: reduce_factor = 1.000000e+00, flop_rate = 2.000000e+10>
 // FLOPOPT: reduce_factor = 1.000000e+00, flop_rate = 5.000000e+09>
 // RUN: echo '{"procs": 4, "memory": "1GB"}' > %t.bad.json

@@ -5,8 +5,10 @@
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/TensorEncoding.h"
 #include "llvm/ADT/APFloat.h"
 
+#include "TC/Analysis/BlockSparse.h"
 #include "TC/Dialect/TCEnums.h"
 
 #define GET_ATTRDEF_CLASSES

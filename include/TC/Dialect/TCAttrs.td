@@ -5,6 +5,7 @@
 include "TC/Dialect/TCDialect.td"
 include "TC/Dialect/TCEnums.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/TensorEncoding.td"
 
 class TC_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<TC_Dialect, name, traits> {
@@ -136,6 +137,44 @@ def TC_MachineAttr : TC_Attr<"Machine", "machine"> {
     /// flop_rate when not given: 1e9 flop/s per process (tc-fuse-distribute's
     /// CalcCost default too).
     static double getDefaultFlopRate();
+  }];
+}
+
+def TC_BlocksAttr : TC_Attr<"Blocks", "blocks",
+                            [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "Block-sparse tensor: segments per dimension and the blocks present";
+  let description = [{
+    A tensor encoding (Krishnamoorthy et al. section 2): each dimension's extent
+    is cut into segments (irreps in coupled-cluster codes), a block is a tuple
+    of segment ids, and only the blocks present are stored.
+
+    ```mlir
+    tensor<160x160xf64, #tc.blocks<[[80, 40, 20, 20], [80, 40, 20, 20]], symmetry = 0>>
+    tensor<4x3xf64, #tc.blocks<[[2, 2], [3]], present = [[0, 0], [1, 0]]>>
+    tensor<8x8xf64, #tc.blocks<[[4, 4], [4, 4]]>>
+    ```
+
+    - The list gives each dimension's segment lengths, which sum to its
+      extent (every length at least 1).
+    - `symmetry = s`: the blocks whose segment ids XOR to `s` (0: totally
+      symmetric), as TCE's spatial-symmetry test; `present = [...]`: exactly
+      the listed blocks (each once, in range); neither: every block.
+    - In a `tc.contract`, a label has the same segments in every operand, and
+      either every operand is block-sparse or none is.
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t", "segments per dimension">:$counts,
+    ArrayRefParameter<"int64_t", "segment lengths, dimension after dimension">:$lengths,
+    OptionalParameter<"std::optional<int64_t>">:$symmetry,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$present);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The analyses' view of the encoding (lib/Analysis/BlockSparse.h).
+    ::mlir::tc::BlockSparseShape toShape() const;
+    /// Segment lengths of dimension `dim`.
+    ::llvm::SmallVector<int64_t> getSegments(unsigned dim) const;
+    unsigned getRank() const { return getCounts().size(); }
   }];
 }
 

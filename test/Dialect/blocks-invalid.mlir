@@ -1,0 +1,73 @@
+// #tc.blocks is verified on its own (segments, symmetry, listed blocks), against
+// its tensor (rank, static extents summing the segments), and in a contraction
+// (every operand block-sparse or none, a label's segments the same everywhere).
+// RUN: tc-opt %s --split-input-file --verify-diagnostics
+
+// expected-error @+1 {{#tc.blocks: the segments of dimension 0 sum to 6, not its extent 8}}
+func.func @extent(%a: tensor<8xf64, #tc.blocks<[[2, 4]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks of rank 1 on a tensor of rank 2}}
+func.func @rank(%a: tensor<2x2xf64, #tc.blocks<[[2]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks needs static extents (dimension 0 is dynamic)}}
+func.func @dynamic(%a: tensor<?xf64, #tc.blocks<[[2]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: dimension 0 has a segment of length 0}}
+func.func @empty_segment(%a: tensor<2xf64, #tc.blocks<[[2, 0]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: a dimension has no segments}}
+func.func @no_segments(%a: tensor<2x2xf64, #tc.blocks<[[2], []]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks takes symmetry or present, not both}}
+func.func @both(%a: tensor<2xf64, #tc.blocks<[[1, 1]], symmetry = 0, present = [[0]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: symmetry -1 is negative}}
+func.func @negative(%a: tensor<2xf64, #tc.blocks<[[1, 1]], symmetry = -1>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: a listed block names segment 2 of dimension 0, which has 2}}
+func.func @out_of_range(%a: tensor<2xf64, #tc.blocks<[[1, 1]], present = [[2]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: a block is listed twice}}
+func.func @twice(%a: tensor<2xf64, #tc.blocks<[[1, 1]], present = [[1], [1]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: present lists 3 segment ids, not a multiple of the rank 2}}
+func.func @ragged(%a: tensor<2x2xf64, #tc.blocks<[[1, 1], [2]], present = [[0, 0], [1]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: unexpected 'irreps' (expected symmetry = N or present = [[ids], ...], each at most once)}}
+func.func @key(%a: tensor<2xf64, #tc.blocks<[[1, 1]], irreps = 4>>)
+
+// -----
+
+func.func @mixed(%a: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>, %b: tensor<4x4xf64>) -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>> {
+  // expected-error @+1 {{'tc.contract' op either every operand is block-sparse (#tc.blocks) or none is: input #1 is not}}
+  %c = tc.contract [i, j] = %a[i, k] * %b[k, j] : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>, tensor<4x4xf64> -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>
+  return %c : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>
+}
+
+// -----
+
+func.func @disagree(%a: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>, %b: tensor<4x4xf64, #tc.blocks<[[1, 3], [2, 2]]>>) -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>> {
+  // expected-error @+1 {{'tc.contract' op label 'k' has segments [2, 2] in input #0 but [1, 3] in input #1}}
+  %c = tc.contract [i, j] = %a[i, k] * %b[k, j] : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>, tensor<4x4xf64, #tc.blocks<[[1, 3], [2, 2]]>> -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>
+  return %c : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>
+}
