@@ -190,3 +190,26 @@ BlockTaskPool mlir::tc::buildTaskPool(const BlockContraction &problem, int64_t e
   }
   return pool;
 }
+
+BlockTaskPool mlir::tc::subPool(const BlockTaskPool &pool, const std::vector<int> &tasks,
+                                std::vector<int> &brickOf) {
+  BlockTaskPool sub;
+  std::map<int, int> renumbered;
+  brickOf.clear();
+  auto brick = [&](int old) {
+    auto [it, added] = renumbered.try_emplace(old, static_cast<int>(sub.bricks.size()));
+    if (added) {
+      sub.bricks.push_back(pool.bricks[old]);
+      brickOf.push_back(old);
+    }
+    return it->second;
+  };
+  for (int t : tasks) {
+    BlockTask task = pool.tasks[t];
+    task.a = brick(task.a);
+    task.b = brick(task.b);
+    task.c = brick(task.c);
+    sub.tasks.push_back(task);
+  }
+  return sub;
+}

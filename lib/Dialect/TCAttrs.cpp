@@ -761,3 +761,30 @@ void BlocksAttr::print(AsmPrinter &printer) const {
   }
   printer << ">";
 }
+
+LogicalResult BlockPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    BlockScheduleKind schedule, DenseI64ArrayAttr taskRankAttr,
+                                    DenseI64ArrayAttr brickOwnerAttr,
+                                    DenseI64ArrayAttr taskStageAttr,
+                                    DenseI64ArrayAttr taskStepAttr, FloatAttr ioBytes,
+                                    FloatAttr commBytes) {
+  auto values = [](DenseI64ArrayAttr a) { return a ? a.asArrayRef() : ArrayRef<int64_t>(); };
+  ArrayRef<int64_t> taskRank = values(taskRankAttr), brickOwner = values(brickOwnerAttr),
+                    taskStage = values(taskStageAttr), taskStep = values(taskStepAttr);
+  const bool outOfCore = schedule != BlockScheduleKind::InMemory;
+  if (outOfCore != static_cast<bool>(taskStageAttr) ||
+      outOfCore != static_cast<bool>(taskStepAttr))
+    return emitError() << "#tc.block_plan: task_stage and task_step belong to "
+                          "out-of-core schedules (one_level, two_level) and they need both";
+  for (ArrayRef<int64_t> a : {taskRank, brickOwner, taskStage, taskStep})
+    if (llvm::any_of(a, [](int64_t v) { return v < 0; }))
+      return emitError() << "#tc.block_plan: a negative process, stage or step";
+  for (ArrayRef<int64_t> a : {taskStage, taskStep})
+    if (!a.empty() && a.size() != taskRank.size())
+      return emitError() << "#tc.block_plan: " << a.size() << " stages or steps for "
+                         << taskRank.size() << " tasks";
+  for (FloatAttr f : {ioBytes, commBytes})
+    if (!std::isfinite(f.getValueAsDouble()) || f.getValueAsDouble() < 0)
+      return emitError() << "#tc.block_plan: byte counts are finite and non-negative";
+  return success();
+}

@@ -107,6 +107,15 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
                                << "' must be a #tc.fusion attribute, got " << attr.getValue();
     return success();
   }
+  if (attr.getName() == getBlockPlanAttrName()) {
+    if (!isa<ContractOp>(op))
+      return op->emitOpError() << "'" << getBlockPlanAttrName()
+                               << "' belongs on a tc.contract, not on '" << op->getName() << "'";
+    if (!isa<BlockPlanAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << getBlockPlanAttrName()
+                               << "' must be a #tc.block_plan attribute, got " << attr.getValue();
+    return success();
+  }
   if (attr.getName() == getFusionPlanAttrName()) {
     if (!isa<FusionPlanAttr>(attr.getValue()))
       return op->emitOpError() << "'" << getFusionPlanAttrName()
@@ -116,6 +125,7 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
   }
   return op->emitOpError() << "unknown tc attribute '" << attr.getName().getValue()
                            << "'; tc defines only '" << getMachineAttrName() << "', '"
-                           << getPlanAttrName() << "', '" << getFusionAttrName() << "' and '"
-                           << getFusionPlanAttrName() << "' as discardable attributes";
+                           << getPlanAttrName() << "', '" << getFusionAttrName() << "', '"
+                           << getFusionPlanAttrName() << "' and '" << getBlockPlanAttrName()
+                           << "' as discardable attributes";
 }

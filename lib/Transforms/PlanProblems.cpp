@@ -5,15 +5,15 @@ using namespace mlir;
 using namespace mlir::tc;
 
 /// Block-sparse operands (#tc.blocks) have their own planner (task pools,
-/// docs/Derivations.md D33), which no pass runs yet: the dense planners refuse
+/// tc-plan-block-sparse, docs/Derivations.md D33): the dense planners refuse
 /// them rather than plan them as dense.
 static LogicalResult refuseBlockSparse(Operation *op) {
   for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
     if (auto tensor = dyn_cast<RankedTensorType>(t);
         tensor && isa_and_nonnull<BlocksAttr>(tensor.getEncoding()))
       return op->emitOpError()
-             << "has block-sparse operands (#tc.blocks), which tc does not plan yet: "
-                "its planners and runtime take dense tensors";
+             << "has block-sparse operands (#tc.blocks): tc-plan-block-sparse plans "
+                "them, but tc does not lower or run them yet";
   return success();
 }
 
@@ -185,4 +185,33 @@ FailureOr<FunctionTree> mlir::tc::buildFunctionTree(func::FuncOp func) {
                             << " do not form an operator tree: " << problem;
   out.tree.node(out.tree.root()); // root exists after verify
   return out;
+}
+
+bool mlir::tc::isBlockSparse(ContractOp op) {
+  return isa_and_nonnull<BlocksAttr>(
+      cast<RankedTensorType>(op.getResult().getType()).getEncoding());
+}
+
+BlockContraction mlir::tc::buildBlockContraction(ContractOp op) {
+  BlockContraction problem;
+  std::vector<std::string> names;
+  auto labelsOf = [&](ArrayAttr labels, Type type, std::vector<int> &out, BlockPresence &presence) {
+    auto blocks = cast<BlocksAttr>(cast<RankedTensorType>(type).getEncoding());
+    presence = blocks.toShape().presence;
+    for (auto [d, label] : llvm::enumerate(labels)) {
+      std::string name = cast<StringAttr>(label).getValue().str();
+      auto it = std::find(names.begin(), names.end(), name);
+      if (it == names.end()) {
+        names.push_back(name);
+        SmallVector<int64_t> segments = blocks.getSegments(d);
+        problem.labelSegments.emplace_back(segments.begin(), segments.end());
+        it = names.end() - 1;
+      }
+      out.push_back(static_cast<int>(it - names.begin()));
+    }
+  };
+  labelsOf(op.getResultLabels(), op.getResult().getType(), problem.cLabels, problem.cPresence);
+  labelsOf(op.getLabelsOfInput(0), op.getLhs().getType(), problem.aLabels, problem.aPresence);
+  labelsOf(op.getLabelsOfInput(1), op.getRhs().getType(), problem.bLabels, problem.bPresence);
+  return problem;
 }

@@ -9,6 +9,7 @@
 #ifndef TC_LIB_TRANSFORMS_PLANPROBLEMS_H
 #define TC_LIB_TRANSFORMS_PLANPROBLEMS_H
 
+#include "TC/Analysis/BlockSparse.h"
 #include "TC/Analysis/ContractionPlanner.h"
 #include "TC/Analysis/OperatorTree.h"
 #include "TC/Dialect/TCOps.h"
@@ -22,6 +23,14 @@ namespace mlir::tc {
 /// Labels, extents and constrained layouts (from a producing or consuming
 /// tc.redistribute) of a binary contraction; emits an error on failure.
 FailureOr<ContractionProblem> buildProblem(ContractOp op);
+
+/// The block structure of a contraction over block-sparse operands
+/// (#tc.blocks on every operand, which the verifier ensures agree): labels
+/// numbered in order of appearance (C's, then A's, then B's).
+BlockContraction buildBlockContraction(ContractOp op);
+
+/// Whether `op` has block-sparse operands.
+bool isBlockSparse(ContractOp op);
 
 /// A function's operator tree and, per node, the IR it came from.
 struct FunctionTree {

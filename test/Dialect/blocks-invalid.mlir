@@ -71,3 +71,19 @@ func.func @disagree(%a: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>, %b: tenso
   %c = tc.contract [i, j] = %a[i, k] * %b[k, j] : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>, tensor<4x4xf64, #tc.blocks<[[1, 3], [2, 2]]>> -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>
   return %c : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>
 }
+
+// -----
+
+// #tc.block_plan: stages and steps only out of core, and then both.
+// expected-error @+1 {{#tc.block_plan: task_stage and task_step belong to out-of-core schedules (one_level, two_level) and they need both}}
+func.func @plan_stages() attributes {p = #tc.block_plan<schedule = in_memory, task_rank = [0], brick_owner = [0], task_stage = [0], io_bytes = 0.0, comm_bytes = 0.0>}
+
+// -----
+
+// expected-error @+1 {{#tc.block_plan: 1 stages or steps for 2 tasks}}
+func.func @plan_lengths() attributes {p = #tc.block_plan<schedule = one_level, task_rank = [0, 1], brick_owner = [0], task_stage = [0], task_step = [0, 0], io_bytes = 0.0, comm_bytes = 0.0>}
+
+// -----
+
+// expected-error @+1 {{#tc.block_plan: a negative process, stage or step}}
+func.func @plan_negative() attributes {p = #tc.block_plan<schedule = in_memory, task_rank = [-1], brick_owner = [0], io_bytes = 0.0, comm_bytes = 0.0>}

@@ -79,7 +79,7 @@ module {
 // An operator tree of block-sparse formulas is refused likewise.
 module attributes {tc.machine = #tc.machine<procs = 2, mem = "1MB", net_bw = "1GB/s", disk_bw = "100MB/s">} {
   func.func @blocks(%a: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>, %b: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>, %d: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>) -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>> {
-    // expected-error @+1 {{'tc.contract' op has block-sparse operands (#tc.blocks), which tc does not plan yet}}
+    // expected-error @+1 {{'tc.contract' op has block-sparse operands (#tc.blocks): tc-plan-block-sparse plans them}}
     %t = tc.contract [i, j] = %a[i, k] * %b[k, j] : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>, tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>> -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>
     %r = tc.contract [i, l] = %t[i, j] * %d[j, l] : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>, tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>> -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>
     return %r : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>

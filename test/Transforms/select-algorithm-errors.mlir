@@ -82,10 +82,10 @@ module attributes {tc.machine = #tc.machine<procs = 7, mem = "64MB", net_bw = "2
 // -----
 
 // Block-sparse contractions are refused by the dense planners, not planned as
-// dense (their task-pool planner, docs/Derivations.md D33, has no pass yet).
+// dense (tc-plan-block-sparse plans their task pools, docs/Derivations.md D33).
 module attributes {tc.machine = #tc.machine<procs = 2, mem = "1MB", net_bw = "1GB/s", disk_bw = "100MB/s">} {
   func.func @blocks(%a: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>, %b: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>) -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>> {
-    // expected-error @+1 {{'tc.contract' op has block-sparse operands (#tc.blocks), which tc does not plan yet: its planners and runtime take dense tensors}}
+    // expected-error @+1 {{'tc.contract' op has block-sparse operands (#tc.blocks): tc-plan-block-sparse plans them, but tc does not lower or run them yet}}
     %c = tc.contract [i, j] = %a[i, k] * %b[k, j] : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>, tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>> -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>
     return %c : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>
   }

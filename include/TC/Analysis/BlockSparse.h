@@ -91,6 +91,12 @@ struct BlockTaskPool {
 
 BlockTaskPool buildTaskPool(const BlockContraction &problem, int64_t elemBytes);
 
+/// The pool of `tasks` (indices into `pool.tasks`) and the bricks they touch,
+/// renumbered in order of first use; `brickOf[j]` is new brick j's index in
+/// `pool`.
+BlockTaskPool subPool(const BlockTaskPool &pool, const std::vector<int> &tasks,
+                      std::vector<int> &brickOf);
+
 } // namespace mlir::tc
 
 #endif // TC_ANALYSIS_BLOCKSPARSE_H

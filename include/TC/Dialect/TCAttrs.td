@@ -178,6 +178,44 @@ def TC_BlocksAttr : TC_Attr<"Blocks", "blocks",
   }];
 }
 
+def TC_BlockPlanAttr : TC_Attr<"BlockPlan", "block_plan"> {
+  let summary = "How a block-sparse contraction runs: its task pool's schedule";
+  let description = [{
+    The plan of a `tc.contract` over block-sparse operands (`#tc.blocks`),
+    attached as its `tc.block_plan` attribute by `tc-plan-block-sparse`. Tasks
+    and bricks are numbered as the task pool enumerates them from the operand
+    types (present C blocks in row-major order, then the segments of the
+    labels outside C; bricks in order of first use), so the plan is arrays
+    over those numbers:
+
+    ```mlir
+    tc.block_plan = #tc.block_plan<schedule = two_level,
+        task_rank = [0, 1, 1, 0], brick_owner = [0, 1, 0, 1, 1, 0],
+        task_stage = [0, 0, 1, 1], task_step = [0, 1, 0, 0],
+        io_bytes = 4.1e+05, comm_bytes = 2.0e+04>
+    ```
+
+    - `schedule`: `in_memory`, `one_level` or `two_level`.
+    - `task_rank`: the process running each task; `brick_owner`: the process
+      holding each brick (in memory) or whose disk holds it (out of core).
+    - `task_stage`, `task_step`: each task's stage and its read-once step
+      within the stage (out of core only; stages and steps run in order).
+    - `io_bytes`: disk bytes of the whole schedule (each brick once per stage
+      touching it, Krishnamoorthy et al. section 6); `comm_bytes`: bytes the
+      busiest process receives.
+  }];
+  let parameters = (ins
+    EnumParameter<TC_BlockScheduleKind>:$schedule,
+    "::mlir::DenseI64ArrayAttr":$task_rank,
+    "::mlir::DenseI64ArrayAttr":$brick_owner,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$task_stage,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$task_step,
+    "::mlir::FloatAttr":$io_bytes,
+    "::mlir::FloatAttr":$comm_bytes);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
   let summary = "How one contraction runs: Gao et al.'s plan";
   let description = [{

@@ -38,6 +38,8 @@ def TC_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getPlanAttrName() { return "tc.plan"; }
     static constexpr ::llvm::StringLiteral getFusionAttrName() { return "tc.fusion"; }
     static constexpr ::llvm::StringLiteral getFusionPlanAttrName() { return "tc.fusion_plan"; }
+    /// Name of the attribute holding a block-sparse contraction's plan.
+    static constexpr ::llvm::StringLiteral getBlockPlanAttrName() { return "tc.block_plan"; }
   private:
     void registerAttributes();
   public:

@@ -73,6 +73,20 @@ def TC_InputKind : TC_I32Enum<"InputKind", "input operand", [
   }];
 }
 
+def TC_BlockScheduleKind : TC_I32Enum<"BlockScheduleKind", "how a block-sparse task pool runs", [
+    I32EnumAttrCase<"InMemory", 0, "in_memory">,
+    I32EnumAttrCase<"OneLevel", 1, "one_level">,
+    I32EnumAttrCase<"TwoLevel", 2, "two_level">]> {
+  let description = [{
+    `in_memory`: every brick in the processes' memory, tasks assigned by
+    connectivity-1 (Krishnamoorthy et al. section 5). `one_level`, `two_level`:
+    out of core, stages of tasks whose bricks fit in the aggregate memory,
+    formed by memory-constrained bisection, stopping at parts that fit
+    (one-level) or that have a read-once split into steps (two-level; section
+    6, docs/Derivations.md D33).
+  }];
+}
+
 def TC_TileMemoryKind : TC_I32Enum<"TileMemoryKind", "how out-of-core tiles share memory", [
     I32EnumAttrCase<"PerArray", 0, "per_array">,
     I32EnumAttrCase<"Shared", 1, "shared">]> {

@@ -122,6 +122,37 @@ def SpecializeProcs : Pass<"tc-specialize-procs", "::mlir::ModuleOp"> {
   let options = SpecializeProcsOptions;
 }
 
+def PlanBlockSparse : Pass<"tc-plan-block-sparse", "::mlir::ModuleOp"> {
+  let dependentDialects = ["::mlir::tc::TCDialect"];
+  let summary = "Schedule block-sparse contractions as task pools (Krishnamoorthy et al.)";
+  let description = [{
+    For every `tc.contract` over block-sparse operands (`#tc.blocks`), builds
+    its task pool (a task per present C block and contributing pair of A and B
+    blocks, weighted by its flops; blocks are the bricks of I/O and
+    communication) and records its `tc.block_plan`:
+
+    - In memory (Krishnamoorthy et al. section 5), when every process's bricks
+      (those it owns and the remote ones its tasks touch) fit in `mem`: tasks
+      and bricks co-assigned by Zoltan's PHG under the connectivity-1 metric
+      with a flop balance (`imbalance`).
+    - Out of core (section 6) otherwise: bricks get their disk homes from that
+      assignment; stages whose bricks fit in the aggregate memory (procs x mem)
+      come from the one-level and the two-level (read-once) partitionings,
+      the one with less I/O kept; within each stage the tasks are assigned to
+      processes with the bricks' homes fixed.
+
+    `io_bytes` is the schedule's disk volume and `comm_bytes` the bytes the
+    busiest process receives (each remote brick once per stage, each partial
+    sum of a remote C block once). A task whose own bricks exceed the
+    aggregate memory is an error naming it. The machine is the function's or
+    the module's `tc.machine`; plans are deterministic (fixed seed).
+  }];
+  let options = [
+    Option<"imbalance", "imbalance", "double", /*default=*/"0.05",
+           "Largest allowed excess of a process's flops over the average (eps)">,
+  ];
+}
+
 def SelectAlgorithm : Pass<"tc-select-algorithm", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tc::TCDialect"];
   let summary = "Choose in-core or out-of-core, the communication method, the parallel algorithm and the distributions";

@@ -1,0 +1,135 @@
+//===- PlanBlockSparse.cpp - the tc-plan-block-sparse pass ----------------===//
+//
+// Krishnamoorthy et al. ([K]) sections 5-6: a contraction over block-sparse
+// tensors runs as a pool of block tasks; in memory the tasks go to processes
+// by connectivity-1, out of core in stages whose bricks fit in the aggregate
+// memory (docs/Derivations.md D33). The decisions are lib/Analysis's; this pass
+// builds their inputs from the IR and records the plan.
+//
+//===----------------------------------------------------------------------===//
+#include "MachineSetup.h"
+#include "PlanProblems.h"
+#include "TC/Analysis/BrickAssignment.h"
+#include "TC/Analysis/DiskSchedule.h"
+#include "TC/Dialect/TCDialect.h"
+#include "TC/Partition/ZoltanPartitioner.h"
+#include "TC/Transforms/Passes.h"
+
+#include <algorithm>
+#include <set>
+
+namespace mlir::tc {
+#define GEN_PASS_DEF_PLANBLOCKSPARSE
+#include "TC/Transforms/Passes.h.inc"
+} // namespace mlir::tc
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace {
+
+/// Bytes each process holds in memory under `a`: the bricks it owns and the
+/// remote bricks its tasks touch.
+std::vector<double> residentBytes(const BlockTaskPool &pool, const BrickAssignment &a,
+                                  int procs) {
+  std::vector<std::set<int>> held(procs);
+  for (size_t j = 0; j < pool.bricks.size(); ++j)
+    held[a.brickOwner[j]].insert(static_cast<int>(j));
+  for (size_t t = 0; t < pool.tasks.size(); ++t)
+    for (int brick : {pool.tasks[t].a, pool.tasks[t].b, pool.tasks[t].c})
+      held[a.taskRank[t]].insert(brick);
+  std::vector<double> bytes(procs, 0);
+  for (int p = 0; p < procs; ++p)
+    for (int j : held[p])
+      bytes[p] += pool.bricks[j].bytes;
+  return bytes;
+}
+
+struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSparsePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    WalkResult walked = getOperation().walk([&](ContractOp op) {
+      if (!isBlockSparse(op))
+        return WalkResult::advance();
+      return succeeded(plan(op)) ? WalkResult::advance() : WalkResult::interrupt();
+    });
+    if (walked.wasInterrupted())
+      signalPassFailure();
+  }
+
+  LogicalResult plan(ContractOp op) {
+    FailureOr<MachineModel> machine = getMachineModel(op);
+    if (failed(machine))
+      return failure();
+    *machine = forElementType(*machine, op.getResult().getType().getElementType());
+    const int procs = static_cast<int>(machine->procs);
+    BlockTaskPool pool = buildTaskPool(buildBlockContraction(op), machine->elemBytes);
+    ZoltanPartitioner zoltan;
+    // [K] 5: tasks and bricks together; the bricks' places are their homes.
+    BrickAssignment whole = assignBricks(pool, procs, {}, zoltan, imbalance);
+    if (!whole.error.empty())
+      return op.emitOpError() << whole.error;
+    std::vector<double> resident = residentBytes(pool, whole, procs);
+    Builder b(op.getContext());
+    auto array = [&](const std::vector<int> &v) {
+      return b.getDenseI64ArrayAttr(SmallVector<int64_t>(v.begin(), v.end()));
+    };
+    auto busiest = [](const std::vector<double> &v) {
+      return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+    };
+    if (busiest(resident) <= machine->memBytes) {
+      op->setAttr(TCDialect::getBlockPlanAttrName(),
+                  BlockPlanAttr::get(op.getContext(), BlockScheduleKind::InMemory,
+                                     array(whole.taskRank), array(whole.brickOwner), {}, {},
+                                     b.getF64FloatAttr(0),
+                                     b.getF64FloatAttr(busiest(whole.received))));
+      return success();
+    }
+    // [K] 6: stages within the aggregate memory, then each stage's tasks to
+    // processes with the bricks' homes fixed.
+    Hypergraph h = taskBrickHypergraph(pool);
+    std::vector<DiskSchedule> schedules =
+        diskSchedules(h, machine->memBytes * procs, zoltan);
+    const DiskSchedule &best = schedules.front();
+    if (!best.error.empty())
+      return op.emitOpError() << "no out-of-core schedule in " << procs << " x "
+                              << static_cast<long long>(machine->memBytes)
+                              << " bytes: " << best.error;
+    std::vector<int> taskRank(pool.tasks.size()), taskStage(pool.tasks.size()),
+        taskStep(pool.tasks.size());
+    std::vector<double> received(procs, 0);
+    for (size_t s = 0; s < best.stages.size(); ++s) {
+      std::vector<int> tasks;
+      for (size_t step = 0; step < best.stages[s].steps.size(); ++step)
+        for (int t : best.stages[s].steps[step]) {
+          tasks.push_back(t);
+          taskStage[t] = static_cast<int>(s);
+          taskStep[t] = static_cast<int>(step);
+        }
+      std::vector<int> brickOf;
+      BlockTaskPool stage = subPool(pool, tasks, brickOf);
+      std::vector<int> homes;
+      for (int j : brickOf)
+        homes.push_back(whole.brickOwner[j]);
+      BrickAssignment a = assignBricks(stage, procs, homes, zoltan, imbalance);
+      if (!a.error.empty())
+        return op.emitOpError() << a.error;
+      for (size_t i = 0; i < tasks.size(); ++i)
+        taskRank[tasks[i]] = a.taskRank[i];
+      for (int p = 0; p < procs; ++p)
+        received[p] += a.received[p];
+    }
+    op->setAttr(TCDialect::getBlockPlanAttrName(),
+                BlockPlanAttr::get(op.getContext(),
+                                   best.kind == DiskScheduleKind::OneLevel
+                                       ? BlockScheduleKind::OneLevel
+                                       : BlockScheduleKind::TwoLevel,
+                                   array(taskRank), array(whole.brickOwner), array(taskStage),
+                                   array(taskStep), b.getF64FloatAttr(best.io(h)),
+                                   b.getF64FloatAttr(busiest(received))));
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,35 @@
+// tc-plan-block-sparse on Krishnamoorthy et al.'s in-memory shape ([K] 5.2),
+// scaled down: C[a,b,c,d] = A[a,b,i] * B[i,c,d], a..d in O = (8, 4, 2, 2),
+// i in V = (16, 8, 4, 4), every tensor totally symmetric: 64 tasks (one per
+// present C block), 96 bricks (16 of A, 16 of B, 64 of C), 178,176 bytes. On 4 processes:
+// - 1 MB each: in memory, no disk I/O;
+// - 20 KB each (80 KB in all, less than the bricks): out of core; the tasks of
+//   different i share no brick, so the stages read every brick once;
+// - 8 KB each: the largest task's bricks (49,152 bytes) exceed the 32,000 in
+//   all: an error naming it.
+// Plans are deterministic: the same run twice gives the same plan.
+// RUN: tc-opt %s --tc-set-machine="mem=1MB" --tc-plan-block-sparse | FileCheck %s --check-prefix=MEM
+// RUN: tc-opt %s --tc-set-machine="mem=20KB" --tc-plan-block-sparse | FileCheck %s --check-prefix=OOC
+// RUN: tc-opt %s --tc-set-machine="mem=20KB" --tc-plan-block-sparse > %t.1
+// RUN: tc-opt %s --tc-set-machine="mem=20KB" --tc-plan-block-sparse > %t.2
+// RUN: cmp %t.1 %t.2
+// RUN: not tc-opt %s --tc-set-machine="mem=8KB" --tc-plan-block-sparse 2>&1 | FileCheck %s --check-prefix=SMALL
+// RUN: tc-opt %s --tc-set-machine="mem=1MB" --tc-plan-block-sparse | tc-opt | FileCheck %s --check-prefix=MEM
+
+// MEM: tc.contract [a, b, c, d] = %{{.*}}[a, b, i] * %{{.*}}[i, c, d] {tc.block_plan = #tc.block_plan<schedule = in_memory, task_rank = [{{([0-3], ){63}[0-3]}}], brick_owner = [{{([0-3], ){95}[0-3]}}], io_bytes = 0.000000e+00 : f64, comm_bytes = {{.*}} : f64>}
+
+// OOC: tc.block_plan = #tc.block_plan<schedule = {{one_level|two_level}}, task_rank = [{{([0-3], ){63}[0-3]}}], brick_owner = [{{([0-3], ){95}[0-3]}}], task_stage = [{{([0-9]+, ){63}[0-9]+}}], task_step = [{{([0-9]+, ){63}[0-9]+}}], io_bytes = 1.781760e+05 : f64, comm_bytes = {{.*}} : f64>
+
+// SMALL: error: 'tc.contract' op no out-of-core schedule in 4 x 8000 bytes: task 0 touches 49152 bytes of bricks, more than the memory of 32000 bytes
+module attributes {tc.machine = #tc.machine<procs = 4, mem = "64KB", net_bw = "1GB/s", disk_bw = "100MB/s">} {
+  func.func @four_index(
+      %A: tensor<16x16x32xf64, #tc.blocks<[[8, 4, 2, 2], [8, 4, 2, 2], [16, 8, 4, 4]], symmetry = 0>>,
+      %B: tensor<32x16x16xf64, #tc.blocks<[[16, 8, 4, 4], [8, 4, 2, 2], [8, 4, 2, 2]], symmetry = 0>>)
+      -> tensor<16x16x16x16xf64, #tc.blocks<[[8, 4, 2, 2], [8, 4, 2, 2], [8, 4, 2, 2], [8, 4, 2, 2]], symmetry = 0>> {
+    %C = tc.contract [a, b, c, d] = %A[a, b, i] * %B[i, c, d]
+           : tensor<16x16x32xf64, #tc.blocks<[[8, 4, 2, 2], [8, 4, 2, 2], [16, 8, 4, 4]], symmetry = 0>>,
+             tensor<32x16x16xf64, #tc.blocks<[[16, 8, 4, 4], [8, 4, 2, 2], [8, 4, 2, 2]], symmetry = 0>>
+          -> tensor<16x16x16x16xf64, #tc.blocks<[[8, 4, 2, 2], [8, 4, 2, 2], [8, 4, 2, 2], [8, 4, 2, 2]], symmetry = 0>>
+    return %C : tensor<16x16x16x16xf64, #tc.blocks<[[8, 4, 2, 2], [8, 4, 2, 2], [8, 4, 2, 2], [8, 4, 2, 2]], symmetry = 0>>
+  }
+}
