@@ -767,7 +767,9 @@ LogicalResult BlockPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError
                                     DenseI64ArrayAttr brickOwnerAttr,
                                     DenseI64ArrayAttr taskStageAttr,
                                     DenseI64ArrayAttr taskStepAttr, FloatAttr ioBytes,
-                                    FloatAttr commBytes) {
+                                    FloatAttr commBytes, DenseF64ArrayAttr ioPerRank,
+                                    DenseF64ArrayAttr receivedPerRank,
+                                    DenseF64ArrayAttr sentPerRank) {
   auto values = [](DenseI64ArrayAttr a) { return a ? a.asArrayRef() : ArrayRef<int64_t>(); };
   ArrayRef<int64_t> taskRank = values(taskRankAttr), brickOwner = values(brickOwnerAttr),
                     taskStage = values(taskStageAttr), taskStep = values(taskStepAttr);
@@ -785,6 +787,12 @@ LogicalResult BlockPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError
                          << taskRank.size() << " tasks";
   for (FloatAttr f : {ioBytes, commBytes})
     if (!std::isfinite(f.getValueAsDouble()) || f.getValueAsDouble() < 0)
+      return emitError() << "#tc.block_plan: byte counts are finite and non-negative";
+  if (ioPerRank.size() != receivedPerRank.size() || ioPerRank.size() != sentPerRank.size())
+    return emitError() << "#tc.block_plan: io_per_rank, received_per_rank and sent_per_rank "
+                          "have one entry per process each";
+  for (DenseF64ArrayAttr a : {ioPerRank, receivedPerRank, sentPerRank})
+    if (llvm::any_of(a.asArrayRef(), [](double v) { return !std::isfinite(v) || v < 0; }))
       return emitError() << "#tc.block_plan: byte counts are finite and non-negative";
   return success();
 }

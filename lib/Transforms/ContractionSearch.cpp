@@ -59,8 +59,10 @@ LogicalResult mlir::tc::planEachContraction(
         onPlanned) {
   bool failedAny = false;
   module.walk([&](ContractOp op) {
-    // Formulas of an operator tree are planned together by tc-fuse-distribute.
-    if (op->hasAttr(TCDialect::getFusionAttrName()))
+    // Formulas of an operator tree are planned together by tc-fuse-distribute,
+    // block-sparse contractions by tc-plan-block-sparse.
+    if (op->hasAttr(TCDialect::getFusionAttrName()) ||
+        op->hasAttr(TCDialect::getBlockPlanAttrName()))
       return;
     // The function's own machine when specialized for a process count.
     FailureOr<MachineModel> machine = getMachineModel(op);

@@ -78,12 +78,15 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
     auto busiest = [](const std::vector<double> &v) {
       return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
     };
+    auto perRank = [&](const std::vector<double> &v) { return b.getDenseF64ArrayAttr(v); };
     if (busiest(resident) <= machine->memBytes) {
       op->setAttr(TCDialect::getBlockPlanAttrName(),
                   BlockPlanAttr::get(op.getContext(), BlockScheduleKind::InMemory,
                                      array(whole.taskRank), array(whole.brickOwner), {}, {},
                                      b.getF64FloatAttr(0),
-                                     b.getF64FloatAttr(busiest(whole.received))));
+                                     b.getF64FloatAttr(busiest(whole.received)),
+                                     perRank(std::vector<double>(procs, 0)),
+                                     perRank(whole.received), perRank(whole.sent)));
       return success();
     }
     // [K] 6: stages within the aggregate memory, then each stage's tasks to
@@ -98,7 +101,7 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
                               << " bytes: " << best.error;
     std::vector<int> taskRank(pool.tasks.size()), taskStage(pool.tasks.size()),
         taskStep(pool.tasks.size());
-    std::vector<double> received(procs, 0);
+    std::vector<double> received(procs, 0), sent(procs, 0), io(procs, 0);
     for (size_t s = 0; s < best.stages.size(); ++s) {
       std::vector<int> tasks;
       for (size_t step = 0; step < best.stages[s].steps.size(); ++step)
@@ -117,8 +120,13 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
         return op.emitOpError() << a.error;
       for (size_t i = 0; i < tasks.size(); ++i)
         taskRank[tasks[i]] = a.taskRank[i];
-      for (int p = 0; p < procs; ++p)
+      for (int p = 0; p < procs; ++p) {
         received[p] += a.received[p];
+        sent[p] += a.sent[p];
+      }
+      // Each brick of the stage moves once, to or from its home's disk.
+      for (size_t j = 0; j < stage.bricks.size(); ++j)
+        io[homes[j]] += stage.bricks[j].bytes;
     }
     op->setAttr(TCDialect::getBlockPlanAttrName(),
                 BlockPlanAttr::get(op.getContext(),
@@ -127,7 +135,8 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
                                        : BlockScheduleKind::TwoLevel,
                                    array(taskRank), array(whole.brickOwner), array(taskStage),
                                    array(taskStep), b.getF64FloatAttr(best.io(h)),
-                                   b.getF64FloatAttr(busiest(received))));
+                                   b.getF64FloatAttr(busiest(received)), perRank(io),
+                                   perRank(received), perRank(sent)));
     return success();
   }
 };

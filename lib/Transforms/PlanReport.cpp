@@ -202,13 +202,19 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
     });
     if (walked.wasInterrupted())
       return signalPassFailure();
+    std::vector<std::pair<std::string, BlockPlanAttr>> blockPlans;
+    module.walk([&](ContractOp op) {
+      if (auto plan = op->getAttrOfType<BlockPlanAttr>(TCDialect::getBlockPlanAttrName()))
+        blockPlans.emplace_back(describeLocation(op.getLoc()), plan);
+    });
     if (!reportPath.empty() && failed(write(reportPath, [&](llvm::raw_ostream &os) {
-          writeJson(os, *machine, entries, problems, trees);
+          writeJson(os, *machine, entries, problems, trees, blockPlans);
         })))
       return signalPassFailure();
     if (!tablePath.empty() && failed(write(tablePath, [&](llvm::raw_ostream &os) {
           writeTable(os, *machine, entries, problems);
           writeTreeTables(os, *machine, trees);
+          writeBlockTables(os, blockPlans);
         })))
       return signalPassFailure();
   }
@@ -228,7 +234,8 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
   static void writeJson(llvm::raw_ostream &os, const MachineModel &m,
                         const std::vector<Entry> &entries,
                         const std::vector<ContractionProblem> &problems,
-                        const std::vector<TreeEntry> &trees) {
+                        const std::vector<TreeEntry> &trees,
+                        const std::vector<std::pair<std::string, BlockPlanAttr>> &blockPlans) {
     llvm::json::OStream j(os, 2);
     j.object([&] {
       j.attributeObject("machine", [&] {
@@ -309,8 +316,70 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
             });
           });
       });
+      // Block-sparse contractions (tc-plan-block-sparse): the schedule and
+      // every process's predicted bytes.
+      j.attributeArray("block_sparse", [&] {
+        for (const auto &[op, plan] : blockPlans)
+          j.object([&] {
+            j.attribute("op", op);
+            j.attribute("schedule", stringifyBlockScheduleKind(plan.getSchedule()));
+            j.attribute("tasks", static_cast<int64_t>(plan.getTaskRank().size()));
+            j.attribute("bricks", static_cast<int64_t>(plan.getBrickOwner().size()));
+            if (DenseI64ArrayAttr stages = plan.getTaskStage()) {
+              int64_t count = 0;
+              for (int64_t s : stages.asArrayRef())
+                count = std::max(count, s + 1);
+              j.attribute("stages", count);
+            }
+            j.attributeArray("task_rank", [&] {
+              for (int64_t r : plan.getTaskRank().asArrayRef())
+                j.value(r);
+            });
+            if (DenseI64ArrayAttr stages = plan.getTaskStage())
+              j.attributeArray("task_stage", [&] {
+                for (int64_t s : stages.asArrayRef())
+                  j.value(s);
+              });
+            if (DenseI64ArrayAttr steps = plan.getTaskStep())
+              j.attributeArray("task_step", [&] {
+                for (int64_t s : steps.asArrayRef())
+                  j.value(s);
+              });
+            j.attribute("io_bytes", plan.getIoBytes().getValueAsDouble());
+            j.attribute("comm_bytes", plan.getCommBytes().getValueAsDouble());
+            for (auto [key, values] :
+                 {std::pair{"io_per_rank", plan.getIoPerRank()},
+                  std::pair{"received_per_rank", plan.getReceivedPerRank()},
+                  std::pair{"sent_per_rank", plan.getSentPerRank()}})
+              j.attributeArray(key, [&, values = values] {
+                for (double v : values.asArrayRef())
+                  j.value(v);
+              });
+          });
+      });
     });
     os << "\n";
+  }
+
+  /// One line per block-sparse contraction and one per process.
+  static void writeBlockTables(
+      llvm::raw_ostream &os, const std::vector<std::pair<std::string, BlockPlanAttr>> &plans) {
+    for (const auto &[op, plan] : plans) {
+      os << "block-sparse contraction " << op << "  ("
+         << stringifyBlockScheduleKind(plan.getSchedule()) << ", "
+         << plan.getTaskRank().size() << " tasks, " << plan.getBrickOwner().size()
+         << " bricks, disk " << llvm::format("%.4g", plan.getIoBytes().getValueAsDouble())
+         << " B, busiest receives "
+         << llvm::format("%.4g", plan.getCommBytes().getValueAsDouble()) << " B)\n";
+      os << llvm::format("  %-8s %8s %14s %14s %14s\n", "process", "tasks", "disk bytes",
+                         "received", "sent");
+      ArrayRef<double> io = plan.getIoPerRank().asArrayRef();
+      for (size_t p = 0; p < io.size(); ++p)
+        os << llvm::format("  %-8zu %8zu %14.4g %14.4g %14.4g\n", p,
+                           static_cast<size_t>(llvm::count(plan.getTaskRank().asArrayRef(),
+                                                           static_cast<int64_t>(p))),
+                           io[p], plan.getReceivedPerRank()[p], plan.getSentPerRank()[p]);
+    }
   }
 
   /// [C] Tables 1-2: full and reduced array, initial and final distribution,

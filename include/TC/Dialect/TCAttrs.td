@@ -192,7 +192,8 @@ def TC_BlockPlanAttr : TC_Attr<"BlockPlan", "block_plan"> {
     tc.block_plan = #tc.block_plan<schedule = two_level,
         task_rank = [0, 1, 1, 0], brick_owner = [0, 1, 0, 1, 1, 0],
         task_stage = [0, 0, 1, 1], task_step = [0, 1, 0, 0],
-        io_bytes = 4.1e+05, comm_bytes = 2.0e+04>
+        io_bytes = 4.1e+05, comm_bytes = 2.0e+04, io_per_rank = [2.0e+05, 2.1e+05],
+        received_per_rank = [2.0e+04, 1.6e+04], sent_per_rank = [1.6e+04, 2.0e+04]>
     ```
 
     - `schedule`: `in_memory`, `one_level` or `two_level`.
@@ -201,8 +202,11 @@ def TC_BlockPlanAttr : TC_Attr<"BlockPlan", "block_plan"> {
     - `task_stage`, `task_step`: each task's stage and its read-once step
       within the stage (out of core only; stages and steps run in order).
     - `io_bytes`: disk bytes of the whole schedule (each brick once per stage
-      touching it, Krishnamoorthy et al. section 6); `comm_bytes`: bytes the
-      busiest process receives.
+      touching it, Krishnamoorthy et al. section 6), `io_per_rank` its share
+      on each process's disk (the brick's home moves it); `comm_bytes`: bytes
+      the busiest process receives; `received_per_rank`, `sent_per_rank`:
+      each process's (remote bricks its tasks read, partial sums of C blocks
+      it owns computed elsewhere; and the converse), summed over stages.
   }];
   let parameters = (ins
     EnumParameter<TC_BlockScheduleKind>:$schedule,
@@ -211,7 +215,10 @@ def TC_BlockPlanAttr : TC_Attr<"BlockPlan", "block_plan"> {
     OptionalParameter<"::mlir::DenseI64ArrayAttr">:$task_stage,
     OptionalParameter<"::mlir::DenseI64ArrayAttr">:$task_step,
     "::mlir::FloatAttr":$io_bytes,
-    "::mlir::FloatAttr":$comm_bytes);
+    "::mlir::FloatAttr":$comm_bytes,
+    "::mlir::DenseF64ArrayAttr":$io_per_rank,
+    "::mlir::DenseF64ArrayAttr":$received_per_rank,
+    "::mlir::DenseF64ArrayAttr":$sent_per_rank);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

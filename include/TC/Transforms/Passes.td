@@ -256,6 +256,10 @@ def PlanReport : Pass<"tc-plan-report", "::mlir::ModuleOp"> {
     (function, grid, memory, limit, comm and calc seconds, and per array: full
     and reduced array, initial and final distribution, fused loops, memory and
     communication seconds) and in the table like Cociorva et al.'s Tables 1-2.
+    Block-sparse contractions planned by `tc-plan-block-sparse` appear under
+    `"block_sparse"` (schedule, tasks, bricks, stages, each task's process,
+    stage and step, disk and received bytes, and per process the disk,
+    received and sent bytes) and in the table with a line per process.
   }];
   let options = ReportOptions;
 }
