@@ -28,6 +28,18 @@ LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError, in
   return success();
 }
 
+LogicalResult BlockArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                     RankedTensorType tensorType) {
+  if (!isa_and_nonnull<BlocksAttr>(tensorType.getEncoding()))
+    return emitError() << "!tc.block_array holds a block-sparse tensor (a #tc.blocks "
+                          "encoding), got "
+                       << tensorType;
+  if (!tensorType.getElementType().isF32() && !tensorType.getElementType().isF64())
+    return emitError() << "!tc.block_array holds f32 or f64 elements, got "
+                       << tensorType.getElementType();
+  return success();
+}
+
 void TCDialect::initialize() {
   registerAttributes();
   addTypes<

@@ -4,6 +4,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::tc;
 
@@ -390,5 +392,66 @@ LogicalResult CombinePartialOp::verify() {
   if (!llvm::is_sorted(getGridDims()) ||
       std::adjacent_find(getGridDims().begin(), getGridDims().end()) != getGridDims().end())
     return emitOpError() << "grid dimensions must be increasing and distinct";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Block-sparse contractions
+//===----------------------------------------------------------------------===//
+
+LogicalResult BlockArrayOp::verify() {
+  const size_t present = getType().getBlocks().toShape().presentBlocks().size();
+  if (getHomes().size() != present)
+    return emitOpError() << "block-sparse array '" << getName() << "' has " << present
+                         << " present blocks but " << getHomes().size() << " homes";
+  for (auto [i, home] : llvm::enumerate(getHomes()))
+    if (home < 0)
+      return emitOpError() << "block " << i << " of '" << getName() << "' has home " << home
+                           << " (a process rank is at least 0)";
+  if (getInit() != ArrayInitKind::Input && getInit() != ArrayInitKind::Zero)
+    return emitOpError() << "a block-sparse array starts as its input or as zeros, not "
+                         << stringifyArrayInitKind(getInit());
+  return success();
+}
+
+LogicalResult BlockStageOp::verify() {
+  BlockArrayType types[3] = {getA().getType(), getB().getType(), getC().getType()};
+  ArrayRef<int64_t> labels[3] = {getLabelsA(), getLabelsB(), getLabelsC()};
+  const char *names[3] = {"A", "B", "C"};
+  std::vector<size_t> blocks(3);
+  std::map<int64_t, SmallVector<int64_t>> segmentsOf;
+  for (int x = 0; x < 3; ++x) {
+    BlocksAttr encoding = types[x].getBlocks();
+    if (labels[x].size() != encoding.getRank())
+      return emitOpError() << names[x] << " has " << encoding.getRank() << " dimensions but "
+                           << labels[x].size() << " labels";
+    blocks[x] = encoding.toShape().presentBlocks().size();
+    for (auto [d, l] : llvm::enumerate(labels[x])) {
+      if (l < 0)
+        return emitOpError() << "label " << l << " of " << names[x] << " is negative";
+      SmallVector<int64_t> segments = encoding.getSegments(d);
+      auto [it, first] = segmentsOf.try_emplace(l, segments);
+      if (!first && it->second != segments)
+        return emitOpError() << "label " << l << " has other segments in " << names[x]
+                             << " (dimension " << d << ") than where it first appears";
+    }
+  }
+  ArrayRef<int64_t> tasks = getTasks();
+  if (tasks.size() % 5 != 0)
+    return emitOpError() << "tasks hold five integers each (a, b, c, rank, stage), got "
+                         << tasks.size();
+  if (getStages() < 1)
+    return emitOpError() << "a schedule has at least one stage, got " << getStages();
+  for (size_t t = 0; t * 5 < tasks.size(); ++t) {
+    for (int x = 0; x < 3; ++x)
+      if (tasks[5 * t + x] < 0 || tasks[5 * t + x] >= static_cast<int64_t>(blocks[x]))
+        return emitOpError() << "task " << t << " names block " << tasks[5 * t + x] << " of "
+                             << names[x] << ", which has " << blocks[x] << " present";
+    if (tasks[5 * t + 3] < 0)
+      return emitOpError() << "task " << t << " runs on rank " << tasks[5 * t + 3];
+    if (tasks[5 * t + 4] < 0 || tasks[5 * t + 4] >= getStages())
+      return emitOpError() << "task " << t << " is in stage " << tasks[5 * t + 4] << " of "
+                           << getStages();
+  }
   return success();
 }

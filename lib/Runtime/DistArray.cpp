@@ -223,18 +223,22 @@ void storageIO(DistArray &a, bool read, T *data, int64_t offset, int64_t count,
       std::memcpy(s, data, count * sizeof(T));
     return;
   }
-  size_t bytes = count * sizeof(T), done = 0;
-  char *p = reinterpret_cast<char *>(data);
-  off_t off = offset * sizeof(T);
+  fileIO(a.fd, read, data, count * sizeof(T), offset * sizeof(T),
+         what + " of array '" + a.name + "'", a.path);
+}
+
+void fileIO(int fd, bool read, void *data, size_t bytes, off_t offset, const std::string &what,
+            const std::string &path) {
+  size_t done = 0;
+  char *p = static_cast<char *>(data);
   while (done < bytes) {
-    ssize_t n = read ? ::pread(a.fd, p + done, bytes - done, off + done)
-                     : checkedPwrite(a.fd, p + done, bytes - done, off + done);
+    ssize_t n = read ? ::pread(fd, p + done, bytes - done, offset + done)
+                     : checkedPwrite(fd, p + done, bytes - done, offset + done);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
-      fail(std::string(read ? "reading " : "writing ") + what + " of array '" + a.name +
-           "' " + (read ? "from " : "to ") + a.path + ": " +
-           (n == 0 ? "unexpected end of file" : std::strerror(errno)));
+      fail(std::string(read ? "reading " : "writing ") + what + (read ? " from " : " to ") +
+           path + ": " + (n == 0 ? "unexpected end of file" : std::strerror(errno)));
     done += n;
   }
   (read ? counters().bytesRead : counters().bytesWritten) += bytes;
@@ -472,11 +476,11 @@ void checkCyclic(const DistArray &a) {
 
 } // namespace
 
-namespace {
+namespace tc::rt {
 
 /// Creates `dir` and its missing parents (as `mkdir -p`); false with errno
 /// set when a part cannot be made or is not a directory.
-bool makeDirectories(const std::string &dir) {
+static bool makeDirectories(const std::string &dir) {
   for (size_t at = 1; at <= dir.size(); ++at) {
     if (at < dir.size() && dir[at] != '/')
       continue;
@@ -514,7 +518,7 @@ int openScratch(const std::string &dir, const std::string &path) {
   return named;
 }
 
-} // namespace
+} // namespace tc::rt
 
 extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storage) {
   tc::rt::TraceScope trace("tc_rt_array");

@@ -19,6 +19,7 @@
 #include "TC/Runtime/Runtime.h"
 
 #include <cstdint>
+#include <sys/types.h>
 #include <functional>
 #include <string>
 #include <vector>
@@ -197,6 +198,17 @@ template <typename T>
 void storageIO(DistArray &a, bool read, T *data, int64_t offset, int64_t count,
                const std::string &what);
 
+/// Reads or writes `bytes` bytes at byte `offset` of the file `fd` (`path` in
+/// errors; `what` names the data), counted in the phase's bytes read or
+/// written; a failure (a full disk included) ends the run with a message.
+void fileIO(int fd, bool read, void *data, size_t bytes, off_t offset, const std::string &what,
+            const std::string &path);
+
+/// A scratch file in `dir` (created if missing) that has no name: however the
+/// process ends, the system frees it. -1 with errno set on failure; `path` is
+/// the name used where the file system has no O_TMPFILE.
+int openScratch(const std::string &dir, const std::string &path);
+
 /// Elements of `elemBytes` bytes in one staging/collective chunk (chunk_bytes,
 /// at least 1).
 int64_t chunkElems(int64_t elemBytes);
@@ -242,6 +254,12 @@ template <typename T> void allreduceOver(T *data, int64_t n, MPI_Comm comm);
 
 /// Writes the array's global contents to the output HDF5 file.
 void storeOutput(DistArray &a);
+
+/// The run's output file under a temporary name (`path`), created
+/// collectively for parallel HDF5; removed if the run fails.
+int64_t createOutputFile(std::string &path);
+/// Closes it and renames it to --output (collective).
+void publishOutputFile(int64_t file, const std::string &path);
 
 } // namespace tc::rt
 

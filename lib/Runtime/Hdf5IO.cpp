@@ -374,16 +374,8 @@ OutputFile &outputOf(DistArray &a) {
   auto it = openOutputs().find(&a);
   if (it != openOutputs().end())
     return it->second;
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   OutputFile out;
-  out.path = c.options.output + ".tmp-" + std::to_string(c.jobId);
-  c.partialOutput = out.path;
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
-  out.file = H5Fcreate(out.path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-  H5Pclose(fapl);
-  if (out.file < 0)
-    fail("cannot create output file " + out.path + " (for " + c.options.output + ")");
+  out.file = createOutputFile(out.path);
   auto dims = hs(a.fileExtents());
   out.space = dataspaceOf(dims);
   hid_t type = a.elem == TC_RT_F32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
@@ -437,11 +429,30 @@ void finishStore(DistArray &a) {
   openOutputs().erase(&a);
   H5Sclose(out.space);
   H5Dclose(out.dataset);
-  if (H5Fclose(out.file) < 0)
-    fail("closing output file " + out.path + " failed");
+  publishOutputFile(out.file, out.path);
+}
+
+hid_t createOutputFile(std::string &path) {
+  Context &c = ctx();
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  path = c.options.output + ".tmp-" + std::to_string(c.jobId);
+  c.partialOutput = path;
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
+  hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  H5Pclose(fapl);
+  if (file < 0)
+    fail("cannot create output file " + path + " (for " + c.options.output + ")");
+  return file;
+}
+
+void publishOutputFile(hid_t file, const std::string &path) {
+  Context &c = ctx();
+  if (H5Fclose(file) < 0)
+    fail("closing output file " + path + " failed");
   MPI_Barrier(MPI_COMM_WORLD);
-  if (c.rank == 0 && std::rename(out.path.c_str(), c.options.output.c_str()) != 0)
-    fail("cannot rename " + out.path + " to " + c.options.output);
+  if (c.rank == 0 && std::rename(path.c_str(), c.options.output.c_str()) != 0)
+    fail("cannot rename " + path + " to " + c.options.output);
   MPI_Barrier(MPI_COMM_WORLD); // the output is in place on return, on every rank
   c.partialOutput.clear();
 }

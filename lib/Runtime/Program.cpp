@@ -5,6 +5,7 @@
 // plan's per-rank predictions for the compute phase.
 //
 //===----------------------------------------------------------------------===//
+#include "BlockArray.h"
 #include "Context.h"
 #include "DistArray.h"
 #include "TC/Runtime/Runtime.h"
@@ -264,6 +265,7 @@ int main(int argc, char **argv) {
     setPhase(Idle);
     runSeconds.push_back(c.counters[Compute].seconds);
     releaseArrays();
+    releaseBlockArrays();
   }
   if (c.progressShown)
     std::fputc('\n', stderr);

@@ -5,9 +5,11 @@
 // functions lowered join the program's entry.
 //
 //===----------------------------------------------------------------------===//
+#include "BlockSparseLowering.h"
 #include "ContractionLowering.h"
 #include "MachineSetup.h"
 #include "ProgramEntry.h"
+#include "TC/Dialect/TCDialect.h"
 #include "TC/Transforms/Passes.h"
 
 namespace mlir::tc {
@@ -46,7 +48,12 @@ struct LowerPlanPass : public tc::impl::LowerPlanBase<LowerPlanPass> {
     for (auto [func, op] : work) {
       StringAttr name = func.getSymNameAttr();
       FailureOr<MachineModel> machine = getMachineModel(func);
-      if (failed(machine) || failed(ContractionLowering(op, func, *machine).run()))
+      if (failed(machine))
+        return signalPassFailure();
+      // A block-sparse contraction runs its task schedule ([K] 5-6).
+      if (op->hasAttr(TCDialect::getBlockPlanAttrName())
+              ? failed(lowerBlockSparseContraction(op, func, *machine))
+              : failed(ContractionLowering(op, func, *machine).run()))
         return signalPassFailure();
       lowered.push_back(name);
     }

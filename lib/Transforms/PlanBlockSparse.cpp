@@ -102,6 +102,8 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
     std::vector<int> taskRank(pool.tasks.size()), taskStage(pool.tasks.size()),
         taskStep(pool.tasks.size());
     std::vector<double> received(procs, 0), sent(procs, 0), io(procs, 0);
+    std::vector<char> cWritten(pool.bricks.size(), 0);
+    const bool accumulates = static_cast<bool>(op.getInit());
     for (size_t s = 0; s < best.stages.size(); ++s) {
       std::vector<int> tasks;
       for (size_t step = 0; step < best.stages[s].steps.size(); ++step)
@@ -124,9 +126,17 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
         received[p] += a.received[p];
         sent[p] += a.sent[p];
       }
-      // Each brick of the stage moves once, to or from its home's disk.
-      for (size_t j = 0; j < stage.bricks.size(); ++j)
-        io[homes[j]] += stage.bricks[j].bytes;
+      // Each brick of the stage moves once between its home's disk and
+      // memory ([K] 6.1): A and B bricks are read; C bricks are written, and
+      // read first when an earlier stage wrote them or they accumulate into
+      // an input (what the runtime reads and writes, docs/BlockSparse.md).
+      for (size_t j = 0; j < stage.bricks.size(); ++j) {
+        const bool isC = stage.bricks[j].tensor == Brick::C;
+        const bool readBack = isC && (cWritten[brickOf[j]] || accumulates);
+        io[homes[j]] += stage.bricks[j].bytes * (isC ? (readBack ? 2 : 1) : 1);
+        if (isC)
+          cWritten[brickOf[j]] = 1;
+      }
     }
     op->setAttr(TCDialect::getBlockPlanAttrName(),
                 BlockPlanAttr::get(op.getContext(),

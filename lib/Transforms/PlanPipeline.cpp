@@ -1,7 +1,8 @@
 //===- PlanPipeline.cpp - the tc-plan pass --------------------------------===//
 //
 // Planning in the order its decisions depend on each other: machine (and, for
-// several process counts, one copy of each function per count); Cociorva et
+// several process counts, one copy of each function per count); Krishnamoorthy
+// et al.'s schedules of block-sparse contractions; Cociorva et
 // al.'s fusion and distribution of operator trees; Gao et al.'s algorithm and
 // distributions, read order and tiles of single contractions; then the report.
 // The passes run in one dynamic pipeline on the module, so they share its
@@ -45,6 +46,9 @@ void addPlanPasses(OpPassManager &pm, const Options &options) {
                                       options.specializeProcs.end());
     pm.addPass(createSpecializeProcs(specialize));
   }
+  PlanBlockSparseOptions blockSparse;
+  blockSparse.imbalance = options.imbalance;
+  pm.addPass(createPlanBlockSparse(blockSparse));
   FuseDistributeOptions fusion;
   fusion.machineFile = options.machineFile;
   fusion.defaultMachineFile = options.defaultMachineFile;

@@ -390,6 +390,71 @@ def TC_StoreOp : TC_Op<"store"> {
   let assemblyFormat = "$array attr-dict `:` qualified(type($array))";
 }
 
+//===----------------------------------------------------------------------===//
+// Block-sparse contractions (Krishnamoorthy et al., docs/BlockSparse.md)
+//===----------------------------------------------------------------------===//
+
+def TC_BlockArrayOp : TC_Op<"block_array", [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
+  let summary = "This process's bricks of a block-sparse tensor, with their initial value";
+  let description = [{
+    Creates the handle of block-sparse tensor `name` (the HDF5 group and
+    `--input` key). `homes` gives, for each present block of the type's
+    `#tc.blocks` encoding in row-major order of segment ids, the process
+    holding it (its home). `init` is `input` (read from the file) or `zero`.
+    `on_disk`: the bricks stay in files between stages (an out-of-core
+    schedule, [K] 6): an input's in its file, a result's in scratch.
+
+    ```mlir
+    %A = tc.block_array "A" homes [0, 1, 1] init input {on_disk}
+           : !tc.block_array<tensor<6x6xf64, #tc.blocks<[[4, 2], [4, 2]], symmetry = 0>>>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, DenseI64ArrayAttr:$homes,
+                   TC_ArrayInitKindAttr:$init, UnitAttr:$on_disk);
+  let results = (outs Res<TC_BlockArrayType, "", [MemAlloc]>:$result);
+  let assemblyFormat = [{
+    $name `homes` $homes `init` `` $init attr-dict `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TC_BlockStageOp : TC_Op<"block_stage"> {
+  let summary = "One stage of a block-sparse contraction's schedule: C += A * B on its tasks";
+  let description = [{
+    Runs the tasks of stage `stage` (an index, so that a loop runs the stages)
+    of the schedule `tasks`: five integers per task, its A, B and C blocks
+    (indices in each tensor's present blocks, row-major in segment ids), the
+    process running it and its stage. The labels name each operand's
+    dimensions (small integers; a label shared by two operands has the same
+    segments in both). Per stage each home reads its bricks the stage touches,
+    sends the remote A and B bricks to the processes whose tasks read them,
+    every task is one dgemm on its blocks, and partial sums of remote C bricks
+    go to their homes ([K] 5-6).
+
+    ```mlir
+    tc.block_stage %s, %C[0, 1] += %A[0, 2] * %B[2, 1] tasks [0, 0, 0, 0, 0] stages 1
+      : !tc.block_array<...>, !tc.block_array<...>, !tc.block_array<...>
+    ```
+  }];
+  let arguments = (ins Index:$stage,
+                   Arg<TC_BlockArrayType, "", [RuntimeRead]>:$a,
+                   Arg<TC_BlockArrayType, "", [RuntimeRead]>:$b,
+                   Arg<TC_BlockArrayType, "", [RuntimeRead, RuntimeWrite]>:$c,
+                   DenseI64ArrayAttr:$labels_a, DenseI64ArrayAttr:$labels_b,
+                   DenseI64ArrayAttr:$labels_c, DenseI64ArrayAttr:$tasks, I64Attr:$stages);
+  let assemblyFormat = [{
+    $stage `,` $c $labels_c `+` `` `=` $a $labels_a `*` $b $labels_b `tasks` $tasks `stages` $stages
+    attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($c))
+  }];
+  let hasVerifier = 1;
+}
+
+def TC_BlockStoreOp : TC_Op<"block_store"> {
+  let summary = "Write a block-sparse array to the program's HDF5 output";
+  let arguments = (ins Arg<TC_BlockArrayType, "", [MemRead, RuntimeWrite]>:$array);
+  let assemblyFormat = "$array attr-dict `:` qualified(type($array))";
+}
+
 def TC_TileContractOp : TC_Op<"tile_contract", [AttrSizedOperandSegments]> {
   let summary = "Local contraction of sub-tiles: C += A * B (permute + dgemm)";
   let description = [{

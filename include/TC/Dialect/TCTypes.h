@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "TC/Dialect/TCAttrs.h"
 
 #define GET_TYPEDEF_CLASSES
 #include "TC/Dialect/TCTypes.h.inc"

@@ -31,6 +31,31 @@ def TC_ArrayType : TypeDef<TC_Dialect, "Array"> {
   let genVerifyDecl = 1;
 }
 
+def TC_BlockArrayType : TypeDef<TC_Dialect, "BlockArray"> {
+  let mnemonic = "block_array";
+  let summary = "Handle to the bricks of a block-sparse tensor a process holds";
+  let description = [{
+    What a lowered program holds of a block-sparse tensor (its type, with the
+    `#tc.blocks` encoding, is the parameter): the present blocks ("bricks",
+    Krishnamoorthy et al. section 2) this process is home of, created by
+    `tc.block_array` and used by `tc.block_stage` and `tc.block_store`. Lowers
+    to an opaque pointer into the runtime.
+
+    ```mlir
+    !tc.block_array<tensor<6x6xf64, #tc.blocks<[[4, 2], [4, 2]], symmetry = 0>>>
+    ```
+  }];
+  let parameters = (ins
+    AttrOrTypeParameter<"::mlir::RankedTensorType", "the block-sparse tensor type">:$tensorType);
+  let assemblyFormat = "`<` $tensorType `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    ::mlir::tc::BlocksAttr getBlocks() const {
+      return ::llvm::cast<::mlir::tc::BlocksAttr>(getTensorType().getEncoding());
+    }
+  }];
+}
+
 def TC_TransferType : TypeDef<TC_Dialect, "Transfer"> {
   let mnemonic = "transfer";
   let summary = "Handle to a tile transfer in flight";

@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 /// The version of the descriptor layouts and of the tc_rt_* calls.
-#define TC_RT_API_VERSION 8
+#define TC_RT_API_VERSION 9
 
 #ifdef __cplusplus
 #define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -189,13 +189,61 @@ enum tc_rt_panel_field {
 };
 TC_RT_INLINE int64_t tc_rt_panel_size(int64_t rank) { return TC_RT_PANEL_SHAPE + rank; }
 
-//===-- The layouts of TC_RT_API_VERSION 8 ----------------------------------===//
+//===-- tc_rt_block_array ---------------------------------------------------===//
+// A block-sparse tensor (Krishnamoorthy et al. section 2): [rank, init,
+// on_disk, elem, num_blocks, num_segments[rank], segment lengths (dimension 0's,
+// then 1's, ...), then per present block: its segment ids[rank] and its home
+// (the rank holding it)]. init is TC_RT_INIT_INPUT or TC_RT_INIT_ZERO.
+enum tc_rt_block_array_field {
+  TC_RT_BLOCKS_RANK = 0,
+  TC_RT_BLOCKS_INIT = 1,
+  TC_RT_BLOCKS_ON_DISK = 2, ///< bricks stay in files between stages
+  TC_RT_BLOCKS_ELEM = 3,
+  TC_RT_BLOCKS_NUM_BLOCKS = 4,
+  TC_RT_BLOCKS_NUM_SEGMENTS = 5,
+};
+TC_RT_INLINE int64_t tc_rt_blocks_segments(const int64_t *d) {
+  return TC_RT_BLOCKS_NUM_SEGMENTS + d[TC_RT_BLOCKS_RANK];
+}
+TC_RT_INLINE int64_t tc_rt_blocks_list(const int64_t *d) {
+  int64_t at = tc_rt_blocks_segments(d);
+  for (int64_t i = 0; i < d[TC_RT_BLOCKS_RANK]; ++i)
+    at += d[TC_RT_BLOCKS_NUM_SEGMENTS + i];
+  return at;
+}
+
+//===-- tc_rt_block_stage ---------------------------------------------------===//
+// A block-sparse contraction's schedule (Krishnamoorthy et al. sections 5-6):
+// [rank_a, rank_b, rank_c, num_tasks, num_stages, labels_a[rank_a],
+//  labels_b[rank_b], labels_c[rank_c], then per task: a, b, c (block indices in
+//  each tensor's block list), rank, stage]. Labels are small integers: a label
+// shared by two tensors has the same segments in both.
+enum tc_rt_block_plan_field {
+  TC_RT_BLOCK_PLAN_RANK = 0, ///< + TC_RT_OPERAND_A, _B, _C
+  TC_RT_BLOCK_PLAN_NUM_TASKS = 3,
+  TC_RT_BLOCK_PLAN_NUM_STAGES = 4,
+  TC_RT_BLOCK_PLAN_LABELS = 5,
+};
+enum tc_rt_block_task_field {
+  TC_RT_BLOCK_TASK_A = 0,
+  TC_RT_BLOCK_TASK_B = 1,
+  TC_RT_BLOCK_TASK_C = 2,
+  TC_RT_BLOCK_TASK_RANK = 3,
+  TC_RT_BLOCK_TASK_STAGE = 4,
+  TC_RT_BLOCK_TASK_FIELDS = 5,
+};
+TC_RT_INLINE int64_t tc_rt_block_plan_tasks(const int64_t *d) {
+  return TC_RT_BLOCK_PLAN_LABELS + d[0] + d[1] + d[2];
+}
+
+//===-- The layouts of TC_RT_API_VERSION 9 ----------------------------------===//
 // A failing assert here means a layout changed: bump TC_RT_API_VERSION (old
 // programs must be refused, not misread), then update the asserts. Version 7
 // added the element type to the array, all-reduce and contraction descriptions,
 // the array's first-slice grid dimensions and the contraction's steps; version 8
-// the calls tc_rt_plan_for_procs and tc_rt_select_procs (no layout changed).
-TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 8,
+// the calls tc_rt_plan_for_procs and tc_rt_select_procs (no layout changed);
+// version 9 the block-sparse descriptions and calls.
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 9,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
   TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")
@@ -225,6 +273,14 @@ TC_RT_LAYOUT(TC_RT_CONTRACT_RANK == 0 && TC_RT_CONTRACT_ELEM == 3 &&
 TC_RT_LAYOUT(TC_RT_SLICE_RANK == 0 && TC_RT_SLICE_EXTENTS == 1);
 TC_RT_LAYOUT(TC_RT_PANEL_RANK == 0 && TC_RT_PANEL_DIM == 1 && TC_RT_PANEL_MODULUS == 2 &&
              TC_RT_PANEL_SHAPE == 3);
+TC_RT_LAYOUT(TC_RT_BLOCKS_RANK == 0 && TC_RT_BLOCKS_INIT == 1 && TC_RT_BLOCKS_ON_DISK == 2 &&
+             TC_RT_BLOCKS_ELEM == 3 && TC_RT_BLOCKS_NUM_BLOCKS == 4 &&
+             TC_RT_BLOCKS_NUM_SEGMENTS == 5);
+TC_RT_LAYOUT(TC_RT_BLOCK_PLAN_RANK == 0 && TC_RT_BLOCK_PLAN_NUM_TASKS == 3 &&
+             TC_RT_BLOCK_PLAN_NUM_STAGES == 4 && TC_RT_BLOCK_PLAN_LABELS == 5);
+TC_RT_LAYOUT(TC_RT_BLOCK_TASK_A == 0 && TC_RT_BLOCK_TASK_B == 1 && TC_RT_BLOCK_TASK_C == 2 &&
+             TC_RT_BLOCK_TASK_RANK == 3 && TC_RT_BLOCK_TASK_STAGE == 4 &&
+             TC_RT_BLOCK_TASK_FIELDS == 5);
 #undef TC_RT_LAYOUT
 
 #ifdef __cplusplus
@@ -598,6 +654,128 @@ public:
   Desc shape() const { return detail::slice(d, TC_RT_PANEL_SHAPE, rank()); }
   CyclicPanelDesc decode() const { return {dim(), modulus(), shape()}; }
   int64_t size() const { return tc_rt_panel_size(rank()); }
+
+private:
+  const int64_t *d;
+};
+
+//===-- tc_rt_block_array -----------------------------------------------------===//
+
+struct BlockArrayDesc {
+  int64_t init = TC_RT_INIT_INPUT, onDisk = 0, elem = TC_RT_F64;
+  std::vector<Desc> segments; ///< per dimension, the segment lengths
+  std::vector<Desc> blocks;   ///< per present block, its segment ids
+  Desc homes;                 ///< per present block, the rank holding it
+
+  Desc encode() const {
+    assert(blocks.size() == homes.size() && "one home per block");
+    Desc d(TC_RT_BLOCKS_NUM_SEGMENTS);
+    d[TC_RT_BLOCKS_RANK] = static_cast<int64_t>(segments.size());
+    d[TC_RT_BLOCKS_INIT] = init;
+    d[TC_RT_BLOCKS_ON_DISK] = onDisk;
+    d[TC_RT_BLOCKS_ELEM] = elem;
+    d[TC_RT_BLOCKS_NUM_BLOCKS] = static_cast<int64_t>(blocks.size());
+    for (const Desc &s : segments)
+      d.push_back(static_cast<int64_t>(s.size()));
+    for (const Desc &s : segments)
+      detail::append(d, s);
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      assert(blocks[i].size() == segments.size() && "a segment id per dimension");
+      detail::append(d, blocks[i]);
+      d.push_back(homes[i]);
+    }
+    return d;
+  }
+};
+
+class BlockArrayDescView {
+public:
+  explicit BlockArrayDescView(const int64_t *desc) : d(desc) {}
+  int64_t rank() const { return d[TC_RT_BLOCKS_RANK]; }
+  tc_rt_init init() const { return static_cast<tc_rt_init>(d[TC_RT_BLOCKS_INIT]); }
+  bool onDisk() const { return d[TC_RT_BLOCKS_ON_DISK] != 0; }
+  tc_rt_elem elem() const { return static_cast<tc_rt_elem>(d[TC_RT_BLOCKS_ELEM]); }
+  int64_t numBlocks() const { return d[TC_RT_BLOCKS_NUM_BLOCKS]; }
+  Desc segments(int64_t dim) const {
+    int64_t at = tc_rt_blocks_segments(d);
+    for (int64_t i = 0; i < dim; ++i)
+      at += d[TC_RT_BLOCKS_NUM_SEGMENTS + i];
+    return detail::slice(d, at, d[TC_RT_BLOCKS_NUM_SEGMENTS + dim]);
+  }
+  Desc block(int64_t i) const {
+    return detail::slice(d, tc_rt_blocks_list(d) + i * (rank() + 1), rank());
+  }
+  int64_t home(int64_t i) const { return d[tc_rt_blocks_list(d) + i * (rank() + 1) + rank()]; }
+  BlockArrayDesc decode() const {
+    BlockArrayDesc x{d[TC_RT_BLOCKS_INIT], d[TC_RT_BLOCKS_ON_DISK], d[TC_RT_BLOCKS_ELEM], {}, {},
+                     {}};
+    for (int64_t i = 0; i < rank(); ++i)
+      x.segments.push_back(segments(i));
+    for (int64_t i = 0; i < numBlocks(); ++i) {
+      x.blocks.push_back(block(i));
+      x.homes.push_back(home(i));
+    }
+    return x;
+  }
+  int64_t size() const { return tc_rt_blocks_list(d) + numBlocks() * (rank() + 1); }
+
+private:
+  const int64_t *d;
+};
+
+//===-- tc_rt_block_stage -----------------------------------------------------===//
+
+struct BlockTaskEntry {
+  int64_t a = 0, b = 0, c = 0, rank = 0, stage = 0;
+};
+
+struct BlockPlanDesc {
+  Desc labels[3]; ///< per operand (TC_RT_OPERAND_A, _B, _C)
+  std::vector<BlockTaskEntry> tasks;
+  int64_t stages = 1;
+
+  Desc encode() const {
+    Desc d(TC_RT_BLOCK_PLAN_LABELS);
+    for (int x = 0; x < 3; ++x)
+      d[TC_RT_BLOCK_PLAN_RANK + x] = static_cast<int64_t>(labels[x].size());
+    d[TC_RT_BLOCK_PLAN_NUM_TASKS] = static_cast<int64_t>(tasks.size());
+    d[TC_RT_BLOCK_PLAN_NUM_STAGES] = stages;
+    for (const Desc &l : labels)
+      detail::append(d, l);
+    for (const BlockTaskEntry &t : tasks) {
+      assert(t.stage >= 0 && t.stage < stages && "a task in no stage");
+      detail::append(d, {t.a, t.b, t.c, t.rank, t.stage});
+    }
+    return d;
+  }
+};
+
+class BlockPlanDescView {
+public:
+  explicit BlockPlanDescView(const int64_t *desc) : d(desc) {}
+  int64_t rank(int x) const { return d[TC_RT_BLOCK_PLAN_RANK + x]; }
+  int64_t numTasks() const { return d[TC_RT_BLOCK_PLAN_NUM_TASKS]; }
+  int64_t numStages() const { return d[TC_RT_BLOCK_PLAN_NUM_STAGES]; }
+  Desc labels(int x) const {
+    int64_t at = TC_RT_BLOCK_PLAN_LABELS;
+    for (int y = 0; y < x; ++y)
+      at += rank(y);
+    return detail::slice(d, at, rank(x));
+  }
+  BlockTaskEntry task(int64_t i) const {
+    const int64_t *t = d + tc_rt_block_plan_tasks(d) + i * TC_RT_BLOCK_TASK_FIELDS;
+    return {t[TC_RT_BLOCK_TASK_A], t[TC_RT_BLOCK_TASK_B], t[TC_RT_BLOCK_TASK_C],
+            t[TC_RT_BLOCK_TASK_RANK], t[TC_RT_BLOCK_TASK_STAGE]};
+  }
+  BlockPlanDesc decode() const {
+    BlockPlanDesc x{{labels(0), labels(1), labels(2)}, {}, numStages()};
+    for (int64_t i = 0; i < numTasks(); ++i)
+      x.tasks.push_back(task(i));
+    return x;
+  }
+  int64_t size() const {
+    return tc_rt_block_plan_tasks(d) + numTasks() * TC_RT_BLOCK_TASK_FIELDS;
+  }
 
 private:
   const int64_t *d;

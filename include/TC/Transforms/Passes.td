@@ -122,6 +122,12 @@ def SpecializeProcs : Pass<"tc-specialize-procs", "::mlir::ModuleOp"> {
   let options = SpecializeProcsOptions;
 }
 
+defvar BlockSparseOptions = [
+  Option<"imbalance", "imbalance", "double", /*default=*/"0.05",
+         "Largest allowed excess of a process's flops over the average in a "
+         "block-sparse task assignment (eps)">,
+];
+
 def PlanBlockSparse : Pass<"tc-plan-block-sparse", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tc::TCDialect"];
   let summary = "Schedule block-sparse contractions as task pools (Krishnamoorthy et al.)";
@@ -147,10 +153,7 @@ def PlanBlockSparse : Pass<"tc-plan-block-sparse", "::mlir::ModuleOp"> {
     aggregate memory is an error naming it. The machine is the function's or
     the module's `tc.machine`; plans are deterministic (fixed seed).
   }];
-  let options = [
-    Option<"imbalance", "imbalance", "double", /*default=*/"0.05",
-           "Largest allowed excess of a process's flops over the average (eps)">,
-  ];
+  let options = BlockSparseOptions;
 }
 
 def SelectAlgorithm : Pass<"tc-select-algorithm", "::mlir::ModuleOp"> {
@@ -269,12 +272,14 @@ def PlanPipeline : Pass<"tc-plan", "::mlir::ModuleOp"> {
   let description = [{
     Runs the planning passes in the order their decisions depend on each other:
     `tc-set-machine`, `tc-specialize-procs` (when `specialize-procs` lists
-    process counts), `tc-fuse-distribute`
+    process counts), `tc-plan-block-sparse` (contractions over block-sparse
+    tensors), `tc-fuse-distribute`
     (Cociorva et al.'s fusion and
     distribution of operator trees), `tc-select-algorithm`, `tc-place-io` and
     `tc-solve-tiles` (Gao et al.'s plan of every other contraction), then
     `tc-plan-report`. Its options are the options of `tc-set-machine`,
-    `tc-fuse-distribute` and `tc-plan-report` (the same declarations), each
+    `tc-specialize-procs`, `tc-plan-block-sparse`, `tc-fuse-distribute` and
+    `tc-plan-report` (the same declarations), each
     forwarded to its pass, e.g.
     `--tc-plan="procs=4 mem=64MB net-bw=200MB/s disk-bw=8MB/s report=plan.json"`.
 
@@ -283,7 +288,7 @@ def PlanPipeline : Pass<"tc-plan", "::mlir::ModuleOp"> {
     --mlir-print-debug-counter` counts the searches).
   }];
   let options = !listconcat(MachineFileOption, MachineOptions, SpecializeProcsOptions,
-                            FusionOptions, ReportOptions);
+                            BlockSparseOptions, FusionOptions, ReportOptions);
   let dependentDialects = ["::mlir::tc::TCDialect"];
 }
 
@@ -315,6 +320,13 @@ def LowerPlan : Pass<"tc-lower-plan", "::mlir::ModuleOp"> {
     zero-padded by the runtime). Array names (HDF5 datasets, `--input` keys) come
     from a `tc.name` argument attribute, else "A", "B", "C". A function
     `tc_main` calls the lowered functions in order.
+
+    A contraction over block-sparse tensors with a `tc.block_plan` becomes its
+    schedule's program instead (Krishnamoorthy et al. sections 5-6,
+    docs/BlockSparse.md): a `tc.block_array` per operand with each present
+    block's home process (on disk when the schedule is out of core), an
+    `scf.for` over the stages running `tc.block_stage`, and `tc.block_store`
+    of the result.
   }];
   let dependentDialects = [
     "::mlir::tc::TCDialect",

@@ -363,6 +363,55 @@ struct ArrayCallLowering : RuntimeCallPattern<OpTy> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Block-sparse arrays and schedules (Krishnamoorthy et al., docs/BlockSparse.md)
+//===----------------------------------------------------------------------===//
+
+struct BlockArrayOpLowering : OpConversionPattern<BlockArrayOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BlockArrayOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    abi::BlockArrayDesc desc;
+    desc.init = static_cast<tc_rt_init>(op.getInit());
+    desc.onDisk = op.getOnDisk();
+    desc.elem = elementCode(op.getType().getTensorType().getElementType());
+    BlocksAttr blocks = op.getType().getBlocks();
+    for (unsigned d = 0; d < blocks.getRank(); ++d) {
+      SmallVector<int64_t> segments = blocks.getSegments(d);
+      desc.segments.emplace_back(segments.begin(), segments.end());
+    }
+    desc.blocks = blocks.toShape().presentBlocks();
+    desc.homes.assign(op.getHomes().begin(), op.getHomes().end());
+    RuntimeCallBuilder b(rewriter, op);
+    rewriter.replaceOp(op, b.call("tc_rt_block_array",
+                                  {b.descriptor(desc.encode()), b.string(op.getName())},
+                                  b.ptrType()));
+    return success();
+  }
+};
+
+struct BlockStageOpLowering : OpConversionPattern<BlockStageOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BlockStageOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    abi::BlockPlanDesc plan;
+    ArrayRef<int64_t> labels[3] = {op.getLabelsA(), op.getLabelsB(), op.getLabelsC()};
+    for (int x = 0; x < 3; ++x)
+      plan.labels[x].assign(labels[x].begin(), labels[x].end());
+    ArrayRef<int64_t> tasks = op.getTasks();
+    for (size_t t = 0; t + 5 <= tasks.size(); t += 5)
+      plan.tasks.push_back({tasks[t], tasks[t + 1], tasks[t + 2], tasks[t + 3], tasks[t + 4]});
+    plan.stages = op.getStages();
+    RuntimeCallBuilder b(rewriter, op);
+    Value stage = arith::IndexCastOp::create(rewriter, op.getLoc(), rewriter.getI64Type(),
+                                             adaptor.getStage());
+    b.call("tc_rt_block_stage", {b.descriptor(plan.encode()), adaptor.getA(), adaptor.getB(),
+                                 adaptor.getC(), stage});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct RedistributeArrayOpLowering : OpConversionPattern<RedistributeArrayOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(RedistributeArrayOp op, OpAdaptor adaptor,
@@ -441,6 +490,9 @@ void mlir::tc::populateTCToRuntimeTypeConversions(TypeConverter &converter) {
   converter.addConversion([](ArrayType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext());
   });
+  converter.addConversion([](BlockArrayType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
   converter.addConversion([](TransferType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext());
   });
@@ -451,7 +503,8 @@ void mlir::tc::populateTCToRuntimeConversionPatterns(const TypeConverter &conver
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ArrayOpLowering, PredictedVolumesOpLowering, AllReduceTileOpLowering,
                RedistributeArrayOpLowering, TileContractOpLowering, WaitOpLowering,
-               GridCoordOpLowering>(converter, ctx);
+               GridCoordOpLowering, BlockArrayOpLowering, BlockStageOpLowering>(converter,
+                                                                                 ctx);
   patterns.add<CyclicPanelLowering<GatherCyclicOp>>(converter, ctx, "tc_rt_gather_cyclic");
   patterns.add<CyclicPanelLowering<ReduceCyclicOp>>(converter, ctx, "tc_rt_reduce_cyclic");
   patterns.add<TileTransferLowering<ReadTileOp>>(converter, ctx, "tc_rt_read_tile");
@@ -467,6 +520,7 @@ void mlir::tc::populateTCToRuntimeConversionPatterns(const TypeConverter &conver
   patterns.add<ArrayCallLowering<AllGatherArrayOp>>(converter, ctx, "tc_rt_allgather_array");
   patterns.add<ArrayCallLowering<AllReduceArrayOp>>(converter, ctx, "tc_rt_allreduce_array");
   patterns.add<ArrayCallLowering<StoreOp>>(converter, ctx, "tc_rt_store");
+  patterns.add<ArrayCallLowering<BlockStoreOp>>(converter, ctx, "tc_rt_block_store");
   patterns.add<ArrayCallLowering<FinishStoreOp>>(converter, ctx, "tc_rt_finish_store");
   patterns.add<ArrayCallLowering<ZeroArrayOp>>(converter, ctx, "tc_rt_zero_array");
   patterns.add<ArrayCallLowering<CombinePartialOp>>(converter, ctx, "tc_rt_combine_partial");

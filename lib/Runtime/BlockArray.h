@@ -1,0 +1,75 @@
+//===- BlockArray.h - block-sparse tensors in the runtime -------*- C++ -*-===//
+//
+// A block-sparse tensor (Krishnamoorthy et al. section 2, docs/BlockSparse.md)
+// as a run holds it: its present blocks ("bricks"), each held by its home
+// rank, in memory or, for out-of-core schedules ([K] 6), in the input file
+// (inputs) or in a scratch file with no name (results). BlockArrays.cpp runs
+// the schedule's stages; BlockHdf5.cpp reads and writes the HDF5 layout.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_LIB_RUNTIME_BLOCKARRAY_H
+#define TC_LIB_RUNTIME_BLOCKARRAY_H
+
+#include "Runs.h"
+#include "TC/Runtime/Descriptors.h"
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tc::rt {
+
+struct BlockArray {
+  std::string name;
+  tc_rt_init init = TC_RT_INIT_INPUT;
+  bool onDisk = false;
+  tc_rt_elem elem = TC_RT_F64;
+  std::vector<Shape> segments; ///< per dimension, the segment lengths
+  std::vector<Shape> blocks;   ///< per present block, its segment ids
+  std::vector<int> home;       ///< per present block, the rank holding it
+
+  /// In memory: the bricks this rank is home of (others empty).
+  std::vector<std::vector<char>> data;
+  /// On disk, an input: its HDF5 file stays open and each brick is read from
+  /// its place (element offset) in the values dataset when a stage needs it.
+  hid_t file = -1, values = -1;
+  std::vector<int64_t> fileOffset;
+  /// On disk, a result: this rank's bricks in a scratch file (byte offsets),
+  /// and which have been written (a brick not yet written is zero, or the
+  /// input's value when accumulating).
+  int fd = -1;
+  std::string path;
+  std::vector<int64_t> scratchOffset;
+  std::vector<char> written;
+
+  int64_t rank() const { return static_cast<int64_t>(segments.size()); }
+  int64_t elemBytes() const { return elem == TC_RT_F32 ? 4 : 8; }
+  Shape blockShape(int64_t block) const;
+  int64_t blockElements(int64_t block) const;
+  int64_t blockBytes(int64_t block) const { return blockElements(block) * elemBytes(); }
+  /// The block's initial value (from the input or zeros) into `out`, counted
+  /// as bytes read when it comes from disk.
+  void readInitial(int64_t block, char *out);
+  /// This rank's current value of a brick it is home of, into `out` (from
+  /// memory, scratch or its initial value).
+  void readHome(int64_t block, char *out);
+  /// Stores this rank's new value of a brick it is home of.
+  void writeHome(int64_t block, const char *in);
+};
+
+/// Opens the input of `a` (--input NAME=file.h5): checks the file's group
+/// against the program's blocks and records where each block is (fileOffset);
+/// keeps the file open.
+void openBlockInput(BlockArray &a);
+/// Reads `elements` elements at element `offset` of the open input's values.
+void readBlockValues(BlockArray &a, int64_t offset, int64_t elements, char *out);
+/// Frees every block-sparse array (the end of one run of the program).
+void releaseBlockArrays();
+/// Writes `a` as the group NAME of the output file (collective).
+void storeBlockOutput(BlockArray &a);
+
+} // namespace tc::rt
+
+#endif // TC_LIB_RUNTIME_BLOCKARRAY_H

@@ -1,0 +1,347 @@
+//===- BlockArrays.cpp - block-sparse arrays and their schedule's stages -===//
+//
+// Krishnamoorthy et al. ([K]) sections 5-6 as a run executes them
+// (docs/BlockSparse.md, docs/Derivations.md D33): each brick has a home rank;
+// a stage's tasks run where the schedule put them. Per stage, each home reads
+// its bricks the stage touches once, sends each remote A and B brick once to
+// every rank whose tasks read it, each task is one dgemm on its blocks, a rank
+// sends its partial sum of a remote C brick once to the brick's home, and the
+// homes write their C bricks back. These are exactly the bytes the planner
+// predicts per rank (tc-plan-block-sparse), and the counters check them.
+//
+//===----------------------------------------------------------------------===//
+#include "BlockArray.h"
+#include "DistArray.h"
+
+#include <cstring>
+#include <map>
+#include <set>
+
+#include <unistd.h>
+
+namespace tc::rt {
+namespace {
+void openScratchBricks(BlockArray &a);
+} // namespace
+
+Shape BlockArray::blockShape(int64_t block) const {
+  Shape s;
+  for (int64_t d = 0; d < rank(); ++d)
+    s.push_back(segments[d][blocks[block][d]]);
+  return s;
+}
+
+int64_t BlockArray::blockElements(int64_t block) const { return product(blockShape(block)); }
+
+void BlockArray::readInitial(int64_t block, char *out) {
+  if (init == TC_RT_INIT_INPUT)
+    readBlockValues(*this, fileOffset[block], blockElements(block), out);
+  else
+    std::memset(out, 0, blockBytes(block));
+}
+
+void BlockArray::readHome(int64_t block, char *out) {
+  if (!onDisk)
+    std::memcpy(out, data[block].data(), blockBytes(block));
+  else if (fd >= 0 && written[block])
+    fileIO(fd, true, out, blockBytes(block), scratchOffset[block],
+           "brick " + std::to_string(block) + " of '" + name + "'", path);
+  else
+    readInitial(block, out);
+}
+
+void BlockArray::writeHome(int64_t block, const char *in) {
+  if (!onDisk) {
+    std::memcpy(data[block].data(), in, blockBytes(block));
+    return;
+  }
+  if (fd < 0)
+    openScratchBricks(*this);
+  fileIO(fd, false, const_cast<char *>(in), blockBytes(block), scratchOffset[block],
+         "brick " + std::to_string(block) + " of '" + name + "'", path);
+  written[block] = 1;
+}
+
+namespace {
+
+/// Out of core, the bricks a rank is home of and writes live in a scratch file
+/// with no name (sparse: a brick costs no I/O until a stage writes it).
+void openScratchBricks(BlockArray &a) {
+  Context &c = ctx();
+  a.path = c.options.scratch + "/tc-" + std::to_string(c.jobId) + "-blocks-" + a.name + "-r" +
+           std::to_string(c.rank) + ".bin";
+  a.fd = openScratch(c.options.scratch, a.path);
+  if (a.fd < 0)
+    fail("cannot create scratch file " + a.path + " for block-sparse array '" + a.name +
+         "': " + std::strerror(errno) + " (choose a writable --scratch directory)");
+  const size_t n = a.blocks.size();
+  a.scratchOffset.assign(n, -1);
+  a.written.assign(n, 0);
+  int64_t at = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (a.home[i] == c.rank) {
+      a.scratchOffset[i] = at;
+      at += a.blockBytes(i);
+    }
+}
+
+std::vector<BlockArray *> &allBlockArrays() {
+  static std::vector<BlockArray *> arrays;
+  return arrays;
+}
+
+/// A communicator of the block transfers alone, so that their messages
+/// (matched in posting order per pair of ranks) meet no other.
+MPI_Comm blockComm() {
+  static MPI_Comm comm = MPI_COMM_NULL;
+  if (comm == MPI_COMM_NULL)
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  return comm;
+}
+
+void checkBlocks(const BlockArray &a) {
+  for (size_t i = 0; i < a.blocks.size(); ++i) {
+    for (int64_t d = 0; d < a.rank(); ++d)
+      if (a.blocks[i][d] < 0 || a.blocks[i][d] >= static_cast<int64_t>(a.segments[d].size()))
+        fail("block-sparse array '" + a.name + "': block " + std::to_string(i) + " " +
+             str(a.blocks[i]) + " has no segment " + std::to_string(a.blocks[i][d]) +
+             " in dimension " + std::to_string(d));
+    if (a.home[i] < 0 || a.home[i] >= ctx().size)
+      fail("block-sparse array '" + a.name + "': block " + std::to_string(i) +
+           " has home rank " + std::to_string(a.home[i]) + " but the run has " +
+           std::to_string(ctx().size) + " processes");
+  }
+}
+
+/// The stage's bricks on this rank: those it is home of and those it
+/// receives, by block index.
+struct StageBricks {
+  std::map<int64_t, std::vector<char>> held[3];
+  char *at(int x, int64_t block) { return held[x].at(block).data(); }
+};
+
+/// Per tensor, the ranks whose tasks of the stage touch each block.
+using Touches = std::map<int64_t, std::set<int>>;
+
+enum { TagA = 1, TagB = 2, TagC = 3 };
+
+/// [K] 5: the homes send each remote A and B brick once to each rank reading
+/// it; bytes counted on both sides.
+void exchangeInputs(BlockArray *arrays[3], const Touches touch[3], StageBricks &bricks) {
+  const int me = ctx().rank;
+  std::vector<MPI_Request> requests;
+  for (int x = 0; x < 2; ++x) {
+    BlockArray &a = *arrays[x];
+    for (const auto &[block, ranks] : touch[x]) {
+      const int home = a.home[block];
+      const int bytes = static_cast<int>(a.blockBytes(block));
+      if (home == me) {
+        for (int r : ranks)
+          if (r != me) {
+            requests.emplace_back();
+            MPI_Isend(bricks.at(x, block), bytes, MPI_BYTE, r, TagA + x, blockComm(),
+                      &requests.back());
+            counters().bytesSent += bytes;
+          }
+      } else if (ranks.count(me)) {
+        std::vector<char> &buf = bricks.held[x][block];
+        buf.resize(bytes);
+        requests.emplace_back();
+        MPI_Irecv(buf.data(), bytes, MPI_BYTE, home, TagA + x, blockComm(), &requests.back());
+        counters().bytesReceived += bytes;
+      }
+    }
+  }
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+}
+
+/// [K] 5: partial sums of remote C bricks go once to their homes, which add
+/// them in rank order (the same sum on every run).
+template <typename T>
+void reduceOutputs(BlockArray &c, const Touches &touch, StageBricks &bricks) {
+  const int me = ctx().rank;
+  std::vector<MPI_Request> requests;
+  std::map<std::pair<int64_t, int>, std::vector<char>> parts;
+  for (const auto &[block, ranks] : touch) {
+    const int home = c.home[block];
+    const int bytes = static_cast<int>(c.blockBytes(block));
+    for (int r : ranks) {
+      if (r == home)
+        continue;
+      if (home == me) {
+        std::vector<char> &buf = parts[{block, r}];
+        buf.resize(bytes);
+        requests.emplace_back();
+        MPI_Irecv(buf.data(), bytes, MPI_BYTE, r, TagC, blockComm(), &requests.back());
+        counters().bytesReceived += bytes;
+      } else if (r == me) {
+        requests.emplace_back();
+        MPI_Isend(bricks.at(2, block), bytes, MPI_BYTE, home, TagC, blockComm(),
+                  &requests.back());
+        counters().bytesSent += bytes;
+      }
+    }
+  }
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  for (auto &[key, part] : parts) {
+    T *sum = reinterpret_cast<T *>(bricks.at(2, key.first));
+    const T *add = reinterpret_cast<const T *>(part.data());
+    for (int64_t i = 0, n = c.blockElements(key.first); i < n; ++i)
+      sum[i] += add[i];
+  }
+}
+
+/// One task: C's block += A's block * B's block, through the tile
+/// contraction (permutation + dgemm) with the blocks' shapes.
+void runTask(const BlockPlanDescView &plan, BlockArray *arrays[3], const int64_t blocks[3],
+             char *buffers[3]) {
+  tc_rt::TileContractDesc desc;
+  Shape labelExtent;
+  tc_rt::TileContractDesc::Operand *ops[3] = {&desc.a, &desc.b, &desc.c};
+  for (int x = 0; x < 3; ++x) {
+    ops[x]->shape = arrays[x]->blockShape(blocks[x]);
+    ops[x]->labels = plan.labels(x);
+    for (size_t d = 0; d < ops[x]->labels.size(); ++d) {
+      const int64_t l = ops[x]->labels[d];
+      if (static_cast<int64_t>(labelExtent.size()) <= l)
+        labelExtent.resize(l + 1, 1);
+      labelExtent[l] = ops[x]->shape[d];
+    }
+  }
+  desc.labelExtents = labelExtent;
+  desc.elem = arrays[2]->elem;
+  const Shape offsets(arrays[0]->rank() + arrays[1]->rank() + arrays[2]->rank(), 0);
+  tc_rt_tile_contract(desc.encode().data(), buffers[0], buffers[1], buffers[2], offsets.data());
+}
+
+template <typename T>
+void runStage(const BlockPlanDescView &plan, BlockArray *arrays[3], int64_t stage) {
+  const int me = ctx().rank;
+  Touches touch[3];
+  std::vector<int64_t> mine;
+  for (int64_t t = 0; t < plan.numTasks(); ++t) {
+    tc_rt::BlockTaskEntry task = plan.task(t);
+    if (task.stage != stage)
+      continue;
+    const int64_t blocks[3] = {task.a, task.b, task.c};
+    for (int x = 0; x < 3; ++x) {
+      if (blocks[x] < 0 || blocks[x] >= static_cast<int64_t>(arrays[x]->blocks.size()))
+        fail("block-sparse schedule: task " + std::to_string(t) + " names block " +
+             std::to_string(blocks[x]) + " of '" + arrays[x]->name + "', which has " +
+             std::to_string(arrays[x]->blocks.size()));
+      touch[x][blocks[x]].insert(static_cast<int>(task.rank));
+    }
+    if (task.rank == me)
+      mine.push_back(t);
+  }
+  // The homes' bricks of the stage: each read once ([K] 6.1).
+  StageBricks bricks;
+  for (int x = 0; x < 3; ++x)
+    for (const auto &[block, ranks] : touch[x])
+      if (arrays[x]->home[block] == me) {
+        std::vector<char> &buf = bricks.held[x][block];
+        buf.resize(arrays[x]->blockBytes(block));
+        arrays[x]->readHome(block, buf.data());
+      }
+  exchangeInputs(arrays, touch, bricks);
+  // Partial sums of remote C bricks start at zero.
+  for (const auto &[block, ranks] : touch[2])
+    if (arrays[2]->home[block] != me && ranks.count(me))
+      bricks.held[2][block].assign(arrays[2]->blockBytes(block), 0);
+  for (int64_t t : mine) {
+    tc_rt::BlockTaskEntry task = plan.task(t);
+    const int64_t blocks[3] = {task.a, task.b, task.c};
+    char *buffers[3] = {bricks.at(0, task.a), bricks.at(1, task.b), bricks.at(2, task.c)};
+    runTask(plan, arrays, blocks, buffers);
+  }
+  reduceOutputs<T>(*arrays[2], touch[2], bricks);
+  for (const auto &[block, ranks] : touch[2])
+    if (arrays[2]->home[block] == me)
+      arrays[2]->writeHome(block, bricks.at(2, block));
+}
+
+} // namespace
+
+void releaseBlockArrays() {
+  for (BlockArray *a : allBlockArrays()) {
+    if (a->fd >= 0)
+      ::close(a->fd); // unnamed since it was opened: closing frees it
+    if (a->values >= 0)
+      H5Dclose(a->values);
+    if (a->file >= 0)
+      H5Fclose(a->file);
+    delete a;
+  }
+  allBlockArrays().clear();
+}
+
+} // namespace tc::rt
+
+using namespace tc::rt;
+
+extern "C" void *tc_rt_block_array(const int64_t *desc, const char *name) {
+  TraceScope trace("tc_rt_block_array");
+  setPhase(Load);
+  auto *a = new BlockArray;
+  allBlockArrays().push_back(a);
+  tc_rt::BlockArrayDescView view(desc);
+  a->name = name;
+  a->init = view.init();
+  a->onDisk = view.onDisk();
+  a->elem = view.elem();
+  if (a->elem != TC_RT_F64 && a->elem != TC_RT_F32)
+    fail("block-sparse array '" + a->name + "': unknown element type " +
+         std::to_string(a->elem));
+  if (a->init != TC_RT_INIT_INPUT && a->init != TC_RT_INIT_ZERO)
+    fail("block-sparse array '" + a->name + "': initial value " + std::to_string(a->init) +
+         " (an input or zeros)");
+  for (int64_t d = 0; d < view.rank(); ++d)
+    a->segments.push_back(view.segments(d));
+  for (int64_t i = 0; i < view.numBlocks(); ++i) {
+    a->blocks.push_back(view.block(i));
+    a->home.push_back(static_cast<int>(view.home(i)));
+  }
+  checkBlocks(*a);
+  const int me = ctx().rank;
+  const size_t n = a->blocks.size();
+  if (a->init == TC_RT_INIT_INPUT)
+    openBlockInput(*a);
+  if (!a->onDisk) {
+    a->data.resize(n);
+    for (size_t i = 0; i < n; ++i)
+      if (a->home[i] == me) {
+        a->data[i].resize(a->blockBytes(i));
+        a->readInitial(static_cast<int64_t>(i), a->data[i].data());
+      }
+    if (a->values >= 0) { // all read: the file is not needed again
+      H5Dclose(a->values);
+      H5Fclose(a->file);
+      a->values = a->file = -1;
+    }
+  }
+  setPhase(Idle);
+  return a;
+}
+
+extern "C" void tc_rt_block_stage(const int64_t *desc, void *a, void *b, void *c,
+                                  int64_t stage) {
+  TraceScope trace("tc_rt_block_stage");
+  setPhase(Compute);
+  tc_rt::BlockPlanDescView plan(desc);
+  BlockArray *arrays[3] = {static_cast<BlockArray *>(a), static_cast<BlockArray *>(b),
+                           static_cast<BlockArray *>(c)};
+  for (int x = 0; x < 3; ++x)
+    if (plan.rank(x) != arrays[x]->rank())
+      fail("block-sparse schedule: operand " + std::to_string(x) + " has " +
+           std::to_string(plan.rank(x)) + " labels but array '" + arrays[x]->name + "' has " +
+           std::to_string(arrays[x]->rank()) + " dimensions");
+  withElement(arrays[2]->elem, [&](auto zero) { runStage<decltype(zero)>(plan, arrays, stage); });
+  setPhase(Idle);
+}
+
+extern "C" void tc_rt_block_store(void *array) {
+  TraceScope trace("tc_rt_block_store");
+  setPhase(Store);
+  storeBlockOutput(*static_cast<BlockArray *>(array));
+  setPhase(Idle);
+}

@@ -1,0 +1,211 @@
+//===- BlockHdf5.cpp - block-sparse tensors in HDF5 files -----------------===//
+//
+// The layout (docs/BlockSparse.md): a tensor NAME is a group /NAME with
+//   segment_counts  int64 [rank]          segments per dimension
+//   segments        int64 [sum of counts] their lengths, dimension 0's first
+//   blocks          int64 [n, rank]       each stored block's segment ids
+//   offsets         int64 [n]             where its elements start in values
+//   values          f64|f32 [total]       the blocks, each row-major
+// An input may list its blocks in any order; it must hold every block the
+// program's tensor has present and no other. Outputs list them in the
+// program's order (row-major in the segment ids).
+//
+//===----------------------------------------------------------------------===//
+#include "BlockArray.h"
+#include "DistArray.h"
+
+#include <map>
+
+namespace tc::rt {
+namespace {
+
+std::vector<int64_t> readInts(hid_t group, const char *name, const std::string &where,
+                              std::vector<hsize_t> *dimsOut = nullptr) {
+  hid_t ds = H5Dopen2(group, name, H5P_DEFAULT);
+  if (ds < 0)
+    fail(where + " has no dataset '" + name + "' (block-sparse layout, docs/BlockSparse.md)");
+  hid_t space = H5Dget_space(ds);
+  int nd = H5Sget_simple_extent_ndims(space);
+  std::vector<hsize_t> dims(std::max(nd, 0));
+  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+  hsize_t n = 1;
+  for (hsize_t d : dims)
+    n *= d;
+  std::vector<int64_t> values(n);
+  if (n > 0 && H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
+    fail("reading '" + std::string(name) + "' of " + where + " failed");
+  H5Sclose(space);
+  H5Dclose(ds);
+  if (dimsOut)
+    *dimsOut = dims;
+  return values;
+}
+
+void writeInts(hid_t group, const char *name, const std::vector<hsize_t> &dims,
+               const std::vector<int64_t> &values, const std::string &where) {
+  hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+  hid_t ds = H5Dcreate2(group, name, H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT,
+                        H5P_DEFAULT);
+  if (ds < 0)
+    fail("cannot create '" + std::string(name) + "' in " + where);
+  // Collective metadata, the same data from every rank: rank 0 writes it.
+  if (ctx().rank == 0 && !values.empty() &&
+      H5Dwrite(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
+    fail("writing '" + std::string(name) + "' of " + where + " failed");
+  H5Dclose(ds);
+  H5Sclose(space);
+}
+
+hid_t memType(tc_rt_elem e) { return e == TC_RT_F32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE; }
+
+/// Selects elements [offset, offset + n) of a 1-D dataspace.
+void selectRange(hid_t space, int64_t offset, int64_t n) {
+  hsize_t start = offset, count = n;
+  H5Sselect_hyperslab(space, H5S_SELECT_SET, &start, nullptr, &count, nullptr);
+}
+
+} // namespace
+
+void openBlockInput(BlockArray &a) {
+  Context &c = ctx();
+  auto it = c.options.inputs.find(a.name);
+  if (it == c.options.inputs.end())
+    fail("no input for block-sparse tensor '" + a.name + "': pass --input " + a.name +
+         "=file.h5 (block-sparse inputs come from files, docs/BlockSparse.md)");
+  const std::string &file = it->second;
+  const std::string where = "group '" + a.name + "' of " + file;
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  a.file = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (a.file < 0)
+    fail("cannot open input file " + file + " for block-sparse tensor '" + a.name + "'");
+  hid_t group = H5Gopen2(a.file, a.name.c_str(), H5P_DEFAULT);
+  if (group < 0)
+    fail("input file " + file + " has no group '" + a.name +
+         "' (a block-sparse tensor is a group, docs/BlockSparse.md)");
+  std::vector<int64_t> counts = readInts(group, "segment_counts", where);
+  std::vector<int64_t> lengths = readInts(group, "segments", where);
+  std::vector<int64_t> program;
+  Shape programCounts;
+  for (const Shape &s : a.segments) {
+    programCounts.push_back(static_cast<int64_t>(s.size()));
+    program.insert(program.end(), s.begin(), s.end());
+  }
+  if (counts != programCounts || lengths != program)
+    fail(where + " has segments " + str(lengths) + " (counts " + str(counts) +
+         ") but the program's tensor has " + str(program) + " (counts " + str(programCounts) +
+         ")");
+  std::vector<hsize_t> blockDims;
+  std::vector<int64_t> ids = readInts(group, "blocks", where, &blockDims);
+  std::vector<int64_t> offsets = readInts(group, "offsets", where);
+  const int64_t r = a.rank();
+  const size_t stored = offsets.size();
+  if (blockDims.size() != 2 || static_cast<int64_t>(blockDims[1]) != r ||
+      blockDims[0] != stored)
+    fail(where + ": 'blocks' must be [" + std::to_string(stored) + ", " + std::to_string(r) +
+         "] (one row of segment ids per entry of 'offsets')");
+  std::map<Shape, int64_t> atOf;
+  for (size_t i = 0; i < stored; ++i)
+    atOf[Shape(ids.begin() + i * r, ids.begin() + (i + 1) * r)] = offsets[i];
+  a.values = H5Dopen2(group, "values", H5P_DEFAULT);
+  H5Gclose(group);
+  if (a.values < 0)
+    fail(where + " has no dataset 'values'");
+  hid_t space = H5Dget_space(a.values);
+  hsize_t total = 0;
+  if (H5Sget_simple_extent_ndims(space) != 1 ||
+      H5Sget_simple_extent_dims(space, &total, nullptr) < 0)
+    fail(where + ": 'values' must be one-dimensional");
+  H5Sclose(space);
+  hid_t type = H5Dget_type(a.values);
+  const bool isFloat = H5Tget_class(type) == H5T_FLOAT;
+  const size_t size = H5Tget_size(type);
+  H5Tclose(type);
+  if (!isFloat || static_cast<int64_t>(size) != a.elemBytes())
+    fail(where + ": 'values' must hold " + elementName(a.elem) +
+         " elements, as the program declares '" + a.name + "'");
+  a.fileOffset.assign(a.blocks.size(), -1);
+  for (size_t i = 0; i < a.blocks.size(); ++i) {
+    auto found = atOf.find(a.blocks[i]);
+    if (found == atOf.end())
+      fail(where + " lacks block " + str(a.blocks[i]) +
+           ", which the program's tensor has present");
+    if (found->second < 0 ||
+        found->second + a.blockElements(static_cast<int64_t>(i)) > static_cast<int64_t>(total))
+      fail(where + ": block " + str(a.blocks[i]) + " at offset " +
+           std::to_string(found->second) + " runs past the end of 'values' (" +
+           std::to_string(total) + " elements)");
+    a.fileOffset[i] = found->second;
+  }
+  if (stored != a.blocks.size())
+    fail(where + " stores " + std::to_string(stored) + " blocks but the program's tensor has " +
+         std::to_string(a.blocks.size()) + " present: it holds blocks the program does not");
+}
+
+void readBlockValues(BlockArray &a, int64_t offset, int64_t elements, char *out) {
+  hid_t space = H5Dget_space(a.values);
+  selectRange(space, offset, elements);
+  hsize_t n = elements;
+  hid_t mem = H5Screate_simple(1, &n, nullptr);
+  if (H5Dread(a.values, memType(a.elem), mem, space, H5P_DEFAULT, out) < 0)
+    fail("reading elements " + std::to_string(offset) + ".." + std::to_string(offset + elements) +
+         " of block-sparse tensor '" + a.name + "' from " + ctx().options.inputs[a.name] +
+         " failed");
+  H5Sclose(mem);
+  H5Sclose(space);
+  counters().bytesRead += static_cast<double>(elements) * a.elemBytes();
+}
+
+void storeBlockOutput(BlockArray &a) {
+  Context &c = ctx();
+  if (c.options.output.empty())
+    return;
+  std::string path;
+  hid_t file = createOutputFile(path);
+  const std::string where = "group '" + a.name + "' of " + path;
+  hid_t group = H5Gcreate2(file, a.name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (group < 0)
+    fail("cannot create " + where);
+  std::vector<int64_t> counts, lengths, ids, offsets;
+  for (const Shape &s : a.segments) {
+    counts.push_back(static_cast<int64_t>(s.size()));
+    lengths.insert(lengths.end(), s.begin(), s.end());
+  }
+  int64_t total = 0;
+  for (size_t i = 0; i < a.blocks.size(); ++i) {
+    ids.insert(ids.end(), a.blocks[i].begin(), a.blocks[i].end());
+    offsets.push_back(total);
+    total += a.blockElements(static_cast<int64_t>(i));
+  }
+  const hsize_t r = a.rank(), n = a.blocks.size();
+  writeInts(group, "segment_counts", {r}, counts, where);
+  writeInts(group, "segments", {lengths.size()}, lengths, where);
+  writeInts(group, "blocks", {n, r}, ids, where);
+  writeInts(group, "offsets", {n}, offsets, where);
+  hsize_t all = total;
+  hid_t space = H5Screate_simple(1, &all, nullptr);
+  hid_t values = H5Dcreate2(group, "values", a.elem == TC_RT_F32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE,
+                            space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (values < 0)
+    fail("cannot create 'values' in " + where);
+  // Each home writes its blocks (independent writes of parallel HDF5).
+  std::vector<char> buf;
+  for (size_t i = 0; i < a.blocks.size(); ++i) {
+    if (a.home[i] != c.rank)
+      continue;
+    const int64_t block = static_cast<int64_t>(i);
+    buf.resize(a.blockBytes(block));
+    a.readHome(block, buf.data());
+    hsize_t count = a.blockElements(block);
+    selectRange(space, offsets[i], count);
+    hid_t mem = H5Screate_simple(1, &count, nullptr);
+    if (H5Dwrite(values, memType(a.elem), mem, space, H5P_DEFAULT, buf.data()) < 0)
+      fail("writing block " + str(a.blocks[i]) + " of '" + a.name + "' to " + path + " failed");
+    H5Sclose(mem);
+  }
+  H5Sclose(space);
+  H5Dclose(values);
+  H5Gclose(group);
+  publishOutputFile(file, path);
+}
+
+} // namespace tc::rt

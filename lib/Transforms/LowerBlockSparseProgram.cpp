@@ -1,0 +1,135 @@
+//===- LowerBlockSparseProgram.cpp - a block-sparse schedule's program ----===//
+//
+// Krishnamoorthy et al. ([K]) sections 5-6: the schedule tc-plan-block-sparse
+// recorded (tasks to processes and stages, bricks to homes) becomes the
+// program the runtime runs: block arrays with their homes, one tc.block_stage
+// per stage in a loop, the result stored (docs/BlockSparse.md).
+//
+//===----------------------------------------------------------------------===//
+#include "BlockSparseLowering.h"
+#include "PlanProblems.h"
+#include "ProgramEntry.h"
+#include "TC/Analysis/BlockSparse.h"
+#include "TC/Dialect/TCDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace {
+
+/// The HDF5 group of an operand: its argument's (or the result's) tc.name,
+/// else A, B or C.
+std::string arrayName(func::FuncOp func, Value operand, int x) {
+  static const char *const defaults[3] = {"A", "B", "C"};
+  if (x == 2)
+    if (auto name = func.getResultAttrOfType<StringAttr>(0, "tc.name"))
+      return name.str();
+  if (auto arg = dyn_cast_or_null<BlockArgument>(operand))
+    if (arg.getOwner()->getParentOp() == func.getOperation())
+      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.name"))
+        return name.str();
+  return defaults[x];
+}
+
+} // namespace
+
+LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp func,
+                                                    const MachineModel &machine) {
+  auto plan = op->getAttrOfType<BlockPlanAttr>(TCDialect::getBlockPlanAttrName());
+  const int64_t elemBytes = op.getResult().getType().getElementType().isF32() ? 4 : 8;
+  BlockTaskPool pool = buildTaskPool(buildBlockContraction(op), elemBytes);
+  ArrayRef<int64_t> taskRank = plan.getTaskRank(), owner = plan.getBrickOwner();
+  ArrayRef<int64_t> taskStage =
+      plan.getTaskStage() ? plan.getTaskStage().asArrayRef() : ArrayRef<int64_t>();
+  if (taskRank.size() != pool.tasks.size() || owner.size() != pool.bricks.size() ||
+      (!taskStage.empty() && taskStage.size() != pool.tasks.size()))
+    return op.emitOpError() << "#tc.block_plan has " << taskRank.size() << " tasks and "
+                            << owner.size() << " bricks but the contraction has "
+                            << pool.tasks.size() << " and " << pool.bricks.size()
+                            << ": plan it again (tc-plan-block-sparse)";
+  const int64_t procs = machine.procs;
+  for (int64_t r : llvm::concat<const int64_t>(taskRank, owner))
+    if (r < 0 || r >= procs)
+      return op.emitOpError() << "#tc.block_plan names process " << r << " but the machine has "
+                              << procs;
+
+  // Each tensor's present blocks, in the encoding's order; a block no task
+  // touches gets a home in turn.
+  Value operands[3] = {op.getLhs(), op.getRhs(), op.getResult()};
+  Value named[3] = {op.getLhs(), op.getRhs(), op.getInit()};
+  std::vector<std::map<std::vector<int64_t>, int64_t>> indexOf(3);
+  std::vector<SmallVector<int64_t>> homes(3);
+  for (int x = 0; x < 3; ++x) {
+    auto type = cast<RankedTensorType>(operands[x].getType());
+    std::vector<std::vector<int64_t>> blocks =
+        cast<BlocksAttr>(type.getEncoding()).toShape().presentBlocks();
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      indexOf[x][blocks[i]] = static_cast<int64_t>(i);
+      homes[x].push_back(static_cast<int64_t>(i) % procs);
+    }
+  }
+  for (size_t j = 0; j < pool.bricks.size(); ++j) {
+    const Brick &brick = pool.bricks[j];
+    homes[brick.tensor][indexOf[brick.tensor].at(brick.block)] = owner[j];
+  }
+  SmallVector<int64_t> tasks;
+  int64_t stages = 1;
+  for (size_t t = 0; t < pool.tasks.size(); ++t) {
+    const BlockTask &task = pool.tasks[t];
+    for (int brick : {task.a, task.b, task.c})
+      tasks.push_back(indexOf[pool.bricks[brick].tensor].at(pool.bricks[brick].block));
+    tasks.push_back(taskRank[t]);
+    const int64_t stage = taskStage.empty() ? 0 : taskStage[t];
+    tasks.push_back(stage);
+    stages = std::max(stages, stage + 1);
+  }
+  BlockContraction problem = buildBlockContraction(op);
+  auto labels = [](const std::vector<int> &l) { return SmallVector<int64_t>(l.begin(), l.end()); };
+
+  std::string names[3];
+  for (int x = 0; x < 3; ++x)
+    names[x] = arrayName(func, named[x], x);
+  if (names[0] == names[1] || names[0] == names[2] || names[1] == names[2])
+    return op.emitOpError() << "arrays need distinct names (tc.name), got '" << names[0]
+                            << "', '" << names[1] << "', '" << names[2] << "'";
+
+  func::FuncOp lowered = createLoweredFunction(func);
+  OpBuilder b(op.getContext());
+  b.setInsertionPointToStart(lowered.addEntryBlock());
+  Location loc = op.getLoc();
+  const bool onDisk = plan.getSchedule() != BlockScheduleKind::InMemory;
+  // Every rank's bytes differ: the plan's figures per rank ([K] 5-6).
+  PredictedVolumesOp::create(
+      b, loc, b.getF64FloatAttr(0), b.getF64FloatAttr(0),
+      b.getF64FloatAttr(pool.totalFlops() / static_cast<double>(procs)),
+      b.getI64IntegerAttr(static_cast<int64_t>(machine.stagingBytes())),
+      plan.getSentPerRank(), plan.getReceivedPerRank(), plan.getIoPerRank());
+  Value arrays[3];
+  for (int x = 0; x < 3; ++x) {
+    auto type = BlockArrayType::get(op.getContext(),
+                                    cast<RankedTensorType>(operands[x].getType()));
+    const bool input = x < 2 || op.getInit();
+    arrays[x] = BlockArrayOp::create(b, loc, type, names[x], homes[x],
+                                     input ? ArrayInitKind::Input : ArrayInitKind::Zero,
+                                     onDisk);
+  }
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value count = arith::ConstantIndexOp::create(b, loc, stages);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(b, loc, zero, count, one);
+  b.setInsertionPointToStart(loop.getBody());
+  BlockStageOp::create(b, loc, loop.getInductionVar(), arrays[0], arrays[1], arrays[2],
+                       labels(problem.aLabels), labels(problem.bLabels),
+                       labels(problem.cLabels), tasks, stages);
+  b.setInsertionPointAfter(loop);
+  BlockStoreOp::create(b, loc, arrays[2]);
+  func::ReturnOp::create(b, loc);
+  func.erase();
+  return success();
+}

@@ -1,0 +1,90 @@
+"""Block-sparse tensors in tc's HDF5 layout (docs/BlockSparse.md), with h5py.
+
+A tensor NAME is the group /NAME holding
+  segment_counts  int64 [rank]           segments per dimension
+  segments        int64 [sum of counts]  their lengths, dimension 0's first
+  blocks          int64 [n, rank]        each stored block's segment ids
+  offsets         int64 [n]              where its elements start in values
+  values          f64 or f32 [total]     the blocks, each row-major
+
+    import tc_blocks
+    tc_blocks.write("A.h5", "A", dense, [[8, 4, 2, 2], [16, 8, 4, 4]],
+                    tc_blocks.symmetric([[8, 4, 2, 2], [16, 8, 4, 4]], 0))
+    dense, segments, blocks = tc_blocks.read("out.h5", "C")
+"""
+import itertools
+
+import h5py
+import numpy as np
+
+
+def all_blocks(segments):
+    """Every block's segment ids, row-major."""
+    return [list(b) for b in itertools.product(*[range(len(s)) for s in segments])]
+
+
+def symmetric(segments, symmetry=0):
+    """The blocks whose segment ids XOR to `symmetry` (tc's #tc.blocks symmetry)."""
+    out = []
+    for b in all_blocks(segments):
+        x = 0
+        for i in b:
+            x ^= i
+        if x == symmetry:
+            out.append(b)
+    return out
+
+
+def block_slices(segments, block):
+    starts = [np.concatenate([[0], np.cumsum(s)]) for s in segments]
+    return tuple(slice(int(starts[d][i]), int(starts[d][i + 1])) for d, i in enumerate(block))
+
+
+def mask(dense, segments, blocks):
+    """`dense` with every element outside `blocks` set to zero."""
+    out = np.zeros_like(dense)
+    for b in blocks:
+        sl = block_slices(segments, b)
+        out[sl] = dense[sl]
+    return out
+
+
+def write(path, name, dense, segments, blocks, mode="a", order=None):
+    """Stores the `blocks` of `dense` as group `name` of `path`; `order`, a
+    permutation of range(len(blocks)), lists them in another order."""
+    order = list(range(len(blocks))) if order is None else order
+    values, offsets, at = [], [], 0
+    for i in order:
+        v = np.ascontiguousarray(dense[block_slices(segments, blocks[i])]).ravel()
+        offsets.append(at)
+        values.append(v)
+        at += v.size
+    with h5py.File(path, mode) as f:
+        g = f.create_group(name)
+        g["segment_counts"] = np.array([len(s) for s in segments], dtype=np.int64)
+        g["segments"] = np.array([x for s in segments for x in s], dtype=np.int64)
+        g["blocks"] = np.array([blocks[i] for i in order], dtype=np.int64).reshape(
+            len(blocks), len(segments))
+        g["offsets"] = np.array(offsets, dtype=np.int64)
+        g["values"] = np.concatenate(values) if values else np.zeros(0, dense.dtype)
+
+
+def read(path, name):
+    """(dense tensor with absent blocks zero, segments, stored blocks)."""
+    with h5py.File(path, "r") as f:
+        g = f[name]
+        counts = list(g["segment_counts"][()])
+        flat = list(g["segments"][()])
+        segments, at = [], 0
+        for c in counts:
+            segments.append([int(x) for x in flat[at:at + c]])
+            at += c
+        blocks = [list(map(int, b)) for b in g["blocks"][()].reshape(-1, len(counts))]
+        offsets = g["offsets"][()]
+        values = g["values"][()]
+    dense = np.zeros([sum(s) for s in segments], dtype=values.dtype)
+    for b, o in zip(blocks, offsets):
+        sl = block_slices(segments, b)
+        shape = [s.stop - s.start for s in sl]
+        dense[sl] = values[o:o + int(np.prod(shape))].reshape(shape)
+    return dense, segments, blocks
