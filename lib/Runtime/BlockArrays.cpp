@@ -91,7 +91,8 @@ std::vector<BlockArray *> &allBlockArrays() {
 }
 
 /// A communicator of the block transfers alone, so that their messages
-/// (matched in posting order per pair of ranks) meet no other.
+/// (matched in posting order per pair of ranks) meet no other. Collective on
+/// its first call: every rank calls it as a stage starts.
 MPI_Comm blockComm() {
   static MPI_Comm comm = MPI_COMM_NULL;
   if (comm == MPI_COMM_NULL)
@@ -217,6 +218,7 @@ void runTask(const BlockPlanDescView &plan, BlockArray *arrays[3], const int64_t
 template <typename T>
 void runStage(const BlockPlanDescView &plan, BlockArray *arrays[3], int64_t stage) {
   const int me = ctx().rank;
+  blockComm();
   Touches touch[3];
   std::vector<int64_t> mine;
   for (int64_t t = 0; t < plan.numTasks(); ++t) {

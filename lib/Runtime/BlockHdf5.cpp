@@ -7,7 +7,8 @@
 //   offsets         int64 [n]             where its elements start in values
 //   values          f64|f32 [total]       the blocks, each row-major
 // An input may list its blocks in any order; it must hold every block the
-// program's tensor has present and no other. Outputs list them in the
+// program's tensor has present and no other. Every rank checks the input
+// alike, so rank 0 alone reports what is wrong with it. Outputs list them in the
 // program's order (row-major in the segment ids).
 //
 //===----------------------------------------------------------------------===//
@@ -23,7 +24,7 @@ std::vector<int64_t> readInts(hid_t group, const char *name, const std::string &
                               std::vector<hsize_t> *dimsOut = nullptr) {
   hid_t ds = H5Dopen2(group, name, H5P_DEFAULT);
   if (ds < 0)
-    fail(where + " has no dataset '" + name + "' (block-sparse layout, docs/BlockSparse.md)");
+    failOnRoot(where + " has no dataset '" + name + "' (block-sparse layout, docs/BlockSparse.md)");
   hid_t space = H5Dget_space(ds);
   int nd = H5Sget_simple_extent_ndims(space);
   std::vector<hsize_t> dims(std::max(nd, 0));
@@ -70,17 +71,17 @@ void openBlockInput(BlockArray &a) {
   Context &c = ctx();
   auto it = c.options.inputs.find(a.name);
   if (it == c.options.inputs.end())
-    fail("no input for block-sparse tensor '" + a.name + "': pass --input " + a.name +
+    failOnRoot("no input for block-sparse tensor '" + a.name + "': pass --input " + a.name +
          "=file.h5 (block-sparse inputs come from files, docs/BlockSparse.md)");
   const std::string &file = it->second;
   const std::string where = "group '" + a.name + "' of " + file;
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   a.file = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (a.file < 0)
-    fail("cannot open input file " + file + " for block-sparse tensor '" + a.name + "'");
+    failOnRoot("cannot open input file " + file + " for block-sparse tensor '" + a.name + "'");
   hid_t group = H5Gopen2(a.file, a.name.c_str(), H5P_DEFAULT);
   if (group < 0)
-    fail("input file " + file + " has no group '" + a.name +
+    failOnRoot("input file " + file + " has no group '" + a.name +
          "' (a block-sparse tensor is a group, docs/BlockSparse.md)");
   std::vector<int64_t> counts = readInts(group, "segment_counts", where);
   std::vector<int64_t> lengths = readInts(group, "segments", where);
@@ -91,7 +92,7 @@ void openBlockInput(BlockArray &a) {
     program.insert(program.end(), s.begin(), s.end());
   }
   if (counts != programCounts || lengths != program)
-    fail(where + " has segments " + str(lengths) + " (counts " + str(counts) +
+    failOnRoot(where + " has segments " + str(lengths) + " (counts " + str(counts) +
          ") but the program's tensor has " + str(program) + " (counts " + str(programCounts) +
          ")");
   std::vector<hsize_t> blockDims;
@@ -101,7 +102,7 @@ void openBlockInput(BlockArray &a) {
   const size_t stored = offsets.size();
   if (blockDims.size() != 2 || static_cast<int64_t>(blockDims[1]) != r ||
       blockDims[0] != stored)
-    fail(where + ": 'blocks' must be [" + std::to_string(stored) + ", " + std::to_string(r) +
+    failOnRoot(where + ": 'blocks' must be [" + std::to_string(stored) + ", " + std::to_string(r) +
          "] (one row of segment ids per entry of 'offsets')");
   std::map<Shape, int64_t> atOf;
   for (size_t i = 0; i < stored; ++i)
@@ -109,35 +110,35 @@ void openBlockInput(BlockArray &a) {
   a.values = H5Dopen2(group, "values", H5P_DEFAULT);
   H5Gclose(group);
   if (a.values < 0)
-    fail(where + " has no dataset 'values'");
+    failOnRoot(where + " has no dataset 'values'");
   hid_t space = H5Dget_space(a.values);
   hsize_t total = 0;
   if (H5Sget_simple_extent_ndims(space) != 1 ||
       H5Sget_simple_extent_dims(space, &total, nullptr) < 0)
-    fail(where + ": 'values' must be one-dimensional");
+    failOnRoot(where + ": 'values' must be one-dimensional");
   H5Sclose(space);
   hid_t type = H5Dget_type(a.values);
   const bool isFloat = H5Tget_class(type) == H5T_FLOAT;
   const size_t size = H5Tget_size(type);
   H5Tclose(type);
   if (!isFloat || static_cast<int64_t>(size) != a.elemBytes())
-    fail(where + ": 'values' must hold " + elementName(a.elem) +
+    failOnRoot(where + ": 'values' must hold " + elementName(a.elem) +
          " elements, as the program declares '" + a.name + "'");
   a.fileOffset.assign(a.blocks.size(), -1);
   for (size_t i = 0; i < a.blocks.size(); ++i) {
     auto found = atOf.find(a.blocks[i]);
     if (found == atOf.end())
-      fail(where + " lacks block " + str(a.blocks[i]) +
+      failOnRoot(where + " lacks block " + str(a.blocks[i]) +
            ", which the program's tensor has present");
     if (found->second < 0 ||
         found->second + a.blockElements(static_cast<int64_t>(i)) > static_cast<int64_t>(total))
-      fail(where + ": block " + str(a.blocks[i]) + " at offset " +
+      failOnRoot(where + ": block " + str(a.blocks[i]) + " at offset " +
            std::to_string(found->second) + " runs past the end of 'values' (" +
            std::to_string(total) + " elements)");
     a.fileOffset[i] = found->second;
   }
   if (stored != a.blocks.size())
-    fail(where + " stores " + std::to_string(stored) + " blocks but the program's tensor has " +
+    failOnRoot(where + " stores " + std::to_string(stored) + " blocks but the program's tensor has " +
          std::to_string(a.blocks.size()) + " present: it holds blocks the program does not");
 }
 
