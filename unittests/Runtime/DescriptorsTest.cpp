@@ -118,7 +118,7 @@ TEST(Descriptors, CyclicDimension) {
   EXPECT_EQ((ArrayDim{5, 0, -1, 0}.cyclic), 0);
   EXPECT_EQ((ArrayDim{5, 0, -1, 0, 1}.cyclic), 0);
   EXPECT_EQ(TC_RT_ARRAY_DIM_FIELDS, 6);
-  EXPECT_EQ(TC_RT_API_VERSION, 8);
+  EXPECT_EQ(TC_RT_API_VERSION, 9);
 }
 
 TEST(Descriptors, CyclicPanel) {
@@ -218,6 +218,42 @@ TEST(Descriptors, SliceMatchesTheCompiler) {
   EXPECT_EQ(v.extent(1), 70);
   EXPECT_EQ(v.shape(), Desc({1000, 70, 40}));
   EXPECT_EQ(v.size(), 4);
+  EXPECT_EQ(v.decode().encode(), expect);
+}
+
+TEST(Descriptors, BlockArrayMatchesTheCompiler) {
+  // tc.block_array "A" homes [0, 1] init input {on_disk}
+  //   : !tc.block_array<tensor<3x4xf64, #tc.blocks<[[2, 1], [2, 2]], symmetry = 0>>>
+  BlockArrayDesc a{TC_RT_INIT_INPUT, 1, TC_RT_F64, {{2, 1}, {2, 2}}, {{0, 0}, {1, 1}}, {0, 1}};
+  Desc expect = {2, 0, 1, 0, 2, 2, 2, 2, 1, 2, 2, 0, 0, 0, 1, 1, 1};
+  EXPECT_EQ(a.encode(), expect);
+  BlockArrayDescView v(expect.data());
+  EXPECT_EQ(v.rank(), 2);
+  EXPECT_TRUE(v.onDisk());
+  EXPECT_EQ(v.init(), TC_RT_INIT_INPUT);
+  EXPECT_EQ(v.numBlocks(), 2);
+  EXPECT_EQ(v.segments(0), (Desc{2, 1}));
+  EXPECT_EQ(v.segments(1), (Desc{2, 2}));
+  EXPECT_EQ(v.block(1), (Desc{1, 1}));
+  EXPECT_EQ(v.home(1), 1);
+  EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
+  EXPECT_EQ(v.decode().encode(), expect);
+}
+
+TEST(Descriptors, BlockPlanMatchesTheCompiler) {
+  // tc.block_stage %s, %C[0, 1] += %A[0, 2] * %B[2, 1]
+  //   tasks [0, 0, 0, 1, 0, 1, 1, 1, 1, 1] stages 2
+  BlockPlanDesc p{{{0, 2}, {2, 1}, {0, 1}}, {{0, 0, 0, 1, 0}, {1, 1, 1, 1, 1}}, 2};
+  Desc expect = {2, 2, 2, 2, 2, 0, 2, 2, 1, 0, 1, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1};
+  EXPECT_EQ(p.encode(), expect);
+  BlockPlanDescView v(expect.data());
+  EXPECT_EQ(v.numTasks(), 2);
+  EXPECT_EQ(v.numStages(), 2);
+  EXPECT_EQ(v.labels(1), (Desc{2, 1}));
+  EXPECT_EQ(v.task(1).rank, 1);
+  EXPECT_EQ(v.task(1).stage, 1);
+  EXPECT_EQ(v.task(0).c, 0);
+  EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
   EXPECT_EQ(v.decode().encode(), expect);
 }
 

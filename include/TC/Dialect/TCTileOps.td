@@ -443,7 +443,8 @@ def TC_BlockStageOp : TC_Op<"block_stage"> {
                    DenseI64ArrayAttr:$labels_a, DenseI64ArrayAttr:$labels_b,
                    DenseI64ArrayAttr:$labels_c, DenseI64ArrayAttr:$tasks, I64Attr:$stages);
   let assemblyFormat = [{
-    $stage `,` $c $labels_c `+` `` `=` $a $labels_a `*` $b $labels_b `tasks` $tasks `stages` $stages
+    $stage `,` $c `` $labels_c `+` `` `=` $a `` $labels_a `*` $b `` $labels_b `tasks` $tasks
+    `stages` $stages
     attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($c))
   }];
   let hasVerifier = 1;

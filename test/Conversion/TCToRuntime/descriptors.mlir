@@ -20,6 +20,11 @@
 // CHECK-DAG: = dense<[2, 1, 16, 8]>
 // slice: [rank, extents...]
 // CHECK-DAG: = dense<[3, 1000, 70, 40]>
+// block array: [rank, init, on_disk, elem, num_blocks, segment counts...,
+// segment lengths..., (segment ids..., home) per present block]
+// CHECK-DAG: = dense<[2, 0, 1, 0, 2, 2, 2, 2, 1, 2, 2, 0, 0, 0, 1, 1, 1]>
+// block schedule: [ranks, num_tasks, num_stages, labels..., (a, b, c, rank, stage) per task]
+// CHECK-DAG: = dense<[2, 2, 2, 2, 2, 0, 2, 2, 1, 0, 1, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1]>
 func.func @descriptions(%i: index, %k: index) {
   %A = tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0] init input {on_disk} : !tc.array<2 x f64 on 2>
   %C = tc.array replicated "C" [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1] init root_input {file_dims = array<i64: 2, 0, 1>} : !tc.array<3 x f32 on 1>
@@ -39,5 +44,16 @@ func.func @descriptions(%i: index, %k: index) {
   tc.allreduce_tile %cs : memref<16x8xf32>
   tc.write_tile %d into %A[%i, %i] : memref<16x16xf64>, !tc.array<2 x f64 on 2>
   tc.load_slice %C [1000, 70, 40] at [%i, %i, %i] : !tc.array<3 x f32 on 1>
+  return
+}
+
+func.func @block_descriptions(%s: index) {
+  %a = tc.block_array "A" homes [0, 1] init input {on_disk} : !tc.block_array<tensor<3x4xf64, #tc.blocks<[[2, 1], [2, 2]], symmetry = 0>>>
+  %b = tc.block_array "B" homes [0, 1] init input {on_disk} : !tc.block_array<tensor<4x3xf64, #tc.blocks<[[2, 2], [1, 2]], symmetry = 0>>>
+  %c = tc.block_array "C" homes [0, 1] init zero {on_disk} : !tc.block_array<tensor<3x3xf64, #tc.blocks<[[2, 1], [1, 2]], symmetry = 0>>>
+  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 1, 0, 1, 1, 1, 1, 1] stages 2
+    : !tc.block_array<tensor<3x4xf64, #tc.blocks<[[2, 1], [2, 2]], symmetry = 0>>>,
+      !tc.block_array<tensor<4x3xf64, #tc.blocks<[[2, 2], [1, 2]], symmetry = 0>>>,
+      !tc.block_array<tensor<3x3xf64, #tc.blocks<[[2, 1], [1, 2]], symmetry = 0>>>
   return
 }
