@@ -1,6 +1,7 @@
 //===- BrickAssignment.cpp - tasks and bricks to processes, in memory -----===//
 #include "TC/Analysis/BrickAssignment.h"
 
+#include <algorithm>
 #include <set>
 
 using namespace mlir::tc;
@@ -70,6 +71,26 @@ BrickAssignment mlir::tc::assignBricks(const BlockTaskPool &pool, int procs,
   }
   a.taskRank.assign(part.begin(), part.begin() + tasks);
   a.brickOwner.assign(part.begin() + tasks, part.end());
+  measureAssignment(pool, procs, a);
+  return a;
+}
+
+BrickAssignment mlir::tc::nextTaskAssignment(const BlockTaskPool &pool, int procs,
+                                             const std::vector<int> &owners) {
+  BrickAssignment a;
+  if (!owners.empty() && owners.size() != pool.bricks.size()) {
+    a.error = "owners given for " + std::to_string(owners.size()) + " bricks of " +
+              std::to_string(pool.bricks.size());
+    return a;
+  }
+  std::vector<double> load(procs, 0);
+  for (const BlockTask &task : pool.tasks) {
+    const int rank = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+    a.taskRank.push_back(rank);
+    load[rank] += task.flops;
+  }
+  for (size_t j = 0; j < pool.bricks.size(); ++j)
+    a.brickOwner.push_back(owners.empty() ? static_cast<int>(j % procs) : owners[j]);
   measureAssignment(pool, procs, a);
   return a;
 }

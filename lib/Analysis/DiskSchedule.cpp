@@ -97,7 +97,15 @@ double DiskStage::peakMemory(const Hypergraph &h) const {
 }
 
 const char *mlir::tc::toString(DiskScheduleKind kind) {
-  return kind == DiskScheduleKind::OneLevel ? "one-level" : "two-level";
+  switch (kind) {
+  case DiskScheduleKind::OneLevel:
+    return "one-level";
+  case DiskScheduleKind::TwoLevel:
+    return "two-level";
+  case DiskScheduleKind::InOrder:
+    return "in-order";
+  }
+  return "?";
 }
 
 double DiskSchedule::io(const Hypergraph &h) const {
@@ -192,6 +200,35 @@ DiskSchedule mlir::tc::twoLevelSchedule(const Hypergraph &h, double memLimit,
              schedule);
   if (!schedule.error.empty())
     schedule.stages.clear();
+  return schedule;
+}
+
+DiskSchedule mlir::tc::inOrderSchedule(const Hypergraph &h, double memLimit) {
+  DiskSchedule schedule;
+  schedule.kind = DiskScheduleKind::InOrder;
+  std::vector<int> stage;
+  auto close = [&] {
+    if (!stage.empty())
+      schedule.stages.push_back(singleStepStage(h, stage));
+    stage.clear();
+  };
+  for (int t = 0; t < h.numVertices(); ++t) {
+    if (memoryOf(h, {t}) > memLimit) {
+      schedule.error = "task " + std::to_string(t) + " touches " +
+                       std::to_string(static_cast<long long>(memoryOf(h, {t}))) +
+                       " bytes of bricks, more than the memory of " +
+                       std::to_string(static_cast<long long>(memLimit)) + " bytes";
+      schedule.stages.clear();
+      return schedule;
+    }
+    stage.push_back(t);
+    if (memoryOf(h, stage) > memLimit) {
+      stage.pop_back();
+      close();
+      stage.push_back(t);
+    }
+  }
+  close();
   return schedule;
 }
 

@@ -45,6 +45,18 @@ std::vector<double> residentBytes(const BlockTaskPool &pool, const BrickAssignme
   return bytes;
 }
 
+BlockScheduleKind scheduleKind(DiskScheduleKind kind) {
+  switch (kind) {
+  case DiskScheduleKind::OneLevel:
+    return BlockScheduleKind::OneLevel;
+  case DiskScheduleKind::TwoLevel:
+    return BlockScheduleKind::TwoLevel;
+  case DiskScheduleKind::InOrder:
+    return BlockScheduleKind::InOrder;
+  }
+  return BlockScheduleKind::OneLevel;
+}
+
 struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSparsePass> {
   using Base::Base;
 
@@ -65,9 +77,17 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
     *machine = forElementType(*machine, op.getResult().getType().getElementType());
     const int procs = static_cast<int>(machine->procs);
     BlockTaskPool pool = buildTaskPool(buildBlockContraction(op), machine->elemBytes);
+    if (assignment != "hypergraph" && assignment != "next-task")
+      return op.emitOpError() << "tc-plan-block-sparse: assignment '" << assignment
+                              << "' is neither 'hypergraph' nor 'next-task'";
+    const bool baseline = assignment == "next-task";
     ZoltanPartitioner zoltan;
+    auto assign = [&](const BlockTaskPool &tasks, const std::vector<int> &owners) {
+      return baseline ? nextTaskAssignment(tasks, procs, owners)
+                      : assignBricks(tasks, procs, owners, zoltan, imbalance);
+    };
     // [K] 5: tasks and bricks together; the bricks' places are their homes.
-    BrickAssignment whole = assignBricks(pool, procs, {}, zoltan, imbalance);
+    BrickAssignment whole = assign(pool, {});
     if (!whole.error.empty())
       return op.emitOpError() << whole.error;
     std::vector<double> resident = residentBytes(pool, whole, procs);
@@ -92,9 +112,9 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
     // [K] 6: stages within the aggregate memory, then each stage's tasks to
     // processes with the bricks' homes fixed.
     Hypergraph h = taskBrickHypergraph(pool);
-    std::vector<DiskSchedule> schedules =
-        diskSchedules(h, machine->memBytes * procs, zoltan);
-    const DiskSchedule &best = schedules.front();
+    const double aggregate = machine->memBytes * procs;
+    const DiskSchedule best = baseline ? inOrderSchedule(h, aggregate)
+                                       : diskSchedules(h, aggregate, zoltan).front();
     if (!best.error.empty())
       return op.emitOpError() << "no out-of-core schedule in " << procs << " x "
                               << static_cast<long long>(machine->memBytes)
@@ -117,7 +137,7 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
       std::vector<int> homes;
       for (int j : brickOf)
         homes.push_back(whole.brickOwner[j]);
-      BrickAssignment a = assignBricks(stage, procs, homes, zoltan, imbalance);
+      BrickAssignment a = assign(stage, homes);
       if (!a.error.empty())
         return op.emitOpError() << a.error;
       for (size_t i = 0; i < tasks.size(); ++i)
@@ -140,9 +160,7 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
     }
     op->setAttr(TCDialect::getBlockPlanAttrName(),
                 BlockPlanAttr::get(op.getContext(),
-                                   best.kind == DiskScheduleKind::OneLevel
-                                       ? BlockScheduleKind::OneLevel
-                                       : BlockScheduleKind::TwoLevel,
+                                   scheduleKind(best.kind),
                                    array(taskRank), array(whole.brickOwner), array(taskStage),
                                    array(taskStep), b.getF64FloatAttr(best.io(h)),
                                    b.getF64FloatAttr(busiest(received)), perRank(io),

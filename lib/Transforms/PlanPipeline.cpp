@@ -48,6 +48,7 @@ void addPlanPasses(OpPassManager &pm, const Options &options) {
   }
   PlanBlockSparseOptions blockSparse;
   blockSparse.imbalance = options.imbalance;
+  blockSparse.assignment = options.assignment;
   pm.addPass(createPlanBlockSparse(blockSparse));
   FuseDistributeOptions fusion;
   fusion.machineFile = options.machineFile;

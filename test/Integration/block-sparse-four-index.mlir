@@ -17,6 +17,11 @@
 // RUN:   %python %tc_src/scripts/run-block-sparse.py %t.d/ooc$np --np $np --spec "C[a,b,c,d] = A[a,b,i] * B[i,c,d]" --segments a=8:4:2:2,b=8:4:2:2,c=8:4:2:2,d=8:4:2:2,i=16:8:4:4 --scratch %t.d/scratch --check-bytes || exit 1; \
 // RUN: done | FileCheck %s --check-prefix=RUNS
 // RUNS-COUNT-4: OK
+// The locality-oblivious baseline (--assignment next-task) runs as predicted too.
+// RUN: tcc %s -o %t.d/next --procs 3 --mem 30KB --net-bw 1GB/s --disk-bw 200MB/s --assignment next-task --plan-table - | FileCheck %s --check-prefix=NEXT
+// NEXT: (in_order, 64 tasks, 96 bricks
+// RUN: %python %tc_src/scripts/run-block-sparse.py %t.d/next --np 3 --spec "C[a,b,c,d] = A[a,b,i] * B[i,c,d]" --segments a=8:4:2:2,b=8:4:2:2,c=8:4:2:2,d=8:4:2:2,i=16:8:4:4 --scratch %t.d/scratch --check-bytes | FileCheck %s --check-prefix=NEXTOK
+// NEXTOK: OK
 // RUN: ls -A %t.d/scratch | count 0
 //
 // Bad inputs: a clear error naming the file, group and block, a non-zero

@@ -24,6 +24,15 @@
 // TABLE-COUNT-4: {{^ +[0-3] +[0-9]+ +[0-9.e+]+ +[0-9.e+]+ +[0-9.e+]+$}}
 // JSON: {{one_level|two_level}} 64 96 178176 64 True True
 // RUN: not tc-opt %s --tc-set-machine="mem=8KB" --tc-plan-block-sparse 2>&1 | FileCheck %s --check-prefix=SMALL
+// The locality-oblivious baseline: bricks' homes round-robin, stages of
+// consecutive tasks, each stage's tasks dealt in order to the least-loaded
+// process; the same accounting and consistent figures.
+// RUN: tc-opt %s --tc-set-machine="mem=20KB" --tc-plan-block-sparse="assignment=next-task" > %t.nt
+// RUN: FileCheck %s --check-prefix=NEXT < %t.nt
+// RUN: %python %S/Inputs/check_block_plan.py 4 < %t.nt | FileCheck %s --check-prefix=CONSISTENT
+// NEXT: #tc.block_plan<schedule = in_order, task_rank = [0, 1, 2, 3, {{.*}}], brick_owner = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, {{.*}}]
+// RUN: not tc-opt %s --tc-set-machine="mem=20KB" --tc-plan-block-sparse="assignment=random" 2>&1 | FileCheck %s --check-prefix=BADASSIGN
+// BADASSIGN: error: 'tc.contract' op tc-plan-block-sparse: assignment 'random' is neither 'hypergraph' nor 'next-task'
 // RUN: tc-opt %s --tc-set-machine="mem=1MB" --tc-plan-block-sparse | tc-opt | FileCheck %s --check-prefix=MEM
 
 // MEM: tc.contract [a, b, c, d] = %{{.*}}[a, b, i] * %{{.*}}[i, c, d] {tc.block_plan = #tc.block_plan<schedule = in_memory, task_rank = [{{([0-3], ){63}[0-3]}}], brick_owner = [{{([0-3], ){95}[0-3]}}], io_bytes = 0.000000e+00 : f64, comm_bytes = [[COMM:[0-9.e+]+]] : f64, io_per_rank = [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], received_per_rank = [{{.*}}], sent_per_rank = [{{.*}}]>}

@@ -56,3 +56,24 @@ TEST(BrickAssignment, DataVerticesJoinTheirNets) {
 }
 
 } // namespace
+
+TEST(BrickAssignment, NextTaskDealsTasksToTheLeastLoadedAndBricksRoundRobin) {
+  BlockTaskPool pool = tinyMatmul();
+  // Equal tasks: dealt 0, 1, 2, 0, 1, 2, ...; bricks 0, 1, 2, 0, ...
+  BrickAssignment a = nextTaskAssignment(pool, 3);
+  ASSERT_TRUE(a.error.empty());
+  for (size_t t = 0; t < pool.tasks.size(); ++t)
+    EXPECT_EQ(a.taskRank[t], static_cast<int>(t % 3));
+  for (size_t j = 0; j < pool.bricks.size(); ++j)
+    EXPECT_EQ(a.brickOwner[j], static_cast<int>(j % 3));
+  EXPECT_EQ(a.flops, (std::vector<double>{6, 6, 4}));
+  // The traffic is that of the assignment, as measureAssignment counts it.
+  BrickAssignment same{a.taskRank, a.brickOwner, {}, {}, {}, 0, ""};
+  measureAssignment(pool, 3, same);
+  EXPECT_EQ(a.received, same.received);
+  EXPECT_EQ(a.sent, same.sent);
+  // Given owners are kept.
+  std::vector<int> owners(pool.bricks.size(), 1);
+  EXPECT_EQ(nextTaskAssignment(pool, 3, owners).brickOwner, owners);
+  EXPECT_FALSE(nextTaskAssignment(pool, 3, {0}).error.empty());
+}

@@ -154,3 +154,22 @@ TEST(DiskSchedule, ATaskLargerThanMemoryIsAnError) {
 }
 
 } // namespace
+
+TEST(DiskSchedule, InOrderFillsStagesWithConsecutiveTasks) {
+  Hypergraph h = nineTasks();
+  // Memory 3: t1-t3, t4-t6, t7-t9 (the example's stages happen to be in order).
+  DiskSchedule three = inOrderSchedule(h, 3);
+  ASSERT_TRUE(three.error.empty());
+  EXPECT_EQ(three.kind, DiskScheduleKind::InOrder);
+  ASSERT_EQ(three.stages.size(), 3u);
+  EXPECT_EQ(three.stages[1].steps, (std::vector<std::vector<int>>{{3, 4, 5}}));
+  EXPECT_EQ(three.io(h), 9);
+  // Memory 2: no two consecutive tasks fit together, one stage per task.
+  DiskSchedule two = inOrderSchedule(h, 2);
+  EXPECT_EQ(two.stages.size(), 9u);
+  EXPECT_EQ(two.io(h), 18);
+  // Memory 1: task 0 alone touches two bricks.
+  DiskSchedule one = inOrderSchedule(h, 1);
+  EXPECT_TRUE(one.stages.empty());
+  EXPECT_EQ(one.error, "task 0 touches 2 bytes of bricks, more than the memory of 1 bytes");
+}

@@ -46,6 +46,13 @@ BrickAssignment assignBricks(const BlockTaskPool &pool, int procs,
                              const std::vector<int> &owners, HypergraphPartitioner &partitioner,
                              double imbalance = 0.05);
 
+/// The locality-oblivious baseline ([K] 5.2's NextTask, 6.4's GetNext): each
+/// task in pool order to the process with the fewest flops so far (what a
+/// shared task counter gives processes of equal speed), bricks dealt to homes
+/// round-robin unless `owners` gives them.
+BrickAssignment nextTaskAssignment(const BlockTaskPool &pool, int procs,
+                                   const std::vector<int> &owners = {});
+
 } // namespace mlir::tc
 
 #endif // TC_ANALYSIS_BRICKASSIGNMENT_H

@@ -43,7 +43,7 @@ struct DiskStage {
   double peakMemory(const Hypergraph &h) const;
 };
 
-enum class DiskScheduleKind { OneLevel, TwoLevel };
+enum class DiskScheduleKind { OneLevel, TwoLevel, InOrder };
 const char *toString(DiskScheduleKind kind);
 
 struct DiskSchedule {
@@ -75,6 +75,11 @@ DiskSchedule oneLevelSchedule(const Hypergraph &h, double memLimit,
 /// split.
 DiskSchedule twoLevelSchedule(const Hypergraph &h, double memLimit,
                               HypergraphPartitioner &partitioner, int maxParts = 127);
+
+/// The locality-oblivious baseline (the order a NextTask/GetNext counter hands
+/// tasks out in, [K] 6.4): stages of consecutive tasks in pool order, each
+/// grown while the bricks it touches fit in `memLimit` bytes.
+DiskSchedule inOrderSchedule(const Hypergraph &h, double memLimit);
 
 /// Both schedules, the one with less I/O first (one-level on a tie: fewer
 /// resident bricks); an error when neither exists (a task's own bricks exceed

@@ -202,8 +202,11 @@ def TC_BlockPlanAttr : TC_Attr<"BlockPlan", "block_plan"> {
     - `task_stage`, `task_step`: each task's stage and its read-once step
       within the stage (out of core only; stages and steps run in order).
     - `io_bytes`: disk bytes of the whole schedule (each brick once per stage
-      touching it, Krishnamoorthy et al. section 6), `io_per_rank` its share
-      on each process's disk (the brick's home moves it); `comm_bytes`: bytes
+      touching it, Krishnamoorthy et al. section 6); `io_per_rank`: the bytes
+      each process's disk reads and writes as the runtime runs the stages
+      (a brick's home moves it; a C brick is written per stage and read back
+      when an earlier stage wrote it or the contraction accumulates, so the sum
+      may exceed `io_bytes`, docs/BlockSparse.md); `comm_bytes`: bytes
       the busiest process receives; `received_per_rank`, `sent_per_rank`:
       each process's (remote bricks its tasks read, partial sums of C blocks
       it owns computed elsewhere; and the converse), summed over stages.

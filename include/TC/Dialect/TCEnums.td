@@ -76,14 +76,17 @@ def TC_InputKind : TC_I32Enum<"InputKind", "input operand", [
 def TC_BlockScheduleKind : TC_I32Enum<"BlockScheduleKind", "how a block-sparse task pool runs", [
     I32EnumAttrCase<"InMemory", 0, "in_memory">,
     I32EnumAttrCase<"OneLevel", 1, "one_level">,
-    I32EnumAttrCase<"TwoLevel", 2, "two_level">]> {
+    I32EnumAttrCase<"TwoLevel", 2, "two_level">,
+    I32EnumAttrCase<"InOrder", 3, "in_order">]> {
   let description = [{
     `in_memory`: every brick in the processes' memory, tasks assigned by
     connectivity-1 (Krishnamoorthy et al. section 5). `one_level`, `two_level`:
     out of core, stages of tasks whose bricks fit in the aggregate memory,
     formed by memory-constrained bisection, stopping at parts that fit
     (one-level) or that have a read-once split into steps (two-level; section
-    6, docs/Derivations.md D33).
+    6, docs/Derivations.md D33). `in_order`: the locality-oblivious baseline
+    (`tc-plan-block-sparse{assignment=next-task}`), stages of consecutive
+    tasks in pool order.
   }];
 }
 

@@ -126,6 +126,9 @@ defvar BlockSparseOptions = [
   Option<"imbalance", "imbalance", "double", /*default=*/"0.05",
          "Largest allowed excess of a process's flops over the average in a "
          "block-sparse task assignment (eps)">,
+  Option<"assignment", "assignment", "std::string", /*default=*/"\"hypergraph\"",
+         "Block-sparse task assignment: 'hypergraph' (Krishnamoorthy et al.) or "
+         "'next-task' (the locality-oblivious baseline, for comparison)">,
 ];
 
 def PlanBlockSparse : Pass<"tc-plan-block-sparse", "::mlir::ModuleOp"> {
@@ -150,7 +153,13 @@ def PlanBlockSparse : Pass<"tc-plan-block-sparse", "::mlir::ModuleOp"> {
     `io_bytes` is the schedule's disk volume and `comm_bytes` the bytes the
     busiest process receives (each remote brick once per stage, each partial
     sum of a remote C block once). A task whose own bricks exceed the
-    aggregate memory is an error naming it. The machine is the function's or
+    aggregate memory is an error naming it.
+
+    `assignment=next-task` plans the locality-oblivious baseline instead
+    ([K] 5.2's NextTask, 6.4's GetNext): tasks in pool order to the process
+    with the fewest flops so far, bricks' homes round-robin, and out of core
+    stages of consecutive tasks filled up to the aggregate memory
+    (`schedule = in_order`). Benchmarks compare the two (bench/). The machine is the function's or
     the module's `tc.machine`; plans are deterministic (fixed seed).
   }];
   let options = BlockSparseOptions;

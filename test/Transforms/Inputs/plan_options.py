@@ -1,5 +1,5 @@
-"""Every option of tc-set-machine, tc-specialize-procs, tc-fuse-distribute and
-tc-plan-report reaches
+"""Every option of tc-set-machine, tc-specialize-procs, tc-plan-block-sparse,
+tc-fuse-distribute and tc-plan-report reaches
 its pass through tc-plan and through tcc.
 
 Option lists come from `tc-opt --help`, so an option added to a pass is checked
@@ -20,9 +20,10 @@ import shlex
 import subprocess
 import sys
 
-SUBPASSES = ["tc-set-machine", "tc-specialize-procs", "tc-fuse-distribute", "tc-plan-report"]
-CHAIN = ["tc-set-machine", "tc-specialize-procs", "tc-fuse-distribute", "tc-select-algorithm",
-         "tc-place-io", "tc-solve-tiles", "tc-plan-report"]
+SUBPASSES = ["tc-set-machine", "tc-specialize-procs", "tc-plan-block-sparse",
+             "tc-fuse-distribute", "tc-plan-report"]
+CHAIN = ["tc-set-machine", "tc-specialize-procs", "tc-plan-block-sparse", "tc-fuse-distribute",
+         "tc-select-algorithm", "tc-place-io", "tc-solve-tiles", "tc-plan-report"]
 
 # A value differing from the default, with an effect on plan-options.mlir. "{out}"
 # is a file the run writes, compared too.
@@ -48,7 +49,12 @@ VALUES = {
     "first-slice": "false",
     "report": "{out}",
     "table": "{out}",
+    "imbalance": "0.6",
+    "assignment": "next-task",
 }
+# Options of block-sparse contractions are tried on one (plan-options.mlir has
+# none).
+INPUTS = {"imbalance": "plan-options-blocks.mlir", "assignment": "plan-options-blocks.mlir"}
 # tcc's spelling of tc-plan's report files.
 TCC_NAMES = {"report": "plan-report", "table": "plan-table"}
 
@@ -111,7 +117,7 @@ def check_passes(args):
         if o not in VALUES:
             fail(f"option {o} has no test value in {__file__}")
         value = VALUES[o].replace("{inputs}", args.inputs)
-        input_file = os.path.join(args.inputs, "plan-options.mlir")
+        input_file = os.path.join(args.inputs, INPUTS.get(o, "plan-options.mlir"))
         out = os.path.join(args.tmp, o)
         whole = run_tc_opt(args.tc_opt, input_file, [("tc-plan", {o: value})], out + ".plan")
         chain = [(p, {o: value} if p in sub and o in sub[p] else {}) for p in CHAIN]
