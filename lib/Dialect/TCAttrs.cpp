@@ -769,7 +769,8 @@ LogicalResult BlockPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError
                                     DenseI64ArrayAttr taskStepAttr, FloatAttr ioBytes,
                                     FloatAttr commBytes, DenseF64ArrayAttr ioPerRank,
                                     DenseF64ArrayAttr receivedPerRank,
-                                    DenseF64ArrayAttr sentPerRank) {
+                                    DenseF64ArrayAttr sentPerRank,
+                                    DenseF64ArrayAttr cachePerRank) {
   auto values = [](DenseI64ArrayAttr a) { return a ? a.asArrayRef() : ArrayRef<int64_t>(); };
   ArrayRef<int64_t> taskRank = values(taskRankAttr), brickOwner = values(brickOwnerAttr),
                     taskStage = values(taskStageAttr), taskStep = values(taskStepAttr);
@@ -777,7 +778,8 @@ LogicalResult BlockPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError
   if (outOfCore != static_cast<bool>(taskStageAttr) ||
       outOfCore != static_cast<bool>(taskStepAttr))
     return emitError() << "#tc.block_plan: task_stage and task_step belong to "
-                          "out-of-core schedules (one_level, two_level) and they need both";
+                          "out-of-core schedules (one_level, two_level, in_order) and they "
+                          "need both";
   for (ArrayRef<int64_t> a : {taskRank, brickOwner, taskStage, taskStep})
     if (llvm::any_of(a, [](int64_t v) { return v < 0; }))
       return emitError() << "#tc.block_plan: a negative process, stage or step";
@@ -791,8 +793,11 @@ LogicalResult BlockPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError
   if (ioPerRank.size() != receivedPerRank.size() || ioPerRank.size() != sentPerRank.size())
     return emitError() << "#tc.block_plan: io_per_rank, received_per_rank and sent_per_rank "
                           "have one entry per process each";
-  for (DenseF64ArrayAttr a : {ioPerRank, receivedPerRank, sentPerRank})
-    if (llvm::any_of(a.asArrayRef(), [](double v) { return !std::isfinite(v) || v < 0; }))
+  if (cachePerRank && (!outOfCore || cachePerRank.size() != ioPerRank.size()))
+    return emitError() << "#tc.block_plan: cache_per_rank belongs to out-of-core schedules, "
+                          "one entry per process";
+  for (DenseF64ArrayAttr a : {ioPerRank, receivedPerRank, sentPerRank, cachePerRank})
+    if (a && llvm::any_of(a.asArrayRef(), [](double v) { return !std::isfinite(v) || v < 0; }))
       return emitError() << "#tc.block_plan: byte counts are finite and non-negative";
   return success();
 }

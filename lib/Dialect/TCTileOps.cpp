@@ -453,5 +453,18 @@ LogicalResult BlockStageOp::verify() {
       return emitOpError() << "task " << t << " is in stage " << tasks[5 * t + 4] << " of "
                            << getStages();
   }
+  ArrayRef<int64_t> cached = getCached().value_or(ArrayRef<int64_t>());
+  if (cached.size() % 4 != 0)
+    return emitOpError() << "cached reads hold four integers each (stage, tensor, block, "
+                            "rank), got "
+                         << cached.size();
+  for (size_t i = 0; i < cached.size(); i += 4) {
+    const int64_t stage = cached[i], x = cached[i + 1], block = cached[i + 2];
+    if (stage < 0 || stage >= getStages() || (x != 0 && x != 1) || block < 0 ||
+        block >= static_cast<int64_t>(blocks[x]) || cached[i + 3] < 0)
+      return emitOpError() << "cached read " << i / 4 << " (stage " << stage << ", tensor "
+                           << x << ", block " << block << ", rank " << cached[i + 3]
+                           << ") names no stage, input block or process";
+  }
   return success();
 }

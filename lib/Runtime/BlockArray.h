@@ -16,6 +16,7 @@
 #include <hdf5.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,9 @@ struct BlockArray {
   std::string path;
   std::vector<int64_t> scratchOffset;
   std::vector<char> written;
+  /// Out of core: remote bricks this rank received and keeps for a later
+  /// stage whose read of them the schedule marks cached ([K] 6).
+  std::map<int64_t, std::vector<char>> cachedRemote;
 
   int64_t rank() const { return static_cast<int64_t>(segments.size()); }
   int64_t elemBytes() const { return elem == TC_RT_F32 ? 4 : 8; }

@@ -13,9 +13,11 @@
 #include "BlockArray.h"
 #include "DistArray.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -126,9 +128,53 @@ using Touches = std::map<int64_t, std::set<int>>;
 
 enum { TagA = 1, TagB = 2, TagC = 3 };
 
-/// [K] 5: the homes send each remote A and B brick once to each rank reading
-/// it; bytes counted on both sides.
-void exchangeInputs(BlockArray *arrays[3], const Touches touch[3], StageBricks &bricks) {
+/// Reads of remote bricks a rank's cache serves, (tensor, block, rank), and
+/// where each rank reads each remote brick: what a stage needs to know about
+/// the cache ([K] 6). Built once per schedule.
+struct CacheIndex {
+  std::set<std::tuple<int64_t, int64_t, int64_t, int64_t>> cached; ///< stage, x, block, rank
+  /// (x, block, rank) -> the stages, ascending, in which the rank's tasks read it.
+  std::map<std::tuple<int64_t, int64_t, int64_t>, std::vector<int64_t>> readsAt;
+
+  bool isCached(int64_t stage, int x, int64_t block, int rank) const {
+    return cached.count({stage, x, block, rank}) != 0;
+  }
+  /// Whether the rank's next read of the brick after `stage` is a cached one.
+  bool keepAfter(int64_t stage, int x, int64_t block, int rank) const {
+    auto it = readsAt.find({x, block, rank});
+    if (it == readsAt.end())
+      return false;
+    auto next = std::upper_bound(it->second.begin(), it->second.end(), stage);
+    return next != it->second.end() && isCached(*next, x, block, rank);
+  }
+};
+
+const CacheIndex &cacheIndexOf(const int64_t *desc, const BlockPlanDescView &plan) {
+  static std::map<const int64_t *, CacheIndex> indexes;
+  auto [it, fresh] = indexes.try_emplace(desc);
+  if (!fresh)
+    return it->second;
+  CacheIndex &index = it->second;
+  for (int64_t i = 0; i < plan.numCached(); ++i) {
+    tc_rt::BlockCachedRead c = plan.cachedRead(i);
+    index.cached.insert({c.stage, c.tensor, c.block, c.rank});
+  }
+  for (int64_t t = 0; t < plan.numTasks(); ++t) {
+    tc_rt::BlockTaskEntry task = plan.task(t);
+    index.readsAt[{0, task.a, task.rank}].push_back(task.stage);
+    index.readsAt[{1, task.b, task.rank}].push_back(task.stage);
+  }
+  for (auto &[key, stages] : index.readsAt) {
+    std::sort(stages.begin(), stages.end());
+    stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
+  }
+  return index;
+}
+
+/// [K] 5: the homes send each remote A and B brick once to every rank reading
+/// it, unless the rank's cache holds it ([K] 6); bytes counted on both sides.
+void exchangeInputs(BlockArray *arrays[3], const Touches touch[3], StageBricks &bricks,
+                    const CacheIndex &cache, int64_t stage) {
   const int me = ctx().rank;
   std::vector<MPI_Request> requests;
   for (int x = 0; x < 2; ++x) {
@@ -138,12 +184,20 @@ void exchangeInputs(BlockArray *arrays[3], const Touches touch[3], StageBricks &
       const int bytes = static_cast<int>(a.blockBytes(block));
       if (home == me) {
         for (int r : ranks)
-          if (r != me) {
+          if (r != me && !cache.isCached(stage, x, block, r)) {
             requests.emplace_back();
             MPI_Isend(bricks.at(x, block), bytes, MPI_BYTE, r, TagA + x, blockComm(),
                       &requests.back());
             counters().bytesSent += bytes;
           }
+      } else if (ranks.count(me) && cache.isCached(stage, x, block, me)) {
+        auto held = a.cachedRemote.find(block);
+        if (held == a.cachedRemote.end())
+          fail("block-sparse schedule: stage " + std::to_string(stage) + " reads block " +
+               std::to_string(block) + " of '" + a.name +
+               "' from this rank's cache, which does not hold it");
+        bricks.held[x][block].swap(held->second);
+        a.cachedRemote.erase(held);
       } else if (ranks.count(me)) {
         std::vector<char> &buf = bricks.held[x][block];
         buf.resize(bytes);
@@ -154,6 +208,17 @@ void exchangeInputs(BlockArray *arrays[3], const Touches touch[3], StageBricks &
     }
   }
   MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+}
+
+/// [K] 6: a remote brick read this stage stays in the rank's cache when its
+/// next read is a cached one; the others are freed.
+void keepCached(BlockArray *arrays[3], StageBricks &bricks, const CacheIndex &cache,
+                int64_t stage) {
+  const int me = ctx().rank;
+  for (int x = 0; x < 2; ++x)
+    for (auto &[block, data] : bricks.held[x])
+      if (arrays[x]->home[block] != me && cache.keepAfter(stage, x, block, me))
+        arrays[x]->cachedRemote[block].swap(data);
 }
 
 /// [K] 5: partial sums of remote C bricks go once to their homes, which add
@@ -216,7 +281,8 @@ void runTask(const BlockPlanDescView &plan, BlockArray *arrays[3], const int64_t
 }
 
 template <typename T>
-void runStage(const BlockPlanDescView &plan, BlockArray *arrays[3], int64_t stage) {
+void runStage(const int64_t *desc, const BlockPlanDescView &plan, BlockArray *arrays[3],
+              int64_t stage) {
   const int me = ctx().rank;
   blockComm();
   Touches touch[3];
@@ -245,7 +311,8 @@ void runStage(const BlockPlanDescView &plan, BlockArray *arrays[3], int64_t stag
         buf.resize(arrays[x]->blockBytes(block));
         arrays[x]->readHome(block, buf.data());
       }
-  exchangeInputs(arrays, touch, bricks);
+  const CacheIndex &cache = cacheIndexOf(desc, plan);
+  exchangeInputs(arrays, touch, bricks, cache, stage);
   // Partial sums of remote C bricks start at zero.
   for (const auto &[block, ranks] : touch[2])
     if (arrays[2]->home[block] != me && ranks.count(me))
@@ -257,6 +324,7 @@ void runStage(const BlockPlanDescView &plan, BlockArray *arrays[3], int64_t stag
     runTask(plan, arrays, blocks, buffers);
   }
   reduceOutputs<T>(*arrays[2], touch[2], bricks);
+  keepCached(arrays, bricks, cache, stage);
   for (const auto &[block, ranks] : touch[2])
     if (arrays[2]->home[block] == me)
       arrays[2]->writeHome(block, bricks.at(2, block));
@@ -337,7 +405,8 @@ extern "C" void tc_rt_block_stage(const int64_t *desc, void *a, void *b, void *c
       fail("block-sparse schedule: operand " + std::to_string(x) + " has " +
            std::to_string(plan.rank(x)) + " labels but array '" + arrays[x]->name + "' has " +
            std::to_string(arrays[x]->rank()) + " dimensions");
-  withElement(arrays[2]->elem, [&](auto zero) { runStage<decltype(zero)>(plan, arrays, stage); });
+  withElement(arrays[2]->elem,
+              [&](auto zero) { runStage<decltype(zero)>(desc, plan, arrays, stage); });
   setPhase(Idle);
 }
 

@@ -10,6 +10,7 @@
 #include "PlanProblems.h"
 #include "ProgramEntry.h"
 #include "TC/Analysis/BlockSparse.h"
+#include "TC/Analysis/BrickCache.h"
 #include "TC/Dialect/TCDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -89,6 +90,21 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
     tasks.push_back(stage);
     stages = std::max(stages, stage + 1);
   }
+  // [K] 6: the reads each process's cache of remote bricks serves, as the
+  // planner counted them.
+  SmallVector<int64_t> cached;
+  if (DenseF64ArrayAttr cache = plan.getCachePerRank()) {
+    StagedSchedule staged{std::vector<int>(taskRank.begin(), taskRank.end()),
+                          std::vector<int>(taskStage.begin(), taskStage.end()),
+                          std::vector<int>(owner.begin(), owner.end()), static_cast<int>(procs)};
+    CachedTraffic traffic = cachedTraffic(
+        pool, staged, std::vector<double>(cache.asArrayRef().begin(), cache.asArrayRef().end()));
+    for (const CacheHit &hit : traffic.hits) {
+      const Brick &brick = pool.bricks[hit.brick];
+      cached.append({hit.stage, static_cast<int64_t>(brick.tensor),
+                     indexOf[brick.tensor].at(brick.block), hit.rank});
+    }
+  }
   BlockContraction problem = buildBlockContraction(op);
   auto labels = [](const std::vector<int> &l) { return SmallVector<int64_t>(l.begin(), l.end()); };
 
@@ -126,7 +142,8 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
   b.setInsertionPointToStart(loop.getBody());
   BlockStageOp::create(b, loc, loop.getInductionVar(), arrays[0], arrays[1], arrays[2],
                        labels(problem.aLabels), labels(problem.bLabels),
-                       labels(problem.cLabels), tasks, stages);
+                       labels(problem.cLabels), tasks, stages,
+                       cached.empty() ? DenseI64ArrayAttr() : b.getDenseI64ArrayAttr(cached));
   b.setInsertionPointAfter(loop);
   BlockStoreOp::create(b, loc, arrays[2]);
   func::ReturnOp::create(b, loc);

@@ -10,6 +10,7 @@
 #include "MachineSetup.h"
 #include "PlanProblems.h"
 #include "TC/Analysis/BrickAssignment.h"
+#include "TC/Analysis/BrickCache.h"
 #include "TC/Analysis/DiskSchedule.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Partition/ZoltanPartitioner.h"
@@ -62,7 +63,9 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
 
   void runOnOperation() override {
     WalkResult walked = getOperation().walk([&](ContractOp op) {
-      if (!isBlockSparse(op))
+      // A plan already made (or written by hand) is kept: [K]'s point is a
+      // schedule computed once and reused.
+      if (!isBlockSparse(op) || op->hasAttr(TCDialect::getBlockPlanAttrName()))
         return WalkResult::advance();
       return succeeded(plan(op)) ? WalkResult::advance() : WalkResult::interrupt();
     });
@@ -106,7 +109,7 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
                                      b.getF64FloatAttr(0),
                                      b.getF64FloatAttr(busiest(whole.received)),
                                      perRank(std::vector<double>(procs, 0)),
-                                     perRank(whole.received), perRank(whole.sent)));
+                                     perRank(whole.received), perRank(whole.sent), {}));
       return success();
     }
     // [K] 6: stages within the aggregate memory, then each stage's tasks to
@@ -121,7 +124,7 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
                               << " bytes: " << best.error;
     std::vector<int> taskRank(pool.tasks.size()), taskStage(pool.tasks.size()),
         taskStep(pool.tasks.size());
-    std::vector<double> received(procs, 0), sent(procs, 0), io(procs, 0);
+    std::vector<double> io(procs, 0);
     std::vector<char> cWritten(pool.bricks.size(), 0);
     const bool accumulates = static_cast<bool>(op.getInit());
     for (size_t s = 0; s < best.stages.size(); ++s) {
@@ -142,10 +145,6 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
         return op.emitOpError() << a.error;
       for (size_t i = 0; i < tasks.size(); ++i)
         taskRank[tasks[i]] = a.taskRank[i];
-      for (int p = 0; p < procs; ++p) {
-        received[p] += a.received[p];
-        sent[p] += a.sent[p];
-      }
       // Each brick of the stage moves once between its home's disk and
       // memory ([K] 6.1): A and B bricks are read; C bricks are written, and
       // read first when an earlier stage wrote them or they accumulate into
@@ -158,13 +157,20 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
           cWritten[brickOf[j]] = 1;
       }
     }
+    // [K] 6: the memory each process's busiest stage leaves caches remote
+    // bricks for later stages (LRU); the traffic is net of its hits.
+    StagedSchedule staged{taskRank, taskStage, whole.brickOwner, procs};
+    std::vector<double> cache = stageFootprint(pool, staged);
+    for (double &c : cache)
+      c = cacheBytes >= 0 ? cacheBytes : std::max(0.0, machine->memBytes - c);
+    CachedTraffic traffic = cachedTraffic(pool, staged, cache);
     op->setAttr(TCDialect::getBlockPlanAttrName(),
-                BlockPlanAttr::get(op.getContext(),
-                                   scheduleKind(best.kind),
-                                   array(taskRank), array(whole.brickOwner), array(taskStage),
-                                   array(taskStep), b.getF64FloatAttr(best.io(h)),
-                                   b.getF64FloatAttr(busiest(received)), perRank(io),
-                                   perRank(received), perRank(sent)));
+                BlockPlanAttr::get(op.getContext(), scheduleKind(best.kind), array(taskRank),
+                                   array(whole.brickOwner), array(taskStage), array(taskStep),
+                                   b.getF64FloatAttr(best.io(h)),
+                                   b.getF64FloatAttr(busiest(traffic.received)), perRank(io),
+                                   perRank(traffic.received), perRank(traffic.sent),
+                                   perRank(cache)));
     return success();
   }
 };

@@ -49,6 +49,7 @@ void addPlanPasses(OpPassManager &pm, const Options &options) {
   PlanBlockSparseOptions blockSparse;
   blockSparse.imbalance = options.imbalance;
   blockSparse.assignment = options.assignment;
+  blockSparse.cacheBytes = options.cacheBytes;
   pm.addPass(createPlanBlockSparse(blockSparse));
   FuseDistributeOptions fusion;
   fusion.machineFile = options.machineFile;

@@ -75,7 +75,7 @@ func.func @disagree(%a: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>, %b: tenso
 // -----
 
 // #tc.block_plan: stages and steps only out of core, and then both.
-// expected-error @+1 {{#tc.block_plan: task_stage and task_step belong to out-of-core schedules (one_level, two_level) and they need both}}
+// expected-error @+1 {{#tc.block_plan: task_stage and task_step belong to out-of-core schedules (one_level, two_level, in_order) and they need both}}
 func.func @plan_stages() attributes {p = #tc.block_plan<schedule = in_memory, task_rank = [0], brick_owner = [0], task_stage = [0], io_bytes = 0.0, comm_bytes = 0.0, io_per_rank = [0.0], received_per_rank = [0.0], sent_per_rank = [0.0]>}
 
 // -----
@@ -92,3 +92,13 @@ func.func @plan_negative() attributes {p = #tc.block_plan<schedule = in_memory, 
 
 // expected-error @+1 {{#tc.block_plan: io_per_rank, received_per_rank and sent_per_rank have one entry per process each}}
 func.func @plan_ranks() attributes {p = #tc.block_plan<schedule = in_memory, task_rank = [0], brick_owner = [0], io_bytes = 0.0, comm_bytes = 0.0, io_per_rank = [0.0, 0.0], received_per_rank = [0.0], sent_per_rank = [0.0]>}
+
+// -----
+
+// expected-error @+1 {{#tc.block_plan: cache_per_rank belongs to out-of-core schedules, one entry per process}}
+func.func @plan_cache() attributes {p = #tc.block_plan<schedule = in_memory, task_rank = [0], brick_owner = [0], io_bytes = 0.0, comm_bytes = 0.0, io_per_rank = [0.0], received_per_rank = [0.0], sent_per_rank = [0.0], cache_per_rank = [8.0]>}
+
+// -----
+
+// expected-error @+1 {{#tc.block_plan: byte counts are finite and non-negative}}
+func.func @plan_cache_negative() attributes {p = #tc.block_plan<schedule = one_level, task_rank = [0], brick_owner = [0], task_stage = [0], task_step = [0], io_bytes = 0.0, comm_bytes = 0.0, io_per_rank = [0.0], received_per_rank = [0.0], sent_per_rank = [0.0], cache_per_rank = [-8.0]>}

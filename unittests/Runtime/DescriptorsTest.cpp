@@ -242,17 +242,20 @@ TEST(Descriptors, BlockArrayMatchesTheCompiler) {
 
 TEST(Descriptors, BlockPlanMatchesTheCompiler) {
   // tc.block_stage %s, %C[0, 1] += %A[0, 2] * %B[2, 1]
-  //   tasks [0, 0, 0, 1, 0, 1, 1, 1, 1, 1] stages 2
-  BlockPlanDesc p{{{0, 2}, {2, 1}, {0, 1}}, {{0, 0, 0, 1, 0}, {1, 1, 1, 1, 1}}, 2};
-  Desc expect = {2, 2, 2, 2, 2, 0, 2, 2, 1, 0, 1, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1};
+  //   tasks [0, 0, 0, 1, 0, 1, 1, 1, 1, 1] cached [1, 1, 0, 1] stages 2
+  BlockPlanDesc p{{{0, 2}, {2, 1}, {0, 1}}, {{0, 0, 0, 1, 0}, {1, 1, 1, 1, 1}}, 2, {{1, 1, 0, 1}}};
+  Desc expect = {2, 2, 2, 2, 2, 1, 0, 2, 2, 1, 0, 1, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 1};
   EXPECT_EQ(p.encode(), expect);
   BlockPlanDescView v(expect.data());
   EXPECT_EQ(v.numTasks(), 2);
   EXPECT_EQ(v.numStages(), 2);
+  EXPECT_EQ(v.numCached(), 1);
   EXPECT_EQ(v.labels(1), (Desc{2, 1}));
   EXPECT_EQ(v.task(1).rank, 1);
   EXPECT_EQ(v.task(1).stage, 1);
   EXPECT_EQ(v.task(0).c, 0);
+  EXPECT_EQ(v.cachedRead(0).tensor, 1);
+  EXPECT_EQ(v.cachedRead(0).rank, 1);
   EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
   EXPECT_EQ(v.decode().encode(), expect);
 }

@@ -209,7 +209,11 @@ def TC_BlockPlanAttr : TC_Attr<"BlockPlan", "block_plan"> {
       may exceed `io_bytes`, docs/BlockSparse.md); `comm_bytes`: bytes
       the busiest process receives; `received_per_rank`, `sent_per_rank`:
       each process's (remote bricks its tasks read, partial sums of C blocks
-      it owns computed elsewhere; and the converse), summed over stages.
+      it owns computed elsewhere; and the converse), summed over stages,
+      net of the reads a cache serves.
+    - `cache_per_rank` (out of core): each process's LRU cache of remote
+      bricks, the memory its busiest stage leaves ([K] 6): a stage reading a
+      brick the cache still holds from an earlier stage receives nothing.
   }];
   let parameters = (ins
     EnumParameter<TC_BlockScheduleKind>:$schedule,
@@ -221,7 +225,8 @@ def TC_BlockPlanAttr : TC_Attr<"BlockPlan", "block_plan"> {
     "::mlir::FloatAttr":$comm_bytes,
     "::mlir::DenseF64ArrayAttr":$io_per_rank,
     "::mlir::DenseF64ArrayAttr":$received_per_rank,
-    "::mlir::DenseF64ArrayAttr":$sent_per_rank);
+    "::mlir::DenseF64ArrayAttr":$sent_per_rank,
+    OptionalParameter<"::mlir::DenseF64ArrayAttr">:$cache_per_rank);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -429,7 +429,11 @@ def TC_BlockStageOp : TC_Op<"block_stage"> {
     segments in both). Per stage each home reads its bricks the stage touches,
     sends the remote A and B bricks to the processes whose tasks read them,
     every task is one dgemm on its blocks, and partial sums of remote C bricks
-    go to their homes ([K] 5-6).
+    go to their homes ([K] 5-6). `cached` lists four integers per read a
+    process's cache of remote bricks serves ([K] 6): the stage, the tensor
+    (0: A, 1: B), the block and the process; its home then sends nothing, and
+    the process keeps a brick it received until its next read of it, when
+    that read is one of these.
 
     ```mlir
     tc.block_stage %s, %C[0, 1] += %A[0, 2] * %B[2, 1] tasks [0, 0, 0, 0, 0] stages 1
@@ -441,10 +445,11 @@ def TC_BlockStageOp : TC_Op<"block_stage"> {
                    Arg<TC_BlockArrayType, "", [RuntimeRead]>:$b,
                    Arg<TC_BlockArrayType, "", [RuntimeRead, RuntimeWrite]>:$c,
                    DenseI64ArrayAttr:$labels_a, DenseI64ArrayAttr:$labels_b,
-                   DenseI64ArrayAttr:$labels_c, DenseI64ArrayAttr:$tasks, I64Attr:$stages);
+                   DenseI64ArrayAttr:$labels_c, DenseI64ArrayAttr:$tasks, I64Attr:$stages,
+                   OptionalAttr<DenseI64ArrayAttr>:$cached);
   let assemblyFormat = [{
     $stage `,` $c `` $labels_c `+` `` `=` $a `` $labels_a `*` $b `` $labels_b `tasks` $tasks
-    `stages` $stages
+    (`cached` $cached^)? `stages` $stages
     attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($c))
   }];
   let hasVerifier = 1;

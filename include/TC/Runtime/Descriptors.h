@@ -214,15 +214,18 @@ TC_RT_INLINE int64_t tc_rt_blocks_list(const int64_t *d) {
 
 //===-- tc_rt_block_stage ---------------------------------------------------===//
 // A block-sparse contraction's schedule (Krishnamoorthy et al. sections 5-6):
-// [rank_a, rank_b, rank_c, num_tasks, num_stages, labels_a[rank_a],
+// [rank_a, rank_b, rank_c, num_tasks, num_stages, num_cached, labels_a[rank_a],
 //  labels_b[rank_b], labels_c[rank_c], then per task: a, b, c (block indices in
-//  each tensor's block list), rank, stage]. Labels are small integers: a label
-// shared by two tensors has the same segments in both.
+//  each tensor's block list), rank, stage; then per cached read: stage, tensor
+//  (0: A, 1: B), block, rank]. Labels are small integers: a label shared by two
+// tensors has the same segments in both. A cached read is a remote brick a
+// process holds from an earlier stage: its home does not send it.
 enum tc_rt_block_plan_field {
   TC_RT_BLOCK_PLAN_RANK = 0, ///< + TC_RT_OPERAND_A, _B, _C
   TC_RT_BLOCK_PLAN_NUM_TASKS = 3,
   TC_RT_BLOCK_PLAN_NUM_STAGES = 4,
-  TC_RT_BLOCK_PLAN_LABELS = 5,
+  TC_RT_BLOCK_PLAN_NUM_CACHED = 5,
+  TC_RT_BLOCK_PLAN_LABELS = 6,
 };
 enum tc_rt_block_task_field {
   TC_RT_BLOCK_TASK_A = 0,
@@ -232,8 +235,18 @@ enum tc_rt_block_task_field {
   TC_RT_BLOCK_TASK_STAGE = 4,
   TC_RT_BLOCK_TASK_FIELDS = 5,
 };
+enum tc_rt_block_cached_field {
+  TC_RT_BLOCK_CACHED_STAGE = 0,
+  TC_RT_BLOCK_CACHED_TENSOR = 1,
+  TC_RT_BLOCK_CACHED_BLOCK = 2,
+  TC_RT_BLOCK_CACHED_RANK = 3,
+  TC_RT_BLOCK_CACHED_FIELDS = 4,
+};
 TC_RT_INLINE int64_t tc_rt_block_plan_tasks(const int64_t *d) {
   return TC_RT_BLOCK_PLAN_LABELS + d[0] + d[1] + d[2];
+}
+TC_RT_INLINE int64_t tc_rt_block_plan_cached(const int64_t *d) {
+  return tc_rt_block_plan_tasks(d) + d[TC_RT_BLOCK_PLAN_NUM_TASKS] * TC_RT_BLOCK_TASK_FIELDS;
 }
 
 //===-- The layouts of TC_RT_API_VERSION 9 ----------------------------------===//
@@ -277,7 +290,11 @@ TC_RT_LAYOUT(TC_RT_BLOCKS_RANK == 0 && TC_RT_BLOCKS_INIT == 1 && TC_RT_BLOCKS_ON
              TC_RT_BLOCKS_ELEM == 3 && TC_RT_BLOCKS_NUM_BLOCKS == 4 &&
              TC_RT_BLOCKS_NUM_SEGMENTS == 5);
 TC_RT_LAYOUT(TC_RT_BLOCK_PLAN_RANK == 0 && TC_RT_BLOCK_PLAN_NUM_TASKS == 3 &&
-             TC_RT_BLOCK_PLAN_NUM_STAGES == 4 && TC_RT_BLOCK_PLAN_LABELS == 5);
+             TC_RT_BLOCK_PLAN_NUM_STAGES == 4 && TC_RT_BLOCK_PLAN_NUM_CACHED == 5 &&
+             TC_RT_BLOCK_PLAN_LABELS == 6);
+TC_RT_LAYOUT(TC_RT_BLOCK_CACHED_STAGE == 0 && TC_RT_BLOCK_CACHED_TENSOR == 1 &&
+             TC_RT_BLOCK_CACHED_BLOCK == 2 && TC_RT_BLOCK_CACHED_RANK == 3 &&
+             TC_RT_BLOCK_CACHED_FIELDS == 4);
 TC_RT_LAYOUT(TC_RT_BLOCK_TASK_A == 0 && TC_RT_BLOCK_TASK_B == 1 && TC_RT_BLOCK_TASK_C == 2 &&
              TC_RT_BLOCK_TASK_RANK == 3 && TC_RT_BLOCK_TASK_STAGE == 4 &&
              TC_RT_BLOCK_TASK_FIELDS == 5);
@@ -729,10 +746,17 @@ struct BlockTaskEntry {
   int64_t a = 0, b = 0, c = 0, rank = 0, stage = 0;
 };
 
+/// A read of a remote A (tensor 0) or B (1) block by `rank` in `stage` that
+/// the rank's cache serves.
+struct BlockCachedRead {
+  int64_t stage = 0, tensor = 0, block = 0, rank = 0;
+};
+
 struct BlockPlanDesc {
   Desc labels[3]; ///< per operand (TC_RT_OPERAND_A, _B, _C)
   std::vector<BlockTaskEntry> tasks;
   int64_t stages = 1;
+  std::vector<BlockCachedRead> cached;
 
   Desc encode() const {
     Desc d(TC_RT_BLOCK_PLAN_LABELS);
@@ -740,12 +764,15 @@ struct BlockPlanDesc {
       d[TC_RT_BLOCK_PLAN_RANK + x] = static_cast<int64_t>(labels[x].size());
     d[TC_RT_BLOCK_PLAN_NUM_TASKS] = static_cast<int64_t>(tasks.size());
     d[TC_RT_BLOCK_PLAN_NUM_STAGES] = stages;
+    d[TC_RT_BLOCK_PLAN_NUM_CACHED] = static_cast<int64_t>(cached.size());
     for (const Desc &l : labels)
       detail::append(d, l);
     for (const BlockTaskEntry &t : tasks) {
       assert(t.stage >= 0 && t.stage < stages && "a task in no stage");
       detail::append(d, {t.a, t.b, t.c, t.rank, t.stage});
     }
+    for (const BlockCachedRead &c : cached)
+      detail::append(d, {c.stage, c.tensor, c.block, c.rank});
     return d;
   }
 };
@@ -756,6 +783,7 @@ public:
   int64_t rank(int x) const { return d[TC_RT_BLOCK_PLAN_RANK + x]; }
   int64_t numTasks() const { return d[TC_RT_BLOCK_PLAN_NUM_TASKS]; }
   int64_t numStages() const { return d[TC_RT_BLOCK_PLAN_NUM_STAGES]; }
+  int64_t numCached() const { return d[TC_RT_BLOCK_PLAN_NUM_CACHED]; }
   Desc labels(int x) const {
     int64_t at = TC_RT_BLOCK_PLAN_LABELS;
     for (int y = 0; y < x; ++y)
@@ -767,14 +795,21 @@ public:
     return {t[TC_RT_BLOCK_TASK_A], t[TC_RT_BLOCK_TASK_B], t[TC_RT_BLOCK_TASK_C],
             t[TC_RT_BLOCK_TASK_RANK], t[TC_RT_BLOCK_TASK_STAGE]};
   }
+  BlockCachedRead cachedRead(int64_t i) const {
+    const int64_t *c = d + tc_rt_block_plan_cached(d) + i * TC_RT_BLOCK_CACHED_FIELDS;
+    return {c[TC_RT_BLOCK_CACHED_STAGE], c[TC_RT_BLOCK_CACHED_TENSOR],
+            c[TC_RT_BLOCK_CACHED_BLOCK], c[TC_RT_BLOCK_CACHED_RANK]};
+  }
   BlockPlanDesc decode() const {
-    BlockPlanDesc x{{labels(0), labels(1), labels(2)}, {}, numStages()};
+    BlockPlanDesc x{{labels(0), labels(1), labels(2)}, {}, numStages(), {}};
     for (int64_t i = 0; i < numTasks(); ++i)
       x.tasks.push_back(task(i));
+    for (int64_t i = 0; i < numCached(); ++i)
+      x.cached.push_back(cachedRead(i));
     return x;
   }
   int64_t size() const {
-    return tc_rt_block_plan_tasks(d) + numTasks() * TC_RT_BLOCK_TASK_FIELDS;
+    return tc_rt_block_plan_cached(d) + numCached() * TC_RT_BLOCK_CACHED_FIELDS;
   }
 
 private:

@@ -129,6 +129,9 @@ defvar BlockSparseOptions = [
   Option<"assignment", "assignment", "std::string", /*default=*/"\"hypergraph\"",
          "Block-sparse task assignment: 'hypergraph' (Krishnamoorthy et al.) or "
          "'next-task' (the locality-oblivious baseline, for comparison)">,
+  Option<"cacheBytes", "cache-bytes", "double", /*default=*/"-1",
+         "Bytes per process for the out-of-core cache of remote bricks (default "
+         "-1: the memory each process's busiest stage leaves)">,
 ];
 
 def PlanBlockSparse : Pass<"tc-plan-block-sparse", "::mlir::ModuleOp"> {
@@ -154,6 +157,13 @@ def PlanBlockSparse : Pass<"tc-plan-block-sparse", "::mlir::ModuleOp"> {
     busiest process receives (each remote brick once per stage, each partial
     sum of a remote C block once). A task whose own bricks exceed the
     aggregate memory is an error naming it.
+
+    Out of core, each process keeps the remote bricks it received in an LRU
+    cache of `cache-bytes` (by default the memory its busiest stage leaves,
+    [K] 6); a later stage reading a brick still cached receives nothing, and
+    the plan records the cache (`cache_per_rank`) and the traffic net of it.
+    A contraction that already has a `tc.block_plan` keeps it (a schedule
+    computed once is reused).
 
     `assignment=next-task` plans the locality-oblivious baseline instead
     ([K] 5.2's NextTask, 6.4's GetNext): tasks in pool order to the process

@@ -402,6 +402,9 @@ struct BlockStageOpLowering : OpConversionPattern<BlockStageOp> {
     for (size_t t = 0; t + 5 <= tasks.size(); t += 5)
       plan.tasks.push_back({tasks[t], tasks[t + 1], tasks[t + 2], tasks[t + 3], tasks[t + 4]});
     plan.stages = op.getStages();
+    ArrayRef<int64_t> cached = op.getCached().value_or(ArrayRef<int64_t>());
+    for (size_t i = 0; i + 4 <= cached.size(); i += 4)
+      plan.cached.push_back({cached[i], cached[i + 1], cached[i + 2], cached[i + 3]});
     RuntimeCallBuilder b(rewriter, op);
     Value stage = arith::IndexCastOp::create(rewriter, op.getLoc(), rewriter.getI64Type(),
                                              adaptor.getStage());

@@ -51,10 +51,11 @@ VALUES = {
     "table": "{out}",
     "imbalance": "0.6",
     "assignment": "next-task",
+    "cache-bytes": "1000000",
 }
 # Options of block-sparse contractions are tried on one (plan-options.mlir has
 # none).
-INPUTS = {"imbalance": "plan-options-blocks.mlir", "assignment": "plan-options-blocks.mlir"}
+INPUTS = {o: "plan-options-blocks.mlir" for o in ["imbalance", "assignment", "cache-bytes"]}
 # tcc's spelling of tc-plan's report files.
 TCC_NAMES = {"report": "plan-report", "table": "plan-table"}
 
