@@ -14,12 +14,13 @@ those blocks stored. With --check-bytes every rank's measured compute-phase
 disk bytes (read + written), bytes sent and bytes received must equal the
 plan's predictions. Prints OK; the working directory is removed at the end.
 """
-import argparse, json, os, re, shutil, subprocess, sys, tempfile, time
+import argparse, json, os, re, subprocess, sys, time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tc_blocks  # noqa: E402
+import tc_run  # noqa: E402
 
 
 def main():
@@ -34,11 +35,7 @@ def main():
     ap.add_argument("--check-bytes", action="store_true")
     ap.add_argument("--save-report")
     a = ap.parse_args()
-    work = tempfile.mkdtemp(prefix="tc-block-sparse-")
-    try:
-        run(a, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    tc_run.in_work_dir("tc-block-sparse-", run, a)
 
 
 def run(a, work):
@@ -65,9 +62,7 @@ def run(a, work):
     args += ["--output", out, "--report", report, "--quiet"]
     if a.scratch:
         args += ["--scratch", a.scratch]
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_rmaps_base_oversubscribe="1",
-               OMPI_MCA_btl_vader_single_copy_mechanism="none")
+    env = tc_run.mpirun_env()
     cmd = ["mpirun", "-np", str(a.np), a.prog] + args
     start = time.time()
     r = subprocess.run(cmd, env=env)
@@ -79,7 +74,7 @@ def run(a, work):
     s = lambda ls: "".join(sub[l] for l in ls)
     csegs = [seg[l] for l in cl]
     cblocks = tc_blocks.symmetric(csegs, a.symmetry)
-    expect = np.einsum(f"{s(al)},{s(bl)}->{s(cl)}", data[an], data[bn])
+    expect = np.einsum(f"{s(al)},{s(bl)}->{s(cl)}", data[an], data[bn], optimize=True)
     if op == "+=":
         expect = expect + data[cn]
     expect = tc_blocks.mask(expect, csegs, cblocks)

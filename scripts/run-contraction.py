@@ -19,10 +19,13 @@ REPORT (the same program's fixed overhead, measured on tiny inputs). The
 working directory (inputs, output, report) is removed when the run ends.
 Needs Debian's numpy and h5py (/usr/bin/python3).
 """
-import argparse, json, os, re, shutil, subprocess, sys, tempfile, time
+import argparse, json, os, re, subprocess, sys, time
 
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tc_run  # noqa: E402
 
 
 def main():
@@ -43,11 +46,7 @@ def main():
     rest = argv[argv.index("--") + 1:] if "--" in argv else []  # the program's own options
     a = ap.parse_args(argv[:len(argv) - len(rest) - (1 if rest or "--" in argv else 0)])
     a.rest = rest
-    work = tempfile.mkdtemp(prefix="tc-run-")
-    try:
-        run(a, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    tc_run.in_work_dir("tc-run-", run, a)
 
 
 def run(a, work):
@@ -78,9 +77,7 @@ def run(a, work):
     args += ["--output", out, "--report", report] + ([] if a.progress else ["--quiet"])
     if a.scratch:
         args += ["--scratch", a.scratch]
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_rmaps_base_oversubscribe="1",
-               OMPI_MCA_btl_vader_single_copy_mechanism="none")
+    env = tc_run.mpirun_env()
     cmd = ["mpirun", "-np", str(a.np), a.prog] + args + a.rest
     start = time.time()
     r = subprocess.run(cmd, env=env)

@@ -437,21 +437,24 @@ LogicalResult BlockStageOp::verify() {
     }
   }
   ArrayRef<int64_t> tasks = getTasks();
-  if (tasks.size() % 5 != 0)
-    return emitOpError() << "tasks hold five integers each (a, b, c, rank, stage), got "
+  if (tasks.size() % 6 != 0)
+    return emitOpError() << "tasks hold six integers each (a, b, c, rank, stage, step), got "
                          << tasks.size();
   if (getStages() < 1)
     return emitOpError() << "a schedule has at least one stage, got " << getStages();
-  for (size_t t = 0; t * 5 < tasks.size(); ++t) {
+  for (size_t t = 0; t * 6 < tasks.size(); ++t) {
+    const int64_t *task = tasks.data() + 6 * t;
     for (int x = 0; x < 3; ++x)
-      if (tasks[5 * t + x] < 0 || tasks[5 * t + x] >= static_cast<int64_t>(blocks[x]))
-        return emitOpError() << "task " << t << " names block " << tasks[5 * t + x] << " of "
+      if (task[x] < 0 || task[x] >= static_cast<int64_t>(blocks[x]))
+        return emitOpError() << "task " << t << " names block " << task[x] << " of "
                              << names[x] << ", which has " << blocks[x] << " present";
-    if (tasks[5 * t + 3] < 0)
-      return emitOpError() << "task " << t << " runs on rank " << tasks[5 * t + 3];
-    if (tasks[5 * t + 4] < 0 || tasks[5 * t + 4] >= getStages())
-      return emitOpError() << "task " << t << " is in stage " << tasks[5 * t + 4] << " of "
+    if (task[3] < 0)
+      return emitOpError() << "task " << t << " runs on rank " << task[3];
+    if (task[4] < 0 || task[4] >= getStages())
+      return emitOpError() << "task " << t << " is in stage " << task[4] << " of "
                            << getStages();
+    if (task[5] < 0)
+      return emitOpError() << "task " << t << " is in step " << task[5];
   }
   ArrayRef<int64_t> cached = getCached().value_or(ArrayRef<int64_t>());
   if (cached.size() % 4 != 0)

@@ -210,17 +210,6 @@ void exchangeInputs(BlockArray *arrays[3], const Touches touch[3], StageBricks &
   MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
 }
 
-/// [K] 6: a remote brick read this stage stays in the rank's cache when its
-/// next read is a cached one; the others are freed.
-void keepCached(BlockArray *arrays[3], StageBricks &bricks, const CacheIndex &cache,
-                int64_t stage) {
-  const int me = ctx().rank;
-  for (int x = 0; x < 2; ++x)
-    for (auto &[block, data] : bricks.held[x])
-      if (arrays[x]->home[block] != me && cache.keepAfter(stage, x, block, me))
-        arrays[x]->cachedRemote[block].swap(data);
-}
-
 /// [K] 5: partial sums of remote C bricks go once to their homes, which add
 /// them in rank order (the same sum on every run).
 template <typename T>
@@ -280,13 +269,25 @@ void runTask(const BlockPlanDescView &plan, BlockArray *arrays[3], const int64_t
   tc_rt_tile_contract(desc.encode().data(), buffers[0], buffers[1], buffers[2], offsets.data());
 }
 
-template <typename T>
-void runStage(const int64_t *desc, const BlockPlanDescView &plan, BlockArray *arrays[3],
-              int64_t stage) {
-  const int me = ctx().rank;
-  blockComm();
+/// The bricks a group of tasks touches, per tensor, with the ranks running
+/// those tasks.
+struct Phase {
   Touches touch[3];
-  std::vector<int64_t> mine;
+  std::vector<int64_t> tasks; ///< this rank's
+};
+
+/// [K] 6.2-6.3: a stage's steps. A brick touched by tasks of several steps
+/// (shared) is read, exchanged and held for the whole stage; one touched by a
+/// single step only for that step. Every brick still moves once per stage.
+struct StagePhases {
+  Phase shared;
+  std::map<int64_t, Phase> steps;
+};
+
+StagePhases phasesOf(const BlockPlanDescView &plan, BlockArray *arrays[3], int64_t stage) {
+  const int me = ctx().rank;
+  StagePhases out;
+  std::map<std::pair<int, int64_t>, std::set<int64_t>> stepsOf;
   for (int64_t t = 0; t < plan.numTasks(); ++t) {
     tc_rt::BlockTaskEntry task = plan.task(t);
     if (task.stage != stage)
@@ -297,37 +298,86 @@ void runStage(const int64_t *desc, const BlockPlanDescView &plan, BlockArray *ar
         fail("block-sparse schedule: task " + std::to_string(t) + " names block " +
              std::to_string(blocks[x]) + " of '" + arrays[x]->name + "', which has " +
              std::to_string(arrays[x]->blocks.size()));
-      touch[x][blocks[x]].insert(static_cast<int>(task.rank));
+      stepsOf[{x, blocks[x]}].insert(task.step);
     }
     if (task.rank == me)
-      mine.push_back(t);
+      out.steps[task.step].tasks.push_back(t);
+    else
+      out.steps[task.step]; // every rank walks every step
   }
-  // The homes' bricks of the stage: each read once ([K] 6.1).
-  StageBricks bricks;
+  for (int64_t t = 0; t < plan.numTasks(); ++t) {
+    tc_rt::BlockTaskEntry task = plan.task(t);
+    if (task.stage != stage)
+      continue;
+    const int64_t blocks[3] = {task.a, task.b, task.c};
+    for (int x = 0; x < 3; ++x) {
+      Phase &p = stepsOf[{x, blocks[x]}].size() > 1 ? out.shared : out.steps[task.step];
+      p.touch[x][blocks[x]].insert(static_cast<int>(task.rank));
+    }
+  }
+  return out;
+}
+
+/// A phase begins: the homes read their bricks (each once per stage, [K] 6.1),
+/// the remote A and B bricks reach the ranks reading them, and partial sums of
+/// remote C bricks start at zero.
+void beginPhase(BlockArray *arrays[3], const Phase &p, StageBricks &bricks,
+                const CacheIndex &cache, int64_t stage) {
+  const int me = ctx().rank;
   for (int x = 0; x < 3; ++x)
-    for (const auto &[block, ranks] : touch[x])
+    for (const auto &[block, ranks] : p.touch[x])
       if (arrays[x]->home[block] == me) {
         std::vector<char> &buf = bricks.held[x][block];
         buf.resize(arrays[x]->blockBytes(block));
         arrays[x]->readHome(block, buf.data());
       }
-  const CacheIndex &cache = cacheIndexOf(desc, plan);
-  exchangeInputs(arrays, touch, bricks, cache, stage);
-  // Partial sums of remote C bricks start at zero.
-  for (const auto &[block, ranks] : touch[2])
+  exchangeInputs(arrays, p.touch, bricks, cache, stage);
+  for (const auto &[block, ranks] : p.touch[2])
     if (arrays[2]->home[block] != me && ranks.count(me))
       bricks.held[2][block].assign(arrays[2]->blockBytes(block), 0);
-  for (int64_t t : mine) {
-    tc_rt::BlockTaskEntry task = plan.task(t);
-    const int64_t blocks[3] = {task.a, task.b, task.c};
-    char *buffers[3] = {bricks.at(0, task.a), bricks.at(1, task.b), bricks.at(2, task.c)};
-    runTask(plan, arrays, blocks, buffers);
-  }
-  reduceOutputs<T>(*arrays[2], touch[2], bricks);
-  keepCached(arrays, bricks, cache, stage);
-  for (const auto &[block, ranks] : touch[2])
+}
+
+/// A phase ends: partial sums reach their homes, which write their C bricks,
+/// remote bricks read again later from the cache stay in it, and the phase's
+/// bricks are freed.
+template <typename T>
+void endPhase(BlockArray *arrays[3], const Phase &p, StageBricks &bricks,
+              const CacheIndex &cache, int64_t stage) {
+  const int me = ctx().rank;
+  reduceOutputs<T>(*arrays[2], p.touch[2], bricks);
+  for (const auto &[block, ranks] : p.touch[2])
     if (arrays[2]->home[block] == me)
       arrays[2]->writeHome(block, bricks.at(2, block));
+  for (int x = 0; x < 3; ++x)
+    for (const auto &[block, ranks] : p.touch[x]) {
+      auto held = bricks.held[x].find(block);
+      if (held == bricks.held[x].end())
+        continue;
+      if (x < 2 && arrays[x]->home[block] != me && cache.keepAfter(stage, x, block, me))
+        arrays[x]->cachedRemote[block].swap(held->second);
+      bricks.held[x].erase(held);
+    }
+}
+
+template <typename T>
+void runStage(const int64_t *desc, const BlockPlanDescView &plan, BlockArray *arrays[3],
+              int64_t stage) {
+  blockComm();
+  const CacheIndex &cache = cacheIndexOf(desc, plan);
+  StagePhases phases = phasesOf(plan, arrays, stage);
+  StageBricks bricks;
+  beginPhase(arrays, phases.shared, bricks, cache, stage);
+  for (auto &[step, phase] : phases.steps) {
+    beginPhase(arrays, phase, bricks, cache, stage);
+    for (int64_t t : phase.tasks) {
+      tc_rt::BlockTaskEntry task = plan.task(t);
+      const int64_t blocks[3] = {task.a, task.b, task.c};
+      char *buffers[3] = {bricks.at(0, task.a), bricks.at(1, task.b), bricks.at(2, task.c)};
+      runTask(plan, arrays, blocks, buffers);
+    }
+    endPhase<T>(arrays, phase, bricks, cache, stage);
+  }
+  endPhase<T>(arrays, phases.shared, bricks, cache, stage);
 }
 
 } // namespace

@@ -48,8 +48,11 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
   ArrayRef<int64_t> taskRank = plan.getTaskRank(), owner = plan.getBrickOwner();
   ArrayRef<int64_t> taskStage =
       plan.getTaskStage() ? plan.getTaskStage().asArrayRef() : ArrayRef<int64_t>();
+  ArrayRef<int64_t> taskStep =
+      plan.getTaskStep() ? plan.getTaskStep().asArrayRef() : ArrayRef<int64_t>();
   if (taskRank.size() != pool.tasks.size() || owner.size() != pool.bricks.size() ||
-      (!taskStage.empty() && taskStage.size() != pool.tasks.size()))
+      (!taskStage.empty() && taskStage.size() != pool.tasks.size()) ||
+      taskStep.size() != taskStage.size())
     return op.emitOpError() << "#tc.block_plan has " << taskRank.size() << " tasks and "
                             << owner.size() << " bricks but the contraction has "
                             << pool.tasks.size() << " and " << pool.bricks.size()
@@ -88,6 +91,7 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
     tasks.push_back(taskRank[t]);
     const int64_t stage = taskStage.empty() ? 0 : taskStage[t];
     tasks.push_back(stage);
+    tasks.push_back(taskStep.empty() ? 0 : taskStep[t]);
     stages = std::max(stages, stage + 1);
   }
   // [K] 6: the reads each process's cache of remote bricks serves, as the

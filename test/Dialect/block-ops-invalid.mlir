@@ -56,8 +56,8 @@ func.func @segments(%s: index, %a: !M, %b: !N, %c: !M) {
 
 !M = !tc.block_array<tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>>
 func.func @fields(%s: index, %a: !M, %b: !M, %c: !M) {
-  // expected-error @+1 {{tasks hold five integers each (a, b, c, rank, stage), got 4}}
-  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 0] stages 1 : !M, !M, !M
+  // expected-error @+1 {{tasks hold six integers each (a, b, c, rank, stage, step), got 5}}
+  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 0, 0] stages 1 : !M, !M, !M
   return
 }
 
@@ -66,7 +66,7 @@ func.func @fields(%s: index, %a: !M, %b: !M, %c: !M) {
 !M = !tc.block_array<tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>>
 func.func @block(%s: index, %a: !M, %b: !M, %c: !M) {
   // expected-error @+1 {{task 0 names block 2 of B, which has 2 present}}
-  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 2, 0, 0, 0] stages 1 : !M, !M, !M
+  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 2, 0, 0, 0, 0] stages 1 : !M, !M, !M
   return
 }
 
@@ -75,7 +75,7 @@ func.func @block(%s: index, %a: !M, %b: !M, %c: !M) {
 !M = !tc.block_array<tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>>
 func.func @stage(%s: index, %a: !M, %b: !M, %c: !M) {
   // expected-error @+1 {{task 0 is in stage 1 of 1}}
-  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 0, 1] stages 1 : !M, !M, !M
+  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 0, 1, 0] stages 1 : !M, !M, !M
   return
 }
 
@@ -84,6 +84,24 @@ func.func @stage(%s: index, %a: !M, %b: !M, %c: !M) {
 !M = !tc.block_array<tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>>
 func.func @rank(%s: index, %a: !M, %b: !M, %c: !M) {
   // expected-error @+1 {{task 0 runs on rank -1}}
-  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, -1, 0] stages 1 : !M, !M, !M
+  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, -1, 0, 0] stages 1 : !M, !M, !M
+  return
+}
+
+// -----
+
+!M = !tc.block_array<tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>>
+func.func @step(%s: index, %a: !M, %b: !M, %c: !M) {
+  // expected-error @+1 {{task 0 is in step -1}}
+  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 0, 0, -1] stages 1 : !M, !M, !M
+  return
+}
+
+// -----
+
+!M = !tc.block_array<tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>>
+func.func @cached(%s: index, %a: !M, %b: !M, %c: !M) {
+  // expected-error @+1 {{cached read 0 (stage 0, tensor 2, block 0, rank 1) names no stage, input block or process}}
+  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [] cached [0, 2, 0, 1] stages 1 : !M, !M, !M
   return
 }

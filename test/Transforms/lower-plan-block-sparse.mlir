@@ -15,7 +15,7 @@
 // CHECK: %[[C:.*]] = tc.block_array "C" homes [0, 0] init zero {on_disk}
 // CHECK: %[[TWO:.*]] = arith.constant 2 : index
 // CHECK: scf.for %[[S:.*]] = %{{.*}} to %[[TWO]]
-// CHECK-NEXT: tc.block_stage %[[S]], %[[C]][0, 1] += %[[A]][0, 2] * %[[B]][2, 1] tasks [0, 0, 0, 1, 0, 1, 1, 1, 1, 1] stages 2
+// CHECK-NEXT: tc.block_stage %[[S]], %[[C]][0, 1] += %[[A]][0, 2] * %[[B]][2, 1] tasks [0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 0] stages 2
 // CHECK: tc.block_store %[[C]]
 // CHECK: func.func @tc_main()
 // CHECK-NEXT: call @matmul()

@@ -1,22 +1,15 @@
 //===- BrickAssignmentTest.cpp - in-memory traffic of a task assignment ---===//
 #include "TC/Analysis/BrickAssignment.h"
 
+#include "TinyPools.h"
+
 #include <gtest/gtest.h>
 
 using namespace mlir::tc;
 
 namespace {
 
-/// C[i,j] = A[i,k] * B[k,j], two segments of one element per label, all
-/// blocks present: 8 tasks, 4 bricks of 8 bytes per tensor.
-BlockTaskPool tinyMatmul() {
-  BlockContraction c;
-  c.labelSegments = {{1, 1}, {1, 1}, {1, 1}};
-  c.aLabels = {0, 2};
-  c.bLabels = {2, 1};
-  c.cLabels = {0, 1};
-  return buildTaskPool(c, 8);
-}
+using pools::tinyMatmul;
 
 TEST(BrickAssignment, RemoteBricksAreFetchedOnceAndPartialSumsSentOnce) {
   BlockTaskPool pool = tinyMatmul();

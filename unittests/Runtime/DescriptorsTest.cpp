@@ -242,9 +242,9 @@ TEST(Descriptors, BlockArrayMatchesTheCompiler) {
 
 TEST(Descriptors, BlockPlanMatchesTheCompiler) {
   // tc.block_stage %s, %C[0, 1] += %A[0, 2] * %B[2, 1]
-  //   tasks [0, 0, 0, 1, 0, 1, 1, 1, 1, 1] cached [1, 1, 0, 1] stages 2
-  BlockPlanDesc p{{{0, 2}, {2, 1}, {0, 1}}, {{0, 0, 0, 1, 0}, {1, 1, 1, 1, 1}}, 2, {{1, 1, 0, 1}}};
-  Desc expect = {2, 2, 2, 2, 2, 1, 0, 2, 2, 1, 0, 1, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 1};
+  //   tasks [0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1] cached [1, 1, 0, 1] stages 2
+  BlockPlanDesc p{{{0, 2}, {2, 1}, {0, 1}}, {{0, 0, 0, 1, 0, 0}, {1, 1, 1, 1, 1, 1}}, 2, {{1, 1, 0, 1}}};
+  Desc expect = {2, 2, 2, 2, 2, 1, 0, 2, 2, 1, 0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1};
   EXPECT_EQ(p.encode(), expect);
   BlockPlanDescView v(expect.data());
   EXPECT_EQ(v.numTasks(), 2);
@@ -254,6 +254,7 @@ TEST(Descriptors, BlockPlanMatchesTheCompiler) {
   EXPECT_EQ(v.task(1).rank, 1);
   EXPECT_EQ(v.task(1).stage, 1);
   EXPECT_EQ(v.task(0).c, 0);
+  EXPECT_EQ(v.task(1).step, 1);
   EXPECT_EQ(v.cachedRead(0).tensor, 1);
   EXPECT_EQ(v.cachedRead(0).rank, 1);
   EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));

@@ -422,9 +422,11 @@ def TC_BlockStageOp : TC_Op<"block_stage"> {
   let summary = "One stage of a block-sparse contraction's schedule: C += A * B on its tasks";
   let description = [{
     Runs the tasks of stage `stage` (an index, so that a loop runs the stages)
-    of the schedule `tasks`: five integers per task, its A, B and C blocks
+    of the schedule `tasks`: six integers per task, its A, B and C blocks
     (indices in each tensor's present blocks, row-major in segment ids), the
-    process running it and its stage. The labels name each operand's
+    process running it, its stage and its read-once step within the stage
+    ([K] 6.2: bricks the stage's steps share are held for the whole stage,
+    the others only for their step). The labels name each operand's
     dimensions (small integers; a label shared by two operands has the same
     segments in both). Per stage each home reads its bricks the stage touches,
     sends the remote A and B bricks to the processes whose tasks read them,
@@ -436,7 +438,7 @@ def TC_BlockStageOp : TC_Op<"block_stage"> {
     that read is one of these.
 
     ```mlir
-    tc.block_stage %s, %C[0, 1] += %A[0, 2] * %B[2, 1] tasks [0, 0, 0, 0, 0] stages 1
+    tc.block_stage %s, %C[0, 1] += %A[0, 2] * %B[2, 1] tasks [0, 0, 0, 0, 0, 0] stages 1
       : !tc.block_array<...>, !tc.block_array<...>, !tc.block_array<...>
     ```
   }];

@@ -216,7 +216,7 @@ TC_RT_INLINE int64_t tc_rt_blocks_list(const int64_t *d) {
 // A block-sparse contraction's schedule (Krishnamoorthy et al. sections 5-6):
 // [rank_a, rank_b, rank_c, num_tasks, num_stages, num_cached, labels_a[rank_a],
 //  labels_b[rank_b], labels_c[rank_c], then per task: a, b, c (block indices in
-//  each tensor's block list), rank, stage; then per cached read: stage, tensor
+//  each tensor's block list), rank, stage, step; then per cached read: stage, tensor
 //  (0: A, 1: B), block, rank]. Labels are small integers: a label shared by two
 // tensors has the same segments in both. A cached read is a remote brick a
 // process holds from an earlier stage: its home does not send it.
@@ -233,7 +233,8 @@ enum tc_rt_block_task_field {
   TC_RT_BLOCK_TASK_C = 2,
   TC_RT_BLOCK_TASK_RANK = 3,
   TC_RT_BLOCK_TASK_STAGE = 4,
-  TC_RT_BLOCK_TASK_FIELDS = 5,
+  TC_RT_BLOCK_TASK_STEP = 5, ///< read-once step within the stage ([K] 6.2)
+  TC_RT_BLOCK_TASK_FIELDS = 6,
 };
 enum tc_rt_block_cached_field {
   TC_RT_BLOCK_CACHED_STAGE = 0,
@@ -297,7 +298,7 @@ TC_RT_LAYOUT(TC_RT_BLOCK_CACHED_STAGE == 0 && TC_RT_BLOCK_CACHED_TENSOR == 1 &&
              TC_RT_BLOCK_CACHED_FIELDS == 4);
 TC_RT_LAYOUT(TC_RT_BLOCK_TASK_A == 0 && TC_RT_BLOCK_TASK_B == 1 && TC_RT_BLOCK_TASK_C == 2 &&
              TC_RT_BLOCK_TASK_RANK == 3 && TC_RT_BLOCK_TASK_STAGE == 4 &&
-             TC_RT_BLOCK_TASK_FIELDS == 5);
+             TC_RT_BLOCK_TASK_STEP == 5 && TC_RT_BLOCK_TASK_FIELDS == 6);
 #undef TC_RT_LAYOUT
 
 #ifdef __cplusplus
@@ -743,7 +744,7 @@ private:
 //===-- tc_rt_block_stage -----------------------------------------------------===//
 
 struct BlockTaskEntry {
-  int64_t a = 0, b = 0, c = 0, rank = 0, stage = 0;
+  int64_t a = 0, b = 0, c = 0, rank = 0, stage = 0, step = 0;
 };
 
 /// A read of a remote A (tensor 0) or B (1) block by `rank` in `stage` that
@@ -769,7 +770,7 @@ struct BlockPlanDesc {
       detail::append(d, l);
     for (const BlockTaskEntry &t : tasks) {
       assert(t.stage >= 0 && t.stage < stages && "a task in no stage");
-      detail::append(d, {t.a, t.b, t.c, t.rank, t.stage});
+      detail::append(d, {t.a, t.b, t.c, t.rank, t.stage, t.step});
     }
     for (const BlockCachedRead &c : cached)
       detail::append(d, {c.stage, c.tensor, c.block, c.rank});
@@ -792,8 +793,8 @@ public:
   }
   BlockTaskEntry task(int64_t i) const {
     const int64_t *t = d + tc_rt_block_plan_tasks(d) + i * TC_RT_BLOCK_TASK_FIELDS;
-    return {t[TC_RT_BLOCK_TASK_A], t[TC_RT_BLOCK_TASK_B], t[TC_RT_BLOCK_TASK_C],
-            t[TC_RT_BLOCK_TASK_RANK], t[TC_RT_BLOCK_TASK_STAGE]};
+    return {t[TC_RT_BLOCK_TASK_A],    t[TC_RT_BLOCK_TASK_B],     t[TC_RT_BLOCK_TASK_C],
+            t[TC_RT_BLOCK_TASK_RANK], t[TC_RT_BLOCK_TASK_STAGE], t[TC_RT_BLOCK_TASK_STEP]};
   }
   BlockCachedRead cachedRead(int64_t i) const {
     const int64_t *c = d + tc_rt_block_plan_cached(d) + i * TC_RT_BLOCK_CACHED_FIELDS;

@@ -399,8 +399,9 @@ struct BlockStageOpLowering : OpConversionPattern<BlockStageOp> {
     for (int x = 0; x < 3; ++x)
       plan.labels[x].assign(labels[x].begin(), labels[x].end());
     ArrayRef<int64_t> tasks = op.getTasks();
-    for (size_t t = 0; t + 5 <= tasks.size(); t += 5)
-      plan.tasks.push_back({tasks[t], tasks[t + 1], tasks[t + 2], tasks[t + 3], tasks[t + 4]});
+    for (size_t t = 0; t + 6 <= tasks.size(); t += 6)
+      plan.tasks.push_back(
+          {tasks[t], tasks[t + 1], tasks[t + 2], tasks[t + 3], tasks[t + 4], tasks[t + 5]});
     plan.stages = op.getStages();
     ArrayRef<int64_t> cached = op.getCached().value_or(ArrayRef<int64_t>());
     for (size_t i = 0; i + 4 <= cached.size(); i += 4)
