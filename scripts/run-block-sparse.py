@@ -88,17 +88,7 @@ def run(a, work):
     print(f"ran in {elapsed:.1f} s (mpirun -np {a.np}); relative error {err:.3e} against numpy einsum")
     ok = ok and err <= 1e-12
     rep = json.load(open(report))
-    for rank in rep["ranks"]:
-        c = rank["compute"]
-        disk = c["bytes_read"] + c["bytes_written"]
-        print(f"rank {rank['rank']}: disk {disk:.0f} (predicted {c['predicted_disk_bytes']:.0f}), "
-              f"sent {c['bytes_sent']:.0f} (predicted {c['predicted_comm_bytes']:.0f}), "
-              f"received {c['bytes_received']:.0f} (predicted {c.get('predicted_received_bytes', -1):.0f})")
-        if a.check_bytes and (disk != c["predicted_disk_bytes"] or
-                              c["bytes_sent"] != c["predicted_comm_bytes"] or
-                              c.get("predicted_received_bytes", -1) != c["bytes_received"]):
-            print("FAIL: measured bytes differ from the plan's prediction")
-            ok = False
+    ok = tc_run.report_bytes(rep, a.check_bytes, require_received=True) and ok
     if a.save_report:
         with open(a.save_report, "w") as f:
             json.dump(rep, f)

@@ -102,21 +102,7 @@ def run(a, work):
         print(f"FAIL: the output dataset '{cn}' is {stored}, not {np.dtype(dtype)}")
         ok = False
     rep = json.load(open(report))
-    for rank in rep["ranks"]:
-        c = rank["compute"]
-        disk = c["bytes_read"] + c["bytes_written"]
-        line = (f"rank {rank['rank']}: disk {disk:.0f} (predicted {c['predicted_disk_bytes']:.0f}), "
-                f"sent {c['bytes_sent']:.0f} (predicted {c['predicted_comm_bytes']:.0f})")
-        if "predicted_received_bytes" in c:  # fused programs predict both directions
-            line += (f", received {c['bytes_received']:.0f} "
-                     f"(predicted {c['predicted_received_bytes']:.0f})")
-        print(line)
-        if a.check_bytes and (disk != c["predicted_disk_bytes"] or
-                              c["bytes_sent"] != c["predicted_comm_bytes"] or
-                              c.get("predicted_received_bytes", c["bytes_received"]) !=
-                              c["bytes_received"]):
-            print("FAIL: measured bytes differ from the plan's prediction")
-            ok = False
+    ok = tc_run.report_bytes(rep, a.check_bytes) and ok
     if a.max_rss_over:
         base_path, allowed = a.max_rss_over.rsplit(":", 1)
         base = max(r["peak_rss_bytes"] for r in json.load(open(base_path))["ranks"])

@@ -19,3 +19,28 @@ def mpirun_env():
     return dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                 OMPI_MCA_rmaps_base_oversubscribe="1",
                 OMPI_MCA_btl_vader_single_copy_mechanism="none")
+
+
+def report_bytes(rep, check, require_received=False):
+    """Prints every rank's measured compute-phase bytes beside the plan's
+    prediction (disk = read + written; received where the plan predicts it per
+    rank); with `check`, False when any differs (or, with `require_received`,
+    when the received bytes are not predicted)."""
+    ok = True
+    for rank in rep["ranks"]:
+        c = rank["compute"]
+        disk = c["bytes_read"] + c["bytes_written"]
+        line = (f"rank {rank['rank']}: disk {disk:.0f} (predicted {c['predicted_disk_bytes']:.0f}), "
+                f"sent {c['bytes_sent']:.0f} (predicted {c['predicted_comm_bytes']:.0f})")
+        received = c.get("predicted_received_bytes")
+        if received is not None:
+            line += f", received {c['bytes_received']:.0f} (predicted {received:.0f})"
+        print(line)
+        if received is None and require_received:
+            received = -1
+        if check and (disk != c["predicted_disk_bytes"] or
+                      c["bytes_sent"] != c["predicted_comm_bytes"] or
+                      (received is not None and received != c["bytes_received"])):
+            print("FAIL: measured bytes differ from the plan's prediction")
+            ok = False
+    return ok

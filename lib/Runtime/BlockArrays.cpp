@@ -286,7 +286,8 @@ struct StagePhases {
 
 StagePhases phasesOf(const BlockPlanDescView &plan, BlockArray *arrays[3], int64_t stage) {
   const int me = ctx().rank;
-  StagePhases out;
+  std::vector<tc_rt::BlockTaskEntry> tasks;
+  std::vector<int64_t> ids;
   std::map<std::pair<int, int64_t>, std::set<int64_t>> stepsOf;
   for (int64_t t = 0; t < plan.numTasks(); ++t) {
     tc_rt::BlockTaskEntry task = plan.task(t);
@@ -300,18 +301,18 @@ StagePhases phasesOf(const BlockPlanDescView &plan, BlockArray *arrays[3], int64
              std::to_string(arrays[x]->blocks.size()));
       stepsOf[{x, blocks[x]}].insert(task.step);
     }
-    if (task.rank == me)
-      out.steps[task.step].tasks.push_back(t);
-    else
-      out.steps[task.step]; // every rank walks every step
+    tasks.push_back(task);
+    ids.push_back(t);
   }
-  for (int64_t t = 0; t < plan.numTasks(); ++t) {
-    tc_rt::BlockTaskEntry task = plan.task(t);
-    if (task.stage != stage)
-      continue;
+  StagePhases out;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const tc_rt::BlockTaskEntry &task = tasks[i];
+    Phase &step = out.steps[task.step]; // every rank walks every step
+    if (task.rank == me)
+      step.tasks.push_back(ids[i]);
     const int64_t blocks[3] = {task.a, task.b, task.c};
     for (int x = 0; x < 3; ++x) {
-      Phase &p = stepsOf[{x, blocks[x]}].size() > 1 ? out.shared : out.steps[task.step];
+      Phase &p = stepsOf[{x, blocks[x]}].size() > 1 ? out.shared : step;
       p.touch[x][blocks[x]].insert(static_cast<int>(task.rank));
     }
   }
