@@ -135,9 +135,22 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
                                << attr.getValue();
     return success();
   }
+  if (attr.getName() == getFlopsAttrName()) {
+    auto dict = dyn_cast<DictionaryAttr>(attr.getValue());
+    auto isCount = [&](StringRef key) {
+      auto f = dict ? dict.getAs<FloatAttr>(key) : FloatAttr();
+      return f && f.getValueAsDouble() >= 0;
+    };
+    if (!isa<ContractOp>(op) || !dict || dict.size() != 2 || !isCount("before") ||
+        !isCount("after"))
+      return op->emitOpError() << "'" << getFlopsAttrName()
+                               << "' is {before = F, after = F} (non-negative flop counts) "
+                                  "on a tc.contract";
+    return success();
+  }
   return op->emitOpError() << "unknown tc attribute '" << attr.getName().getValue()
                            << "'; tc defines only '" << getMachineAttrName() << "', '"
                            << getPlanAttrName() << "', '" << getFusionAttrName() << "', '"
-                           << getFusionPlanAttrName() << "' and '" << getBlockPlanAttrName()
-                           << "' as discardable attributes";
+                           << getFusionPlanAttrName() << "', '" << getBlockPlanAttrName()
+                           << "' and '" << getFlopsAttrName() << "' as discardable attributes";
 }

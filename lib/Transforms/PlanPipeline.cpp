@@ -1,7 +1,8 @@
 //===- PlanPipeline.cpp - the tc-plan pass --------------------------------===//
 //
 // Planning in the order its decisions depend on each other: machine (and, for
-// several process counts, one copy of each function per count); Krishnamoorthy
+// several process counts, one copy of each function per count); operation
+// minimization of products of several tensors; Krishnamoorthy
 // et al.'s schedules of block-sparse contractions; Cociorva et
 // al.'s fusion and distribution of operator trees; Gao et al.'s algorithm and
 // distributions, read order and tiles of single contractions; then the report.
@@ -46,6 +47,9 @@ void addPlanPasses(OpPassManager &pm, const Options &options) {
                                       options.specializeProcs.end());
     pm.addPass(createSpecializeProcs(specialize));
   }
+  MinimizeOperationsOptions minimize;
+  minimize.tolerance = options.tolerance;
+  pm.addPass(createMinimizeOperations(minimize));
   PlanBlockSparseOptions blockSparse;
   blockSparse.imbalance = options.imbalance;
   blockSparse.assignment = options.assignment;

@@ -40,6 +40,10 @@ def TC_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getFusionPlanAttrName() { return "tc.fusion_plan"; }
     /// Name of the attribute holding a block-sparse contraction's plan.
     static constexpr ::llvm::StringLiteral getBlockPlanAttrName() { return "tc.block_plan"; }
+    /// Name of the attribute tc-minimize-operations leaves on a product's last
+    /// contraction: {before = f64, after = f64}, the flops of the product as
+    /// one loop nest and of the tree it became.
+    static constexpr ::llvm::StringLiteral getFlopsAttrName() { return "tc.flops"; }
   private:
     void registerAttributes();
   public:

@@ -175,6 +175,31 @@ def PlanBlockSparse : Pass<"tc-plan-block-sparse", "::mlir::ModuleOp"> {
   let options = BlockSparseOptions;
 }
 
+defvar MinimizeOperationsOptions = [
+  Option<"tolerance", "tolerance", "double", /*default=*/"0.02",
+         "Operation minimization: relative flop difference within which the tree "
+         "with the smaller largest intermediate is preferred">,
+];
+
+def MinimizeOperations : Pass<"tc-minimize-operations", "::mlir::ModuleOp"> {
+  let dependentDialects = ["::mlir::tc::TCDialect"];
+  let summary = "Factor every tc.multi_contract into its cheapest tree of binary contractions";
+  let description = [{
+    Operation minimization, the Tensor Contraction Engine's first stage
+    (docs/Derivations.md D34): each `tc.multi_contract` (a product of n
+    tensors summed over the labels absent from its result) becomes the tree of
+    `tc.contract`s with the fewest flops, found by an exact search over the
+    subsets of its operands; among trees within `tolerance` (relative) of the
+    fewest flops, the one whose largest intermediate is smallest. The last
+    contraction produces the result (accumulating into the op's `+=` value);
+    the others produce intermediates whose labels are in order of first
+    appearance. The last carries `tc.flops = {before = F, after = F}`: the
+    product's flops as one loop nest and as the tree. Block-sparse operands
+    are refused by name.
+  }];
+  let options = MinimizeOperationsOptions;
+}
+
 def SelectAlgorithm : Pass<"tc-select-algorithm", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tc::TCDialect"];
   let summary = "Choose in-core or out-of-core, the communication method, the parallel algorithm and the distributions";
@@ -291,14 +316,15 @@ def PlanPipeline : Pass<"tc-plan", "::mlir::ModuleOp"> {
   let description = [{
     Runs the planning passes in the order their decisions depend on each other:
     `tc-set-machine`, `tc-specialize-procs` (when `specialize-procs` lists
-    process counts), `tc-plan-block-sparse` (contractions over block-sparse
-    tensors), `tc-fuse-distribute`
+    process counts), `tc-minimize-operations` (products of several tensors
+    into trees of binary contractions), `tc-plan-block-sparse` (contractions
+    over block-sparse tensors), `tc-fuse-distribute`
     (Cociorva et al.'s fusion and
     distribution of operator trees), `tc-select-algorithm`, `tc-place-io` and
     `tc-solve-tiles` (Gao et al.'s plan of every other contraction), then
     `tc-plan-report`. Its options are the options of `tc-set-machine`,
-    `tc-specialize-procs`, `tc-plan-block-sparse`, `tc-fuse-distribute` and
-    `tc-plan-report` (the same declarations), each
+    `tc-specialize-procs`, `tc-minimize-operations`, `tc-plan-block-sparse`,
+    `tc-fuse-distribute` and `tc-plan-report` (the same declarations), each
     forwarded to its pass, e.g.
     `--tc-plan="procs=4 mem=64MB net-bw=200MB/s disk-bw=8MB/s report=plan.json"`.
 
@@ -307,7 +333,8 @@ def PlanPipeline : Pass<"tc-plan", "::mlir::ModuleOp"> {
     --mlir-print-debug-counter` counts the searches).
   }];
   let options = !listconcat(MachineFileOption, MachineOptions, SpecializeProcsOptions,
-                            BlockSparseOptions, FusionOptions, ReportOptions);
+                            MinimizeOperationsOptions, BlockSparseOptions, FusionOptions,
+                            ReportOptions);
   let dependentDialects = ["::mlir::tc::TCDialect"];
 }
 

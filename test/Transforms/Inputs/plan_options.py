@@ -1,5 +1,5 @@
-"""Every option of tc-set-machine, tc-specialize-procs, tc-plan-block-sparse,
-tc-fuse-distribute and tc-plan-report reaches
+"""Every option of tc-set-machine, tc-specialize-procs, tc-minimize-operations,
+tc-plan-block-sparse, tc-fuse-distribute and tc-plan-report reaches
 its pass through tc-plan and through tcc.
 
 Option lists come from `tc-opt --help`, so an option added to a pass is checked
@@ -20,10 +20,11 @@ import shlex
 import subprocess
 import sys
 
-SUBPASSES = ["tc-set-machine", "tc-specialize-procs", "tc-plan-block-sparse",
-             "tc-fuse-distribute", "tc-plan-report"]
-CHAIN = ["tc-set-machine", "tc-specialize-procs", "tc-plan-block-sparse", "tc-fuse-distribute",
-         "tc-select-algorithm", "tc-place-io", "tc-solve-tiles", "tc-plan-report"]
+SUBPASSES = ["tc-set-machine", "tc-specialize-procs", "tc-minimize-operations",
+             "tc-plan-block-sparse", "tc-fuse-distribute", "tc-plan-report"]
+CHAIN = ["tc-set-machine", "tc-specialize-procs", "tc-minimize-operations", "tc-plan-block-sparse",
+         "tc-fuse-distribute", "tc-select-algorithm", "tc-place-io", "tc-solve-tiles",
+         "tc-plan-report"]
 
 # A value differing from the default, with an effect on plan-options.mlir. "{out}"
 # is a file the run writes, compared too.
@@ -52,10 +53,12 @@ VALUES = {
     "imbalance": "0.6",
     "assignment": "next-task",
     "cache-bytes": "1000000",
+    "tolerance": "0.05",
 }
 # Options of block-sparse contractions are tried on one (plan-options.mlir has
 # none).
 INPUTS = {o: "plan-options-blocks.mlir" for o in ["imbalance", "assignment", "cache-bytes"]}
+INPUTS["tolerance"] = "plan-options-product.mlir"
 # tcc's spelling of tc-plan's report files.
 TCC_NAMES = {"report": "plan-report", "table": "plan-table"}
 
