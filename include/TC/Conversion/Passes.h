@@ -7,6 +7,7 @@
 #ifndef TC_CONVERSION_PASSES_H
 #define TC_CONVERSION_PASSES_H
 
+#include "TC/Conversion/LinalgToTC/LinalgToTC.h"
 #include "TC/Conversion/TCToLinalg/TCToLinalg.h"
 #include "TC/Conversion/TCToRuntime/TCToRuntime.h"
 

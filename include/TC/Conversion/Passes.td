@@ -11,6 +11,29 @@
 include "mlir/Pass/PassBase.td"
 
 //===----------------------------------------------------------------------===//
+// LinalgToTC
+//===----------------------------------------------------------------------===//
+
+def RaiseLinalgToTC : Pass<"tc-raise-linalg"> {
+  let summary = "Raise contraction-shaped linalg ops to tc.contract";
+  let description = [{
+    Rewrites every linalg op on static f32 or f64 tensors that has the shape
+    of the contraction interface (two inputs and one init, projected-
+    permutation indexing maps, a multiply-add body, at least one reduction
+    loop): `linalg.matmul`, `linalg.batch_matmul`, `linalg.contract` and such a
+    `linalg.generic`, into `tc.contract %init[out] += %a[..] * %b[..]` with one
+    label per loop (`d0`, `d1`, ...), or the `=` form when the init is a
+    `linalg.fill` of zero. So a compiler that produces linalg can hand its
+    contractions to `tc-plan` and `tc-lower-plan`. Other linalg ops, and
+    contractions on buffers or dynamic shapes, are left alone.
+
+    The pattern is public: `populateLinalgToTCPatterns` in
+    `include/TC/Conversion/LinalgToTC/LinalgToTC.h`.
+  }];
+  let dependentDialects = ["::mlir::tc::TCDialect"];
+}
+
+//===----------------------------------------------------------------------===//
 // TCToLinalg
 //===----------------------------------------------------------------------===//
 
