@@ -60,6 +60,12 @@ struct TreeRow {
   double memBytes, commSeconds;
 };
 
+/// A product of several tensors tc-minimize-operations factored.
+struct Product {
+  std::string op;
+  double before, after; ///< flops as one loop nest and as the tree
+};
+
 struct TreeEntry {
   std::string function;
   int64_t procs = 0; ///< of its function's machine
@@ -207,14 +213,26 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
       if (auto plan = op->getAttrOfType<BlockPlanAttr>(TCDialect::getBlockPlanAttrName()))
         blockPlans.emplace_back(describeLocation(op.getLoc()), plan);
     });
+    // Products factored by tc-minimize-operations: their flops before and after.
+    std::vector<Product> products;
+    module.walk([&](ContractOp op) {
+      if (auto flops = op->getAttrOfType<DictionaryAttr>(TCDialect::getFlopsAttrName()))
+        products.push_back({describeLocation(op.getLoc()),
+                            flops.getAs<FloatAttr>("before").getValueAsDouble(),
+                            flops.getAs<FloatAttr>("after").getValueAsDouble()});
+    });
     if (!reportPath.empty() && failed(write(reportPath, [&](llvm::raw_ostream &os) {
-          writeJson(os, *machine, entries, problems, trees, blockPlans);
+          writeJson(os, *machine, entries, problems, trees, blockPlans, products);
         })))
       return signalPassFailure();
     if (!tablePath.empty() && failed(write(tablePath, [&](llvm::raw_ostream &os) {
           writeTable(os, *machine, entries, problems);
           writeTreeTables(os, *machine, trees);
           writeBlockTables(os, blockPlans);
+          for (const Product &p : products)
+            os << "product " << p.op << "  (tc-minimize-operations: "
+               << llvm::format("%.4g", p.before) << " flops as one loop nest, "
+               << llvm::format("%.4g", p.after) << " as a tree of binary contractions)\n";
         })))
       return signalPassFailure();
   }
@@ -235,7 +253,8 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                         const std::vector<Entry> &entries,
                         const std::vector<ContractionProblem> &problems,
                         const std::vector<TreeEntry> &trees,
-                        const std::vector<std::pair<std::string, BlockPlanAttr>> &blockPlans) {
+                        const std::vector<std::pair<std::string, BlockPlanAttr>> &blockPlans,
+                        const std::vector<Product> &products) {
     llvm::json::OStream j(os, 2);
     j.object([&] {
       j.attributeObject("machine", [&] {
@@ -355,6 +374,14 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                 for (double v : values.asArrayRef())
                   j.value(v);
               });
+          });
+      });
+      j.attributeArray("products", [&] {
+        for (const Product &p : products)
+          j.object([&] {
+            j.attribute("op", p.op);
+            j.attribute("flops_before", p.before);
+            j.attribute("flops_after", p.after);
           });
       });
     });
