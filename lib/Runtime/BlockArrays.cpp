@@ -128,10 +128,11 @@ using Touches = std::map<int64_t, std::set<int>>;
 
 enum { TagA = 1, TagB = 2, TagC = 3 };
 
-/// Reads of remote bricks a rank's cache serves, (tensor, block, rank), and
-/// where each rank reads each remote brick: what a stage needs to know about
-/// the cache ([K] 6). Built once per schedule.
-struct CacheIndex {
+/// What the stages need to know about a schedule, built once per schedule:
+/// each stage's tasks, the reads of remote bricks a rank's cache serves and
+/// where each rank reads each remote brick ([K] 6).
+struct ScheduleIndex {
+  std::map<int64_t, std::vector<int64_t>> tasksOf; ///< stage -> its tasks, in order
   std::set<std::tuple<int64_t, int64_t, int64_t, int64_t>> cached; ///< stage, x, block, rank
   /// (x, block, rank) -> the stages, ascending, in which the rank's tasks read it.
   std::map<std::tuple<int64_t, int64_t, int64_t>, std::vector<int64_t>> readsAt;
@@ -149,18 +150,28 @@ struct CacheIndex {
   }
 };
 
-const CacheIndex &cacheIndexOf(const int64_t *desc, const BlockPlanDescView &plan) {
-  static std::map<const int64_t *, CacheIndex> indexes;
+/// The index of the schedule `desc`, checking once that its tasks name blocks
+/// the arrays have.
+const ScheduleIndex &scheduleIndexOf(const int64_t *desc, const BlockPlanDescView &plan,
+                                     BlockArray *arrays[3]) {
+  static std::map<const int64_t *, ScheduleIndex> indexes;
   auto [it, fresh] = indexes.try_emplace(desc);
   if (!fresh)
     return it->second;
-  CacheIndex &index = it->second;
+  ScheduleIndex &index = it->second;
   for (int64_t i = 0; i < plan.numCached(); ++i) {
     tc_rt::BlockCachedRead c = plan.cachedRead(i);
     index.cached.insert({c.stage, c.tensor, c.block, c.rank});
   }
   for (int64_t t = 0; t < plan.numTasks(); ++t) {
     tc_rt::BlockTaskEntry task = plan.task(t);
+    const int64_t blocks[3] = {task.a, task.b, task.c};
+    for (int x = 0; x < 3; ++x)
+      if (blocks[x] < 0 || blocks[x] >= static_cast<int64_t>(arrays[x]->blocks.size()))
+        fail("block-sparse schedule: task " + std::to_string(t) + " names block " +
+             std::to_string(blocks[x]) + " of '" + arrays[x]->name + "', which has " +
+             std::to_string(arrays[x]->blocks.size()));
+    index.tasksOf[task.stage].push_back(t);
     index.readsAt[{0, task.a, task.rank}].push_back(task.stage);
     index.readsAt[{1, task.b, task.rank}].push_back(task.stage);
   }
@@ -174,7 +185,7 @@ const CacheIndex &cacheIndexOf(const int64_t *desc, const BlockPlanDescView &pla
 /// [K] 5: the homes send each remote A and B brick once to every rank reading
 /// it, unless the rank's cache holds it ([K] 6); bytes counted on both sides.
 void exchangeInputs(BlockArray *arrays[3], const Touches touch[3], StageBricks &bricks,
-                    const CacheIndex &cache, int64_t stage) {
+                    const ScheduleIndex &cache, int64_t stage) {
   const int me = ctx().rank;
   std::vector<MPI_Request> requests;
   for (int x = 0; x < 2; ++x) {
@@ -284,36 +295,29 @@ struct StagePhases {
   std::map<int64_t, Phase> steps;
 };
 
-StagePhases phasesOf(const BlockPlanDescView &plan, BlockArray *arrays[3], int64_t stage) {
+StagePhases phasesOf(const BlockPlanDescView &plan, const ScheduleIndex &index,
+                     int64_t stage) {
   const int me = ctx().rank;
+  auto found = index.tasksOf.find(stage);
+  if (found == index.tasksOf.end())
+    return {};
   std::vector<tc_rt::BlockTaskEntry> tasks;
-  std::vector<int64_t> ids;
   std::map<std::pair<int, int64_t>, std::set<int64_t>> stepsOf;
-  for (int64_t t = 0; t < plan.numTasks(); ++t) {
-    tc_rt::BlockTaskEntry task = plan.task(t);
-    if (task.stage != stage)
-      continue;
-    const int64_t blocks[3] = {task.a, task.b, task.c};
-    for (int x = 0; x < 3; ++x) {
-      if (blocks[x] < 0 || blocks[x] >= static_cast<int64_t>(arrays[x]->blocks.size()))
-        fail("block-sparse schedule: task " + std::to_string(t) + " names block " +
-             std::to_string(blocks[x]) + " of '" + arrays[x]->name + "', which has " +
-             std::to_string(arrays[x]->blocks.size()));
-      stepsOf[{x, blocks[x]}].insert(task.step);
-    }
-    tasks.push_back(task);
-    ids.push_back(t);
+  for (int64_t t : found->second) {
+    tasks.push_back(plan.task(t));
+    const tc_rt::BlockTaskEntry &task = tasks.back();
+    for (auto [x, block] : {std::pair<int, int64_t>{0, task.a}, {1, task.b}, {2, task.c}})
+      stepsOf[{x, block}].insert(task.step);
   }
   StagePhases out;
   for (size_t i = 0; i < tasks.size(); ++i) {
     const tc_rt::BlockTaskEntry &task = tasks[i];
     Phase &step = out.steps[task.step]; // every rank walks every step
     if (task.rank == me)
-      step.tasks.push_back(ids[i]);
-    const int64_t blocks[3] = {task.a, task.b, task.c};
-    for (int x = 0; x < 3; ++x) {
-      Phase &p = stepsOf[{x, blocks[x]}].size() > 1 ? out.shared : step;
-      p.touch[x][blocks[x]].insert(static_cast<int>(task.rank));
+      step.tasks.push_back(found->second[i]);
+    for (auto [x, block] : {std::pair<int, int64_t>{0, task.a}, {1, task.b}, {2, task.c}}) {
+      Phase &p = stepsOf[{x, block}].size() > 1 ? out.shared : step;
+      p.touch[x][block].insert(static_cast<int>(task.rank));
     }
   }
   return out;
@@ -323,7 +327,7 @@ StagePhases phasesOf(const BlockPlanDescView &plan, BlockArray *arrays[3], int64
 /// the remote A and B bricks reach the ranks reading them, and partial sums of
 /// remote C bricks start at zero.
 void beginPhase(BlockArray *arrays[3], const Phase &p, StageBricks &bricks,
-                const CacheIndex &cache, int64_t stage) {
+                const ScheduleIndex &cache, int64_t stage) {
   const int me = ctx().rank;
   for (int x = 0; x < 3; ++x)
     for (const auto &[block, ranks] : p.touch[x])
@@ -343,7 +347,7 @@ void beginPhase(BlockArray *arrays[3], const Phase &p, StageBricks &bricks,
 /// bricks are freed.
 template <typename T>
 void endPhase(BlockArray *arrays[3], const Phase &p, StageBricks &bricks,
-              const CacheIndex &cache, int64_t stage) {
+              const ScheduleIndex &cache, int64_t stage) {
   const int me = ctx().rank;
   reduceOutputs<T>(*arrays[2], p.touch[2], bricks);
   for (const auto &[block, ranks] : p.touch[2])
@@ -364,8 +368,8 @@ template <typename T>
 void runStage(const int64_t *desc, const BlockPlanDescView &plan, BlockArray *arrays[3],
               int64_t stage) {
   blockComm();
-  const CacheIndex &cache = cacheIndexOf(desc, plan);
-  StagePhases phases = phasesOf(plan, arrays, stage);
+  const ScheduleIndex &cache = scheduleIndexOf(desc, plan, arrays);
+  StagePhases phases = phasesOf(plan, cache, stage);
   StageBricks bricks;
   beginPhase(arrays, phases.shared, bricks, cache, stage);
   for (auto &[step, phase] : phases.steps) {

@@ -27,6 +27,19 @@ static Value functionArgument(Value v) {
   return isa_and_nonnull<BlockArgument>(v) ? v : Value();
 }
 
+std::string arrayName(func::FuncOp func, Value operand, Role role) {
+  std::string name = kDefaultNames[role];
+  if (Value v = operand ? functionArgument(operand) : Value())
+    if (auto attr = func.getArgAttrOfType<StringAttr>(cast<BlockArgument>(v).getArgNumber(),
+                                                      "tc.name"))
+      name = attr.str();
+  // The result's name (its HDF5 dataset) may also sit on the function result.
+  if (role == RC)
+    if (auto attr = func.getResultAttrOfType<StringAttr>(0, "tc.name"))
+      name = attr.str();
+  return name;
+}
+
 LogicalResult ContractionLowering::checkShape() {
   Block &body = func.getBody().front();
   auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
@@ -176,17 +189,7 @@ LogicalResult ContractionLowering::buildArrays() {
     for (int64_t d : order)
       a.labels.push_back((*labels[x])[d]);
     a.fileDims = order;
-    a.name = kDefaultNames[x];
-    Value v = operands[x] ? functionArgument(operands[x]) : Value();
-    if (v) {
-      auto arg = cast<BlockArgument>(v);
-      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.name"))
-        a.name = name.str();
-    }
-    // The result's name (its HDF5 dataset) may also sit on the function result.
-    if (x == RC)
-      if (auto name = func.getResultAttrOfType<StringAttr>(0, "tc.name"))
-        a.name = name.str();
+    a.name = arrayName(func, operands[x], static_cast<Role>(x));
     for (const std::string &l : a.labels) {
       a.extents.push_back(problem.extents.at(l));
       int64_t dim = -1;

@@ -32,6 +32,12 @@ namespace mlir::tc::lowering {
 enum Role { RA = 0, RB = 1, RC = 2 };
 const char *const kDefaultNames[3] = {"A", "B", "C"};
 
+/// The HDF5 dataset (or group) and --input key of a contraction's operand:
+/// the `tc.name` of the function argument it comes from (through a
+/// tc.redistribute), for the result that of the function's result, else A, B
+/// or C.
+std::string arrayName(func::FuncOp func, Value operand, Role role);
+
 struct ArrayInfo {
   std::string name;
   std::vector<std::string> labels; ///< in stored order

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BlockSparseLowering.h"
+#include "ContractionLowering.h"
 #include "PlanProblems.h"
 #include "ProgramEntry.h"
 #include "TC/Analysis/BlockSparse.h"
@@ -22,29 +23,13 @@
 using namespace mlir;
 using namespace mlir::tc;
 
-namespace {
-
-/// The HDF5 group of an operand: its argument's (or the result's) tc.name,
-/// else A, B or C.
-std::string arrayName(func::FuncOp func, Value operand, int x) {
-  static const char *const defaults[3] = {"A", "B", "C"};
-  if (x == 2)
-    if (auto name = func.getResultAttrOfType<StringAttr>(0, "tc.name"))
-      return name.str();
-  if (auto arg = dyn_cast_or_null<BlockArgument>(operand))
-    if (arg.getOwner()->getParentOp() == func.getOperation())
-      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "tc.name"))
-        return name.str();
-  return defaults[x];
-}
-
-} // namespace
-
 LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp func,
                                                     const MachineModel &machine) {
   auto plan = op->getAttrOfType<BlockPlanAttr>(TCDialect::getBlockPlanAttrName());
-  const int64_t elemBytes = op.getResult().getType().getElementType().isF32() ? 4 : 8;
-  BlockTaskPool pool = buildTaskPool(buildBlockContraction(op), elemBytes);
+  // The pool as tc-plan-block-sparse built it (same element size).
+  const BlockContraction problem = buildBlockContraction(op);
+  BlockTaskPool pool = buildTaskPool(
+      problem, forElementType(machine, op.getResult().getType().getElementType()).elemBytes);
   ArrayRef<int64_t> taskRank = plan.getTaskRank(), owner = plan.getBrickOwner();
   ArrayRef<int64_t> taskStage =
       plan.getTaskStage() ? plan.getTaskStage().asArrayRef() : ArrayRef<int64_t>();
@@ -109,12 +94,11 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
                      indexOf[brick.tensor].at(brick.block), hit.rank});
     }
   }
-  BlockContraction problem = buildBlockContraction(op);
   auto labels = [](const std::vector<int> &l) { return SmallVector<int64_t>(l.begin(), l.end()); };
 
   std::string names[3];
   for (int x = 0; x < 3; ++x)
-    names[x] = arrayName(func, named[x], x);
+    names[x] = lowering::arrayName(func, named[x], static_cast<lowering::Role>(x));
   if (names[0] == names[1] || names[0] == names[2] || names[1] == names[2])
     return op.emitOpError() << "arrays need distinct names (tc.name), got '" << names[0]
                             << "', '" << names[1] << "', '" << names[2] << "'";
