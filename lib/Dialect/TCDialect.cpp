@@ -148,9 +148,32 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
                                   "on a tc.contract";
     return success();
   }
+  if (attr.getName() == getNameAttrName()) {
+    if (!isa<ContractOp, SumOp, MultiContractOp>(op) || !isa<StringAttr>(attr.getValue()) ||
+        cast<StringAttr>(attr.getValue()).empty())
+      return op->emitOpError() << "'" << getNameAttrName()
+                               << "' is a non-empty string on a tc.contract, tc.sum or "
+                                  "tc.multi_contract (on arguments and results it names "
+                                  "datasets)";
+    return success();
+  }
+  if (attr.getName() == getStatementAttrName()) {
+    if (!isa<func::FuncOp>(op) || !isa<StringAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << getStatementAttrName()
+                               << "' is a string on a func.func";
+    return success();
+  }
+  if (attr.getName() == getIntermediateAttrName()) {
+    if (!isa<func::FuncOp>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << getIntermediateAttrName()
+                               << "' is a unit attribute on a func.func";
+    return success();
+  }
   return op->emitOpError() << "unknown tc attribute '" << attr.getName().getValue()
                            << "'; tc defines only '" << getMachineAttrName() << "', '"
                            << getPlanAttrName() << "', '" << getFusionAttrName() << "', '"
                            << getFusionPlanAttrName() << "', '" << getBlockPlanAttrName()
-                           << "' and '" << getFlopsAttrName() << "' as discardable attributes";
+                           << "', '" << getFlopsAttrName() << "', '" << getNameAttrName()
+                           << "', '" << getStatementAttrName() << "' and '"
+                           << getIntermediateAttrName() << "' as discardable attributes";
 }

@@ -90,11 +90,21 @@ static ParseResult parseLabeledOp(OpAsmParser &parser, OperationState &result) {
            << (hasInit ? "an accumulator %C[...] must be followed by '+='"
                        : "'+=' needs an accumulator: write %C[...] += ...");
 
+  // An optional coefficient: `0.5 * %A[...] * ...`.
+  double scale = 1.0;
   SmallVector<OpAsmParser::UnresolvedOperand> inputs;
   SmallVector<Attribute> inputLabels;
+  OptionalParseResult first = parser.parseOptionalOperand(inputs.emplace_back());
+  if (first.has_value() && failed(*first))
+    return failure();
+  if (!first.has_value() &&
+      (parser.parseFloat(scale) || parser.parseStar() || parser.parseOperand(inputs.back())))
+    return failure();
   do {
+    if (inputLabels.size() == inputs.size() && parser.parseOperand(inputs.emplace_back()))
+      return failure();
     ArrayAttr labels;
-    if (parser.parseOperand(inputs.emplace_back()) || parseLabels(parser, labels))
+    if (parseLabels(parser, labels))
       return failure();
     inputLabels.push_back(labels);
   } while (succeeded(parser.parseOptionalStar()));
@@ -119,6 +129,8 @@ static ParseResult parseLabeledOp(OpAsmParser &parser, OperationState &result) {
   auto &props = result.getOrAddProperties<typename OpTy::Properties>();
   props.input_labels = b.getArrayAttr(inputLabels);
   props.result_labels = resultLabels;
+  if (scale != 1.0)
+    props.scale = b.getF64FloatAttr(scale);
   props.operandSegmentSizes = {static_cast<int32_t>(inputs.size()),
                                static_cast<int32_t>(hasInit)};
   return success();
@@ -131,6 +143,10 @@ static void printLabeledOp(OpTy op, OpAsmPrinter &p) {
     p << init;
   printLabels(p, op, op.getResultLabels());
   p << (op.getInit() ? " += " : " = ");
+  if (op.getScale().convertToDouble() != 1.0) {
+    p.printFloat(op.getScale());
+    p << " * ";
+  }
   llvm::interleave(
       llvm::seq<unsigned>(0, op.getInputs().size()), p,
       [&](unsigned i) {
@@ -139,7 +155,7 @@ static void printLabeledOp(OpTy op, OpAsmPrinter &p) {
       },
       " * ");
   p.printOptionalAttrDict(op->getAttrs(),
-                          {"input_labels", "result_labels", "operandSegmentSizes"});
+                          {"input_labels", "result_labels", "operandSegmentSizes", "scale"});
   p << " : ";
   llvm::interleaveComma(op.getInputs().getTypes(), p);
   p << " -> " << op.getResult().getType();

@@ -161,7 +161,7 @@ void storeBlockOutput(BlockArray &a) {
   if (c.options.output.empty())
     return;
   std::string path;
-  hid_t file = createOutputFile(path);
+  hid_t file = runOutputFile(path);
   const std::string where = "group '" + a.name + "' of " + path;
   hid_t group = H5Gcreate2(file, a.name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (group < 0)
@@ -206,7 +206,6 @@ void storeBlockOutput(BlockArray &a) {
   H5Sclose(space);
   H5Dclose(values);
   H5Gclose(group);
-  publishOutputFile(file, path);
 }
 
 } // namespace tc::rt

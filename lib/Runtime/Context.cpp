@@ -207,6 +207,7 @@ extern "C" void tc_rt_plan_per_rank(const double *sent, const double *received, 
   Context &c = ctx();
   c.predictedComm += sent[c.rank];
   c.predictedReceived = std::max(0.0, c.predictedReceived) + received[c.rank];
+  ++c.receivedPredictions;
 }
 
 extern "C" void tc_rt_plan_disk_per_rank(const double *disk, int64_t n) {

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,20 @@ struct Options {
   int repeat = 1; ///< --repeat: run the program this many times (timing)
 };
 
+/// One statement of a program (a function tc_main calls,
+/// tc_rt_begin_statement): its name and the rank's counters and predictions
+/// when it began, so the report gives each statement's share.
+struct StatementMark {
+  std::string name;
+  bool intermediate = false; ///< its result is an intermediate, not an output
+  Counters counters[NumPhases];
+  double predictedDisk = 0, predictedComm = 0, predictedReceived = 0;
+  int receivedPredictions = 0; ///< Context::receivedPredictions when it began
+  /// Whether the statement predicted its received bytes per rank (a fused
+  /// program's tc_rt_plan_per_rank), given the count when the next began.
+  bool receivedPredicted(int countAtEnd) const { return countAtEnd > receivedPredictions; }
+};
+
 struct Context {
   Options options;
   int rank = 0, size = 1;
@@ -53,10 +68,20 @@ struct Context {
   /// Bytes this rank is predicted to receive (tc_rt_plan_per_rank); -1: not
   /// predicted separately (single contractions receive what they send).
   double predictedReceived = -1;
+  int receivedPredictions = 0; ///< calls of tc_rt_plan_per_rank so far
   int64_t chunkBytes = 64 << 20;
   /// The process counts a program specialized for several has plans for
   /// (tc_rt_plan_for_procs), in the order registered.
   std::vector<int64_t> plannedProcs;
+  /// The statements of this run, in order (empty: tc_main calls no
+  /// tc_rt_begin_statement).
+  std::vector<StatementMark> statements;
+  /// The current statement stores its result as an intermediate: later
+  /// statements read it back (Hdf5IO.cpp) and it is no output.
+  bool storingIntermediate = false;
+  /// Intermediates stored in this run: arrays of these names load from the
+  /// intermediates file, not from --input.
+  std::set<std::string> storedIntermediates;
   // Progress line.
   bool running = false; ///< inside tc_main (a tcc program's run)
   double startTime = 0, lastProgress = -1e30;

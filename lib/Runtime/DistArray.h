@@ -241,10 +241,14 @@ void releaseArrays();
 /// Loads the initial contents (HDF5 input, random values or zeros).
 void loadInitial(DistArray &a);
 
-/// Loads this process's block of a slice from the array's input (fused programs).
+/// Loads this process's block of a slice from the array's input (fused
+/// programs): an intermediate an earlier statement stored, an --input file or
+/// random values.
 void loadSlice(DistArray &a);
-/// Writes this process's block of a slice into the output file, created on the
-/// first call; finishStore closes it and renames it into place.
+/// Writes this process's block of a slice into its dataset of the run's output
+/// file (or, while the statement's result is an intermediate, of the
+/// intermediates file), created on the first call; finishStore closes the
+/// dataset.
 void storeSlice(DistArray &a);
 void finishStore(DistArray &a);
 
@@ -255,11 +259,21 @@ template <typename T> void allreduceOver(T *data, int64_t n, MPI_Comm comm);
 /// Writes the array's global contents to the output HDF5 file.
 void storeOutput(DistArray &a);
 
-/// The run's output file under a temporary name (`path`), created
-/// collectively for parallel HDF5; removed if the run fails.
+/// A new output file under a temporary name (`path`), created collectively for
+/// parallel HDF5; removed if the run fails.
 int64_t createOutputFile(std::string &path);
 /// Closes it and renames it to --output (collective).
 void publishOutputFile(int64_t file, const std::string &path);
+/// The run's output file (every output tensor one dataset or group of it),
+/// created collectively on first use; closeRunFiles publishes it.
+int64_t runOutputFile(std::string &path);
+/// The file holding the intermediates statements hand to later ones (parallel
+/// HDF5 next to --output, else in --scratch), created collectively on first
+/// use and unlinked at once: it has no name while the run uses it.
+int64_t intermediatesFile();
+/// The end of a run (collective): publishes the output file, closes the
+/// intermediates file.
+void closeRunFiles();
 
 } // namespace tc::rt
 

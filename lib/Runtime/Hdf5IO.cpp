@@ -219,11 +219,9 @@ std::string typeName(hid_t type) {
 }
 
 template <typename T>
-void loadFromHdf5(DistArray &a, const std::string &file, const Selection &owned) {
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (f < 0)
-    fail("cannot open input file " + file + " for array '" + a.name + "'");
+/// Reads this process's part of `a` from dataset a.name of the open file `f`
+/// (`file` names it in messages).
+void loadFromHdf5(DistArray &a, hid_t f, const std::string &file, const Selection &owned) {
   hid_t ds = H5Dopen2(f, a.name.c_str(), H5P_DEFAULT);
   if (ds < 0)
     fail("input file " + file + " has no dataset '" + a.name + "'");
@@ -274,7 +272,19 @@ void loadFromHdf5(DistArray &a, const std::string &file, const Selection &owned)
   });
   H5Sclose(space);
   H5Dclose(ds);
-  H5Fclose(f);
+}
+
+template <typename T> void loadOnes(DistArray &a, const Selection &owned) {
+  // A dimension summed at load (D30) sums that many ones.
+  double value = 1;
+  for (int64_t e : a.summedExtent)
+    value *= static_cast<double>(e);
+  std::vector<T> tmp;
+  forEachRowChunk(owned, sizeof(T), [&](const Box &c) {
+    tmp.assign(product(c.len), static_cast<T>(value));
+    transferBox(a, false, c.storeStart, c.len, tmp.data(), c.len, Shape(a.rank(), 0),
+                "initial rows");
+  });
 }
 
 template <typename T> void loadRandom(DistArray &a, const Selection &owned) {
@@ -339,6 +349,11 @@ void loadInitial(DistArray &a) {
   Context &c = ctx();
   if (a.init == TC_RT_INIT_ZERO || (a.init == TC_RT_INIT_ROOT_INPUT && c.rank != 0))
     return;
+  if (a.init == TC_RT_INIT_ONES) {
+    Selection owned = ownedRuns(a);
+    withElement(a.elem, [&](auto zero) { loadOnes<decltype(zero)>(a, owned); });
+    return;
+  }
   loadSlice(a);
 }
 
@@ -346,9 +361,19 @@ void loadSlice(DistArray &a) {
   Context &c = ctx();
   Selection owned = ownedRuns(a);
   auto in = c.options.inputs.find(a.name);
-  if (in != c.options.inputs.end())
-    withElement(a.elem, [&](auto zero) { loadFromHdf5<decltype(zero)>(a, in->second, owned); });
-  else if (c.options.randomInputs)
+  if (c.storedIntermediates.count(a.name)) {
+    withElement(a.elem, [&](auto zero) {
+      loadFromHdf5<decltype(zero)>(a, intermediatesFile(), "the intermediates file", owned);
+    });
+  } else if (in != c.options.inputs.end()) {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    hid_t f = H5Fopen(in->second.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+      fail("cannot open input file " + in->second + " for array '" + a.name + "'");
+    withElement(a.elem,
+                [&](auto zero) { loadFromHdf5<decltype(zero)>(a, f, in->second, owned); });
+    H5Fclose(f);
+  } else if (c.options.randomInputs)
     withElement(a.elem, [&](auto zero) { loadRandom<decltype(zero)>(a, owned); });
   else
     fail("no input for array '" + a.name + "': pass --input " + a.name +
@@ -357,38 +382,74 @@ void loadSlice(DistArray &a) {
 
 namespace {
 
-/// An output file being written: a temporary name until every rank is done.
-struct OutputFile {
-  hid_t file = -1, dataset = -1, space = -1;
-  std::string path;
+/// A dataset being written, in the run's output file or, for a statement's
+/// intermediate, in the intermediates file.
+struct OpenDataset {
+  hid_t dataset = -1, space = -1;
+  std::string path; ///< of its file, for messages
 };
 
-std::map<const DistArray *, OutputFile> &openOutputs() {
-  static std::map<const DistArray *, OutputFile> outputs;
-  return outputs;
+std::map<const DistArray *, OpenDataset> &openDatasets() {
+  static std::map<const DistArray *, OpenDataset> datasets;
+  return datasets;
 }
 
-/// The output file of `a`, created (collectively) on first use.
-OutputFile &outputOf(DistArray &a) {
+} // namespace
+
+/// The run's output file (a temporary name until the run ends) and the
+/// intermediates file, created collectively on first use.
+struct RunFiles {
+  hid_t output = -1, intermediates = -1;
+  std::string outputPath;
+};
+RunFiles &runFiles() {
+  static RunFiles files;
+  return files;
+}
+
+hid_t runOutputFile(std::string &path) {
+  RunFiles &f = runFiles();
+  if (f.output < 0)
+    f.output = createOutputFile(f.outputPath);
+  path = f.outputPath;
+  return f.output;
+}
+
+namespace {
+
+/// The dataset of `a`, created (collectively) on first use: in the output file,
+/// or in the intermediates file when the current statement's result is an
+/// intermediate (an existing dataset of the name, an earlier value, is
+/// overwritten).
+OpenDataset &datasetOf(DistArray &a) {
   Context &c = ctx();
-  auto it = openOutputs().find(&a);
-  if (it != openOutputs().end())
+  auto it = openDatasets().find(&a);
+  if (it != openDatasets().end())
     return it->second;
-  OutputFile out;
-  out.file = createOutputFile(out.path);
+  OpenDataset out;
+  hid_t file;
+  if (c.storingIntermediate) {
+    file = intermediatesFile();
+    out.path = "the intermediates file";
+  } else {
+    file = runOutputFile(out.path);
+  }
   auto dims = hs(a.fileExtents());
   out.space = dataspaceOf(dims);
   hid_t type = a.elem == TC_RT_F32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
-  out.dataset = H5Dcreate2(out.file, a.name.c_str(), type, out.space,
-                           H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (c.storingIntermediate && H5Lexists(file, a.name.c_str(), H5P_DEFAULT) > 0)
+    out.dataset = H5Dopen2(file, a.name.c_str(), H5P_DEFAULT);
+  else
+    out.dataset = H5Dcreate2(file, a.name.c_str(), type, out.space, H5P_DEFAULT, H5P_DEFAULT,
+                             H5P_DEFAULT);
   if (out.dataset < 0)
     fail("cannot create dataset '" + a.name + "' in " + out.path);
-  return openOutputs()[&a] = out;
+  return openDatasets()[&a] = out;
 }
 
 /// Writes this process's block (if it is the copy that writes) at the array's
 /// place in the tensor.
-template <typename T> void writeOwnBlock(DistArray &a, OutputFile &out) {
+template <typename T> void writeOwnBlock(DistArray &a, OpenDataset &out) {
   if (!writesOwnBlock(a))
     return;
   std::vector<T> tmp, reordered;
@@ -414,22 +475,72 @@ template <typename T> void writeOwnBlock(DistArray &a, OutputFile &out) {
 
 } // namespace
 
+hid_t intermediatesFile() {
+  Context &c = ctx();
+  RunFiles &f = runFiles();
+  if (f.intermediates >= 0)
+    return f.intermediates;
+  // Next to the output (a file system every rank shares), else in --scratch.
+  std::string dir = c.options.scratch;
+  if (!c.options.output.empty()) {
+    size_t slash = c.options.output.rfind('/');
+    dir = slash == std::string::npos ? "." : c.options.output.substr(0, slash + 1);
+  }
+  const std::string path =
+      dir + (dir.empty() || dir.back() == '/' ? "" : "/") + ".tc-intermediates-" +
+      std::to_string(c.jobId) + ".h5";
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
+  f.intermediates = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  H5Pclose(fapl);
+  if (f.intermediates < 0)
+    fail("cannot create the intermediates file " + path);
+  // Writes are visible to every rank once they return: a later statement
+  // reads what other ranks wrote after the store's barrier.
+  if (H5Fset_mpi_atomicity(f.intermediates, true) < 0)
+    fail("cannot make the intermediates file " + path + " atomic");
+  // Every rank has it open: the name goes at once, so however the run ends
+  // nothing is left behind.
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (c.rank == 0)
+    std::remove(path.c_str());
+  return f.intermediates;
+}
+
+void closeRunFiles() {
+  Context &c = ctx();
+  RunFiles &f = runFiles();
+  if (f.output >= 0) {
+    publishOutputFile(f.output, f.outputPath);
+    f.output = -1;
+  }
+  if (f.intermediates >= 0) {
+    H5Fclose(f.intermediates);
+    f.intermediates = -1;
+  }
+  c.storedIntermediates.clear();
+}
+
 void storeSlice(DistArray &a) {
-  if (ctx().options.output.empty())
+  if (ctx().options.output.empty() && !ctx().storingIntermediate)
     return;
-  OutputFile &out = outputOf(a);
+  OpenDataset &out = datasetOf(a);
   withElement(a.elem, [&](auto zero) { writeOwnBlock<decltype(zero)>(a, out); });
 }
 
 void finishStore(DistArray &a) {
   Context &c = ctx();
-  if (c.options.output.empty())
+  if (c.options.output.empty() && !c.storingIntermediate)
     return;
-  OutputFile out = outputOf(a);
-  openOutputs().erase(&a);
+  OpenDataset out = datasetOf(a);
+  openDatasets().erase(&a);
   H5Sclose(out.space);
   H5Dclose(out.dataset);
-  publishOutputFile(out.file, out.path);
+  if (c.storingIntermediate) {
+    MPI_Barrier(MPI_COMM_WORLD); // every block written before any is read
+    c.storedIntermediates.insert(a.name);
+  }
 }
 
 hid_t createOutputFile(std::string &path) {

@@ -132,6 +132,8 @@ void appendCounters(std::string &out, const Counters &k, double predictedDisk,
   out += "}";
 }
 
+std::string statementsReport();
+
 double baselineRss = 0;
 std::vector<double> runSeconds; ///< compute seconds of each run (--repeat)
 
@@ -159,8 +161,16 @@ void writeReport() {
   std::copy(runSeconds.begin(), runSeconds.end(), mine.begin() + kRuns);
   std::vector<double> all(c.rank == 0 ? n * c.size : 0);
   MPI_Gather(mine.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  const std::string statements = statementsReport();
   if (c.rank != 0 || c.options.report.empty())
     return;
+  // Received bytes are predicted per rank when every statement predicts them
+  // (fused programs); a single contraction receives what it sends.
+  bool receivedPredicted = c.predictedReceived >= 0;
+  for (size_t s = 0; s < c.statements.size(); ++s)
+    receivedPredicted &= c.statements[s].receivedPredicted(
+        s + 1 < c.statements.size() ? c.statements[s + 1].receivedPredictions
+                                    : c.receivedPredictions);
   auto unpack = [&](const double *v) {
     Counters k;
     k.bytesSent = v[0], k.bytesReceived = v[1], k.bytesRead = v[2], k.bytesWritten = v[3];
@@ -179,7 +189,8 @@ void writeReport() {
     for (int p = 0; p < NumPhases; ++p) {
       Counters k = unpack(all.data() + r * n + kPerPhase * p);
       out += std::string(", \"") + kPhaseNames[p] + "\": ";
-      appendCounters(out, k, predicted[0], predicted[1], predicted[2], p == Compute);
+      appendCounters(out, k, predicted[0], predicted[1], receivedPredicted ? predicted[2] : -1,
+                     p == Compute);
       total[p].bytesSent += k.bytesSent, total[p].bytesReceived += k.bytesReceived;
       total[p].bytesRead += k.bytesRead, total[p].bytesWritten += k.bytesWritten;
       total[p].flops += k.flops;
@@ -201,9 +212,11 @@ void writeReport() {
   for (int p = 0; p < NumPhases; ++p) {
     out += std::string(p ? ", \"" : "\"") + kPhaseNames[p] + "\": ";
     appendCounters(out, total[p], totalPredicted[0], totalPredicted[1],
-                   c.predictedReceived >= 0 ? totalPredicted[2] : -1, p == Compute);
+                   receivedPredicted ? totalPredicted[2] : -1, p == Compute);
   }
   out += "}";
+  if (!c.statements.empty())
+    out += statements;
   if (runs > 1) { // a run takes as long as its slowest rank; the best run
     double best = 1e300;
     for (int k = 0; k < runs; ++k) {
@@ -222,7 +235,85 @@ void writeReport() {
                  c.options.report.c_str());
 }
 
+/// Each statement's compute counters and predictions on every rank, summed
+/// over the ranks per statement (bytes, flops; seconds: the slowest rank), then
+/// per rank, as JSON.
+std::string statementsReport() {
+  Context &c = ctx();
+  const size_t n = c.statements.size();
+  constexpr int kFields = 10; // 7 counters, predicted disk, comm, received
+  // This rank's deltas: from each statement's mark to the next (the last to now).
+  std::vector<double> mine(n * kFields);
+  for (size_t s = 0; s < n; ++s) {
+    const StatementMark &m = c.statements[s];
+    const StatementMark *next = s + 1 < n ? &c.statements[s + 1] : nullptr;
+    const Counters &end = next ? next->counters[Compute] : c.counters[Compute];
+    const Counters &begin = m.counters[Compute];
+    double *v = mine.data() + s * kFields;
+    v[0] = end.bytesSent - begin.bytesSent, v[1] = end.bytesReceived - begin.bytesReceived;
+    v[2] = end.bytesRead - begin.bytesRead, v[3] = end.bytesWritten - begin.bytesWritten;
+    v[4] = end.flops - begin.flops, v[5] = end.seconds - begin.seconds;
+    v[6] = end.peakRss;
+    v[7] = (next ? next->predictedDisk : c.predictedDisk) - m.predictedDisk;
+    v[8] = (next ? next->predictedComm : c.predictedComm) - m.predictedComm;
+    double received = next ? next->predictedReceived : std::max(0.0, c.predictedReceived);
+    v[9] = m.receivedPredicted(next ? next->receivedPredictions : c.receivedPredictions)
+               ? received - m.predictedReceived
+               : -1;
+  }
+  std::vector<double> all(c.rank == 0 ? mine.size() * c.size : 0);
+  MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
+             static_cast<int>(mine.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (c.rank != 0)
+    return "";
+  auto counters = [](const double *v) {
+    Counters k;
+    k.bytesSent = v[0], k.bytesReceived = v[1], k.bytesRead = v[2], k.bytesWritten = v[3];
+    k.flops = v[4], k.seconds = v[5], k.peakRss = v[6];
+    return k;
+  };
+  std::string out = ",\n  \"statements\": [";
+  for (size_t s = 0; s < n; ++s) {
+    Counters total;
+    double predicted[3] = {0, 0, 0};
+    std::string ranks;
+    for (int r = 0; r < c.size; ++r) {
+      const double *v = all.data() + (r * n + s) * kFields;
+      Counters k = counters(v);
+      total.bytesSent += k.bytesSent, total.bytesReceived += k.bytesReceived;
+      total.bytesRead += k.bytesRead, total.bytesWritten += k.bytesWritten;
+      total.flops += k.flops, total.seconds = std::max(total.seconds, k.seconds);
+      total.peakRss = std::max(total.peakRss, k.peakRss);
+      for (int x = 0; x < 3; ++x)
+        predicted[x] += v[7 + x];
+      ranks += std::string(r ? ", " : "") + "{\"rank\": " + std::to_string(r) + ", \"compute\": ";
+      appendCounters(ranks, k, v[7], v[8], v[9], true);
+      ranks += "}";
+    }
+    const bool received = all[s * kFields + 9] >= 0;
+    out += std::string(s ? "," : "") + "\n    {\"name\": \"" + c.statements[s].name +
+           "\", \"result\": \"" + (c.statements[s].intermediate ? "intermediate" : "output") +
+           "\", \"compute\": ";
+    appendCounters(out, total, predicted[0], predicted[1], received ? predicted[2] : -1, true);
+    out += ", \"ranks\": [" + ranks + "]}";
+  }
+  return out + "\n  ]";
+}
+
 } // namespace
+
+extern "C" void tc_rt_begin_statement(const char *name, int64_t intermediate) {
+  Context &c = ctx();
+  StatementMark m;
+  m.name = name;
+  m.intermediate = intermediate != 0;
+  std::copy(c.counters, c.counters + NumPhases, m.counters);
+  m.predictedDisk = c.predictedDisk, m.predictedComm = c.predictedComm;
+  m.predictedReceived = std::max(0.0, c.predictedReceived);
+  m.receivedPredictions = c.receivedPredictions;
+  c.statements.push_back(m);
+  c.storingIntermediate = m.intermediate;
+}
 
 int main(int argc, char **argv) {
   const char *slash = std::strrchr(argv[0], '/');
@@ -258,12 +349,15 @@ int main(int argc, char **argv) {
         k = Counters();
       c.predictedDisk = c.predictedComm = c.plannedFlops = 0;
       c.predictedReceived = -1;
+      c.receivedPredictions = 0;
+      c.statements.clear();
     }
     c.running = true;
     tc_main();
     c.running = false;
     setPhase(Idle);
     runSeconds.push_back(c.counters[Compute].seconds);
+    closeRunFiles();
     releaseArrays();
     releaseBlockArrays();
   }

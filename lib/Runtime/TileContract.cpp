@@ -143,13 +143,15 @@ void packSummed(const Operand<T> &x, const Shape &keep, const Shape &summed,
 
 CBLAS_TRANSPOSE flag(bool trans) { return trans ? CblasTrans : CblasNoTrans; }
 
-/// C(M x N) += A(M x K) * B(K x N), C not transposed.
-void gemm(Mat<double> c, Mat<double> a, Mat<double> b, int64_t M, int64_t N, int64_t K) {
-  cblas_dgemm(CblasRowMajor, flag(a.trans), flag(b.trans), M, N, K, 1.0, a.data, a.ld, b.data,
+/// C(M x N) += alpha * A(M x K) * B(K x N), C not transposed.
+void gemm(Mat<double> c, Mat<double> a, Mat<double> b, int64_t M, int64_t N, int64_t K,
+          double alpha) {
+  cblas_dgemm(CblasRowMajor, flag(a.trans), flag(b.trans), M, N, K, alpha, a.data, a.ld, b.data,
               b.ld, 1.0, c.data, c.ld);
 }
-void gemm(Mat<float> c, Mat<float> a, Mat<float> b, int64_t M, int64_t N, int64_t K) {
-  cblas_sgemm(CblasRowMajor, flag(a.trans), flag(b.trans), M, N, K, 1.0f, a.data, a.ld, b.data,
+void gemm(Mat<float> c, Mat<float> a, Mat<float> b, int64_t M, int64_t N, int64_t K,
+          float alpha) {
+  cblas_sgemm(CblasRowMajor, flag(a.trans), flag(b.trans), M, N, K, alpha, a.data, a.ld, b.data,
               b.ld, 1.0f, c.data, c.ld);
 }
 
@@ -163,7 +165,7 @@ constexpr int64_t kSmallProduct = 512;
 template <typename T>
 void contractBatched(const Operand<T> ops[3], const Shape &L, const Shape &I, const Shape &J,
                      const Shape &K, const Shape &sumA, const Shape &sumB,
-                     const Shape &labelExtent) {
+                     const Shape &labelExtent, T alpha) {
   static thread_local std::vector<T> pa, pb, pc;
   const Shape orderA = concat(concat(L, I), K), orderB = concat(concat(L, K), J),
               orderC = concat(concat(L, I), J);
@@ -177,13 +179,15 @@ void contractBatched(const Operand<T> ops[3], const Shape &L, const Shape &I, co
     T *a = pa.data() + l * M * Kn, *b = pb.data() + l * Kn * N;
     T *c = pc.data() + l * M * N;
     if (M * N * Kn > kSmallProduct) {
-      gemm(Mat<T>{c, false, N}, Mat<T>{a, false, Kn}, Mat<T>{b, false, N}, M, N, Kn);
+      gemm(Mat<T>{c, false, N}, Mat<T>{a, false, Kn}, Mat<T>{b, false, N}, M, N, Kn, alpha);
       continue;
     }
     for (int64_t i = 0; i < M; ++i)
-      for (int64_t k = 0; k < Kn; ++k)
+      for (int64_t k = 0; k < Kn; ++k) {
+        const T aik = alpha * a[i * Kn + k];
         for (int64_t j = 0; j < N; ++j)
-          c[i * N + j] += a[i * Kn + k] * b[k * N + j];
+          c[i * N + j] += aik * b[k * N + j];
+      }
   }
   permuteCopy(ops[2], orderC, labelExtent, pc.data(), false);
 }
@@ -196,6 +200,7 @@ void tileContract(const TileContractDescView &view, T *a, T *b, T *c, const int6
     ops[x] = {buffers[x], view.shape(x), view.labels(x), offsets + view.offsetIndex(x),
               view.steps(x)};
   Shape labelExtent = view.labelExtents();
+  const T alpha = static_cast<T>(view.alpha());
   auto has = [](const Operand<T> &x, int64_t l) {
     return std::find(x.labels.begin(), x.labels.end(), l) != x.labels.end();
   };
@@ -211,7 +216,7 @@ void tileContract(const TileContractDescView &view, T *a, T *b, T *c, const int6
   const int64_t M = volume(I, labelExtent), N = volume(J, labelExtent),
                 Kn = volume(K, labelExtent), nl = volume(L, labelExtent);
   if (!L.empty() || !sumA.empty() || !sumB.empty()) {
-    contractBatched(ops, L, I, J, K, sumA, sumB, labelExtent);
+    contractBatched(ops, L, I, J, K, sumA, sumB, labelExtent, alpha);
   } else {
     // Packing buffers live across calls: no allocation or page faults per tile.
     static thread_local std::vector<T> sa, sb, sc;
@@ -219,9 +224,9 @@ void tileContract(const TileContractDescView &view, T *a, T *b, T *c, const int6
     Mat<T> mb = asMatrix(ops[1], K, J, labelExtent, sb);
     Mat<T> mc = asMatrix(ops[2], I, J, labelExtent, sc);
     if (mc.trans) // C^T(J,I) += B^T(J,K) * A^T(K,I)
-      gemm(mc.t(), mb.t(), ma.t(), N, M, Kn);
+      gemm(mc.t(), mb.t(), ma.t(), N, M, Kn, alpha);
     else
-      gemm(mc, ma, mb, M, N, Kn);
+      gemm(mc, ma, mb, M, N, Kn, alpha);
     if (mc.data == sc.data() && !sc.empty())
       permuteCopy(ops[2], concat(I, J), labelExtent, sc.data(), false);
   }

@@ -40,6 +40,12 @@ std::string arrayName(func::FuncOp func, Value operand, Role role) {
   return name;
 }
 
+bool isOnes(func::FuncOp func, Value operand) {
+  Value v = operand ? functionArgument(operand) : Value();
+  return v && func.getArgAttr(cast<BlockArgument>(v).getArgNumber(),
+                              TCDialect::getOnesAttrName());
+}
+
 LogicalResult ContractionLowering::checkShape() {
   Block &body = func.getBody().front();
   auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
@@ -190,6 +196,8 @@ LogicalResult ContractionLowering::buildArrays() {
       a.labels.push_back((*labels[x])[d]);
     a.fileDims = order;
     a.name = arrayName(func, operands[x], static_cast<Role>(x));
+    if (x != RC && isOnes(func, operands[x]))
+      a.init = ArrayInitKind::Ones;
     for (const std::string &l : a.labels) {
       a.extents.push_back(problem.extents.at(l));
       int64_t dim = -1;

@@ -37,6 +37,10 @@ const char *const kDefaultNames[3] = {"A", "B", "C"};
 /// tc.redistribute), for the result that of the function's result, else A, B
 /// or C.
 std::string arrayName(func::FuncOp func, Value operand, Role role);
+/// True if `operand` is an argument marked tc.ones (every element 1: the
+/// constant factor of a one-tensor term, tc-split-program), whose array the
+/// runtime fills with ones instead of loading it.
+bool isOnes(func::FuncOp func, Value operand);
 
 struct ArrayInfo {
   std::string name;
@@ -117,6 +121,8 @@ private:
   func::FuncOp func;
   /// The tensors' element type (f32 or f64): of every array and tile buffer.
   static Type elementType(ContractOp op) { return op.getResult().getType().getElementType(); }
+  /// The coefficient of the product (every tile contraction's alpha).
+  double alpha() { return op.getScale().convertToDouble(); }
   const MachineModel machine; ///< the module's, in bytes of the element type
   OpBuilder b;
   Location loc = op.getLoc();

@@ -96,6 +96,10 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
   }
   auto labels = [](const std::vector<int> &l) { return SmallVector<int64_t>(l.begin(), l.end()); };
 
+  if (op.getScale().convertToDouble() != 1.0)
+    return op.emitOpError() << "block-sparse contractions run without a coefficient (scale "
+                            << op.getScale().convertToDouble()
+                            << "); scale an input instead";
   std::string names[3];
   for (int x = 0; x < 3; ++x)
     names[x] = lowering::arrayName(func, named[x], static_cast<lowering::Role>(x));

@@ -187,7 +187,7 @@ void ContractionLowering::emitCosmaProgram(func::FuncOp newFunc) {
     }
     TileContractOp::create(b, loc, partial, zeros(RC), labelsAttr(RC), operand[RA],
                            offsets[RA], labelsAttr(RA), operand[RB], offsets[RB],
-                           labelsAttr(RB), b.getDictionaryAttr(extents));
+                           labelsAttr(RB), b.getDictionaryAttr(extents), alpha());
   };
   SmallVector<Value> inFlight;
   for (Role x : gathered)

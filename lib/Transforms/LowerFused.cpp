@@ -228,6 +228,13 @@ SmallVector<Value> FusedLowering::shifts(int node) {
   return out;
 }
 
+/// The coefficient of a formula's product (no attribute for 1).
+static FloatAttr alphaOf(Operation *formula) {
+  FloatAttr scale = isa<ContractOp>(formula) ? cast<ContractOp>(formula).getScaleAttr()
+                                             : cast<SumOp>(formula).getScaleAttr();
+  return scale && scale.getValueAsDouble() != 1.0 ? scale : FloatAttr();
+}
+
 void FusedLowering::emitContract(int node) {
   const OperatorTree::Node &u = tree.tree.node(node);
   // An open loop not fused for an operand selects this iteration's element of
@@ -292,7 +299,7 @@ void FusedLowering::emitContract(int node) {
                          b.getArrayAttr(labels[2]), arrays[u.children[0]].finalBuffer(),
                          offsets[0], b.getArrayAttr(labels[0]), second, offsets[1],
                          b.getArrayAttr(labels[1]), b.getDictionaryAttr(extents),
-                         stepsAttr(2), stepsAttr(0), stepsAttr(1));
+                         stepsAttr(2), stepsAttr(0), stepsAttr(1), alphaOf(tree.ops[node]));
 }
 
 void FusedLowering::emit(const std::vector<ScheduleItem> &items) {

@@ -95,7 +95,7 @@ void ContractionLowering::emitContraction() {
   auto contract = [&]() {
     TileContractOp::create(b, loc, arrays[RC].buffer, sub[RC], labelsAttr(RC),
                            arrays[RA].buffer, sub[RA], labelsAttr(RA), arrays[RB].buffer,
-                           sub[RB], labelsAttr(RB), b.getDictionaryAttr(extents));
+                           sub[RB], labelsAttr(RB), b.getDictionaryAttr(extents), alpha());
   };
   if (!(inside && algorithm == ParallelAlgorithm::Rotation)) {
     contract();

@@ -117,7 +117,7 @@ void ContractionLowering::emitPummaProgram(func::FuncOp newFunc) {
     }
     TileContractOp::create(b, loc, ops[RC], zeros(RC), labelsAttr(RC), ops[RA], zeros(RA),
                            labelsAttr(RA), ops[RB], zeros(RB), labelsAttr(RB),
-                           b.getDictionaryAttr(extents));
+                           b.getDictionaryAttr(extents), alpha());
     if (!gather)
       ReduceCyclicOp::create(b, loc, panel, arrays[RC].handle, b.getI64IntegerAttr(dim),
                              residue, b.getI64IntegerAttr(Q));

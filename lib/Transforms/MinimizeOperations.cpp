@@ -88,8 +88,11 @@ struct MinimizeOperationsPass
           b, op.getLoc(), type, ValueRange{values[step.lhs], values[step.rhs]},
           last ? op.getInit() : Value(),
           attrs.getArrayAttr({labelAttr(labelsOf[step.lhs]), labelAttr(labelsOf[step.rhs])}),
-          labelAttr(step.labels));
+          labelAttr(step.labels), last ? scaleAttr(op) : FloatAttr());
       if (last) {
+        // The product's coefficient and name are the last contraction's.
+        if (Attribute name = op->getAttr(TCDialect::getNameAttrName()))
+          contract->setAttr(TCDialect::getNameAttrName(), name);
         contract->setAttr(
             TCDialect::getFlopsAttrName(),
             attrs.getDictionaryAttr(

@@ -1,6 +1,7 @@
 //===- ProgramEntry.cpp - the program's entry, tc_main --------------------===//
 #include "ProgramEntry.h"
 #include "TC/Dialect/TCDialect.h"
+#include "TC/Dialect/TCOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -11,9 +12,11 @@ func::FuncOp mlir::tc::createLoweredFunction(func::FuncOp planned) {
   OpBuilder b(planned);
   auto lowered = func::FuncOp::create(b, planned.getLoc(), planned.getSymName(),
                                       b.getFunctionType({}, {}));
-  StringRef machine = tc::TCDialect::getMachineAttrName();
-  if (Attribute attr = planned->getAttr(machine))
-    lowered->setAttr(machine, attr);
+  for (StringRef name : {tc::TCDialect::getMachineAttrName(),
+                         tc::TCDialect::getStatementAttrName(),
+                         tc::TCDialect::getIntermediateAttrName()})
+    if (Attribute attr = planned->getAttr(name))
+      lowered->setAttr(name, attr);
   return lowered;
 }
 
@@ -34,7 +37,31 @@ LogicalResult mlir::tc::appendToProgramEntry(ModuleOp module, ArrayRef<StringAtt
     func::ReturnOp::create(b, loc);
   }
   b.setInsertionPoint(entry.getBody().back().getTerminator());
-  for (StringAttr name : functions)
+  for (StringAttr name : functions) {
     func::CallOp::create(b, loc, name.getValue(), TypeRange{}, ValueRange{});
+    // A statement of a program (tc-split-program) starts by saying so.
+    auto callee = module.lookupSymbol<func::FuncOp>(name);
+    auto statement = callee ? callee->getAttrOfType<StringAttr>(
+                                  tc::TCDialect::getStatementAttrName())
+                            : StringAttr();
+    if (statement && !callee.isExternal()) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&callee.getBody().front());
+      tc::BeginStatementOp::create(
+          b, callee.getLoc(), statement.getValue(),
+          callee->hasAttr(tc::TCDialect::getIntermediateAttrName()));
+    }
+  }
+  // Statements run in the order of their functions in the module (the
+  // program's order), whichever lowering made them.
+  llvm::DenseMap<StringRef, unsigned> position;
+  for (auto [i, f] : llvm::enumerate(module.getOps<func::FuncOp>()))
+    position[f.getSymName()] = i;
+  SmallVector<func::CallOp> calls(entry.getBody().front().getOps<func::CallOp>());
+  llvm::stable_sort(calls, [&](func::CallOp x, func::CallOp y) {
+    return position.lookup(x.getCallee()) < position.lookup(y.getCallee());
+  });
+  for (func::CallOp call : calls)
+    call->moveBefore(entry.getBody().back().getTerminator());
   return success();
 }

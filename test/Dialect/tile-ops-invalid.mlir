@@ -19,9 +19,9 @@ func.func @array_kind() {
 // -----
 
 func.func @array_init() {
-  // expected-error @+2 {{expected one of [input, zero, root_input] for array initial value, got: ones}}
+  // expected-error @+2 {{expected one of [input, zero, root_input, ones] for array initial value, got: twos}}
   // expected-error @+1 {{failed to parse TC_ArrayInitKindAttr parameter 'value'}}
-  %A = tc.array distributed "A" [4] on [2] dims [0] skew [-1] init ones : !tc.array<1 x f64 on 1>
+  %A = tc.array distributed "A" [4] on [2] dims [0] skew [-1] init twos : !tc.array<1 x f64 on 1>
   return
 }
 

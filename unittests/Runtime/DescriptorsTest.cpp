@@ -118,7 +118,7 @@ TEST(Descriptors, CyclicDimension) {
   EXPECT_EQ((ArrayDim{5, 0, -1, 0}.cyclic), 0);
   EXPECT_EQ((ArrayDim{5, 0, -1, 0, 1}.cyclic), 0);
   EXPECT_EQ(TC_RT_ARRAY_DIM_FIELDS, 6);
-  EXPECT_EQ(TC_RT_API_VERSION, 9);
+  EXPECT_EQ(TC_RT_API_VERSION, 10);
 }
 
 TEST(Descriptors, CyclicPanel) {
@@ -176,18 +176,23 @@ TEST(Descriptors, TilesMatchTheCompiler) {
 
 TEST(Descriptors, TileContractMatchesTheCompiler) {
   // tc.tile_contract %c[..] ["i", "j"] += %a[..] ["i", "k", "l"] * %b[..] ["j", "k", "l"]
-  //   extents {i = 16, j = 8, k = 4, l = 2} {a_steps = array<i64: 1, 2, 1>}
+  //   extents {i = 16, j = 8, k = 4, l = 2} {a_steps = array<i64: 1, 2, 1>, alpha = 0.5}
   //   : memref<16x32x2xf64>, memref<8x32x2xf64> -> memref<16x8xf64>
   TileContractDesc d{{{16, 32, 2}, {0, 2, 3}, {1, 2, 1}},
                      {{8, 32, 2}, {1, 2, 3}},
                      {{16, 8}, {0, 1}},
-                     {16, 8, 4, 2}};
-  Desc expect = {3, 3, 2, 0, 16, 32, 2, 8, 32, 2, 16, 8, 0, 2, 3, 1, 2, 3, 0, 1,
-                 1, 2, 1, 1, 1, 1, 1, 1, 4, 16, 8, 4, 2};
+                     {16, 8, 4, 2},
+                     TC_RT_F64,
+                     0.5};
+  // alpha travels as the bits of its IEEE double.
+  Desc expect = {3, 3, 2, 0, 4602678819172646912, 16, 32, 2, 8, 32, 2, 16, 8, 0, 2, 3, 1, 2, 3,
+                 0, 1, 1, 2, 1, 1, 1, 1, 1, 1, 4, 16, 8, 4, 2};
   EXPECT_EQ(d.encode(), expect);
 
   TileContractDescView v(expect.data());
   EXPECT_EQ(v.elem(), TC_RT_F64);
+  EXPECT_EQ(v.alpha(), 0.5);
+  EXPECT_EQ(tc_rt_contract_alpha(expect.data()), 0.5);
   EXPECT_EQ(v.rank(TC_RT_OPERAND_A), 3);
   EXPECT_EQ(v.rank(TC_RT_OPERAND_C), 2);
   EXPECT_EQ(v.shape(TC_RT_OPERAND_A), Desc({16, 32, 2}));

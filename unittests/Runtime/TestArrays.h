@@ -41,11 +41,13 @@ inline void *makeGridArray(const char *name, std::vector<int64_t> extents,
 /// Counters of the compute phase (what tile ops charge).
 inline Counters &compute() { return ctx().counters[Compute]; }
 
-/// Stores `array` (tc_rt_store, to ctx().options.output) and returns the bytes
-/// the store phase read on this process (its scratch file, when on disk).
+/// Stores `array` (tc_rt_store, to ctx().options.output, which is in place when
+/// this returns: the run's end publishes it) and returns the bytes the store
+/// phase read on this process (its scratch file, when on disk).
 inline double storeCountingReads(void *array) {
   double before = ctx().counters[Store].bytesRead;
   tc_rt_store(array);
+  closeRunFiles();
   setPhase(Compute);
   return ctx().counters[Store].bytesRead - before;
 }

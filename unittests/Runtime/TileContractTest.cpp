@@ -42,7 +42,7 @@ double &element(Tile &t, std::map<char, int64_t> &at) {
 /// 1e-12 on f64 buffers, within 1e-5 on f32 ones (inputs rounded to f32 first,
 /// so only the kernel's own rounding counts).
 void check(Tile a, Tile b, Tile c, const std::map<char, int64_t> &ext,
-           tc_rt_elem elem = TC_RT_F64) {
+           tc_rt_elem elem = TC_RT_F64, double alpha = 1.0) {
   std::mt19937_64 rng(42);
   std::uniform_real_distribution<double> u(-1, 1);
   for (Tile *t : {&a, &b, &c}) {
@@ -57,7 +57,7 @@ void check(Tile a, Tile b, Tile c, const std::map<char, int64_t> &ext,
   std::map<char, int64_t> at;
   std::function<void(size_t)> loop = [&](size_t i) {
     if (i == all.size()) {
-      element(expect, at) += element(a, at) * element(b, at);
+      element(expect, at) += alpha * element(a, at) * element(b, at);
       return;
     }
     for (at[all[i]] = 0; at[all[i]] < ext.at(all[i]); ++at[all[i]])
@@ -71,7 +71,7 @@ void check(Tile a, Tile b, Tile c, const std::map<char, int64_t> &ext,
       o.labels.push_back(std::distance(ext.begin(), ext.find(l)));
     return o;
   };
-  tc_rt::TileContractDesc d{operand(a), operand(b), operand(c), {}, elem};
+  tc_rt::TileContractDesc d{operand(a), operand(b), operand(c), {}, elem, alpha};
   for (auto &[l, e] : ext)
     d.labelExtents.push_back(e);
   std::vector<int64_t> desc = d.encode();
@@ -98,6 +98,27 @@ TEST(TileContract, MatmulShapes) {
   // Transposed operands (BLAS flags, no packing) and a transposed result.
   check({"ki", {7, 5}, {0, 0}}, {"jk", {3, 7}, {0, 0}}, {"ji", {3, 5}, {0, 0}},
         {{'i', 5}, {'j', 3}, {'k', 7}});
+}
+
+TEST(TileContract, ScaledByAlpha) {
+  // A term's coefficient on every path: BLAS (plain and transposed), packed,
+  // batched, plain loops, f32.
+  for (double alpha : {0.5, -2.0}) {
+    check({"ik", {40, 30}, {0, 0}}, {"kj", {30, 20}, {0, 0}}, {"ij", {40, 20}, {0, 0}},
+          {{'i', 40}, {'j', 20}, {'k', 30}}, TC_RT_F64, alpha);
+    check({"ki", {30, 40}, {0, 0}}, {"jk", {20, 30}, {0, 0}}, {"ji", {20, 40}, {0, 0}},
+          {{'i', 40}, {'j', 20}, {'k', 30}}, TC_RT_F64, alpha);
+    check({"ambn", {3, 4, 2, 5}, {0, 0, 0, 0}}, {"ncmd", {5, 3, 4, 2}, {0, 0, 0, 0}},
+          {"abcd", {3, 2, 3, 2}, {0, 0, 0, 0}},
+          {{'a', 3}, {'b', 2}, {'c', 3}, {'d', 2}, {'m', 4}, {'n', 5}}, TC_RT_F64, alpha);
+    check({"ibk", {5, 3, 7}, {0, 0, 0}}, {"kjb", {7, 4, 3}, {0, 0, 0}},
+          {"bij", {3, 5, 4}, {0, 0, 0}}, {{'b', 3}, {'i', 5}, {'j', 4}, {'k', 7}}, TC_RT_F64,
+          alpha);
+    check({"ij", {6, 5}, {0, 0}}, {"", {}, {}}, {"ji", {5, 6}, {0, 0}}, {{'i', 6}, {'j', 5}},
+          TC_RT_F64, alpha);
+    check({"ik", {40, 30}, {0, 0}}, {"kj", {30, 20}, {0, 0}}, {"ij", {40, 20}, {0, 0}},
+          {{'i', 40}, {'j', 20}, {'k', 30}}, TC_RT_F32, alpha);
+  }
 }
 
 TEST(TileContract, PermutedLabels) {

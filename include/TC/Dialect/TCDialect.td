@@ -44,6 +44,19 @@ def TC_Dialect : Dialect {
     /// contraction: {before = f64, after = f64}, the flops of the product as
     /// one loop nest and of the tree it became.
     static constexpr ::llvm::StringLiteral getFlopsAttrName() { return "tc.flops"; }
+    /// Name of a tensor: on a function argument or result (its HDF5 dataset),
+    /// or on a tc.contract / tc.sum / tc.multi_contract, the tensor its result
+    /// is (a program's intermediate or output, tc-split-program).
+    static constexpr ::llvm::StringLiteral getNameAttrName() { return "tc.name"; }
+    /// On a function argument: every element is 1 (the constant factor of a
+    /// one-tensor term); the runtime fills its array instead of loading it.
+    static constexpr ::llvm::StringLiteral getOnesAttrName() { return "tc.ones"; }
+    /// On a function tc-split-program made: the statement it runs (a string
+    /// naming it in the run's report).
+    static constexpr ::llvm::StringLiteral getStatementAttrName() { return "tc.statement"; }
+    /// On such a function: its result is an intermediate of the program, read
+    /// by later statements, not an output.
+    static constexpr ::llvm::StringLiteral getIntermediateAttrName() { return "tc.intermediate"; }
   private:
     void registerAttributes();
   public:

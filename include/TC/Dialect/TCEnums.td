@@ -154,11 +154,14 @@ def TC_ArrayKind : TC_I32Enum<"ArrayKind", "array kind", [
 def TC_ArrayInitKind : TC_I32Enum<"ArrayInitKind", "array initial value", [
     I32EnumAttrCase<"Input", 0, "input">,
     I32EnumAttrCase<"Zero", 1, "zero">,
-    I32EnumAttrCase<"RootInput", 2, "root_input">]> {
+    I32EnumAttrCase<"RootInput", 2, "root_input">,
+    I32EnumAttrCase<"Ones", 3, "ones">]> {
   let description = [{
     An array's initial value: `input` (read from the program's input),
-    `zero`, or `root_input` (rank 0 holds the input, the others zero: the
-    replicated result of accumulation).
+    `zero`, `root_input` (rank 0 holds the input, the others zero: the
+    replicated result of accumulation), or `ones` (every element 1: the
+    constant factor through which a one-tensor term `R += c * X[...]` runs as
+    a contraction).
   }];
 }
 

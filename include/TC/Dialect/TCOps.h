@@ -36,6 +36,11 @@ namespace mlir::tc {
 IndexSpaceOrError computeIndexSpace(TypeRange inputTypes, ArrayAttr inputLabels,
                                         ArrayAttr resultLabels, Type resultType);
 
+/// The coefficient of a labeled op as an attribute for its builder: none for 1.
+template <typename OpTy> FloatAttr scaleAttr(OpTy op) {
+  return op.getScale().convertToDouble() == 1.0 ? FloatAttr() : op.getScaleAttr();
+}
+
 } // namespace mlir::tc
 
 #endif // TC_DIALECT_TCOPS_H

@@ -11,8 +11,8 @@ def TC_LabelListAttr : TypedArrayAttrBase<StrArrayAttr, "one label list per inpu
 
 // Ops whose operands and result carry one index label per dimension. They share the
 // custom syntax
-//   [%init] [labels] (`+=` | `=`) %in0[labels] (`*` %inN[labels])* attr-dict
-//       `:` type(in0) (`,` type(inN))* `->` type(result)
+//   [%init] [labels] (`+=` | `=`) [scale `*`] %in0[labels] (`*` %inN[labels])*
+//       attr-dict `:` type(in0) (`,` type(inN))* `->` type(result)
 // and one verifier (TCOps.cpp: verifyLabeledOp).
 class TC_LabeledOp<string mnemonic, list<Trait> traits = []>
     : TC_Op<mnemonic, traits # [Pure, AttrSizedOperandSegments]> {
@@ -20,7 +20,10 @@ class TC_LabeledOp<string mnemonic, list<Trait> traits = []>
     Variadic<AnyRankedTensor>:$inputs,
     Optional<AnyRankedTensor>:$init,
     TC_LabelListAttr:$input_labels,
-    StrArrayAttr:$result_labels);
+    StrArrayAttr:$result_labels,
+    // A coefficient multiplying the product (a term's `0.5 *`), written before
+    // the first input; 1 is not written.
+    DefaultValuedAttr<F64Attr, "1.0">:$scale);
   let results = (outs AnyRankedTensor:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -51,7 +54,13 @@ def TC_ContractOp : TC_LabeledOp<"contract"> {
     ```
 
     With `+=` the result is the accumulator `%C` plus the contraction; with `=` it is
-    the contraction alone.
+    the contraction alone. A coefficient before the first input scales the
+    product (the tile contractions' BLAS alpha):
+
+    ```mlir
+    %r = tc.contract %R[a, b, i, j] += 5.000000e-01 * %V[a, b, c, d] * %T[c, d, i, j]
+           : tensor<6x6x6x6xf64>, tensor<6x6x4x4xf64> -> tensor<6x6x4x4xf64>
+    ```
   }];
   let extraClassDeclaration = labeledOpDecl # [{
     ::mlir::Value getLhs() { return getInputs()[0]; }

@@ -390,6 +390,25 @@ def TC_StoreOp : TC_Op<"store"> {
   let assemblyFormat = "$array attr-dict `:` qualified(type($array))";
 }
 
+def TC_BeginStatementOp : TC_Op<"begin_statement",
+                                 [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
+  let summary = "The start of one statement of a program of several";
+  let description = [{
+    A program of several statements (tc-split-program) runs one function per
+    statement; each begins with this op, which names the statement in the
+    run's report (counters and predictions per statement). With
+    `intermediate` the statement's result is an intermediate of the program:
+    its stores write the run's intermediates file, from which later
+    statements' arrays of its name are loaded, instead of the output file.
+
+    ```mlir
+    tc.begin_statement "ccd_s2" {intermediate}
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, UnitAttr:$intermediate);
+  let assemblyFormat = "$name attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Block-sparse contractions (Krishnamoorthy et al., docs/BlockSparse.md)
 //===----------------------------------------------------------------------===//
@@ -477,7 +496,9 @@ def TC_TileContractOp : TC_Op<"tile_contract", [AttrSizedOperandSegments]> {
     optional `a_steps`, `b_steps` and `c_steps` give an operand's sub-tile a
     step per dimension: it takes every step-th element from its offset on (a
     virtually partitioned fused loop's slice of a block it does not slice,
-    Cociorva et al. 3.2(iii)); by default every step is 1.
+    Cociorva et al. 3.2(iii)); by default every step is 1. `alpha` (default
+    1) scales the product, C += alpha * A * B: the coefficient of the
+    contraction's term (BLAS's alpha).
 
     ```mlir
     tc.tile_contract %c[%z, %z] ["i", "j"] += %a[%z, %z] ["i", "k"] * %b[%z, %z] ["k", "j"]
@@ -494,20 +515,23 @@ def TC_TileContractOp : TC_Op<"tile_contract", [AttrSizedOperandSegments]> {
                    DictionaryAttr:$extents,
                    OptionalAttr<DenseI64ArrayAttr>:$c_steps,
                    OptionalAttr<DenseI64ArrayAttr>:$a_steps,
-                   OptionalAttr<DenseI64ArrayAttr>:$b_steps);
+                   OptionalAttr<DenseI64ArrayAttr>:$b_steps,
+                   OptionalAttr<F64Attr>:$alpha);
   let assemblyFormat = [{
     $c `[` $c_offsets `]` $c_labels `+` `` `=` $a `[` $a_offsets `]` $a_labels
     `*` $b `[` $b_offsets `]` $b_labels `extents` $extents attr-dict
     `:` type($a) `,` type($b) `->` type($c)
   }];
-  // Contiguous sub-tiles (every step 1), as most lowerings make them.
+  // Contiguous sub-tiles (every step 1), as most lowerings make them, scaled
+  // by `alpha` (no attribute for 1).
   let builders = [
     OpBuilder<(ins "Value":$c, "ValueRange":$c_offsets, "ArrayAttr":$c_labels,
                    "Value":$a, "ValueRange":$a_offsets, "ArrayAttr":$a_labels,
                    "Value":$b, "ValueRange":$b_offsets, "ArrayAttr":$b_labels,
-                   "DictionaryAttr":$extents), [{
+                   "DictionaryAttr":$extents, CArg<"double", "1.0">:$alpha), [{
       build($_builder, $_state, c, c_offsets, c_labels, a, a_offsets, a_labels, b, b_offsets,
-            b_labels, extents, DenseI64ArrayAttr(), DenseI64ArrayAttr(), DenseI64ArrayAttr());
+            b_labels, extents, DenseI64ArrayAttr(), DenseI64ArrayAttr(), DenseI64ArrayAttr(),
+            alpha == 1.0 ? FloatAttr() : $_builder.getF64FloatAttr(alpha));
     }]>
   ];
   let hasVerifier = 1;

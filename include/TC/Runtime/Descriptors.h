@@ -21,9 +21,10 @@
 #define TC_RUNTIME_DESCRIPTORS_H
 
 #include <stdint.h>
+#include <string.h>
 
 /// The version of the descriptor layouts and of the tc_rt_* calls.
-#define TC_RT_API_VERSION 9
+#define TC_RT_API_VERSION 10
 
 #ifdef __cplusplus
 #define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -43,9 +44,16 @@ enum tc_rt_kind {
   TC_RT_GATHERED = 3,    ///< outside replication: whole on every process after
                          ///< tc_rt_allgather_array (loads only its own slab)
 };
-/// How tc_rt_array fills an array: from the input (HDF5 or random), with
-/// zeros, or from the input on rank 0 and zeros elsewhere (accumulation's C).
-enum tc_rt_init { TC_RT_INIT_INPUT = 0, TC_RT_INIT_ZERO = 1, TC_RT_INIT_ROOT_INPUT = 2 };
+/// How tc_rt_array fills an array: from the input (HDF5 or random; an
+/// intermediate of an earlier statement, tc_rt_begin_statement), with zeros,
+/// from the input on rank 0 and zeros elsewhere (accumulation's C), or with
+/// ones (the constant factor of a one-tensor term, R += c * X).
+enum tc_rt_init {
+  TC_RT_INIT_INPUT = 0,
+  TC_RT_INIT_ZERO = 1,
+  TC_RT_INIT_ROOT_INPUT = 2,
+  TC_RT_INIT_ONES = 3
+};
 /// Element types: of an array (its storage, tiles, messages, HDF5 dataset) and
 /// of the buffers of tc_rt_tile_contract and tc_rt_allreduce_tile.
 enum tc_rt_elem { TC_RT_F64 = 0, TC_RT_F32 = 1 };
@@ -131,19 +139,32 @@ enum tc_rt_allreduce_field {
 TC_RT_INLINE int64_t tc_rt_allreduce_size(int64_t rank) { return TC_RT_ALLREDUCE_SHAPE + rank; }
 
 //===-- tc_rt_tile_contract -------------------------------------------------===//
-// [rank_a, rank_b, rank_c, elem, shape_a..., shape_b..., shape_c...,
+// [rank_a, rank_b, rank_c, elem, alpha, shape_a..., shape_b..., shape_c...,
 //  labels_a..., labels_b..., labels_c..., steps_a..., steps_b..., steps_c...,
 //  num_labels, extent[num_labels]]
 // Labels are ids in [0, num_labels); extent[l] is the sub-tile extent of label
 // l. Along dimension d an operand's sub-tile takes every steps[d]-th element
 // from its offset on (1: contiguous). The call's offsets hold A's, then B's,
-// then C's sub-tile offsets.
+// then C's sub-tile offsets. alpha holds the bits of the IEEE double that
+// scales the product (C += alpha * A * B; a term's coefficient).
 enum tc_rt_operand { TC_RT_OPERAND_A = 0, TC_RT_OPERAND_B = 1, TC_RT_OPERAND_C = 2 };
 enum tc_rt_contract_field {
   TC_RT_CONTRACT_RANK = 0, ///< + operand: the operand's rank
-  TC_RT_CONTRACT_ELEM = 3, ///< enum tc_rt_elem of the three buffers
-  TC_RT_CONTRACT_SHAPES = 4,
+  TC_RT_CONTRACT_ELEM = 3,  ///< enum tc_rt_elem of the three buffers
+  TC_RT_CONTRACT_ALPHA = 4, ///< the bits of a double: C += alpha * A * B
+  TC_RT_CONTRACT_SHAPES = 5,
 };
+/// The contraction's alpha, and the descriptor entry holding it.
+TC_RT_INLINE double tc_rt_contract_alpha(const int64_t *desc) {
+  double alpha;
+  memcpy(&alpha, &desc[TC_RT_CONTRACT_ALPHA], sizeof alpha);
+  return alpha;
+}
+TC_RT_INLINE int64_t tc_rt_contract_alpha_bits(double alpha) {
+  int64_t bits;
+  memcpy(&bits, &alpha, sizeof bits);
+  return bits;
+}
 /// Where operand `x`'s entries start among the shapes (and among the labels,
 /// and in the offsets argument): after the operands before it.
 TC_RT_INLINE int64_t tc_rt_contract_before(const int64_t *desc, int64_t x) {
@@ -250,21 +271,24 @@ TC_RT_INLINE int64_t tc_rt_block_plan_cached(const int64_t *d) {
   return tc_rt_block_plan_tasks(d) + d[TC_RT_BLOCK_PLAN_NUM_TASKS] * TC_RT_BLOCK_TASK_FIELDS;
 }
 
-//===-- The layouts of TC_RT_API_VERSION 9 ----------------------------------===//
+//===-- The layouts of TC_RT_API_VERSION 10 ---------------------------------===//
 // A failing assert here means a layout changed: bump TC_RT_API_VERSION (old
 // programs must be refused, not misread), then update the asserts. Version 7
 // added the element type to the array, all-reduce and contraction descriptions,
 // the array's first-slice grid dimensions and the contraction's steps; version 8
 // the calls tc_rt_plan_for_procs and tc_rt_select_procs (no layout changed);
-// version 9 the block-sparse descriptions and calls.
-TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 9,
+// version 9 the block-sparse descriptions and calls; version 10 the
+// contraction's alpha, TC_RT_INIT_ONES and tc_rt_begin_statement (programs of
+// several statements with intermediates).
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 10,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
   TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")
 TC_RT_LAYOUT(sizeof(int64_t) == 8);
 TC_RT_LAYOUT(TC_RT_DISTRIBUTED == 0 && TC_RT_REPLICATED == 1 && TC_RT_SLAB == 2 &&
              TC_RT_GATHERED == 3);
-TC_RT_LAYOUT(TC_RT_INIT_INPUT == 0 && TC_RT_INIT_ZERO == 1 && TC_RT_INIT_ROOT_INPUT == 2);
+TC_RT_LAYOUT(TC_RT_INIT_INPUT == 0 && TC_RT_INIT_ZERO == 1 && TC_RT_INIT_ROOT_INPUT == 2 &&
+             TC_RT_INIT_ONES == 3);
 TC_RT_LAYOUT(TC_RT_F64 == 0 && TC_RT_F32 == 1);
 TC_RT_LAYOUT(TC_RT_ARRAY_RANK == 0 && TC_RT_ARRAY_KIND == 1 && TC_RT_ARRAY_INIT == 2 &&
              TC_RT_ARRAY_ON_DISK == 3 && TC_RT_ARRAY_ELEM == 4 &&
@@ -283,7 +307,7 @@ TC_RT_LAYOUT(TC_RT_ALLREDUCE_RANK == 0 && TC_RT_ALLREDUCE_ELEM == 1 &&
              TC_RT_ALLREDUCE_SHAPE == 2);
 TC_RT_LAYOUT(TC_RT_OPERAND_A == 0 && TC_RT_OPERAND_B == 1 && TC_RT_OPERAND_C == 2);
 TC_RT_LAYOUT(TC_RT_CONTRACT_RANK == 0 && TC_RT_CONTRACT_ELEM == 3 &&
-             TC_RT_CONTRACT_SHAPES == 4);
+             TC_RT_CONTRACT_ALPHA == 4 && TC_RT_CONTRACT_SHAPES == 5);
 TC_RT_LAYOUT(TC_RT_SLICE_RANK == 0 && TC_RT_SLICE_EXTENTS == 1);
 TC_RT_LAYOUT(TC_RT_PANEL_RANK == 0 && TC_RT_PANEL_DIM == 1 && TC_RT_PANEL_MODULUS == 2 &&
              TC_RT_PANEL_SHAPE == 3);
@@ -558,6 +582,7 @@ struct TileContractDesc {
   Operand a, b, c;   ///< C[sub] += A[sub] * B[sub]
   Desc labelExtents; ///< sub-tile extent of each label id
   tc_rt_elem elem = TC_RT_F64;
+  double alpha = 1.0; ///< C += alpha * A * B
 
   const Operand &operand(int x) const {
     return x == TC_RT_OPERAND_A ? a : x == TC_RT_OPERAND_B ? b : c;
@@ -571,6 +596,7 @@ struct TileContractDesc {
       d.push_back(static_cast<int64_t>(o->shape.size()));
     }
     d.push_back(elem);
+    d.push_back(tc_rt_contract_alpha_bits(alpha));
     for (const Operand *o : ops)
       detail::append(d, o->shape);
     for (const Operand *o : ops) {
@@ -593,6 +619,7 @@ public:
   /// x: TC_RT_OPERAND_A, _B or _C.
   int64_t rank(int x) const { return d[TC_RT_CONTRACT_RANK + x]; }
   tc_rt_elem elem() const { return static_cast<tc_rt_elem>(d[TC_RT_CONTRACT_ELEM]); }
+  double alpha() const { return tc_rt_contract_alpha(d); }
   Desc shape(int x) const { return detail::slice(d, tc_rt_contract_shape(d, x), rank(x)); }
   Desc labels(int x) const { return detail::slice(d, tc_rt_contract_labels(d, x), rank(x)); }
   Desc steps(int x) const { return detail::slice(d, tc_rt_contract_steps(d, x), rank(x)); }
@@ -607,7 +634,7 @@ public:
     return {{shape(TC_RT_OPERAND_A), labels(TC_RT_OPERAND_A), steps(TC_RT_OPERAND_A)},
             {shape(TC_RT_OPERAND_B), labels(TC_RT_OPERAND_B), steps(TC_RT_OPERAND_B)},
             {shape(TC_RT_OPERAND_C), labels(TC_RT_OPERAND_C), steps(TC_RT_OPERAND_C)},
-            labelExtents(), elem()};
+            labelExtents(), elem(), alpha()};
   }
   int64_t size() const {
     return tc_rt_contract_size(rank(TC_RT_OPERAND_A), rank(TC_RT_OPERAND_B), rank(TC_RT_OPERAND_C),

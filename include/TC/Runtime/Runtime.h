@@ -199,8 +199,17 @@ void tc_rt_redistribute(void *source, void *destination);
 void tc_rt_tile_contract(const int64_t *desc, void *a, void *b, void *c,
                          const int64_t *offsets);
 
-/// Writes the array to the output HDF5 file (phase "store").
+/// Writes the array to the output HDF5 file (phase "store"), or, in a
+/// statement whose result is an intermediate, to the intermediates file.
 void tc_rt_store(void *array);
+
+/// A program of several statements (tc-split-program) calls this at the start
+/// of each: `name` (NUL-terminated) names it in the report, which gives each
+/// statement's counters and predictions. With `intermediate` non-zero the
+/// statement's result is an intermediate: its stores go to the run's
+/// intermediates file (unnamed, next to --output, else in --scratch), from
+/// which later statements' arrays of that name load.
+void tc_rt_begin_statement(const char *name, int64_t intermediate);
 
 /// Fused programs (tc-lower-fused): `array` is the slice of a tensor with the
 /// extents of desc (tc_rt::SliceDesc, TC_RT_SLICE_*) whose storage index i of

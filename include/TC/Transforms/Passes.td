@@ -200,6 +200,32 @@ def MinimizeOperations : Pass<"tc-minimize-operations", "::mlir::ModuleOp"> {
   let options = MinimizeOperationsOptions;
 }
 
+def SplitProgram : Pass<"tc-split-program", "::mlir::ModuleOp"> {
+  let dependentDialects = ["::mlir::tc::TCDialect", "::mlir::func::FuncDialect"];
+  let summary = "Split a program of many contractions into one function per statement";
+  let description = [{
+    A function whose `tc.contract` and `tc.sum` ops form a DAG (intermediates
+    used more than once, several results, terms accumulated into one result,
+    constant factors of ones) becomes one function per statement, each a
+    single contraction or an operator tree (docs/Derivations.md D35): the
+    DAG is cut at every value used other than once by another formula, at
+    every accumulation (`+=`, which runs as one contraction) and at every
+    product with a constant of ones (a one-tensor term `R += c * X[...]`,
+    whose ones become an argument marked `tc.ones`). A tree that would read
+    one value twice is cut into single contractions.
+
+    The statement functions (`@f_s1`, `@f_s2`, ... in program order) name
+    every tensor crossing a cut (`tc.name`: the function's argument and
+    result names, a formula's `tc.name` for intermediates, an accumulation
+    keeps the name of the tensor it updates) and carry `tc.statement` (their
+    name in the run's report) and, when their result is read by later
+    statements rather than returned, `tc.intermediate`. A function that is
+    already one contraction or operator tree, has redistributions or
+    block-sparse operands, or is planned already, is left as it is.
+    Requires `tc-minimize-operations` first.
+  }];
+}
+
 def SelectAlgorithm : Pass<"tc-select-algorithm", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tc::TCDialect"];
   let summary = "Choose in-core or out-of-core, the communication method, the parallel algorithm and the distributions";

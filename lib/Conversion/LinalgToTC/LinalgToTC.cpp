@@ -65,7 +65,7 @@ struct RaiseContraction : OpInterfaceRewritePattern<linalg::LinalgOp> {
     auto contract = ContractOp::create(
         rewriter, op.getLoc(), op->getResult(0).getType(), ValueRange{a, b},
         fresh ? Value() : init, rewriter.getArrayAttr({labelsOf(maps[0]), labelsOf(maps[1])}),
-        labelsOf(maps[2]));
+        labelsOf(maps[2]), /*scale=*/FloatAttr());
     rewriter.replaceOp(op, contract.getResult());
     return success();
   }

@@ -182,7 +182,8 @@ struct ArrayOpLowering : OpConversionPattern<ArrayOp> {
                   int(ArrayKind::Slab) == TC_RT_SLAB && int(ArrayKind::Gathered) == TC_RT_GATHERED);
     static_assert(int(ArrayInitKind::Input) == TC_RT_INIT_INPUT &&
                   int(ArrayInitKind::Zero) == TC_RT_INIT_ZERO &&
-                  int(ArrayInitKind::RootInput) == TC_RT_INIT_ROOT_INPUT);
+                  int(ArrayInitKind::RootInput) == TC_RT_INIT_ROOT_INPUT &&
+                  int(ArrayInitKind::Ones) == TC_RT_INIT_ONES);
     desc.kind = static_cast<tc_rt_kind>(op.getKind());
     desc.init = static_cast<tc_rt_init>(op.getInit());
     desc.onDisk = op.getOnDisk();
@@ -367,6 +368,19 @@ struct ArrayCallLowering : RuntimeCallPattern<OpTy> {
 // Block-sparse arrays and schedules (Krishnamoorthy et al., docs/BlockSparse.md)
 //===----------------------------------------------------------------------===//
 
+struct BeginStatementOpLowering : OpConversionPattern<BeginStatementOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BeginStatementOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    Value intermediate = arith::ConstantOp::create(
+        rewriter, op.getLoc(), rewriter.getI64IntegerAttr(op.getIntermediate() ? 1 : 0));
+    b.call("tc_rt_begin_statement", {b.string(op.getName()), intermediate});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct BlockArrayOpLowering : OpConversionPattern<BlockArrayOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(BlockArrayOp op, OpAdaptor,
@@ -474,6 +488,7 @@ struct TileContractOpLowering : OpConversionPattern<TileContractOp> {
     for (NamedAttribute e : extents)
       desc.labelExtents.push_back(cast<IntegerAttr>(e.getValue()).getInt());
     desc.elem = elementCode(op.getC().getType().getElementType());
+    desc.alpha = op.getAlpha() ? op.getAlpha()->convertToDouble() : 1.0;
 
     RuntimeCallBuilder b(rewriter, op);
     SmallVector<Value> offsets(adaptor.getAOffsets());
@@ -507,8 +522,8 @@ void mlir::tc::populateTCToRuntimeConversionPatterns(const TypeConverter &conver
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ArrayOpLowering, PredictedVolumesOpLowering, AllReduceTileOpLowering,
                RedistributeArrayOpLowering, TileContractOpLowering, WaitOpLowering,
-               GridCoordOpLowering, BlockArrayOpLowering, BlockStageOpLowering>(converter,
-                                                                                 ctx);
+               GridCoordOpLowering, BlockArrayOpLowering, BlockStageOpLowering,
+               BeginStatementOpLowering>(converter, ctx);
   patterns.add<CyclicPanelLowering<GatherCyclicOp>>(converter, ctx, "tc_rt_gather_cyclic");
   patterns.add<CyclicPanelLowering<ReduceCyclicOp>>(converter, ctx, "tc_rt_reduce_cyclic");
   patterns.add<TileTransferLowering<ReadTileOp>>(converter, ctx, "tc_rt_read_tile");

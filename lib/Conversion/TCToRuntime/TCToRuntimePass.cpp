@@ -147,10 +147,13 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
     if (failed(insertProcessCountCheck(module)))
       return signalPassFailure();
     insertRuntimeABICheck(module);
-    // The machine models have served the planners; LLVM IR has no place for them.
+    // The machine models have served the planners and the statements' marks
+    // are tc.begin_statement calls now; LLVM IR has no place for them.
     module->removeAttr(TCDialect::getMachineAttrName());
     for (auto func : module.getOps<func::FuncOp>())
-      func->removeAttr(TCDialect::getMachineAttrName());
+      for (StringRef name : {TCDialect::getMachineAttrName(), TCDialect::getStatementAttrName(),
+                             TCDialect::getIntermediateAttrName()})
+        func->removeAttr(name);
   }
 };
 

@@ -14,8 +14,9 @@
 // CHECK-DAG: = dense<[2, 0, 16, 16]>
 // shift tile: [rank, grid_dim, shape..., subshape...]
 // CHECK-DAG: = dense<[2, 1, 16, 32, 16, 16]>
-// tile contraction: [ranks, elem, shapes, labels, steps, num_labels, extents]
-// CHECK-DAG: = dense<[3, 3, 2, 0, 16, 32, 2, 8, 32, 2, 16, 8, 0, 2, 3, 1, 2, 3, 0, 1, 1, 2, 1, 1, 1, 1, 1, 1, 4, 16, 8, 4, 2]>
+// tile contraction: [ranks, elem, alpha (the bits of the double 0.5), shapes, labels, steps,
+// num_labels, extents]
+// CHECK-DAG: = dense<[3, 3, 2, 0, 4602678819172646912, 16, 32, 2, 8, 32, 2, 16, 8, 0, 2, 3, 1, 2, 3, 0, 1, 1, 2, 1, 1, 1, 1, 1, 1, 4, 16, 8, 4, 2]>
 // all-reduce tile: [rank, elem, shape...]
 // CHECK-DAG: = dense<[2, 1, 16, 8]>
 // slice: [rank, extents...]
@@ -39,7 +40,8 @@ func.func @descriptions(%i: index, %k: index) {
   tc.broadcast_tile %d from %A[%i, %k] : memref<16x16xf64>, !tc.array<2 x f64 on 2>
   tc.shift_tile %a[%i, %k] sizes [16, 16] along 1 of %A : memref<16x32xf64>, !tc.array<2 x f64 on 2>
   tc.tile_contract %c[%i, %i] ["i", "j"] += %a3[%i, %k, %k] ["i", "k", "l"] * %b[%i, %k, %k] ["j", "k", "l"]
-      extents {i = 16 : i64, j = 8 : i64, k = 4 : i64, l = 2 : i64} {a_steps = array<i64: 1, 2, 1>}
+      extents {i = 16 : i64, j = 8 : i64, k = 4 : i64, l = 2 : i64}
+      {a_steps = array<i64: 1, 2, 1>, alpha = 5.000000e-01 : f64}
       : memref<16x32x2xf64>, memref<8x32x2xf64> -> memref<16x8xf64>
   %cs = memref.alloc() : memref<16x8xf32>
   tc.allreduce_tile %cs : memref<16x8xf32>

@@ -17,7 +17,7 @@
 // sequence as the tile description above, so the two share one constant.
 // tile_contract: ranks, element type, shapes, label ids (i = 0, j = 1, k = 2),
 // steps (all 1), label count, extents.
-// CHECK-DAG: memref.global "private" constant @[[CONTRACT:__tc_desc_[0-9]+]] : memref<26xi64> = dense<[2, 2, 2, 0, 16, 16, 16, 16, 16, 16, 0, 2, 2, 1, 0, 1, 1, 1, 1, 1, 1, 1, 3, 16, 16, 8]>
+// CHECK-DAG: memref.global "private" constant @[[CONTRACT:__tc_desc_[0-9]+]] : memref<27xi64> = dense<[2, 2, 2, 0, 4607182418800017408, 16, 16, 16, 16, 16, 16, 0, 2, 2, 1, 0, 1, 1, 1, 1, 1, 1, 1, 3, 16, 16, 8]>
 // Per-rank predictions of a fused program.
 // CHECK-DAG: memref.global "private" constant @{{__tc_pred_[0-9]+}} : memref<4xf64> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>
 // Every kind and initial value reaches the runtime as its tc_rt_kind / tc_rt_init

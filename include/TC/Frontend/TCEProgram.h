@@ -1,0 +1,102 @@
+//===- TCEProgram.h - the tensor-expression language, parsed ----*- C++ -*-===//
+//
+// A program in tc's input language, in the spirit of the Tensor Contraction
+// Engine's (Cociorva et al. section 1; docs/TCELanguage.md): index ranges,
+// indices bound to ranges, input and output tensors, and statements that are
+// sums of products with coefficients. Plain C++ with no MLIR: parseTCE turns
+// text into a Program, with antisymmetrizers P(ij) already expanded and every
+// name checked; ImportTCE.cpp turns a Program into tc IR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_FRONTEND_TCEPROGRAM_H
+#define TC_FRONTEND_TCEPROGRAM_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mlir::tc::tce {
+
+/// 1-based line and column of a token in the source text.
+struct SourceLoc {
+  int line = 0, column = 0;
+};
+
+/// `range O = 40;`
+struct IndexRange {
+  std::string name;
+  int64_t extent = 0;
+  SourceLoc loc;
+};
+
+/// `index i, j, k : O;` declares one Index per name.
+struct Index {
+  std::string name;
+  std::string range; ///< the name of its IndexRange
+  int64_t extent = 0; ///< the range's extent
+  SourceLoc loc;
+};
+
+enum class TensorRole { Input, Output, Intermediate };
+enum class ElementType { F64, F32 };
+
+/// `input V[a,b,c,d];`, `output R[a,b,i,j] : f32;`, or an intermediate, which
+/// is declared by the first statement assigning it (`X[k,l] = ...`).
+struct Tensor {
+  std::string name;
+  std::vector<std::string> indices; ///< as declared: fixes the rank and extents
+  TensorRole role = TensorRole::Input;
+  ElementType element = ElementType::F64;
+  SourceLoc loc;
+};
+
+/// One tensor reference in a statement, `T[c,d,i,j]`.
+struct Factor {
+  std::string tensor;
+  std::vector<std::string> indices;
+  SourceLoc loc;
+};
+
+/// coefficient * factors[0] * factors[1] * ..., summed over every index absent
+/// from the statement's target. After P(ij) expansion: no antisymmetrizer.
+struct Term {
+  double coefficient = 1.0;
+  std::vector<Factor> factors; ///< at least one
+  SourceLoc loc;               ///< of the term's first token
+};
+
+/// `target (= | +=) term (+|- term)* ;`
+struct Statement {
+  Factor target;
+  bool accumulate = false; ///< `+=`
+  std::vector<Term> terms; ///< at least one
+  SourceLoc loc;           ///< of the target
+};
+
+struct Program {
+  std::string name = "tce"; ///< `program NAME;`, else "tce"
+  std::vector<IndexRange> ranges;
+  std::vector<Index> indices;
+  std::vector<Tensor> tensors; ///< inputs, outputs, then intermediates in order of assignment
+  std::vector<Statement> statements;
+
+  const Index *findIndex(std::string_view name) const;
+  const Tensor *findTensor(std::string_view name) const;
+  /// The tensor's extents (its declared indices' ranges).
+  std::vector<int64_t> extents(const Tensor &t) const;
+};
+
+/// A parse or check error: where, and what (one sentence, no location prefix).
+struct Diagnostic {
+  SourceLoc loc;
+  std::string message;
+};
+
+/// Parses and checks `text`. On success returns true and fills `program`; on
+/// the first error returns false and fills `error`.
+bool parseTCE(std::string_view text, Program &program, Diagnostic &error);
+
+} // namespace mlir::tc::tce
+
+#endif // TC_FRONTEND_TCEPROGRAM_H

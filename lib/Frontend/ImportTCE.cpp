@@ -1,0 +1,148 @@
+//===- ImportTCE.cpp - the tensor-expression language -> tc IR ------------===//
+#include "TC/Frontend/ImportTCE.h"
+#include "TC/Dialect/TCDialect.h"
+#include "TC/Dialect/TCOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace {
+
+struct ModuleBuilder {
+  const tce::Program &program;
+  StringRef file;
+  OpBuilder b;
+  /// Each tensor's current value: an input's argument, else the result of
+  /// the last term assigned to it.
+  llvm::StringMap<Value> current;
+
+  ModuleBuilder(const tce::Program &program, StringRef file, MLIRContext *context)
+      : program(program), file(file), b(context) {}
+
+  Location loc(tce::SourceLoc at) { return FileLineColLoc::get(b.getContext(), file, at.line, at.column); }
+
+  Type elementType(const tce::Tensor &t) {
+    return t.element == tce::ElementType::F32 ? Type(b.getF32Type()) : Type(b.getF64Type());
+  }
+  RankedTensorType typeOf(const tce::Tensor &t) {
+    return RankedTensorType::get(program.extents(t), elementType(t));
+  }
+  ArrayAttr labels(const std::vector<std::string> &indices) {
+    SmallVector<StringRef> refs(indices.begin(), indices.end());
+    return b.getStrArrayAttr(refs);
+  }
+
+  /// One term into `target`: a fresh value, or added to `init`.
+  Value emitTerm(const tce::Term &term, const tce::Factor &target, Value init) {
+    const tce::Tensor &t = *program.findTensor(target.tensor);
+    RankedTensorType type = typeOf(t);
+    SmallVector<Value> inputs;
+    SmallVector<Attribute> inputLabels;
+    for (const tce::Factor &f : term.factors) {
+      inputs.push_back(current.lookup(f.tensor));
+      inputLabels.push_back(labels(f.indices));
+    }
+    Location at = loc(term.loc);
+    // One tensor: the product with a scalar one (the runtime's ones array), so
+    // that it runs as a contraction like any other term.
+    if (inputs.size() == 1) {
+      auto scalar = RankedTensorType::get({}, type.getElementType());
+      Attribute one = b.getFloatAttr(type.getElementType(), 1.0);
+      inputs.push_back(arith::ConstantOp::create(b, at, DenseElementsAttr::get(scalar, one)));
+      inputLabels.push_back(b.getStrArrayAttr({}));
+    }
+    FloatAttr scale = term.coefficient == 1.0 ? FloatAttr() : b.getF64FloatAttr(term.coefficient);
+    ArrayAttr resultLabels = labels(target.indices);
+    Operation *op;
+    if (inputs.size() == 2)
+      op = ContractOp::create(b, at, type, inputs, init, b.getArrayAttr(inputLabels),
+                              resultLabels, scale);
+    else
+      op = MultiContractOp::create(b, at, type, inputs, init, b.getArrayAttr(inputLabels),
+                                   resultLabels, scale);
+    op->setAttr(TCDialect::getNameAttrName(), b.getStringAttr(target.tensor));
+    return op->getResult(0);
+  }
+
+  OwningOpRef<ModuleOp> build() {
+    Location fileLoc = FileLineColLoc::get(b.getContext(), file, 1, 1);
+    OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+    SmallVector<const tce::Tensor *> inputs, outputs;
+    for (const tce::Tensor &t : program.tensors) {
+      if (t.role == tce::TensorRole::Input)
+        inputs.push_back(&t);
+      else if (t.role == tce::TensorRole::Output)
+        outputs.push_back(&t);
+    }
+    SmallVector<Type> argTypes, resultTypes;
+    for (const tce::Tensor *t : inputs)
+      argTypes.push_back(typeOf(*t));
+    for (const tce::Tensor *t : outputs)
+      resultTypes.push_back(typeOf(*t));
+    b.setInsertionPointToEnd(module->getBody());
+    auto func = func::FuncOp::create(b, fileLoc, program.name,
+                                     b.getFunctionType(argTypes, resultTypes));
+    StringRef name = TCDialect::getNameAttrName();
+    for (auto [i, t] : llvm::enumerate(inputs))
+      func.setArgAttr(i, name, b.getStringAttr(t->name));
+    for (auto [i, t] : llvm::enumerate(outputs))
+      func.setResultAttr(i, name, b.getStringAttr(t->name));
+    b.setInsertionPointToStart(func.addEntryBlock());
+    for (auto [i, t] : llvm::enumerate(inputs))
+      current[t->name] = func.getArgument(i);
+    for (const tce::Statement &s : program.statements) {
+      // `=` replaces the target; `+=` adds to it (an output not yet assigned
+      // starts at zero, so its first `+=` is an `=`).
+      Value value = s.accumulate ? current.lookup(s.target.tensor) : Value();
+      for (const tce::Term &term : s.terms)
+        value = emitTerm(term, s.target, value);
+      current[s.target.tensor] = value;
+    }
+    SmallVector<Value> results;
+    for (const tce::Tensor *t : outputs)
+      results.push_back(current.lookup(t->name));
+    func::ReturnOp::create(b, fileLoc, results);
+    return module;
+  }
+};
+
+} // namespace
+
+OwningOpRef<ModuleOp> mlir::tc::buildTCEModule(const tce::Program &program, StringRef file,
+                                               MLIRContext *context) {
+  context->loadDialect<TCDialect, func::FuncDialect, arith::ArithDialect>();
+  return ModuleBuilder(program, file, context).build();
+}
+
+OwningOpRef<ModuleOp> mlir::tc::importTCE(llvm::SourceMgr &sourceMgr, MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  StringRef file = buffer->getBufferIdentifier();
+  tce::Program program;
+  tce::Diagnostic error;
+  if (!tce::parseTCE(std::string_view(buffer->getBufferStart(), buffer->getBufferSize()),
+                     program, error)) {
+    emitError(FileLineColLoc::get(context, file, error.loc.line, error.loc.column))
+        << error.message;
+    return nullptr;
+  }
+  return buildTCEModule(program, file, context);
+}
+
+void mlir::tc::registerImportTCETranslation() {
+  TranslateToMLIRRegistration registration(
+      "import-tce", "read a program in tc's tensor-expression language (docs/TCELanguage.md)",
+      [](llvm::SourceMgr &sourceMgr, MLIRContext *context) -> OwningOpRef<Operation *> {
+        OwningOpRef<ModuleOp> module = mlir::tc::importTCE(sourceMgr, context);
+        return module ? OwningOpRef<Operation *>(module.release()) : nullptr;
+      },
+      [](DialectRegistry &registry) {
+        registry.insert<TCDialect, func::FuncDialect, arith::ArithDialect>();
+      });
+}

@@ -1,0 +1,882 @@
+//===- TCEParser.cpp - the tensor-expression language, parsed -------------===//
+//
+// parseTCE (docs/TCELanguage.md): a lexer, a recursive-descent parser that
+// checks every name as it reads it, and the expansion of antisymmetrizers
+// P(ij) into plain terms. The first error stops the parse.
+//
+//===----------------------------------------------------------------------===//
+#include "TC/Frontend/TCEProgram.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <set>
+#include <utility>
+
+namespace mlir::tc::tce {
+
+const Index *Program::findIndex(std::string_view indexName) const {
+  for (const Index &index : indices)
+    if (index.name == indexName)
+      return &index;
+  return nullptr;
+}
+
+const Tensor *Program::findTensor(std::string_view tensorName) const {
+  for (const Tensor &tensor : tensors)
+    if (tensor.name == tensorName)
+      return &tensor;
+  return nullptr;
+}
+
+std::vector<int64_t> Program::extents(const Tensor &t) const {
+  std::vector<int64_t> result;
+  result.reserve(t.indices.size());
+  for (const std::string &indexName : t.indices) {
+    const Index *index = findIndex(indexName);
+    result.push_back(index ? index->extent : 0);
+  }
+  return result;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Lexer
+//===----------------------------------------------------------------------===//
+
+enum class TokenKind {
+  Identifier,
+  Number,
+  Semicolon,
+  Comma,
+  Colon,
+  LBracket,
+  RBracket,
+  LParen,
+  RParen,
+  Equal,
+  PlusEqual,
+  Plus,
+  Minus,
+  Star,
+  End,
+  Error, ///< a bad character or malformed number; `message` says which
+};
+
+struct Token {
+  TokenKind kind = TokenKind::End;
+  std::string_view text;
+  SourceLoc loc;
+  double number = 0;   ///< Number only
+  std::string message; ///< Error only
+};
+
+bool isLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isWordChar(char c) { return isLetter(c) || isDigit(c); }
+
+/// Turns the whole text into tokens up front, ending with End or, at the first
+/// bad character or number, with Error: the parser reports that error only
+/// when it gets there, so errors still come in text order.
+class Lexer {
+public:
+  explicit Lexer(std::string_view source) : text(source) {}
+
+  std::vector<Token> lexAll() {
+    std::vector<Token> tokens;
+    while (true) {
+      tokens.push_back(lexToken());
+      TokenKind kind = tokens.back().kind;
+      if (kind == TokenKind::End || kind == TokenKind::Error)
+        return tokens;
+    }
+  }
+
+private:
+  std::string_view text;
+  size_t position = 0;
+  SourceLoc loc{1, 1};
+
+  char peekChar(size_t ahead = 0) const {
+    return position + ahead < text.size() ? text[position + ahead] : '\0';
+  }
+
+  void advance() {
+    if (text[position] == '\n') {
+      ++loc.line;
+      loc.column = 1;
+    } else {
+      ++loc.column; // a tab is one column too
+    }
+    ++position;
+  }
+
+  void skipSpaceAndComments() {
+    while (position < text.size()) {
+      char c = peekChar();
+      if (c == '#' || (c == '/' && peekChar(1) == '/')) {
+        while (position < text.size() && peekChar() != '\n')
+          advance();
+      } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+        advance();
+      } else {
+        return;
+      }
+    }
+  }
+
+  Token makeToken(TokenKind kind, size_t begin, SourceLoc start) const {
+    Token token;
+    token.kind = kind;
+    token.text = text.substr(begin, position - begin);
+    token.loc = start;
+    return token;
+  }
+
+  Token makeError(SourceLoc start, std::string message) const {
+    Token token;
+    token.kind = TokenKind::Error;
+    token.loc = start;
+    token.message = std::move(message);
+    return token;
+  }
+
+  Token lexToken() {
+    skipSpaceAndComments();
+    size_t begin = position;
+    SourceLoc start = loc;
+    if (position == text.size())
+      return makeToken(TokenKind::End, begin, start);
+    char c = peekChar();
+    if (isLetter(c)) {
+      while (isWordChar(peekChar()))
+        advance();
+      return makeToken(TokenKind::Identifier, begin, start);
+    }
+    if (isDigit(c) || (c == '.' && isDigit(peekChar(1))))
+      return lexNumber();
+    auto punctuation = [&](TokenKind kind, size_t length) {
+      for (size_t i = 0; i < length; ++i)
+        advance();
+      return makeToken(kind, begin, start);
+    };
+    switch (c) {
+    case ';':
+      return punctuation(TokenKind::Semicolon, 1);
+    case ',':
+      return punctuation(TokenKind::Comma, 1);
+    case ':':
+      return punctuation(TokenKind::Colon, 1);
+    case '[':
+      return punctuation(TokenKind::LBracket, 1);
+    case ']':
+      return punctuation(TokenKind::RBracket, 1);
+    case '(':
+      return punctuation(TokenKind::LParen, 1);
+    case ')':
+      return punctuation(TokenKind::RParen, 1);
+    case '=':
+      return punctuation(TokenKind::Equal, 1);
+    case '+':
+      return peekChar(1) == '=' ? punctuation(TokenKind::PlusEqual, 2)
+                                : punctuation(TokenKind::Plus, 1);
+    case '-':
+      return punctuation(TokenKind::Minus, 1);
+    case '*':
+      return punctuation(TokenKind::Star, 1);
+    default:
+      break;
+    }
+    // Bytes outside printable ASCII (UTF-8, control characters) are shown by value.
+    unsigned char byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f)
+      return makeError(start, std::string("unexpected character '") + c + "'");
+    static const char hex[] = "0123456789abcdef";
+    return makeError(start, std::string("unexpected byte 0x") + hex[byte >> 4] + hex[byte & 15]);
+  }
+
+  /// Integers, decimals (0.5, .5, 2.) and exponents (1e-3, 2.5E+2).
+  Token lexNumber() {
+    size_t begin = position;
+    SourceLoc start = loc;
+    while (isDigit(peekChar()))
+      advance();
+    if (peekChar() == '.') {
+      advance();
+      while (isDigit(peekChar()))
+        advance();
+    }
+    char e = peekChar();
+    if ((e == 'e' || e == 'E') &&
+        (isDigit(peekChar(1)) ||
+         ((peekChar(1) == '+' || peekChar(1) == '-') && isDigit(peekChar(2))))) {
+      advance();
+      if (!isDigit(peekChar()))
+        advance();
+      while (isDigit(peekChar()))
+        advance();
+    }
+    // `2x`, `1.5.3` or `1e` would otherwise lex as two tokens and read as a product.
+    if (isWordChar(peekChar()) || peekChar() == '.') {
+      while (isWordChar(peekChar()) || peekChar() == '.')
+        advance();
+      return makeError(start, "malformed number '" +
+                                  std::string(text.substr(begin, position - begin)) + "'");
+    }
+    Token token = makeToken(TokenKind::Number, begin, start);
+    const char *first = text.data() + begin;
+    const char *last = text.data() + position;
+    auto [end, status] = std::from_chars(first, last, token.number);
+    if (status != std::errc() || end != last || !std::isfinite(token.number))
+      return makeError(start, "the number '" + std::string(token.text) + "' is out of range");
+    return token;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Parser
+//===----------------------------------------------------------------------===//
+
+/// An index name where it is written, for errors that point at it.
+struct IndexUse {
+  std::string name;
+  SourceLoc loc;
+};
+
+/// `NAME[i,j,...]` as written: in a declaration, a target or a factor.
+struct Reference {
+  std::string name;
+  SourceLoc loc;
+  std::vector<IndexUse> indices;
+
+  Factor toFactor() const {
+    Factor factor{name, {}, loc};
+    for (const IndexUse &use : indices)
+      factor.indices.push_back(use.name);
+    return factor;
+  }
+};
+
+/// 2^10 copies of a term is far beyond any real equation; the cap keeps a
+/// hostile input from exhausting memory.
+constexpr size_t kMaxAntisymmetrizersPerTerm = 10;
+
+const char *elementName(ElementType element) { return element == ElementType::F32 ? "f32" : "f64"; }
+
+std::string quoted(std::string_view name) { return "'" + std::string(name) + "'"; }
+
+bool contains(const std::vector<IndexUse> &uses, std::string_view name) {
+  return std::any_of(uses.begin(), uses.end(),
+                     [&](const IndexUse &use) { return use.name == name; });
+}
+
+class Parser {
+public:
+  explicit Parser(std::string_view text) : tokens(Lexer(text).lexAll()) { collectAssignedNames(); }
+
+  bool parse(Program &result, Diagnostic &error) {
+    if (!parseItems()) {
+      error = diagnostic;
+      return false;
+    }
+    // The header promises inputs, outputs, then intermediates; declarations
+    // may come in any order, so sort (stably: each group keeps text order).
+    std::stable_sort(program.tensors.begin(), program.tensors.end(),
+                     [](const Tensor &a, const Tensor &b) { return a.role < b.role; });
+    result = std::move(program);
+    return true;
+  }
+
+private:
+  std::vector<Token> tokens; ///< ends with End or Error
+  size_t position = 0;
+  Program program;
+  Diagnostic diagnostic;
+  SourceLoc programNameLoc;            ///< line 0: no `program NAME;` yet
+  std::set<std::string> assigned;      ///< outputs and intermediates assigned so far
+  std::set<std::string> assignedLater; ///< every statement target in the text
+
+  //--- Tokens ---------------------------------------------------------------
+
+  const Token &peek(size_t ahead = 0) const {
+    return tokens[std::min(position + ahead, tokens.size() - 1)];
+  }
+  bool at(TokenKind kind, size_t ahead = 0) const { return peek(ahead).kind == kind; }
+  bool atIdentifier(std::string_view text, size_t ahead = 0) const {
+    return at(TokenKind::Identifier, ahead) && peek(ahead).text == text;
+  }
+  const Token &consume() {
+    const Token &token = tokens[position];
+    if (position + 1 < tokens.size())
+      ++position;
+    return token;
+  }
+
+  bool fail(SourceLoc loc, std::string message) {
+    diagnostic = {loc, std::move(message)};
+    return false;
+  }
+
+  /// "expected WHAT, found X" at the next token, or the lexer's error if the
+  /// next token is a bad character.
+  bool failExpected(std::string_view what) {
+    const Token &token = peek();
+    if (token.kind == TokenKind::Error)
+      return fail(token.loc, token.message);
+    std::string found = token.kind == TokenKind::End ? "the end of the text" : quoted(token.text);
+    return fail(token.loc, "expected " + std::string(what) + ", found " + found);
+  }
+
+  bool expect(TokenKind kind, std::string_view what) {
+    if (!at(kind))
+      return failExpected(what);
+    consume();
+    return true;
+  }
+
+  bool expectIdentifier(std::string_view what, const Token *&token) {
+    if (!at(TokenKind::Identifier))
+      return failExpected(what);
+    token = &consume();
+    return true;
+  }
+
+  /// Only for choosing between "used before it is assigned" and "not declared":
+  /// the targets are the identifiers followed by '[' at the start of an item.
+  void collectAssignedNames() {
+    bool itemStart = true;
+    for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+      if (itemStart && tokens[i].kind == TokenKind::Identifier &&
+          tokens[i + 1].kind == TokenKind::LBracket)
+        assignedLater.insert(std::string(tokens[i].text));
+      itemStart = tokens[i].kind == TokenKind::Semicolon;
+    }
+  }
+
+  //--- Names ----------------------------------------------------------------
+
+  const IndexRange *findRange(std::string_view name) const {
+    for (const IndexRange &range : program.ranges)
+      if (range.name == name)
+        return &range;
+    return nullptr;
+  }
+
+  bool requireIndex(const IndexUse &use, const Index *&index) {
+    index = program.findIndex(use.name);
+    if (!index)
+      return fail(use.loc, "index " + quoted(use.name) +
+                               " is not declared (declare it with 'index " + use.name +
+                               " : RANGE;')");
+    return true;
+  }
+
+  bool checkNotReserved(const Token &name) {
+    if (name.text == "P")
+      return fail(name.loc, "'P' is reserved for antisymmetrizers P(ij) and cannot name a tensor");
+    if (name.text == "sum")
+      return fail(name.loc, "'sum' is reserved for sum[...] and cannot name a tensor");
+    return true;
+  }
+
+  /// Index k of the reference is declared and not a repeat of an earlier one.
+  bool checkIndexUse(const Reference &reference, size_t k, const Index *&index) {
+    const IndexUse &use = reference.indices[k];
+    if (!requireIndex(use, index))
+      return false;
+    for (size_t earlier = 0; earlier < k; ++earlier)
+      if (reference.indices[earlier].name == use.name)
+        return fail(use.loc,
+                    "index " + quoted(use.name) + " appears twice in " + quoted(reference.name));
+    return true;
+  }
+
+  /// A declaration, or the target of a new intermediate.
+  bool checkIndicesDeclaredAndDistinct(const Reference &reference) {
+    const Index *index = nullptr;
+    for (size_t k = 0; k < reference.indices.size(); ++k)
+      if (!checkIndexUse(reference, k, index))
+        return false;
+    return true;
+  }
+
+  /// A use of a known tensor: its rank, and each index's range where it stands.
+  bool checkAgainstDeclaration(const Reference &reference, const Tensor &tensor) {
+    size_t rank = tensor.indices.size();
+    if (reference.indices.size() != rank)
+      return fail(reference.loc, quoted(tensor.name) + " has " + std::to_string(rank) +
+                                     (rank == 1 ? " index" : " indices") + ", not " +
+                                     std::to_string(reference.indices.size()));
+    for (size_t k = 0; k < rank; ++k) {
+      const Index *index = nullptr;
+      if (!checkIndexUse(reference, k, index))
+        return false;
+      const Index *declared = program.findIndex(tensor.indices[k]);
+      if (declared && index->range != declared->range)
+        return fail(reference.indices[k].loc,
+                    "index " + quoted(index->name) + " ranges over " + index->range +
+                        " but dimension " + std::to_string(k + 1) + " of " + quoted(tensor.name) +
+                        " ranges over " + declared->range);
+    }
+    return true;
+  }
+
+  //--- Items ----------------------------------------------------------------
+
+  bool parseItems() {
+    while (!at(TokenKind::End))
+      if (!parseItem())
+        return false;
+    if (program.statements.empty())
+      return fail({1, 1}, "the program has no statements");
+    for (const Tensor &tensor : program.tensors)
+      if (tensor.role == TensorRole::Output && !assigned.count(tensor.name))
+        return fail(tensor.loc, "output " + quoted(tensor.name) + " is never assigned");
+    return true;
+  }
+
+  /// A keyword starts a declaration unless '[' follows: `input[i] = ...` assigns
+  /// a tensor named `input`.
+  bool parseItem() {
+    if (!at(TokenKind::Identifier))
+      return failExpected("a declaration or a statement");
+    if (!at(TokenKind::LBracket, 1)) {
+      std::string_view word = peek().text;
+      if (word == "program")
+        return parseProgramName();
+      if (word == "range")
+        return parseRange();
+      if (word == "index")
+        return parseIndexDeclaration();
+      if (word == "input")
+        return parseTensorDeclaration(TensorRole::Input);
+      if (word == "output")
+        return parseTensorDeclaration(TensorRole::Output);
+    }
+    return parseStatement();
+  }
+
+  bool parseProgramName() {
+    const Token &keyword = consume();
+    if (programNameLoc.line != 0)
+      return fail(keyword.loc, "the program is already named " + quoted(program.name) +
+                                   " at line " + std::to_string(programNameLoc.line));
+    const Token *name = nullptr;
+    if (!expectIdentifier("a program name", name))
+      return false;
+    program.name = std::string(name->text);
+    programNameLoc = keyword.loc;
+    return expect(TokenKind::Semicolon, "';' after the program name");
+  }
+
+  bool parseRange() {
+    consume(); // range
+    const Token *name = nullptr;
+    if (!expectIdentifier("a range name", name))
+      return false;
+    if (const IndexRange *earlier = findRange(name->text))
+      return fail(name->loc, "range " + quoted(name->text) + " is already declared at line " +
+                                 std::to_string(earlier->loc.line));
+    if (!expect(TokenKind::Equal, "'=' after the range name"))
+      return false;
+    std::string extentWhat = "the extent of range " + quoted(name->text);
+    if (!at(TokenKind::Number))
+      return failExpected(extentWhat);
+    const Token &extent = consume();
+    int64_t value = 0;
+    const char *last = extent.text.data() + extent.text.size();
+    auto [end, status] = std::from_chars(extent.text.data(), last, value);
+    if (status != std::errc() || end != last || value <= 0)
+      return fail(extent.loc,
+                  extentWhat + " must be a positive integer, not " + quoted(extent.text));
+    program.ranges.push_back({std::string(name->text), value, name->loc});
+    return expect(TokenKind::Semicolon, "';' after the range declaration");
+  }
+
+  bool parseIndexDeclaration() {
+    consume(); // index
+    std::vector<IndexUse> names;
+    while (true) {
+      const Token *name = nullptr;
+      if (!expectIdentifier("an index name", name))
+        return false;
+      std::string text(name->text);
+      if (const Index *earlier = program.findIndex(text))
+        return fail(name->loc, "index " + quoted(text) + " is already declared at line " +
+                                   std::to_string(earlier->loc.line));
+      auto earlierHere = std::find_if(names.begin(), names.end(),
+                                      [&](const IndexUse &use) { return use.name == text; });
+      if (earlierHere != names.end())
+        return fail(name->loc, "index " + quoted(text) + " is already declared at line " +
+                                   std::to_string(earlierHere->loc.line));
+      names.push_back({text, name->loc});
+      if (!at(TokenKind::Comma))
+        break;
+      consume();
+    }
+    if (!expect(TokenKind::Colon, "',' or ':' after the index name"))
+      return false;
+    const Token *rangeName = nullptr;
+    if (!expectIdentifier("a range name after ':'", rangeName))
+      return false;
+    const IndexRange *range = findRange(rangeName->text);
+    if (!range)
+      return fail(rangeName->loc, "range " + quoted(rangeName->text) +
+                                      " is not declared (declare it with 'range " +
+                                      std::string(rangeName->text) + " = N;')");
+    for (IndexUse &name : names)
+      program.indices.push_back({std::move(name.name), range->name, range->extent, name.loc});
+    return expect(TokenKind::Semicolon, "';' after the index declaration");
+  }
+
+  bool parseTensorDeclaration(TensorRole role) {
+    consume(); // input or output
+    size_t first = program.tensors.size();
+    while (true) {
+      Reference reference;
+      if (!parseReference(reference))
+        return false;
+      if (const Tensor *earlier = program.findTensor(reference.name))
+        return fail(reference.loc, "tensor " + quoted(reference.name) +
+                                       " is already declared at line " +
+                                       std::to_string(earlier->loc.line));
+      if (!checkIndicesDeclaredAndDistinct(reference))
+        return false;
+      Factor declared = reference.toFactor();
+      program.tensors.push_back(
+          {declared.tensor, declared.indices, role, ElementType::F64, reference.loc});
+      if (!at(TokenKind::Comma))
+        break;
+      consume();
+    }
+    if (!at(TokenKind::Colon))
+      return expect(TokenKind::Semicolon, "',', ':' or ';' after the tensor");
+    // The element type applies to every tensor of the declaration, so it ends it.
+    consume();
+    ElementType element = ElementType::F64;
+    if (atIdentifier("f32"))
+      element = ElementType::F32;
+    else if (!atIdentifier("f64"))
+      return failExpected("'f64' or 'f32'");
+    consume();
+    for (size_t i = first; i < program.tensors.size(); ++i)
+      program.tensors[i].element = element;
+    return expect(TokenKind::Semicolon, "';' after the element type");
+  }
+
+  /// NAME '[' (index (',' index)*)? ']'
+  bool parseReference(Reference &reference) {
+    const Token *name = nullptr;
+    if (!expectIdentifier("a tensor name", name) || !checkNotReserved(*name))
+      return false;
+    reference.name = std::string(name->text);
+    reference.loc = name->loc;
+    return parseIndexList(reference.indices, "'[' after " + quoted(name->text));
+  }
+
+  bool parseIndexList(std::vector<IndexUse> &indices, std::string_view openingWhat) {
+    if (!expect(TokenKind::LBracket, openingWhat))
+      return false;
+    if (at(TokenKind::RBracket)) {
+      consume();
+      return true;
+    }
+    while (true) {
+      const Token *name = nullptr;
+      if (!expectIdentifier("an index name", name))
+        return false;
+      indices.push_back({std::string(name->text), name->loc});
+      if (at(TokenKind::RBracket)) {
+        consume();
+        return true;
+      }
+      if (!expect(TokenKind::Comma, "',' or ']' after index " + quoted(name->text)))
+        return false;
+    }
+  }
+
+  //--- Statements -----------------------------------------------------------
+
+  /// What the terms of one statement share.
+  struct StatementContext {
+    const Reference &target;
+    bool hasElement = false; ///< a new intermediate takes its first factor's type
+    ElementType element = ElementType::F64;
+  };
+
+  bool parseStatement() {
+    Reference target;
+    if (!parseReference(target))
+      return false;
+    bool accumulate = at(TokenKind::PlusEqual);
+    if (!at(TokenKind::Equal) && !accumulate)
+      return failExpected("'=' or '+=' after the target");
+    consume();
+
+    StatementContext context{target};
+    const Tensor *declared = program.findTensor(target.name);
+    if (declared) {
+      if (declared->role == TensorRole::Input)
+        return fail(target.loc, "input " + quoted(target.name) + " cannot be assigned");
+      if (!checkAgainstDeclaration(target, *declared))
+        return false;
+      context.hasElement = true;
+      context.element = declared->element;
+    } else {
+      if (accumulate)
+        return fail(target.loc, quoted(target.name) + " is accumulated (+=) before it is assigned");
+      if (!checkIndicesDeclaredAndDistinct(target))
+        return false;
+    }
+
+    Statement statement;
+    statement.target = target.toFactor();
+    statement.accumulate = accumulate;
+    statement.loc = target.loc;
+    double sign = 1;
+    bool first = true;
+    while (true) {
+      if (!parseTerm(context, first, sign, statement.terms))
+        return false;
+      first = false;
+      if (at(TokenKind::Plus) || at(TokenKind::Minus)) {
+        sign = consume().kind == TokenKind::Minus ? -1 : 1;
+        continue;
+      }
+      if (!expect(TokenKind::Semicolon, "'*', '+', '-' or ';'"))
+        return false;
+      break;
+    }
+
+    if (!declared) {
+      Factor &t = statement.target;
+      program.tensors.push_back(
+          {t.tensor, t.indices, TensorRole::Intermediate, context.element, t.loc});
+    }
+    assigned.insert(target.name);
+    program.statements.push_back(std::move(statement));
+    return true;
+  }
+
+  /// A term as written, before its antisymmetrizers are expanded.
+  struct TermState {
+    Term term;
+    std::vector<Reference> factors; ///< with the index locations, for errors
+    std::vector<std::pair<std::string, std::string>> exchanges; ///< P(ij) as (i, j)
+    bool hasSum = false;
+    std::vector<IndexUse> summed;
+  };
+
+  /// [sign] item (['*'] item)*, then the checks that need the whole term, then
+  /// the expansion into `terms`. `sign` comes from the separator before the
+  /// term; only the first term may carry its own.
+  bool parseTerm(StatementContext &context, bool first, double sign, std::vector<Term> &terms) {
+    TermState state;
+    state.term.loc = peek().loc;
+    state.term.coefficient = sign;
+    if (first && (at(TokenKind::Plus) || at(TokenKind::Minus)))
+      if (consume().kind == TokenKind::Minus)
+        state.term.coefficient = -1;
+    while (true) {
+      if (!parseTermItem(context, state))
+        return false;
+      if (at(TokenKind::Star)) {
+        consume(); // an item must follow
+        continue;
+      }
+      if (at(TokenKind::Number) || at(TokenKind::Identifier))
+        continue; // juxtaposed
+      break;
+    }
+    if (!checkTerm(context, state))
+      return false;
+    expandAntisymmetrizers(state, terms);
+    return true;
+  }
+
+  bool parseTermItem(StatementContext &context, TermState &state) {
+    if (at(TokenKind::Number)) {
+      state.term.coefficient *= consume().number;
+      return true;
+    }
+    if (atIdentifier("P") && at(TokenKind::LParen, 1))
+      return parseAntisymmetrizer(context, state);
+    if (atIdentifier("sum") && at(TokenKind::LBracket, 1))
+      return parseSum(state);
+    if (!at(TokenKind::Identifier))
+      return failExpected("a number, P(...), sum[...] or a tensor reference");
+    Reference reference;
+    if (!parseReference(reference) || !checkFactor(context, reference))
+      return false;
+    state.term.factors.push_back(reference.toFactor());
+    state.factors.push_back(std::move(reference));
+    return true;
+  }
+
+  bool checkFactor(StatementContext &context, const Reference &reference) {
+    const Tensor *tensor = program.findTensor(reference.name);
+    if (!tensor && !assignedLater.count(reference.name))
+      return fail(reference.loc, quoted(reference.name) +
+                                     " is not declared (declare it as an input or assign it "
+                                     "with '=' first)");
+    if (!tensor || (tensor->role == TensorRole::Output && !assigned.count(tensor->name)))
+      return fail(reference.loc, quoted(reference.name) + " is used before it is assigned");
+    if (!checkAgainstDeclaration(reference, *tensor))
+      return false;
+    if (!context.hasElement) {
+      context.hasElement = true;
+      context.element = tensor->element;
+    } else if (tensor->element != context.element) {
+      return fail(reference.loc, quoted(tensor->name) + " is " + elementName(tensor->element) +
+                                     " but this statement computes " +
+                                     elementName(context.element));
+    }
+    return true;
+  }
+
+  /// `sum[c,d]`: the indices are checked against the factors once the term ends.
+  bool parseSum(TermState &state) {
+    const Token &keyword = consume();
+    if (state.hasSum)
+      return fail(keyword.loc, "a term takes at most one sum[...]");
+    state.hasSum = true;
+    if (!parseIndexList(state.summed, "'[' after 'sum'"))
+      return false;
+    for (size_t k = 0; k < state.summed.size(); ++k) {
+      const IndexUse &use = state.summed[k];
+      const Index *index = nullptr;
+      if (!requireIndex(use, index))
+        return false;
+      for (size_t earlier = 0; earlier < k; ++earlier)
+        if (state.summed[earlier].name == use.name)
+          return fail(use.loc, "index " + quoted(use.name) + " appears twice in sum[...]");
+    }
+    return true;
+  }
+
+  /// `P(ij)`, `P(i,j)` or `P(i j)`. A name that is not a declared index, such as
+  /// `ij`, stands for its letters.
+  bool parseAntisymmetrizer(const StatementContext &context, TermState &state) {
+    const Token &keyword = consume();
+    consume(); // '('
+    if (state.exchanges.size() == kMaxAntisymmetrizersPerTerm)
+      return fail(keyword.loc, "a term takes at most " +
+                                   std::to_string(kMaxAntisymmetrizersPerTerm) +
+                                   " antisymmetrizers");
+    std::vector<IndexUse> uses;
+    while (true) {
+      const Token *name = nullptr;
+      if (!expectIdentifier("an index name in P(...)", name))
+        return false;
+      if (program.findIndex(name->text) || name->text.size() == 1) {
+        uses.push_back({std::string(name->text), name->loc});
+      } else {
+        for (size_t k = 0; k < name->text.size(); ++k)
+          uses.push_back({std::string(1, name->text[k]),
+                          {name->loc.line, name->loc.column + static_cast<int>(k)}});
+      }
+      if (at(TokenKind::RParen)) {
+        consume();
+        break;
+      }
+      if (at(TokenKind::Comma))
+        consume();
+      else if (!at(TokenKind::Identifier))
+        return failExpected("',', an index name or ')' in P(...)");
+    }
+    for (const IndexUse &use : uses) {
+      const Index *index = nullptr;
+      if (!requireIndex(use, index))
+        return false;
+    }
+    if (uses.size() != 2)
+      return fail(keyword.loc,
+                  "P(...) exchanges exactly two indices, not " + std::to_string(uses.size()));
+    if (uses[0].name == uses[1].name)
+      return fail(uses[1].loc, "P(...) exchanges two distinct indices, not " +
+                                   quoted(uses[0].name) + " with itself");
+    for (const IndexUse &use : uses)
+      if (!contains(context.target.indices, use.name))
+        return fail(use.loc,
+                    "index " + quoted(use.name) + " of P(...) is not an index of the target");
+    const Index *left = program.findIndex(uses[0].name);
+    const Index *right = program.findIndex(uses[1].name);
+    if (left->range != right->range)
+      return fail(keyword.loc, "P(...) exchanges " + quoted(left->name) + " and " +
+                                   quoted(right->name) + ", which range over " + left->range +
+                                   " and " + right->range);
+    state.exchanges.emplace_back(uses[0].name, uses[1].name);
+    return true;
+  }
+
+  /// A tensor, every target index present, and sum[...] naming exactly the
+  /// indices that are summed.
+  bool checkTerm(const StatementContext &context, const TermState &state) {
+    const Term &term = state.term;
+    if (state.factors.empty())
+      return fail(term.loc, "a term needs at least one tensor reference");
+    // Each index at its first appearance in a factor, in text order.
+    std::vector<IndexUse> factorIndices;
+    for (const Reference &factor : state.factors)
+      for (const IndexUse &use : factor.indices)
+        if (!contains(factorIndices, use.name))
+          factorIndices.push_back(use);
+    const std::vector<IndexUse> &target = context.target.indices;
+    for (const IndexUse &use : target)
+      if (!contains(factorIndices, use.name))
+        return fail(term.loc, "index " + quoted(use.name) +
+                                  " of the target appears in no factor of this term");
+    if (!state.hasSum)
+      return true;
+    for (const IndexUse &use : state.summed) {
+      if (contains(target, use.name))
+        return fail(use.loc,
+                    "index " + quoted(use.name) + " is summed but is an index of the target");
+      if (!contains(factorIndices, use.name))
+        return fail(use.loc, "index " + quoted(use.name) +
+                                 " is summed but appears in no factor of this term");
+    }
+    for (const IndexUse &use : factorIndices)
+      if (!contains(target, use.name) && !contains(state.summed, use.name))
+        return fail(use.loc, "index " + quoted(use.name) +
+                                 " is not in the target and must be listed in sum[...]");
+    return true;
+  }
+
+  /// Copy k of the term applies the exchanges whose bits are set in k (bit m:
+  /// the m-th P written), so the original comes first and P(ij) P(ab) gives
+  /// t, -t(i<->j), -t(a<->b), +t(both). The rightmost P acts first, as in
+  /// P(ij) (P(jk) t), which matters only when two P's share an index.
+  static void expandAntisymmetrizers(const TermState &state, std::vector<Term> &terms) {
+    size_t count = state.exchanges.size();
+    for (size_t copy = 0; copy < (size_t(1) << count); ++copy) {
+      Term term = state.term;
+      bool negate = false;
+      for (size_t m = count; m-- > 0;) {
+        if (!((copy >> m) & 1))
+          continue;
+        negate = !negate;
+        const auto &[first, second] = state.exchanges[m];
+        for (Factor &factor : term.factors)
+          for (std::string &index : factor.indices) {
+            if (index == first)
+              index = second;
+            else if (index == second)
+              index = first;
+          }
+      }
+      if (negate)
+        term.coefficient = -term.coefficient;
+      terms.push_back(std::move(term));
+    }
+  }
+};
+
+} // namespace
+
+bool parseTCE(std::string_view text, Program &program, Diagnostic &error) {
+  return Parser(text).parse(program, error);
+}
+
+} // namespace mlir::tc::tce

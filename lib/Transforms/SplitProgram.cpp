@@ -1,0 +1,304 @@
+//===- SplitProgram.cpp - the tc-split-program pass -----------------------===//
+//
+// A function whose contractions form a DAG becomes one function per statement
+// (docs/Derivations.md D35): lib/Analysis/ProgramPartition decides where the
+// DAG is cut; this pass names the values that cross a cut and outlines each
+// statement, which the planners and lowerings then take as they take any
+// single contraction or operator tree. The runtime hands an intermediate from
+// the statement that stores it to those that load it by name
+// (tc.begin_statement).
+//
+//===----------------------------------------------------------------------===//
+#include "TC/Analysis/ProgramPartition.h"
+#include "TC/Dialect/TCDialect.h"
+#include "TC/Dialect/TCOps.h"
+#include "TC/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::tc {
+#define GEN_PASS_DEF_SPLITPROGRAM
+#include "TC/Transforms/Passes.h.inc"
+} // namespace mlir::tc
+
+using namespace mlir;
+using namespace mlir::tc;
+
+namespace {
+
+/// A tensor of ones: the constant factor of a one-tensor term.
+bool isOnes(Value v) {
+  DenseElementsAttr data;
+  if (!matchPattern(v, m_Constant(&data)) || !data.isSplat())
+    return false;
+  auto f = dyn_cast<FloatAttr>(data.getSplatValue<Attribute>());
+  return f && f.getValueAsDouble() == 1.0;
+}
+
+/// The function as ProgramPartition sees it, and the IR behind its numbers.
+struct FunctionGraph {
+  ProgramGraph graph;
+  SmallVector<Value> values;        ///< by value number
+  SmallVector<Operation *> formulas; ///< by formula number
+};
+
+FailureOr<FunctionGraph> buildGraph(func::FuncOp func) {
+  FunctionGraph out;
+  llvm::DenseMap<Value, int> number;
+  auto leaf = [&](Value v, bool constant) {
+    number[v] = out.graph.numLeaves++;
+    out.values.push_back(v);
+    out.graph.constantLeaf.push_back(constant);
+  };
+  for (BlockArgument arg : func.getArguments())
+    leaf(arg, false);
+  Block &body = func.getBody().front();
+  for (Operation &op : body.without_terminator())
+    if (isa<arith::ConstantOp>(op) && isOnes(op.getResult(0)))
+      leaf(op.getResult(0), true);
+  for (Operation &op : body.without_terminator()) {
+    if (isa<arith::ConstantOp>(op) && isOnes(op.getResult(0)))
+      continue;
+    if (!isa<ContractOp, SumOp>(op))
+      return op.emitOpError() << "cannot be part of a program tc-split-program splits (it "
+                                 "takes tc.contract and tc.sum ops, constants of ones and "
+                                 "a return; run tc-minimize-operations first)";
+    ProgramFormula f;
+    auto numberOf = [&](Value v) -> FailureOr<int> {
+      auto it = number.find(v);
+      if (it == number.end())
+        return op.emitOpError() << "reads a value tc-split-program cannot trace to the "
+                                   "function's arguments";
+      return it->second;
+    };
+    ValueRange inputs = isa<ContractOp>(op) ? cast<ContractOp>(op).getInputs()
+                                            : cast<SumOp>(op).getInputs();
+    Value init = isa<ContractOp>(op) ? cast<ContractOp>(op).getInit() : cast<SumOp>(op).getInit();
+    for (Value in : inputs) {
+      FailureOr<int> n = numberOf(in);
+      if (failed(n))
+        return failure();
+      f.inputs.push_back(*n);
+    }
+    if (init) {
+      FailureOr<int> n = numberOf(init);
+      if (failed(n))
+        return failure();
+      f.init = *n;
+    }
+    // Leaves come first, so a formula's result is numbered as it is read.
+    number[op.getResult(0)] = out.graph.valueOf(static_cast<int>(out.formulas.size()));
+    out.values.push_back(op.getResult(0));
+    out.graph.formulas.push_back(f);
+    out.formulas.push_back(&op);
+  }
+  for (Value v : body.getTerminator()->getOperands()) {
+    auto it = number.find(v);
+    if (it == number.end())
+      return func.emitOpError() << "returns a value tc-split-program cannot trace";
+    out.graph.returned.push_back(it->second);
+  }
+  return out;
+}
+
+struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> funcs;
+    for (auto f : module.getOps<func::FuncOp>())
+      if (!f.isExternal() && f.getSymName() != "tc_main")
+        funcs.push_back(f);
+    for (func::FuncOp f : funcs)
+      if (failed(split(module, f)))
+        return signalPassFailure();
+  }
+
+  LogicalResult split(ModuleOp module, func::FuncOp func) {
+    bool planned = false, contractions = false;
+    func.walk([&](Operation *op) {
+      contractions |= isa<ContractOp, SumOp, MultiContractOp>(op);
+      // Redistributions and block-sparse operands belong to single contractions,
+      // which need no splitting; a function already planned stays as it is.
+      planned |= isa<RedistributeOp>(op) || op->hasAttr(TCDialect::getPlanAttrName()) ||
+                 op->hasAttr(TCDialect::getFusionAttrName()) ||
+                 op->hasAttr(TCDialect::getBlockPlanAttrName());
+      for (Type t : op->getResultTypes())
+        if (auto tensor = dyn_cast<RankedTensorType>(t); tensor && tensor.getEncoding())
+          planned = true;
+    });
+    if (!contractions || planned || func->hasAttr(TCDialect::getStatementAttrName()))
+      return success();
+    FailureOr<FunctionGraph> built = buildGraph(func);
+    if (failed(built))
+      return failure();
+    FunctionGraph &fg = *built;
+    ProgramPartition partition = partitionProgram(fg.graph);
+    if (!partition.error.empty())
+      return func.emitOpError() << partition.error;
+    const bool constants = llvm::any_of(fg.graph.constantLeaf, [](bool c) { return c; });
+    if (partition.statements.size() <= 1 && !constants)
+      return success(); // one contraction or operator tree already
+
+    FailureOr<SmallVector<std::string>> names = nameValues(func, fg, partition);
+    if (failed(names))
+      return failure();
+    return outline(module, func, fg, partition, *names);
+  }
+
+  /// The tensor name of every value that crosses a cut: the argument's or
+  /// result's tc.name, the formula's tc.name (a program's intermediates), or
+  /// that of the value it accumulates into (one tensor updated in place);
+  /// distinct tensors get distinct names.
+  FailureOr<SmallVector<std::string>> nameValues(func::FuncOp func, FunctionGraph &fg,
+                                                 const ProgramPartition &partition) {
+    const ProgramGraph &g = fg.graph;
+    SmallVector<std::string> name(fg.values.size());
+    llvm::StringSet<> taken;
+    for (int a = 0; a < static_cast<int>(func.getNumArguments()); ++a) {
+      auto attr = func.getArgAttrOfType<StringAttr>(a, TCDialect::getNameAttrName());
+      name[a] = attr ? attr.str() : "in" + std::to_string(a);
+      taken.insert(name[a]);
+    }
+    for (int c = func.getNumArguments(); c < g.numLeaves; ++c)
+      name[c] = "ones";
+    // Outputs keep their result names.
+    SmallVector<int> outputOf(fg.values.size(), -1);
+    for (auto [r, v] : llvm::enumerate(g.returned)) {
+      auto attr = func.getResultAttrOfType<StringAttr>(r, TCDialect::getNameAttrName());
+      std::string n = attr ? attr.str() : g.returned.size() == 1 ? "R" : "R" + std::to_string(r);
+      if (outputOf[v] >= 0)
+        return func.emitOpError() << "returns one value as two results; return it once";
+      outputOf[v] = static_cast<int>(r);
+      if (!taken.insert(n).second && name[v].empty())
+        return func.emitOpError() << "result '" << n << "' is named like an argument or "
+                                  << "another result";
+      name[v] = n;
+    }
+    // An accumulation's chain is one tensor: name it from its last value (an
+    // output's name) or, failing that, from its first formula's tc.name.
+    auto chainBase = [&](int v) {
+      while (g.formulaOf(v) >= 0 && g.formulas[g.formulaOf(v)].init >= 0)
+        v = g.formulas[g.formulaOf(v)].init;
+      return v;
+    };
+    SmallVector<int> chainOutput(fg.values.size(), -1);
+    for (int v : g.returned)
+      chainOutput[chainBase(v)] = v;
+    llvm::StringMap<int> suffix;
+    for (int f = 0; f < static_cast<int>(g.formulas.size()); ++f) {
+      int v = g.valueOf(f), base = chainBase(v);
+      if (!name[v].empty())
+        continue;
+      if (base != v && !name[base].empty()) {
+        name[v] = name[base];
+        continue;
+      }
+      if (chainOutput[base] >= 0) {
+        name[v] = name[chainOutput[base]];
+        continue;
+      }
+      auto attr = fg.formulas[f]->getAttrOfType<StringAttr>(TCDialect::getNameAttrName());
+      std::string n = attr ? attr.str() : "t";
+      std::string unique = n;
+      while (!taken.insert(unique).second)
+        unique = n + "~" + std::to_string(++suffix[n] + 1);
+      name[v] = unique;
+    }
+    // A returned value that accumulates into another tensor's value would be
+    // loaded under one name and stored under another.
+    for (int v : g.returned) {
+      int f = g.formulaOf(v);
+      if (g.formulas[f].init >= 0 && name[g.formulas[f].init] != name[v])
+        return fg.formulas[f]->emitOpError()
+               << "accumulates into '" << name[g.formulas[f].init] << "' but its result is "
+               << "returned as '" << name[v] << "'; accumulate into the returned tensor";
+    }
+    // Statement order: a value must be read before the next value of its
+    // tensor is stored, and an output is stored only once the program is done
+    // with it.
+    SmallVector<int> statementOf(g.formulas.size());
+    for (auto [s, st] : llvm::enumerate(partition.statements))
+      for (int f : st.formulas)
+        statementOf[f] = static_cast<int>(s);
+    for (auto [s, st] : llvm::enumerate(partition.statements))
+      for (int leafValue : st.leaves) {
+        if (g.formulaOf(leafValue) < 0)
+          continue;
+        if (outputOf[leafValue] >= 0)
+          return fg.formulas[g.formulaOf(leafValue)]->emitOpError()
+                 << "computes output '" << name[leafValue]
+                 << "', which a later statement reads; read a copy (an intermediate) "
+                    "or compute the output last";
+        int producer = statementOf[g.formulaOf(leafValue)];
+        for (int later = producer + 1; later < static_cast<int>(s); ++later) {
+          int root = g.valueOf(partition.statements[later].root());
+          if (name[root] == name[leafValue])
+            return fg.formulas[partition.statements[s].root()]->emitOpError()
+                   << "reads '" << name[leafValue] << "' after a later statement stored "
+                   << "a new value of it; give the two values different names (tc.name)";
+        }
+      }
+    return name;
+  }
+
+  LogicalResult outline(ModuleOp module, func::FuncOp func, FunctionGraph &fg,
+                        const ProgramPartition &partition, ArrayRef<std::string> name) {
+    const ProgramGraph &g = fg.graph;
+    OpBuilder b(func);
+    SymbolTable symbols(module);
+    StringRef ones = TCDialect::getOnesAttrName(), tcName = TCDialect::getNameAttrName();
+    for (auto [k, st] : llvm::enumerate(partition.statements)) {
+      SmallVector<Type> argTypes;
+      SmallVector<DictionaryAttr> argAttrs;
+      for (int v : st.leaves) {
+        argTypes.push_back(fg.values[v].getType());
+        SmallVector<NamedAttribute> attrs;
+        if (v < static_cast<int>(func.getNumArguments()))
+          llvm::append_range(attrs, func.getArgAttrDict(v) ? func.getArgAttrDict(v).getValue()
+                                                           : ArrayRef<NamedAttribute>());
+        if (!llvm::any_of(attrs, [&](NamedAttribute a) { return a.getName() == tcName; }))
+          attrs.push_back(b.getNamedAttr(tcName, b.getStringAttr(name[v])));
+        if (v < g.numLeaves && g.constantLeaf[v])
+          attrs.push_back(b.getNamedAttr(ones, b.getUnitAttr()));
+        argAttrs.push_back(b.getDictionaryAttr(attrs));
+      }
+      Operation *rootOp = fg.formulas[st.root()];
+      const int rootValue = g.valueOf(st.root());
+      std::string symbol = (func.getSymName() + "_s" + Twine(k + 1)).str();
+      for (int n = 2; symbols.lookup(symbol); ++n)
+        symbol = (func.getSymName() + "_s" + Twine(k + 1) + "_" + Twine(n)).str();
+      auto statement = func::FuncOp::create(
+          b, rootOp->getLoc(), symbol,
+          b.getFunctionType(argTypes, {rootOp->getResult(0).getType()}));
+      statement.setAllArgAttrs(argAttrs);
+      statement.setResultAttr(0, tcName, b.getStringAttr(name[rootValue]));
+      std::string label = name[rootValue];
+      if (auto loc = dyn_cast<FileLineColLoc>(rootOp->getLoc()))
+        label += " (" + loc.getFilename().str() + ":" + std::to_string(loc.getLine()) + ")";
+      statement->setAttr(TCDialect::getStatementAttrName(), b.getStringAttr(label));
+      if (!llvm::is_contained(g.returned, rootValue))
+        statement->setAttr(TCDialect::getIntermediateAttrName(), b.getUnitAttr());
+      if (Attribute machine = func->getAttr(TCDialect::getMachineAttrName()))
+        statement->setAttr(TCDialect::getMachineAttrName(), machine);
+      OpBuilder body(statement.getContext());
+      body.setInsertionPointToStart(statement.addEntryBlock());
+      IRMapping map;
+      for (auto [i, v] : llvm::enumerate(st.leaves))
+        map.map(fg.values[v], statement.getArgument(i));
+      for (int f : st.formulas)
+        body.clone(*fg.formulas[f], map);
+      func::ReturnOp::create(body, rootOp->getLoc(), map.lookup(rootOp->getResult(0)));
+    }
+    func.erase();
+    return success();
+  }
+};
+
+} // namespace
