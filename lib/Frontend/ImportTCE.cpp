@@ -95,8 +95,10 @@ struct ModuleBuilder {
     for (auto [i, t] : llvm::enumerate(outputs))
       func.setResultAttr(i, name, b.getStringAttr(t->name));
     b.setInsertionPointToStart(func.addEntryBlock());
-    for (auto [i, t] : llvm::enumerate(inputs))
+    for (auto [i, t] : llvm::enumerate(inputs)) {
+      func.getArgument(i).setLoc(loc(t->loc)); // diagnostics name the declaration
       current[t->name] = func.getArgument(i);
+    }
     for (const tce::Statement &s : program.statements) {
       // `=` replaces the target; `+=` adds to it (an output not yet assigned
       // starts at zero, so its first `+=` is an `=`).

@@ -2,8 +2,9 @@
 //
 // Planning in the order its decisions depend on each other: machine (and, for
 // several process counts, one copy of each function per count); operation
-// minimization of products of several tensors; a program's statements
-// (tc-split-program); Krishnamoorthy
+// minimization of products of several tensors; products shared by statements
+// (tc-share-products) and the statements themselves (tc-split-program);
+// Krishnamoorthy
 // et al.'s schedules of block-sparse contractions; Cociorva et
 // al.'s fusion and distribution of operator trees; Gao et al.'s algorithm and
 // distributions, read order and tiles of single contractions; then the report.
@@ -51,6 +52,7 @@ void addPlanPasses(OpPassManager &pm, const Options &options) {
   MinimizeOperationsOptions minimize;
   minimize.tolerance = options.tolerance;
   pm.addPass(createMinimizeOperations(minimize));
+  pm.addPass(createShareProducts());
   pm.addPass(createSplitProgram());
   PlanBlockSparseOptions blockSparse;
   blockSparse.imbalance = options.imbalance;

@@ -200,6 +200,23 @@ def MinimizeOperations : Pass<"tc-minimize-operations", "::mlir::ModuleOp"> {
   let options = MinimizeOperationsOptions;
 }
 
+def ShareProducts : Pass<"tc-share-products", "::mlir::ModuleOp"> {
+  let dependentDialects = ["::mlir::tc::TCDialect"];
+  let summary = "Compute the same product of the same tensors once";
+  let description = [{
+    Common sub-expressions across a program's statements
+    (docs/Derivations.md D35). Two `tc.contract`s are the same product when
+    they read the same values with the same labels up to renaming (result
+    labels by position, summed labels by first appearance) into the same
+    type. Without an accumulator, the later is replaced by the earlier (the
+    value, now read twice, becomes an intermediate of tc-split-program;
+    outputs are left alone); accumulated twice into one tensor, with nothing
+    reading the tensor in between, the two terms become one whose coefficient
+    is their sum. Runs after `tc-minimize-operations`, whose binary trees
+    expose the products that statements share.
+  }];
+}
+
 def SplitProgram : Pass<"tc-split-program", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tc::TCDialect", "::mlir::func::FuncDialect"];
   let summary = "Split a program of many contractions into one function per statement";

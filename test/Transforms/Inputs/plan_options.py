@@ -22,7 +22,8 @@ import sys
 
 SUBPASSES = ["tc-set-machine", "tc-specialize-procs", "tc-minimize-operations",
              "tc-plan-block-sparse", "tc-fuse-distribute", "tc-plan-report"]
-CHAIN = ["tc-set-machine", "tc-specialize-procs", "tc-minimize-operations", "tc-split-program",
+CHAIN = ["tc-set-machine", "tc-specialize-procs", "tc-minimize-operations", "tc-share-products",
+         "tc-split-program",
          "tc-plan-block-sparse",
          "tc-fuse-distribute", "tc-select-algorithm", "tc-place-io", "tc-solve-tiles",
          "tc-plan-report"]

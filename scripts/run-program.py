@@ -1,0 +1,108 @@
+#!/usr/bin/python3
+"""Runs a program tcc built from a .tce file on random inputs and checks it.
+
+  run-program.py PROG --tce FILE.tce --np 4 [--seed 7] [--scratch DIR]
+      [--check-bytes] [--save-report FILE] [--statements] [--expect-out-of-core]
+
+The inputs are random (seeded, f64 or f32 as declared) in one HDF5 file; the
+program runs under mpirun; every output must equal scripts/tce_numpy.py's
+evaluation of the same program within 1e-12 relative to the output's largest
+magnitude (1e-5 for f32 outputs). With --check-bytes every rank's measured
+compute-phase disk bytes, bytes sent (and received, where predicted) must equal
+the plan's predictions, in total and for every statement of the report. With
+--statements it prints the report's statements. Prints OK; the working
+directory is removed at the end.
+"""
+import argparse, json, os, subprocess, sys
+
+import h5py
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tc_run  # noqa: E402
+from tce_numpy import Program  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("prog")
+    ap.add_argument("--tce", required=True)
+    ap.add_argument("--np", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--scratch")
+    ap.add_argument("--check-bytes", action="store_true")
+    ap.add_argument("--statements", action="store_true")
+    ap.add_argument("--expect-out-of-core", action="store_true",
+                    help="fail unless the plan reads or writes scratch (a memory cap's run)")
+    ap.add_argument("--save-report")
+    a = ap.parse_args()
+    sys.exit(0 if tc_run.in_work_dir("tc-program-", run, a) else 1)
+
+
+def run(a, work):
+    program = Program(open(a.tce).read())
+    rng = np.random.default_rng(a.seed)
+    inputs = {}
+    path = os.path.join(work, "inputs.h5")
+    with h5py.File(path, "w") as f:
+        for name, (idx, dtype) in program.inputs().items():
+            x = rng.uniform(-1, 1, program.shape(idx)).astype(dtype)
+            f[name] = x
+            inputs[name] = x
+    out, report = os.path.join(work, "out.h5"), os.path.join(work, "report.json")
+    cmd = ["mpirun", "-np", str(a.np), a.prog, "--output", out, "--report", report, "--quiet"]
+    for name in inputs:
+        cmd += ["--input", f"{name}={path}"]
+    if a.scratch:
+        cmd += ["--scratch", a.scratch]
+    r = subprocess.run(cmd, env=tc_run.mpirun_env(), capture_output=True, text=True)
+    if r.returncode != 0:
+        print(r.stdout + r.stderr)
+        print(f"FAIL: {a.prog} exited with {r.returncode}")
+        return False
+    expected = program.evaluate(inputs)
+    ok = True
+    with h5py.File(out) as f:
+        for name, (idx, dtype) in program.outputs().items():
+            got = f[name][...]
+            if got.dtype != dtype:
+                print(f"FAIL: output {name} is {got.dtype}, declared {np.dtype(dtype)}")
+                ok = False
+            want = expected[name]
+            scale = max(1.0, float(np.max(np.abs(want))) if want.size else 1.0)
+            err = float(np.max(np.abs(got.astype(np.float64) - want))) if want.size else 0.0
+            tolerance = (1e-5 if dtype == np.float32 else 1e-12) * scale
+            print(f"{name}: max error {err:.3e} (tolerance {tolerance:.1e})")
+            if not err <= tolerance:
+                ok = False
+                print(f"FAIL: output {name} differs from numpy")
+    rep = json.load(open(report))
+    if a.save_report:
+        json.dump(rep, open(a.save_report, "w"), indent=1)
+    ok &= tc_run.report_bytes(rep, a.check_bytes)
+    if a.expect_out_of_core and rep["total"]["compute"]["predicted_disk_bytes"] <= 0:
+        print("FAIL: the plan is in core (--expect-out-of-core)")
+        ok = False
+    for s in rep.get("statements", []):
+        c = s["compute"]
+        if a.statements:
+            print(f"statement {s['name']} -> {s['result']}: disk {c['bytes_read'] + c['bytes_written']:.0f} "
+                  f"(predicted {c['predicted_disk_bytes']:.0f}), sent {c['bytes_sent']:.0f} "
+                  f"(predicted {c['predicted_comm_bytes']:.0f}), flops {c['flops']:.0f}")
+        if a.check_bytes:
+            for rank in s["ranks"]:
+                k = rank["compute"]
+                received = k.get("predicted_received_bytes")
+                if (k["bytes_read"] + k["bytes_written"] != k["predicted_disk_bytes"] or
+                        k["bytes_sent"] != k["predicted_comm_bytes"] or
+                        (received is not None and received != k["bytes_received"])):
+                    print(f"FAIL: statement {s['name']} rank {rank['rank']}: measured bytes "
+                          "differ from the plan's prediction")
+                    ok = False
+    if ok:
+        print("OK")
+    return ok
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+"""A numpy evaluator of tc's tensor-expression language (docs/TCELanguage.md):
+the reference that scripts/run-program.py compares tcc's programs with. It is
+written apart from the C++ importer (lib/Frontend) on purpose, and assumes a
+program the importer accepts (it checks little)."""
+import re
+
+import numpy as np
+
+TOKEN = re.compile(r"\s*(?:(#|//)[^\n]*|(\+=|[\[\](),;:=+*-])|"
+                   r"((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|([A-Za-z_]\w*))")
+
+
+def tokens(text):
+    out, pos = [], 0
+    while pos < len(text):
+        m = TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            if text[pos:].strip() == "":
+                break
+            raise ValueError(f"cannot read {text[pos:pos + 20]!r}")
+        pos = m.end()
+        if m.group(2):
+            out.append(m.group(2))
+        elif m.group(3):
+            out.append(float(m.group(3)))
+        elif m.group(4):
+            out.append(m.group(4))
+    return out
+
+
+class Program:
+    """ranges {name: extent}, index_range {index: range}, tensors {name: (role,
+    indices, dtype)} for inputs and outputs, statements [(target, indices,
+    accumulate, terms)] with terms [(coefficient, [(i, j) swaps], [(tensor,
+    indices)])]."""
+
+    def __init__(self, text):
+        self.name, self.ranges, self.index_range, self.tensors = "tce", {}, {}, {}
+        self.statements = []
+        t, self.t, self.at = tokens(text), None, 0
+        self.t = t
+        while self.at < len(t):
+            word = t[self.at]
+            nxt = t[self.at + 1] if self.at + 1 < len(t) else None
+            if word == "program" and nxt != "[":
+                self.name = t[self.at + 1]
+                self.at += 3
+            elif word == "range" and nxt != "[":
+                self.ranges[t[self.at + 1]] = int(t[self.at + 3])
+                self.at += 5
+            elif word == "index" and nxt != "[":
+                self.at += 1
+                names = [self.take()]
+                while self.peek() == ",":
+                    self.take()
+                    names.append(self.take())
+                self.expect(":")
+                r = self.take()
+                self.expect(";")
+                for n in names:
+                    self.index_range[n] = r
+            elif word in ("input", "output") and nxt != "[":
+                self.at += 1
+                decls = [self.ref()]
+                while self.peek() == ",":
+                    self.take()
+                    decls.append(self.ref())
+                dtype = np.float64
+                if self.peek() == ":":
+                    self.take()
+                    dtype = np.float32 if self.take() == "f32" else np.float64
+                self.expect(";")
+                for name, idx in decls:
+                    self.tensors[name] = (word, idx, dtype)
+            else:
+                self.statement()
+
+    def peek(self):
+        return self.t[self.at] if self.at < len(self.t) else None
+
+    def take(self):
+        self.at += 1
+        return self.t[self.at - 1]
+
+    def expect(self, s):
+        if self.take() != s:
+            raise ValueError(f"expected {s!r} near token {self.at}")
+
+    def ref(self):
+        name = self.take()
+        self.expect("[")
+        idx = []
+        while self.peek() != "]":
+            x = self.take()
+            if x != ",":
+                idx.append(x)
+        self.take()
+        return name, idx
+
+    def statement(self):
+        target, idx = self.ref()
+        accumulate = self.take() == "+="
+        terms, sign = [], 1.0
+        if self.peek() in ("+", "-"):
+            sign = -1.0 if self.take() == "-" else 1.0
+        while True:
+            coef, swaps, factors = sign, [], []
+            while self.peek() not in ("+", "-", ";"):
+                x = self.take()
+                if x == "*":
+                    continue
+                if isinstance(x, float):
+                    coef *= x
+                elif x == "P" and self.peek() == "(":
+                    self.take()
+                    pair = []
+                    while self.peek() != ")":
+                        y = self.take()
+                        if y == ",":
+                            continue
+                        pair += [y] if y in self.index_range else list(y)
+                    self.take()
+                    swaps.append(tuple(pair))
+                elif x == "sum" and self.peek() == "[":
+                    while self.take() != "]":
+                        pass
+                else:
+                    self.at -= 1
+                    factors.append(self.ref())
+            terms.append((coef, swaps, factors))
+            if self.take() == ";":
+                break
+            sign = -1.0 if self.t[self.at - 1] == "-" else 1.0
+        self.statements.append((target, idx, accumulate, terms))
+
+    def shape(self, indices):
+        return tuple(self.ranges[self.index_range[i]] for i in indices)
+
+    def inputs(self):
+        return {n: (idx, dt) for n, (role, idx, dt) in self.tensors.items() if role == "input"}
+
+    def outputs(self):
+        return {n: (idx, dt) for n, (role, idx, dt) in self.tensors.items() if role == "output"}
+
+    def evaluate(self, inputs):
+        """Every output's value (in f64) given the inputs' arrays."""
+        env = {n: np.asarray(v, dtype=np.float64) for n, v in inputs.items()}
+        letters = {}
+        for i in self.index_range:
+            letters[i] = chr(ord("a") + len(letters)) if len(letters) < 26 else \
+                chr(ord("A") + len(letters) - 26)
+        for target, idx, accumulate, terms in self.statements:
+            value = None
+            for coef, swaps, factors in terms:
+                spec = ",".join("".join(letters[i] for i in f[1]) for f in factors)
+                spec += "->" + "".join(letters[i] for i in idx)
+                v = coef * np.einsum(spec, *[env[f[0]] for f in factors], optimize=True)
+                # P(ij) t = t - t with i and j exchanged; the rightmost P acts first.
+                for i, j in reversed(swaps):
+                    v = v - np.swapaxes(v, idx.index(i), idx.index(j))
+                value = v if value is None else value + v
+            if accumulate and target in env:
+                env[target] = env[target] + value
+            else:
+                env[target] = np.array(value, dtype=np.float64)
+        return {n: env[n] for n in self.outputs()}

@@ -1,0 +1,49 @@
+// RUN: tc-opt %s --tc-split-program --split-input-file | FileCheck %s
+
+// A DAG: X = A * B read twice (an intermediate), S = X * C (a tree with X as
+// a leaf), R = X * D accumulated twice; two results. One function per
+// statement in program order, named tensors crossing the cuts, the
+// accumulations chained under one name, outputs without tc.intermediate.
+// CHECK-LABEL: func.func @prog_s1(
+// CHECK-SAME: %arg0: tensor<4x5xf64> {tc.name = "A"}, %arg1: tensor<5x6xf64> {tc.name = "B"}) -> (tensor<4x6xf64> {tc.name = "X"})
+// CHECK-SAME: attributes {tc.intermediate, tc.machine = #tc.machine<{{.*}}>, tc.statement = "X ({{.*}}split-program.mlir:{{[0-9]+}})"}
+// CHECK-NEXT: tc.contract [i, j] = %arg0[i, k] * %arg1[k, j]
+// CHECK-LABEL: func.func @prog_s2(
+// CHECK-SAME: %arg0: tensor<4x6xf64> {tc.name = "X"}, %arg1: tensor<6x3xf64> {tc.name = "C"}, %arg2: tensor<3x2xf64> {tc.name = "E"}) -> (tensor<4x2xf64> {tc.name = "S"})
+// CHECK-SAME: attributes {tc.machine
+// CHECK-NOT: tc.intermediate
+// CHECK: tc.contract [i, m] = %arg0[i, j] * %arg1[j, m]
+// CHECK-NEXT: tc.contract [i, n] = {{.*}} * %arg2[m, n]
+// CHECK-LABEL: func.func @prog_s3(
+// CHECK-SAME: {tc.name = "D"}, %{{.*}}: tensor<f64> {tc.name = "ones", tc.ones}) -> (tensor<4x6xf64> {tc.name = "R"})
+// CHECK-SAME: tc.intermediate
+// CHECK-NEXT: tc.contract [i, j] = 2.000000e+00 * %arg0[i, j] * %arg1[]
+// CHECK-LABEL: func.func @prog_s4(
+// CHECK-SAME: {tc.name = "X"}, %{{.*}}: tensor<6x6xf64> {tc.name = "Y"}, %{{.*}}: tensor<4x6xf64> {tc.name = "R"}) -> (tensor<4x6xf64> {tc.name = "R"})
+// CHECK-NOT: tc.intermediate
+// CHECK: tc.contract %arg2[i, j] += 5.000000e-01 * %arg0[i, k] * %arg1[k, j]
+// CHECK-NOT: func.func @prog(
+func.func @prog(%A: tensor<4x5xf64> {tc.name = "A"}, %B: tensor<5x6xf64> {tc.name = "B"},
+                %C: tensor<6x3xf64> {tc.name = "C"}, %E: tensor<3x2xf64> {tc.name = "E"},
+                %D: tensor<4x6xf64> {tc.name = "D"}, %Y: tensor<6x6xf64> {tc.name = "Y"})
+    -> (tensor<4x2xf64> {tc.name = "S"}, tensor<4x6xf64> {tc.name = "R"})
+    attributes {tc.machine = #tc.machine<procs = 2, mem = 1000000, net_bw = 1.0e9, disk_bw = 2.0e8, elem_bytes = 8, bcast_factor = 1.0, reduce_factor = 1.0>} {
+  %one = arith.constant dense<1.0> : tensor<f64>
+  %X = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.name = "X"} : tensor<4x5xf64>, tensor<5x6xf64> -> tensor<4x6xf64>
+  %XC = tc.contract [i, m] = %X[i, j] * %C[j, m] : tensor<4x6xf64>, tensor<6x3xf64> -> tensor<4x3xf64>
+  %S = tc.contract [i, n] = %XC[i, m] * %E[m, n] : tensor<4x3xf64>, tensor<3x2xf64> -> tensor<4x2xf64>
+  %R1 = tc.contract [i, j] = 2.0 * %D[i, j] * %one[] {tc.name = "R"} : tensor<4x6xf64>, tensor<f64> -> tensor<4x6xf64>
+  %R2 = tc.contract %R1[i, j] += 0.5 * %X[i, k] * %Y[k, j] {tc.name = "R"} : tensor<4x6xf64>, tensor<6x6xf64> -> tensor<4x6xf64>
+  return %S, %R2 : tensor<4x2xf64>, tensor<4x6xf64>
+}
+
+// -----
+
+// One contraction or operator tree stays as it is.
+// CHECK-LABEL: func.func @tree(
+// CHECK-NOT: tc.statement
+func.func @tree(%A: tensor<4x5xf64>, %B: tensor<5x6xf64>, %C: tensor<6x3xf64>) -> tensor<4x3xf64> {
+  %T = tc.contract [i, j] = %A[i, k] * %B[k, j] : tensor<4x5xf64>, tensor<5x6xf64> -> tensor<4x6xf64>
+  %S = tc.contract [i, l] = %T[i, j] * %C[j, l] : tensor<4x6xf64>, tensor<6x3xf64> -> tensor<4x3xf64>
+  return %S : tensor<4x3xf64>
+}
