@@ -333,6 +333,35 @@ module attributes {tc.grid = #tc.grid<[2, 2]>} {
 
 // -----
 
+func.func @name_not_string(%A: tensor<4x4xf64>) -> tensor<4x4xf64> {
+  // expected-error @+1 {{'tc.contract' op 'tc.name' is a non-empty string on a tc.contract, tc.sum or tc.multi_contract (on arguments and results it names datasets)}}
+  %r = tc.contract [i, j] = %A[i, k] * %A[k, j] {tc.name = 3 : i64} : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
+  return %r : tensor<4x4xf64>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'tc.intermediate' is a unit attribute on a func.func}}
+func.func @intermediate_not_unit() attributes {tc.intermediate = "yes"} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'builtin.module' op 'tc.statement' is a string on a func.func}}
+module attributes {tc.statement = "s"} {
+}
+
+// -----
+
+func.func @scale_without_star(%A: tensor<4x4xf64>) -> tensor<4x4xf64> {
+  // expected-error @+1 {{expected '*'}}
+  %r = tc.contract [i, j] = 0.5 %A[i, k] * %A[k, j] : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
+  return %r : tensor<4x4xf64>
+}
+
+// -----
+
 func.func @plan_bad_method(%A: tensor<4x8xf64>, %B: tensor<8x4xf64>) -> tensor<4x4xf64> {
   // expected-error @+2 {{expected one of [inside, outside] for communication method, got: sideways}}
   // expected-error @+1 {{failed to parse TC_PlanAttr parameter 'method'}}

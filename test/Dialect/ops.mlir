@@ -51,6 +51,18 @@ func.func @multi(%A: tensor<6x5x2x3xf64>, %B: tensor<7x4x4x2xf64>, %C: tensor<5x
   return %S : tensor<6x7x2x2xf64>
 }
 
+// A term's coefficient is written before the first input; 1 is not written.
+// CHECK-LABEL: func @scaled
+func.func @scaled(%A: tensor<4x5xf64>, %B: tensor<5x6xf64>, %C: tensor<4x6xf64>) -> tensor<4x6xf64> {
+  // CHECK: tc.contract %{{.*}}[i, j] += -2.500000e-01 * %{{.*}}[i, k] * %{{.*}}[k, j] {tc.name = "R"}
+  %r = tc.contract %C[i, j] += -0.25 * %A[i, k] * %B[k, j] {tc.name = "R"} : tensor<4x5xf64>, tensor<5x6xf64> -> tensor<4x6xf64>
+  // CHECK: tc.contract [i, j] = %{{.*}}[i, k] * %{{.*}}[k, j] :
+  %s = tc.contract [i, j] = 1.0 * %A[i, k] * %B[k, j] : tensor<4x5xf64>, tensor<5x6xf64> -> tensor<4x6xf64>
+  // CHECK: tc.sum [i] = 3.000000e+00 * %{{.*}}[i, j]
+  %t = tc.sum [i] = 3.0 * %s[i, j] : tensor<4x6xf64> -> tensor<4xf64>
+  return %r : tensor<4x6xf64>
+}
+
 // CHECK-LABEL: func @redistribute
 func.func @redistribute(%x: tensor<8x8x4xf64>) -> tensor<8x8x4xf64> {
   // CHECK: tc.redistribute %{{.*}} [a, b, k] on <[4, 8]> from <[a, *]> to <[*, b] virtual [1, 2]> : tensor<8x8x4xf64>

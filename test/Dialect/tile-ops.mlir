@@ -32,6 +32,10 @@ func.func @tiles(%i: index, %k: index) {
   tc.allreduce_array %C : !tc.array<2 x f64 on 1>
   // CHECK: tc.store
   tc.store %C : !tc.array<2 x f64 on 1>
+  // CHECK: tc.begin_statement "prog_s2" {intermediate}
+  tc.begin_statement "prog_s2" {intermediate}
+  // CHECK: tc.begin_statement "prog_s3"{{$}}
+  tc.begin_statement "prog_s3"
   return
 }
 

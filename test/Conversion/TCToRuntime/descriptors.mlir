@@ -7,6 +7,8 @@
 // array: [rank, kind, init, on_disk, elem, first_slice, grid_rank, grid..., (extent, grid_dim, skew_dim, file_dim, split_dim, cyclic)..., summed]
 // CHECK-DAG: = dense<[2, 0, 0, 1, 0, 0, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, 1, 0, 1, -1, 0, 0]>
 // CHECK-DAG: = dense<[3, 1, 2, 0, 1, 0, 1, 4, 8, -1, -1, 2, -1, 0, 6, -1, -1, 0, -1, 0, 4, -1, -1, 1, -1, 0, 0]>
+// the ones of a one-tensor term: a scalar filled with 1 (init 3)
+// CHECK-DAG: = dense<[0, 1, 3, 0, 0, 0, 1, 1, 0]>
 // held by the first slice of grid dimension 1 only (first_slice mask 2)
 // CHECK-DAG: = dense<[1, 0, 1, 0, 0, 2, 2, 2, 2, 8, 0, -1, 0, -1, 0, 0]>
 // tile: [rank, root_only, shape...]
@@ -31,6 +33,7 @@ func.func @descriptions(%i: index, %k: index) {
   %A = tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0] init input {on_disk} : !tc.array<2 x f64 on 2>
   %C = tc.array replicated "C" [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1] init root_input {file_dims = array<i64: 2, 0, 1>} : !tc.array<3 x f32 on 1>
   %F = tc.array distributed "F" [8] on [2, 2] dims [0] skew [-1] init zero {first_slice = array<i64: 1>} : !tc.array<1 x f64 on 2>
+  %O = tc.array replicated "ones" [] on [1] dims [] skew [] init ones : !tc.array<0 x f64 on 1>
   %a = memref.alloc() : memref<16x32xf64>
   %a3 = memref.alloc() : memref<16x32x2xf64>
   %b = memref.alloc() : memref<8x32x2xf64>

@@ -59,6 +59,8 @@
 // CHECK: call @tc_rt_store_slice(%[[A]], %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
 // CHECK: call @tc_rt_finish_store(%[[A]]) : (!llvm.ptr) -> ()
 // CHECK: call @tc_rt_store(%[[A]])
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: call @tc_rt_begin_statement(%{{.*}}, %[[ONE]]) : (!llvm.ptr, i64) -> ()
 // CHECK-NOT: tc.
 // CHECK: func.func private @tc_rt_plan(f64, f64, f64, i64)
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
@@ -88,6 +90,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
     tc.store_slice %A [64, 64] at [%z, %z] : !tc.array<2 x f64 on 2>
     tc.finish_store %A : !tc.array<2 x f64 on 2>
     tc.store %A : !tc.array<2 x f64 on 2>
+    tc.begin_statement "prog_s2" {intermediate}
     return
   }
   func.func @kinds() {
