@@ -111,10 +111,22 @@ def LowerToRuntime : Pass<"tc-lower-to-runtime", "::mlir::ModuleOp"> {
     arrays leave processes idle, as COSMA's grids may) and per-rank predictions
     of another length are errors. The result lowers to LLVM with the upstream
     conversions.
+
+    With `tile-contraction=linalg` the local tile contractions become linalg
+    instead of runtime calls (`populateTileContractToLinalgPatterns`: a
+    `memref.subview` per sub-tile and one `linalg.generic`), for compilers that
+    generate that kernel themselves; `--convert-linalg-to-loops` (or their own
+    pipeline) takes it from there. The runtime then counts no flops for them.
   }];
+  let options = [
+    Option<"tileContraction", "tile-contraction", "std::string", /*default=*/"\"runtime\"",
+           "How a local tile contraction runs: runtime (tc_rt_tile_contract, "
+           "permute + BLAS) or linalg (a linalg.generic on subviews)">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TC/Conversion/TCToLinalg/TCToLinalg.h"
+#include "MultiplyAdd.h"
 #include "TC/Dialect/TCOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -63,18 +64,14 @@ FailureOr<LoopNest> getLoopNest(OpTy op, Builder &b) {
   return nest;
 }
 
-/// The linalg.generic computing `init + inputs[0] * inputs[1] * ...` over `nest`.
+/// The linalg.generic computing `init + scale * inputs[0] * inputs[1] * ...`
+/// over `nest`.
 Value createGeneric(OpBuilder &b, Location loc, ValueRange inputs, Value init,
-                    const LoopNest &nest) {
+                    const LoopNest &nest, double scale) {
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, nest.maps,
-      nest.iterators, [](OpBuilder &body, Location l, ValueRange args) {
-        // args = (inputs..., accumulator)
-        Value product = args.front();
-        for (Value factor : args.drop_front().drop_back())
-          product = arith::MulFOp::create(body, l, product, factor);
-        Value sum = arith::AddFOp::create(body, l, args.back(), product);
-        linalg::YieldOp::create(body, l, sum);
+      nest.iterators, [&](OpBuilder &body, Location l, ValueRange args) {
+        buildMultiplyAdd(body, l, args, scale);
       });
   return generic.getResult(0);
 }
@@ -118,14 +115,15 @@ struct LabeledOpLowering : OpConversionPattern<OpTy> {
           rewriter, loc, rewriter.getFloatAttr(type.getElementType(), 0.0));
       init = linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
     }
-    rewriter.replaceOp(op, createLinalgOp(rewriter, loc, adaptor.getInputs(), init, *nest));
+    rewriter.replaceOp(op, createLinalgOp(rewriter, loc, adaptor.getInputs(), init, *nest,
+                                          op.getScale().convertToDouble()));
     return success();
   }
 
-  /// The linalg op computing `init + product of inputs` over `nest`.
-  virtual Value createLinalgOp(OpBuilder &b, Location loc, ValueRange inputs,
-                               Value init, const LoopNest &nest) const {
-    return createGeneric(b, loc, inputs, init, nest);
+  /// The linalg op computing `init + scale * product of inputs` over `nest`.
+  virtual Value createLinalgOp(OpBuilder &b, Location loc, ValueRange inputs, Value init,
+                               const LoopNest &nest, double scale) const {
+    return createGeneric(b, loc, inputs, init, nest, scale);
   }
 };
 
@@ -133,15 +131,16 @@ using SumOpLowering = LabeledOpLowering<SumOp>;
 using MultiContractOpLowering = LabeledOpLowering<MultiContractOp>;
 
 /// tc.contract: linalg.generic, or with `useContract` linalg.contract when its
-/// verifier accepts the maps (its iterator types follow from them).
+/// verifier accepts the maps (its iterator types follow from them) and the
+/// product has no coefficient (linalg.contract has none).
 struct ContractOpLowering : LabeledOpLowering<ContractOp> {
   ContractOpLowering(MLIRContext *context, bool useContract)
       : LabeledOpLowering(context), useContract(useContract) {}
 
   Value createLinalgOp(OpBuilder &b, Location loc, ValueRange inputs, Value init,
-                       const LoopNest &nest) const override {
-    if (!useContract || !isLinalgContract(nest.maps))
-      return LabeledOpLowering::createLinalgOp(b, loc, inputs, init, nest);
+                       const LoopNest &nest, double scale) const override {
+    if (!useContract || scale != 1.0 || !isLinalgContract(nest.maps))
+      return LabeledOpLowering::createLinalgOp(b, loc, inputs, init, nest, scale);
     return linalg::ContractOp::create(b, loc, TypeRange{init.getType()}, inputs,
                                       ValueRange{init},
                                       b.getAffineMapArrayAttr(nest.maps))

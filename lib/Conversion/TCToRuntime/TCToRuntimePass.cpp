@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TC/Conversion/Passes.h"
+#include "TC/Conversion/TCToLinalg/TCToLinalg.h"
 #include "TC/Conversion/TCToRuntime/TCToRuntime.h"
 #include "TC/Dialect/TCAttrs.h"
 #include "TC/Dialect/TCDialect.h"
@@ -15,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 
@@ -54,6 +56,8 @@ struct SuccessorBlockConversion : ConversionPattern {
 };
 
 struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePass> {
+  using Base::Base;
+
   /// Against the module's machine (when it has one), what the runtime checks
   /// when the program starts: an array's grid has at most the machine's
   /// processes, and fewer only for a distributed array (the processes past the
@@ -113,6 +117,20 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
       return signalPassFailure();
     if (failed(checkProcesses(module)))
       return signalPassFailure();
+    if (tileContraction != "runtime" && tileContraction != "linalg") {
+      module.emitError() << "tile-contraction: '" << tileContraction
+                         << "' is neither runtime nor linalg";
+      return signalPassFailure();
+    }
+    if (tileContraction == "linalg") {
+      ConversionTarget target(getContext());
+      target.addIllegalOp<TileContractOp>();
+      target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+      RewritePatternSet patterns(&getContext());
+      populateTileContractToLinalgPatterns(patterns);
+      if (failed(applyPartialConversion(module, target, std::move(patterns))))
+        return signalPassFailure();
+    }
 
     MLIRContext *ctx = &getContext();
     TypeConverter converter;

@@ -58,3 +58,15 @@ func.func @redistribute(%x: tensor<8x8xf64>) -> tensor<8x8xf64> {
   %y = tc.redistribute %x [a, b] on <[2, 2]> from <[a, *]> to <[*, b]> : tensor<8x8xf64>
   return %y : tensor<8x8xf64>
 }
+
+// A coefficient multiplies the product inside the body.
+// CHECK-LABEL: func @scaled
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f32
+// CHECK-NEXT: %[[K:.*]] = arith.constant -2.500000e-01 : f32
+// CHECK-NEXT: %[[Q:.*]] = arith.mulf %[[K]], %[[P]] : f32
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[Q]] : f32
+func.func @scaled(%A: tensor<4x5xf32>, %B: tensor<5x6xf32>, %C: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  %r = tc.contract %C[i, j] += -0.25 * %A[i, k] * %B[k, j] : tensor<4x5xf32>, tensor<5x6xf32> -> tensor<4x6xf32>
+  return %r : tensor<4x6xf32>
+}

@@ -85,3 +85,12 @@ func.func @others(%x: tensor<3x4xf64>, %y: tensor<4x5xf64>, %z: tensor<5xf64>) -
   %s = tc.sum [i] = %xr[i, j] : tensor<3x4xf64> -> tensor<3xf64>
   return %s, %m : tensor<3xf64>, tensor<3xf64>
 }
+
+// linalg.contract has no coefficient: a scaled contraction stays a generic.
+// CHECK-LABEL: func @scaled_generic
+// CHECK-NOT: linalg.contract
+// CHECK: linalg.generic
+func.func @scaled_generic(%A: tensor<4x5xf64>, %B: tensor<5x6xf64>, %C: tensor<4x6xf64>) -> tensor<4x6xf64> {
+  %r = tc.contract %C[i, j] += 2.0 * %A[i, k] * %B[k, j] : tensor<4x5xf64>, tensor<5x6xf64> -> tensor<4x6xf64>
+  return %r : tensor<4x6xf64>
+}

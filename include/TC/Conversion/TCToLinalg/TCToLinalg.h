@@ -28,6 +28,14 @@ namespace tc {
 void populateTCToLinalgConversionPatterns(RewritePatternSet &patterns,
                                           bool useContract = false);
 
+/// Adds the pattern turning a local tile contraction (tc.tile_contract, on
+/// buffers) into memref.subviews of its three sub-tiles (offsets, the labels'
+/// extents, its steps as strides) and one linalg.generic adding alpha times
+/// the product into C's: for compilers that generate the local kernel
+/// themselves (tc-lower-to-runtime's tile-contraction=linalg). It creates
+/// arith, linalg and memref ops.
+void populateTileContractToLinalgPatterns(RewritePatternSet &patterns);
+
 } // namespace tc
 } // namespace mlir
 
