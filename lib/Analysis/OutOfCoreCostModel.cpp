@@ -358,6 +358,11 @@ bestResidentC(const MethodParams &p, const MacroSizes &s, const MachineModel &m)
     std::optional<Evaluation> e = evaluate(p, OrderClass::CFirst, t, s, m, TileMemory::Shared);
     if (e && (!best || e->seconds < best->second.seconds))
       best = std::make_pair(t, *e);
+    // One J tile and one K panel: A and C are read once whatever It1, and each
+    // further I tile only reads B again (perI may round to nothing when B is a
+    // scalar, so the test above would let It1 run to I).
+    if (t.Jt1 == 1 && t.Kt1 == 1)
+      break;
   }
   return best;
 }
