@@ -480,22 +480,28 @@ hid_t intermediatesFile() {
   RunFiles &f = runFiles();
   if (f.intermediates >= 0)
     return f.intermediates;
-  // Next to the output (a file system every rank shares), else in --scratch.
+  // Next to the output (a file system every rank shares), else in --scratch;
+  // rank 0's choice, so that every rank opens one file.
   std::string dir = c.options.scratch;
   if (!c.options.output.empty()) {
     size_t slash = c.options.output.rfind('/');
     dir = slash == std::string::npos ? "." : c.options.output.substr(0, slash + 1);
   }
-  const std::string path =
-      dir + (dir.empty() || dir.back() == '/' ? "" : "/") + ".tc-intermediates-" +
-      std::to_string(c.jobId) + ".h5";
+  std::string path = dir + (dir.empty() || dir.back() == '/' ? "" : "/") +
+                     ".tc-intermediates-" + std::to_string(c.jobId) + ".h5";
+  int length = static_cast<int>(path.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  path.resize(length);
+  MPI_Bcast(path.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
   f.intermediates = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   H5Pclose(fapl);
   if (f.intermediates < 0)
-    fail("cannot create the intermediates file " + path);
+    fail("cannot create the intermediates file " + path +
+         " (every rank must reach it: pass --output, or --scratch, in a directory every "
+         "host shares)");
   // Writes are visible to every rank once they return: a later statement
   // reads what other ranks wrote after the store's barrier.
   if (H5Fset_mpi_atomicity(f.intermediates, true) < 0)

@@ -220,8 +220,12 @@ LogicalResult ContractionLowering::buildArrays() {
                : isReplicated ? ArrayInitKind::RootInput
                               : ArrayInitKind::Input;
   }
-  if (arrays[RA].name == arrays[RB].name || arrays[RA].name == arrays[RC].name ||
-      arrays[RB].name == arrays[RC].name)
+  // Two arrays may share a name (a dataset) only when they hold one tensor: an
+  // input read twice (E = T * T), or the accumulator read as an input too.
+  auto clash = [&](int x, int y) {
+    return arrays[x].name == arrays[y].name && (!operands[x] || operands[x] != operands[y]);
+  };
+  if (clash(RA, RB) || clash(RA, RC) || clash(RB, RC))
     return op.emitOpError() << "arrays need distinct names (tc.name), got '"
                             << arrays[RA].name << "', '" << arrays[RB].name << "', '"
                             << arrays[RC].name << "'";

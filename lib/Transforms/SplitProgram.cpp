@@ -19,6 +19,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir::tc {
@@ -221,8 +222,7 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
                << "returned as '" << name[v] << "'; accumulate into the returned tensor";
     }
     // Statement order: a value must be read before the next value of its
-    // tensor is stored, and an output is stored only once the program is done
-    // with it.
+    // tensor is stored.
     SmallVector<int> statementOf(g.formulas.size());
     for (auto [s, st] : llvm::enumerate(partition.statements))
       for (int f : st.formulas)
@@ -231,11 +231,6 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
       for (int leafValue : st.leaves) {
         if (g.formulaOf(leafValue) < 0)
           continue;
-        if (outputOf[leafValue] >= 0)
-          return fg.formulas[g.formulaOf(leafValue)]->emitOpError()
-                 << "computes output '" << name[leafValue]
-                 << "', which a later statement reads; read a copy (an intermediate) "
-                    "or compute the output last";
         int producer = statementOf[g.formulaOf(leafValue)];
         for (int later = producer + 1; later < static_cast<int>(s); ++later) {
           int root = g.valueOf(partition.statements[later].root());
@@ -251,6 +246,13 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
   LogicalResult outline(ModuleOp module, func::FuncOp func, FunctionGraph &fg,
                         const ProgramPartition &partition, ArrayRef<std::string> name) {
     const ProgramGraph &g = fg.graph;
+    // An output a later statement reads is an intermediate until the program
+    // ends, then copied into the output file (an output is written once).
+    llvm::SetVector<int> readLater;
+    for (const ProgramStatement &st : partition.statements)
+      for (int v : st.leaves)
+        if (llvm::is_contained(g.returned, v))
+          readLater.insert(v);
     OpBuilder b(func);
     SymbolTable symbols(module);
     StringRef ones = TCDialect::getOnesAttrName(), tcName = TCDialect::getNameAttrName();
@@ -283,7 +285,7 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
       if (auto loc = dyn_cast<FileLineColLoc>(rootOp->getLoc()))
         label += " (" + loc.getFilename().str() + ":" + std::to_string(loc.getLine()) + ")";
       statement->setAttr(TCDialect::getStatementAttrName(), b.getStringAttr(label));
-      if (!llvm::is_contained(g.returned, rootValue))
+      if (!llvm::is_contained(g.returned, rootValue) || readLater.contains(rootValue))
         statement->setAttr(TCDialect::getIntermediateAttrName(), b.getUnitAttr());
       if (Attribute machine = func->getAttr(TCDialect::getMachineAttrName()))
         statement->setAttr(TCDialect::getMachineAttrName(), machine);
@@ -296,8 +298,44 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
         body.clone(*fg.formulas[f], map);
       func::ReturnOp::create(body, rootOp->getLoc(), map.lookup(rootOp->getResult(0)));
     }
+    for (int v : readLater)
+      outlineCopy(b, symbols, func, fg.values[v], name[v]);
     func.erase();
     return success();
+  }
+
+  /// The statement writing intermediate `value` (named `name`) to the output
+  /// file: its product with a scalar of ones.
+  void outlineCopy(OpBuilder &b, SymbolTable &symbols, func::FuncOp func, Value value,
+                   StringRef name) {
+    auto type = cast<RankedTensorType>(value.getType());
+    auto ones = RankedTensorType::get({}, type.getElementType());
+    Location loc = value.getLoc();
+    std::string symbol = (func.getSymName() + "_" + name + "_out").str();
+    for (int n = 2; symbols.lookup(symbol); ++n)
+      symbol = (func.getSymName() + "_" + name + "_out" + Twine(n)).str();
+    auto copy = func::FuncOp::create(b, loc, symbol, b.getFunctionType({type, ones}, {type}));
+    StringRef tcName = TCDialect::getNameAttrName();
+    copy.setArgAttr(0, tcName, b.getStringAttr(name));
+    copy.setArgAttr(1, tcName, b.getStringAttr("ones"));
+    copy.setArgAttr(1, TCDialect::getOnesAttrName(), b.getUnitAttr());
+    copy.setResultAttr(0, tcName, b.getStringAttr(name));
+    copy->setAttr(TCDialect::getStatementAttrName(), b.getStringAttr(name + " (output)"));
+    if (Attribute machine = func->getAttr(TCDialect::getMachineAttrName()))
+      copy->setAttr(TCDialect::getMachineAttrName(), machine);
+    OpBuilder body(copy.getContext());
+    body.setInsertionPointToStart(copy.addEntryBlock());
+    SmallVector<StringRef> labels;
+    SmallVector<std::string> storage;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      storage.push_back("d" + std::to_string(d));
+    for (const std::string &l : storage)
+      labels.push_back(l);
+    Value result = ContractOp::create(body, loc, type, copy.getArguments(), Value(),
+                                      body.getArrayAttr({body.getStrArrayAttr(labels),
+                                                         body.getStrArrayAttr({})}),
+                                      body.getStrArrayAttr(labels), FloatAttr());
+    func::ReturnOp::create(body, loc, result);
   }
 };
 

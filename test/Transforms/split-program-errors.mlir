@@ -1,15 +1,5 @@
 // RUN: tc-opt %s --tc-split-program --split-input-file -verify-diagnostics
 
-// An output a later statement reads.
-func.func @reread(%A: tensor<4x4xf64> {tc.name = "A"}) -> (tensor<4x4xf64> {tc.name = "R"}, tensor<4x4xf64> {tc.name = "S"}) {
-  // expected-error @+1 {{computes output 'R', which a later statement reads; read a copy (an intermediate) or compute the output last}}
-  %R = tc.contract [i, j] = %A[i, k] * %A[k, j] : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
-  %S = tc.contract [i, j] = %R[i, k] * %A[k, j] : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
-  return %R, %S : tensor<4x4xf64>, tensor<4x4xf64>
-}
-
-// -----
-
 // expected-error @+1 {{returns its input #1 unchanged; return computed values only}}
 func.func @passthrough(%A: tensor<4x4xf64>, %B: tensor<4x4xf64>) -> (tensor<4x4xf64>, tensor<4x4xf64>) {
   %R = tc.contract [i, j] = %A[i, k] * %A[k, j] : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>

@@ -47,3 +47,22 @@ func.func @tree(%A: tensor<4x5xf64>, %B: tensor<5x6xf64>, %C: tensor<6x3xf64>) -
   %S = tc.contract [i, l] = %T[i, j] * %C[j, l] : tensor<4x6xf64>, tensor<6x3xf64> -> tensor<4x3xf64>
   return %S : tensor<4x3xf64>
 }
+
+// -----
+
+// An output a later statement reads is an intermediate until the end, when a
+// last statement copies it into the output file.
+// CHECK-LABEL: func.func @reread_s1(
+// CHECK-SAME: -> (tensor<4x4xf64> {tc.name = "R"}) attributes {tc.intermediate, tc.statement = "R
+// CHECK-LABEL: func.func @reread_s2(
+// CHECK-SAME: %arg0: tensor<4x4xf64> {tc.name = "R"}, %arg1: tensor<4x4xf64> {tc.name = "A"}) -> (tensor<4x4xf64> {tc.name = "S"})
+// CHECK-NOT: tc.intermediate
+// CHECK-LABEL: func.func @reread_R_out(
+// CHECK-SAME: %arg0: tensor<4x4xf64> {tc.name = "R"}, %arg1: tensor<f64> {tc.name = "ones", tc.ones}) -> (tensor<4x4xf64> {tc.name = "R"})
+// CHECK-SAME: attributes {tc.statement = "R (output)"}
+// CHECK-NEXT: tc.contract [d0, d1] = %arg0[d0, d1] * %arg1[]
+func.func @reread(%A: tensor<4x4xf64> {tc.name = "A"}) -> (tensor<4x4xf64> {tc.name = "R"}, tensor<4x4xf64> {tc.name = "S"}) {
+  %R = tc.contract [i, j] = %A[i, k] * %A[k, j] : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
+  %S = tc.contract [i, j] = %R[i, k] * %A[k, j] : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
+  return %R, %S : tensor<4x4xf64>, tensor<4x4xf64>
+}
