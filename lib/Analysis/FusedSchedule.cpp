@@ -1,5 +1,6 @@
 //===- FusedSchedule.cpp - the loop nest of a fused operator tree ---------===//
 #include "TC/Analysis/FusedSchedule.h"
+#include "TC/Analysis/RedistributionTraffic.h"
 
 #include <algorithm>
 #include <cmath>
@@ -159,18 +160,63 @@ FusedSchedule buildFusedSchedule(const OperatorTree &tree, const FusionPlan &pla
   return ScheduleBuilder(tree, plan).build();
 }
 
+namespace {
+
+/// What tc_rt_redistribute moves for node's whole array from `from` to `to`,
+/// in elements per rank; nullopt for a `1` entry (first slices), which the
+/// fractions of exchangeVolumes model.
+std::optional<RedistributionTraffic> wholeArrayTraffic(const OperatorTree &tree, const Grid &grid,
+                                                       int node, const Distribution &from,
+                                                       const Distribution &to) {
+  auto holding = [&](const Distribution &d) -> std::optional<ArrayHolding> {
+    ArrayHolding h;
+    h.grid.assign(grid.begin(), grid.end());
+    for (size_t g = 0; g < grid.size(); ++g)
+      if (d.entry[g] == Distribution::kFirstSlice)
+        return std::nullopt;
+    for (int index : tree.node(node).dims) {
+      HeldDim dim;
+      dim.extent = tree.extent(index);
+      for (size_t g = 0; g < grid.size(); ++g)
+        if (d.entry[g] == index)
+          dim.gridDim = static_cast<int64_t>(g);
+      h.dims.push_back(dim);
+    }
+    return h;
+  };
+  std::optional<ArrayHolding> a = holding(from), b = holding(to);
+  if (!a || !b)
+    return std::nullopt;
+  return redistributionTraffic(*a, *b);
+}
+
+} // namespace
+
 ExchangeVolumes predictedCommBytes(const OperatorTree &tree, const FusionPlan &plan,
                                    const FusedSchedule &schedule, int64_t elemBytes) {
   int64_t procs = gridProcs(plan.grid);
   ExchangeVolumes bytes{std::vector<double>(procs, 0.0), std::vector<double>(procs, 0.0)};
-  std::function<void(const std::vector<ScheduleItem> &, double)> walk =
-      [&](const std::vector<ScheduleItem> &items, double runs) {
+  std::function<void(const std::vector<ScheduleItem> &, double, bool)> walk =
+      [&](const std::vector<ScheduleItem> &items, double runs, bool inLoop) {
         for (const ScheduleItem &i : items) {
           if (i.kind == ScheduleItem::Kind::Loop) {
-            walk(i.body, runs * static_cast<double>(i.trips));
+            walk(i.body, runs * static_cast<double>(i.trips), true);
             continue;
           }
           const FusionPlan::Node &n = plan.nodes[i.node];
+          // Outside every loop the whole array moves: count it exactly, blocks
+          // of uneven extents included (docs/Derivations.md D31).
+          if (i.kind == ScheduleItem::Kind::Redistribute && !inLoop) {
+            std::optional<RedistributionTraffic> exact =
+                wholeArrayTraffic(tree, plan.grid, i.node, n.edge.produced, n.edge.consumed);
+            if (exact) {
+              for (int64_t r = 0; r < procs; ++r) {
+                bytes.sent[r] += static_cast<double>(exact->sent[r] * elemBytes);
+                bytes.received[r] += static_cast<double>(exact->received[r] * elemBytes);
+              }
+              continue;
+            }
+          }
           if (i.kind == ScheduleItem::Kind::Redistribute) {
             // The whole (reduced) array: a consumed block times its blocks.
             double whole = distSize(tree, plan.grid, i.node, n.edge.consumed, n.edge) *
@@ -197,7 +243,7 @@ ExchangeVolumes predictedCommBytes(const OperatorTree &tree, const FusionPlan &p
           }
         }
       };
-  walk(schedule.program, 1.0);
+  walk(schedule.program, 1.0, false);
   return bytes;
 }
 
