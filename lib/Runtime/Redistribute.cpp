@@ -86,7 +86,36 @@ void transferChunk(DistArray &a, bool source, const Selection &c, std::vector<T>
                source ? "a block to redistribute" : "a redistributed block");
 }
 
+/// A scalar (rank 0): its holders are the ranks in its grid (and on its first
+/// slices), which a Selection of no dimensions cannot tell apart; one round per
+/// peer, one element or none each way.
+template <typename T> void redistributeScalar(DistArray &src, DistArray &dst) {
+  const int P = ctx().size, me = ctx().rank;
+  std::vector<T> value(1);
+  const Selection scalar;
+  if (src.inGrid(me) && dst.inGrid(me)) {
+    transferChunk(src, true, scalar, value);
+    transferChunk(dst, false, scalar, value);
+  }
+  for (int k = 1; k < P; ++k) {
+    int to = (me + k) % P, from = (me - k + P) % P;
+    const int ns = dst.inGrid(to) && sends(src, me, to) ? 1 : 0;
+    const int nr = dst.inGrid(me) && sends(src, from, me) ? 1 : 0;
+    std::vector<T> out(1), in(1);
+    if (ns)
+      transferChunk(src, true, scalar, out);
+    MPI_Sendrecv(out.data(), ns, Element<T>::mpi(), to, 12, in.data(), nr, Element<T>::mpi(),
+                 from, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    counters().bytesSent += static_cast<double>(sizeof(T)) * ns;
+    counters().bytesReceived += static_cast<double>(sizeof(T)) * nr;
+    if (nr)
+      transferChunk(dst, false, scalar, in);
+  }
+}
+
 template <typename T> void redistribute(DistArray &src, DistArray &dst) {
+  if (src.rank() == 0)
+    return redistributeScalar<T>(src, dst);
   const int64_t e = sizeof(T);
   const int P = ctx().size, me = ctx().rank;
   Selection mySrc = heldBy(src, me), myDst = heldBy(dst, me);
