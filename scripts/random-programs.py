@@ -12,7 +12,7 @@ every count by scripts/run-program.py with --check-bytes: outputs within 1e-12
 (1e-5 for f32) of scripts/tce_numpy.py, every rank's bytes as predicted. Prints
 one line per program and a summary; exits non-zero if any failed.
 """
-import argparse, os, random, subprocess, sys, tempfile
+import argparse, os, random, subprocess, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
@@ -109,9 +109,19 @@ def main():
     a = ap.parse_args()
     lo, _, hi = a.procs.partition("-")
     counts = list(range(int(lo), int(hi or lo) + 1))
+    if a.keep:
+        os.makedirs(a.keep, exist_ok=True)
+        failed = run(a, counts, a.keep)
+    else:  # the programs and executables go with their directory
+        sys.path.insert(0, here)
+        import tc_run
+        failed = tc_run.in_work_dir("tc-random-programs-", lambda w: run(a, counts, w))
+    print(f"{a.count} programs, {failed} failures")
+    sys.exit(1 if failed else 0)
+
+
+def run(a, counts, work):
     rng = random.Random(a.seed)
-    work = a.keep or tempfile.mkdtemp(prefix="tc-random-programs-")
-    os.makedirs(work, exist_ok=True)
     tcc = os.environ.get("TCC", os.path.join(root, "build", "bin", "tcc"))
     failed = 0
     for n in range(a.count):
@@ -143,8 +153,7 @@ def main():
                     failed += 1
                 results.append(f"{mem} np{np}: {'OK' if ok else 'FAIL'}")
         print(f"program {n} ({text.count(';') - 1} lines): " + ", ".join(results), flush=True)
-    print(f"{a.count} programs, {failed} failures")
-    sys.exit(1 if failed else 0)
+    return failed
 
 
 if __name__ == "__main__":
