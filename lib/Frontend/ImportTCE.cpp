@@ -87,8 +87,11 @@ struct ModuleBuilder {
     for (const tce::Tensor *t : outputs)
       resultTypes.push_back(typeOf(*t));
     b.setInsertionPointToEnd(module->getBody());
-    auto func = func::FuncOp::create(b, fileLoc, program.name,
-                                     b.getFunctionType(argTypes, resultTypes));
+    // The C symbols of the program and its runtime are not the program's names.
+    std::string name = program.name;
+    if (name == "main" || name == "tc_main" || StringRef(name).starts_with("tc_rt_"))
+      name += "_program";
+    auto func = func::FuncOp::create(b, fileLoc, name, b.getFunctionType(argTypes, resultTypes));
     StringRef name = TCDialect::getNameAttrName();
     for (auto [i, t] : llvm::enumerate(inputs))
       func.setArgAttr(i, name, b.getStringAttr(t->name));
