@@ -88,10 +88,10 @@ struct ModuleBuilder {
       resultTypes.push_back(typeOf(*t));
     b.setInsertionPointToEnd(module->getBody());
     // The C symbols of the program and its runtime are not the program's names.
-    std::string name = program.name;
-    if (name == "main" || name == "tc_main" || StringRef(name).starts_with("tc_rt_"))
-      name += "_program";
-    auto func = func::FuncOp::create(b, fileLoc, name, b.getFunctionType(argTypes, resultTypes));
+    std::string symbol = program.name;
+    if (symbol == "main" || symbol == "tc_main" || StringRef(symbol).starts_with("tc_rt_"))
+      symbol += "_program";
+    auto func = func::FuncOp::create(b, fileLoc, symbol, b.getFunctionType(argTypes, resultTypes));
     StringRef name = TCDialect::getNameAttrName();
     for (auto [i, t] : llvm::enumerate(inputs))
       func.setArgAttr(i, name, b.getStringAttr(t->name));
