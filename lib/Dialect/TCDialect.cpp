@@ -163,6 +163,14 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
                                << "' is a string on a func.func";
     return success();
   }
+  if (attr.getName() == getInMemoryAttrName()) {
+    if (!isa<func::FuncOp>(op) || !isa<UnitAttr>(attr.getValue()) ||
+        !op->hasAttr(getIntermediateAttrName()))
+      return op->emitOpError() << "'" << getInMemoryAttrName()
+                               << "' is a unit attribute on a func.func with '"
+                               << getIntermediateAttrName() << "'";
+    return success();
+  }
   if (attr.getName() == getIntermediateAttrName()) {
     if (!isa<func::FuncOp>(op) || !isa<UnitAttr>(attr.getValue()))
       return op->emitOpError() << "'" << getIntermediateAttrName()
@@ -174,6 +182,7 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
                            << getPlanAttrName() << "', '" << getFusionAttrName() << "', '"
                            << getFusionPlanAttrName() << "', '" << getBlockPlanAttrName()
                            << "', '" << getFlopsAttrName() << "', '" << getNameAttrName()
-                           << "', '" << getStatementAttrName() << "' and '"
-                           << getIntermediateAttrName() << "' as discardable attributes";
+                           << "', '" << getStatementAttrName() << "', '"
+                           << getIntermediateAttrName() << "' and '" << getInMemoryAttrName()
+                           << "' as discardable attributes";
 }

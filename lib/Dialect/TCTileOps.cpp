@@ -205,6 +205,13 @@ static LogicalResult verifyTileAccess(Operation *op, ArrayType array, MemRefType
   return success();
 }
 
+LogicalResult BeginStatementOp::verify() {
+  if (getInMemory() && !getIntermediate())
+    return emitOpError() << "keeps in memory only an intermediate: 'in_memory' needs "
+                            "'intermediate'";
+  return success();
+}
+
 LogicalResult AllReduceTileOp::verify() {
   return verifyTileBuffer(*this, getBuffer().getType(), "the buffer");
 }

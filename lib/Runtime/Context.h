@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -46,7 +45,7 @@ struct Options {
 /// when it began, so the report gives each statement's share.
 struct StatementMark {
   std::string name;
-  bool intermediate = false; ///< its result is an intermediate, not an output
+  int64_t result = 0; ///< enum tc_rt_result: where its result went
   Counters counters[NumPhases];
   double predictedDisk = 0, predictedComm = 0, predictedReceived = 0;
   int receivedPredictions = 0; ///< Context::receivedPredictions when it began
@@ -76,12 +75,14 @@ struct Context {
   /// The statements of this run, in order (empty: tc_main calls no
   /// tc_rt_begin_statement).
   std::vector<StatementMark> statements;
-  /// The current statement stores its result as an intermediate: later
-  /// statements read it back (Hdf5IO.cpp) and it is no output.
-  bool storingIntermediate = false;
-  /// Intermediates stored in this run: arrays of these names load from the
-  /// intermediates file, not from --input.
-  std::set<std::string> storedIntermediates;
+  /// Where the current statement's stores go (enum tc_rt_result): the output
+  /// file, or as an intermediate later statements read back (Hdf5IO.cpp).
+  int64_t storing = 0;
+  bool storingIntermediate() const { return storing != 0; }
+  /// Intermediates stored in this run, by name: the file arrays of that name
+  /// load from instead of --input (the intermediates file, or a rank-local
+  /// in-memory HDF5 file holding the whole tensor).
+  std::map<std::string, int64_t> storedIntermediates;
   // Progress line.
   bool running = false; ///< inside tc_main (a tcc program's run)
   double startTime = 0, lastProgress = -1e30;

@@ -361,9 +361,11 @@ void loadSlice(DistArray &a) {
   Context &c = ctx();
   Selection owned = ownedRuns(a);
   auto in = c.options.inputs.find(a.name);
-  if (c.storedIntermediates.count(a.name)) {
+  if (auto kept = c.storedIntermediates.find(a.name); kept != c.storedIntermediates.end()) {
+    const bool inMemory = kept->second >= 0;
     withElement(a.elem, [&](auto zero) {
-      loadFromHdf5<decltype(zero)>(a, intermediatesFile(), "the intermediates file", owned);
+      loadFromHdf5<decltype(zero)>(a, inMemory ? kept->second : intermediatesFile(),
+                                   inMemory ? "memory" : "the intermediates file", owned);
     });
   } else if (in != c.options.inputs.end()) {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
@@ -386,7 +388,8 @@ namespace {
 /// intermediate, in the intermediates file.
 struct OpenDataset {
   hid_t dataset = -1, space = -1;
-  std::string path; ///< of its file, for messages
+  hid_t memoryFile = -1; ///< the rank-local in-memory file of a kept intermediate
+  std::string path;      ///< of its file, for messages
 };
 
 std::map<const DistArray *, OpenDataset> &openDatasets() {
@@ -417,6 +420,37 @@ hid_t runOutputFile(std::string &path) {
 
 namespace {
 
+/// A rank-local HDF5 file in memory (the core driver, no backing store) for a
+/// kept intermediate; the earlier value of that name, if any, is freed.
+hid_t createMemoryFile(const std::string &name) {
+  static int64_t created = 0;
+  Context &c = ctx();
+  if (auto kept = c.storedIntermediates.find(name);
+      kept != c.storedIntermediates.end() && kept->second >= 0) {
+    H5Fclose(kept->second);
+    c.storedIntermediates.erase(kept);
+  }
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_fapl_core(fapl, 1 << 20, /*backing_store=*/0);
+  const std::string id = "tc-memory-" + std::to_string(++created) + "-" + name;
+  hid_t file = H5Fcreate(id.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl);
+  H5Pclose(fapl);
+  if (file < 0)
+    fail("cannot keep intermediate '" + name + "' in memory");
+  return file;
+}
+
+/// The whole tensor on every rank: each element was written by one rank into
+/// its zero-filled copy, so their sum is the tensor.
+template <typename T> void completeInMemory(DistArray &a, OpenDataset &out) {
+  std::vector<T> whole(static_cast<size_t>(product(a.fileExtents())));
+  if (H5Dread(out.dataset, nativeType<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, whole.data()) < 0)
+    fail("reading intermediate '" + a.name + "' back from memory failed");
+  allreduceOver(whole.data(), static_cast<int64_t>(whole.size()), MPI_COMM_WORLD);
+  if (H5Dwrite(out.dataset, nativeType<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, whole.data()) < 0)
+    fail("keeping intermediate '" + a.name + "' in memory failed");
+}
+
 /// The dataset of `a`, created (collectively) on first use: in the output file,
 /// or in the intermediates file when the current statement's result is an
 /// intermediate (an existing dataset of the name, an earlier value, is
@@ -427,21 +461,34 @@ OpenDataset &datasetOf(DistArray &a) {
   if (it != openDatasets().end())
     return it->second;
   OpenDataset out;
-  hid_t file;
-  if (c.storingIntermediate) {
-    file = intermediatesFile();
-    out.path = "the intermediates file";
-  } else {
-    file = runOutputFile(out.path);
-  }
   auto dims = hs(a.fileExtents());
   out.space = dataspaceOf(dims);
   hid_t type = a.elem == TC_RT_F32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
-  if (c.storingIntermediate && H5Lexists(file, a.name.c_str(), H5P_DEFAULT) > 0)
-    out.dataset = H5Dopen2(file, a.name.c_str(), H5P_DEFAULT);
-  else
-    out.dataset = H5Dcreate2(file, a.name.c_str(), type, out.space, H5P_DEFAULT, H5P_DEFAULT,
+  if (c.storing == TC_RT_RESULT_MEMORY) {
+    // This rank's blocks go into a zero-filled in-memory file of the whole
+    // tensor, which finishStore completes by an all-reduce.
+    out.memoryFile = createMemoryFile(a.name);
+    out.path = "memory";
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
+    H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC);
+    out.dataset = H5Dcreate2(out.memoryFile, a.name.c_str(), type, out.space, H5P_DEFAULT, dcpl,
                              H5P_DEFAULT);
+    H5Pclose(dcpl);
+  } else {
+    hid_t file;
+    if (c.storing == TC_RT_RESULT_FILE) {
+      file = intermediatesFile();
+      out.path = "the intermediates file";
+    } else {
+      file = runOutputFile(out.path);
+    }
+    if (c.storing == TC_RT_RESULT_FILE && H5Lexists(file, a.name.c_str(), H5P_DEFAULT) > 0)
+      out.dataset = H5Dopen2(file, a.name.c_str(), H5P_DEFAULT);
+    else
+      out.dataset = H5Dcreate2(file, a.name.c_str(), type, out.space, H5P_DEFAULT,
+                               H5P_DEFAULT, H5P_DEFAULT);
+  }
   if (out.dataset < 0)
     fail("cannot create dataset '" + a.name + "' in " + out.path);
   return openDatasets()[&a] = out;
@@ -525,11 +572,14 @@ void closeRunFiles() {
     H5Fclose(f.intermediates);
     f.intermediates = -1;
   }
+  for (auto &[name, memoryFile] : c.storedIntermediates)
+    if (memoryFile >= 0)
+      H5Fclose(memoryFile);
   c.storedIntermediates.clear();
 }
 
 void storeSlice(DistArray &a) {
-  if (ctx().options.output.empty() && !ctx().storingIntermediate)
+  if (ctx().options.output.empty() && !ctx().storingIntermediate())
     return;
   OpenDataset &out = datasetOf(a);
   withElement(a.elem, [&](auto zero) { writeOwnBlock<decltype(zero)>(a, out); });
@@ -537,15 +587,17 @@ void storeSlice(DistArray &a) {
 
 void finishStore(DistArray &a) {
   Context &c = ctx();
-  if (c.options.output.empty() && !c.storingIntermediate)
+  if (c.options.output.empty() && !c.storingIntermediate())
     return;
   OpenDataset out = datasetOf(a);
   openDatasets().erase(&a);
+  if (out.memoryFile >= 0)
+    withElement(a.elem, [&](auto zero) { completeInMemory<decltype(zero)>(a, out); });
   H5Sclose(out.space);
   H5Dclose(out.dataset);
-  if (c.storingIntermediate) {
+  if (c.storingIntermediate()) {
     MPI_Barrier(MPI_COMM_WORLD); // every block written before any is read
-    c.storedIntermediates.insert(a.name);
+    c.storedIntermediates[a.name] = out.memoryFile;
   }
 }
 

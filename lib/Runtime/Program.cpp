@@ -133,6 +133,8 @@ void appendCounters(std::string &out, const Counters &k, double predictedDisk,
 }
 
 std::string statementsReport();
+/// The report's name of each enum tc_rt_result.
+const char *const kResultNames[] = {"output", "intermediate (file)", "intermediate (memory)"};
 
 double baselineRss = 0;
 std::vector<double> runSeconds; ///< compute seconds of each run (--repeat)
@@ -292,7 +294,7 @@ std::string statementsReport() {
     }
     const bool received = all[s * kFields + 9] >= 0;
     out += std::string(s ? "," : "") + "\n    {\"name\": \"" + c.statements[s].name +
-           "\", \"result\": \"" + (c.statements[s].intermediate ? "intermediate" : "output") +
+           "\", \"result\": \"" + kResultNames[c.statements[s].result] +
            "\", \"compute\": ";
     appendCounters(out, total, predicted[0], predicted[1], received ? predicted[2] : -1, true);
     out += ", \"ranks\": [" + ranks + "]}";
@@ -302,17 +304,20 @@ std::string statementsReport() {
 
 } // namespace
 
-extern "C" void tc_rt_begin_statement(const char *name, int64_t intermediate) {
+extern "C" void tc_rt_begin_statement(const char *name, int64_t result) {
   Context &c = ctx();
+  if (result < TC_RT_RESULT_OUTPUT || result > TC_RT_RESULT_MEMORY)
+    failOnRoot("statement '" + std::string(name) + "': unknown result kind " +
+               std::to_string(result));
   StatementMark m;
   m.name = name;
-  m.intermediate = intermediate != 0;
+  m.result = result;
   std::copy(c.counters, c.counters + NumPhases, m.counters);
   m.predictedDisk = c.predictedDisk, m.predictedComm = c.predictedComm;
   m.predictedReceived = std::max(0.0, c.predictedReceived);
   m.receivedPredictions = c.receivedPredictions;
   c.statements.push_back(m);
-  c.storingIntermediate = m.intermediate;
+  c.storing = m.result;
 }
 
 int main(int argc, char **argv) {

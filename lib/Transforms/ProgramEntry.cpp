@@ -14,7 +14,8 @@ func::FuncOp mlir::tc::createLoweredFunction(func::FuncOp planned) {
                                       b.getFunctionType({}, {}));
   for (StringRef name : {tc::TCDialect::getMachineAttrName(),
                          tc::TCDialect::getStatementAttrName(),
-                         tc::TCDialect::getIntermediateAttrName()})
+                         tc::TCDialect::getIntermediateAttrName(),
+                         tc::TCDialect::getInMemoryAttrName()})
     if (Attribute attr = planned->getAttr(name))
       lowered->setAttr(name, attr);
   return lowered;
@@ -47,9 +48,9 @@ LogicalResult mlir::tc::appendToProgramEntry(ModuleOp module, ArrayRef<StringAtt
     if (statement && !callee.isExternal()) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&callee.getBody().front());
-      tc::BeginStatementOp::create(
-          b, callee.getLoc(), statement.getValue(),
-          callee->hasAttr(tc::TCDialect::getIntermediateAttrName()));
+      tc::BeginStatementOp::create(b, callee.getLoc(), statement.getValue(),
+                                   callee->hasAttr(tc::TCDialect::getIntermediateAttrName()),
+                                   callee->hasAttr(tc::TCDialect::getInMemoryAttrName()));
     }
   }
   // Statements run in the order of their functions in the module (the

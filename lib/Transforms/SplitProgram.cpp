@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TC/Analysis/ProgramPartition.h"
+#include "TC/Dialect/TCAttrs.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Dialect/TCOps.h"
 #include "TC/Transforms/Passes.h"
@@ -19,6 +20,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -31,6 +33,13 @@ using namespace mlir;
 using namespace mlir::tc;
 
 namespace {
+
+/// `machine` with `mem` bytes per process.
+MachineAttr withMemory(MachineAttr m, int64_t mem) {
+  return MachineAttr::get(m.getContext(), m.getProcs(), mem, m.getNetBandwidth(),
+                          m.getDiskBandwidth(), m.getElemBytes(), m.getBcastFactor(),
+                          m.getReduceFactor(), m.getFlopRate(), m.getVolumes());
+}
 
 /// A tensor of ones: the constant factor of a one-tensor term.
 bool isOnes(Value v) {
@@ -253,6 +262,40 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
       for (int v : st.leaves)
         if (llvm::is_contained(g.returned, v))
           readLater.insert(v);
+    // Intermediates every rank keeps whole in memory while they take at most
+    // a quarter of each process's memory, the first ones first; the others go
+    // through the intermediates file. Every statement is then planned with
+    // the memory they leave (docs/Derivations.md D35).
+    MachineAttr machine = getEnclosingMachine(func);
+    const int64_t budget = machine ? machine.getMemBytes() / 4 : 0;
+    llvm::StringMap<int64_t> kept;
+    int64_t keptBytes = 0;
+    llvm::DenseSet<int> inMemory;
+    for (const ProgramStatement &st : partition.statements) {
+      const int root = g.valueOf(st.root());
+      if (llvm::is_contained(g.returned, root) && !readLater.contains(root))
+        continue;
+      auto type = cast<RankedTensorType>(fg.values[root].getType());
+      const int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
+      const int64_t before = kept.lookup(name[root]);
+      const int64_t after = keptBytes - before + std::max(before, bytes);
+      if (after > budget)
+        continue;
+      kept[name[root]] = std::max(before, bytes);
+      keptBytes = after;
+      inMemory.insert(root);
+    }
+    // Any statement storing into a tensor kept in memory keeps it there (a
+    // chain of accumulations is one tensor).
+    for (const ProgramStatement &st : partition.statements) {
+      const int root = g.valueOf(st.root());
+      if (kept.count(name[root]) && (!llvm::is_contained(g.returned, root) ||
+                                     readLater.contains(root)))
+        inMemory.insert(root);
+    }
+    MachineAttr planned = machine && keptBytes > 0 ? withMemory(machine, machine.getMemBytes() -
+                                                                             keptBytes)
+                                                   : MachineAttr();
     OpBuilder b(func);
     SymbolTable symbols(module);
     StringRef ones = TCDialect::getOnesAttrName(), tcName = TCDialect::getNameAttrName();
@@ -287,7 +330,11 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
       statement->setAttr(TCDialect::getStatementAttrName(), b.getStringAttr(label));
       if (!llvm::is_contained(g.returned, rootValue) || readLater.contains(rootValue))
         statement->setAttr(TCDialect::getIntermediateAttrName(), b.getUnitAttr());
-      if (Attribute machine = func->getAttr(TCDialect::getMachineAttrName()))
+      if (inMemory.contains(rootValue))
+        statement->setAttr(TCDialect::getInMemoryAttrName(), b.getUnitAttr());
+      if (planned)
+        statement->setAttr(TCDialect::getMachineAttrName(), planned);
+      else if (Attribute machine = func->getAttr(TCDialect::getMachineAttrName()))
         statement->setAttr(TCDialect::getMachineAttrName(), machine);
       OpBuilder body(statement.getContext());
       body.setInsertionPointToStart(statement.addEntryBlock());
@@ -299,7 +346,7 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
       func::ReturnOp::create(body, rootOp->getLoc(), map.lookup(rootOp->getResult(0)));
     }
     for (int v : readLater)
-      outlineCopy(b, symbols, func, fg.values[v], name[v]);
+      outlineCopy(b, symbols, func, fg.values[v], name[v], planned);
     func.erase();
     return success();
   }
@@ -307,7 +354,7 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
   /// The statement writing intermediate `value` (named `name`) to the output
   /// file: its product with a scalar of ones.
   void outlineCopy(OpBuilder &b, SymbolTable &symbols, func::FuncOp func, Value value,
-                   StringRef name) {
+                   StringRef name, MachineAttr planned) {
     auto type = cast<RankedTensorType>(value.getType());
     auto ones = RankedTensorType::get({}, type.getElementType());
     Location loc = value.getLoc();
@@ -321,7 +368,9 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
     copy.setArgAttr(1, TCDialect::getOnesAttrName(), b.getUnitAttr());
     copy.setResultAttr(0, tcName, b.getStringAttr(name));
     copy->setAttr(TCDialect::getStatementAttrName(), b.getStringAttr(name + " (output)"));
-    if (Attribute machine = func->getAttr(TCDialect::getMachineAttrName()))
+    if (planned)
+      copy->setAttr(TCDialect::getMachineAttrName(), planned);
+    else if (Attribute machine = func->getAttr(TCDialect::getMachineAttrName()))
       copy->setAttr(TCDialect::getMachineAttrName(), machine);
     OpBuilder body(copy.getContext());
     body.setInsertionPointToStart(copy.addEntryBlock());

@@ -327,7 +327,7 @@ module attributes {tc.machine = 4} {
 
 // -----
 
-// expected-error @+1 {{'builtin.module' op unknown tc attribute 'tc.grid'; tc defines only 'tc.machine', 'tc.plan', 'tc.fusion', 'tc.fusion_plan', 'tc.block_plan', 'tc.flops', 'tc.name', 'tc.statement' and 'tc.intermediate' as discardable attributes}}
+// expected-error @+1 {{'builtin.module' op unknown tc attribute 'tc.grid'; tc defines only 'tc.machine', 'tc.plan', 'tc.fusion', 'tc.fusion_plan', 'tc.block_plan', 'tc.flops', 'tc.name', 'tc.statement', 'tc.intermediate' and 'tc.in_memory' as discardable attributes}}
 module attributes {tc.grid = #tc.grid<[2, 2]>} {
 }
 
@@ -343,6 +343,21 @@ func.func @name_not_string(%A: tensor<4x4xf64>) -> tensor<4x4xf64> {
 
 // expected-error @+1 {{'func.func' op 'tc.intermediate' is a unit attribute on a func.func}}
 func.func @intermediate_not_unit() attributes {tc.intermediate = "yes"} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'tc.in_memory' is a unit attribute on a func.func with 'tc.intermediate'}}
+func.func @in_memory_output() attributes {tc.in_memory} {
+  return
+}
+
+// -----
+
+func.func @in_memory_op() {
+  // expected-error @+1 {{'tc.begin_statement' op keeps in memory only an intermediate: 'in_memory' needs 'intermediate'}}
+  tc.begin_statement "s" {in_memory}
   return
 }
 

@@ -3,10 +3,13 @@
 // A DAG: X = A * B read twice (an intermediate), S = X * C (a tree with X as
 // a leaf), R = X * D accumulated twice; two results. One function per
 // statement in program order, named tensors crossing the cuts, the
-// accumulations chained under one name, outputs without tc.intermediate.
+// accumulations chained under one name, outputs without tc.intermediate. The
+// intermediates (X, 192 B, and R's first value, 192 B) fit in a quarter of
+// each process's 1 MB: every rank keeps them in memory (tc.in_memory), and
+// every statement is planned with the 384 B they take left out.
 // CHECK-LABEL: func.func @prog_s1(
 // CHECK-SAME: %arg0: tensor<4x5xf64> {tc.name = "A"}, %arg1: tensor<5x6xf64> {tc.name = "B"}) -> (tensor<4x6xf64> {tc.name = "X"})
-// CHECK-SAME: attributes {tc.intermediate, tc.machine = #tc.machine<{{.*}}>, tc.statement = "X ({{.*}}split-program.mlir:{{[0-9]+}})"}
+// CHECK-SAME: attributes {tc.in_memory, tc.intermediate, tc.machine = #tc.machine<procs = 2, mem = 999616, {{.*}}>, tc.statement = "X ({{.*}}split-program.mlir:{{[0-9]+}})"}
 // CHECK-NEXT: tc.contract [i, j] = %arg0[i, k] * %arg1[k, j]
 // CHECK-LABEL: func.func @prog_s2(
 // CHECK-SAME: %arg0: tensor<4x6xf64> {tc.name = "X"}, %arg1: tensor<6x3xf64> {tc.name = "C"}, %arg2: tensor<3x2xf64> {tc.name = "E"}) -> (tensor<4x2xf64> {tc.name = "S"})
@@ -16,7 +19,7 @@
 // CHECK-NEXT: tc.contract [i, n] = {{.*}} * %arg2[m, n]
 // CHECK-LABEL: func.func @prog_s3(
 // CHECK-SAME: {tc.name = "D"}, %{{.*}}: tensor<f64> {tc.name = "ones", tc.ones}) -> (tensor<4x6xf64> {tc.name = "R"})
-// CHECK-SAME: tc.intermediate
+// CHECK-SAME: tc.in_memory, tc.intermediate
 // CHECK-NEXT: tc.contract [i, j] = 2.000000e+00 * %arg0[i, j] * %arg1[]
 // CHECK-LABEL: func.func @prog_s4(
 // CHECK-SAME: {tc.name = "X"}, %{{.*}}: tensor<6x6xf64> {tc.name = "Y"}, %{{.*}}: tensor<4x6xf64> {tc.name = "R"}) -> (tensor<4x6xf64> {tc.name = "R"})

@@ -57,6 +57,9 @@ def TC_Dialect : Dialect {
     /// On such a function: its result is an intermediate of the program, read
     /// by later statements, not an output.
     static constexpr ::llvm::StringLiteral getIntermediateAttrName() { return "tc.intermediate"; }
+    /// On such a function, with tc.intermediate: its result is kept in every
+    /// rank's memory (the plan left room for it), not in the intermediates file.
+    static constexpr ::llvm::StringLiteral getInMemoryAttrName() { return "tc.in_memory"; }
   private:
     void registerAttributes();
   public:

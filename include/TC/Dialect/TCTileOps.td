@@ -399,14 +399,18 @@ def TC_BeginStatementOp : TC_Op<"begin_statement",
     run's report (counters and predictions per statement). With
     `intermediate` the statement's result is an intermediate of the program:
     its stores write the run's intermediates file, from which later
-    statements' arrays of its name are loaded, instead of the output file.
+    statements' arrays of its name are loaded, instead of the output file;
+    with `in_memory` too, every rank keeps the whole tensor in memory instead
+    (the plan left room for it).
 
     ```mlir
     tc.begin_statement "ccd_s2" {intermediate}
+    tc.begin_statement "ccd_s3" {in_memory, intermediate}
     ```
   }];
-  let arguments = (ins StrAttr:$name, UnitAttr:$intermediate);
+  let arguments = (ins StrAttr:$name, UnitAttr:$intermediate, UnitAttr:$in_memory);
   let assemblyFormat = "$name attr-dict";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

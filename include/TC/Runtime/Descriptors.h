@@ -54,6 +54,14 @@ enum tc_rt_init {
   TC_RT_INIT_ROOT_INPUT = 2,
   TC_RT_INIT_ONES = 3
 };
+/// Where a statement's result goes (tc_rt_begin_statement): the output file,
+/// or, as an intermediate later statements read, the run's intermediates file
+/// or every rank's memory (replicated, when the plan left room for it).
+enum tc_rt_result {
+  TC_RT_RESULT_OUTPUT = 0,
+  TC_RT_RESULT_FILE = 1,
+  TC_RT_RESULT_MEMORY = 2
+};
 /// Element types: of an array (its storage, tiles, messages, HDF5 dataset) and
 /// of the buffers of tc_rt_tile_contract and tc_rt_allreduce_tile.
 enum tc_rt_elem { TC_RT_F64 = 0, TC_RT_F32 = 1 };
@@ -290,6 +298,7 @@ TC_RT_LAYOUT(TC_RT_DISTRIBUTED == 0 && TC_RT_REPLICATED == 1 && TC_RT_SLAB == 2 
 TC_RT_LAYOUT(TC_RT_INIT_INPUT == 0 && TC_RT_INIT_ZERO == 1 && TC_RT_INIT_ROOT_INPUT == 2 &&
              TC_RT_INIT_ONES == 3);
 TC_RT_LAYOUT(TC_RT_F64 == 0 && TC_RT_F32 == 1);
+TC_RT_LAYOUT(TC_RT_RESULT_OUTPUT == 0 && TC_RT_RESULT_FILE == 1 && TC_RT_RESULT_MEMORY == 2);
 TC_RT_LAYOUT(TC_RT_ARRAY_RANK == 0 && TC_RT_ARRAY_KIND == 1 && TC_RT_ARRAY_INIT == 2 &&
              TC_RT_ARRAY_ON_DISK == 3 && TC_RT_ARRAY_ELEM == 4 &&
              TC_RT_ARRAY_FIRST_SLICE == 5 && TC_RT_ARRAY_GRID_RANK == 6 && TC_RT_ARRAY_GRID == 7);

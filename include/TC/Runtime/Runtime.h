@@ -205,11 +205,12 @@ void tc_rt_store(void *array);
 
 /// A program of several statements (tc-split-program) calls this at the start
 /// of each: `name` (NUL-terminated) names it in the report, which gives each
-/// statement's counters and predictions. With `intermediate` non-zero the
-/// statement's result is an intermediate: its stores go to the run's
-/// intermediates file (unnamed, next to --output, else in --scratch), from
-/// which later statements' arrays of that name load.
-void tc_rt_begin_statement(const char *name, int64_t intermediate);
+/// statement's counters and predictions. `result` (enum tc_rt_result) says
+/// where the statement's stores go: the output file, or, for an intermediate
+/// later statements load by its name instead of from --input, the run's
+/// intermediates file (unnamed, next to --output, else in --scratch) or every
+/// rank's memory (the whole tensor, assembled by an all-reduce).
+void tc_rt_begin_statement(const char *name, int64_t result);
 
 /// Fused programs (tc-lower-fused): `array` is the slice of a tensor with the
 /// extents of desc (tc_rt::SliceDesc, TC_RT_SLICE_*) whose storage index i of

@@ -236,7 +236,11 @@ def SplitProgram : Pass<"tc-split-program", "::mlir::ModuleOp"> {
     result names, a formula's `tc.name` for intermediates, an accumulation
     keeps the name of the tensor it updates) and carry `tc.statement` (their
     name in the run's report) and, when their result is read by later
-    statements rather than returned, `tc.intermediate`. A function that is
+    statements rather than returned, `tc.intermediate`; with `tc.in_memory`
+    too when every rank keeps it whole in memory: intermediates are so kept,
+    first come first, while they take at most a quarter of each process's
+    memory, and every statement's `tc.machine` then has that much less
+    memory. A function that is
     already one contraction or operator tree, has redistributions or
     block-sparse operands, or is planned already, is left as it is.
     Requires `tc-minimize-operations` first.

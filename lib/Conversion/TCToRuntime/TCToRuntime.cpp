@@ -373,9 +373,12 @@ struct BeginStatementOpLowering : OpConversionPattern<BeginStatementOp> {
   LogicalResult matchAndRewrite(BeginStatementOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder b(rewriter, op);
-    Value intermediate = arith::ConstantOp::create(
-        rewriter, op.getLoc(), rewriter.getI64IntegerAttr(op.getIntermediate() ? 1 : 0));
-    b.call("tc_rt_begin_statement", {b.string(op.getName()), intermediate});
+    tc_rt_result result = !op.getIntermediate() ? TC_RT_RESULT_OUTPUT
+                          : op.getInMemory()    ? TC_RT_RESULT_MEMORY
+                                                : TC_RT_RESULT_FILE;
+    Value code =
+        arith::ConstantOp::create(rewriter, op.getLoc(), rewriter.getI64IntegerAttr(result));
+    b.call("tc_rt_begin_statement", {b.string(op.getName()), code});
     rewriter.eraseOp(op);
     return success();
   }

@@ -170,7 +170,8 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
     module->removeAttr(TCDialect::getMachineAttrName());
     for (auto func : module.getOps<func::FuncOp>())
       for (StringRef name : {TCDialect::getMachineAttrName(), TCDialect::getStatementAttrName(),
-                             TCDialect::getIntermediateAttrName()})
+                             TCDialect::getIntermediateAttrName(),
+                             TCDialect::getInMemoryAttrName()})
         func->removeAttr(name);
   }
 };
