@@ -332,10 +332,7 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
         statement->setAttr(TCDialect::getIntermediateAttrName(), b.getUnitAttr());
       if (inMemory.contains(rootValue))
         statement->setAttr(TCDialect::getInMemoryAttrName(), b.getUnitAttr());
-      if (planned)
-        statement->setAttr(TCDialect::getMachineAttrName(), planned);
-      else if (Attribute machine = func->getAttr(TCDialect::getMachineAttrName()))
-        statement->setAttr(TCDialect::getMachineAttrName(), machine);
+      setMachine(statement, func, planned);
       OpBuilder body(statement.getContext());
       body.setInsertionPointToStart(statement.addEntryBlock());
       IRMapping map;
@@ -349,6 +346,14 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
       outlineCopy(b, symbols, func, fg.values[v], name[v], planned);
     func.erase();
     return success();
+  }
+
+  /// A statement's machine: the one planned with the memory in-memory
+  /// intermediates leave, else the program function's own (a process count's).
+  static void setMachine(func::FuncOp statement, func::FuncOp func, MachineAttr planned) {
+    Attribute machine = planned ? Attribute(planned) : func->getAttr(TCDialect::getMachineAttrName());
+    if (machine)
+      statement->setAttr(TCDialect::getMachineAttrName(), machine);
   }
 
   /// The statement writing intermediate `value` (named `name`) to the output
@@ -368,10 +373,7 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
     copy.setArgAttr(1, TCDialect::getOnesAttrName(), b.getUnitAttr());
     copy.setResultAttr(0, tcName, b.getStringAttr(name));
     copy->setAttr(TCDialect::getStatementAttrName(), b.getStringAttr(name + " (output)"));
-    if (planned)
-      copy->setAttr(TCDialect::getMachineAttrName(), planned);
-    else if (Attribute machine = func->getAttr(TCDialect::getMachineAttrName()))
-      copy->setAttr(TCDialect::getMachineAttrName(), machine);
+    setMachine(copy, func, planned);
     OpBuilder body(copy.getContext());
     body.setInsertionPointToStart(copy.addEntryBlock());
     SmallVector<StringRef> labels;
