@@ -185,6 +185,22 @@ extern "C" int64_t tc_rt_select_procs() {
   return ctx().size;
 }
 
+extern "C" void tc_rt_begin_statement(const char *name, int64_t result) {
+  Context &c = ctx();
+  if (result < TC_RT_RESULT_OUTPUT || result > TC_RT_RESULT_MEMORY)
+    failOnRoot("statement '" + std::string(name) + "': unknown result kind " +
+               std::to_string(result));
+  StatementMark m;
+  m.name = name;
+  m.result = result;
+  std::copy(c.counters, c.counters + NumPhases, m.counters);
+  m.predictedDisk = c.predictedDisk, m.predictedComm = c.predictedComm;
+  m.predictedReceived = std::max(0.0, c.predictedReceived);
+  m.receivedPredictions = c.receivedPredictions;
+  c.statements.push_back(m);
+  c.storing = m.result;
+}
+
 extern "C" void tc_rt_plan(double predictedDisk, double predictedComm, double flops,
                            int64_t chunkBytes) {
   Context &c = ctx();

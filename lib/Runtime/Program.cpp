@@ -304,22 +304,6 @@ std::string statementsReport() {
 
 } // namespace
 
-extern "C" void tc_rt_begin_statement(const char *name, int64_t result) {
-  Context &c = ctx();
-  if (result < TC_RT_RESULT_OUTPUT || result > TC_RT_RESULT_MEMORY)
-    failOnRoot("statement '" + std::string(name) + "': unknown result kind " +
-               std::to_string(result));
-  StatementMark m;
-  m.name = name;
-  m.result = result;
-  std::copy(c.counters, c.counters + NumPhases, m.counters);
-  m.predictedDisk = c.predictedDisk, m.predictedComm = c.predictedComm;
-  m.predictedReceived = std::max(0.0, c.predictedReceived);
-  m.receivedPredictions = c.receivedPredictions;
-  c.statements.push_back(m);
-  c.storing = m.result;
-}
-
 int main(int argc, char **argv) {
   const char *slash = std::strrchr(argv[0], '/');
   startProcess(&argc, &argv, slash ? slash + 1 : argv[0]);

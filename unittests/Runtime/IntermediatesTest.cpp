@@ -1,0 +1,115 @@
+//===- IntermediatesTest.cpp - statements handing tensors on --------------===//
+//
+// A program's statements (tc_rt_begin_statement) hand an intermediate to the
+// later ones by its name: kept whole in every rank's memory or in the run's
+// intermediates file. Stored in one layout, it loads in another: its values,
+// and a scalar's, are the ones stored, on any number of processes; nothing is
+// left in the scratch directory.
+//
+//===----------------------------------------------------------------------===//
+#include "TestArrays.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+
+using namespace tc::rt;
+using tc::rt::test::RandomInputs;
+
+namespace {
+
+const int64_t R = 7, C = 5; // uneven blocks on 2-4 processes
+
+/// X[R, C] split along dimension `splitDim` over the grid [P].
+void *matrix(int splitDim, tc_rt_init init, bool onDisk) {
+  return tc::rt::test::makeGridArray("X", {R, C}, {ctx().size},
+                                     {splitDim == 0 ? 0 : -1, splitDim == 1 ? 0 : -1}, {-1, -1},
+                                     init, onDisk);
+}
+
+/// The elements of this process's block of a matrix split along dimension 1.
+void expectColumns(void *array, const std::function<double(int64_t, int64_t)> &value) {
+  const int64_t block = (C + ctx().size - 1) / ctx().size;
+  std::vector<double> buf(R * block, -1);
+  int64_t zero[2] = {0, 0};
+  tc_rt_read_tile(array, buf.data(), tc_rt::TileDesc{{R, block}}.encode().data(), zero);
+  for (int64_t r = 0; r < R; ++r)
+    for (int64_t l = 0; l < block && ctx().rank * block + l < C; ++l)
+      EXPECT_EQ(buf[r * block + l], value(r, ctx().rank * block + l))
+          << "X[" << r << ", " << ctx().rank * block + l << "]";
+}
+
+int64_t filesIn(const std::string &dir) {
+  int64_t n = 0;
+  if (DIR *d = opendir(dir.c_str())) {
+    while (dirent *e = readdir(d))
+      n += std::string(e->d_name).find("tc-intermediates") != std::string::npos;
+    closedir(d);
+  }
+  return n;
+}
+
+class Intermediates : public ::testing::TestWithParam<int64_t> {};
+
+TEST_P(Intermediates, StoredByRowsLoadByColumns) {
+  const std::string scratch = "/tmp/tc-intermediates-test-" + std::to_string(ctx().jobId);
+  if (ctx().rank == 0)
+    mkdir(scratch.c_str(), 0755);
+  MPI_Barrier(MPI_COMM_WORLD);
+  Options saved = ctx().options;
+  {
+    RandomInputs random(11);
+    tc_rt_begin_statement("X", GetParam());
+    void *rows = matrix(0, TC_RT_INIT_INPUT, /*onDisk=*/false);
+    ctx().options.scratch = scratch;
+    tc_rt_store(rows);
+  }
+  // Loading X now reads the intermediate, not the random input.
+  ctx().options.randomInputs = true, ctx().options.seed = 99;
+  tc_rt_begin_statement("Y", TC_RT_RESULT_OUTPUT);
+  void *columns = matrix(1, TC_RT_INIT_INPUT, /*onDisk=*/true);
+  expectColumns(columns, [](int64_t r, int64_t c) {
+    return randomValue(11, "X", static_cast<uint64_t>(r * C + c));
+  });
+  EXPECT_EQ(filesIn(scratch), 0) << "the intermediates file has no name";
+  ctx().options = saved;
+  closeRunFiles();
+  releaseArrays();
+  ctx().statements.clear();
+  ctx().storing = TC_RT_RESULT_OUTPUT;
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (ctx().rank == 0)
+    rmdir(scratch.c_str());
+}
+
+TEST_P(Intermediates, AScalarKeepsItsValue) {
+  ctx().options.scratch = "/tmp";
+  const int64_t grid[] = {ctx().size};
+  auto scalar = [&](tc_rt_init init) {
+    tc_rt::ArrayDesc d{TC_RT_DISTRIBUTED, init, false, {grid[0]}, {}};
+    return tc_rt_array(d.encode().data(), "E", nullptr);
+  };
+  tc_rt_begin_statement("E", GetParam());
+  void *e = scalar(TC_RT_INIT_ZERO);
+  double v = 2.5;
+  tc_rt_write_tile(e, &v, tc_rt::TileDesc{{}}.encode().data(), nullptr);
+  tc_rt_store(e);
+  tc_rt_begin_statement("F", TC_RT_RESULT_OUTPUT);
+  void *back = scalar(TC_RT_INIT_INPUT);
+  double got = -1;
+  tc_rt_read_tile(back, &got, tc_rt::TileDesc{{}}.encode().data(), nullptr);
+  EXPECT_EQ(got, 2.5);
+  closeRunFiles();
+  releaseArrays();
+  ctx().statements.clear();
+  ctx().storing = TC_RT_RESULT_OUTPUT;
+}
+
+INSTANTIATE_TEST_SUITE_P(Places, Intermediates,
+                         ::testing::Values(TC_RT_RESULT_MEMORY, TC_RT_RESULT_FILE),
+                         [](const auto &info) {
+                           return info.param == TC_RT_RESULT_MEMORY ? "InMemory" : "InFile";
+                         });
+
+} // namespace
