@@ -591,8 +591,14 @@ void finishStore(DistArray &a) {
     return;
   OpenDataset out = datasetOf(a);
   openDatasets().erase(&a);
-  if (out.memoryFile >= 0)
+  if (out.memoryFile >= 0) {
+    // Storing, not computing, even when a fused program stores slices from
+    // inside its compute phase: the all-reduce's bytes are the store's.
+    const Phase phase = c.phase;
+    setPhase(Store, /*sampleRss=*/false);
     withElement(a.elem, [&](auto zero) { completeInMemory<decltype(zero)>(a, out); });
+    setPhase(phase, /*sampleRss=*/false);
+  }
   H5Sclose(out.space);
   H5Dclose(out.dataset);
   if (c.storingIntermediate()) {
