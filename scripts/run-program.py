@@ -91,11 +91,7 @@ def run(a, work):
                   f"(predicted {c['predicted_comm_bytes']:.0f}), flops {c['flops']:.0f}")
         if a.check_bytes:
             for rank in s["ranks"]:
-                k = rank["compute"]
-                received = k.get("predicted_received_bytes")
-                if (k["bytes_read"] + k["bytes_written"] != k["predicted_disk_bytes"] or
-                        k["bytes_sent"] != k["predicted_comm_bytes"] or
-                        (received is not None and received != k["bytes_received"])):
+                if not tc_run.bytes_as_predicted(rank["compute"]):
                     print(f"FAIL: statement {s['name']} rank {rank['rank']}: measured bytes "
                           "differ from the plan's prediction")
                     ok = False

@@ -132,6 +132,35 @@ void appendCounters(std::string &out, const Counters &k, double predictedDisk,
   out += "}";
 }
 
+/// A rank's counters as the report gathers them: kCounterFields doubles.
+constexpr int kCounterFields = 7;
+void pack(const Counters &k, double *v) {
+  const double fields[kCounterFields] = {k.bytesSent, k.bytesReceived, k.bytesRead,
+                                         k.bytesWritten, k.flops, k.seconds, k.peakRss};
+  std::copy(fields, fields + kCounterFields, v);
+}
+Counters unpack(const double *v) {
+  Counters k;
+  k.bytesSent = v[0], k.bytesReceived = v[1], k.bytesRead = v[2], k.bytesWritten = v[3];
+  k.flops = v[4], k.seconds = v[5], k.peakRss = v[6];
+  return k;
+}
+/// Adds a rank's counters into the total over ranks: bytes and flops sum, a
+/// phase lasts as long as its slowest rank.
+void addToTotal(Counters &total, const Counters &k) {
+  total.bytesSent += k.bytesSent, total.bytesReceived += k.bytesReceived;
+  total.bytesRead += k.bytesRead, total.bytesWritten += k.bytesWritten;
+  total.flops += k.flops;
+  total.seconds = std::max(total.seconds, k.seconds);
+}
+
+/// Per-rank received predictions made by the time statement `s` ended (when
+/// the next began, or now for the last).
+int receivedPredictionsAtEnd(const Context &c, size_t s) {
+  return s + 1 < c.statements.size() ? c.statements[s + 1].receivedPredictions
+                                     : c.receivedPredictions;
+}
+
 std::string statementsReport();
 /// The report's name of each enum tc_rt_result.
 const char *const kResultNames[] = {"output", "intermediate (file)", "intermediate (memory)"};
@@ -145,16 +174,12 @@ std::vector<double> runSeconds; ///< compute seconds of each run (--repeat)
 void writeReport() {
   Context &c = ctx();
   const int runs = c.options.repeat;
-  constexpr int kPerPhase = 7, kBaseline = NumPhases * kPerPhase, kPeak = kBaseline + 1,
+  constexpr int kPerPhase = kCounterFields, kBaseline = NumPhases * kPerPhase, kPeak = kBaseline + 1,
                 kPredicted = kPeak + 1, kRuns = kPredicted + 3;
   const int n = kRuns + runs;
   std::vector<double> mine(n);
-  for (int p = 0; p < NumPhases; ++p) {
-    const Counters &k = c.counters[p];
-    double v[kPerPhase] = {k.bytesSent, k.bytesReceived, k.bytesRead, k.bytesWritten,
-                           k.flops,     k.seconds,       k.peakRss};
-    std::copy(v, v + kPerPhase, mine.begin() + kPerPhase * p);
-  }
+  for (int p = 0; p < NumPhases; ++p)
+    pack(c.counters[p], mine.data() + kPerPhase * p);
   mine[kBaseline] = baselineRss;
   mine[kPeak] = rssBytes("VmHWM:");
   mine[kPredicted] = c.predictedDisk;
@@ -170,15 +195,7 @@ void writeReport() {
   // (fused programs); a single contraction receives what it sends.
   bool receivedPredicted = c.predictedReceived >= 0;
   for (size_t s = 0; s < c.statements.size(); ++s)
-    receivedPredicted &= c.statements[s].receivedPredicted(
-        s + 1 < c.statements.size() ? c.statements[s + 1].receivedPredictions
-                                    : c.receivedPredictions);
-  auto unpack = [&](const double *v) {
-    Counters k;
-    k.bytesSent = v[0], k.bytesReceived = v[1], k.bytesRead = v[2], k.bytesWritten = v[3];
-    k.flops = v[4], k.seconds = v[5], k.peakRss = v[6];
-    return k;
-  };
+    receivedPredicted &= c.statements[s].receivedPredicted(receivedPredictionsAtEnd(c, s));
   std::string out = "{\n  \"program\": \"" + c.program + "\",\n  \"procs\": " +
                     std::to_string(c.size) + ",\n  \"ranks\": [\n";
   Counters total[NumPhases];
@@ -193,10 +210,7 @@ void writeReport() {
       out += std::string(", \"") + kPhaseNames[p] + "\": ";
       appendCounters(out, k, predicted[0], predicted[1], receivedPredicted ? predicted[2] : -1,
                      p == Compute);
-      total[p].bytesSent += k.bytesSent, total[p].bytesReceived += k.bytesReceived;
-      total[p].bytesRead += k.bytesRead, total[p].bytesWritten += k.bytesWritten;
-      total[p].flops += k.flops;
-      total[p].seconds = std::max(total[p].seconds, k.seconds);
+      addToTotal(total[p], k);
     }
     char rss[160];
     std::snprintf(rss, sizeof rss, ", \"baseline_rss_bytes\": %.0f, \"peak_rss_bytes\": %.0f",
@@ -243,7 +257,7 @@ void writeReport() {
 std::string statementsReport() {
   Context &c = ctx();
   const size_t n = c.statements.size();
-  constexpr int kFields = 10; // 7 counters, predicted disk, comm, received
+  constexpr int kFields = kCounterFields + 3; // predicted disk, comm, received
   // This rank's deltas: from each statement's mark to the next (the last to now).
   std::vector<double> mine(n * kFields);
   for (size_t s = 0; s < n; ++s) {
@@ -251,29 +265,28 @@ std::string statementsReport() {
     const StatementMark *next = s + 1 < n ? &c.statements[s + 1] : nullptr;
     const Counters &end = next ? next->counters[Compute] : c.counters[Compute];
     const Counters &begin = m.counters[Compute];
+    Counters delta;
+    delta.bytesSent = end.bytesSent - begin.bytesSent;
+    delta.bytesReceived = end.bytesReceived - begin.bytesReceived;
+    delta.bytesRead = end.bytesRead - begin.bytesRead;
+    delta.bytesWritten = end.bytesWritten - begin.bytesWritten;
+    delta.flops = end.flops - begin.flops, delta.seconds = end.seconds - begin.seconds;
+    delta.peakRss = end.peakRss;
     double *v = mine.data() + s * kFields;
-    v[0] = end.bytesSent - begin.bytesSent, v[1] = end.bytesReceived - begin.bytesReceived;
-    v[2] = end.bytesRead - begin.bytesRead, v[3] = end.bytesWritten - begin.bytesWritten;
-    v[4] = end.flops - begin.flops, v[5] = end.seconds - begin.seconds;
-    v[6] = end.peakRss;
-    v[7] = (next ? next->predictedDisk : c.predictedDisk) - m.predictedDisk;
-    v[8] = (next ? next->predictedComm : c.predictedComm) - m.predictedComm;
+    pack(delta, v);
+    double *predicted = v + kCounterFields;
+    predicted[0] = (next ? next->predictedDisk : c.predictedDisk) - m.predictedDisk;
+    predicted[1] = (next ? next->predictedComm : c.predictedComm) - m.predictedComm;
     double received = next ? next->predictedReceived : std::max(0.0, c.predictedReceived);
-    v[9] = m.receivedPredicted(next ? next->receivedPredictions : c.receivedPredictions)
-               ? received - m.predictedReceived
-               : -1;
+    predicted[2] = m.receivedPredicted(receivedPredictionsAtEnd(c, s))
+                       ? received - m.predictedReceived
+                       : -1;
   }
   std::vector<double> all(c.rank == 0 ? mine.size() * c.size : 0);
   MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
              static_cast<int>(mine.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
   if (c.rank != 0)
     return "";
-  auto counters = [](const double *v) {
-    Counters k;
-    k.bytesSent = v[0], k.bytesReceived = v[1], k.bytesRead = v[2], k.bytesWritten = v[3];
-    k.flops = v[4], k.seconds = v[5], k.peakRss = v[6];
-    return k;
-  };
   std::string out = ",\n  \"statements\": [";
   for (size_t s = 0; s < n; ++s) {
     Counters total;
@@ -281,18 +294,17 @@ std::string statementsReport() {
     std::string ranks;
     for (int r = 0; r < c.size; ++r) {
       const double *v = all.data() + (r * n + s) * kFields;
-      Counters k = counters(v);
-      total.bytesSent += k.bytesSent, total.bytesReceived += k.bytesReceived;
-      total.bytesRead += k.bytesRead, total.bytesWritten += k.bytesWritten;
-      total.flops += k.flops, total.seconds = std::max(total.seconds, k.seconds);
+      const double *p = v + kCounterFields;
+      Counters k = unpack(v);
+      addToTotal(total, k);
       total.peakRss = std::max(total.peakRss, k.peakRss);
       for (int x = 0; x < 3; ++x)
-        predicted[x] += v[7 + x];
+        predicted[x] += p[x];
       ranks += std::string(r ? ", " : "") + "{\"rank\": " + std::to_string(r) + ", \"compute\": ";
-      appendCounters(ranks, k, v[7], v[8], v[9], true);
+      appendCounters(ranks, k, p[0], p[1], p[2], true);
       ranks += "}";
     }
-    const bool received = all[s * kFields + 9] >= 0;
+    const bool received = all[s * kFields + kCounterFields + 2] >= 0;
     out += std::string(s ? "," : "") + "\n    {\"name\": \"" + c.statements[s].name +
            "\", \"result\": \"" + kResultNames[c.statements[s].result] +
            "\", \"compute\": ";

@@ -230,9 +230,8 @@ SmallVector<Value> FusedLowering::shifts(int node) {
 
 /// The coefficient of a formula's product (no attribute for 1).
 static FloatAttr alphaOf(Operation *formula) {
-  FloatAttr scale = isa<ContractOp>(formula) ? cast<ContractOp>(formula).getScaleAttr()
-                                             : cast<SumOp>(formula).getScaleAttr();
-  return scale && scale.getValueAsDouble() != 1.0 ? scale : FloatAttr();
+  return isa<ContractOp>(formula) ? scaleAttr(cast<ContractOp>(formula))
+                                  : scaleAttr(cast<SumOp>(formula));
 }
 
 void FusedLowering::emitContract(int node) {

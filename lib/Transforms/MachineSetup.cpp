@@ -9,6 +9,12 @@
 using namespace mlir;
 using namespace mlir::tc;
 
+MachineAttr mlir::tc::withProcsAndMemory(MachineAttr m, int64_t procs, int64_t memBytes) {
+  return MachineAttr::get(m.getContext(), procs, memBytes, m.getNetBandwidth(),
+                          m.getDiskBandwidth(), m.getElemBytes(), m.getBcastFactor(),
+                          m.getReduceFactor(), m.getFlopRate(), m.getVolumes());
+}
+
 MachineModel mlir::tc::toMachineModel(MachineAttr attr) {
   MachineModel m;
   m.procs = attr.getProcs();

@@ -22,6 +22,11 @@ namespace mlir::tc {
 
 MachineModel toMachineModel(MachineAttr attr);
 
+/// `machine` planned for `procs` processes with `memBytes` bytes each, its
+/// other parameters unchanged (a copy per process count, tc-specialize-procs;
+/// the memory a program's in-memory intermediates leave, tc-split-program).
+MachineAttr withProcsAndMemory(MachineAttr machine, int64_t procs, int64_t memBytes);
+
 /// getEnclosingMachine(scope) as a MachineModel; emits an error on `scope` when
 /// there is none.
 FailureOr<MachineModel> getMachineModel(Operation *scope);

@@ -10,6 +10,7 @@
 // coefficients added (R += 0.125 X; R += 0.125 X is R += 0.25 X).
 //
 //===----------------------------------------------------------------------===//
+#include "PlanProblems.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Dialect/TCOps.h"
 #include "TC/Transforms/Passes.h"
@@ -113,10 +114,6 @@ struct ShareProductsPass : public tc::impl::ShareProductsBase<ShareProductsPass>
   static bool returned(ContractOp op) {
     return llvm::any_of(op.getResult().getUsers(),
                         [](Operation *u) { return isa<func::ReturnOp>(u); });
-  }
-
-  static bool isBlockSparse(ContractOp op) {
-    return static_cast<bool>(cast<RankedTensorType>(op.getResult().getType()).getEncoding());
   }
 };
 

@@ -35,13 +35,6 @@ bool holdsContractions(func::FuncOp func) {
       .wasInterrupted();
 }
 
-/// `machine` with `procs` processes.
-MachineAttr withProcs(MachineAttr m, int64_t procs) {
-  return MachineAttr::get(m.getContext(), procs, m.getMemBytes(), m.getNetBandwidth(),
-                          m.getDiskBandwidth(), m.getElemBytes(), m.getBcastFactor(),
-                          m.getReduceFactor(), m.getFlopRate(), m.getVolumes());
-}
-
 struct SpecializeProcsPass : public tc::impl::SpecializeProcsBase<SpecializeProcsPass> {
   using Base::Base;
 
@@ -86,7 +79,7 @@ struct SpecializeProcsPass : public tc::impl::SpecializeProcsBase<SpecializeProc
         }
         func::FuncOp copy = func.clone();
         copy.setSymName(name);
-        copy->setAttr(TCDialect::getMachineAttrName(), withProcs(machine, p));
+        copy->setAttr(TCDialect::getMachineAttrName(), withProcsAndMemory(machine, p, machine.getMemBytes()));
         module.getBody()->getOperations().insertAfter(after->getIterator(), copy);
         after = copy;
       }

@@ -9,6 +9,7 @@
 // (tc.begin_statement).
 //
 //===----------------------------------------------------------------------===//
+#include "MachineSetup.h"
 #include "TC/Analysis/ProgramPartition.h"
 #include "TC/Dialect/TCAttrs.h"
 #include "TC/Dialect/TCDialect.h"
@@ -33,13 +34,6 @@ using namespace mlir;
 using namespace mlir::tc;
 
 namespace {
-
-/// `machine` with `mem` bytes per process.
-MachineAttr withMemory(MachineAttr m, int64_t mem) {
-  return MachineAttr::get(m.getContext(), m.getProcs(), mem, m.getNetBandwidth(),
-                          m.getDiskBandwidth(), m.getElemBytes(), m.getBcastFactor(),
-                          m.getReduceFactor(), m.getFlopRate(), m.getVolumes());
-}
 
 /// A tensor of ones: the constant factor of a one-tensor term.
 bool isOnes(Value v) {
@@ -179,13 +173,12 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
     for (int c = func.getNumArguments(); c < g.numLeaves; ++c)
       name[c] = "ones";
     // Outputs keep their result names.
-    SmallVector<int> outputOf(fg.values.size(), -1);
+    llvm::DenseSet<int> outputs;
     for (auto [r, v] : llvm::enumerate(g.returned)) {
       auto attr = func.getResultAttrOfType<StringAttr>(r, TCDialect::getNameAttrName());
       std::string n = attr ? attr.str() : g.returned.size() == 1 ? "R" : "R" + std::to_string(r);
-      if (outputOf[v] >= 0)
+      if (!outputs.insert(v).second)
         return func.emitOpError() << "returns one value as two results; return it once";
-      outputOf[v] = static_cast<int>(r);
       if (!taken.insert(n).second && name[v].empty())
         return func.emitOpError() << "result '" << n << "' is named like an argument or "
                                   << "another result";
@@ -293,9 +286,10 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
                                      readLater.contains(root)))
         inMemory.insert(root);
     }
-    MachineAttr planned = machine && keptBytes > 0 ? withMemory(machine, machine.getMemBytes() -
-                                                                             keptBytes)
-                                                   : MachineAttr();
+    MachineAttr planned =
+        machine && keptBytes > 0
+            ? withProcsAndMemory(machine, machine.getProcs(), machine.getMemBytes() - keptBytes)
+            : MachineAttr();
     OpBuilder b(func);
     SymbolTable symbols(module);
     StringRef ones = TCDialect::getOnesAttrName(), tcName = TCDialect::getNameAttrName();

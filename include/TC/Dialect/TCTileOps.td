@@ -538,6 +538,10 @@ def TC_TileContractOp : TC_Op<"tile_contract", [AttrSizedOperandSegments]> {
             alpha == 1.0 ? FloatAttr() : $_builder.getF64FloatAttr(alpha));
     }]>
   ];
+  let extraClassDeclaration = [{
+    /// The product's coefficient (1 when no alpha is written).
+    double getAlphaOrOne() { return getAlpha() ? getAlpha()->convertToDouble() : 1.0; }
+  }];
   let hasVerifier = 1;
 }
 

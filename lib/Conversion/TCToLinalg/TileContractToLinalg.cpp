@@ -66,7 +66,7 @@ struct TileContractLowering : OpConversionPattern<TileContractOp> {
     SmallVector<utils::IteratorType> iterators(numLoops, utils::IteratorType::reduction);
     for (Attribute label : op.getCLabels())
       iterators[loopOf.at(cast<StringAttr>(label).getValue())] = utils::IteratorType::parallel;
-    const double alpha = op.getAlpha() ? op.getAlpha()->convertToDouble() : 1.0;
+    const double alpha = op.getAlphaOrOne();
     linalg::GenericOp::create(rewriter, loc, TypeRange{}, ValueRange{views[0], views[1]},
                               ValueRange{views[2]}, maps, iterators,
                               [&](OpBuilder &body, Location l, ValueRange args) {

@@ -491,7 +491,7 @@ struct TileContractOpLowering : OpConversionPattern<TileContractOp> {
     for (NamedAttribute e : extents)
       desc.labelExtents.push_back(cast<IntegerAttr>(e.getValue()).getInt());
     desc.elem = elementCode(op.getC().getType().getElementType());
-    desc.alpha = op.getAlpha() ? op.getAlpha()->convertToDouble() : 1.0;
+    desc.alpha = op.getAlphaOrOne();
 
     RuntimeCallBuilder b(rewriter, op);
     SmallVector<Value> offsets(adaptor.getAOffsets());
