@@ -19,6 +19,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tc_blocks  # noqa: E402
 import tc_run  # noqa: E402
 from tce_numpy import Program  # noqa: E402
 
@@ -44,11 +45,15 @@ def run(a, work):
     rng = np.random.default_rng(a.seed)
     inputs = {}
     path = os.path.join(work, "inputs.h5")
-    with h5py.File(path, "w") as f:
-        for name, (idx, dtype) in program.inputs().items():
-            x = rng.uniform(-1, 1, program.shape(idx)).astype(dtype)
-            f[name] = x
-            inputs[name] = x
+    for name, (idx, dtype) in program.inputs().items():
+        x = program.mask(name, rng.uniform(-1, 1, program.shape(idx)).astype(dtype))
+        blocks = program.blocks(name)
+        if blocks is None:
+            with h5py.File(path, "a") as f:
+                f[name] = x
+        else:  # a group in tc's block-sparse layout
+            tc_blocks.write(path, name, x, program.tensor_segments(name), blocks)
+        inputs[name] = x
     out, report = os.path.join(work, "out.h5"), os.path.join(work, "report.json")
     cmd = ["mpirun", "-np", str(a.np), a.prog, "--output", out, "--report", report, "--quiet"]
     for name in inputs:
@@ -62,20 +67,28 @@ def run(a, work):
         return False
     expected = program.evaluate(inputs)
     ok = True
-    with h5py.File(out) as f:
-        for name, (idx, dtype) in program.outputs().items():
-            got = f[name][...]
-            if got.dtype != dtype:
-                print(f"FAIL: output {name} is {got.dtype}, declared {np.dtype(dtype)}")
+    for name, (idx, dtype) in program.outputs().items():
+        blocks = program.blocks(name)
+        if blocks is None:
+            with h5py.File(out) as f:
+                got = f[name][...]
+        else:
+            got, segments, stored = tc_blocks.read(out, name)
+            if segments != program.tensor_segments(name) or stored != blocks:
+                print(f"FAIL: output {name} stores blocks {stored} of segments "
+                      f"{segments}, declared {blocks} of {program.tensor_segments(name)}")
                 ok = False
-            want = expected[name]
-            scale = max(1.0, float(np.max(np.abs(want))) if want.size else 1.0)
-            err = float(np.max(np.abs(got.astype(np.float64) - want))) if want.size else 0.0
-            tolerance = (1e-5 if dtype == np.float32 else 1e-12) * scale
-            print(f"{name}: max error {err:.3e} (tolerance {tolerance:.1e})")
-            if not err <= tolerance:
-                ok = False
-                print(f"FAIL: output {name} differs from numpy")
+        if got.dtype != dtype:
+            print(f"FAIL: output {name} is {got.dtype}, declared {np.dtype(dtype)}")
+            ok = False
+        want = expected[name]
+        scale = max(1.0, float(np.max(np.abs(want))) if want.size else 1.0)
+        err = float(np.max(np.abs(got.astype(np.float64) - want))) if want.size else 0.0
+        tolerance = (1e-5 if dtype == np.float32 else 1e-12) * scale
+        print(f"{name}: max error {err:.3e} (tolerance {tolerance:.1e})")
+        if not err <= tolerance:
+            ok = False
+            print(f"FAIL: output {name} differs from numpy")
     rep = json.load(open(report))
     if a.save_report:
         json.dump(rep, open(a.save_report, "w"), indent=1)

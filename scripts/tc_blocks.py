@@ -79,8 +79,9 @@ def read(path, name):
         for c in counts:
             segments.append([int(x) for x in flat[at:at + c]])
             at += c
-        blocks = [list(map(int, b)) for b in g["blocks"][()].reshape(-1, len(counts))]
         offsets = g["offsets"][()]
+        blocks = [list(map(int, b))
+                  for b in g["blocks"][()].reshape(len(offsets), len(counts))]
         values = g["values"][()]
     dense = np.zeros([sum(s) for s in segments], dtype=values.dtype)
     for b, o in zip(blocks, offsets):

@@ -2,6 +2,8 @@
 the reference that scripts/run-program.py compares tcc's programs with. It is
 written apart from the C++ importer (lib/Frontend) on purpose, and assumes a
 program the importer accepts (it checks little)."""
+import functools
+import itertools
 import re
 
 import numpy as np
@@ -36,6 +38,7 @@ class Program:
 
     def __init__(self, text):
         self.name, self.ranges, self.index_range, self.tensors = "tce", {}, {}, {}
+        self.segments, self.presence = {}, {}  # block-sparse ranges and tensors
         self.statements = []
         t, self.t, self.at = tokens(text), None, 0
         self.t = t
@@ -46,8 +49,13 @@ class Program:
                 self.name = t[self.at + 1]
                 self.at += 3
             elif word == "range" and nxt != "[":
-                self.ranges[t[self.at + 1]] = int(t[self.at + 3])
-                self.at += 5
+                name = t[self.at + 1]
+                self.ranges[name] = int(t[self.at + 3])
+                self.at += 4
+                if self.peek() == ":":  # `: segments [n, ...]`
+                    self.at += 2
+                    self.segments[name] = [int(x) for x in self.int_list()]
+                self.expect(";")
             elif word == "index" and nxt != "[":
                 self.at += 1
                 names = [self.take()]
@@ -65,13 +73,29 @@ class Program:
                 while self.peek() == ",":
                     self.take()
                     decls.append(self.ref())
-                dtype = np.float64
+                dtype, presence = np.float64, None
                 if self.peek() == ":":
                     self.take()
-                    dtype = np.float32 if self.take() == "f32" else np.float64
+                    while self.peek() != ";":
+                        x = self.take()
+                        if x in ("f32", "f64"):
+                            dtype = np.float32 if x == "f32" else np.float64
+                        elif x == "symmetry":
+                            presence = ("symmetry", int(self.take()))
+                        elif x == "blocks" and self.peek() == "all":
+                            self.take()
+                            presence = ("all",)
+                        elif x == "blocks":
+                            self.expect("[")
+                            listed = [self.int_list()]
+                            while self.take() == ",":
+                                listed.append(self.int_list())
+                            presence = ("list", [[int(i) for i in b] for b in listed])
                 self.expect(";")
                 for name, idx in decls:
                     self.tensors[name] = (word, idx, dtype)
+                    if presence is not None:
+                        self.presence[name] = presence
             else:
                 self.statement()
 
@@ -85,6 +109,17 @@ class Program:
     def expect(self, s):
         if self.take() != s:
             raise ValueError(f"expected {s!r} near token {self.at}")
+
+    def int_list(self):
+        """'[' n (',' n)* ']' or '[' ']'."""
+        self.expect("[")
+        out = []
+        while self.peek() != "]":
+            x = self.take()
+            if x != ",":
+                out.append(x)
+        self.take()
+        return out
 
     def ref(self):
         name = self.take()
@@ -136,6 +171,36 @@ class Program:
     def shape(self, indices):
         return tuple(self.ranges[self.index_range[i]] for i in indices)
 
+    def tensor_segments(self, name):
+        """Per dimension of a declared tensor, its range's segment lengths."""
+        return [self.segments[self.index_range[i]] for i in self.tensors[name][1]]
+
+    def blocks(self, name):
+        """The present blocks of a declared block-sparse tensor, row-major;
+        None for a dense one."""
+        p = self.presence.get(name)
+        if p is None:
+            return None
+        segs = self.tensor_segments(name)
+        every = [list(b) for b in itertools.product(*[range(len(s)) for s in segs])]
+        if p[0] == "all":
+            return every
+        if p[0] == "symmetry":
+            return [b for b in every if functools.reduce(lambda x, y: x ^ y, b, 0) == p[1]]
+        return sorted(p[1])
+
+    def mask(self, name, value):
+        """`value` with the blocks `name` does not store set to zero."""
+        blocks = self.blocks(name)
+        if blocks is None:
+            return value
+        out = np.zeros_like(value)
+        starts = [np.concatenate([[0], np.cumsum(s)]) for s in self.tensor_segments(name)]
+        for b in blocks:
+            sl = tuple(slice(int(starts[d][i]), int(starts[d][i + 1])) for d, i in enumerate(b))
+            out[sl] = value[sl]
+        return out
+
     def inputs(self):
         return {n: (idx, dt) for n, (role, idx, dt) in self.tensors.items() if role == "input"}
 
@@ -163,4 +228,8 @@ class Program:
                 env[target] = env[target] + value
             else:
                 env[target] = np.array(value, dtype=np.float64)
+            # A block-sparse tensor keeps only its blocks (an intermediate's
+            # are those its terms can fill, so it needs no mask).
+            if target in self.tensors:
+                env[target] = self.mask(target, env[target])
         return {n: env[n] for n in self.outputs()}

@@ -191,6 +191,122 @@ BlockTaskPool mlir::tc::buildTaskPool(const BlockContraction &problem, int64_t e
   return pool;
 }
 
+namespace {
+
+/// A relation over labels: the tuples of segment ids that can be non-zero.
+struct BlockRelation {
+  std::vector<int> labels;
+  std::set<std::vector<int64_t>> tuples;
+};
+
+/// The join of two relations projected onto `keep` (labels of either).
+BlockRelation joinProject(const BlockRelation &x, const BlockRelation &y,
+                          const std::vector<int> &keep) {
+  auto position = [](const std::vector<int> &labels, int l) {
+    auto it = std::find(labels.begin(), labels.end(), l);
+    return it == labels.end() ? -1 : static_cast<int>(it - labels.begin());
+  };
+  std::vector<std::pair<int, int>> shared; // positions in x and y
+  for (size_t i = 0; i < x.labels.size(); ++i)
+    if (int j = position(y.labels, x.labels[i]); j >= 0)
+      shared.push_back({static_cast<int>(i), j});
+  // y's tuples by their ids on the shared labels.
+  std::map<std::vector<int64_t>, std::vector<const std::vector<int64_t> *>> byShared;
+  for (const auto &t : y.tuples) {
+    std::vector<int64_t> key;
+    for (auto [i, j] : shared)
+      key.push_back(t[j]);
+    byShared[key].push_back(&t);
+  }
+  BlockRelation out;
+  out.labels = keep;
+  for (const auto &t : x.tuples) {
+    std::vector<int64_t> key;
+    for (auto [i, j] : shared)
+      key.push_back(t[i]);
+    auto match = byShared.find(key);
+    if (match == byShared.end())
+      continue;
+    for (const std::vector<int64_t> *u : match->second) {
+      std::vector<int64_t> ids;
+      for (int l : keep) {
+        int i = position(x.labels, l);
+        ids.push_back(i >= 0 ? t[i] : (*u)[position(y.labels, l)]);
+      }
+      out.tuples.insert(std::move(ids));
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<std::vector<int64_t>>
+mlir::tc::productBlocks(const std::vector<std::vector<int64_t>> &labelSegments,
+                        const std::vector<BlockFactor> &factors,
+                        const std::vector<int> &resultLabels) {
+  // Fold the factors left to right, keeping only the labels a later factor or
+  // the result still needs: the join's projection, one pair at a time.
+  BlockRelation acc; // the empty product: one tuple over no labels
+  acc.tuples.insert(std::vector<int64_t>{});
+  for (size_t f = 0; f < factors.size(); ++f) {
+    BlockRelation next;
+    next.labels = factors[f].labels;
+    BlockSparseShape shape;
+    for (int l : factors[f].labels)
+      shape.segments.push_back(labelSegments[l]);
+    shape.presence = factors[f].presence;
+    for (auto &b : shape.presentBlocks())
+      next.tuples.insert(b);
+    std::vector<int> keep;
+    auto needed = [&](int l) {
+      if (std::find(resultLabels.begin(), resultLabels.end(), l) != resultLabels.end())
+        return true;
+      for (size_t g = f + 1; g < factors.size(); ++g)
+        if (std::find(factors[g].labels.begin(), factors[g].labels.end(), l) !=
+            factors[g].labels.end())
+          return true;
+      return false;
+    };
+    for (int l : acc.labels)
+      if (needed(l) && std::find(keep.begin(), keep.end(), l) == keep.end())
+        keep.push_back(l);
+    for (int l : next.labels)
+      if (needed(l) && std::find(keep.begin(), keep.end(), l) == keep.end())
+        keep.push_back(l);
+    acc = joinProject(acc, next, keep);
+  }
+  // Every result label is kept (the language has no broadcasting); order the
+  // tuples as the result's dimensions.
+  std::set<std::vector<int64_t>> ordered;
+  for (const auto &t : acc.tuples) {
+    std::vector<int64_t> ids;
+    for (int l : resultLabels) {
+      auto it = std::find(acc.labels.begin(), acc.labels.end(), l);
+      ids.push_back(it == acc.labels.end() ? 0 : t[it - acc.labels.begin()]);
+    }
+    ordered.insert(std::move(ids));
+  }
+  return {ordered.begin(), ordered.end()};
+}
+
+BlockPresence mlir::tc::simplestPresence(const std::vector<std::vector<int64_t>> &segments,
+                                         std::vector<std::vector<int64_t>> blocks) {
+  std::sort(blocks.begin(), blocks.end());
+  BlockSparseShape all{segments, BlockPresence{}};
+  const std::vector<std::vector<int64_t>> every = all.presentBlocks();
+  if (blocks == every)
+    return BlockPresence{};
+  if (!blocks.empty()) {
+    BlockPresence symmetric{BlockPresence::Kind::Symmetry, 0, {}};
+    for (int64_t id : blocks.front())
+      symmetric.symmetry ^= id;
+    if (BlockSparseShape{segments, symmetric}.presentBlocks() == blocks)
+      return symmetric;
+  }
+  return BlockPresence{BlockPresence::Kind::List, 0, std::move(blocks)};
+}
+
 BlockTaskPool mlir::tc::subPool(const BlockTaskPool &pool, const std::vector<int> &tasks,
                                 std::vector<int> &brickOf) {
   BlockTaskPool sub;

@@ -36,7 +36,7 @@ ProgramPartition partitionProgram(const ProgramGraph &g) {
   // C += A * B; the fusion planner's trees hold neither).
   std::vector<bool> alone(n, false);
   for (int f = 0; f < n; ++f)
-    alone[f] = g.formulas[f].init >= 0 || readsConstant(g.formulas[f]);
+    alone[f] = g.formulas[f].init >= 0 || g.formulas[f].single || readsConstant(g.formulas[f]);
   std::vector<bool> cut(values, false);
   for (int f = 0; f < n; ++f) {
     const int v = g.valueOf(f);

@@ -612,6 +612,24 @@ BlockSparseShape BlocksAttr::toShape() const {
   return shape;
 }
 
+BlocksAttr BlocksAttr::fromShape(MLIRContext *context, const BlockSparseShape &shape) {
+  SmallVector<int64_t> counts, lengths, present;
+  for (const std::vector<int64_t> &s : shape.segments) {
+    counts.push_back(static_cast<int64_t>(s.size()));
+    lengths.append(s.begin(), s.end());
+  }
+  std::optional<int64_t> symmetry;
+  DenseI64ArrayAttr listed;
+  if (shape.presence.kind == BlockPresence::Kind::Symmetry) {
+    symmetry = shape.presence.symmetry;
+  } else if (shape.presence.kind == BlockPresence::Kind::List) {
+    for (const std::vector<int64_t> &b : shape.presence.blocks)
+      present.append(b.begin(), b.end());
+    listed = DenseI64ArrayAttr::get(context, present);
+  }
+  return BlocksAttr::get(context, counts, lengths, symmetry, listed);
+}
+
 SmallVector<int64_t> BlocksAttr::getSegments(unsigned dim) const {
   int64_t start = 0;
   for (unsigned d = 0; d < dim; ++d)
@@ -623,8 +641,11 @@ SmallVector<int64_t> BlocksAttr::getSegments(unsigned dim) const {
 LogicalResult BlocksAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> counts, ArrayRef<int64_t> lengths,
                                  std::optional<int64_t> symmetry, DenseI64ArrayAttr present) {
-  if (counts.empty())
-    return emitError() << "#tc.blocks needs at least one dimension";
+  // A scalar (rank 0, `#tc.blocks<[]>`) has one block, the empty tuple of
+  // segment ids: the sum of a block-sparse product over every label, or the
+  // ones of a one-tensor term.
+  if (counts.empty() && present)
+    return emitError() << "#tc.blocks: a scalar's one block is always present (omit present)";
   int64_t total = 0;
   for (int64_t c : counts) {
     if (c < 1)
@@ -636,7 +657,7 @@ LogicalResult BlocksAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << total << " segments";
   if (symmetry && present)
     return emitError() << "#tc.blocks takes symmetry or present, not both";
-  if (present && present.size() % counts.size() != 0)
+  if (present && !counts.empty() && present.size() % counts.size() != 0)
     return emitError() << "#tc.blocks: present lists " << present.size()
                        << " segment ids, not a multiple of the rank " << counts.size();
   // The rest as the analyses check it, against the extents the lengths give.

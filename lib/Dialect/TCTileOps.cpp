@@ -415,8 +415,8 @@ LogicalResult BlockArrayOp::verify() {
     if (home < 0)
       return emitOpError() << "block " << i << " of '" << getName() << "' has home " << home
                            << " (a process rank is at least 0)";
-  if (getInit() != ArrayInitKind::Input && getInit() != ArrayInitKind::Zero)
-    return emitOpError() << "a block-sparse array starts as its input or as zeros, not "
+  if (getInit() == ArrayInitKind::RootInput)
+    return emitOpError() << "a block-sparse array starts as its input, zeros or ones, not "
                          << stringifyArrayInitKind(getInit());
   return success();
 }

@@ -32,7 +32,11 @@ struct ModuleBuilder {
     return t.element == tce::ElementType::F32 ? Type(b.getF32Type()) : Type(b.getF64Type());
   }
   RankedTensorType typeOf(const tce::Tensor &t) {
-    return RankedTensorType::get(program.extents(t), elementType(t));
+    Attribute blocks;
+    if (t.blockSparse)
+      blocks = BlocksAttr::fromShape(b.getContext(),
+                                     BlockSparseShape{program.segments(t), t.presence});
+    return RankedTensorType::get(program.extents(t), elementType(t), blocks);
   }
   ArrayAttr labels(const std::vector<std::string> &indices) {
     SmallVector<StringRef> refs(indices.begin(), indices.end());
@@ -53,7 +57,11 @@ struct ModuleBuilder {
     // One tensor: the product with a scalar one (the runtime's ones array), so
     // that it runs as a contraction like any other term.
     if (inputs.size() == 1) {
-      auto scalar = RankedTensorType::get({}, type.getElementType());
+      // Block-sparse: a block-sparse scalar, whose one block is the one.
+      Attribute blocks;
+      if (t.blockSparse)
+        blocks = BlocksAttr::fromShape(b.getContext(), BlockSparseShape{});
+      auto scalar = RankedTensorType::get({}, type.getElementType(), blocks);
       Attribute one = b.getFloatAttr(type.getElementType(), 1.0);
       inputs.push_back(arith::ConstantOp::create(b, at, DenseElementsAttr::get(scalar, one)));
       inputLabels.push_back(b.getStrArrayAttr({}));

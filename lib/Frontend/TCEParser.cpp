@@ -29,6 +29,23 @@ const Tensor *Program::findTensor(std::string_view tensorName) const {
   return nullptr;
 }
 
+const IndexRange *Program::findRange(std::string_view rangeName) const {
+  for (const IndexRange &range : ranges)
+    if (range.name == rangeName)
+      return &range;
+  return nullptr;
+}
+
+std::vector<std::vector<int64_t>> Program::segments(const Tensor &t) const {
+  std::vector<std::vector<int64_t>> result;
+  for (const std::string &indexName : t.indices) {
+    const Index *index = findIndex(indexName);
+    const IndexRange *range = index ? findRange(index->range) : nullptr;
+    result.push_back(range ? range->segments : std::vector<int64_t>{});
+  }
+  return result;
+}
+
 std::vector<int64_t> Program::extents(const Tensor &t) const {
   std::vector<int64_t> result;
   result.reserve(t.indices.size());
@@ -284,6 +301,8 @@ public:
     // may come in any order, so sort (stably: each group keeps text order).
     std::stable_sort(program.tensors.begin(), program.tensors.end(),
                      [](const Tensor &a, const Tensor &b) { return a.role < b.role; });
+    if (!inferIntermediateBlocks(program, error))
+      return false;
     result = std::move(program);
     return true;
   }
@@ -356,12 +375,7 @@ private:
 
   //--- Names ----------------------------------------------------------------
 
-  const IndexRange *findRange(std::string_view name) const {
-    for (const IndexRange &range : program.ranges)
-      if (range.name == name)
-        return &range;
-    return nullptr;
-  }
+  const IndexRange *findRange(std::string_view name) const { return program.findRange(name); }
 
   bool requireIndex(const IndexUse &use, const Index *&index) {
     index = program.findIndex(use.name);
@@ -490,8 +504,61 @@ private:
     if (status != std::errc() || end != last || value <= 0)
       return fail(extent.loc,
                   extentWhat + " must be a positive integer, not " + quoted(extent.text));
-    program.ranges.push_back({std::string(name->text), value, name->loc});
-    return expect(TokenKind::Semicolon, "';' after the range declaration");
+    IndexRange range{std::string(name->text), value, {}, name->loc};
+    if (at(TokenKind::Colon)) {
+      // `: segments [n, ...]`: the range cut into segments ([K] 2), in order.
+      consume();
+      if (!atIdentifier("segments"))
+        return failExpected("'segments' after ':'");
+      const Token &keyword = consume();
+      if (!parseIntegerList(range.segments, "a segment length", 1))
+        return false;
+      int64_t sum = 0;
+      for (int64_t length : range.segments)
+        sum += length;
+      if (sum != value)
+        return fail(keyword.loc, "the segments of range " + quoted(name->text) + " sum to " +
+                                     std::to_string(sum) + ", not its extent " +
+                                     std::to_string(value));
+    }
+    program.ranges.push_back(std::move(range));
+    return expect(TokenKind::Semicolon, "';' or ': segments [...]' after the range extent");
+  }
+
+  /// One integer at least `minimum`.
+  bool parseInteger(int64_t &value, std::string_view what, int64_t minimum) {
+    if (!at(TokenKind::Number))
+      return failExpected(what);
+    const Token &token = consume();
+    const char *last = token.text.data() + token.text.size();
+    auto [end, status] = std::from_chars(token.text.data(), last, value);
+    if (status != std::errc() || end != last || value < minimum)
+      return fail(token.loc, std::string(what) + " must be an integer of at least " +
+                                 std::to_string(minimum) + ", not " + quoted(token.text));
+    return true;
+  }
+
+  /// '[' integer (',' integer)* ']', or '[' ']' when `minimum` is 0 (the
+  /// segment ids of a scalar's one block).
+  bool parseIntegerList(std::vector<int64_t> &values, std::string_view what, int64_t minimum) {
+    if (!expect(TokenKind::LBracket, "'['"))
+      return false;
+    if (minimum == 0 && at(TokenKind::RBracket)) {
+      consume();
+      return true;
+    }
+    while (true) {
+      int64_t value = 0;
+      if (!parseInteger(value, what, minimum))
+        return false;
+      values.push_back(value);
+      if (at(TokenKind::RBracket)) {
+        consume();
+        return true;
+      }
+      if (!expect(TokenKind::Comma, "',' or ']'"))
+        return false;
+    }
   }
 
   bool parseIndexDeclaration() {
@@ -552,17 +619,77 @@ private:
     }
     if (!at(TokenKind::Colon))
       return expect(TokenKind::Semicolon, "',', ':' or ';' after the tensor");
-    // The element type applies to every tensor of the declaration, so it ends it.
+    // What follows ':' applies to every tensor of the declaration, so it ends it.
     consume();
-    ElementType element = ElementType::F64;
-    if (atIdentifier("f32"))
-      element = ElementType::F32;
-    else if (!atIdentifier("f64"))
-      return failExpected("'f64' or 'f32'");
+    bool typed = false, sparse = false;
+    while (!at(TokenKind::Semicolon)) {
+      if (!typed && (atIdentifier("f32") || atIdentifier("f64"))) {
+        typed = true;
+        const ElementType element = consume().text == "f32" ? ElementType::F32 : ElementType::F64;
+        for (size_t i = first; i < program.tensors.size(); ++i)
+          program.tensors[i].element = element;
+      } else if (!sparse && (atIdentifier("symmetry") || atIdentifier("blocks"))) {
+        sparse = true;
+        if (!parseBlockPresence(first))
+          return false;
+      } else {
+        return failExpected(typed && sparse ? "';'"
+                            : typed         ? "'symmetry', 'blocks' or ';'"
+                            : sparse        ? "'f64', 'f32' or ';'"
+                                            : "'f64', 'f32', 'symmetry' or 'blocks'");
+      }
+    }
     consume();
-    for (size_t i = first; i < program.tensors.size(); ++i)
-      program.tensors[i].element = element;
-    return expect(TokenKind::Semicolon, "';' after the element type");
+    return true;
+  }
+
+  /// `symmetry S` (the blocks whose segment ids XOR to S, TCE's spatial
+  /// symmetry), `blocks all`, or `blocks [[ids], ...]`, for the tensors of a
+  /// declaration from `first` on; each must range over segmented indices.
+  bool parseBlockPresence(size_t first) {
+    const Token &keyword = consume();
+    BlockPresence presence;
+    if (keyword.text == "symmetry") {
+      presence.kind = BlockPresence::Kind::Symmetry;
+      if (!parseInteger(presence.symmetry, "the symmetry", 0))
+        return false;
+    } else if (atIdentifier("all")) {
+      consume();
+    } else {
+      presence.kind = BlockPresence::Kind::List;
+      if (!expect(TokenKind::LBracket, "'all' or '[' after 'blocks'"))
+        return false;
+      while (true) {
+        std::vector<int64_t> ids;
+        if (!parseIntegerList(ids, "a segment id", 0))
+          return false;
+        presence.blocks.push_back(std::move(ids));
+        if (at(TokenKind::RBracket)) {
+          consume();
+          break;
+        }
+        if (!expect(TokenKind::Comma, "',' or ']' after a block"))
+          return false;
+      }
+    }
+    for (size_t i = first; i < program.tensors.size(); ++i) {
+      Tensor &tensor = program.tensors[i];
+      for (const std::string &indexName : tensor.indices) {
+        const Index *index = program.findIndex(indexName);
+        if (findRange(index->range)->segments.empty())
+          return fail(keyword.loc, quoted(tensor.name) + " is block-sparse but its index " +
+                                       quoted(indexName) + " ranges over " + index->range +
+                                       ", which has no segments (declare 'range " +
+                                       index->range + " = N : segments [...];')");
+      }
+      BlockSparseShape shape{program.segments(tensor), presence};
+      std::string wrong = shape.verify(program.extents(tensor));
+      if (!wrong.empty())
+        return fail(keyword.loc, "the blocks of " + quoted(tensor.name) + ": " + wrong);
+      tensor.blockSparse = true;
+      tensor.presence = presence;
+    }
+    return true;
   }
 
   /// NAME '[' (index (',' index)*)? ']'
@@ -603,6 +730,7 @@ private:
     const Reference &target;
     bool hasElement = false; ///< a new intermediate takes its first factor's type
     ElementType element = ElementType::F64;
+    bool blockSparse = false; ///< with hasElement: every tensor of it is, or none
   };
 
   bool parseStatement() {
@@ -623,6 +751,7 @@ private:
         return false;
       context.hasElement = true;
       context.element = declared->element;
+      context.blockSparse = declared->blockSparse;
     } else {
       if (accumulate)
         return fail(target.loc, quoted(target.name) + " is accumulated (+=) before it is assigned");
@@ -651,8 +780,8 @@ private:
 
     if (!declared) {
       Factor &t = statement.target;
-      program.tensors.push_back(
-          {t.tensor, t.indices, TensorRole::Intermediate, context.element, t.loc});
+      program.tensors.push_back({t.tensor, t.indices, TensorRole::Intermediate, context.element,
+                                 t.loc, context.blockSparse, BlockPresence{}});
     }
     assigned.insert(target.name);
     program.statements.push_back(std::move(statement));
@@ -727,10 +856,18 @@ private:
     if (!context.hasElement) {
       context.hasElement = true;
       context.element = tensor->element;
+      context.blockSparse = tensor->blockSparse;
     } else if (tensor->element != context.element) {
       return fail(reference.loc, quoted(tensor->name) + " is " + elementName(tensor->element) +
                                      " but this statement computes " +
                                      elementName(context.element));
+    } else if (tensor->blockSparse != context.blockSparse) {
+      // [K] 2: a block-sparse contraction's operands are all block-sparse.
+      auto kind = [](bool sparse) { return sparse ? "block-sparse" : "dense"; };
+      return fail(reference.loc, quoted(tensor->name) + " is " + kind(tensor->blockSparse) +
+                                     " but this statement computes with " +
+                                     kind(context.blockSparse) +
+                                     " tensors (one statement is all block-sparse or all dense)");
     }
     return true;
   }

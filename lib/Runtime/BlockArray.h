@@ -37,6 +37,7 @@ struct BlockArray {
   /// its place (element offset) in the values dataset when a stage needs it.
   hid_t file = -1, values = -1;
   std::vector<int64_t> fileOffset;
+  std::string source; ///< where the input comes from, for messages
   /// On disk, a result: this rank's bricks in a scratch file (byte offsets),
   /// and which have been written (a brick not yet written is zero, or the
   /// input's value when accumulating).
@@ -63,15 +64,18 @@ struct BlockArray {
   void writeHome(int64_t block, const char *in);
 };
 
-/// Opens the input of `a` (--input NAME=file.h5): checks the file's group
-/// against the program's blocks and records where each block is (fileOffset);
-/// keeps the file open.
+/// Opens the input of `a` (--input NAME=file.h5, or the intermediate NAME an
+/// earlier statement stored, in memory or in the intermediates file): checks
+/// the group against the program's blocks and records where each block is
+/// (fileOffset); keeps the file open.
 void openBlockInput(BlockArray &a);
 /// Reads `elements` elements at element `offset` of the open input's values.
 void readBlockValues(BlockArray &a, int64_t offset, int64_t elements, char *out);
 /// Frees every block-sparse array (the end of one run of the program).
 void releaseBlockArrays();
-/// Writes `a` as the group NAME of the output file (collective).
+/// Writes `a` as the group NAME of the output file or, when the statement's
+/// result is an intermediate, of the intermediates file or of every rank's
+/// memory (collective; tc_rt_begin_statement says which).
 void storeBlockOutput(BlockArray &a);
 
 } // namespace tc::rt

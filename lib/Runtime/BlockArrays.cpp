@@ -38,6 +38,11 @@ int64_t BlockArray::blockElements(int64_t block) const { return product(blockSha
 void BlockArray::readInitial(int64_t block, char *out) {
   if (init == TC_RT_INIT_INPUT)
     readBlockValues(*this, fileOffset[block], blockElements(block), out);
+  else if (init == TC_RT_INIT_ONES)
+    withElement(elem, [&](auto zero) {
+      using T = decltype(zero);
+      std::fill_n(reinterpret_cast<T *>(out), blockElements(block), T(1));
+    });
   else
     std::memset(out, 0, blockBytes(block));
 }
@@ -276,6 +281,7 @@ void runTask(const BlockPlanDescView &plan, BlockArray *arrays[3], const int64_t
   }
   desc.labelExtents = labelExtent;
   desc.elem = arrays[2]->elem;
+  desc.alpha = plan.alpha();
   const Shape offsets(arrays[0]->rank() + arrays[1]->rank() + arrays[2]->rank(), 0);
   tc_rt_tile_contract(desc.encode().data(), buffers[0], buffers[1], buffers[2], offsets.data());
 }
@@ -417,9 +423,9 @@ extern "C" void *tc_rt_block_array(const int64_t *desc, const char *name) {
   if (a->elem != TC_RT_F64 && a->elem != TC_RT_F32)
     fail("block-sparse array '" + a->name + "': unknown element type " +
          std::to_string(a->elem));
-  if (a->init != TC_RT_INIT_INPUT && a->init != TC_RT_INIT_ZERO)
+  if (a->init != TC_RT_INIT_INPUT && a->init != TC_RT_INIT_ZERO && a->init != TC_RT_INIT_ONES)
     fail("block-sparse array '" + a->name + "': initial value " + std::to_string(a->init) +
-         " (an input or zeros)");
+         " (an input, zeros or ones)");
   for (int64_t d = 0; d < view.rank(); ++d)
     a->segments.push_back(view.segments(d));
   for (int64_t i = 0; i < view.numBlocks(); ++i) {

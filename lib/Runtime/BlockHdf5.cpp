@@ -42,15 +42,17 @@ std::vector<int64_t> readInts(hid_t group, const char *name, const std::string &
   return values;
 }
 
+/// `everyRank`: a rank-local file (in memory), which every rank writes;
+/// otherwise the file is shared and rank 0 writes.
 void writeInts(hid_t group, const char *name, const std::vector<hsize_t> &dims,
-               const std::vector<int64_t> &values, const std::string &where) {
+               const std::vector<int64_t> &values, const std::string &where, bool everyRank) {
   hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
   hid_t ds = H5Dcreate2(group, name, H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT,
                         H5P_DEFAULT);
   if (ds < 0)
     fail("cannot create '" + std::string(name) + "' in " + where);
   // Collective metadata, the same data from every rank: rank 0 writes it.
-  if (ctx().rank == 0 && !values.empty() &&
+  if ((everyRank || ctx().rank == 0) && !values.empty() &&
       H5Dwrite(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
     fail("writing '" + std::string(name) + "' of " + where + " failed");
   H5Dclose(ds);
@@ -69,16 +71,27 @@ void selectRange(hid_t space, int64_t offset, int64_t n) {
 
 void openBlockInput(BlockArray &a) {
   Context &c = ctx();
-  auto it = c.options.inputs.find(a.name);
-  if (it == c.options.inputs.end())
-    failOnRoot("no input for block-sparse tensor '" + a.name + "': pass --input " + a.name +
-         "=file.h5 (block-sparse inputs come from files, docs/BlockSparse.md)");
-  const std::string &file = it->second;
-  const std::string where = "group '" + a.name + "' of " + file;
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  a.file = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (a.file < 0)
-    failOnRoot("cannot open input file " + file + " for block-sparse tensor '" + a.name + "'");
+  if (auto kept = c.storedIntermediates.find(a.name); kept != c.storedIntermediates.end()) {
+    // An earlier statement's result: the array holds a reference of the file,
+    // which stays open for the statements after it.
+    const bool inMemory = kept->second >= 0;
+    a.file = inMemory ? kept->second : intermediatesFile();
+    H5Iinc_ref(a.file);
+    a.source = inMemory ? "memory" : "the intermediates file";
+  } else {
+    auto it = c.options.inputs.find(a.name);
+    if (it == c.options.inputs.end())
+      failOnRoot("no input for block-sparse tensor '" + a.name + "': pass --input " + a.name +
+                 "=file.h5 (block-sparse inputs come from files, docs/BlockSparse.md)");
+    a.source = it->second;
+    a.file = H5Fopen(a.source.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (a.file < 0)
+      failOnRoot("cannot open input file " + a.source + " for block-sparse tensor '" + a.name +
+                 "'");
+  }
+  const std::string &file = a.source;
+  const std::string where = "group '" + a.name + "' of " + file;
   hid_t group = H5Gopen2(a.file, a.name.c_str(), H5P_DEFAULT);
   if (group < 0)
     failOnRoot("input file " + file + " has no group '" + a.name +
@@ -149,8 +162,7 @@ void readBlockValues(BlockArray &a, int64_t offset, int64_t elements, char *out)
   hid_t mem = H5Screate_simple(1, &n, nullptr);
   if (H5Dread(a.values, memType(a.elem), mem, space, H5P_DEFAULT, out) < 0)
     fail("reading elements " + std::to_string(offset) + ".." + std::to_string(offset + elements) +
-         " of block-sparse tensor '" + a.name + "' from " + ctx().options.inputs[a.name] +
-         " failed");
+         " of block-sparse tensor '" + a.name + "' from " + a.source + " failed");
   H5Sclose(mem);
   H5Sclose(space);
   counters().bytesRead += static_cast<double>(elements) * a.elemBytes();
@@ -158,37 +170,68 @@ void readBlockValues(BlockArray &a, int64_t offset, int64_t elements, char *out)
 
 void storeBlockOutput(BlockArray &a) {
   Context &c = ctx();
-  if (c.options.output.empty())
+  if (c.options.output.empty() && !c.storingIntermediate())
     return;
+  // Where the statement's result goes: the output file; the intermediates
+  // file, where an earlier value of the name is overwritten in place (same
+  // blocks); or a zero-filled file in each rank's memory, completed below.
   std::string path;
-  hid_t file = runOutputFile(path);
-  const std::string where = "group '" + a.name + "' of " + path;
-  hid_t group = H5Gcreate2(file, a.name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  if (group < 0)
-    fail("cannot create " + where);
-  std::vector<int64_t> counts, lengths, ids, offsets;
-  for (const Shape &s : a.segments) {
-    counts.push_back(static_cast<int64_t>(s.size()));
-    lengths.insert(lengths.end(), s.begin(), s.end());
+  hid_t file;
+  const bool inMemory = c.storing == TC_RT_RESULT_MEMORY;
+  if (inMemory) {
+    file = createMemoryFile(a.name);
+    path = "memory";
+  } else if (c.storing == TC_RT_RESULT_FILE) {
+    file = intermediatesFile();
+    path = "the intermediates file";
+  } else {
+    file = runOutputFile(path);
   }
+  const std::string where = "group '" + a.name + "' of " + path;
+  std::vector<int64_t> offsets;
   int64_t total = 0;
   for (size_t i = 0; i < a.blocks.size(); ++i) {
-    ids.insert(ids.end(), a.blocks[i].begin(), a.blocks[i].end());
     offsets.push_back(total);
     total += a.blockElements(static_cast<int64_t>(i));
   }
-  const hsize_t r = a.rank(), n = a.blocks.size();
-  writeInts(group, "segment_counts", {r}, counts, where);
-  writeInts(group, "segments", {lengths.size()}, lengths, where);
-  writeInts(group, "blocks", {n, r}, ids, where);
-  writeInts(group, "offsets", {n}, offsets, where);
-  hsize_t all = total;
-  hid_t space = H5Screate_simple(1, &all, nullptr);
-  hid_t values = H5Dcreate2(group, "values", a.elem == TC_RT_F32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE,
-                            space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t group, values;
+  const bool earlier = c.storing == TC_RT_RESULT_FILE && H5Lexists(file, a.name.c_str(),
+                                                                   H5P_DEFAULT) > 0;
+  if (earlier) {
+    group = H5Gopen2(file, a.name.c_str(), H5P_DEFAULT);
+    values = group < 0 ? -1 : H5Dopen2(group, "values", H5P_DEFAULT);
+  } else {
+    group = H5Gcreate2(file, a.name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (group < 0)
+      fail("cannot create " + where);
+    std::vector<int64_t> counts, lengths, ids;
+    for (const Shape &s : a.segments) {
+      counts.push_back(static_cast<int64_t>(s.size()));
+      lengths.insert(lengths.end(), s.begin(), s.end());
+    }
+    for (const Shape &b : a.blocks)
+      ids.insert(ids.end(), b.begin(), b.end());
+    const hsize_t r = a.rank(), n = a.blocks.size();
+    writeInts(group, "segment_counts", {r}, counts, where, inMemory);
+    writeInts(group, "segments", {lengths.size()}, lengths, where, inMemory);
+    writeInts(group, "blocks", {n, r}, ids, where, inMemory);
+    writeInts(group, "offsets", {n}, offsets, where, inMemory);
+    hsize_t all = total;
+    hid_t space = H5Screate_simple(1, &all, nullptr);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (inMemory) { // zeros where other ranks' blocks go
+      H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
+      H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC);
+    }
+    values = H5Dcreate2(group, "values", a.elem == TC_RT_F32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE,
+                        space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+  }
   if (values < 0)
     fail("cannot create 'values' in " + where);
   // Each home writes its blocks (independent writes of parallel HDF5).
+  hid_t space = H5Dget_space(values);
   std::vector<char> buf;
   for (size_t i = 0; i < a.blocks.size(); ++i) {
     if (a.home[i] != c.rank)
@@ -204,8 +247,24 @@ void storeBlockOutput(BlockArray &a) {
     H5Sclose(mem);
   }
   H5Sclose(space);
+  if (inMemory) // each element was written by one rank: the sum is the tensor
+    withElement(a.elem, [&](auto zero) {
+      using T = decltype(zero);
+      std::vector<T> whole(static_cast<size_t>(total));
+      if (total > 0 &&
+          H5Dread(values, memType(a.elem), H5S_ALL, H5S_ALL, H5P_DEFAULT, whole.data()) < 0)
+        fail("reading intermediate '" + a.name + "' back from memory failed");
+      allreduceOver(whole.data(), total, MPI_COMM_WORLD);
+      if (total > 0 &&
+          H5Dwrite(values, memType(a.elem), H5S_ALL, H5S_ALL, H5P_DEFAULT, whole.data()) < 0)
+        fail("keeping intermediate '" + a.name + "' in memory failed");
+    });
   H5Dclose(values);
   H5Gclose(group);
+  if (c.storingIntermediate()) {
+    MPI_Barrier(MPI_COMM_WORLD); // every block written before any is read
+    c.storedIntermediates[a.name] = inMemory ? file : -1;
+  }
 }
 
 } // namespace tc::rt

@@ -271,6 +271,10 @@ int64_t runOutputFile(std::string &path);
 /// HDF5 next to --output, else in --scratch), created collectively on first
 /// use and unlinked at once: it has no name while the run uses it.
 int64_t intermediatesFile();
+/// A rank-local HDF5 file in memory (the core driver) for the intermediate
+/// `name` a statement keeps whole on every rank; the earlier one of that name,
+/// if any, is freed.
+int64_t createMemoryFile(const std::string &name);
 /// The end of a run (collective): publishes the output file, closes the
 /// intermediates file.
 void closeRunFiles();

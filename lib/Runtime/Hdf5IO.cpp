@@ -418,10 +418,7 @@ hid_t runOutputFile(std::string &path) {
   return f.output;
 }
 
-namespace {
-
-/// A rank-local HDF5 file in memory (the core driver, no backing store) for a
-/// kept intermediate; the earlier value of that name, if any, is freed.
+/// The core driver keeps no backing store: nothing reaches a disk.
 hid_t createMemoryFile(const std::string &name) {
   static int64_t created = 0;
   Context &c = ctx();
@@ -439,6 +436,8 @@ hid_t createMemoryFile(const std::string &name) {
     fail("cannot keep intermediate '" + name + "' in memory");
   return file;
 }
+
+namespace {
 
 /// The whole tensor on every rank: each element was written by one rank into
 /// its zero-filled copy, so their sum is the tensor.

@@ -96,14 +96,14 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
   }
   auto labels = [](const std::vector<int> &l) { return SmallVector<int64_t>(l.begin(), l.end()); };
 
-  if (op.getScale().convertToDouble() != 1.0)
-    return op.emitOpError() << "block-sparse contractions run without a coefficient (scale "
-                            << op.getScale().convertToDouble()
-                            << "); scale an input instead";
   std::string names[3];
   for (int x = 0; x < 3; ++x)
     names[x] = lowering::arrayName(func, named[x], static_cast<lowering::Role>(x));
-  if (names[0] == names[1] || names[0] == names[2] || names[1] == names[2])
+  // A and B may be one tensor (E = T * T), read twice; C is written under its
+  // name, so an input of that name would be read while it is replaced.
+  if ((names[0] == names[2] && !(op.getInit() && named[0] == named[2])) ||
+      (names[1] == names[2] && !(op.getInit() && named[1] == named[2])) ||
+      (names[0] == names[1] && named[0] != named[1]))
     return op.emitOpError() << "arrays need distinct names (tc.name), got '" << names[0]
                             << "', '" << names[1] << "', '" << names[2] << "'";
 
@@ -123,9 +123,10 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
     auto type = BlockArrayType::get(op.getContext(),
                                     cast<RankedTensorType>(operands[x].getType()));
     const bool input = x < 2 || op.getInit();
-    arrays[x] = BlockArrayOp::create(b, loc, type, names[x], homes[x],
-                                     input ? ArrayInitKind::Input : ArrayInitKind::Zero,
-                                     onDisk);
+    ArrayInitKind init = !input                                   ? ArrayInitKind::Zero
+                         : x < 2 && lowering::isOnes(func, named[x]) ? ArrayInitKind::Ones
+                                                                   : ArrayInitKind::Input;
+    arrays[x] = BlockArrayOp::create(b, loc, type, names[x], homes[x], init, onDisk);
   }
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value count = arith::ConstantIndexOp::create(b, loc, stages);
@@ -135,7 +136,8 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
   BlockStageOp::create(b, loc, loop.getInductionVar(), arrays[0], arrays[1], arrays[2],
                        labels(problem.aLabels), labels(problem.bLabels),
                        labels(problem.cLabels), tasks, stages,
-                       cached.empty() ? DenseI64ArrayAttr() : b.getDenseI64ArrayAttr(cached));
+                       cached.empty() ? DenseI64ArrayAttr() : b.getDenseI64ArrayAttr(cached),
+                       scaleAttr(op));
   b.setInsertionPointAfter(loop);
   BlockStoreOp::create(b, loc, arrays[2]);
   func::ReturnOp::create(b, loc);

@@ -5,6 +5,7 @@
 // search finds; this pass only translates between the IR and that search.
 //
 //===----------------------------------------------------------------------===//
+#include "TC/Analysis/BlockSparse.h"
 #include "TC/Analysis/OperationMinimization.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Dialect/TCOps.h"
@@ -36,10 +37,10 @@ struct MinimizeOperationsPass
 
   LogicalResult minimize(MultiContractOp op) {
     auto resultType = cast<RankedTensorType>(op.getResult().getType());
-    for (Value v : op.getInputs())
-      if (cast<RankedTensorType>(v.getType()).getEncoding())
-        return op.emitOpError() << "has block-sparse operands; tc-minimize-operations "
-                                   "factors dense products only";
+    // Block-sparse: every operand is (the verifier's rule); each intermediate
+    // holds the blocks its factors can make non-zero.
+    const bool blockSparse = static_cast<bool>(resultType.getEncoding());
+    std::vector<std::vector<int64_t>> labelSegments;
     // Labels numbered in order of first appearance: inputs, then the result.
     std::vector<std::string> names;
     ProductProblem problem;
@@ -51,12 +52,20 @@ struct MinimizeOperationsPass
       problem.extents.push_back(static_cast<double>(extent));
       return static_cast<int>(names.size() - 1);
     };
+    std::vector<BlockPresence> presences;
     for (auto [i, input] : llvm::enumerate(op.getInputs())) {
-      ArrayRef<int64_t> shape = cast<RankedTensorType>(input.getType()).getShape();
+      auto type = cast<RankedTensorType>(input.getType());
       std::vector<int> labels;
       for (auto [d, label] : llvm::enumerate(op.getLabelsOfInput(i)))
-        labels.push_back(idOf(cast<StringAttr>(label).getValue(), shape[d]));
+        labels.push_back(idOf(cast<StringAttr>(label).getValue(), type.getShape()[d]));
       problem.operands.push_back(labels);
+      if (blockSparse) {
+        BlockSparseShape shape = cast<BlocksAttr>(type.getEncoding()).toShape();
+        labelSegments.resize(names.size());
+        for (auto [d, l] : llvm::enumerate(labels))
+          labelSegments[l] = shape.segments[d];
+        presences.push_back(shape.presence);
+      }
     }
     for (auto [d, label] : llvm::enumerate(op.getResultLabels()))
       problem.result.push_back(idOf(cast<StringAttr>(label).getValue(), resultType.getShape()[d]));
@@ -82,8 +91,22 @@ struct MinimizeOperationsPass
       SmallVector<int64_t> shape;
       for (int l : step.labels)
         shape.push_back(static_cast<int64_t>(problem.extents[l]));
+      Attribute blocks;
+      if (blockSparse && !last) {
+        BlockSparseShape stepShape;
+        for (int l : step.labels)
+          stepShape.segments.push_back(labelSegments[l]);
+        stepShape.presence = simplestPresence(
+            stepShape.segments,
+            productBlocks(labelSegments,
+                          {{labelsOf[step.lhs], presences[step.lhs]},
+                           {labelsOf[step.rhs], presences[step.rhs]}},
+                          step.labels));
+        presences.push_back(stepShape.presence);
+        blocks = BlocksAttr::fromShape(op.getContext(), stepShape);
+      }
       Type type = last ? Type(resultType)
-                       : Type(RankedTensorType::get(shape, resultType.getElementType()));
+                       : Type(RankedTensorType::get(shape, resultType.getElementType(), blocks));
       auto contract = ContractOp::create(
           b, op.getLoc(), type, ValueRange{values[step.lhs], values[step.rhs]},
           last ? op.getInit() : Value(),

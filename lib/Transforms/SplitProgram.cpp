@@ -95,6 +95,9 @@ FailureOr<FunctionGraph> buildGraph(func::FuncOp func) {
         return failure();
       f.init = *n;
     }
+    // Block-sparse contractions are planned one by one ([K] 2).
+    f.single = static_cast<bool>(
+        dyn_cast_or_null<BlocksAttr>(cast<RankedTensorType>(op.getResult(0).getType()).getEncoding()));
     // Leaves come first, so a formula's result is numbered as it is read.
     number[op.getResult(0)] = out.graph.valueOf(static_cast<int>(out.formulas.size()));
     out.values.push_back(op.getResult(0));
@@ -128,13 +131,15 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
     bool planned = false, contractions = false;
     func.walk([&](Operation *op) {
       contractions |= isa<ContractOp, SumOp, MultiContractOp>(op);
-      // Redistributions and block-sparse operands belong to single contractions,
-      // which need no splitting; a function already planned stays as it is.
+      // Redistributions belong to single contractions, which need no
+      // splitting; a function already planned (a layout on its tensors) stays
+      // as it is. Block-sparse tensors (#tc.blocks) are not plans.
       planned |= isa<RedistributeOp>(op) || op->hasAttr(TCDialect::getPlanAttrName()) ||
                  op->hasAttr(TCDialect::getFusionAttrName()) ||
                  op->hasAttr(TCDialect::getBlockPlanAttrName());
       for (Type t : op->getResultTypes())
-        if (auto tensor = dyn_cast<RankedTensorType>(t); tensor && tensor.getEncoding())
+        if (auto tensor = dyn_cast<RankedTensorType>(t);
+            tensor && tensor.getEncoding() && !isa<BlocksAttr>(tensor.getEncoding()))
           planned = true;
     });
     if (!contractions || planned || func->hasAttr(TCDialect::getStatementAttrName()))
@@ -268,8 +273,7 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
       const int root = g.valueOf(st.root());
       if (llvm::is_contained(g.returned, root) && !readLater.contains(root))
         continue;
-      auto type = cast<RankedTensorType>(fg.values[root].getType());
-      const int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
+      const int64_t bytes = storedBytes(cast<RankedTensorType>(fg.values[root].getType()));
       const int64_t before = kept.lookup(name[root]);
       const int64_t after = keptBytes - before + std::max(before, bytes);
       if (after > budget)
@@ -342,6 +346,19 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
     return success();
   }
 
+  /// What a kept intermediate takes on each rank: the whole tensor, or for a
+  /// block-sparse one its present blocks.
+  static int64_t storedBytes(RankedTensorType type) {
+    int64_t elements = type.getNumElements();
+    if (auto blocks = dyn_cast_or_null<BlocksAttr>(type.getEncoding())) {
+      BlockSparseShape shape = blocks.toShape();
+      elements = 0;
+      for (const std::vector<int64_t> &b : shape.presentBlocks())
+        elements += shape.blockElements(b);
+    }
+    return elements * type.getElementTypeBitWidth() / 8;
+  }
+
   /// A statement's machine: the one planned with the memory in-memory
   /// intermediates leave, else the program function's own (a process count's).
   static void setMachine(func::FuncOp statement, func::FuncOp func, MachineAttr planned) {
@@ -355,7 +372,10 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
   void outlineCopy(OpBuilder &b, SymbolTable &symbols, func::FuncOp func, Value value,
                    StringRef name, MachineAttr planned) {
     auto type = cast<RankedTensorType>(value.getType());
-    auto ones = RankedTensorType::get({}, type.getElementType());
+    Attribute scalarBlocks; // a block-sparse copy multiplies a block-sparse one
+    if (isa_and_nonnull<BlocksAttr>(type.getEncoding()))
+      scalarBlocks = BlocksAttr::fromShape(func.getContext(), BlockSparseShape{});
+    auto ones = RankedTensorType::get({}, type.getElementType(), scalarBlocks);
     Location loc = value.getLoc();
     std::string symbol = (func.getSymName() + "_" + name + "_out").str();
     for (int n = 2; symbols.lookup(symbol); ++n)

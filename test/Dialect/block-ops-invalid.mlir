@@ -28,7 +28,7 @@ func.func @negative_home() {
 // -----
 
 func.func @root_input() {
-  // expected-error @+1 {{a block-sparse array starts as its input or as zeros, not root_input}}
+  // expected-error @+1 {{a block-sparse array starts as its input, zeros or ones, not root_input}}
   %a = tc.block_array "A" homes [0, 0] init root_input : !tc.block_array<tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>>
   return
 }

@@ -128,4 +128,43 @@ TEST(BlockSparse, FourIndexContractionOfThePaper) {
   EXPECT_DOUBLE_EQ(pool.totalFlops(), flops);
 }
 
+TEST(BlockSparse, ProductOfSymmetricFactorsIsSymmetricInTheXorOfTheirs) {
+  // C[a,b] = A[a,k] * B[k,b], A of symmetry 1, B of 0, four segments each:
+  // k is fixed by a, so C's blocks are those with a ^ b = 1.
+  std::vector<std::vector<int64_t>> segs = {{2, 2, 1, 1}, {2, 2, 1, 1}, {3, 1, 1, 1}};
+  BlockPresence one{BlockPresence::Kind::Symmetry, 1, {}};
+  std::vector<std::vector<int64_t>> blocks =
+      productBlocks(segs, {{{0, 2}, one}, {{2, 1}, symmetric()}}, {0, 1});
+  ASSERT_EQ(blocks.size(), 4u);
+  for (const auto &b : blocks)
+    EXPECT_EQ(b[0] ^ b[1], 1);
+  BlockPresence p = simplestPresence({segs[0], segs[1]}, blocks);
+  EXPECT_EQ(p.kind, BlockPresence::Kind::Symmetry);
+  EXPECT_EQ(p.symmetry, 1);
+}
+
+TEST(BlockSparse, ProductWithoutSummedLabelsIsStricterThanTheXor) {
+  // C[a,b] = A[a] * B[b], both of symmetry 0: only a = b = 0, a list.
+  std::vector<std::vector<int64_t>> segs = {{1, 1}, {1, 1}};
+  std::vector<std::vector<int64_t>> blocks =
+      productBlocks(segs, {{{0}, symmetric()}, {{1}, symmetric()}}, {0, 1});
+  ASSERT_EQ(blocks, (std::vector<std::vector<int64_t>>{{0, 0}}));
+  BlockPresence p = simplestPresence(segs, blocks);
+  EXPECT_EQ(p.kind, BlockPresence::Kind::List);
+  EXPECT_EQ(p.blocks, blocks);
+}
+
+TEST(BlockSparse, ProductFoldsThreeFactorsAndSumsAwayLabels) {
+  // E[] = A[i,j] * B[j,k] * C[k,i] over dense blocks: one block, the empty
+  // tuple; a transposition (one factor) keeps the factor's blocks.
+  std::vector<std::vector<int64_t>> segs = {{1, 2}, {3}, {1, 1, 1}};
+  EXPECT_EQ(productBlocks(segs, {{{0, 1}, {}}, {{1, 2}, {}}, {{2, 0}, {}}}, {}),
+            (std::vector<std::vector<int64_t>>{{}}));
+  BlockPresence list{BlockPresence::Kind::List, 0, {{0, 1}, {1, 0}}};
+  EXPECT_EQ(productBlocks(segs, {{{0, 2}, list}}, {2, 0}),
+            (std::vector<std::vector<int64_t>>{{0, 1}, {1, 0}}));
+  EXPECT_EQ(simplestPresence({segs[0], segs[1]}, {{1, 0}, {0, 0}}).kind,
+            BlockPresence::Kind::All);
+}
+
 } // namespace

@@ -58,6 +58,15 @@ TEST(ProgramPartition, ProductsWithOnesRunAlone) {
   EXPECT_EQ(p.statements[1].leaves, (std::vector<int>{5, 4}));
 }
 
+TEST(ProgramPartition, SingleFormulasRunAlone) {
+  // The tree T = A * B; R = T * C, but block-sparse (single): two statements.
+  ProgramFormula t{{0, 1}, -1, /*single=*/true}, r{{4, 2}, -1, /*single=*/true};
+  ProgramPartition p = partitionProgram(graph({t, r}, {5}));
+  ASSERT_TRUE(p.error.empty());
+  EXPECT_EQ(formulasOf(p), (std::vector<std::vector<int>>{{0}, {1}}));
+  EXPECT_EQ(p.statements[1].leaves, (std::vector<int>{4, 2}));
+}
+
 TEST(ProgramPartition, ATreeReadingAValueTwiceIsCut) {
   // T = A * B; R = T * A: an operator tree reads each array once.
   ProgramPartition p = partitionProgram(graph({{{0, 1}}, {{4, 0}}}, {5}));

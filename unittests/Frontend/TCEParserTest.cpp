@@ -296,9 +296,9 @@ TEST(TCEParser, ScalarsAndElementTypes) {
                       5, 15, "'B' is f64 but this statement computes f32"));
   // The element type ends the declaration: it applies to all of its tensors.
   EXPECT_TRUE(rejects("range O = 3;\nindex i : O;\ninput A[i] : f32, B[i];\n", 3, 17,
-                      "expected ';' after the element type, found ','"));
+                      "expected 'symmetry', 'blocks' or ';', found ','"));
   EXPECT_TRUE(rejects("range O = 3;\nindex i : O;\ninput A[i] : f16;\n", 3, 14,
-                      "expected 'f64' or 'f32', found 'f16'"));
+                      "expected 'f64', 'f32', 'symmetry' or 'blocks', found 'f16'"));
 }
 
 TEST(TCEParser, KeywordsOnlyWhereExpected) {

@@ -118,7 +118,7 @@ TEST(Descriptors, CyclicDimension) {
   EXPECT_EQ((ArrayDim{5, 0, -1, 0}.cyclic), 0);
   EXPECT_EQ((ArrayDim{5, 0, -1, 0, 1}.cyclic), 0);
   EXPECT_EQ(TC_RT_ARRAY_DIM_FIELDS, 6);
-  EXPECT_EQ(TC_RT_API_VERSION, 10);
+  EXPECT_EQ(TC_RT_API_VERSION, 11);
 }
 
 TEST(Descriptors, CyclicPanel) {
@@ -247,14 +247,17 @@ TEST(Descriptors, BlockArrayMatchesTheCompiler) {
 
 TEST(Descriptors, BlockPlanMatchesTheCompiler) {
   // tc.block_stage %s, %C[0, 1] += %A[0, 2] * %B[2, 1]
-  //   tasks [0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1] cached [1, 1, 0, 1] stages 2
-  BlockPlanDesc p{{{0, 2}, {2, 1}, {0, 1}}, {{0, 0, 0, 1, 0, 0}, {1, 1, 1, 1, 1, 1}}, 2, {{1, 1, 0, 1}}};
-  Desc expect = {2, 2, 2, 2, 2, 1, 0, 2, 2, 1, 0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1};
+  //   tasks [0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1] cached [1, 1, 0, 1] alpha 0.5 stages 2
+  BlockPlanDesc p{{{0, 2}, {2, 1}, {0, 1}}, {{0, 0, 0, 1, 0, 0}, {1, 1, 1, 1, 1, 1}}, 2, {{1, 1, 0, 1}},
+                  0.5};
+  Desc expect = {2, 2, 2, 2, 2, 1, 4602678819172646912, 0, 2, 2, 1, 0, 1, 0, 0, 0, 1, 0, 0, 1,
+                 1, 1, 1, 1, 1, 1, 1, 0, 1};
   EXPECT_EQ(p.encode(), expect);
   BlockPlanDescView v(expect.data());
   EXPECT_EQ(v.numTasks(), 2);
   EXPECT_EQ(v.numStages(), 2);
   EXPECT_EQ(v.numCached(), 1);
+  EXPECT_EQ(v.alpha(), 0.5);
   EXPECT_EQ(v.labels(1), (Desc{2, 1}));
   EXPECT_EQ(v.task(1).rank, 1);
   EXPECT_EQ(v.task(1).stage, 1);

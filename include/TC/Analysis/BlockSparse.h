@@ -91,6 +91,27 @@ struct BlockTaskPool {
 
 BlockTaskPool buildTaskPool(const BlockContraction &problem, int64_t elemBytes);
 
+/// One factor of a product of block-sparse tensors: its labels (indices into
+/// the caller's label segments) and which of its blocks are present.
+struct BlockFactor {
+  std::vector<int> labels;
+  BlockPresence presence;
+};
+
+/// The blocks of `resultLabels` that a product of `factors`, summed over the
+/// labels not in the result, can make non-zero: those onto which some
+/// assignment of segment ids to every label with every factor's block present
+/// projects ([K] 2: a C block with no task is structurally zero). Row-major
+/// in the segment ids. A program's intermediates get their blocks this way.
+std::vector<std::vector<int64_t>>
+productBlocks(const std::vector<std::vector<int64_t>> &labelSegments,
+              const std::vector<BlockFactor> &factors, const std::vector<int> &resultLabels);
+
+/// The simplest presence naming exactly `blocks` (each in range, none twice)
+/// of a tensor with these segments: every block, a symmetry, else the list.
+BlockPresence simplestPresence(const std::vector<std::vector<int64_t>> &segments,
+                               std::vector<std::vector<int64_t>> blocks);
+
 /// The pool of `tasks` (indices into `pool.tasks`) and the bricks they touch,
 /// renumbered in order of first use; `brickOf[j]` is new brick j's index in
 /// `pool`.

@@ -22,6 +22,9 @@ namespace mlir::tc {
 struct ProgramFormula {
   std::vector<int> inputs; ///< the values it multiplies (or sums)
   int init = -1;           ///< the value it accumulates into (`+=`), or -1
+  /// Runs as a single contraction whatever its shape: a block-sparse one
+  /// ([K]'s task pools plan one contraction, not an operator tree).
+  bool single = false;
 };
 
 struct ProgramGraph {
@@ -50,8 +53,8 @@ struct ProgramPartition {
 /// Cuts the program at every value that cannot stay inside one operator tree:
 /// one used other than exactly once by a formula's inputs (several uses, none,
 /// returned, accumulated into), and the results and tc-defined inputs of a
-/// formula that accumulates (`+=`) or multiplies a constant (those run as
-/// single contractions). A tree reading one value twice is cut into single
+/// formula that accumulates (`+=`), multiplies a constant or is marked
+/// `single` (those run as single contractions). A tree reading one value twice is cut into single
 /// formulas. Fails when a returned value is a leaf.
 ProgramPartition partitionProgram(const ProgramGraph &graph);
 

@@ -159,6 +159,9 @@ def TC_BlocksAttr : TC_Attr<"Blocks", "blocks",
     - `symmetry = s`: the blocks whose segment ids XOR to `s` (0: totally
       symmetric), as TCE's spatial-symmetry test; `present = [...]`: exactly
       the listed blocks (each once, in range); neither: every block.
+    - A scalar, `tensor<f64, #tc.blocks<[]>>`, has one block (no segment ids):
+      a block-sparse product summed over every label, or the ones of a
+      one-tensor term.
     - In a `tc.contract`, a label has the same segments in every operand, and
       either every operand is block-sparse or none is.
   }];
@@ -172,6 +175,9 @@ def TC_BlocksAttr : TC_Attr<"Blocks", "blocks",
   let extraClassDeclaration = [{
     /// The analyses' view of the encoding (lib/Analysis/BlockSparse.h).
     ::mlir::tc::BlockSparseShape toShape() const;
+    /// The encoding of an analyses' shape (a scalar's: no dimensions).
+    static BlocksAttr fromShape(::mlir::MLIRContext *context,
+                                const ::mlir::tc::BlockSparseShape &shape);
     /// Segment lengths of dimension `dim`.
     ::llvm::SmallVector<int64_t> getSegments(unsigned dim) const;
     unsigned getRank() const { return getCounts().size(); }

@@ -423,7 +423,9 @@ def TC_BlockArrayOp : TC_Op<"block_array", [MemoryEffects<[RuntimeRead, RuntimeW
     Creates the handle of block-sparse tensor `name` (the HDF5 group and
     `--input` key). `homes` gives, for each present block of the type's
     `#tc.blocks` encoding in row-major order of segment ids, the process
-    holding it (its home). `init` is `input` (read from the file) or `zero`.
+    holding it (its home). `init` is `input` (read from the file, or from
+    the intermediate of that name an earlier statement stored), `zero`, or
+    `ones` (the scalar factor of a one-tensor term).
     `on_disk`: the bricks stay in files between stages (an out-of-core
     schedule, [K] 6): an input's in its file, a result's in scratch.
 
@@ -458,7 +460,8 @@ def TC_BlockStageOp : TC_Op<"block_stage"> {
     process's cache of remote bricks serves ([K] 6): the stage, the tensor
     (0: A, 1: B), the block and the process; its home then sends nothing, and
     the process keeps a brick it received until its next read of it, when
-    that read is one of these.
+    that read is one of these. `alpha` (default 1) scales every task's
+    product, C += alpha * A * B: the contraction's coefficient.
 
     ```mlir
     tc.block_stage %s, %C[0, 1] += %A[0, 2] * %B[2, 1] tasks [0, 0, 0, 0, 0, 0] stages 1
@@ -471,10 +474,10 @@ def TC_BlockStageOp : TC_Op<"block_stage"> {
                    Arg<TC_BlockArrayType, "", [RuntimeRead, RuntimeWrite]>:$c,
                    DenseI64ArrayAttr:$labels_a, DenseI64ArrayAttr:$labels_b,
                    DenseI64ArrayAttr:$labels_c, DenseI64ArrayAttr:$tasks, I64Attr:$stages,
-                   OptionalAttr<DenseI64ArrayAttr>:$cached);
+                   OptionalAttr<DenseI64ArrayAttr>:$cached, OptionalAttr<F64Attr>:$alpha);
   let assemblyFormat = [{
     $stage `,` $c `` $labels_c `+` `` `=` $a `` $labels_a `*` $b `` $labels_b `tasks` $tasks
-    (`cached` $cached^)? `stages` $stages
+    (`cached` $cached^)? (`alpha` $alpha^)? `stages` $stages
     attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($c))
   }];
   let hasVerifier = 1;

@@ -11,6 +11,8 @@
 #ifndef TC_FRONTEND_TCEPROGRAM_H
 #define TC_FRONTEND_TCEPROGRAM_H
 
+#include "TC/Analysis/BlockSparse.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -23,10 +25,12 @@ struct SourceLoc {
   int line = 0, column = 0;
 };
 
-/// `range O = 40;`
+/// `range O = 40;` or, cut into segments (irreps) for block-sparse tensors,
+/// `range O = 40 : segments [12, 12, 8, 8];`
 struct IndexRange {
   std::string name;
   int64_t extent = 0;
+  std::vector<int64_t> segments; ///< lengths summing to extent; empty: not segmented
   SourceLoc loc;
 };
 
@@ -41,14 +45,18 @@ struct Index {
 enum class TensorRole { Input, Output, Intermediate };
 enum class ElementType { F64, F32 };
 
-/// `input V[a,b,c,d];`, `output R[a,b,i,j] : f32;`, or an intermediate, which
-/// is declared by the first statement assigning it (`X[k,l] = ...`).
+/// `input V[a,b,c,d];`, `output R[a,b,i,j] : f32 symmetry 0;`, or an
+/// intermediate, which is declared by the first statement assigning it
+/// (`X[k,l] = ...`) and is block-sparse when its terms are, with the blocks
+/// they can make non-zero.
 struct Tensor {
   std::string name;
   std::vector<std::string> indices; ///< as declared: fixes the rank and extents
   TensorRole role = TensorRole::Input;
   ElementType element = ElementType::F64;
   SourceLoc loc;
+  bool blockSparse = false;
+  BlockPresence presence; ///< blockSparse only: which blocks are stored
 };
 
 /// One tensor reference in a statement, `T[c,d,i,j]`.
@@ -83,8 +91,11 @@ struct Program {
 
   const Index *findIndex(std::string_view name) const;
   const Tensor *findTensor(std::string_view name) const;
+  const IndexRange *findRange(std::string_view name) const;
   /// The tensor's extents (its declared indices' ranges).
   std::vector<int64_t> extents(const Tensor &t) const;
+  /// Per dimension, its range's segments (block-sparse tensors).
+  std::vector<std::vector<int64_t>> segments(const Tensor &t) const;
 };
 
 /// A parse or check error: where, and what (one sentence, no location prefix).
@@ -96,6 +107,12 @@ struct Diagnostic {
 /// Parses and checks `text`. On success returns true and fills `program`; on
 /// the first error returns false and fills `error`.
 bool parseTCE(std::string_view text, Program &program, Diagnostic &error);
+
+/// The blocks of every block-sparse intermediate: those its terms can make
+/// non-zero (productBlocks), over every statement assigning it, to a fixed
+/// point (a statement may read what a later one accumulates). Fails naming an
+/// intermediate that no block of could be non-zero. parseTCE calls it.
+bool inferIntermediateBlocks(Program &program, Diagnostic &error);
 
 } // namespace mlir::tc::tce
 

@@ -24,7 +24,7 @@
 #include <string.h>
 
 /// The version of the descriptor layouts and of the tc_rt_* calls.
-#define TC_RT_API_VERSION 10
+#define TC_RT_API_VERSION 11
 
 #ifdef __cplusplus
 #define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -243,18 +243,20 @@ TC_RT_INLINE int64_t tc_rt_blocks_list(const int64_t *d) {
 
 //===-- tc_rt_block_stage ---------------------------------------------------===//
 // A block-sparse contraction's schedule (Krishnamoorthy et al. sections 5-6):
-// [rank_a, rank_b, rank_c, num_tasks, num_stages, num_cached, labels_a[rank_a],
+// [rank_a, rank_b, rank_c, num_tasks, num_stages, num_cached, alpha, labels_a[rank_a],
 //  labels_b[rank_b], labels_c[rank_c], then per task: a, b, c (block indices in
 //  each tensor's block list), rank, stage, step; then per cached read: stage, tensor
 //  (0: A, 1: B), block, rank]. Labels are small integers: a label shared by two
 // tensors has the same segments in both. A cached read is a remote brick a
-// process holds from an earlier stage: its home does not send it.
+// process holds from an earlier stage: its home does not send it. alpha holds
+// the bits of the double scaling every task (C += alpha * A * B).
 enum tc_rt_block_plan_field {
   TC_RT_BLOCK_PLAN_RANK = 0, ///< + TC_RT_OPERAND_A, _B, _C
   TC_RT_BLOCK_PLAN_NUM_TASKS = 3,
   TC_RT_BLOCK_PLAN_NUM_STAGES = 4,
   TC_RT_BLOCK_PLAN_NUM_CACHED = 5,
-  TC_RT_BLOCK_PLAN_LABELS = 6,
+  TC_RT_BLOCK_PLAN_ALPHA = 6, ///< the bits of a double, as TC_RT_CONTRACT_ALPHA
+  TC_RT_BLOCK_PLAN_LABELS = 7,
 };
 enum tc_rt_block_task_field {
   TC_RT_BLOCK_TASK_A = 0,
@@ -279,7 +281,7 @@ TC_RT_INLINE int64_t tc_rt_block_plan_cached(const int64_t *d) {
   return tc_rt_block_plan_tasks(d) + d[TC_RT_BLOCK_PLAN_NUM_TASKS] * TC_RT_BLOCK_TASK_FIELDS;
 }
 
-//===-- The layouts of TC_RT_API_VERSION 10 ---------------------------------===//
+//===-- The layouts of TC_RT_API_VERSION 11 ---------------------------------===//
 // A failing assert here means a layout changed: bump TC_RT_API_VERSION (old
 // programs must be refused, not misread), then update the asserts. Version 7
 // added the element type to the array, all-reduce and contraction descriptions,
@@ -287,8 +289,9 @@ TC_RT_INLINE int64_t tc_rt_block_plan_cached(const int64_t *d) {
 // the calls tc_rt_plan_for_procs and tc_rt_select_procs (no layout changed);
 // version 9 the block-sparse descriptions and calls; version 10 the
 // contraction's alpha, TC_RT_INIT_ONES and tc_rt_begin_statement (programs of
-// several statements with intermediates).
-TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 10,
+// several statements with intermediates); version 11 the block schedule's
+// alpha (block-sparse programs).
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 11,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
   TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")
@@ -325,7 +328,7 @@ TC_RT_LAYOUT(TC_RT_BLOCKS_RANK == 0 && TC_RT_BLOCKS_INIT == 1 && TC_RT_BLOCKS_ON
              TC_RT_BLOCKS_NUM_SEGMENTS == 5);
 TC_RT_LAYOUT(TC_RT_BLOCK_PLAN_RANK == 0 && TC_RT_BLOCK_PLAN_NUM_TASKS == 3 &&
              TC_RT_BLOCK_PLAN_NUM_STAGES == 4 && TC_RT_BLOCK_PLAN_NUM_CACHED == 5 &&
-             TC_RT_BLOCK_PLAN_LABELS == 6);
+             TC_RT_BLOCK_PLAN_ALPHA == 6 && TC_RT_BLOCK_PLAN_LABELS == 7);
 TC_RT_LAYOUT(TC_RT_BLOCK_CACHED_STAGE == 0 && TC_RT_BLOCK_CACHED_TENSOR == 1 &&
              TC_RT_BLOCK_CACHED_BLOCK == 2 && TC_RT_BLOCK_CACHED_RANK == 3 &&
              TC_RT_BLOCK_CACHED_FIELDS == 4);
@@ -794,6 +797,7 @@ struct BlockPlanDesc {
   std::vector<BlockTaskEntry> tasks;
   int64_t stages = 1;
   std::vector<BlockCachedRead> cached;
+  double alpha = 1.0; ///< C += alpha * A * B, every task
 
   Desc encode() const {
     Desc d(TC_RT_BLOCK_PLAN_LABELS);
@@ -802,6 +806,7 @@ struct BlockPlanDesc {
     d[TC_RT_BLOCK_PLAN_NUM_TASKS] = static_cast<int64_t>(tasks.size());
     d[TC_RT_BLOCK_PLAN_NUM_STAGES] = stages;
     d[TC_RT_BLOCK_PLAN_NUM_CACHED] = static_cast<int64_t>(cached.size());
+    d[TC_RT_BLOCK_PLAN_ALPHA] = tc_rt_contract_alpha_bits(alpha);
     for (const Desc &l : labels)
       detail::append(d, l);
     for (const BlockTaskEntry &t : tasks) {
@@ -821,6 +826,11 @@ public:
   int64_t numTasks() const { return d[TC_RT_BLOCK_PLAN_NUM_TASKS]; }
   int64_t numStages() const { return d[TC_RT_BLOCK_PLAN_NUM_STAGES]; }
   int64_t numCached() const { return d[TC_RT_BLOCK_PLAN_NUM_CACHED]; }
+  double alpha() const {
+    double a;
+    memcpy(&a, &d[TC_RT_BLOCK_PLAN_ALPHA], sizeof a);
+    return a;
+  }
   Desc labels(int x) const {
     int64_t at = TC_RT_BLOCK_PLAN_LABELS;
     for (int y = 0; y < x; ++y)
@@ -838,7 +848,7 @@ public:
             c[TC_RT_BLOCK_CACHED_BLOCK], c[TC_RT_BLOCK_CACHED_RANK]};
   }
   BlockPlanDesc decode() const {
-    BlockPlanDesc x{{labels(0), labels(1), labels(2)}, {}, numStages(), {}};
+    BlockPlanDesc x{{labels(0), labels(1), labels(2)}, {}, numStages(), {}, alpha()};
     for (int64_t i = 0; i < numTasks(); ++i)
       x.tasks.push_back(task(i));
     for (int64_t i = 0; i < numCached(); ++i)

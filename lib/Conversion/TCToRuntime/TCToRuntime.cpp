@@ -423,6 +423,8 @@ struct BlockStageOpLowering : OpConversionPattern<BlockStageOp> {
     ArrayRef<int64_t> cached = op.getCached().value_or(ArrayRef<int64_t>());
     for (size_t i = 0; i + 4 <= cached.size(); i += 4)
       plan.cached.push_back({cached[i], cached[i + 1], cached[i + 2], cached[i + 3]});
+    if (FloatAttr alpha = op.getAlphaAttr())
+      plan.alpha = alpha.getValueAsDouble();
     RuntimeCallBuilder b(rewriter, op);
     Value stage = arith::IndexCastOp::create(rewriter, op.getLoc(), rewriter.getI64Type(),
                                              adaptor.getStage());

@@ -26,9 +26,10 @@
 // block array: [rank, init, on_disk, elem, num_blocks, segment counts...,
 // segment lengths..., (segment ids..., home) per present block]
 // CHECK-DAG: = dense<[2, 0, 1, 0, 2, 2, 2, 2, 1, 2, 2, 0, 0, 0, 1, 1, 1]>
-// block schedule: [ranks, num_tasks, num_stages, num_cached, labels...,
-// (a, b, c, rank, stage, step) per task, (stage, tensor, block, rank) per cached read]
-// CHECK-DAG: = dense<[2, 2, 2, 2, 2, 1, 0, 2, 2, 1, 0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1]>
+// block schedule: [ranks, num_tasks, num_stages, num_cached, alpha (bits of
+// 0.5), labels..., (a, b, c, rank, stage, step) per task, (stage, tensor,
+// block, rank) per cached read]
+// CHECK-DAG: = dense<[2, 2, 2, 2, 2, 1, 4602678819172646912, 0, 2, 2, 1, 0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1]>
 func.func @descriptions(%i: index, %k: index) {
   %A = tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0] init input {on_disk} : !tc.array<2 x f64 on 2>
   %C = tc.array replicated "C" [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1] init root_input {file_dims = array<i64: 2, 0, 1>} : !tc.array<3 x f32 on 1>
@@ -57,7 +58,7 @@ func.func @block_descriptions(%s: index) {
   %a = tc.block_array "A" homes [0, 1] init input {on_disk} : !tc.block_array<tensor<3x4xf64, #tc.blocks<[[2, 1], [2, 2]], symmetry = 0>>>
   %b = tc.block_array "B" homes [0, 1] init input {on_disk} : !tc.block_array<tensor<4x3xf64, #tc.blocks<[[2, 2], [1, 2]], symmetry = 0>>>
   %c = tc.block_array "C" homes [0, 1] init zero {on_disk} : !tc.block_array<tensor<3x3xf64, #tc.blocks<[[2, 1], [1, 2]], symmetry = 0>>>
-  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1] cached [1, 1, 0, 1] stages 2
+  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1] cached [1, 1, 0, 1] alpha 5.000000e-01 stages 2
     : !tc.block_array<tensor<3x4xf64, #tc.blocks<[[2, 1], [2, 2]], symmetry = 0>>>,
       !tc.block_array<tensor<4x3xf64, #tc.blocks<[[2, 2], [1, 2]], symmetry = 0>>>,
       !tc.block_array<tensor<3x3xf64, #tc.blocks<[[2, 1], [1, 2]], symmetry = 0>>>
