@@ -126,7 +126,10 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
     ArrayInitKind init = !input                                   ? ArrayInitKind::Zero
                          : x < 2 && lowering::isOnes(func, named[x]) ? ArrayInitKind::Ones
                                                                    : ArrayInitKind::Input;
-    arrays[x] = BlockArrayOp::create(b, loc, type, names[x], homes[x], init, onDisk);
+    // Ones are made in memory, never read from a file (tc-plan-block-sparse
+    // counts no disk bytes for them).
+    arrays[x] = BlockArrayOp::create(b, loc, type, names[x], homes[x], init,
+                                     onDisk && init != ArrayInitKind::Ones);
   }
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value count = arith::ConstantIndexOp::create(b, loc, stages);

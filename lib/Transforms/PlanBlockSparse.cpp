@@ -7,6 +7,7 @@
 // builds their inputs from the IR and records the plan.
 //
 //===----------------------------------------------------------------------===//
+#include "ContractionLowering.h"
 #include "MachineSetup.h"
 #include "PlanProblems.h"
 #include "TC/Analysis/BrickAssignment.h"
@@ -127,6 +128,9 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
     std::vector<double> io(procs, 0);
     std::vector<char> cWritten(pool.bricks.size(), 0);
     const bool accumulates = static_cast<bool>(op.getInit());
+    // The ones of a one-tensor term are made, not read: never on disk.
+    auto func = op->getParentOfType<func::FuncOp>();
+    const bool made[2] = {lowering::isOnes(func, op.getLhs()), lowering::isOnes(func, op.getRhs())};
     for (size_t s = 0; s < best.stages.size(); ++s) {
       std::vector<int> tasks;
       for (size_t step = 0; step < best.stages[s].steps.size(); ++step)
@@ -151,6 +155,8 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
       // an input (what the runtime reads and writes, docs/BlockSparse.md).
       for (size_t j = 0; j < stage.bricks.size(); ++j) {
         const bool isC = stage.bricks[j].tensor == Brick::C;
+        if (!isC && made[stage.bricks[j].tensor])
+          continue;
         const bool readBack = isC && (cWritten[brickOf[j]] || accumulates);
         io[homes[j]] += stage.bricks[j].bytes * (isC ? (readBack ? 2 : 1) : 1);
         if (isC)

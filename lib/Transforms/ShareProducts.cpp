@@ -10,7 +10,6 @@
 // coefficients added (R += 0.125 X; R += 0.125 X is R += 0.25 X).
 //
 //===----------------------------------------------------------------------===//
-#include "PlanProblems.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Dialect/TCOps.h"
 #include "TC/Transforms/Passes.h"
@@ -68,7 +67,7 @@ struct ShareProductsPass : public tc::impl::ShareProductsBase<ShareProductsPass>
     SmallVector<ContractOp> fresh;
     for (auto op : func.getOps<ContractOp>()) {
       // An output stays its own value: later statements read intermediates only.
-      if (op.getInit() || isBlockSparse(op) || returned(op))
+      if (op.getInit() || returned(op))
         continue;
       for (ContractOp earlier : fresh)
         if (sameProduct(earlier, op) && earlier.getScale() == op.getScale()) {
@@ -86,7 +85,7 @@ struct ShareProductsPass : public tc::impl::ShareProductsBase<ShareProductsPass>
   /// the sum of the coefficients.
   bool foldTerms(func::FuncOp func) {
     for (auto later : func.getOps<ContractOp>()) {
-      if (!later.getInit() || isBlockSparse(later))
+      if (!later.getInit())
         continue;
       // Every value between the two terms is read only by the next term: no
       // reader sees the accumulation without the later term.

@@ -40,3 +40,25 @@ func.func @terms(%A: tensor<4x4xf64>, %B: tensor<4x4xf64>, %C: tensor<4x4xf64>, 
   %S2 = tc.contract %S1[i, j] += 0.125 * %A[i, k] * %B[k, j] : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
   return %R3, %Q, %S2 : tensor<4x4xf64>, tensor<4x4xf64>, tensor<4x4xf64>
 }
+
+// -----
+
+// Block-sparse products are shared and folded alike (their types, blocks
+// included, must match).
+// CHECK-LABEL: func.func @blocks(
+// CHECK: %[[X:.*]] = tc.contract [i, j] = %arg0[i, k] * %arg1[k, j]
+// CHECK-NOT: tc.contract [a, b] = %arg0
+// CHECK: tc.contract %arg2[i, j] += 5.000000e-01 * %arg0[i, k] * %arg1[k, j]
+// CHECK-NOT: 2.500000e-01
+// CHECK: tc.contract [i, j] = %[[X]][i, k]
+// CHECK: tc.contract [i, j] = %[[X]][i, k]
+!blocks = tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>
+func.func @blocks(%A: !blocks, %B: !blocks, %R0: !blocks) -> (!blocks, !blocks, !blocks) {
+  %X = tc.contract [i, j] = %A[i, k] * %B[k, j] : !blocks, !blocks -> !blocks
+  %Y = tc.contract [a, b] = %A[a, c] * %B[c, b] : !blocks, !blocks -> !blocks
+  %R1 = tc.contract %R0[i, j] += 0.25 * %A[i, k] * %B[k, j] : !blocks, !blocks -> !blocks
+  %R2 = tc.contract %R1[i, j] += 0.25 * %A[i, k] * %B[k, j] : !blocks, !blocks -> !blocks
+  %Z1 = tc.contract [i, j] = %X[i, k] * %R2[k, j] : !blocks, !blocks -> !blocks
+  %Z2 = tc.contract [i, j] = %Y[i, k] * %R2[k, j] : !blocks, !blocks -> !blocks
+  return %Z1, %Z2, %R2 : !blocks, !blocks, !blocks
+}
