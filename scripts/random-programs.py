@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Random programs in tc's language, compiled by tcc and checked against numpy.
 
-  random-programs.py --count 20 --seed 1 [--procs 1-3] [--keep DIR]
+  random-programs.py --count 20 --seed 1 [--procs 1-3] [--blocks] [--keep DIR]
 
 Each program has 2-3 index ranges of extents 2-6, 2-4 inputs of rank 0-4, 2-5
 statements (sums of 1-3 terms of 1-3 factors with coefficients, `=` and `+=`,
@@ -11,6 +11,11 @@ memory, and out of core with a small memory when the plan allows it) and run on
 every count by scripts/run-program.py with --check-bytes: outputs within 1e-12
 (1e-5 for f32) of scripts/tce_numpy.py, every rank's bytes as predicted. Prints
 one line per program and a summary; exits non-zero if any failed.
+
+With --blocks every range is cut into 1-3 segments and every input and output
+is block-sparse (`symmetry 0` or `1`, `blocks all` or a random block list);
+a program whose intermediate could have no block (which tcc refuses) is drawn
+again.
 """
 import argparse, os, random, subprocess, sys
 
@@ -18,7 +23,29 @@ here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 
 
-def program(rng, n):
+def segments(rng, extent):
+    """1-3 segment lengths summing to extent."""
+    cuts = sorted(rng.sample(range(1, extent), min(extent - 1, rng.randint(0, 2))))
+    bounds = [0] + cuts + [extent]
+    return [bounds[k + 1] - bounds[k] for k in range(len(bounds) - 1)]
+
+
+def presence(rng, idx, segs):
+    """A random block-sparse declaration of a tensor over `idx`."""
+    counts = [len(segs[i]) for i in idx]
+    roll = rng.random()
+    if roll < 0.15:
+        return "blocks all"
+    if roll < 0.3 and idx:
+        every = [[]]
+        for c in counts:
+            every = [b + [x] for b in every for x in range(c)]
+        chosen = sorted(rng.sample(every, rng.randint(1, len(every))))
+        return "blocks [" + ", ".join("[" + ", ".join(map(str, b)) + "]" for b in chosen) + "]"
+    return f"symmetry {rng.choice([0, 0, 1]) if idx else 0}"
+
+
+def program(rng, n, blocks=False):
     ranges = {"O": rng.randint(2, 5), "V": rng.randint(3, 6)}
     if rng.random() < 0.5:
         ranges["X"] = rng.randint(2, 4)
@@ -26,8 +53,21 @@ def program(rng, n):
     indices = {i: r for r in ranges for i in names[r]}
     dtype = "f32" if rng.random() < 0.25 else "f64"
     lines = [f"program random{n};"]
-    lines += [f"range {r} = {e};" for r, e in ranges.items()]
+    segs = {r: segments(rng, e) for r, e in ranges.items()}
+    if blocks:
+        lines += [f"range {r} = {e} : segments [{', '.join(map(str, segs[r]))}];"
+                  for r, e in ranges.items()]
+    else:
+        lines += [f"range {r} = {e};" for r, e in ranges.items()]
     lines += [f"index {', '.join(names[r])} : {r};" for r in ranges]
+    index_segs = {i: segs[r] for r in ranges for i in names[r]}
+
+    def declare(kind, ts):
+        if not blocks:
+            return [f"{kind} " + ", ".join(f"{t}[{','.join(tensors[t])}]" for t in ts) +
+                    f" : {dtype};"]
+        return [f"{kind} {t}[{','.join(tensors[t])}] : {dtype} "
+                f"{presence(rng, tensors[t], index_segs)};" for t in ts]
 
     def shape(rank):
         out, used = [], set()
@@ -42,14 +82,12 @@ def program(rng, n):
     inputs = [f"I{k}" for k in range(rng.randint(2, 4))]
     for t in inputs:
         tensors[t] = shape(rng.randint(1, 4))
-    lines.append("input " + ", ".join(f"{t}[{','.join(tensors[t])}]" for t in inputs) +
-                 f" : {dtype};")
+    lines += declare("input", inputs)
     outputs = [f"R{k}" for k in range(rng.randint(1, 2))]
     for t in outputs:  # indices of an input's, so that some term covers them
         source = tensors[rng.choice(inputs)]
         tensors[t] = rng.sample(source, rng.randint(0, min(3, len(source))))
-    lines.append("output " + ", ".join(f"{t}[{','.join(tensors[t])}]" for t in outputs) +
-                 f" : {dtype};")
+    lines += declare("output", outputs)
     readable = list(inputs)  # tensors a statement may read
 
     def same_range_names(idx):
@@ -105,6 +143,7 @@ def main():
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--procs", default="1-3")
+    ap.add_argument("--blocks", action="store_true", help="block-sparse programs")
     ap.add_argument("--keep")
     a = ap.parse_args()
     lo, _, hi = a.procs.partition("-")
@@ -124,10 +163,17 @@ def run(a, counts, work):
     rng = random.Random(a.seed)
     tcc = os.environ.get("TCC", os.path.join(root, "build", "bin", "tcc"))
     failed = 0
+    translate = os.path.join(os.path.dirname(tcc), "tc-translate")
     for n in range(a.count):
-        text = program(rng, n)
         path = os.path.join(work, f"p{n}.tce")
-        open(path, "w").write(text)
+        while True:
+            text = program(rng, n, a.blocks)
+            open(path, "w").write(text)
+            if not a.blocks:
+                break
+            r = subprocess.run([translate, "--import-tce", path], capture_output=True, text=True)
+            if "can be non-zero" not in r.stderr:
+                break
         results = []
         for mem in ["4MB", "2KB"]:
             exe = os.path.join(work, f"p{n}-{mem}")
@@ -136,7 +182,8 @@ def run(a, counts, work):
                                capture_output=True, text=True)
             if r.returncode != 0:
                 # A memory too small for some statement is the planner's refusal.
-                if mem != "4MB" and ("raise mem" in r.stderr or "fits in" in r.stderr):
+                if mem != "4MB" and ("raise mem" in r.stderr or "fits in" in r.stderr or
+                                     "no out-of-core schedule" in r.stderr):
                     results.append(f"{mem}: no plan")
                     continue
                 print(text + r.stderr)
