@@ -53,7 +53,8 @@ def program(rng, n, blocks=False):
     indices = {i: r for r in ranges for i in names[r]}
     dtype = "f32" if rng.random() < 0.25 else "f64"
     lines = [f"program random{n};"]
-    segs = {r: segments(rng, e) for r, e in ranges.items()}
+    # (Dense programs draw no segments: a seed gives the programs it gave.)
+    segs = {r: segments(rng, e) if blocks else [e] for r, e in ranges.items()}
     if blocks:
         lines += [f"range {r} = {e} : segments [{', '.join(map(str, segs[r]))}];"
                   for r, e in ranges.items()]
