@@ -102,3 +102,8 @@ func.func @plan_cache() attributes {p = #tc.block_plan<schedule = in_memory, tas
 
 // expected-error @+1 {{#tc.block_plan: byte counts are finite and non-negative}}
 func.func @plan_cache_negative() attributes {p = #tc.block_plan<schedule = one_level, task_rank = [0], brick_owner = [0], task_stage = [0], task_step = [0], io_bytes = 0.0, comm_bytes = 0.0, io_per_rank = [0.0], received_per_rank = [0.0], sent_per_rank = [0.0], cache_per_rank = [-8.0]>}
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: a scalar's one block is always present (omit present)}}
+func.func @scalar_present(%a: tensor<f64, #tc.blocks<[], present = []>>)

@@ -30,3 +30,14 @@ func.func @listed_and_all(%a: tensor<4x3xf64, #tc.blocks<[[2, 2], [3]], present 
                           %c: tensor<4x4xf64, #tc.blocks<[[1, 1, 1, 1], [4]], symmetry = 3>>) {
   return
 }
+
+// A block-sparse scalar: one block, no segment ids (the sum of a product over
+// every label, or the ones of a one-tensor term).
+// CHECK-LABEL: func.func @scalar
+// CHECK-SAME: tensor<f64, #tc.blocks<[]>>
+// CHECK: tc.contract [] = %{{.*}}[i] * %{{.*}}[i]
+// CHECK-SAME: -> tensor<f64, #tc.blocks<[]>>
+func.func @scalar(%s: tensor<f64, #tc.blocks<[]>>, %v: tensor<4xf64, #tc.blocks<[[2, 2]], symmetry = 0>>) -> tensor<f64, #tc.blocks<[]>> {
+  %e = tc.contract [] = %v[i] * %v[i] : tensor<4xf64, #tc.blocks<[[2, 2]], symmetry = 0>>, tensor<4xf64, #tc.blocks<[[2, 2]], symmetry = 0>> -> tensor<f64, #tc.blocks<[]>>
+  return %e : tensor<f64, #tc.blocks<[]>>
+}

@@ -426,12 +426,83 @@ TEST(TCEParser, AntisymmetrizerErrors) {
   EXPECT_TRUE(rejects(kDecls + r + many + "T[a,b,i,j];", line, 74, "at most 10 antisymmetrizers"));
 }
 
+// Block-sparse declarations: two segmented ranges.
+const std::string kBlockDecls = "range O = 3 : segments [2, 1];\n"
+                                "range V = 4 : segments [1, 1, 2];\n"
+                                "index i, j, k : O;\n"
+                                "index a, b : V;\n"
+                                "input F[i,j], G[i,j] : symmetry 0;\n"
+                                "input D[a,i] : f64 blocks [[0, 0], [2, 1]];\n"
+                                "output R[a,i] : symmetry 1;\n";
+
+TEST(TCEParser, BlockSparseDeclarations) {
+  Program p = parseOk(kBlockDecls + "X[a,i] = D[a,i] * F[i,j] * F[j,k]; R[a,i] = X[a,i];\n"
+                                    "E[] = D[a,i] * D[a,i];\n");
+  EXPECT_EQ(p.findRange("O")->segments, (std::vector<int64_t>{2, 1}));
+  EXPECT_TRUE(p.findRange("V")->segments.size() == 3);
+  const Tensor *f = p.findTensor("F"), *d = p.findTensor("D"), *r = p.findTensor("R");
+  ASSERT_TRUE(f && d && r);
+  EXPECT_TRUE(f->blockSparse && d->blockSparse && r->blockSparse);
+  EXPECT_EQ(f->presence.kind, mlir::tc::BlockPresence::Kind::Symmetry);
+  EXPECT_EQ(r->presence.symmetry, 1);
+  EXPECT_EQ(d->presence.blocks, (std::vector<std::vector<int64_t>>{{0, 0}, {2, 1}}));
+  EXPECT_EQ(p.segments(*d), (std::vector<std::vector<int64_t>>{{1, 1, 2}, {2, 1}}));
+  // X[a,k] = D[a,i] F[i,j] F[j,k] with F diagonal in segments (XOR 0): D's
+  // blocks; E, a sum over everything, is the scalar's one block.
+  const Tensor *x = p.findTensor("X"), *e = p.findTensor("E");
+  ASSERT_TRUE(x && e);
+  EXPECT_TRUE(x->blockSparse && e->blockSparse);
+  EXPECT_EQ(x->presence.kind, mlir::tc::BlockPresence::Kind::List);
+  EXPECT_EQ(x->presence.blocks, d->presence.blocks);
+  EXPECT_EQ(e->presence.kind, mlir::tc::BlockPresence::Kind::All);
+  // Blocks grow to a fixed point: Y read before its second assignment.
+  Program q = parseOk(kBlockDecls + "Y[i,j] = F[i,j]; Z[i,j] = Y[i,k] * G[k,j];\n"
+                                    "Y[i,j] += G[i,k] * Z[k,j] * F[j,i]; R[a,i] = D[a,j] * Y[j,i];\n");
+  EXPECT_EQ(q.findTensor("Y")->presence.kind, mlir::tc::BlockPresence::Kind::Symmetry);
+}
+
+TEST(TCEParser, BlockSparseErrors) {
+  const std::string ranges = "range O = 3 : segments [2, 1];\nrange P = 2;\nindex i, j : O;\n"
+                             "index p : P;\n";
+  EXPECT_TRUE(rejects("range O = 3 : segments [2, 2];\n", 1, 15,
+                      "the segments of range 'O' sum to 4, not its extent 3"));
+  EXPECT_TRUE(rejects("range O = 3 : segments [2, 0, 1];\n", 1, 28,
+                      "a segment length must be an integer of at least 1, not '0'"));
+  EXPECT_TRUE(rejects("range O = 3 : blocks [3];\n", 1, 15, "expected 'segments' after ':'"));
+  EXPECT_TRUE(rejects(ranges + "input A[i,p] : symmetry 0;\n", 5, 16,
+                      "'A' is block-sparse but its index 'p' ranges over P, which has no segments"));
+  EXPECT_TRUE(rejects(ranges + "input A[i,j] : blocks [[0, 2]];\n", 5, 16,
+                      "the blocks of 'A': a listed block names segment 2 of dimension 1"));
+  EXPECT_TRUE(rejects(ranges + "input A[i,j] : blocks [[0]];\n", 5, 16,
+                      "a listed block has 1 segment ids for rank 2"));
+  EXPECT_TRUE(rejects(ranges + "input A[i,j] : symmetry -1;\n", 5, 25,
+                      "expected the symmetry, found '-'"));
+  EXPECT_TRUE(rejects(ranges + "input A[i,j] : symmetry 0 f32 blocks all;\n", 5, 31,
+                      "expected ';', found 'blocks'"));
+  EXPECT_TRUE(rejects(ranges + "input A[i,j] : blocks some;\n", 5, 23,
+                      "expected 'all' or '[' after 'blocks', found 'some'"));
+  // One statement is all block-sparse or all dense, its target included.
+  const std::string mixed = ranges + "input A[i,j] : symmetry 0;\ninput B[i,j];\n"
+                                     "output C[i,j] : symmetry 0;\n";
+  EXPECT_TRUE(rejects(mixed + "C[i,j] = A[i,p] * B[p,j];\n", 8, 14,
+                      "ranges over P but dimension 2 of 'A' ranges over O"));
+  EXPECT_TRUE(rejects(mixed + "C[i,j] = A[i,j] * B[j,i];\n", 8, 19,
+                      "'B' is dense but this statement computes with block-sparse tensors"));
+  EXPECT_TRUE(rejects(mixed + "X[i,j] = B[i,j];\nC[i,j] = X[i,j];\n", 9, 10,
+                      "'X' is dense but this statement computes with block-sparse tensors"));
+  // An intermediate none of whose blocks a term can fill.
+  EXPECT_TRUE(rejects(ranges + "input A[i] : symmetry 1;\ninput B[i] : symmetry 0;\n"
+                               "output C[] : symmetry 0;\nX[] = A[i] * B[i];\nC[] = X[];\n",
+                      8, 1, "no block of the block-sparse intermediate 'X' can be non-zero"));
+}
+
 const std::vector<std::string> &validPrograms() {
   static const std::vector<std::string> programs = {
       kCcd,
       kDecls + "R[a,b,i,j] = -.5e1 * P(ij) P(ab) sum[c] F[a,c] T[c,b,i,j] + 2. T[b,a,j,i];\n",
       "range O = 3; index i, j : O; input s[], A[i,j] : f32; output E[] : f32;\n"
       "S[] = s[] A[i,j] A[j,i]; E[] += S[] - 1e-3 * s[];",
+      kBlockDecls + "X[a,i] = D[a,i] * F[i,j] * F[j,k]; R[a,i] = 0.5 * X[a,j] G[j,i] - D[a,i];\n",
   };
   return programs;
 }
