@@ -69,3 +69,37 @@ func.func @reread(%A: tensor<4x4xf64> {tc.name = "A"}) -> (tensor<4x4xf64> {tc.n
   %S = tc.contract [i, j] = %R[i, k] * %A[k, j] : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
   return %R, %S : tensor<4x4xf64>, tensor<4x4xf64>
 }
+
+// -----
+
+// Block-sparse: the tree X = A * B; S = X * C (one fused statement were it
+// dense) runs as two single contractions; X and S (an output read later)
+// are kept in memory, each its present blocks (2 blocks of 2 x 2, 64 B), so
+// 128 B are left out of the statements' memory; a one-tensor term multiplies
+// a block-sparse one, and S is copied into the output by a product with the
+// same block-sparse ones.
+!b4 = tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>
+!one = tensor<f64, #tc.blocks<[]>>
+// CHECK-LABEL: func.func @blocks_s1(
+// CHECK-SAME: -> (tensor<4x4xf64, #tc.blocks<{{\[\[}}2, 2], [2, 2]], symmetry = 0>> {tc.name = "X"})
+// CHECK-SAME: tc.in_memory, tc.intermediate, tc.machine = #tc.machine<procs = 2, mem = 1048448,
+// CHECK-NEXT: tc.contract [i, j] = %arg0[i, k] * %arg1[k, j]
+// CHECK-LABEL: func.func @blocks_s2(
+// CHECK-SAME: {tc.name = "X"}
+// CHECK-SAME: tc.in_memory, tc.intermediate
+// CHECK-NEXT: tc.contract [i, l] = %arg0[i, j] * %arg1[j, l]
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @blocks_s3(
+// CHECK-SAME: %{{.*}}: tensor<f64, #tc.blocks<[]>> {tc.name = "ones", tc.ones}
+// CHECK-NEXT: tc.contract [i, j] = 3.000000e+00 * %arg0[j, i] * %arg1[]
+// CHECK-LABEL: func.func @blocks_S_out(
+// CHECK-SAME: %{{.*}}: tensor<f64, #tc.blocks<[]>> {tc.name = "ones", tc.ones}
+func.func @blocks(%A: !b4 {tc.name = "A"}, %B: !b4 {tc.name = "B"}, %C: !b4 {tc.name = "C"})
+    -> (!b4 {tc.name = "S"}, !b4 {tc.name = "T"})
+    attributes {tc.machine = #tc.machine<procs = 2, mem = 1048576, net_bw = 1.0e9, disk_bw = 2.0e8>} {
+  %one = arith.constant dense<1.0> : !one
+  %X = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.name = "X"} : !b4, !b4 -> !b4
+  %S = tc.contract [i, l] = %X[i, j] * %C[j, l] {tc.name = "S"} : !b4, !b4 -> !b4
+  %T = tc.contract [i, j] = 3.0 * %S[j, i] * %one[] {tc.name = "T"} : !b4, !one -> !b4
+  return %S, %T : !b4, !b4
+}
