@@ -3,10 +3,11 @@
 // A program's statements (tc_rt_begin_statement) hand an intermediate to the
 // later ones by its name: kept whole in every rank's memory or in the run's
 // intermediates file. Stored in one layout, it loads in another: its values,
-// and a scalar's, are the ones stored, on any number of processes; nothing is
-// left in the scratch directory.
+// a scalar's and a block-sparse tensor's (other homes), are the ones stored,
+// on any number of processes; nothing is left in the scratch directory.
 //
 //===----------------------------------------------------------------------===//
+#include "BlockArray.h"
 #include "TestArrays.h"
 
 #include <dirent.h>
@@ -104,6 +105,58 @@ TEST_P(Intermediates, AScalarKeepsItsValue) {
   releaseArrays();
   ctx().statements.clear();
   ctx().storing = TC_RT_RESULT_OUTPUT;
+}
+
+/// A block-sparse X[3, 4] (segments [2, 1] x [3, 1], blocks (0, 0) and (1, 1)),
+/// block i's home rank (i + shift) mod P.
+BlockArray *blocks(tc_rt_init init, bool onDisk, int shift) {
+  const int64_t p = ctx().size;
+  tc_rt::BlockArrayDesc d{init, onDisk, TC_RT_F64, {{2, 1}, {3, 1}}, {{0, 0}, {1, 1}},
+                          {shift % p, (1 + shift) % p}};
+  return static_cast<BlockArray *>(tc_rt_block_array(d.encode().data(), "X"));
+}
+
+double blockValue(int64_t block, int64_t element) { return 10.0 * block + element + 0.5; }
+
+TEST_P(Intermediates, BlocksStoredByOneHomeLoadByAnother) {
+  const std::string scratch = "/tmp/tc-block-intermediates-test-" + std::to_string(ctx().jobId);
+  if (ctx().rank == 0)
+    mkdir(scratch.c_str(), 0755);
+  MPI_Barrier(MPI_COMM_WORLD);
+  Options saved = ctx().options;
+  ctx().options.scratch = scratch;
+  tc_rt_begin_statement("X", GetParam());
+  BlockArray *x = blocks(TC_RT_INIT_ZERO, /*onDisk=*/false, 0);
+  for (int64_t b = 0; b < 2; ++b)
+    if (x->home[b] == ctx().rank) {
+      std::vector<double> v(x->blockElements(b));
+      for (size_t e = 0; e < v.size(); ++e)
+        v[e] = blockValue(b, static_cast<int64_t>(e));
+      x->writeHome(b, reinterpret_cast<const char *>(v.data()));
+    }
+  tc_rt_block_store(x);
+  // Loaded in the next statement by other homes, in memory and from files.
+  tc_rt_begin_statement("Y", TC_RT_RESULT_OUTPUT);
+  for (bool onDisk : {false, true}) {
+    BlockArray *back = blocks(TC_RT_INIT_INPUT, onDisk, 1);
+    for (int64_t b = 0; b < 2; ++b)
+      if (back->home[b] == ctx().rank) {
+        std::vector<double> v(back->blockElements(b), -1);
+        back->readHome(b, reinterpret_cast<char *>(v.data()));
+        for (size_t e = 0; e < v.size(); ++e)
+          EXPECT_EQ(v[e], blockValue(b, static_cast<int64_t>(e)))
+              << "block " << b << " element " << e << (onDisk ? " (on disk)" : "");
+      }
+  }
+  EXPECT_EQ(filesIn(scratch), 0) << "the intermediates file has no name";
+  ctx().options = saved;
+  closeRunFiles();
+  releaseBlockArrays();
+  ctx().statements.clear();
+  ctx().storing = TC_RT_RESULT_OUTPUT;
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (ctx().rank == 0)
+    rmdir(scratch.c_str());
 }
 
 INSTANTIATE_TEST_SUITE_P(Places, Intermediates,
