@@ -620,7 +620,12 @@ BlocksAttr BlocksAttr::fromShape(MLIRContext *context, const BlockSparseShape &s
   }
   std::optional<int64_t> symmetry;
   DenseI64ArrayAttr listed;
-  if (shape.presence.kind == BlockPresence::Kind::Symmetry) {
+  if (shape.segments.empty()) {
+    // A scalar lists no ids: its one block is there (every block) or not
+    // (a symmetry no empty tuple has).
+    if (!shape.presence.present({}))
+      symmetry = 1;
+  } else if (shape.presence.kind == BlockPresence::Kind::Symmetry) {
     symmetry = shape.presence.symmetry;
   } else if (shape.presence.kind == BlockPresence::Kind::List) {
     for (const std::vector<int64_t> &b : shape.presence.blocks)
