@@ -40,8 +40,8 @@ func.func @chain(%R: tensor<2x4xf32>, %A: tensor<2x3xf32>, %B: tensor<3x10xf32>,
 // make non-zero. B[j,k] (XOR 0) meets C[k,l] (only block [0,0]) in k = 0,
 // so B*C has only block [0,0], a list.
 // CHECK-LABEL: func.func @blocks
-// CHECK: %[[BC:.*]] = tc.contract [j, l] = %arg2[k, l] * %arg1[j, k] : {{.*}} -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], present = [[0, 0]]>>
-// CHECK: tc.contract [i, l] = %[[BC]][j, l] * %arg0[i, j] : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], present = [[0, 0]]>>, tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 1>> -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>
+// CHECK: %[[BC:.*]] = tc.contract [j, l] = %arg2[k, l] * %arg1[j, k] : {{.*}} -> tensor<4x4xf64, #tc.blocks<{{\[\[}}2, 2], [2, 2]], present = {{\[\[}}0, 0]]>>
+// CHECK: tc.contract [i, l] = %[[BC]][j, l] * %arg0[i, j] {{.*}}: tensor<4x4xf64, #tc.blocks<{{\[\[}}2, 2], [2, 2]], present = {{\[\[}}0, 0]]>>, tensor<4x4xf64, #tc.blocks<{{\[\[}}2, 2], [2, 2]], symmetry = 1>> -> tensor<4x4xf64, #tc.blocks<{{\[\[}}2, 2], [2, 2]]>>
 func.func @blocks(%A: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 1>>, %B: tensor<4x10xf64, #tc.blocks<[[2, 2], [5, 5]], symmetry = 0>>, %C: tensor<10x4xf64, #tc.blocks<[[5, 5], [2, 2]], present = [[0, 0]]>>) -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>> {
   %r = tc.multi_contract [i, l] = %A[i, j] * %B[j, k] * %C[k, l]
          : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 1>>, tensor<4x10xf64, #tc.blocks<[[2, 2], [5, 5]], symmetry = 0>>, tensor<10x4xf64, #tc.blocks<[[5, 5], [2, 2]], present = [[0, 0]]>> -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>
