@@ -125,7 +125,12 @@ void checkBlocks(const BlockArray &a) {
 /// receives, by block index.
 struct StageBricks {
   std::map<int64_t, std::vector<char>> held[3];
-  char *at(int x, int64_t block) { return held[x].at(block).data(); }
+  /// In memory, a home's own bricks are used where they are (no copy).
+  std::map<int64_t, char *> inPlace[3];
+  char *at(int x, int64_t block) {
+    auto it = inPlace[x].find(block);
+    return it != inPlace[x].end() ? it->second : held[x].at(block).data();
+  }
 };
 
 /// Per tensor, the ranks whose tasks of the stage touch each block.
@@ -336,12 +341,17 @@ void beginPhase(BlockArray *arrays[3], const Phase &p, StageBricks &bricks,
                 const ScheduleIndex &cache, int64_t stage) {
   const int me = ctx().rank;
   for (int x = 0; x < 3; ++x)
-    for (const auto &[block, ranks] : p.touch[x])
-      if (arrays[x]->home[block] == me) {
-        std::vector<char> &buf = bricks.held[x][block];
-        buf.resize(arrays[x]->blockBytes(block));
-        arrays[x]->readHome(block, buf.data());
+    for (const auto &[block, ranks] : p.touch[x]) {
+      if (arrays[x]->home[block] != me)
+        continue;
+      if (!arrays[x]->onDisk) {
+        bricks.inPlace[x][block] = arrays[x]->data[block].data();
+        continue;
       }
+      std::vector<char> &buf = bricks.held[x][block];
+      buf.resize(arrays[x]->blockBytes(block));
+      arrays[x]->readHome(block, buf.data());
+    }
   exchangeInputs(arrays, p.touch, bricks, cache, stage);
   for (const auto &[block, ranks] : p.touch[2])
     if (arrays[2]->home[block] != me && ranks.count(me))
@@ -357,10 +367,11 @@ void endPhase(BlockArray *arrays[3], const Phase &p, StageBricks &bricks,
   const int me = ctx().rank;
   reduceOutputs<T>(*arrays[2], p.touch[2], bricks);
   for (const auto &[block, ranks] : p.touch[2])
-    if (arrays[2]->home[block] == me)
+    if (arrays[2]->home[block] == me && !bricks.inPlace[2].count(block))
       arrays[2]->writeHome(block, bricks.at(2, block));
   for (int x = 0; x < 3; ++x)
     for (const auto &[block, ranks] : p.touch[x]) {
+      bricks.inPlace[x].erase(block);
       auto held = bricks.held[x].find(block);
       if (held == bricks.held[x].end())
         continue;
