@@ -198,8 +198,18 @@ void storeBlockOutput(BlockArray &a) {
   const bool earlier = c.storing == TC_RT_RESULT_FILE && H5Lexists(file, a.name.c_str(),
                                                                    H5P_DEFAULT) > 0;
   if (earlier) {
+    // Every rank is done reading the earlier value (X += ... X ...) before
+    // any home overwrites its blocks.
+    MPI_Barrier(MPI_COMM_WORLD);
     group = H5Gopen2(file, a.name.c_str(), H5P_DEFAULT);
     values = group < 0 ? -1 : H5Dopen2(group, "values", H5P_DEFAULT);
+    hsize_t stored = 0;
+    hid_t space = values < 0 ? -1 : H5Dget_space(values);
+    if (space < 0 || H5Sget_simple_extent_dims(space, &stored, nullptr) != 1 ||
+        static_cast<int64_t>(stored) != total)
+      fail("cannot overwrite " + where + ": it holds " + std::to_string(stored) +
+           " values, the new value " + std::to_string(total));
+    H5Sclose(space);
   } else {
     group = H5Gcreate2(file, a.name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (group < 0)

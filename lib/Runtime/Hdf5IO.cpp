@@ -482,9 +482,12 @@ OpenDataset &datasetOf(DistArray &a) {
     } else {
       file = runOutputFile(out.path);
     }
-    if (c.storing == TC_RT_RESULT_FILE && H5Lexists(file, a.name.c_str(), H5P_DEFAULT) > 0)
+    if (c.storing == TC_RT_RESULT_FILE && H5Lexists(file, a.name.c_str(), H5P_DEFAULT) > 0) {
+      // Every rank is done reading the earlier value (X += ... X ...) before
+      // any overwrites its part.
+      MPI_Barrier(MPI_COMM_WORLD);
       out.dataset = H5Dopen2(file, a.name.c_str(), H5P_DEFAULT);
-    else
+    } else
       out.dataset = H5Dcreate2(file, a.name.c_str(), type, out.space, H5P_DEFAULT,
                                H5P_DEFAULT, H5P_DEFAULT);
   }

@@ -46,6 +46,13 @@ bool isOnes(func::FuncOp func, Value operand) {
                               TCDialect::getOnesAttrName());
 }
 
+bool namesClash(func::FuncOp func, StringRef x, Value xOperand, StringRef y, Value yOperand,
+                bool yIsResult) {
+  if (x != y || (xOperand && xOperand == yOperand))
+    return false;
+  return !yIsResult || func->hasAttr(TCDialect::getIntermediateAttrName());
+}
+
 LogicalResult ContractionLowering::checkShape() {
   Block &body = func.getBody().front();
   auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
@@ -220,10 +227,8 @@ LogicalResult ContractionLowering::buildArrays() {
                : isReplicated ? ArrayInitKind::RootInput
                               : ArrayInitKind::Input;
   }
-  // Two arrays may share a name (a dataset) only when they hold one tensor: an
-  // input read twice (E = T * T), or the accumulator read as an input too.
   auto clash = [&](int x, int y) {
-    return arrays[x].name == arrays[y].name && (!operands[x] || operands[x] != operands[y]);
+    return namesClash(func, arrays[x].name, operands[x], arrays[y].name, operands[y], y == RC);
   };
   if (clash(RA, RB) || clash(RA, RC) || clash(RB, RC))
     return op.emitOpError() << "arrays need distinct names (tc.name), got '"

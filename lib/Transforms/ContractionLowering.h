@@ -41,6 +41,14 @@ std::string arrayName(func::FuncOp func, Value operand, Role role);
 /// constant factor of a one-tensor term, tc-split-program), whose array the
 /// runtime fills with ones instead of loading it.
 bool isOnes(func::FuncOp func, Value operand);
+/// True if two operands of a contraction in `func`, named x and y (their
+/// arrays' names), would be two tensors under one name. One name is one
+/// tensor when both operands are one value (an input read twice, or the
+/// accumulator read as an input too), and when y is the result and `func`
+/// stores it to the output file: inputs never load from there (an
+/// intermediate copied into the output reads and writes one name).
+bool namesClash(func::FuncOp func, StringRef x, Value xOperand, StringRef y, Value yOperand,
+                bool yIsResult);
 
 struct ArrayInfo {
   std::string name;

@@ -99,11 +99,10 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
   std::string names[3];
   for (int x = 0; x < 3; ++x)
     names[x] = lowering::arrayName(func, named[x], static_cast<lowering::Role>(x));
-  // A and B may be one tensor (E = T * T), read twice; C is written under its
-  // name, so an input of that name would be read while it is replaced.
-  if ((names[0] == names[2] && !(op.getInit() && named[0] == named[2])) ||
-      (names[1] == names[2] && !(op.getInit() && named[1] == named[2])) ||
-      (names[0] == names[1] && named[0] != named[1]))
+  using lowering::namesClash;
+  if (namesClash(func, names[0], named[0], names[1], named[1], false) ||
+      namesClash(func, names[0], named[0], names[2], named[2], true) ||
+      namesClash(func, names[1], named[1], names[2], named[2], true))
     return op.emitOpError() << "arrays need distinct names (tc.name), got '" << names[0]
                             << "', '" << names[1] << "', '" << names[2] << "'";
 
