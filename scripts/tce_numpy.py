@@ -2,11 +2,14 @@
 the reference that scripts/run-program.py compares tcc's programs with. It is
 written apart from the C++ importer (lib/Frontend) on purpose, and assumes a
 program the importer accepts (it checks little)."""
-import functools
-import itertools
+import os
 import re
+import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tc_blocks  # noqa: E402  (the block-sparse file layout's helpers)
 
 TOKEN = re.compile(r"\s*(?:(#|//)[^\n]*|(\+=|[\[\](),;:=+*-])|"
                    r"((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|([A-Za-z_]\w*))")
@@ -182,24 +185,17 @@ class Program:
         if p is None:
             return None
         segs = self.tensor_segments(name)
-        every = [list(b) for b in itertools.product(*[range(len(s)) for s in segs])]
         if p[0] == "all":
-            return every
+            return tc_blocks.all_blocks(segs)
         if p[0] == "symmetry":
-            return [b for b in every if functools.reduce(lambda x, y: x ^ y, b, 0) == p[1]]
+            return tc_blocks.symmetric(segs, p[1])
         return sorted(p[1])
 
     def mask(self, name, value):
         """`value` with the blocks `name` does not store set to zero."""
         blocks = self.blocks(name)
-        if blocks is None:
-            return value
-        out = np.zeros_like(value)
-        starts = [np.concatenate([[0], np.cumsum(s)]) for s in self.tensor_segments(name)]
-        for b in blocks:
-            sl = tuple(slice(int(starts[d][i]), int(starts[d][i + 1])) for d, i in enumerate(b))
-            out[sl] = value[sl]
-        return out
+        return value if blocks is None else tc_blocks.mask(value, self.tensor_segments(name),
+                                                           blocks)
 
     def inputs(self):
         return {n: (idx, dt) for n, (role, idx, dt) in self.tensors.items() if role == "input"}

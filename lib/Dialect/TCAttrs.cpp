@@ -650,7 +650,8 @@ LogicalResult BlocksAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // segment ids: the sum of a block-sparse product over every label, or the
   // ones of a one-tensor term.
   if (counts.empty() && present)
-    return emitError() << "#tc.blocks: a scalar's one block is always present (omit present)";
+    return emitError() << "#tc.blocks: a scalar lists no segment ids (omit present; "
+                          "symmetry = 1 leaves its one block out)";
   int64_t total = 0;
   for (int64_t c : counts) {
     if (c < 1)

@@ -521,8 +521,10 @@ private:
                                      std::to_string(sum) + ", not its extent " +
                                      std::to_string(value));
     }
+    const bool segmented = !range.segments.empty();
     program.ranges.push_back(std::move(range));
-    return expect(TokenKind::Semicolon, "';' or ': segments [...]' after the range extent");
+    return expect(TokenKind::Semicolon, segmented ? "';' after the segments"
+                                                  : "';' or ': segments [...]' after the range extent");
   }
 
   /// One integer at least `minimum`.
@@ -686,6 +688,9 @@ private:
       std::string wrong = shape.verify(program.extents(tensor));
       if (!wrong.empty())
         return fail(keyword.loc, "the blocks of " + quoted(tensor.name) + ": " + wrong);
+      if (shape.presentBlocks().empty())
+        return fail(keyword.loc, quoted(tensor.name) + " has no present block (no block's "
+                                 "segment ids XOR to " + std::to_string(presence.symmetry) + ")");
       tensor.blockSparse = true;
       tensor.presence = presence;
     }

@@ -54,8 +54,8 @@ struct BlockArray {
   Shape blockShape(int64_t block) const;
   int64_t blockElements(int64_t block) const;
   int64_t blockBytes(int64_t block) const { return blockElements(block) * elemBytes(); }
-  /// The block's initial value (from the input or zeros) into `out`, counted
-  /// as bytes read when it comes from disk.
+  /// The block's initial value (from the input or intermediate, zeros or
+  /// ones) into `out`, counted as bytes read when it comes from a file.
   void readInitial(int64_t block, char *out);
   /// This rank's current value of a brick it is home of, into `out` (from
   /// memory, scratch or its initial value).

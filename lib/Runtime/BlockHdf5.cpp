@@ -72,13 +72,12 @@ void selectRange(hid_t space, int64_t offset, int64_t n) {
 void openBlockInput(BlockArray &a) {
   Context &c = ctx();
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  if (auto kept = c.storedIntermediates.find(a.name); kept != c.storedIntermediates.end()) {
+  const hid_t kept = storedIntermediateFile(a.name, a.source);
+  if (kept >= 0) {
     // An earlier statement's result: the array holds a reference of the file,
     // which stays open for the statements after it.
-    const bool inMemory = kept->second >= 0;
-    a.file = inMemory ? kept->second : intermediatesFile();
+    a.file = kept;
     H5Iinc_ref(a.file);
-    a.source = inMemory ? "memory" : "the intermediates file";
   } else {
     auto it = c.options.inputs.find(a.name);
     if (it == c.options.inputs.end())
@@ -90,12 +89,11 @@ void openBlockInput(BlockArray &a) {
       failOnRoot("cannot open input file " + a.source + " for block-sparse tensor '" + a.name +
                  "'");
   }
-  const std::string &file = a.source;
-  const std::string where = "group '" + a.name + "' of " + file;
+  const std::string where = "group '" + a.name + "' of " + a.source;
   hid_t group = H5Gopen2(a.file, a.name.c_str(), H5P_DEFAULT);
   if (group < 0)
-    failOnRoot("input file " + file + " has no group '" + a.name +
-         "' (a block-sparse tensor is a group, docs/BlockSparse.md)");
+    failOnRoot((kept >= 0 ? a.source : "input file " + a.source) + " has no group '" + a.name +
+               "' (a block-sparse tensor is a group, docs/BlockSparse.md)");
   std::vector<int64_t> counts = readInts(group, "segment_counts", where);
   std::vector<int64_t> lengths = readInts(group, "segments", where);
   std::vector<int64_t> program;
@@ -257,18 +255,8 @@ void storeBlockOutput(BlockArray &a) {
     H5Sclose(mem);
   }
   H5Sclose(space);
-  if (inMemory) // each element was written by one rank: the sum is the tensor
-    withElement(a.elem, [&](auto zero) {
-      using T = decltype(zero);
-      std::vector<T> whole(static_cast<size_t>(total));
-      if (total > 0 &&
-          H5Dread(values, memType(a.elem), H5S_ALL, H5S_ALL, H5P_DEFAULT, whole.data()) < 0)
-        fail("reading intermediate '" + a.name + "' back from memory failed");
-      allreduceOver(whole.data(), total, MPI_COMM_WORLD);
-      if (total > 0 &&
-          H5Dwrite(values, memType(a.elem), H5S_ALL, H5S_ALL, H5P_DEFAULT, whole.data()) < 0)
-        fail("keeping intermediate '" + a.name + "' in memory failed");
-    });
+  if (inMemory)
+    completeInMemory(values, a.elem, total, a.name);
   H5Dclose(values);
   H5Gclose(group);
   if (c.storingIntermediate()) {

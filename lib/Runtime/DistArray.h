@@ -275,6 +275,15 @@ int64_t intermediatesFile();
 /// `name` a statement keeps whole on every rank; the earlier one of that name,
 /// if any, is freed.
 int64_t createMemoryFile(const std::string &name);
+/// The whole intermediate on every rank (collective): each of `elements` of
+/// the in-memory `dataset` was written by one rank into its zero-filled copy,
+/// so their sum over the ranks is the tensor.
+void completeInMemory(int64_t dataset, tc_rt_elem elem, int64_t elements,
+                      const std::string &name);
+/// The file holding the intermediate `name` an earlier statement stored (this
+/// rank's memory file or the intermediates file), `where` naming it for
+/// messages; -1 if none did.
+int64_t storedIntermediateFile(const std::string &name, std::string &where);
 /// The end of a run (collective): publishes the output file, closes the
 /// intermediates file.
 void closeRunFiles();

@@ -361,12 +361,9 @@ void loadSlice(DistArray &a) {
   Context &c = ctx();
   Selection owned = ownedRuns(a);
   auto in = c.options.inputs.find(a.name);
-  if (auto kept = c.storedIntermediates.find(a.name); kept != c.storedIntermediates.end()) {
-    const bool inMemory = kept->second >= 0;
-    withElement(a.elem, [&](auto zero) {
-      loadFromHdf5<decltype(zero)>(a, inMemory ? kept->second : intermediatesFile(),
-                                   inMemory ? "memory" : "the intermediates file", owned);
-    });
+  std::string kept;
+  if (hid_t file = storedIntermediateFile(a.name, kept); file >= 0) {
+    withElement(a.elem, [&](auto zero) { loadFromHdf5<decltype(zero)>(a, file, kept, owned); });
   } else if (in != c.options.inputs.end()) {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     hid_t f = H5Fopen(in->second.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -418,6 +415,30 @@ hid_t runOutputFile(std::string &path) {
   return f.output;
 }
 
+void completeInMemory(int64_t dataset, tc_rt_elem elem, int64_t elements,
+                      const std::string &name) {
+  withElement(elem, [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<T> whole(static_cast<size_t>(elements));
+    if (elements > 0 &&
+        H5Dread(dataset, nativeType<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, whole.data()) < 0)
+      fail("reading intermediate '" + name + "' back from memory failed");
+    allreduceOver(whole.data(), elements, MPI_COMM_WORLD);
+    if (elements > 0 &&
+        H5Dwrite(dataset, nativeType<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, whole.data()) < 0)
+      fail("keeping intermediate '" + name + "' in memory failed");
+  });
+}
+
+int64_t storedIntermediateFile(const std::string &name, std::string &where) {
+  Context &c = ctx();
+  auto kept = c.storedIntermediates.find(name);
+  if (kept == c.storedIntermediates.end())
+    return -1;
+  where = kept->second >= 0 ? "memory" : "the intermediates file";
+  return kept->second >= 0 ? kept->second : intermediatesFile();
+}
+
 /// The core driver keeps no backing store: nothing reaches a disk.
 hid_t createMemoryFile(const std::string &name) {
   static int64_t created = 0;
@@ -438,17 +459,6 @@ hid_t createMemoryFile(const std::string &name) {
 }
 
 namespace {
-
-/// The whole tensor on every rank: each element was written by one rank into
-/// its zero-filled copy, so their sum is the tensor.
-template <typename T> void completeInMemory(DistArray &a, OpenDataset &out) {
-  std::vector<T> whole(static_cast<size_t>(product(a.fileExtents())));
-  if (H5Dread(out.dataset, nativeType<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, whole.data()) < 0)
-    fail("reading intermediate '" + a.name + "' back from memory failed");
-  allreduceOver(whole.data(), static_cast<int64_t>(whole.size()), MPI_COMM_WORLD);
-  if (H5Dwrite(out.dataset, nativeType<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, whole.data()) < 0)
-    fail("keeping intermediate '" + a.name + "' in memory failed");
-}
 
 /// The dataset of `a`, created (collectively) on first use: in the output file,
 /// or in the intermediates file when the current statement's result is an
@@ -598,7 +608,7 @@ void finishStore(DistArray &a) {
     // inside its compute phase: the all-reduce's bytes are the store's.
     const Phase phase = c.phase;
     setPhase(Store, /*sampleRss=*/false);
-    withElement(a.elem, [&](auto zero) { completeInMemory<decltype(zero)>(a, out); });
+    completeInMemory(out.dataset, a.elem, product(a.fileExtents()), a.name);
     setPhase(phase, /*sampleRss=*/false);
   }
   H5Sclose(out.space);

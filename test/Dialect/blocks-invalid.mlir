@@ -105,5 +105,5 @@ func.func @plan_cache_negative() attributes {p = #tc.block_plan<schedule = one_l
 
 // -----
 
-// expected-error @+1 {{#tc.blocks: a scalar's one block is always present (omit present)}}
+// expected-error @+1 {{#tc.blocks: a scalar lists no segment ids (omit present; symmetry = 1 leaves its one block out)}}
 func.func @scalar_present(%a: tensor<f64, #tc.blocks<[], present = []>>)

@@ -479,6 +479,10 @@ TEST(TCEParser, BlockSparseErrors) {
                       "expected the symmetry, found '-'"));
   EXPECT_TRUE(rejects(ranges + "input A[i,j] : symmetry 0 f32 blocks all;\n", 5, 31,
                       "expected ';', found 'blocks'"));
+  EXPECT_TRUE(rejects(ranges + "input A[i,j] : symmetry 4;\n", 5, 16,
+                      "'A' has no present block (no block's segment ids XOR to 4)"));
+  EXPECT_TRUE(rejects("range O = 3 : segments [2, 1] 4;\n", 1, 31,
+                      "expected ';' after the segments, found '4'"));
   EXPECT_TRUE(rejects(ranges + "input A[i,j] : blocks some;\n", 5, 23,
                       "expected 'all' or '[' after 'blocks', found 'some'"));
   // One statement is all block-sparse or all dense, its target included.

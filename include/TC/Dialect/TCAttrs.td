@@ -161,7 +161,7 @@ def TC_BlocksAttr : TC_Attr<"Blocks", "blocks",
       the listed blocks (each once, in range); neither: every block.
     - A scalar, `tensor<f64, #tc.blocks<[]>>`, has one block (no segment ids):
       a block-sparse product summed over every label, or the ones of a
-      one-tensor term.
+      one-tensor term; `symmetry = 1` leaves it out (no ids XOR to 1).
     - In a `tc.contract`, a label has the same segments in every operand, and
       either every operand is block-sparse or none is.
   }];

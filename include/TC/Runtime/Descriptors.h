@@ -222,7 +222,8 @@ TC_RT_INLINE int64_t tc_rt_panel_size(int64_t rank) { return TC_RT_PANEL_SHAPE +
 // A block-sparse tensor (Krishnamoorthy et al. section 2): [rank, init,
 // on_disk, elem, num_blocks, num_segments[rank], segment lengths (dimension 0's,
 // then 1's, ...), then per present block: its segment ids[rank] and its home
-// (the rank holding it)]. init is TC_RT_INIT_INPUT or TC_RT_INIT_ZERO.
+// (the rank holding it)]. init is TC_RT_INIT_INPUT (an input file's group,
+// or an earlier statement's intermediate), TC_RT_INIT_ZERO or TC_RT_INIT_ONES.
 enum tc_rt_block_array_field {
   TC_RT_BLOCKS_RANK = 0,
   TC_RT_BLOCKS_INIT = 1,
