@@ -523,8 +523,9 @@ private:
     }
     const bool segmented = !range.segments.empty();
     program.ranges.push_back(std::move(range));
-    return expect(TokenKind::Semicolon, segmented ? "';' after the segments"
-                                                  : "';' or ': segments [...]' after the range extent");
+    return expect(TokenKind::Semicolon,
+                  segmented ? "';' after the segments"
+                            : "';' or ': segments [...]' after the range extent");
   }
 
   /// One integer at least `minimum`.

@@ -96,8 +96,8 @@ FailureOr<FunctionGraph> buildGraph(func::FuncOp func) {
       f.init = *n;
     }
     // Block-sparse contractions are planned one by one ([K] 2).
-    f.single = static_cast<bool>(
-        dyn_cast_or_null<BlocksAttr>(cast<RankedTensorType>(op.getResult(0).getType()).getEncoding()));
+    auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+    f.single = isa_and_nonnull<BlocksAttr>(resultType.getEncoding());
     // Leaves come first, so a formula's result is numbered as it is read.
     number[op.getResult(0)] = out.graph.valueOf(static_cast<int>(out.formulas.size()));
     out.values.push_back(op.getResult(0));
