@@ -170,22 +170,11 @@ void storeBlockOutput(BlockArray &a) {
   Context &c = ctx();
   if (c.options.output.empty() && !c.storingIntermediate())
     return;
-  // Where the statement's result goes: the output file; the intermediates
-  // file, where an earlier value of the name is overwritten in place (same
-  // blocks); or a zero-filled file in each rank's memory, completed below.
-  std::string path;
-  hid_t file;
-  const bool inMemory = c.storing == TC_RT_RESULT_MEMORY;
-  if (inMemory) {
-    file = createMemoryFile(a.name);
-    path = "memory";
-  } else if (c.storing == TC_RT_RESULT_FILE) {
-    file = intermediatesFile();
-    path = "the intermediates file";
-  } else {
-    file = runOutputFile(path);
-  }
-  const std::string where = "group '" + a.name + "' of " + path;
+  // The output file; the intermediates file, where an earlier value of the
+  // name is overwritten in place (same blocks); or a zero-filled file in each
+  // rank's memory, completed below.
+  const ResultFile result = openResultFile(a.name);
+  const std::string where = "group '" + a.name + "' of " + result.path;
   std::vector<int64_t> offsets;
   int64_t total = 0;
   for (size_t i = 0; i < a.blocks.size(); ++i) {
@@ -193,13 +182,8 @@ void storeBlockOutput(BlockArray &a) {
     total += a.blockElements(static_cast<int64_t>(i));
   }
   hid_t group, values;
-  const bool earlier = c.storing == TC_RT_RESULT_FILE && H5Lexists(file, a.name.c_str(),
-                                                                   H5P_DEFAULT) > 0;
-  if (earlier) {
-    // Every rank is done reading the earlier value (X += ... X ...) before
-    // any home overwrites its blocks.
-    MPI_Barrier(MPI_COMM_WORLD);
-    group = H5Gopen2(file, a.name.c_str(), H5P_DEFAULT);
+  if (result.earlier) {
+    group = H5Gopen2(result.file, a.name.c_str(), H5P_DEFAULT);
     values = group < 0 ? -1 : H5Dopen2(group, "values", H5P_DEFAULT);
     hsize_t stored = 0;
     hid_t space = values < 0 ? -1 : H5Dget_space(values);
@@ -209,7 +193,7 @@ void storeBlockOutput(BlockArray &a) {
            " values, the new value " + std::to_string(total));
     H5Sclose(space);
   } else {
-    group = H5Gcreate2(file, a.name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    group = H5Gcreate2(result.file, a.name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (group < 0)
       fail("cannot create " + where);
     std::vector<int64_t> counts, lengths, ids;
@@ -220,20 +204,14 @@ void storeBlockOutput(BlockArray &a) {
     for (const Shape &b : a.blocks)
       ids.insert(ids.end(), b.begin(), b.end());
     const hsize_t r = a.rank(), n = a.blocks.size();
-    writeInts(group, "segment_counts", {r}, counts, where, inMemory);
-    writeInts(group, "segments", {lengths.size()}, lengths, where, inMemory);
-    writeInts(group, "blocks", {n, r}, ids, where, inMemory);
-    writeInts(group, "offsets", {n}, offsets, where, inMemory);
+    writeInts(group, "segment_counts", {r}, counts, where, result.inMemory);
+    writeInts(group, "segments", {lengths.size()}, lengths, where, result.inMemory);
+    writeInts(group, "blocks", {n, r}, ids, where, result.inMemory);
+    writeInts(group, "offsets", {n}, offsets, where, result.inMemory);
     hsize_t all = total;
     hid_t space = H5Screate_simple(1, &all, nullptr);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (inMemory) { // zeros where other ranks' blocks go
-      H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
-      H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC);
-    }
-    values = H5Dcreate2(group, "values", a.elem == TC_RT_F32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE,
-                        space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    H5Pclose(dcpl);
+    values = createResultDataset(result, group, "values",
+                                 a.elem == TC_RT_F32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, space);
     H5Sclose(space);
   }
   if (values < 0)
@@ -251,18 +229,16 @@ void storeBlockOutput(BlockArray &a) {
     selectRange(space, offsets[i], count);
     hid_t mem = H5Screate_simple(1, &count, nullptr);
     if (H5Dwrite(values, memType(a.elem), mem, space, H5P_DEFAULT, buf.data()) < 0)
-      fail("writing block " + str(a.blocks[i]) + " of '" + a.name + "' to " + path + " failed");
+      fail("writing block " + str(a.blocks[i]) + " of '" + a.name + "' to " + result.path +
+           " failed");
     H5Sclose(mem);
   }
   H5Sclose(space);
-  if (inMemory)
+  if (result.inMemory)
     completeInMemory(values, a.elem, total, a.name);
   H5Dclose(values);
   H5Gclose(group);
-  if (c.storingIntermediate()) {
-    MPI_Barrier(MPI_COMM_WORLD); // every block written before any is read
-    c.storedIntermediates[a.name] = inMemory ? file : -1;
-  }
+  resultStored(a.name, result);
 }
 
 } // namespace tc::rt

@@ -271,10 +271,28 @@ int64_t runOutputFile(std::string &path);
 /// HDF5 next to --output, else in --scratch), created collectively on first
 /// use and unlinked at once: it has no name while the run uses it.
 int64_t intermediatesFile();
-/// A rank-local HDF5 file in memory (the core driver) for the intermediate
-/// `name` a statement keeps whole on every rank; the earlier one of that name,
-/// if any, is freed.
-int64_t createMemoryFile(const std::string &name);
+/// Where the current statement's result `name` is written
+/// (tc_rt_begin_statement): a new rank-local file in memory (the core driver;
+/// the earlier one of that name is freed), the intermediates file, or the
+/// output file.
+struct ResultFile {
+  int64_t file = -1;
+  std::string path;      ///< for messages
+  bool inMemory = false; ///< every rank writes its part into a whole, zero-filled copy
+  /// The intermediates file holds an earlier value of the name (X += ... X
+  /// ...), overwritten in place: every rank has passed a barrier, done with
+  /// reading it, when this is set.
+  bool earlier = false;
+};
+/// Collective.
+ResultFile openResultFile(const std::string &name);
+/// Creates dataset `name` of `type` and `space` under `location` (the file or
+/// a group of it), zero-filled when the result is kept in memory.
+int64_t createResultDataset(const ResultFile &result, int64_t location, const std::string &name,
+                            int64_t type, int64_t space);
+/// The result is written (collective): an intermediate becomes what later
+/// statements load under its name, once every rank has written its part.
+void resultStored(const std::string &name, const ResultFile &result);
 /// The whole intermediate on every rank (collective): each of `elements` of
 /// the in-memory `dataset` was written by one rank into its zero-filled copy,
 /// so their sum over the ranks is the tensor.

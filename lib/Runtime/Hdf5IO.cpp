@@ -385,8 +385,7 @@ namespace {
 /// intermediate, in the intermediates file.
 struct OpenDataset {
   hid_t dataset = -1, space = -1;
-  hid_t memoryFile = -1; ///< the rank-local in-memory file of a kept intermediate
-  std::string path;      ///< of its file, for messages
+  ResultFile result; ///< its file
 };
 
 std::map<const DistArray *, OpenDataset> &openDatasets() {
@@ -439,6 +438,8 @@ int64_t storedIntermediateFile(const std::string &name, std::string &where) {
   return kept->second >= 0 ? kept->second : intermediatesFile();
 }
 
+namespace {
+
 /// The core driver keeps no backing store: nothing reaches a disk.
 hid_t createMemoryFile(const std::string &name) {
   static int64_t created = 0;
@@ -458,6 +459,47 @@ hid_t createMemoryFile(const std::string &name) {
   return file;
 }
 
+} // namespace
+
+ResultFile openResultFile(const std::string &name) {
+  Context &c = ctx();
+  ResultFile out;
+  if (c.storing == TC_RT_RESULT_MEMORY) {
+    out.file = createMemoryFile(name);
+    out.path = "memory";
+    out.inMemory = true;
+  } else if (c.storing == TC_RT_RESULT_FILE) {
+    out.file = intermediatesFile();
+    out.path = "the intermediates file";
+    out.earlier = H5Lexists(out.file, name.c_str(), H5P_DEFAULT) > 0;
+    if (out.earlier)
+      MPI_Barrier(MPI_COMM_WORLD);
+  } else {
+    out.file = runOutputFile(out.path);
+  }
+  return out;
+}
+
+hid_t createResultDataset(const ResultFile &result, hid_t location, const std::string &name,
+                          hid_t type, hid_t space) {
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  if (result.inMemory) { // zeros where other ranks' parts go
+    H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
+    H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC);
+  }
+  hid_t dataset = H5Dcreate2(location, name.c_str(), type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  H5Pclose(dcpl);
+  return dataset;
+}
+
+void resultStored(const std::string &name, const ResultFile &result) {
+  Context &c = ctx();
+  if (!c.storingIntermediate())
+    return;
+  MPI_Barrier(MPI_COMM_WORLD); // every part written before any is read
+  c.storedIntermediates[name] = result.inMemory ? result.file : -1;
+}
+
 namespace {
 
 /// The dataset of `a`, created (collectively) on first use: in the output file,
@@ -465,7 +507,6 @@ namespace {
 /// intermediate (an existing dataset of the name, an earlier value, is
 /// overwritten).
 OpenDataset &datasetOf(DistArray &a) {
-  Context &c = ctx();
   auto it = openDatasets().find(&a);
   if (it != openDatasets().end())
     return it->second;
@@ -473,36 +514,14 @@ OpenDataset &datasetOf(DistArray &a) {
   auto dims = hs(a.fileExtents());
   out.space = dataspaceOf(dims);
   hid_t type = a.elem == TC_RT_F32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
-  if (c.storing == TC_RT_RESULT_MEMORY) {
-    // This rank's blocks go into a zero-filled in-memory file of the whole
-    // tensor, which finishStore completes by an all-reduce.
-    out.memoryFile = createMemoryFile(a.name);
-    out.path = "memory";
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
-    H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC);
-    out.dataset = H5Dcreate2(out.memoryFile, a.name.c_str(), type, out.space, H5P_DEFAULT, dcpl,
-                             H5P_DEFAULT);
-    H5Pclose(dcpl);
-  } else {
-    hid_t file;
-    if (c.storing == TC_RT_RESULT_FILE) {
-      file = intermediatesFile();
-      out.path = "the intermediates file";
-    } else {
-      file = runOutputFile(out.path);
-    }
-    if (c.storing == TC_RT_RESULT_FILE && H5Lexists(file, a.name.c_str(), H5P_DEFAULT) > 0) {
-      // Every rank is done reading the earlier value (X += ... X ...) before
-      // any overwrites its part.
-      MPI_Barrier(MPI_COMM_WORLD);
-      out.dataset = H5Dopen2(file, a.name.c_str(), H5P_DEFAULT);
-    } else
-      out.dataset = H5Dcreate2(file, a.name.c_str(), type, out.space, H5P_DEFAULT,
-                               H5P_DEFAULT, H5P_DEFAULT);
-  }
+  // In memory, this rank's blocks go into a zero-filled copy of the whole
+  // tensor, which finishStore completes by an all-reduce.
+  out.result = openResultFile(a.name);
+  out.dataset = out.result.earlier
+                    ? H5Dopen2(out.result.file, a.name.c_str(), H5P_DEFAULT)
+                    : createResultDataset(out.result, out.result.file, a.name, type, out.space);
   if (out.dataset < 0)
-    fail("cannot create dataset '" + a.name + "' in " + out.path);
+    fail("cannot create dataset '" + a.name + "' in " + out.result.path);
   return openDatasets()[&a] = out;
 }
 
@@ -527,7 +546,7 @@ template <typename T> void writeOwnBlock(DistArray &a, OpenDataset &out) {
     std::vector<hsize_t> count = fileCount(a, ch);
     hid_t mem = dataspaceOf(count);
     if (H5Dwrite(out.dataset, nativeType<T>(), mem, out.space, H5P_DEFAULT, tmp.data()) < 0)
-      fail("writing " + ch.rows() + " of '" + a.name + "' to " + out.path + " failed");
+      fail("writing " + ch.rows() + " of '" + a.name + "' to " + out.result.path + " failed");
     H5Sclose(mem);
   });
 }
@@ -603,7 +622,7 @@ void finishStore(DistArray &a) {
     return;
   OpenDataset out = datasetOf(a);
   openDatasets().erase(&a);
-  if (out.memoryFile >= 0) {
+  if (out.result.inMemory) {
     // Storing, not computing, even when a fused program stores slices from
     // inside its compute phase: the all-reduce's bytes are the store's.
     const Phase phase = c.phase;
@@ -613,10 +632,7 @@ void finishStore(DistArray &a) {
   }
   H5Sclose(out.space);
   H5Dclose(out.dataset);
-  if (c.storingIntermediate()) {
-    MPI_Barrier(MPI_COMM_WORLD); // every block written before any is read
-    c.storedIntermediates[a.name] = out.memoryFile;
-  }
+  resultStored(a.name, out.result);
 }
 
 hid_t createOutputFile(std::string &path) {
