@@ -48,6 +48,8 @@ struct FuseDistributePass : public tc::impl::FuseDistributeBase<FuseDistributePa
   }
 
   LogicalResult planFunction(ModuleOp module, func::FuncOp func) {
+    // Statements are written formula by formula; the tree names each loop once.
+    renameTreeLabels(func);
     FailureOr<FunctionTree> tree = buildFunctionTree(func);
     if (failed(tree))
       return failure();

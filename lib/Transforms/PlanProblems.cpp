@@ -1,5 +1,6 @@
 //===- PlanProblems.cpp - IR -> the planners' problems --------------------===//
 #include "PlanProblems.h"
+#include "TC/Analysis/TreeLabels.h"
 
 using namespace mlir;
 using namespace mlir::tc;
@@ -85,7 +86,80 @@ bool mlir::tc::hasOperatorTree(func::FuncOp func) {
   return count >= 2;
 }
 
+/// The tc.contract/tc.sum ops of `func` in program order, as TreeLabels sees
+/// them.
+static std::vector<WrittenFormula> writtenFormulas(func::FuncOp func,
+                                                   SmallVectorImpl<Operation *> &ops) {
+  llvm::DenseMap<Value, int> producer;
+  std::vector<WrittenFormula> formulas;
+  func.walk([&](Operation *op) {
+    ValueRange inputs;
+    ArrayAttr labels, result;
+    if (auto c = dyn_cast<ContractOp>(op)) {
+      inputs = c.getInputs();
+      labels = c.getInputLabels();
+      result = c.getResultLabels();
+    } else if (auto s = dyn_cast<SumOp>(op)) {
+      inputs = s.getInputs();
+      labels = s.getInputLabels();
+      result = s.getResultLabels();
+    } else {
+      return;
+    }
+    WrittenFormula f;
+    f.result = strings(result);
+    for (auto [in, l] : llvm::zip(inputs, labels)) {
+      f.inputs.push_back(strings(cast<ArrayAttr>(l)));
+      f.producers.push_back(producer.lookup(in) - 1);
+    }
+    producer[op->getResult(0)] = static_cast<int>(formulas.size()) + 1;
+    formulas.push_back(std::move(f));
+    ops.push_back(op);
+  });
+  return formulas;
+}
+
+static ArrayAttr renamed(Builder &b, ArrayAttr labels, const std::map<std::string, std::string> &to) {
+  SmallVector<StringRef> out;
+  for (Attribute l : labels)
+    out.push_back(to.at(cast<StringAttr>(l).getValue().str()));
+  return b.getStrArrayAttr(out);
+}
+
+void mlir::tc::renameTreeLabels(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  std::vector<WrittenFormula> formulas = writtenFormulas(func, ops);
+  std::vector<std::map<std::string, std::string>> names = unifyTreeLabels(formulas);
+  Builder b(func.getContext());
+  for (auto [op, to] : llvm::zip(ops, names)) {
+    auto rename = [&](auto typed) {
+      SmallVector<Attribute> inputs;
+      for (Attribute l : typed.getInputLabels())
+        inputs.push_back(renamed(b, cast<ArrayAttr>(l), to));
+      typed.setInputLabelsAttr(b.getArrayAttr(inputs));
+      typed.setResultLabelsAttr(renamed(b, typed.getResultLabels(), to));
+    };
+    if (auto c = dyn_cast<ContractOp>(op))
+      rename(c);
+    else
+      rename(cast<SumOp>(op));
+  }
+}
+
 FailureOr<FunctionTree> mlir::tc::buildFunctionTree(func::FuncOp func) {
+  {
+    // One name per loop ([C] 2), or the tree would join unrelated loops.
+    SmallVector<Operation *> ops;
+    std::vector<WrittenFormula> formulas = writtenFormulas(func, ops);
+    std::vector<std::map<std::string, std::string>> names = unifyTreeLabels(formulas);
+    for (auto [op, to] : llvm::zip(ops, names))
+      for (auto [from, name] : to)
+        if (from != name)
+          return op->emitOpError()
+                 << "names two loops of its operator tree '" << from
+                 << "' (an intermediate read with other labels than its formula writes, or "
+                    "an index of another formula); tc-fuse-distribute renames them";
+  }
   FunctionTree out;
   llvm::DenseMap<Value, int> nodeOf;
   int temporaries = 0;

@@ -53,7 +53,15 @@ bool hasOperatorTree(func::FuncOp func);
 /// return). Arrays are named as their HDF5 datasets: an input by its `tc.name`
 /// argument attribute, else A, B, C, ... by position; the result by the `tc.name`
 /// result attribute, else R; intermediates T1, T2, ... in program order.
+/// Every intermediate is read with the labels its formula writes, and two
+/// loops never share a label (docs/Derivations.md D36); emits an error naming
+/// the reading op otherwise (renameTreeLabels makes a tree so).
 FailureOr<FunctionTree> buildFunctionTree(func::FuncOp func);
+
+/// Renames the labels of a function's tc.contract/tc.sum ops to the tree's
+/// names (lib/Analysis/TreeLabels): a function written formula by formula,
+/// each with its own labels, then reads as one operator tree. Changes no value.
+void renameTreeLabels(func::FuncOp func);
 
 } // namespace mlir::tc
 

@@ -67,3 +67,20 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "256KB", net_bw = "
     return %S : tensor<12x6xf64>
   }
 }
+
+// -----
+
+// A hand-written plan whose tree reads an intermediate under other labels than
+// its formula writes: the lowering would join two loops, so it refuses.
+module attributes {tc.machine = #tc.machine<procs = 4, mem = "256KB", net_bw = "1GB/s", disk_bw = "200MB/s">} {
+  func.func @relabelled(%A: tensor<8x8xf64> {tc.fusion = #tc.fusion<grid = <[2, 2]>, initial = <[i, j]>, final = <[i, j]>, memory = 0.0 : f64, comm = 0.0 : f64>},
+                        %B: tensor<8x8xf64> {tc.fusion = #tc.fusion<grid = <[2, 2]>, initial = <[j, k]>, final = <[j, k]>, memory = 0.0 : f64, comm = 0.0 : f64>},
+                        %C: tensor<8x8xf64> {tc.fusion = #tc.fusion<grid = <[2, 2]>, initial = <[j, k]>, final = <[j, k]>, memory = 0.0 : f64, comm = 0.0 : f64>})
+      -> tensor<8x8xf64>
+      attributes {tc.fusion_plan = #tc.fusion_plan<grid = <[2, 2]>, memory = 0.0 : f64, limit = 2.56e5 : f64, comm = 0.0 : f64, calc = 0.0 : f64>} {
+    // expected-error @+1 {{names two loops of its operator tree 'j'}}
+    %T = tc.contract [i, k] = %A[i, j] * %B[j, k] {tc.fusion = #tc.fusion<grid = <[2, 2]>, compute = <[i, k]>, initial = <[i, k]>, final = <[i, k]>, memory = 0.0 : f64, comm = 0.0 : f64, calc = 0.0 : f64>} : tensor<8x8xf64>, tensor<8x8xf64> -> tensor<8x8xf64>
+    %R = tc.contract [i, l] = %T[i, j] * %C[j, l] {tc.fusion = #tc.fusion<grid = <[2, 2]>, compute = <[i, l]>, initial = <[i, l]>, final = <[i, l]>, memory = 0.0 : f64, comm = 0.0 : f64, calc = 0.0 : f64>} : tensor<8x8xf64>, tensor<8x8xf64> -> tensor<8x8xf64>
+    return %R : tensor<8x8xf64>
+  }
+}
