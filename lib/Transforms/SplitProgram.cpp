@@ -144,31 +144,87 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
     });
     if (!contractions || planned || func->hasAttr(TCDialect::getStatementAttrName()))
       return success();
-    FailureOr<FunctionGraph> built = buildGraph(func);
-    if (failed(built))
-      return failure();
-    FunctionGraph &fg = *built;
-    ProgramPartition partition = partitionProgram(fg.graph);
-    if (!partition.error.empty())
-      return func.emitOpError() << partition.error;
-    const bool constants = llvm::any_of(fg.graph.constantLeaf, [](bool c) { return c; });
-    if (partition.statements.size() <= 1 && !constants)
-      return success(); // one contraction or operator tree already
+    // A value is stored under one name, and an accumulation updates its
+    // tensor in place: where a statement needs a value its tensor no longer
+    // holds, a copy of the value is made first and read instead (D35).
+    for (int copies = 0;; ++copies) {
+      FailureOr<FunctionGraph> built = buildGraph(func);
+      if (failed(built))
+        return failure();
+      FunctionGraph &fg = *built;
+      ProgramPartition partition = partitionProgram(fg.graph);
+      if (!partition.error.empty())
+        return func.emitOpError() << partition.error;
+      const bool constants = llvm::any_of(fg.graph.constantLeaf, [](bool c) { return c; });
+      if (partition.statements.size() <= 1 && !constants)
+        return success(); // one contraction or operator tree already
 
-    FailureOr<SmallVector<std::string>> names = nameValues(func, fg, partition);
-    if (failed(names))
-      return failure();
-    return outline(module, func, fg, partition, *names);
+      FailureOr<Naming> named = nameValues(func, fg, partition);
+      if (failed(named))
+        return failure();
+      Naming &naming = *named;
+      if (!naming.conflict)
+        return outline(module, func, fg, partition, naming.names);
+      // Each copy ends one conflict and adds none (a copy is never updated).
+      if (copies > static_cast<int>(fg.formulas.size()) * 4)
+        return naming.conflict.readers.front()->emitOpError()
+               << "reads '" << naming.conflict.name << "' after a later statement stored a "
+               << "new value of it, and copies did not resolve it";
+      copyFor(naming.conflict);
+    }
+  }
+
+  /// A statement that reads `value` when its tensor `name` holds another
+  /// value: `readers`, the formulas of that statement that read it.
+  struct Conflict {
+    Value value;
+    std::string name;
+    SmallVector<Operation *> readers;
+    explicit operator bool() const { return static_cast<bool>(value); }
+  };
+
+  struct Naming {
+    SmallVector<std::string> names; ///< by value number
+    Conflict conflict;              ///< set instead of names when one is found
+  };
+
+  /// Copies `c.value` right after it is made (its product with a scalar of
+  /// ones, an intermediate of its own) and has the readers read the copy.
+  void copyFor(const Conflict &c) {
+    Value v = c.value;
+    auto type = cast<RankedTensorType>(v.getType());
+    OpBuilder b(v.getContext());
+    b.setInsertionPointAfterValue(v);
+    Attribute scalarBlocks; // a block-sparse tensor multiplies a block-sparse one
+    if (isa_and_nonnull<BlocksAttr>(type.getEncoding()))
+      scalarBlocks = BlocksAttr::fromShape(v.getContext(), BlockSparseShape{});
+    auto scalar = RankedTensorType::get({}, type.getElementType(), scalarBlocks);
+    Location loc = v.getLoc();
+    Value ones = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(scalar, b.getFloatAttr(type.getElementType(), 1.0)));
+    SmallVector<std::string> storage;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      storage.push_back("d" + std::to_string(d));
+    SmallVector<StringRef> labels(storage.begin(), storage.end());
+    auto copy = ContractOp::create(b, loc, type, ValueRange{v, ones}, Value(),
+                                   b.getArrayAttr({b.getStrArrayAttr(labels),
+                                                   b.getStrArrayAttr({})}),
+                                   b.getStrArrayAttr(labels), FloatAttr());
+    copy->setAttr(TCDialect::getNameAttrName(), b.getStringAttr(c.name));
+    for (Operation *reader : c.readers)
+      reader->replaceUsesOfWith(v, copy.getResult());
   }
 
   /// The tensor name of every value that crosses a cut: the argument's or
   /// result's tc.name, the formula's tc.name (a program's intermediates), or
   /// that of the value it accumulates into (one tensor updated in place);
   /// distinct tensors get distinct names.
-  FailureOr<SmallVector<std::string>> nameValues(func::FuncOp func, FunctionGraph &fg,
-                                                 const ProgramPartition &partition) {
+  FailureOr<Naming> nameValues(func::FuncOp func, FunctionGraph &fg,
+                               const ProgramPartition &partition) {
     const ProgramGraph &g = fg.graph;
-    SmallVector<std::string> name(fg.values.size());
+    Naming out;
+    SmallVector<std::string> &name = out.names;
+    name.resize(fg.values.size());
     llvm::StringSet<> taken;
     for (int a = 0; a < static_cast<int>(func.getNumArguments()); ++a) {
       auto attr = func.getArgAttrOfType<StringAttr>(a, TCDialect::getNameAttrName());
@@ -220,16 +276,18 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
       name[v] = unique;
     }
     // A returned value that accumulates into another tensor's value would be
-    // loaded under one name and stored under another.
+    // loaded under one name and stored under another: it accumulates into a
+    // copy, which takes its name.
     for (int v : g.returned) {
       int f = g.formulaOf(v);
-      if (g.formulas[f].init >= 0 && name[g.formulas[f].init] != name[v])
-        return fg.formulas[f]->emitOpError()
-               << "accumulates into '" << name[g.formulas[f].init] << "' but its result is "
-               << "returned as '" << name[v] << "'; accumulate into the returned tensor";
+      if (g.formulas[f].init >= 0 && name[g.formulas[f].init] != name[v]) {
+        int init = g.formulas[f].init;
+        out.conflict = Conflict{fg.values[init], name[init], {fg.formulas[f]}};
+        return out;
+      }
     }
     // Statement order: a value must be read before the next value of its
-    // tensor is stored.
+    // tensor is stored; a statement reading it later reads a copy.
     SmallVector<int> statementOf(g.formulas.size());
     for (auto [s, st] : llvm::enumerate(partition.statements))
       for (int f : st.formulas)
@@ -241,13 +299,17 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
         int producer = statementOf[g.formulaOf(leafValue)];
         for (int later = producer + 1; later < static_cast<int>(s); ++later) {
           int root = g.valueOf(partition.statements[later].root());
-          if (name[root] == name[leafValue])
-            return fg.formulas[partition.statements[s].root()]->emitOpError()
-                   << "reads '" << name[leafValue] << "' after a later statement stored "
-                   << "a new value of it; give the two values different names (tc.name)";
+          if (name[root] != name[leafValue])
+            continue;
+          out.conflict.value = fg.values[leafValue];
+          out.conflict.name = name[leafValue];
+          for (int f : st.formulas)
+            if (llvm::is_contained(fg.formulas[f]->getOperands(), fg.values[leafValue]))
+              out.conflict.readers.push_back(fg.formulas[f]);
+          return out;
         }
       }
-    return name;
+    return out;
   }
 
   LogicalResult outline(ModuleOp module, func::FuncOp func, FunctionGraph &fg,
