@@ -89,6 +89,7 @@ def program(rng, n, blocks=False):
         tensors[t] = rng.sample(source, rng.randint(0, min(3, len(source))))
     lines += declare("output", outputs)
     readable = list(inputs)  # tensors a statement may read
+    first_idx = {}  # a target's indices as its first statement names them
 
     def same_range_names(idx):
         # The declared indices' ranges, each position renamed to any index of
@@ -109,31 +110,67 @@ def program(rng, n, blocks=False):
             covered = {i for _, idx in factors for i in idx}
             if not set(target_idx) <= covered:
                 continue
-            coef = rng.choice(["", "0.5 * ", "3 * ", "2 * ", "0.25 * "])
             perm = ""
             pairs = [(x, y) for x in target_idx for y in target_idx
                      if x < y and indices[x] == indices[y]]
             if pairs and rng.random() < 0.3:
                 x, y = rng.choice(pairs)
                 perm = f"P({x},{y}) "
-            return coef + perm + " * ".join(f"{f}[{','.join(idx)}]" for f, idx in factors)
+            return perm + " * ".join(f"{f}[{','.join(idx)}]" for f, idx in factors)
         return None
 
-    statements = rng.randint(2, 5)
-    plan = [f"T{k}" for k in range(statements - len(outputs))] + outputs
-    assigned = set()
+    # Statements the way users write them (coupled-cluster residuals): a
+    # tensor built by several statements (`=` then `+=`), `+=` terms that read
+    # their own target in any position, the same product in several
+    # statements with other coefficients and signs, statements that begin
+    # with the same term, outputs read by later statements, intermediates of
+    # intermediates.
+    statements = rng.randint(2, 6)
+    plan = [f"T{k}" for k in range(max(1, statements - len(outputs)))] + outputs
+    plan += [rng.choice(plan) for _ in range(rng.randint(0, 2))]  # updates (+=)
+    rng.shuffle(plan)
+    # Every output is assigned at least once, the last statement an output's.
+    plan = [t for t in plan if t not in outputs] + [t for t in plan if t in outputs]
+    assigned, written = set(), []  # written: (target indices, term) so far
+
+    def coefficient():
+        return rng.choice(["", "", "0.5 * ", "3 * ", "2 * ", "0.25 * ", "1.5 * "])
+
+    def reuse(idx):
+        """An earlier term (a product without its coefficient) whose target had
+        these indices."""
+        pool = [t for i, t in written if i == idx]
+        return rng.choice(pool) if pool and rng.random() < 0.4 else None
+
     for target in plan:
         if target not in tensors:
             tensors[target] = shape(rng.randint(1, 3))
-        idx = same_range_names(tensors[target])
-        terms = [t for t in (term(idx) for _ in range(rng.randint(1, 3))) if t]
+        update = target in assigned
+        # An update names the target's indices as it was first written, so that
+        # earlier terms of the same shape fit it.
+        idx = first_idx[target] if update and rng.random() < 0.7 else same_range_names(tensors[target])
+        first_idx.setdefault(target, idx)
+        if update and target not in readable:
+            readable.append(target)  # `+=` reads the value before the statement
+        terms = [t for t in (reuse(idx) or term(idx) for _ in range(rng.randint(1, 3))) if t]
+        if update and rng.random() < 0.6:
+            # The target itself, alone, transposed or times another factor.
+            own = same_range_names(tensors[target]) if rng.random() < 0.3 else idx
+            factor = f"{target}[{','.join(own)}]"
+            if own != idx or rng.random() < 0.5:
+                extra = rng.choice(readable)
+                factor += f" * {extra}[{','.join(same_range_names(tensors[extra]))}]"
+            if set(idx) <= set(own) | set(i for i in factor.split("[")[-1].rstrip("]").split(",")):
+                terms.insert(rng.randint(0, len(terms)), factor)
         if not terms:
             continue
-        op = "+=" if target in assigned or (target in outputs and rng.random() < 0.3) else "="
-        body = terms[0] + "".join(rng.choice([" + ", " - "]) + t for t in terms[1:])
+        op = "+=" if update or (target in outputs and rng.random() < 0.3) else "="
+        body = coefficient() + terms[0] + "".join(
+            rng.choice([" + ", " - "]) + coefficient() + t for t in terms[1:])
         lines.append(f"{target}[{','.join(idx)}] {op} {body};")
+        written += [(idx, t) for t in terms if not t.startswith(target + "[")]
         assigned.add(target)
-        if target not in outputs:
+        if target not in readable and (target not in outputs or rng.random() < 0.5):
             readable.append(target)
     return "\n".join(lines) + "\n"
 

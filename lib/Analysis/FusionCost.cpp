@@ -17,6 +17,13 @@ bool fusedWithoutVirtualPartitioning(const Grid &grid, const FusionEdge &edge) {
   return true;
 }
 
+bool fusedBlocksEqual(const OperatorTree &tree, const Grid &grid, const FusionEdge &edge) {
+  for (int t = 0; t < tree.numIndices(); ++t)
+    if (contains(edge.fused, t) && tree.extent(t) % virtualParts(grid, edge, t) != 0)
+      return false;
+  return true;
+}
+
 bool fusedLoopsAgree(const Grid &grid, const FusionEdge &a, const FusionEdge &b) {
   IndexSet common = a.fused & b.fused;
   for (int t = 0; common && t < 64; ++t)

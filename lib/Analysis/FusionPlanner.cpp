@@ -229,7 +229,7 @@ private:
         bool free = !fixedAt(id) && alpha.noReplication(grid);
         for (const Distribution &beta : free ? std::vector<Distribution>{alpha} : initials) {
           FusionEdge edge{beta, alpha, fused};
-          if (!options.virtualPartitioning && !fusedWithoutVirtualPartitioning(grid, edge))
+          if (!searched(edge))
             continue;
           Solution s;
           s.consumed = alpha;
@@ -292,7 +292,7 @@ private:
           Distribution produced = producedDistribution(tree, grid, id, gamma, variant);
           auto consider = [&](const Distribution &alpha) {
             FusionEdge edge{produced, alpha, fused};
-            if (!options.virtualPartitioning && !fusedWithoutVirtualPartitioning(grid, edge))
+            if (!searched(edge))
               return;
             NodeCost own = edgeCost(tree, grid, id, edge, gamma, variant, machine, comm);
             Solution s;
@@ -340,6 +340,13 @@ private:
     for (size_t c = 0; c < children.size(); ++c)
       fused |= solutions[children[c]].all[combo.child[c]].fused;
     return fused;
+  }
+
+  /// An edge the search weighs: virtual partitioning only when allowed, and
+  /// fused loops over equal blocks when the lowering needs them.
+  bool searched(const FusionEdge &edge) const {
+    return (options.virtualPartitioning || fusedWithoutVirtualPartitioning(grid, edge)) &&
+           (!options.equalFusedBlocks || fusedBlocksEqual(tree, grid, edge));
   }
 
   /// The loops u shares with its parent and with each child are one loop each.

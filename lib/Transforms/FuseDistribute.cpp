@@ -66,6 +66,10 @@ struct FuseDistributePass : public tc::impl::FuseDistributeBase<FuseDistributePa
     options.virtualPartitioning = virtualPartitioning;
     options.firstSlice = firstSlice;
     options.allowFusion = fusion;
+    // Planned for tc's runtime, a plan must be one tc-lower-fused runs; in the
+    // paper's volumes, the paper's search.
+    FailureOr<MachineModel> model = getMachineModel(func);
+    options.equalFusedBlocks = succeeded(model) && model->runtimeVolumes;
     FusionSearchResult result = planFusion(tree->tree, costs.machine, *costs.comm, options);
     if (!result.error.empty())
       return func.emitError() << "@" << func.getSymName() << ": " << result.error;

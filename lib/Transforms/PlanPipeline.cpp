@@ -49,6 +49,11 @@ void addPlanPasses(OpPassManager &pm, const Options &options) {
                                       options.specializeProcs.end());
     pm.addPass(createSpecializeProcs(specialize));
   }
+  if (options.checkRewrites) {
+    CheckRewritesOptions check;
+    check.tolerance = options.tolerance;
+    pm.addPass(createCheckRewrites(check));
+  }
   MinimizeOperationsOptions minimize;
   minimize.tolerance = options.tolerance;
   pm.addPass(createMinimizeOperations(minimize));

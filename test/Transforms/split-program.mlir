@@ -103,3 +103,44 @@ func.func @blocks(%A: !b4 {tc.name = "A"}, %B: !b4 {tc.name = "B"}, %C: !b4 {tc.
   %T = tc.contract [i, j] = 3.0 * %S[j, i] * %one[] {tc.name = "T"} : !b4, !one -> !b4
   return %S, %T : !b4, !b4
 }
+
+// A value read after a later statement updated its tensor in place: the tree
+// Y, S reads X1 as its copy X~2, made right after X1, and X2 as X.
+// CHECK-LABEL: func.func @stale_s1
+// CHECK-SAME: -> (tensor<4x4xf64> {tc.name = "X"})
+// CHECK-LABEL: func.func @stale_s2(%arg0: tensor<4x4xf64> {tc.name = "X"}, %arg1: tensor<f64> {tc.name = "ones", tc.ones}) -> (tensor<4x4xf64> {tc.name = "X~2"})
+// CHECK: tc.contract [d0, d1] = %arg0[d0, d1] * %arg1[]
+// CHECK-LABEL: func.func @stale_s3
+// CHECK-SAME: -> (tensor<4x4xf64> {tc.name = "X"})
+// CHECK-LABEL: func.func @stale_s4(%arg0: tensor<4x4xf64> {tc.name = "X~2"}, %arg1: tensor<4x4xf64> {tc.name = "X"}, %arg2: tensor<4x4xf64> {tc.name = "A"})
+// CHECK-SAME: -> (tensor<4x4xf64> {tc.name = "S"})
+func.func @stale(%A: tensor<4x4xf64> {tc.name = "A"}, %B: tensor<4x4xf64> {tc.name = "B"}) -> (tensor<4x4xf64> {tc.name = "S"}) {
+  %one = arith.constant dense<1.0> : tensor<f64>
+  %X1 = tc.contract [i, j] = %A[i, j] * %one[] {tc.name = "X"} : tensor<4x4xf64>, tensor<f64> -> tensor<4x4xf64>
+  %X2 = tc.contract %X1[i, j] += %B[i, k] * %B[k, j] {tc.name = "X"} : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
+  %Y = tc.contract [i, j] = %X2[i, k] * %A[k, j] {tc.name = "Y"} : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
+  %S = tc.contract [i, j] = %X1[i, k] * %Y[k, j] : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<4x4xf64>
+  return %S : tensor<4x4xf64>
+}
+
+// Two outputs that update one shared value (tc-share-products' A[i,j] * ones):
+// Y's chain keeps it, X accumulates into a copy that takes X's name.
+// CHECK-LABEL: func.func @branch_s1
+// CHECK-SAME: -> (tensor<3x3xf64> {tc.name = "Y"})
+// CHECK-LABEL: func.func @branch_s2
+// CHECK-SAME: {tc.name = "Y"}
+// CHECK-SAME: -> (tensor<3x3xf64> {tc.name = "X"})
+// CHECK-LABEL: func.func @branch_s3
+// CHECK-SAME: -> (tensor<3x3xf64> {tc.name = "X"})
+// CHECK: tc.contract %arg2[i, j] +=
+// CHECK-LABEL: func.func @branch_s4
+// CHECK-SAME: -> (tensor<3x3xf64> {tc.name = "Y"})
+// CHECK: tc.contract %arg2[i, j] += -1.000000e+00
+func.func @branch(%A: tensor<3x3xf64> {tc.name = "A"}, %B: tensor<3x3xf64> {tc.name = "B"})
+    -> (tensor<3x3xf64> {tc.name = "X"}, tensor<3x3xf64> {tc.name = "Y"}) {
+  %one = arith.constant dense<1.0> : tensor<f64>
+  %a = tc.contract [i, j] = %A[i, j] * %one[] {tc.name = "X"} : tensor<3x3xf64>, tensor<f64> -> tensor<3x3xf64>
+  %x = tc.contract %a[i, j] += %B[i, j] * %one[] {tc.name = "X"} : tensor<3x3xf64>, tensor<f64> -> tensor<3x3xf64>
+  %y = tc.contract %a[i, j] += -1.0 * %B[i, j] * %one[] {tc.name = "Y"} : tensor<3x3xf64>, tensor<f64> -> tensor<3x3xf64>
+  return %x, %y : tensor<3x3xf64>, tensor<3x3xf64>
+}

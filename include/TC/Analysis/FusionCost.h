@@ -34,6 +34,10 @@ int64_t virtualParts(const Grid &grid, const FusionEdge &edge, int t);
 /// ends of the edge: the fused loop needs no virtual partitioning.
 bool fusedWithoutVirtualPartitioning(const Grid &grid, const FusionEdge &edge);
 
+/// True when every fused index's (virtual) blocks divide its extent: the fused
+/// loop runs over equal blocks.
+bool fusedBlocksEqual(const OperatorTree &tree, const Grid &grid, const FusionEdge &edge);
+
 /// A fused loop is one loop at the node it passes through: every edge fusing
 /// index t at that node must partition it alike, lcm included ([SYNTHESIS]; [C]
 /// states the lcm rule per edge). True when edges `a` and `b` agree on their

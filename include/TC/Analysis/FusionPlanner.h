@@ -96,6 +96,10 @@ struct FusionSearchOptions {
   /// Allow fusing a loop split differently at the two ends ([C] 3.2(iii)); off,
   /// only plans whose fused loops need no virtual partitioning are searched.
   bool virtualPartitioning = true;
+  /// Only plans whose fused loops split their extents into equal (virtual)
+  /// blocks, the only ones tc-lower-fused runs (tc-fuse-distribute sets it for
+  /// the runtime's volumes); off, the paper's search.
+  bool equalFusedBlocks = false;
   /// Allow `1` entries ([C] 3.1): inputs held by one slice of the grid and
   /// partial sums consolidated on one (CalcCost_1); off, only `*` (CalcCost_2).
   bool firstSlice = true;

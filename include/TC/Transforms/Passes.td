@@ -217,6 +217,35 @@ def ShareProducts : Pass<"tc-share-products", "::mlir::ModuleOp"> {
   }];
 }
 
+defvar CheckRewritesOption = [
+  Option<"checkRewrites", "check-rewrites", "bool", /*default=*/"false",
+         "Debug mode: check that operation minimization, shared products and "
+         "the split into statements keep every value (tc-check-rewrites)">,
+];
+
+def CheckRewrites : Pass<"tc-check-rewrites", "::mlir::ModuleOp"> {
+  let dependentDialects = ["::mlir::tc::TCDialect", "::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect"];
+  let summary = "Check on small random arrays that the program rewrites keep every value";
+  let description = [{
+    A debug mode for the rewrites that could change a program's values
+    (docs/Derivations.md D36). For every function of tc ops (and constants)
+    not yet planned or split, a
+    copy is evaluated element by element on random arrays whose extents are
+    the function's capped at 3 (the rewrites are the same at any extent);
+    then `tc-minimize-operations`, `tc-share-products` and `tc-split-program`
+    run on the copy one after the other, and after each the copy is evaluated
+    again: as a function of values after the first two, and after the split
+    as the runtime runs its statements (every tensor under its name, an
+    accumulation updating the tensor named as its result in place). A result
+    that differs by more than 1e-9 of its largest magnitude is an error naming
+    the result, the pass that changed it and the difference. The module itself
+    is left as it is. `tc-plan` runs it first with `check-rewrites=true`
+    (`tcc --check-rewrites true`); the random program tests do.
+  }];
+  let options = MinimizeOperationsOptions;
+}
+
 def SplitProgram : Pass<"tc-split-program", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tc::TCDialect", "::mlir::func::FuncDialect"];
   let summary = "Split a program of many contractions into one function per statement";
@@ -380,8 +409,8 @@ def PlanPipeline : Pass<"tc-plan", "::mlir::ModuleOp"> {
     --mlir-print-debug-counter` counts the searches).
   }];
   let options = !listconcat(MachineFileOption, MachineOptions, SpecializeProcsOptions,
-                            MinimizeOperationsOptions, BlockSparseOptions, FusionOptions,
-                            ReportOptions);
+                            MinimizeOperationsOptions, CheckRewritesOption, BlockSparseOptions,
+                            FusionOptions, ReportOptions);
   let dependentDialects = ["::mlir::tc::TCDialect"];
 }
 

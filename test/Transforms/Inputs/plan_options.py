@@ -28,6 +28,11 @@ CHAIN = ["tc-set-machine", "tc-specialize-procs", "tc-minimize-operations", "tc-
          "tc-fuse-distribute", "tc-select-algorithm", "tc-place-io", "tc-solve-tiles",
          "tc-plan-report"]
 
+# tc-plan options that add a pass rather than set one (a debug mode): their
+# effect is that the pass runs (--mlir-timing names it by its class), before
+# the pass of CHAIN given.
+SWITCHES = {"check-rewrites": ("tc-check-rewrites", "tc-minimize-operations", "CheckRewrites")}
+
 # A value differing from the default, with an effect on plan-options.mlir. "{out}"
 # is a file the run writes, compared too.
 VALUES = {
@@ -56,6 +61,7 @@ VALUES = {
     "assignment": "next-task",
     "cache-bytes": "1000000",
     "tolerance": "0.05",
+    "check-rewrites": "true",
 }
 # Options of block-sparse contractions are tried on one (plan-options.mlir has
 # none).
@@ -89,10 +95,10 @@ def pass_options(tc_opt):
     return options
 
 
-def run_tc_opt(tc_opt, input_file, passes, out):
+def run_tc_opt(tc_opt, input_file, passes, out, extra=()):
     """What tc-opt with `passes` [(pass, {option: value})] prints and writes (an
     error is an output too: fusion=false does not fit)."""
-    args = [tc_opt, input_file]
+    args = [tc_opt, input_file, *extra]
     for name, opts in passes:
         text = " ".join(f"{k}={v.format(out=out)}" for k, v in opts.items())
         args.append(f"--{name}" + (f"={text}" if text else ""))
@@ -116,7 +122,7 @@ def check_passes(args):
             if o not in plan:
                 fail(f"option {o} of {p} is not an option of tc-plan")
     for o in plan:
-        if o not in union:
+        if o not in union and o not in SWITCHES:
             fail(f"tc-plan option {o} belongs to none of {', '.join(SUBPASSES)}")
     os.makedirs(args.tmp, exist_ok=True)
     for o in plan:
@@ -125,6 +131,9 @@ def check_passes(args):
         value = VALUES[o].replace("{inputs}", args.inputs)
         input_file = os.path.join(args.inputs, INPUTS.get(o, "plan-options.mlir"))
         out = os.path.join(args.tmp, o)
+        if o in SWITCHES:
+            check_switch(args, o, value, input_file, out)
+            continue
         whole = run_tc_opt(args.tc_opt, input_file, [("tc-plan", {o: value})], out + ".plan")
         chain = [(p, {o: value} if p in sub and o in sub[p] else {}) for p in CHAIN]
         one_by_one = run_tc_opt(args.tc_opt, input_file, chain, out + ".passes")
@@ -136,6 +145,23 @@ def check_passes(args):
             fail(f"{o}={value} changes nothing on {input_file}: pick a value or input "
                  "where it has an effect")
         print(f"ok: {o}={value}")
+
+
+def check_switch(args, o, value, input_file, out):
+    """tc-plan with switch `o` runs its pass where the chain has it, and gives
+    what the chain with that pass gives."""
+    added, before, timing = SWITCHES[o]
+    at = CHAIN.index(before)
+    chain = [(p, {}) for p in CHAIN[:at] + [added] + CHAIN[at:]]
+    whole = run_tc_opt(args.tc_opt, input_file, [("tc-plan", {o: value})], out + ".plan",
+                       ["--mlir-timing"])
+    if timing not in whole[2]:
+        fail(f"tc-plan {o}={value} does not run {added}: {whole[2][-400:]}")
+    plain = run_tc_opt(args.tc_opt, input_file, [("tc-plan", {o: value})], out + ".plan")
+    one_by_one = run_tc_opt(args.tc_opt, input_file, chain, out + ".passes")
+    if plain != one_by_one:
+        fail(f"tc-plan {o}={value} differs from the passes run with {added}")
+    print(f"ok: {o}={value}")
 
 
 def check_tcc(args):
