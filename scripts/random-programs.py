@@ -3,14 +3,22 @@
 
   random-programs.py --count 20 --seed 1 [--procs 1-3] [--blocks] [--keep DIR]
 
-Each program has 2-3 index ranges of extents 2-6, 2-4 inputs of rank 0-4, 2-5
-statements (sums of 1-3 terms of 1-3 factors with coefficients, `=` and `+=`,
-antisymmetrizers, intermediates read by later statements) and 1-2 outputs, in
-f64 or f32. Each is compiled once for every process count of --procs (in
-memory, and out of core with a small memory when the plan allows it) and run on
-every count by scripts/run-program.py with --check-bytes: outputs within 1e-12
-(1e-5 for f32) of scripts/tce_numpy.py, every rank's bytes as predicted. Prints
-one line per program and a summary; exits non-zero if any failed.
+Each program has 2-3 index ranges of extents 2-7 (5 and 7 among them, which no
+process count divides), 2-4 inputs of rank 0-4, 2-8 statements and 1-2
+outputs, in f64 or f32, written the way users write them: sums of 1-3 terms of
+1-3 factors with coefficients and signs, antisymmetrizers, `=` and `+=`, a
+tensor built by several statements, `+=` terms that read their own target in
+any position (alone, transposed, times another factor), the same input in
+several statements with other index orders and summed indices, the same
+product in several statements with other coefficients and signs, statements
+that begin with the same term, intermediates of intermediates, outputs read by
+later statements. Each is compiled once for every process count of --procs
+with tc-check-rewrites on (in memory, and out of core with a cap of 2-16 KB
+drawn per program when a plan fits it) and run on every count by
+scripts/run-program.py with --check-bytes: outputs within 1e-12 (1e-5 for f32)
+of scripts/tce_numpy.py, every rank's bytes as predicted. The only refusal
+accepted is the small cap's "no plan fits". Prints one line per program and a
+summary; exits non-zero if any failed.
 
 With --blocks every range is cut into 1-3 segments and every input and output
 is block-sparse (`symmetry 0` or `1`, `blocks all` or a random block list);
@@ -45,7 +53,8 @@ def presence(rng, idx, segs):
 
 
 def program(rng, n, blocks=False):
-    ranges = {"O": rng.randint(2, 5), "V": rng.randint(3, 6)}
+    # Extents that 2, 3 and 4 processes rarely divide (5, 7) among the others.
+    ranges = {"O": rng.choice([2, 3, 4, 5, 7]), "V": rng.choice([3, 4, 5, 6, 7])}
     if rng.random() < 0.5:
         ranges["X"] = rng.randint(2, 4)
     names = {"O": ["i", "j", "k", "l"], "V": ["a", "b", "c", "d"], "X": ["p", "q", "r"]}
@@ -212,10 +221,12 @@ def run(a, counts, work):
             if "can be non-zero" not in r.stderr and "has no present block" not in r.stderr:
                 break
         results = []
-        for mem in ["4MB", "2KB"]:
+        # In memory, and out of core with a cap drawn for this program.
+        for mem in ["4MB", rng.choice(["2KB", "4KB", "8KB", "16KB"])]:
             exe = os.path.join(work, f"p{n}-{mem}")
             r = subprocess.run([tcc, path, "-o", exe, "--procs", a.procs, "--mem", mem,
-                                "--net-bw", "1GB/s", "--disk-bw", "200MB/s"],
+                                "--net-bw", "1GB/s", "--disk-bw", "200MB/s",
+                                "--check-rewrites", "true"],
                                capture_output=True, text=True)
             if r.returncode != 0:
                 # A memory too small for some statement is the planner's refusal.

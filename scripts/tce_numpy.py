@@ -203,9 +203,14 @@ class Program:
     def outputs(self):
         return {n: (idx, dt) for n, (role, idx, dt) in self.tensors.items() if role == "output"}
 
-    def evaluate(self, inputs):
-        """Every output's value (in f64) given the inputs' arrays."""
+    def evaluate(self, inputs, magnitude=False):
+        """Every output's value (in f64) given the inputs' arrays. With
+        magnitude, every input, coefficient and antisymmetrizer's sign taken
+        positive: the size of the terms a value sums, against which rounding
+        is measured (an antisymmetrized sum can cancel to zero)."""
         env = {n: np.asarray(v, dtype=np.float64) for n, v in inputs.items()}
+        if magnitude:
+            env = {n: np.abs(v) for n, v in env.items()}
         letters = {}
         for i in self.index_range:
             letters[i] = chr(ord("a") + len(letters)) if len(letters) < 26 else \
@@ -215,10 +220,12 @@ class Program:
             for coef, swaps, factors in terms:
                 spec = ",".join("".join(letters[i] for i in f[1]) for f in factors)
                 spec += "->" + "".join(letters[i] for i in idx)
-                v = coef * np.einsum(spec, *[env[f[0]] for f in factors], optimize=True)
+                v = (abs(coef) if magnitude else coef) * np.einsum(
+                    spec, *[env[f[0]] for f in factors], optimize=True)
                 # P(ij) t = t - t with i and j exchanged; the rightmost P acts first.
                 for i, j in reversed(swaps):
-                    v = v - np.swapaxes(v, idx.index(i), idx.index(j))
+                    swapped = np.swapaxes(v, idx.index(i), idx.index(j))
+                    v = v + swapped if magnitude else v - swapped
                 value = v if value is None else value + v
             if accumulate and target in env:
                 env[target] = env[target] + value
