@@ -9,7 +9,7 @@
 #include "DecisionAttrs.h"
 #include "MachineSetup.h"
 #include "PlanProblems.h"
-#include "TC/Analysis/CommOptimalMatmul.h"
+#include "TC/Analysis/LowerBounds.h"
 #include "TC/Analysis/Units.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Transforms/Passes.h"
@@ -37,6 +37,7 @@ struct Entry {
   bool iContiguous = false; ///< the plan's storage order (StorageOrder.h)
   Type elementType;         ///< of the tensors: the bytes of every volume
   MachineModel machine;     ///< its function's (tc-specialize-procs) or the module's
+  ContractionBounds bounds; ///< what none of its plans can beat (D37)
 };
 
 /// A location as a user finds it: "name" or "file:line:col".
@@ -117,29 +118,6 @@ FailureOr<TreeEntry> describeTree(func::FuncOp func) {
   return entry;
 }
 
-/// COSMA's lower bounds for the contraction as a matrix product C(I,J) +=
-/// A(I,K) B(K,J) (docs/Derivations.md D23-D24), in bytes: `disk`, Theorem 1
-/// for one process's share of the work with its memory as the fast level,
-/// 2(mnk/P)/sqrt(S) + mn/P; `io`, Theorem 2's per-rank volume Q(a); `comm`, Q(a)
-/// less the inputs and output a rank holds anyway, (mn + mk + nk)/P.
-struct LowerBounds {
-  double disk = 0, io = 0, comm = 0;
-};
-LowerBounds lowerBounds(const ContractionProblem &p, const MachineModel &m) {
-  // Reported problems were planned, so their macro-indices exist.
-  const MacroSizes sizes = macroIndicesOf(p).value.sizes;
-  const double I = sizes.I, J = sizes.J, K = sizes.K, L = sizes.L;
-  const double e = static_cast<double>(m.elemBytes), S = m.memBytes / e;
-  const double P = static_cast<double>(m.procs);
-  LowerBounds b;
-  // Batch labels (D30): the L products' sequential bounds add up; `io` and
-  // `comm` stay one product's, a weaker but valid bound.
-  b.disk = e * L * (2 * I * J * K / (P * std::sqrt(S)) + I * J / P);
-  b.io = e * parallelLowerBound(I, J, K, m.procs, S);
-  b.comm = std::max(0.0, b.io - e * (I * J + I * K + J * K) / P);
-  return b;
-}
-
 bool samePlan(const ContractionPlan &a, const ContractionPlan &b) {
   if (a.inCore != b.inCore || a.algorithm != b.algorithm)
     return false;
@@ -185,6 +163,7 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                       search.search(op, problem, forOp, {}).candidates, 0};
           entry.elementType = elementType;
           entry.machine = forOp;
+          entry.bounds = contractionBounds(problem, forOp);
           auto it = llvm::find_if(entry.candidates,
                                   [&](const ContractionPlan &c) { return samePlan(c, mine); });
           entry.chosen = it - entry.candidates.begin();
@@ -288,6 +267,11 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                   j.attribute("disk_bytes", c.totalDiskBytes());
                   j.attribute("comm_bytes", c.totalCommBytes());
                   j.attribute("seconds", c.totalSeconds());
+                  CandidateBounds cb = candidateBounds(entries[e].bounds, c);
+                  j.attributeObject("lower_bounds", [&] {
+                    j.attribute("disk_bytes", cb.diskBytes);
+                    j.attribute("comm_bytes", cb.commBytes);
+                  });
                   if (c.algorithm == ParallelAlgorithm::Cosma)
                     j.attributeArray("grid", [&] {
                       for (int64_t n : c.layoutA.grid)
@@ -295,11 +279,9 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                     });
                 });
             });
-            LowerBounds lb = lowerBounds(problems[e], forElementType(m, entries[e].elementType));
             j.attributeObject("lower_bounds", [&] {
-              j.attribute("disk_bytes", lb.disk);
-              j.attribute("io_bytes", lb.io);
-              j.attribute("comm_bytes", lb.comm);
+              j.attribute("traffic_bytes", entries[e].bounds.trafficBytes);
+              j.attribute("in_core_comm_bytes", entries[e].bounds.inCoreCommBytes);
             });
             j.attribute("chosen", static_cast<int64_t>(entries[e].chosen));
             j.attribute("i_contiguous", entries[e].iContiguous);
@@ -459,9 +441,8 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                            tiles.empty() ? "-" : tiles.c_str(), c.totalDiskBytes(),
                            c.totalCommBytes(), c.totalSeconds());
       }
-      LowerBounds lb = lowerBounds(problems[e], forElementType(m, entries[e].elementType));
-      os << llvm::format("  %-8s %-14s %-6s %-9s %-24s %12.4g %12.4g\n", "bound", "(COSMA)",
-                         "-", "-", "Theorems 1 and 2", lb.disk, lb.comm);
+      os << llvm::format("  %-8s %-14s %-6s %-9s %-24s %25.4g\n", "bound", "(any plan)", "-",
+                         "-", "disk + network (D37)", entries[e].bounds.trafficBytes);
     }
   }
 };
