@@ -42,6 +42,15 @@ RankTraffic ringAllGather(int64_t rows, int64_t rowElems, int64_t P, int64_t r) 
           (rows - slabRows(rows, P, r)) * rowElems};
 }
 
+int64_t ringAllGatherDisk(int64_t rows, int64_t rowElems, bool scalar, int64_t P, int64_t r) {
+  if (P == 1)
+    return 0;
+  if (scalar)
+    return 1;
+  RankTraffic t = ringAllGather(rows, rowElems, P, r);
+  return t.sent + t.received;
+}
+
 RankTraffic allReduce(int64_t n, int64_t chunk, int64_t P, int64_t r) {
   RankTraffic total;
   for (int64_t o = 0; o < n; o += chunk) {

@@ -153,14 +153,18 @@ template <typename T> void allgatherArray(DistArray &a) {
   int next = (r + 1) % P, prev = (r + P - 1) % P;
   if (a.rank() == 0) {
     // A scalar is rank 0's slab (the others' are empty), passed around the
-    // ring like any slab: the bytes are those of an uneven all-gather.
+    // ring like any slab: the messages are those of an uneven all-gather. It
+    // is forwarded from memory, so only rank 0 reads it and only the others
+    // write it (docs/Derivations.md D31).
     T v = 0;
-    storageIO(a, true, &v, 0, 1, "the scalar to gather");
+    if (r == 0)
+      storageIO(a, true, &v, 0, 1, "the scalar to gather");
     for (int k = 0; k < P - 1; ++k) {
       const bool sends = (r - k + P) % P == 0, receives = (r - k - 1 + 2 * P) % P == 0;
       sendrecv(&v, sends ? 1 : 0, next, &v, receives ? 1 : 0, prev, MPI_COMM_WORLD);
     }
-    storageIO(a, false, &v, 0, 1, "the gathered scalar");
+    if (r != 0)
+      storageIO(a, false, &v, 0, 1, "the gathered scalar");
     return;
   }
   int64_t rowElems = product(a.storeShape) / a.storeShape[0], s = a.slabRows();

@@ -233,10 +233,10 @@ std::optional<RankVolumes> ContractionLowering::exactRankVolumes() {
       const ArrayInfo &a = arrays[replicated];
       const int64_t rows = a.extents.empty() ? 1 : a.extents[0];
       if (!inside) { // one all-gather, disk to disk out of core
-        RankTraffic g = ringAllGather(rows, a.extents.empty() ? 1 : product(a.extents) / rows, P, r);
-        t = g;
+        const int64_t cols = a.extents.empty() ? 1 : product(a.extents) / rows;
+        t = ringAllGather(rows, cols, P, r);
         if (!inCore)
-          disk += g.sent + g.received;
+          disk += ringAllGatherDisk(rows, cols, a.extents.empty(), P, r);
       } else { // a broadcast of every tile: rows of the other slabs, padded columns
         SmallVector<int64_t> shape = tileShape(Role(replicated), nest.readGroup(Operand(replicated)));
         const int64_t cols = shape.empty() ? 1 : product(shape) / shape[0];

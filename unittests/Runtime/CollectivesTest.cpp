@@ -115,6 +115,34 @@ TEST(Collectives, OutOfCoreAllReduceAndAllGather) {
     EXPECT_EQ(all[2 * r], r) << r;
 }
 
+TEST(Collectives, OutOfCoreScalarGatherTouchesItOnce) {
+  // Issue 30: every rank read and rewrote its scratch scalar. It is forwarded
+  // from memory: rank 0 only reads it, the others only write it.
+  for (tc_rt_elem elem : {TC_RT_F64, TC_RT_F32}) {
+    ctx().options.scratch = "/tmp";
+    void *s = tc_rt_array(arrayDescription({}, {ctx().size}, {}, TC_RT_GATHERED, TC_RT_INIT_ZERO,
+                                           /*onDisk=*/true, {}, {}, elem)
+                              .data(),
+                          "disk-scalar", nullptr);
+    withElement(elem, [&](auto zero) {
+      using T = decltype(zero);
+      T v = 42, got = 0;
+      Desc desc = TileDesc{{}}.encode();
+      int64_t none[1] = {0};
+      if (R() == 0) // the scalar is rank 0's slab
+        tc_rt_write_tile(s, &v, desc.data(), none);
+      Counters before = compute();
+      tc_rt_allgather_array(s);
+      Counters after = compute();
+      EXPECT_EQ(after.bytesRead - before.bytesRead + after.bytesWritten - before.bytesWritten,
+                double(sizeof(T) * mlir::tc::ringAllGatherDisk(1, 1, true, P(), R())));
+      EXPECT_EQ(after.bytesRead - before.bytesRead, R() == 0 && P() > 1 ? double(sizeof(T)) : 0.0);
+      tc_rt_read_tile(s, &got, desc.data(), none);
+      EXPECT_EQ(got, v);
+    });
+  }
+}
+
 TEST(Collectives, SinglePrecisionMovesFourByteElements) {
   // f32 arrays and buffers: the same collectives, every byte counted at 4 per
   // element (messages, scratch-file reads and writes).

@@ -27,6 +27,12 @@ struct RankTraffic {
 /// its successor's and receives every slab but its own.
 RankTraffic ringAllGather(int64_t rows, int64_t rowElems, int64_t P, int64_t r);
 
+/// Scratch elements rank r reads and writes in the out-of-core all-gather of
+/// `rows` rows of `rowElems` (disk to disk): every slab it forwards is read,
+/// every slab it receives written. A scalar (`scalar`; rows = rowElems = 1) is
+/// forwarded from memory: rank 0 reads it, every other rank writes it.
+int64_t ringAllGatherDisk(int64_t rows, int64_t rowElems, bool scalar, int64_t P, int64_t r);
+
 /// The in-place all-reduce of `n` elements over P ranks, `chunk` elements at a
 /// time (the runtime's staging chunks).
 RankTraffic allReduce(int64_t n, int64_t chunk, int64_t P, int64_t r);
