@@ -1,9 +1,8 @@
 //===- FusedSchedule.cpp - the loop nest of a fused operator tree ---------===//
 #include "TC/Analysis/FusedSchedule.h"
+#include "TC/Analysis/CollectiveVolumes.h"
 #include "TC/Analysis/RedistributionTraffic.h"
 
-#include <algorithm>
-#include <cmath>
 #include <functional>
 #include <map>
 
@@ -162,88 +161,109 @@ FusedSchedule buildFusedSchedule(const OperatorTree &tree, const FusionPlan &pla
 
 namespace {
 
-/// What tc_rt_redistribute moves for node's whole array from `from` to `to`,
-/// in elements per rank; nullopt for a `1` entry (first slices), which the
-/// fractions of exchangeVolumes model.
-std::optional<RedistributionTraffic> wholeArrayTraffic(const OperatorTree &tree, const Grid &grid,
-                                                       int node, const Distribution &from,
-                                                       const Distribution &to) {
-  auto holding = [&](const Distribution &d) -> std::optional<ArrayHolding> {
-    ArrayHolding h;
-    h.grid.assign(grid.begin(), grid.end());
-    for (size_t g = 0; g < grid.size(); ++g)
-      if (d.entry[g] == Distribution::kFirstSlice)
-        return std::nullopt;
-    for (int index : tree.node(node).dims) {
-      HeldDim dim;
-      dim.extent = tree.extent(index);
-      for (size_t g = 0; g < grid.size(); ++g)
-        if (d.entry[g] == index)
-          dim.gridDim = static_cast<int64_t>(g);
-      h.dims.push_back(dim);
-    }
-    return h;
-  };
-  std::optional<ArrayHolding> a = holding(from), b = holding(to);
-  if (!a || !b)
-    return std::nullopt;
-  return redistributionTraffic(*a, *b);
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Extent of dimension `index` of node's slice array (LowerFused's
+/// sliceExtent): p_virtual along a fused index, one element per virtual block
+/// (D32), else the index's extent.
+int64_t sliceExtent(const OperatorTree &tree, const FusionPlan &plan, int node, int index) {
+  const FusionEdge &edge = plan.nodes[node].edge;
+  return contains(edge.fused, index) ? virtualParts(plan.grid, edge, index) : tree.extent(index);
+}
+
+/// Node's slice array in `dist` as the runtime holds it: ceil-sized blocks
+/// along the grid dimensions `dist` gives its indices, on the first slice of
+/// its `1` entries.
+ArrayHolding sliceHolding(const OperatorTree &tree, const FusionPlan &plan, int node,
+                          const Distribution &dist) {
+  ArrayHolding h;
+  h.grid.assign(plan.grid.begin(), plan.grid.end());
+  const std::vector<int> &dims = tree.node(node).dims;
+  std::vector<int64_t> gridDims = dist.gridDims(plan.grid, dims);
+  for (size_t x = 0; x < dims.size(); ++x) {
+    HeldDim dim;
+    dim.extent = sliceExtent(tree, plan, node, dims[x]);
+    dim.gridDim = gridDims[x];
+    h.dims.push_back(dim);
+  }
+  for (size_t g = 0; g < plan.grid.size(); ++g)
+    if (dist.entry[g] == Distribution::kFirstSlice)
+      h.firstSlice |= int64_t(1) << g;
+  return h;
 }
 
 } // namespace
 
+// Every rank's exact share (docs/Derivations.md D31, D32), not [C]'s per-process
+// averages (D14, D16): a redistribution moves what tc_rt_redistribute moves of
+// the slice arrays, uneven blocks and `1` entries included
+// (redistributionTraffic); a combine is the runtime's all-reduce of the padded
+// partial-sum block over its sub-grid (allReduce: recursive doubling, or the
+// ring whose P segments differ by one element, so ranks differ).
 ExchangeVolumes predictedCommBytes(const OperatorTree &tree, const FusionPlan &plan,
                                    const FusedSchedule &schedule, int64_t elemBytes) {
-  int64_t procs = gridProcs(plan.grid);
+  const Grid &grid = plan.grid;
+  int64_t procs = gridProcs(grid);
   ExchangeVolumes bytes{std::vector<double>(procs, 0.0), std::vector<double>(procs, 0.0)};
-  std::function<void(const std::vector<ScheduleItem> &, double, bool)> walk =
-      [&](const std::vector<ScheduleItem> &items, double runs, bool inLoop) {
+  std::vector<std::vector<int64_t>> coords(procs, std::vector<int64_t>(grid.size()));
+  for (int64_t r = 0; r < procs; ++r) // row-major, as MPI_Cart_create without reorder
+    for (int64_t g = static_cast<int64_t>(grid.size()) - 1, rest = r; g >= 0; --g) {
+      coords[r][g] = rest % grid[g];
+      rest /= grid[g];
+    }
+  auto add = [&](int64_t r, double runs, int64_t sent, int64_t received) {
+    bytes.sent[r] += runs * static_cast<double>(sent * elemBytes);
+    bytes.received[r] += runs * static_cast<double>(received * elemBytes);
+  };
+  std::function<void(const std::vector<ScheduleItem> &, double)> walk =
+      [&](const std::vector<ScheduleItem> &items, double runs) {
         for (const ScheduleItem &i : items) {
           if (i.kind == ScheduleItem::Kind::Loop) {
-            walk(i.body, runs * static_cast<double>(i.trips), true);
+            walk(i.body, runs * static_cast<double>(i.trips));
             continue;
           }
           const FusionPlan::Node &n = plan.nodes[i.node];
-          // Outside every loop the whole array moves: count it exactly, blocks
-          // of uneven extents included (docs/Derivations.md D31).
-          if (i.kind == ScheduleItem::Kind::Redistribute && !inLoop) {
-            std::optional<RedistributionTraffic> exact =
-                wholeArrayTraffic(tree, plan.grid, i.node, n.edge.produced, n.edge.consumed);
-            if (exact) {
-              for (int64_t r = 0; r < procs; ++r) {
-                bytes.sent[r] += static_cast<double>(exact->sent[r] * elemBytes);
-                bytes.received[r] += static_cast<double>(exact->received[r] * elemBytes);
-              }
-              continue;
-            }
-          }
           if (i.kind == ScheduleItem::Kind::Redistribute) {
-            // The whole (reduced) array: a consumed block times its blocks.
-            double whole = distSize(tree, plan.grid, i.node, n.edge.consumed, n.edge) *
-                           static_cast<double>(elemBytes);
-            for (int index : tree.node(i.node).dims)
-              whole *= static_cast<double>(n.edge.consumed.parts(plan.grid, index));
-            ExchangeVolumes v = exchangeVolumes(plan.grid, n.edge.produced, n.edge.consumed);
-            for (int64_t r = 0; r < procs; ++r) {
-              bytes.sent[r] += runs * v.sent[r] * whole;
-              bytes.received[r] += runs * v.received[r] * whole;
-            }
+            RedistributionTraffic t =
+                redistributionTraffic(sliceHolding(tree, plan, i.node, n.edge.produced),
+                                      sliceHolding(tree, plan, i.node, n.edge.consumed));
+            for (int64_t r = 0; r < procs; ++r)
+              add(r, runs, t.sent[r], t.received[r]);
           }
           if (i.kind == ScheduleItem::Kind::Combine) {
-            int64_t group = partialSumGroup(tree, plan.grid, i.node, n.decision.compute);
-            double block = distSize(tree, plan.grid, i.node, n.edge.produced, n.edge) *
-                           static_cast<double>(elemBytes);
-            bool powerOfTwo = (group & (group - 1)) == 0;
-            double times = powerOfTwo ? std::log2(static_cast<double>(group))
-                                      : 2.0 * static_cast<double>(group - 1) / group;
+            // tc_rt_combine_partial all-reduces the whole padded block over
+            // the grid dimensions carrying summed indices (MPI_Cart_sub: a
+            // rank's place is its row-major coordinate along them). A rank
+            // off a first slice of the partial sums (a `1` entry of gamma)
+            // holds none and takes no part.
+            const Distribution &gamma = n.decision.compute;
+            IndexSet summed = tree.node(i.node).summed();
+            int64_t elems = 1;
+            for (int index : tree.node(i.node).dims)
+              elems *= ceilDiv(sliceExtent(tree, plan, i.node, index),
+                               n.edge.produced.parts(grid, index));
             for (int64_t r = 0; r < procs; ++r) {
-              bytes.sent[r] += runs * times * block;
-              bytes.received[r] += runs * times * block;
+              int64_t group = 1, member = 0;
+              bool holds = true;
+              for (size_t g = 0; g < grid.size(); ++g) {
+                bool combined = gamma.entry[g] >= 0 && contains(summed, gamma.entry[g]);
+                if (combined) {
+                  member = member * grid[g] + coords[r][g];
+                  group *= grid[g];
+                } else if (n.edge.produced.entry[g] == Distribution::kFirstSlice &&
+                           coords[r][g] != 0) {
+                  holds = false;
+                }
+              }
+              if (!holds)
+                continue;
+              RankTraffic t = allReduce(elems, elems, group, member);
+              add(r, runs, t.sent, t.received);
             }
           }
         }
       };
-  walk(schedule.program, 1.0, false);
+  walk(schedule.program, 1.0);
   return bytes;
 }
 

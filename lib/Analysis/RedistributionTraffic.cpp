@@ -50,6 +50,15 @@ int64_t classes(const HeldDim &d, const std::vector<int64_t> &grid, int64_t P) {
   return d.slab ? P : d.gridDim < 0 ? 1 : grid[d.gridDim];
 }
 
+/// True when a rank at `c` holds (some of) an array held on the first slice of
+/// the grid dimensions in `firstSlice` (DistArray::coordsOf non-empty).
+bool onSlice(int64_t firstSlice, const std::vector<int64_t> &c) {
+  for (size_t g = 0; g < c.size(); ++g)
+    if ((firstSlice >> g) & 1 && c[g] != 0)
+      return false;
+  return true;
+}
+
 } // namespace
 
 RedistributionTraffic redistributionTraffic(const ArrayHolding &from, const ArrayHolding &to) {
@@ -92,24 +101,39 @@ RedistributionTraffic redistributionTraffic(const ArrayHolding &from, const Arra
   std::vector<std::vector<int64_t>> toCoords;
   for (int64_t r = 0; r < P; ++r)
     toCoords.push_back(coordsOf(to.grid, r));
+  // Off a first slice a rank holds nothing: of the source it keeps and sends
+  // nothing, of the destination it keeps and receives nothing. As a receiver
+  // it takes its elements from the replica with its coordinates, 0 along the
+  // source's first slices (DistArray::replicaCoordsOf).
+  std::vector<bool> holdsFrom(P), holdsTo(P);
+  std::vector<std::vector<int64_t>> want = coords;
+  for (int64_t r = 0; r < P; ++r) {
+    holdsFrom[r] = onSlice(from.firstSlice, coords[r]);
+    holdsTo[r] = onSlice(to.firstSlice, toCoords[r]);
+    for (size_t g = 0; g < from.grid.size(); ++g)
+      if ((from.firstSlice >> g) & 1)
+        want[r][g] = 0;
+  }
   for (int64_t r = 0; r < P; ++r)
-    t.kept[r] = shared(r, coords[r], r, toCoords[r]);
+    if (holdsFrom[r] && holdsTo[r])
+      t.kept[r] = shared(r, coords[r], r, toCoords[r]);
   if (!from.distributed)
     return t;
   for (int64_t h = 0; h < P; ++h)
     for (int64_t r = 0; r < P; ++r) {
-      if (h == r)
+      if (h == r || !holdsFrom[h] || !holdsTo[r])
         continue;
       bool sameBlock = true, sends = true;
       for (size_t g = 0; g < from.grid.size(); ++g) {
-        if (coords[h][g] == coords[r][g])
+        if (coords[h][g] == want[r][g])
           continue;
         if (splits[g])
           sameBlock = false;
         else
           sends = false;
       }
-      if (!sends || sameBlock)
+      // A rank holding the source has its own copy of its block.
+      if (!sends || (sameBlock && holdsFrom[r]))
         continue;
       const int64_t n = shared(h, coords[h], r, toCoords[r]);
       t.sent[h] += n;

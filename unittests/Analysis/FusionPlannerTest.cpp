@@ -493,8 +493,19 @@ TEST(FusedSchedule, PredictedBytesCountEveryIteration) {
     return runs * exchangeVolumes(grid, edge.produced, edge.consumed).received[5] * whole;
   };
   EXPECT_DOUBLE_EQ(received(p.D, 1000), 1000 * (31.0 / 32) * 1000 * 70 * 40 * 8);
-  EXPECT_DOUBLE_EQ(bytes[5], received(p.D, 1000) + received(p.C, 1000) + received(p.T1, 1000) +
-                                 received(p.T2, 1) + received(p.A, 1000));
+  // The prediction is rank 5's own share (docs/Derivations.md D31): at (0, 5)
+  // it holds block 5 of e and f (70 in blocks of 9, the last of 7: 9 here),
+  // block 0 of c along grid dimension 0 (250) and of b (250), block 5 of c
+  // along dimension 1 (125), of j (5). Every iteration of d (1000) it
+  // receives D's slice but its own 250 x 9 x 40, C's (f, j, k) but its
+  // 9 x 10 x 40, T1's <b,c> block but the f it holds (250 x 125 x 61), A's
+  // (once per a) but its 125 x 10 x 40; T2 once: its <b,j> block but the c it
+  // holds (250 x 875 x 5 x 40). Even blocks would give received(...) above.
+  EXPECT_DOUBLE_EQ(bytes[5], 8 * (1000 * (1000.0 * 70 * 40 - 250 * 9 * 40) +
+                                  1000 * (70.0 * 40 * 40 - 9 * 10 * 40) +
+                                  1000 * (250.0 * 125 * 61) + 250.0 * 875 * 5 * 40 +
+                                  1000 * (1000.0 * 40 * 40 - 125 * 10 * 40)));
+  EXPECT_DOUBLE_EQ(received(p.T2, 1), 8 * 250.0 * 875 * 5 * 40); // even blocks: the same
 }
 
 TEST(FusedSchedule, VirtualPartitioningLoopsOverLcmBlocks) {
@@ -531,6 +542,86 @@ TEST(FusedSchedule, VirtualPartitioningLoopsOverLcmBlocks) {
   ExchangeVolumes v = predictedCommBytes(tree, e.plan, s, 8);
   for (int64_t r = 0; r < 4; ++r)
     EXPECT_DOUBLE_EQ(v.sent[r], (25.0 * 3 * 20 + 3 * 1500 + 3 * 800) * 8) << "rank " << r;
+}
+
+TEST(FusedSchedule, PredictedBytesAreEachRanksShareOfUnevenBlocks) {
+  // C(i,k) = sum_j A(i,j) B(j,k) on 3 processes, computed in <j>: every process
+  // holds partial sums of all of C's 2 x 4 = 8 elements, combined by the
+  // runtime's ring all-reduce over 3 segments of 3, 3 and 2 elements. Rank r
+  // sends all but segments r+1 and r+2 (twice over, once per phase) and
+  // receives all but r and r+1: 11, 11, 10 elements sent, 10, 11, 11 received,
+  // not the average 2 (3-1)/3 x 8 = 10.67 (docs/Derivations.md D31). Then C
+  // moves <*> -> <*>: nothing. E(i,l) = sum_k C(i,k) D(k,l) in <l>, l = 5:
+  // D (k,l) arrives in <k> (k = 4: blocks of 2, 2, 0 rows) and is needed in
+  // <l> (blocks of 2, 2, 1 columns): rank q keeps rows of its k block in its
+  // l columns and sends the rest of its rows' columns.
+  OperatorTree tree;
+  int A = tree.addInput("A", {"i", "j"}, {2, 7});
+  int B = tree.addInput("B", {"j", "k"}, {7, 4});
+  int C = tree.addContraction("C", {"i", "k"}, A, B);
+  int D = tree.addInput("D", {"k", "l"}, {4, 5});
+  int E = tree.addContraction("E", {"i", "l"}, C, D);
+  Grid grid{3};
+  auto d = [&](const char *t) { return *parseDistribution(t, grid, tree); };
+  std::vector<NodeDecision> decisions(5);
+  decisions[A] = {d("<j>"), SumVariant::None, 0};
+  decisions[B] = {d("<j>"), SumVariant::None, 0};
+  decisions[C] = {d("<j>"), SumVariant::ToAll, 0};
+  decisions[D] = {d("<k>"), SumVariant::None, 0};
+  decisions[E] = {d("<l>"), SumVariant::None, 0};
+  FusionMachine machine{3, 1e9, 8, 1e9};
+  AnalyticCommCost comm = analytic();
+  EvaluatedPlan e = evaluateFusionPlan(tree, grid, decisions, machine, comm);
+  ASSERT_EQ(e.error, "");
+  FusedSchedule s = buildFusedSchedule(tree, e.plan);
+  ASSERT_EQ(s.error, "") << scheduleString(tree, s);
+  ExchangeVolumes v = predictedCommBytes(tree, e.plan, s, 8);
+  ASSERT_EQ(v.sent.size(), 3u);
+  // D: rank 0 holds rows 0-1, rank 1 rows 2-3, rank 2 none; the <l> blocks are
+  // columns 0-1, 2-3 and 4. Rank 0 sends its 2 rows' columns 2-4 (6), rank 1
+  // its rows' columns 0-1 and 4 (6); rank 0 receives rows 2-3 x columns 0-1
+  // (4), rank 1 rows 0-1 x 2-3 (4), rank 2 all 4 rows of column 4 (4).
+  const double combineSent[3] = {11, 11, 10}, combineReceived[3] = {10, 11, 11};
+  const double dSent[3] = {6, 6, 0}, dReceived[3] = {4, 4, 4};
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_EQ(v.sent[r], 8 * (combineSent[r] + dSent[r])) << "rank " << r;
+    EXPECT_EQ(v.received[r], 8 * (combineReceived[r] + dReceived[r])) << "rank " << r;
+  }
+  (void)C;
+  (void)E;
+}
+
+TEST(FusedSchedule, PredictedBytesOfFirstSliceArraysInUnevenBlocks) {
+  // A(i,j) (i = 5, j = 3) starts on the first slice of grid dimension 0 of
+  // 2 x 2, i split along dimension 1 (<1,i>: rank 0 holds rows 0-2, rank 1
+  // rows 3-4, ranks 2 and 3 nothing), and C(i,k) = sum_j A(i,j) B(j,k) is
+  // computed everywhere (<*,*>). Rank 0 sends its 9 elements to ranks 1-3,
+  // rank 1 its 6 to ranks 0, 2 and 3 (D32: a rank off the slice takes every
+  // block from the slice's replicas with its other coordinates), not 7.5
+  // each. B (3 x 2) starts on rank 0 only (<1,1>) and goes to all; C stays.
+  OperatorTree tree;
+  int A = tree.addInput("A", {"i", "j"}, {5, 3});
+  int B = tree.addInput("B", {"j", "k"}, {3, 2});
+  int C = tree.addContraction("C", {"i", "k"}, A, B);
+  Grid grid{2, 2};
+  auto d = [&](const char *t) { return *parseDistribution(t, grid, tree); };
+  std::vector<NodeDecision> decisions(3);
+  decisions[A] = {d("<1,i>"), SumVariant::None, 0};
+  decisions[B] = {d("<1,1>"), SumVariant::None, 0};
+  decisions[C] = {d("<*,*>"), SumVariant::None, 0};
+  FusionMachine machine{4, 1e9, 8, 1e9};
+  AnalyticCommCost comm = analytic();
+  EvaluatedPlan e = evaluateFusionPlan(tree, grid, decisions, machine, comm);
+  ASSERT_EQ(e.error, "");
+  FusedSchedule s = buildFusedSchedule(tree, e.plan);
+  ASSERT_EQ(s.error, "") << scheduleString(tree, s);
+  ExchangeVolumes v = predictedCommBytes(tree, e.plan, s, 8);
+  const double sent[4] = {27 + 18, 18, 0, 0}, received[4] = {6, 9 + 6, 15 + 6, 15 + 6};
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_EQ(v.sent[r], 8 * sent[r]) << "rank " << r;
+    EXPECT_EQ(v.received[r], 8 * received[r]) << "rank " << r;
+  }
+  (void)C;
 }
 
 } // namespace

@@ -9,7 +9,8 @@
 // rank's bytes sent, received, read and written for arrays of every kind the
 // single-contraction lowerings move (stages 1 and 3 of Gao et al. 2.3):
 // uneven extents, 2-D grids, pre-skewed, block-cyclic, slab and whole
-// destinations, in memory and on disk.
+// destinations, in memory and on disk; and for the arrays of fused operator
+// trees held on first slices (`1` entries) in uneven blocks.
 //
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
@@ -142,6 +143,59 @@ TEST(RedistributePrediction, TrafficOfEveryArrayKind) {
         }
   }
   EXPECT_GT(cases, 0);
+}
+
+TEST(RedistributePrediction, FirstSliceTrafficOfUnevenBlocks) {
+  // Arrays of extents {13, 7} held on the first slice of some grid dimensions
+  // (docs/Derivations.md D32), their other dimensions in uneven blocks: the
+  // ranks off a source's slice receive from the replicas on it, those off a
+  // destination's slice receive nothing; redistributionTraffic gives every
+  // rank's bytes exactly (exchangeVolumes only their even-block averages).
+  const int64_t P = ctx().size, r = ctx().rank;
+  if (P == 1)
+    GTEST_SKIP() << "one process: nothing moves";
+  struct FirstSliceHeld {
+    std::vector<int64_t> dims;
+    int64_t firstSlice;
+  };
+  std::vector<std::pair<std::vector<int64_t>, std::vector<FirstSliceHeld>>> cases = {
+      {{P}, {{{-1, -1}, 1}, {{0, -1}, 0}, {{-1, 0}, 0}, {{-1, -1}, 0}}}};
+  if (P == 4)
+    cases.push_back({{2, 2},
+                     {{{-1, 1}, 1}, {{0, -1}, 2}, {{-1, 0}, 2}, {{1, -1}, 1}, {{-1, -1}, 3},
+                      {{0, 1}, 0}, {{1, 0}, 0}, {{-1, -1}, 0}, {{-1, 1}, 0}}});
+  int pairs = 0;
+  for (const auto &[grid, layouts] : cases)
+    for (const FirstSliceHeld &from : layouts)
+      for (const FirstSliceHeld &to : layouts) {
+        auto create = [&](const FirstSliceHeld &h, const char *name) {
+          ArrayDesc d;
+          d.kind = TC_RT_DISTRIBUTED;
+          d.init = TC_RT_INIT_ZERO;
+          d.grid = grid;
+          d.firstSlice = h.firstSlice;
+          for (int x = 0; x < 2; ++x)
+            d.dims.push_back({kExtents[x], h.dims[x], -1, x, -1, 0});
+          return tc_rt_array(d.encode().data(), name, nullptr);
+        };
+        auto holding = [&](const FirstSliceHeld &h) {
+          ArrayHolding out{grid, true, {}, h.firstSlice};
+          for (int x = 0; x < 2; ++x)
+            out.dims.push_back({kExtents[x], h.dims[x], -1, 0, false});
+          return out;
+        };
+        ++pairs;
+        void *source = create(from, "S");
+        void *destination = create(to, "D");
+        Counters before = compute();
+        tc_rt_redistribute(source, destination);
+        releaseArrays();
+        RedistributionTraffic t = redistributionTraffic(holding(from), holding(to));
+        const std::string what = "rank " + std::to_string(r) + ", pair " + std::to_string(pairs);
+        EXPECT_EQ(compute().bytesSent - before.bytesSent, 8.0 * t.sent[r]) << what;
+        EXPECT_EQ(compute().bytesReceived - before.bytesReceived, 8.0 * t.received[r]) << what;
+      }
+  EXPECT_GT(pairs, 0);
 }
 
 } // namespace

@@ -2,6 +2,8 @@
 #include "DistArray.h"
 #include "TestArrays.h"
 
+#include "TC/Analysis/CollectiveVolumes.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -99,6 +101,32 @@ TEST(Slices, CombinePartialSumsAlongGridDimensions) {
   tc_rt_zero_array(a);
   EXPECT_EQ(z.mem()[0], 0.0);
   releaseArrays();
+}
+
+TEST(Slices, CombinedPartialSumsMoveEachRanksShare) {
+  // The bytes lib/Analysis/FusedSchedule predicts for a fused tree's combine
+  // (docs/Derivations.md D31): the all-reduce of the whole padded block over
+  // the sub-grid, each rank at its row-major place along the combined grid
+  // dimensions; with a group that is not a power of two the ring's segments
+  // differ by one element and so do the ranks' bytes.
+  const int64_t P = ctx().size;
+  std::vector<std::pair<std::vector<int64_t>, int64_t>> grids = {{{P}, 0b1}};
+  if (P % 2 == 0)
+    grids.push_back({{P / 2, 2}, 0b1});
+  for (const auto &[grid, mask] : grids)
+    for (int64_t n : {1, 2, 4, 5}) {
+      void *a = tc_rt_array(
+          arrayDescription({n}, grid, {-1}, TC_RT_DISTRIBUTED, TC_RT_INIT_ZERO).data(), "Z",
+          nullptr);
+      Counters before = compute();
+      tc_rt_combine_partial(a, mask);
+      const int64_t group = grid[0], member = grid.size() == 1 ? ctx().rank : ctx().rank / 2;
+      mlir::tc::RankTraffic expect = mlir::tc::allReduce(n, n, group, member);
+      EXPECT_EQ(compute().bytesSent - before.bytesSent, 8.0 * expect.sent) << n << " elements";
+      EXPECT_EQ(compute().bytesReceived - before.bytesReceived, 8.0 * expect.received)
+          << n << " elements";
+      releaseArrays();
+    }
 }
 
 } // namespace

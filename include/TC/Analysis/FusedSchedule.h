@@ -51,11 +51,15 @@ struct FusedSchedule {
 FusedSchedule buildFusedSchedule(const OperatorTree &tree, const FusionPlan &plan);
 
 /// Bytes each rank sends and receives running `schedule` (row-major rank
-/// order): every redistribution, as often as its enclosing loops run, moves what
-/// exchangeVolumes says of its array's current slice, and every combining of
-/// partial sums over a group of g processes sends and receives the block log2(g)
-/// times (recursive doubling; g a power of two) or 2 (g-1)/g times (ring). Exact
-/// when the extents divide evenly into the blocks.
+/// order), exactly, uneven blocks included (docs/Derivations.md D31-D32): every
+/// redistribution, as often as its enclosing loops run, moves what
+/// redistributionTraffic says of its array's current slice (ceil-sized blocks,
+/// `1` entries held on the first slice), and every combining of partial sums
+/// over a sub-grid of g processes is the runtime's all-reduce of the padded
+/// block (allReduce: recursive doubling for g a power of two, else a ring over
+/// g segments that differ by one element, so the ranks' bytes differ). [C]'s
+/// per-process averages (exchangeVolumes, 2 (g-1)/g blocks) choose the plan;
+/// these are what each rank's counters show.
 ExchangeVolumes predictedCommBytes(const OperatorTree &tree, const FusionPlan &plan,
                                    const FusedSchedule &schedule, int64_t elemBytes);
 

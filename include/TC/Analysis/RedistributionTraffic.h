@@ -9,7 +9,10 @@
 // rank already holds. This gives each rank's elements sent, received and kept
 // (copied locally) exactly, for arrays held as the runtime holds them: blocks
 // along grid dimensions (contiguous or block-cyclic, Cannon's pre-skew
-// included), whole, or dealt out in dim-0 slabs one per rank.
+// included), whole, or dealt out in dim-0 slabs one per rank, and arrays held
+// on the first slice of some grid dimensions only (`1`, [C] 3.1; D32): the
+// ranks off the slice hold nothing and receive from the replica on the slice
+// that shares their other coordinates.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TC_ANALYSIS_REDISTRIBUTIONTRAFFIC_H
@@ -36,6 +39,10 @@ struct ArrayHolding {
   bool distributed = true; ///< false: every rank holds all of it (replicated,
                            ///< gathered, slab): such a source sends nothing
   std::vector<HeldDim> dims;
+  /// Bit g set: only the ranks at coordinate 0 along grid dimension g hold the
+  /// array (a `1` entry; the runtime's DistArray::firstSlice). No dimension may
+  /// be split along such a grid dimension.
+  int64_t firstSlice = 0;
 };
 
 /// Elements each rank sends, receives and copies locally (row-major rank
