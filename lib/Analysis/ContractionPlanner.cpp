@@ -666,6 +666,19 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
          << " bytes of memory per process are needed";
       result.error = os.str();
     }
+    // Plans that exist with memory to spare were refused for memory: say so.
+    constexpr double kRoomy = 1e30;
+    if (result.error.empty() && machine.memBytes < kRoomy) {
+      MachineModel roomy = machine;
+      roomy.memBytes = kRoomy;
+      if (!planContraction(problem, roomy, decisions).candidates.empty()) {
+        std::ostringstream os;
+        os << "no plan fits in memory: none of the algorithms' tiles and buffers fit in "
+           << machine.memBytes << " bytes per process on " << machine.procs
+           << " processes; raise mem or use more processes";
+        result.error = os.str();
+      }
+    }
     if (result.error.empty())
       result.error = "no plan satisfies the given decisions" +
                      (describe(decisions).empty() ? std::string(" (none: every "

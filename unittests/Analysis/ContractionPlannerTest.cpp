@@ -532,3 +532,17 @@ TEST(ContractionPlanner, GivenGridRestrictsTheSearch) {
   EXPECT_NE(r.error.find("no plan satisfies the given decisions: grid = [3]"), std::string::npos)
       << r.error;
 }
+
+TEST(ContractionPlanner, AMemoryRefusalSaysSo) {
+  // R[l,b] = A[b,c,i,l] * B[i,c,d,a] on 4 processes of 3 KB: every algorithm
+  // that applies needs more memory; the error says memory, not "skipped".
+  ContractionProblem p{{"b", "c", "i", "l"}, {"i", "c", "d", "a"}, {"l", "b"},
+                       {{"a", 7}, {"b", 7}, {"c", 7}, {"d", 7}, {"i", 5}, {"l", 5}}, {}, {}, {}};
+  MachineModel m = machine(4, 3000);
+  m.runtimeVolumes = true;
+  PlanResult r = planContraction(p, m);
+  EXPECT_FALSE(r.chosen.has_value());
+  EXPECT_NE(r.error.find("no plan fits in memory"), std::string::npos) << r.error;
+  m.memBytes = 1e6;
+  EXPECT_TRUE(planContraction(p, m).chosen.has_value());
+}
