@@ -181,6 +181,8 @@ def program(rng, n, blocks=False):
         assigned.add(target)
         if target not in readable and (target not in outputs or rng.random() < 0.5):
             readable.append(target)
+    if not set(outputs) <= assigned:
+        return None  # a statement drew no term: draw the program again
     return "\n".join(lines) + "\n"
 
 
@@ -212,8 +214,10 @@ def run(a, counts, work):
     translate = os.path.join(os.path.dirname(tcc), "tc-translate")
     for n in range(a.count):
         path = os.path.join(work, f"p{n}.tce")
-        for _ in range(100):  # block-sparse: until every tensor has a block
-            text = program(rng, n, a.blocks)
+        for _ in range(100):  # until every output is assigned and, block-sparse,
+            text = program(rng, n, a.blocks)  # every tensor has a block
+            if text is None:
+                continue
             open(path, "w").write(text)
             if not a.blocks:
                 break
