@@ -673,9 +673,13 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
       roomy.memBytes = kRoomy;
       if (!planContraction(problem, roomy, decisions).candidates.empty()) {
         std::ostringstream os;
-        os << "no plan fits in memory: none of the algorithms' tiles and buffers fit in "
-           << machine.memBytes << " bytes per process on " << machine.procs
-           << " processes; raise mem or use more processes";
+        if (describe(decisions).empty())
+          os << "no plan fits in memory: none of the algorithms' tiles and buffers fit in "
+             << machine.memBytes << " bytes per process on " << machine.procs
+             << " processes; raise mem or use more processes";
+        else
+          os << "no plan satisfies the given decisions:" << describe(decisions) << " in "
+             << machine.memBytes << " bytes per process (with more memory one does)";
         result.error = os.str();
       }
     }
