@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include <cstdlib>
+#include <malloc.h>
 #include <iterator>
 #include <map>
 #include <string>
@@ -12,9 +13,6 @@
 
 namespace tc::rt {
 namespace {
-
-// Smaller buffers come from malloc's heap, which keeps them mapped already.
-const size_t kPooledBytes = size_t(1) << 20;
 
 struct Pool {
   std::multimap<size_t, void *> kept;       ///< freed buffers by size
@@ -35,6 +33,13 @@ void *allocate(size_t bytes) {
 }
 
 } // namespace
+
+void startMemory() {
+  // Setting the threshold also turns off glibc's dynamic threshold, which
+  // would raise it to each larger block freed (up to 32 MiB), after which
+  // staging chunks and packing buffers come from the heap and stay resident.
+  mallopt(M_MMAP_THRESHOLD, static_cast<int>(kPooledBytes));
+}
 
 void *acquireBuffer(size_t bytes) {
   Pool &p = pool();
@@ -61,6 +66,14 @@ void *acquireBuffer(size_t bytes) {
   p.inUseBytes += bytes;
   p.peakBytes = std::max(p.peakBytes, p.inUseBytes + p.keptBytes);
   return buffer;
+}
+
+void trimPool() {
+  Pool &p = pool();
+  for (auto &[bytes, buffer] : p.kept)
+    std::free(buffer);
+  p.kept.clear();
+  p.keptBytes = 0;
 }
 
 void releaseBuffer(void *buffer) {

@@ -10,7 +10,13 @@
 //
 // Its footprint (buffers in use plus kept) never exceeds the most it ever had
 // in use: a request the kept buffers cannot serve first frees kept ones,
-// largest first, until it fits under that peak.
+// largest first, until it fits under that peak. That bound holds for the
+// process's resident memory only because a freed large block leaves it:
+// startMemory() has malloc map every block of kPooledBytes or more on its
+// own and unmap it on free (glibc otherwise raises that threshold to the
+// largest block freed so far, and blocks below it come from the heap, which
+// keeps them resident after free: a run's load-phase staging chunks stayed
+// on top of its compute-phase tiles, issue 37).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TC_LIB_RUNTIME_BUFFERPOOL_H
@@ -18,13 +24,27 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace tc::rt {
+
+/// Blocks of this many bytes or more are pooled here, and malloc maps and
+/// unmaps them (startMemory); smaller ones come from malloc's heap.
+inline constexpr size_t kPooledBytes = size_t(1) << 20;
+
+/// Fixes malloc's mmap threshold at kPooledBytes (no dynamic raise), so that
+/// freeing a large block returns its pages. Called first thing at start-up.
+void startMemory();
 
 /// `bytes` of uninitialized memory (malloc's alignment); never null.
 void *acquireBuffer(size_t bytes);
 /// Returns a buffer of acquireBuffer (null: nothing).
 void releaseBuffer(void *buffer);
+/// Frees every kept buffer (those in use stay). An input's load holds a
+/// staging chunk beside the buffers already in use; kept, that chunk would
+/// stay resident through the computation beside what it allocates outside the
+/// pool (buffers under kPooledBytes), above the plan's budget.
+void trimPool();
 
 /// A buffer of `n` elements of T from the pool, uninitialized, returned when
 /// it goes out of scope.
@@ -62,6 +82,20 @@ private:
   T *ptr = nullptr;
   int64_t n = 0;
 };
+
+/// A std::vector allocator from the pool: the runtime's staging chunks and
+/// packing buffers, so that every large buffer of a run shares the pool's
+/// bound (the most it ever had in use) with the tiles.
+template <typename T> struct PoolAllocator {
+  using value_type = T;
+  PoolAllocator() = default;
+  template <typename U> PoolAllocator(const PoolAllocator<U> &) {}
+  T *allocate(size_t n) { return static_cast<T *>(acquireBuffer(n * sizeof(T))); }
+  void deallocate(T *p, size_t) { releaseBuffer(p); }
+  template <typename U> bool operator==(const PoolAllocator<U> &) const { return true; }
+  template <typename U> bool operator!=(const PoolAllocator<U> &) const { return false; }
+};
+template <typename T> using PooledVector = std::vector<T, PoolAllocator<T>>;
 
 } // namespace tc::rt
 

@@ -1,4 +1,5 @@
 //===- Context.cpp - process-wide state of the tc runtime -----------------===//
+#include "BufferPool.h"
 #include "Context.h"
 #include "DistArray.h"
 #include "TC/Runtime/Runtime.h"
@@ -146,6 +147,7 @@ void reportProgress() {
 }
 
 void startProcess(int *argc, char ***argv, const std::string &program) {
+  startMemory(); // before MPI and HDF5 allocate anything
   MPI_Init(argc, argv);
   Context &c = ctx();
   MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);

@@ -191,7 +191,7 @@ template <typename Fn> void forEachIndex(const Shape &extents, Fn fn) {
 /// sum = part at the first index of the summed dimensions (all zeros), sum +=
 /// part after.
 template <typename T>
-void addInto(std::vector<T> &sum, const std::vector<T> &part, const Shape &at) {
+void addInto(PooledVector<T> &sum, const PooledVector<T> &part, const Shape &at) {
   if (std::all_of(at.begin(), at.end(), [](int64_t x) { return x == 0; })) {
     sum = part;
     return;
@@ -243,7 +243,7 @@ void loadFromHdf5(DistArray &a, hid_t f, const std::string &file, const Selectio
          " elements but the program declares '" + a.name + "' as " + elementName(a.elem) +
          " (store the dataset as " + elementName(a.elem) + ", or declare the tensor " +
          gotType + ")");
-  std::vector<T> tmp, sum, reordered;
+  PooledVector<T> tmp, sum, reordered;
   const bool identity = identityOrder(a);
   forEachRowChunk(owned, sizeof(T), [&](const Box &c) {
     tmp.resize(product(c.len));
@@ -279,7 +279,7 @@ template <typename T> void loadOnes(DistArray &a, const Selection &owned) {
   double value = 1;
   for (int64_t e : a.summedExtent)
     value *= static_cast<double>(e);
-  std::vector<T> tmp;
+  PooledVector<T> tmp;
   forEachRowChunk(owned, sizeof(T), [&](const Box &c) {
     tmp.assign(product(c.len), static_cast<T>(value));
     transferBox(a, false, c.storeStart, c.len, tmp.data(), c.len, Shape(a.rank(), 0),
@@ -288,7 +288,7 @@ template <typename T> void loadOnes(DistArray &a, const Selection &owned) {
 }
 
 template <typename T> void loadRandom(DistArray &a, const Selection &owned) {
-  std::vector<T> tmp;
+  PooledVector<T> tmp;
   const int d = a.rank();
   // Element numbers in the file's order: the same values whatever the storage
   // order and the layout.
@@ -530,7 +530,7 @@ OpenDataset &datasetOf(DistArray &a) {
 template <typename T> void writeOwnBlock(DistArray &a, OpenDataset &out) {
   if (!writesOwnBlock(a))
     return;
-  std::vector<T> tmp, reordered;
+  PooledVector<T> tmp, reordered;
   const bool identity = identityOrder(a);
   forEachRowChunk(ownedRuns(a), sizeof(T), [&](const Box &ch) {
     tmp.resize(product(ch.len));

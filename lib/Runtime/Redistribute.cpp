@@ -72,7 +72,7 @@ Selection chunk(const Selection &ov, int64_t i, int64_t elemBytes) {
 /// Moves chunk `c` of an overlap between `a`'s storage (its source side when
 /// `source`, else its destination side) and the packed buffer `buf`.
 template <typename T>
-void transferChunk(DistArray &a, bool source, const Selection &c, std::vector<T> &buf) {
+void transferChunk(DistArray &a, bool source, const Selection &c, PooledVector<T> &buf) {
   Selection runs;
   for (const Runs &r : c) { // from storage (the side of `a`) to the packed index
     Runs side;
@@ -91,7 +91,7 @@ void transferChunk(DistArray &a, bool source, const Selection &c, std::vector<T>
 /// peer, one element or none each way.
 template <typename T> void redistributeScalar(DistArray &src, DistArray &dst) {
   const int P = ctx().size, me = ctx().rank;
-  std::vector<T> value(1);
+  PooledVector<T> value(1);
   const Selection scalar;
   if (src.inGrid(me) && dst.inGrid(me)) {
     transferChunk(src, true, scalar, value);
@@ -101,7 +101,7 @@ template <typename T> void redistributeScalar(DistArray &src, DistArray &dst) {
     int to = (me + k) % P, from = (me - k + P) % P;
     const int ns = dst.inGrid(to) && sends(src, me, to) ? 1 : 0;
     const int nr = dst.inGrid(me) && sends(src, from, me) ? 1 : 0;
-    std::vector<T> out(1), in(1);
+    PooledVector<T> out(1), in(1);
     if (ns)
       transferChunk(src, true, scalar, out);
     MPI_Sendrecv(out.data(), ns, Element<T>::mpi(), to, 12, in.data(), nr, Element<T>::mpi(),
@@ -119,7 +119,7 @@ template <typename T> void redistribute(DistArray &src, DistArray &dst) {
   const int64_t e = sizeof(T);
   const int P = ctx().size, me = ctx().rank;
   Selection mySrc = heldBy(src, me), myDst = heldBy(dst, me);
-  std::vector<T> out, in;
+  PooledVector<T> out, in;
   // Local part: what this process already holds (anything it would otherwise
   // receive from a replica of its own block).
   Selection local = overlap(mySrc, myDst);
