@@ -43,13 +43,19 @@ template <typename T> void shiftStep(const T *sent, T *received, int64_t n, MPI_
 /// The same step in place: into a pooled buffer and copied back, because
 /// MPI_Sendrecv_replace packs into a temporary it allocates on every call,
 /// whose first touch costs more than the message on some VMs (bench/README.md,
-/// PUMMA vs pdgemm).
-template <typename T> void shiftInPlace(T *data, int64_t n, MPI_Comm comm, int g, const Shape &grid) {
+/// PUMMA vs pdgemm). Pieces of at most `piece` elements, each sent before the
+/// neighbour's takes its place: the buffer is one piece, not a second copy of
+/// the data (README, "Memory").
+template <typename T>
+void shiftInPlace(T *data, int64_t n, MPI_Comm comm, int g, const Shape &grid, int64_t piece) {
   if (grid[g] == 1 || n == 0)
     return;
-  Buffer<T> received(n);
-  shiftStep(data, received.data(), n, comm, g);
-  std::memcpy(data, received.data(), n * sizeof(T));
+  Buffer<T> received(std::min(n, piece));
+  for (int64_t o = 0; o < n; o += piece) {
+    const int64_t m = std::min(piece, n - o);
+    shiftStep(data + o, received.data(), m, comm, g);
+    std::memcpy(data + o, received.data(), m * sizeof(T));
+  }
 }
 
 } // namespace
@@ -110,21 +116,30 @@ void shiftTile(DistArray &a, T *buf, const int64_t *desc, const int64_t *offsets
   int d = static_cast<int>(shift.rank()), g = static_cast<int>(shift.gridDim());
   Shape shape = shift.shape(), sub = shift.subshape();
   if (shape == sub) {
-    shiftInPlace(buf, product(shape), a.comm, g, a.grid);
+    shiftInPlace(buf, product(shape), a.comm, g, a.grid, chunkElems(sizeof(T)));
     return;
   }
-  Shape stride = rowMajorStrides(shape), packedStride = rowMajorStrides(sub);
+  Shape stride = rowMajorStrides(shape);
   T *view = buf;
   for (int i = 0; i < d; ++i)
     view += offsets[i] * stride[i];
   const int64_t n = product(sub);
   if (a.grid[g] == 1 || n == 0)
     return;
-  // Packed, shifted into a second buffer and unpacked from it.
-  Buffer<T> packed(n), received(n);
-  copyStrided(packed.data(), packedStride, view, stride, sub);
-  shiftStep(packed.data(), received.data(), n, a.comm, g);
-  copyStrided(view, stride, received.data(), packedStride, sub);
+  // Piece by piece, packed, shifted into a second buffer and unpacked from it:
+  // the two buffers share one chunk.
+  const int64_t half = chunkElems(sizeof(T), 2);
+  Buffer<T> packed(std::min(n, half)), received(std::min(n, half));
+  forEachPiece(sub, half, [&](const Shape &start, const Shape &len) {
+    T *corner = view;
+    for (int i = 0; i < d; ++i)
+      corner += start[i] * stride[i];
+    const Shape packedStride = rowMajorStrides(len);
+    const int64_t m = product(len);
+    copyStrided(packed.data(), packedStride, corner, stride, len);
+    shiftStep(packed.data(), received.data(), m, a.comm, g);
+    copyStrided(corner, stride, received.data(), packedStride, len);
+  });
 }
 
 template <typename T>
@@ -168,8 +183,9 @@ template <typename T> void allgatherArray(DistArray &a) {
     return;
   }
   int64_t rowElems = product(a.storeShape) / a.storeShape[0], s = a.slabRows();
-  int64_t step = rowsPerChunk(a.storeShape, sizeof(T));
-  std::vector<T> out, in;
+  // What goes out and what comes in share one chunk.
+  int64_t step = rowsPerChunk(a.storeShape, sizeof(T), 2);
+  PooledVector<T> out, in;
   for (int k = 0; k < P - 1; ++k) {
     auto [slo, shi] = a.slabRange((r - k + P) % P);
     auto [rlo, rhi] = a.slabRange((r - k - 1 + 2 * P) % P);
@@ -221,7 +237,13 @@ extern "C" void tc_rt_allreduce_tile(void *buf, const int64_t *desc) {
   tc::rt::TraceScope trace("tc_rt_allreduce_tile");
   AllReduceTileDescView view(desc);
   withElement(view.elem(), [&](auto zero) {
-    allreduce(static_cast<decltype(zero) *>(buf), view.elements());
+    using T = decltype(zero);
+    // A chunk at a time: the partner's part comes into one chunk, not into a
+    // second copy of C's tile (README, "Memory").
+    T *data = static_cast<T *>(buf);
+    const int64_t n = view.elements(), piece = chunkElems(sizeof(T));
+    for (int64_t o = 0; o < n; o += piece)
+      allreduce(data + o, std::min(piece, n - o));
   });
 }
 
@@ -237,8 +259,10 @@ extern "C" void tc_rt_shift_array(void *array, int64_t gridDim) {
     return;
   withElement(a.elem, [&](auto zero) {
     using T = decltype(zero);
-    forEachChunk<T>(a, 0, product(a.storeShape), chunkElems(sizeof(T)), false,
-                    [&](T *data, int64_t n) { shiftInPlace(data, n, a.comm, g, a.grid); },
+    // The chunk read and the one received share one chunk.
+    const int64_t half = chunkElems(sizeof(T), 2);
+    forEachChunk<T>(a, 0, product(a.storeShape), half, false,
+                    [&](T *data, int64_t n) { shiftInPlace(data, n, a.comm, g, a.grid, half); },
                     "a chunk to shift");
   });
 }
@@ -250,7 +274,9 @@ extern "C" void tc_rt_allreduce_array(void *array) {
     return;
   withElement(a.elem, [&](auto zero) {
     using T = decltype(zero);
-    forEachChunk<T>(a, 0, product(a.storeShape), chunkElems(sizeof(T)), false,
+    // The chunk read and the partner's part received share one chunk (the
+    // plan predicts the all-reduce of half chunks, LowerGaoProgram.cpp).
+    forEachChunk<T>(a, 0, product(a.storeShape), chunkElems(sizeof(T), 2), false,
                     [&](T *data, int64_t n) { allreduce(data, n); }, "a chunk to reduce");
   });
 }

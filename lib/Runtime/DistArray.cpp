@@ -244,22 +244,51 @@ void fileIO(int fd, bool read, void *data, size_t bytes, off_t offset, const std
   (read ? counters().bytesRead : counters().bytesWritten) += bytes;
 }
 
-int64_t chunkElems(int64_t elemBytes) {
-  return std::max<int64_t>(1, ctx().chunkBytes / elemBytes);
+int64_t chunkElems(int64_t elemBytes, int64_t parts) {
+  return std::max<int64_t>(1, ctx().chunkBytes / elemBytes / parts);
 }
 
-int64_t rowsPerChunk(const Shape &len, int64_t elemBytes) {
+int64_t rowsPerChunk(const Shape &len, int64_t elemBytes, int64_t parts) {
   int64_t row = 1;
   for (size_t d = 1; d < len.size(); ++d)
     row *= std::max<int64_t>(len[d], 1);
-  return std::max<int64_t>(1, chunkElems(elemBytes) / row);
+  return std::max<int64_t>(1, chunkElems(elemBytes, parts) / row);
+}
+
+void forEachPiece(const Shape &ext, int64_t limit,
+                  const std::function<void(const Shape &, const Shape &)> &fn) {
+  const int d = static_cast<int>(ext.size());
+  if (product(ext) <= limit || d == 0)
+    return fn(Shape(d, 0), ext);
+  // The outermost dimension k whose inner dimensions fit `limit` together is
+  // cut into runs of `step`; the dimensions before it are walked one by one.
+  int k = d - 1;
+  int64_t inner = 1;
+  while (k > 0 && inner * ext[k] <= limit)
+    inner *= ext[k--];
+  const int64_t step = std::max<int64_t>(1, limit / inner);
+  Shape start(d, 0), len = ext;
+  for (int i = 0; i < k; ++i)
+    len[i] = 1;
+  for (;;) {
+    for (start[k] = 0; start[k] < ext[k]; start[k] += step) {
+      len[k] = std::min(step, ext[k] - start[k]);
+      fn(start, len);
+    }
+    start[k] = 0;
+    int i = k - 1;
+    while (i >= 0 && ++start[i] == ext[i])
+      start[i--] = 0;
+    if (i < 0)
+      return;
+  }
 }
 
 template <typename T>
 void forEachChunk(DistArray &a, int64_t offset, int64_t count, int64_t chunkElems,
                   bool readOnly, const std::function<void(T *, int64_t)> &fn,
                   const std::string &what) {
-  std::vector<T> chunk;
+  PooledVector<T> chunk;
   for (int64_t o = offset; o < offset + count; o += chunkElems) {
     int64_t n = std::min(chunkElems, offset + count - o);
     if (!a.onDisk) {

@@ -210,10 +210,20 @@ void fileIO(int fd, bool read, void *data, size_t bytes, off_t offset, const std
 int openScratch(const std::string &dir, const std::string &path);
 
 /// Elements of `elemBytes` bytes in one staging/collective chunk (chunk_bytes,
-/// at least 1).
-int64_t chunkElems(int64_t elemBytes);
-/// Rows of dim 0 of a box with extents `len` that fit in one chunk (at least 1).
-int64_t rowsPerChunk(const Shape &len, int64_t elemBytes);
+/// at least 1), or in one of `parts` equal shares of it: an operation that
+/// holds two buffers at once gives each half a chunk, so that a process holds
+/// at most one chunk beside its tiles (README, "Memory").
+int64_t chunkElems(int64_t elemBytes, int64_t parts = 1);
+/// Rows of dim 0 of a box with extents `len` that fit in one chunk, or in one
+/// of `parts` shares of it (at least 1).
+int64_t rowsPerChunk(const Shape &len, int64_t elemBytes, int64_t parts = 1);
+
+/// Calls fn(start, len) on consecutive sub-boxes of the box of extents `ext`,
+/// in row-major order and together the whole box, each of at most `limit`
+/// (>= 1) elements: the outermost dimensions are walked one index at a time,
+/// the first whose inner dimensions fit is cut into runs.
+void forEachPiece(const Shape &ext, int64_t limit,
+                  const std::function<void(const Shape &, const Shape &)> &fn);
 
 /// Calls fn(data, count) on consecutive chunks of at most `chunkElems` elements
 /// of the storage from element `offset` on: in place for memory storage; read

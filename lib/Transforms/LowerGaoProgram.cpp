@@ -253,15 +253,17 @@ std::optional<RankVolumes> ContractionLowering::exactRankVolumes() {
         t.received = g.received * rereads(Role(replicated));
       }
     } else if (algorithm == ParallelAlgorithm::Accumulation) {
-      if (!inside) { // one all-reduce of C, chunk by chunk (read and written)
-        const int64_t chunk =
-            std::max<int64_t>(1, std::min<int64_t>(4 << 20, machine.tileBudget()) / e);
+      // The runtime's staging chunk (chunk_bytes) in elements.
+      const int64_t chunk =
+          std::max<int64_t>(1, std::min<int64_t>(4 << 20, machine.tileBudget()) / e);
+      if (!inside) { // one all-reduce of C, half a chunk at a time (read and written;
+                     // the other half receives, lib/Runtime/Collectives.cpp)
         const int64_t n = product(arrays[RC].extents);
-        t = allReduce(n, chunk, P, r);
+        t = allReduce(n, std::max<int64_t>(1, chunk / 2), P, r);
         if (!inCore && P > 1) // one process: nothing to reduce, no I/O
           disk += 2 * n;
-      } else { // an all-reduce of C's tile buffer at each write
-        RankTraffic one = allReduce(tileElems(RC), tileElems(RC), P, r);
+      } else { // an all-reduce of C's tile buffer at each write, a chunk at a time
+        RankTraffic one = allReduce(tileElems(RC), chunk, P, r);
         const int64_t writes = tilesOf(RC) * rereads(RC);
         t = {one.sent * writes, one.received * writes};
       }
