@@ -266,6 +266,11 @@ void finishStore(DistArray &a);
 /// recursive doubling on a power-of-two group, else a ring.
 template <typename T> void allreduceOver(T *data, int64_t n, MPI_Comm comm);
 
+/// One BLAS product per element type of the size tile contractions cut
+/// theirs into (TileContract.cpp): OpenBLAS's packing memory becomes part of
+/// the fixed overhead measured before the program runs.
+void warmUpBlas();
+
 /// Writes the array's global contents to the output HDF5 file.
 void storeOutput(DistArray &a);
 

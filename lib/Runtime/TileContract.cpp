@@ -23,14 +23,19 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace tc::rt {
 namespace {
 
+/// Rows and columns of C in one BLAS call at most: OpenBLAS's packing memory
+/// then stays what warmUpBlas's product touches.
+constexpr int64_t kGemmBlock = 512;
+
 template <typename T> struct Operand {
   T *data;
   Shape shape, labels;
-  const int64_t *offsets;
+  Shape offsets; ///< of the sub-tile in the buffer, per dimension
   /// Per dimension, the sub-tile takes every steps[d]-th element (a fused
   /// loop's virtual blocks in a block it does not slice, Cociorva et al.
   /// 3.2(iii)); 1: contiguous.
@@ -46,16 +51,9 @@ template <typename T> struct Mat {
   bool trans;
   int64_t ld;
   Mat t() const { return {data, !trans, ld}; }
+  /// The view from element (r, c) on.
+  Mat at(int64_t r, int64_t c) const { return {data + (trans ? c * ld + r : r * ld + c), trans, ld}; }
 };
-
-template <typename T> bool isWhole(const Operand<T> &x, const Shape &labelExtent) {
-  if (!x.contiguous())
-    return false;
-  for (size_t i = 0; i < x.shape.size(); ++i)
-    if (x.offsets[i] != 0 || x.shape[i] != labelExtent[x.labels[i]])
-      return false;
-  return true;
-}
 
 Shape concat(const Shape &a, const Shape &b) {
   Shape r = a;
@@ -69,6 +67,14 @@ int64_t volume(const Shape &labels, const Shape &labelExtent) {
     v *= labelExtent[l];
   return v;
 }
+
+/// The label groups of one call (Gao et al. eq. 2.2 and docs/Derivations.md
+/// D30): batch L, I (A and C), J (B and C), K (A and B), and the labels summed
+/// out of A alone and of B alone.
+struct Groups {
+  Shape L, I, J, K, sumA, sumB;
+  bool batched() const { return !L.empty() || !sumA.empty() || !sumB.empty(); }
+};
 
 /// Copies the sub-tile of `x` into (or, unpacking, from) a contiguous array whose
 /// dimensions are the labels `order`.
@@ -93,28 +99,43 @@ void permuteCopy(const Operand<T> &x, const Shape &order, const Shape &labelExte
     copyStrided(x.data + base, tileStride, packed, packedStride, ext);
 }
 
+/// The sub-tile of `x` as a (rows x cols) matrix over the label groups `rows`,
+/// `cols` without a copy, when its buffer holds it so: its labels are rows
+/// then cols (or cols then rows: transposed), it is contiguous, and in each
+/// group every dimension after the first is whole, so that the group's
+/// dimensions merge into one stride (a whole tile, or a sub-tile cut along
+/// the first label of a group, e.g. a round of a block used in place).
+template <typename T>
+std::optional<Mat<T>> directView(const Operand<T> &x, const Shape &rows, const Shape &cols,
+                                 const Shape &labelExtent) {
+  if (!x.contiguous())
+    return std::nullopt;
+  const bool plain = x.labels == concat(rows, cols);
+  if (!plain && x.labels != concat(cols, rows))
+    return std::nullopt;
+  const size_t d = x.shape.size(), outer = (plain ? rows : cols).size();
+  for (size_t i = 0; i < d; ++i)
+    if (i != 0 && i != outer && labelExtent[x.labels[i]] != x.shape[i])
+      return std::nullopt;
+  Shape stride = rowMajorStrides(x.shape);
+  T *corner = x.data;
+  for (size_t i = 0; i < d; ++i)
+    corner += x.offsets[i] * stride[i];
+  // The outer group's stride; with no outer label, one stored row of the inner.
+  const int64_t inner = volume(plain ? cols : rows, labelExtent);
+  const int64_t ld = outer > 0 ? stride[outer - 1] : std::max<int64_t>(1, inner);
+  return Mat<T>{corner, !plain, std::max<int64_t>(ld, 1)};
+}
+
 /// The operand as a (rows x cols) matrix over the label groups `rows`, `cols`,
 /// packing into `scratch` when its layout does not allow a direct view.
 template <typename T>
 Mat<T> asMatrix(const Operand<T> &x, const Shape &rows, const Shape &cols,
-                const Shape &labelExtent, std::vector<T> &scratch) {
-  int64_t nr = volume(rows, labelExtent), nc = volume(cols, labelExtent);
-  if (isWhole(x, labelExtent)) {
-    if (x.labels == concat(rows, cols))
-      return {x.data, false, nc};
-    if (x.labels == concat(cols, rows))
-      return {x.data, true, nr};
-  }
-  // A sub-tile of a matrix is a matrix with the buffer's row stride (a round
-  // of a block used in place).
-  if (x.shape.size() == 2 && rows.size() == 1 && cols.size() == 1 && x.contiguous()) {
-    T *corner = x.data + x.offsets[0] * x.shape[1] + x.offsets[1];
-    if (x.labels == concat(rows, cols))
-      return {corner, false, x.shape[1]};
-    if (x.labels == concat(cols, rows))
-      return {corner, true, x.shape[1]};
-  }
-  scratch.resize(nr * nc);
+                const Shape &labelExtent, PooledVector<T> &scratch) {
+  if (std::optional<Mat<T>> m = directView(x, rows, cols, labelExtent))
+    return *m;
+  int64_t nc = volume(cols, labelExtent);
+  scratch.resize(volume(rows, labelExtent) * nc);
   permuteCopy(x, concat(rows, cols), labelExtent, scratch.data(), true);
   return {scratch.data(), false, nc};
 }
@@ -123,15 +144,14 @@ Mat<T> asMatrix(const Operand<T> &x, const Shape &rows, const Shape &cols,
 /// labels `summed` (those of x's labels not in `keep`).
 template <typename T>
 void packSummed(const Operand<T> &x, const Shape &keep, const Shape &summed,
-                const Shape &labelExtent, std::vector<T> &out) {
+                const Shape &labelExtent, PooledVector<T> &out) {
   const int64_t n = volume(keep, labelExtent), s = volume(summed, labelExtent);
   out.resize(n);
   if (s == 1) {
     permuteCopy(x, keep, labelExtent, out.data(), true);
     return;
   }
-  static thread_local std::vector<T> full;
-  full.resize(n * s);
+  PooledVector<T> full(n * s);
   permuteCopy(x, concat(keep, summed), labelExtent, full.data(), true);
   for (int64_t i = 0; i < n; ++i) {
     T sum = 0;
@@ -141,18 +161,47 @@ void packSummed(const Operand<T> &x, const Shape &keep, const Shape &summed,
   }
 }
 
+/// Elements a call on these sub-tiles packs (all its packing buffers together).
+template <typename T>
+int64_t packedElems(const Operand<T> ops[3], const Groups &g, const Shape &labelExtent) {
+  if (g.batched()) {
+    auto summedInput = [&](const Shape &keep, const Shape &summed) {
+      const int64_t n = volume(keep, labelExtent), s = volume(summed, labelExtent);
+      return s == 1 ? n : n + n * s;
+    };
+    return summedInput(concat(concat(g.L, g.I), g.K), g.sumA) +
+           summedInput(concat(concat(g.L, g.K), g.J), g.sumB) +
+           volume(concat(concat(g.L, g.I), g.J), labelExtent);
+  }
+  int64_t n = 0;
+  const Shape *groups[3][2] = {{&g.I, &g.K}, {&g.K, &g.J}, {&g.I, &g.J}};
+  for (int x = 0; x < 3; ++x)
+    if (!directView(ops[x], *groups[x][0], *groups[x][1], labelExtent))
+      n += volume(*groups[x][0], labelExtent) * volume(*groups[x][1], labelExtent);
+  return n;
+}
+
 CBLAS_TRANSPOSE flag(bool trans) { return trans ? CblasTrans : CblasNoTrans; }
 
-/// C(M x N) += alpha * A(M x K) * B(K x N), C not transposed.
-void gemm(Mat<double> c, Mat<double> a, Mat<double> b, int64_t M, int64_t N, int64_t K,
+void blas(Mat<double> c, Mat<double> a, Mat<double> b, int64_t M, int64_t N, int64_t K,
           double alpha) {
   cblas_dgemm(CblasRowMajor, flag(a.trans), flag(b.trans), M, N, K, alpha, a.data, a.ld, b.data,
               b.ld, 1.0, c.data, c.ld);
 }
-void gemm(Mat<float> c, Mat<float> a, Mat<float> b, int64_t M, int64_t N, int64_t K,
+void blas(Mat<float> c, Mat<float> a, Mat<float> b, int64_t M, int64_t N, int64_t K,
           float alpha) {
   cblas_sgemm(CblasRowMajor, flag(a.trans), flag(b.trans), M, N, K, alpha, a.data, a.ld, b.data,
               b.ld, 1.0f, c.data, c.ld);
+}
+
+/// C(M x N) += alpha * A(M x K) * B(K x N), C not transposed, in blocks of C
+/// of at most kGemmBlock x kGemmBlock.
+template <typename T>
+void gemm(Mat<T> c, Mat<T> a, Mat<T> b, int64_t M, int64_t N, int64_t K, T alpha) {
+  for (int64_t m = 0; m < M; m += kGemmBlock)
+    for (int64_t n = 0; n < N; n += kGemmBlock)
+      blas(c.at(m, n), a.at(m, 0), b.at(0, n), std::min(kGemmBlock, M - m),
+           std::min(kGemmBlock, N - n), K, alpha);
 }
 
 /// Below this many multiply-adds a product runs as plain loops: a BLAS call
@@ -163,18 +212,17 @@ constexpr int64_t kSmallProduct = 512;
 /// Every operand is packed ([L,I,K], [L,K,J], [L,I,J]), each batch value one
 /// product, and C unpacked.
 template <typename T>
-void contractBatched(const Operand<T> ops[3], const Shape &L, const Shape &I, const Shape &J,
-                     const Shape &K, const Shape &sumA, const Shape &sumB,
-                     const Shape &labelExtent, T alpha) {
-  static thread_local std::vector<T> pa, pb, pc;
-  const Shape orderA = concat(concat(L, I), K), orderB = concat(concat(L, K), J),
-              orderC = concat(concat(L, I), J);
-  packSummed(ops[0], orderA, sumA, labelExtent, pa);
-  packSummed(ops[1], orderB, sumB, labelExtent, pb);
+void contractBatched(const Operand<T> ops[3], const Groups &g, const Shape &labelExtent,
+                     T alpha) {
+  PooledVector<T> pa, pb, pc;
+  const Shape orderA = concat(concat(g.L, g.I), g.K), orderB = concat(concat(g.L, g.K), g.J),
+              orderC = concat(concat(g.L, g.I), g.J);
+  packSummed(ops[0], orderA, g.sumA, labelExtent, pa);
+  packSummed(ops[1], orderB, g.sumB, labelExtent, pb);
   pc.resize(volume(orderC, labelExtent));
   permuteCopy(ops[2], orderC, labelExtent, pc.data(), true);
-  const int64_t nl = volume(L, labelExtent), M = volume(I, labelExtent),
-                N = volume(J, labelExtent), Kn = volume(K, labelExtent);
+  const int64_t nl = volume(g.L, labelExtent), M = volume(g.I, labelExtent),
+                N = volume(g.J, labelExtent), Kn = volume(g.K, labelExtent);
   for (int64_t l = 0; l < nl; ++l) {
     T *a = pa.data() + l * M * Kn, *b = pb.data() + l * Kn * N;
     T *c = pc.data() + l * M * N;
@@ -192,50 +240,110 @@ void contractBatched(const Operand<T> ops[3], const Shape &L, const Shape &I, co
   permuteCopy(ops[2], orderC, labelExtent, pc.data(), false);
 }
 
+/// One piece: operands packed as needed, one (blocked) product.
+template <typename T>
+void contractPiece(const Operand<T> ops[3], const Groups &g, const Shape &labelExtent, T alpha) {
+  if (g.batched())
+    return contractBatched(ops, g, labelExtent, alpha);
+  const int64_t M = volume(g.I, labelExtent), N = volume(g.J, labelExtent),
+                Kn = volume(g.K, labelExtent);
+  PooledVector<T> sa, sb, sc;
+  Mat<T> ma = asMatrix(ops[0], g.I, g.K, labelExtent, sa);
+  Mat<T> mb = asMatrix(ops[1], g.K, g.J, labelExtent, sb);
+  Mat<T> mc = asMatrix(ops[2], g.I, g.J, labelExtent, sc);
+  if (mc.trans) // C^T(J,I) += B^T(J,K) * A^T(K,I)
+    gemm(mc.t(), mb.t(), ma.t(), N, M, Kn, alpha);
+  else
+    gemm(mc, ma, mb, M, N, Kn, alpha);
+  if (mc.data == sc.data() && !sc.empty())
+    permuteCopy(ops[2], concat(g.I, g.J), labelExtent, sc.data(), false);
+}
+
+/// The contraction of the sub-tiles with at most `budget` elements packed at
+/// a time: whole when that fits, else in two pieces along the label whose
+/// halving leaves the least to pack (the longest on ties), each again so.
+template <typename T>
+void contractWithin(Operand<T> ops[3], const Groups &g, Shape &labelExtent, T alpha,
+                    int64_t budget) {
+  if (packedElems(ops, g, labelExtent) <= budget)
+    return contractPiece(ops, g, labelExtent, alpha);
+  int64_t best = -1, bestPacked = 0;
+  for (int64_t l = 0; l < static_cast<int64_t>(labelExtent.size()); ++l) {
+    const int64_t e = labelExtent[l];
+    if (e <= 1)
+      continue;
+    labelExtent[l] = e - e / 2; // the larger half
+    const int64_t packed = packedElems(ops, g, labelExtent);
+    labelExtent[l] = e;
+    if (best < 0 || packed < bestPacked ||
+        (packed == bestPacked && e > labelExtent[best]))
+      best = l, bestPacked = packed;
+  }
+  if (best < 0) // nothing left to cut
+    return contractPiece(ops, g, labelExtent, alpha);
+  const int64_t e = labelExtent[best], half = e / 2;
+  labelExtent[best] = half;
+  contractWithin(ops, g, labelExtent, alpha, budget);
+  for (int x = 0; x < 3; ++x)
+    for (size_t i = 0; i < ops[x].labels.size(); ++i)
+      if (ops[x].labels[i] == best)
+        ops[x].offsets[i] += half * ops[x].steps[i];
+  labelExtent[best] = e - half;
+  contractWithin(ops, g, labelExtent, alpha, budget);
+  for (int x = 0; x < 3; ++x)
+    for (size_t i = 0; i < ops[x].labels.size(); ++i)
+      if (ops[x].labels[i] == best)
+        ops[x].offsets[i] -= half * ops[x].steps[i];
+  labelExtent[best] = e;
+}
+
 template <typename T>
 void tileContract(const TileContractDescView &view, T *a, T *b, T *c, const int64_t *offsets) {
   T *buffers[3] = {a, b, c};
   Operand<T> ops[3];
-  for (int x : {TC_RT_OPERAND_A, TC_RT_OPERAND_B, TC_RT_OPERAND_C})
-    ops[x] = {buffers[x], view.shape(x), view.labels(x), offsets + view.offsetIndex(x),
-              view.steps(x)};
+  for (int x : {TC_RT_OPERAND_A, TC_RT_OPERAND_B, TC_RT_OPERAND_C}) {
+    Shape shape = view.shape(x);
+    const int64_t *o = offsets + view.offsetIndex(x);
+    ops[x] = {buffers[x], shape, view.labels(x), Shape(o, o + shape.size()), view.steps(x)};
+  }
   Shape labelExtent = view.labelExtents();
   const T alpha = static_cast<T>(view.alpha());
   auto has = [](const Operand<T> &x, int64_t l) {
     return std::find(x.labels.begin(), x.labels.end(), l) != x.labels.end();
   };
-  Shape L, I, J, K, sumA, sumB;
+  Groups g;
   for (int64_t l : ops[2].labels)
-    (has(ops[0], l) && has(ops[1], l) ? L : has(ops[0], l) ? I : J).push_back(l);
+    (has(ops[0], l) && has(ops[1], l) ? g.L : has(ops[0], l) ? g.I : g.J).push_back(l);
   for (int64_t l : ops[0].labels)
     if (!has(ops[2], l))
-      (has(ops[1], l) ? K : sumA).push_back(l);
+      (has(ops[1], l) ? g.K : g.sumA).push_back(l);
   for (int64_t l : ops[1].labels)
     if (!has(ops[0], l) && !has(ops[2], l))
-      sumB.push_back(l);
-  const int64_t M = volume(I, labelExtent), N = volume(J, labelExtent),
-                Kn = volume(K, labelExtent), nl = volume(L, labelExtent);
-  if (!L.empty() || !sumA.empty() || !sumB.empty()) {
-    contractBatched(ops, L, I, J, K, sumA, sumB, labelExtent, alpha);
-  } else {
-    // Packing buffers live across calls: no allocation or page faults per tile.
-    static thread_local std::vector<T> sa, sb, sc;
-    Mat<T> ma = asMatrix(ops[0], I, K, labelExtent, sa);
-    Mat<T> mb = asMatrix(ops[1], K, J, labelExtent, sb);
-    Mat<T> mc = asMatrix(ops[2], I, J, labelExtent, sc);
-    if (mc.trans) // C^T(J,I) += B^T(J,K) * A^T(K,I)
-      gemm(mc.t(), mb.t(), ma.t(), N, M, Kn, alpha);
-    else
-      gemm(mc, ma, mb, M, N, Kn, alpha);
-    if (mc.data == sc.data() && !sc.empty())
-      permuteCopy(ops[2], concat(I, J), labelExtent, sc.data(), false);
-  }
+      g.sumB.push_back(l);
+  const int64_t M = volume(g.I, labelExtent), N = volume(g.J, labelExtent),
+                Kn = volume(g.K, labelExtent), nl = volume(g.L, labelExtent);
+  contractWithin(ops, g, labelExtent, alpha, chunkElems(sizeof(T)));
   // The sums of one-input labels are additions, not counted as flops.
   counters().flops += 2.0 * nl * M * N * Kn;
   reportProgress();
 }
 
+/// One product of kGemmBlock x kGemmBlock x 256 in each type: OpenBLAS maps
+/// and touches the packing memory such products use.
+template <typename T> void warmUp() {
+  const int64_t n = kGemmBlock, k = 256;
+  std::vector<T> x(n * k, T(0)), y(k * n, T(0)), z(n * n, T(0));
+  blas(Mat<T>{z.data(), false, n}, Mat<T>{x.data(), false, k}, Mat<T>{y.data(), false, n}, n, n,
+       k, T(1));
+}
+
 } // namespace
+
+void warmUpBlas() {
+  warmUp<double>();
+  warmUp<float>();
+}
+
 } // namespace tc::rt
 
 extern "C" void tc_rt_tile_contract(const int64_t *desc, void *a, void *b, void *c,
