@@ -137,17 +137,22 @@ template <typename T>
 void reduceCyclic(DistArray &a, T *buf, const Panel &p, const char *call) {
   Group grp = groupAlong(a, p.g);
   std::vector<Selection> held = heldParts(a, p, grp);
-  Buffer<T> sum = reduceToOwners(a, grp, buf, p.shape, inBuffer(held), kReduceCyclicTag, call);
-  if (sum.size() == 0)
-    return;
-  // storage += the group's sum, through a packed copy of the own rows.
-  Selection own = packed(held[grp.me], /*fromSide=*/true);
-  Buffer<T> rows(sum.size());
-  std::string what = panelName(p) + " to reduce into";
-  transferRuns(a, true, own, rows.data(), lengths(own), what);
-  for (int64_t i = 0; i < rows.size(); ++i)
-    rows[i] += sum[i];
-  transferRuns(a, false, own, rows.data(), lengths(own), what);
+  // storage += the group's sum, piece by piece through a packed copy of the
+  // own rows of the piece.
+  const Selection own = packed(held[grp.me], /*fromSide=*/true);
+  const std::string what = panelName(p) + " to reduce into";
+  Buffer<T> rows;
+  reduceToOwners<T>(a, grp, buf, p.shape, inBuffer(held), kReduceCyclicTag, call,
+                    [&](int64_t lo, int64_t hi, T *sum) {
+                      const Selection piece = rowsOf(own, lo, hi);
+                      const int64_t n = elements(piece);
+                      if (rows.size() < n)
+                        rows.resize(n);
+                      transferRuns(a, true, piece, rows.data(), lengths(piece), what);
+                      for (int64_t i = 0; i < n; ++i)
+                        rows[i] += sum[i];
+                      transferRuns(a, false, piece, rows.data(), lengths(piece), what);
+                    });
 }
 } // namespace
 

@@ -42,6 +42,11 @@ struct Messages {
   std::vector<MPI_Request> requests;
   template <typename T> void send(const T *data, int64_t n, int rank);
   template <typename T> void receive(T *data, int64_t n, int rank);
+  /// The boxes `sel` selects of a row-major buffer of `shape` (buffer ->
+  /// packed index), sent or received in place as one packed message.
+  template <typename T>
+  void sendBoxes(const T *buf, const Shape &shape, const Selection &sel, int rank);
+  template <typename T> void receiveBoxes(T *buf, const Shape &shape, const Selection &sel, int rank);
   void wait();
 };
 
@@ -51,15 +56,10 @@ struct Request {
   virtual void finish() = 0;
 };
 
-/// A gather under way: `parts` (where each received part goes in `buf`, and
-/// where it starts in recvBuf) are unpacked by finish().
+/// A gather under way: its messages go straight from and into the buffer.
 template <typename T> struct GatherRequest : Request {
-  T *buf = nullptr;
-  Shape shape;
   Messages messages;
-  Buffer<T> sendBuf, recvBuf;
-  std::vector<std::pair<Selection, int64_t>> parts;
-  /// Completes the messages and unpacks the received parts.
+  /// Completes the messages.
   void finish() override;
 };
 
@@ -71,19 +71,31 @@ GatherRequest<T> *startGather(const DistArray &a, const Group &grp, T *buf, cons
                               const std::vector<Selection> &parts, int tag, const char *call);
 
 /// Sums `buf` (shape `shape`) among `grp` onto each part's owner: sends every
-/// other member m its part parts[m] of buf and returns this process's own part
-/// packed, summed with the others' (in the members' order).
+/// other member m its part parts[m] of buf and sums this process's own part
+/// with the others' (in the members' order). The own part's sum comes piece
+/// by piece: done(lo, hi, sum) for its rows [lo, hi) of dim 0 (packed, see
+/// rowsOf), each piece of at most a third of a chunk, so that the sum, what is
+/// received and the caller's copy of its rows share one chunk (README,
+/// "Memory"; issue 37).
 template <typename T>
-Buffer<T> reduceToOwners(const DistArray &a, const Group &grp, T *buf, const Shape &shape,
-                         const std::vector<Selection> &parts, int tag, const char *call);
+void reduceToOwners(const DistArray &a, const Group &grp, T *buf, const Shape &shape,
+                    const std::vector<Selection> &parts, int tag, const char *call,
+                    const std::function<void(int64_t, int64_t, T *)> &done);
 
 /// The same sum by the ring (see above): member me sends at step t the running
 /// sum of part (me - t - 1) mod q to member me + 1 and adds its own
 /// contribution to the part (me - t - 2) mod q it receives from me - 1; after
-/// q - 1 steps the part received is its own, summed over the group.
+/// q - 1 steps the part received is its own, summed over the group. The ring
+/// runs once per piece index over every part's piece of that index (pieces as
+/// above), done() taking the own part's.
 template <typename T>
-Buffer<T> ringReduceScatter(const DistArray &a, const Group &grp, T *buf, const Shape &shape,
-                            const std::vector<Selection> &parts, int tag, const char *call);
+void ringReduceScatter(const DistArray &a, const Group &grp, T *buf, const Shape &shape,
+                       const std::vector<Selection> &parts, int tag, const char *call,
+                       const std::function<void(int64_t, int64_t, T *)> &done);
+
+/// The rows [lo, hi) of dim 0 of a selection (in its packed order), packed
+/// anew from 0 (a scalar: itself).
+Selection rowsOf(const Selection &sel, int64_t lo, int64_t hi);
 
 } // namespace tc::rt
 

@@ -124,8 +124,11 @@ extern "C" void tc_rt_reduce_scatter_tile(void *array, void *buf, const int64_t 
   withElement(a.elem, [&](auto zero) {
     using T = decltype(zero);
     T *tile = static_cast<T *>(buf);
-    Buffer<T> sum = ringReduceScatter(a, grp, tile, shape, parts, kReduceScatterTag, call);
     const Selection &own = parts[grp.me];
-    copyBoxes(tile, shape, sum.data(), lengths(own), own, /*xToY=*/false);
+    ringReduceScatter<T>(a, grp, tile, shape, parts, kReduceScatterTag, call,
+                         [&](int64_t lo, int64_t hi, T *sum) {
+                           Selection rows = rowsOf(own, lo, hi);
+                           copyBoxes(tile, shape, sum, lengths(rows), rows, /*xToY=*/false);
+                         });
   });
 }
