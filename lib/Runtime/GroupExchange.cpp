@@ -124,7 +124,7 @@ GatherRequest<T> *startGather(const DistArray &a, const Group &grp, T *buf, cons
   req->messages = {&a, call, tag, {}};
   // Every other member's part straight into its place in buf, and the own part
   // straight out of it (MPI datatypes over the parts' boxes): no staging copy
-  // of the panel beside it (README, "Memory"; issue 37).
+  // of the panel beside it (README, "Memory").
   for (int m = 0; m < grp.size(); ++m)
     if (m != grp.me)
       req->messages.receiveBoxes(buf, shape, parts[m], grp.ranks[m]);
