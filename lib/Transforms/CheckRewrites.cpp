@@ -228,10 +228,12 @@ struct CheckRewritesPass : public tc::impl::CheckRewritesBase<CheckRewritesPass>
       EvalStatement st;
       for (unsigned i = 0; i < s.getNumArguments(); ++i)
         st.args.push_back(s.getArgAttr(i, TCDialect::getOnesAttrName()) ? "" : argName(s, i));
-      for (double c : body->constants) {
-        (void)c;
-        st.args.push_back(""); // constants inside a statement are ones too
-      }
+      // A statement's constants are the ones of its one-tensor terms, loaded
+      // as "" like its tc.ones arguments; any other would be evaluated as 1.
+      if (llvm::any_of(body->constants, [](double c) { return c != 1.0; }))
+        return s.emitOpError() << "holds a constant other than ones, which "
+                                  "tc-check-rewrites does not run as a statement";
+      st.args.resize(st.args.size() + body->constants.size(), "");
       st.body = body->f;
       st.result = resultName(s, 0);
       st.what = "@" + s.getSymName().str();

@@ -44,6 +44,27 @@ bool isOnes(Value v) {
   return f && f.getValueAsDouble() == 1.0;
 }
 
+/// The scalar of ones a copy of a tensor of `type` multiplies: block-sparse
+/// (one block, no segment ids) when the tensor is.
+RankedTensorType onesTypeFor(RankedTensorType type) {
+  Attribute blocks;
+  if (isa_and_nonnull<BlocksAttr>(type.getEncoding()))
+    blocks = BlocksAttr::fromShape(type.getContext(), BlockSparseShape{});
+  return RankedTensorType::get({}, type.getElementType(), blocks);
+}
+
+/// `value` copied: its product with the scalar `ones`, every label kept.
+ContractOp createCopy(OpBuilder &b, Location loc, Value value, Value ones) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<std::string> storage;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    storage.push_back("d" + std::to_string(d));
+  SmallVector<StringRef> labels(storage.begin(), storage.end());
+  return ContractOp::create(b, loc, type, ValueRange{value, ones}, Value(),
+                            b.getArrayAttr({b.getStrArrayAttr(labels), b.getStrArrayAttr({})}),
+                            b.getStrArrayAttr(labels), FloatAttr());
+}
+
 /// The function as ProgramPartition sees it, and the IR behind its numbers.
 struct FunctionGraph {
   ProgramGraph graph;
@@ -195,21 +216,10 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
     auto type = cast<RankedTensorType>(v.getType());
     OpBuilder b(v.getContext());
     b.setInsertionPointAfterValue(v);
-    Attribute scalarBlocks; // a block-sparse tensor multiplies a block-sparse one
-    if (isa_and_nonnull<BlocksAttr>(type.getEncoding()))
-      scalarBlocks = BlocksAttr::fromShape(v.getContext(), BlockSparseShape{});
-    auto scalar = RankedTensorType::get({}, type.getElementType(), scalarBlocks);
-    Location loc = v.getLoc();
+    RankedTensorType scalar = onesTypeFor(type);
     Value ones = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(scalar, b.getFloatAttr(type.getElementType(), 1.0)));
-    SmallVector<std::string> storage;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      storage.push_back("d" + std::to_string(d));
-    SmallVector<StringRef> labels(storage.begin(), storage.end());
-    auto copy = ContractOp::create(b, loc, type, ValueRange{v, ones}, Value(),
-                                   b.getArrayAttr({b.getStrArrayAttr(labels),
-                                                   b.getStrArrayAttr({})}),
-                                   b.getStrArrayAttr(labels), FloatAttr());
+        b, v.getLoc(), DenseElementsAttr::get(scalar, b.getFloatAttr(type.getElementType(), 1.0)));
+    ContractOp copy = createCopy(b, v.getLoc(), v, ones);
     copy->setAttr(TCDialect::getNameAttrName(), b.getStringAttr(c.name));
     for (Operation *reader : c.readers)
       reader->replaceUsesOfWith(v, copy.getResult());
@@ -434,10 +444,7 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
   void outlineCopy(OpBuilder &b, SymbolTable &symbols, func::FuncOp func, Value value,
                    StringRef name, MachineAttr planned) {
     auto type = cast<RankedTensorType>(value.getType());
-    Attribute scalarBlocks; // a block-sparse copy multiplies a block-sparse one
-    if (isa_and_nonnull<BlocksAttr>(type.getEncoding()))
-      scalarBlocks = BlocksAttr::fromShape(func.getContext(), BlockSparseShape{});
-    auto ones = RankedTensorType::get({}, type.getElementType(), scalarBlocks);
+    RankedTensorType ones = onesTypeFor(type);
     Location loc = value.getLoc();
     std::string symbol = (func.getSymName() + "_" + name + "_out").str();
     for (int n = 2; symbols.lookup(symbol); ++n)
@@ -452,16 +459,7 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
     setMachine(copy, func, planned);
     OpBuilder body(copy.getContext());
     body.setInsertionPointToStart(copy.addEntryBlock());
-    SmallVector<StringRef> labels;
-    SmallVector<std::string> storage;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      storage.push_back("d" + std::to_string(d));
-    for (const std::string &l : storage)
-      labels.push_back(l);
-    Value result = ContractOp::create(body, loc, type, copy.getArguments(), Value(),
-                                      body.getArrayAttr({body.getStrArrayAttr(labels),
-                                                         body.getStrArrayAttr({})}),
-                                      body.getStrArrayAttr(labels), FloatAttr());
+    Value result = createCopy(body, loc, copy.getArgument(0), copy.getArgument(1));
     func::ReturnOp::create(body, loc, result);
   }
 };
