@@ -104,15 +104,7 @@ def run(a, work):
     rep = json.load(open(report))
     ok = tc_run.report_bytes(rep, a.check_bytes) and ok
     if a.max_rss_over:
-        base_path, allowed = a.max_rss_over.rsplit(":", 1)
-        base = max(r["peak_rss_bytes"] for r in json.load(open(base_path))["ranks"])
-        for rank in rep["ranks"]:
-            over = rank["peak_rss_bytes"] - base
-            print(f"rank {rank['rank']}: peak RSS {rank['peak_rss_bytes'] / 1e6:.1f} MB, "
-                  f"{over / 1e6:.2f} MB over the fixed overhead (allowed {float(allowed) / 1e6:.2f} MB)")
-            if over > float(allowed):
-                print("FAIL: peak RSS above the memory cap")
-                ok = False
+        ok = tc_run.peak_rss_within(rep, a.max_rss_over) and ok
     if a.save_report:
         with open(a.save_report, "w") as f:
             json.dump(rep, f)

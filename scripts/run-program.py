@@ -3,6 +3,7 @@
 
   run-program.py PROG --tce FILE.tce --np 4 [--seed 7] [--scratch DIR]
       [--check-bytes] [--save-report FILE] [--statements] [--expect-out-of-core]
+      [--max-rss-over REPORT:BYTES]
 
 The inputs are random (seeded, f64 or f32 as declared) in one HDF5 file; the
 program runs under mpirun; every output must equal scripts/tce_numpy.py's
@@ -11,7 +12,9 @@ to the largest magnitude of the terms it sums (the program evaluated on the
 inputs' magnitudes with every sign positive). With --check-bytes every rank's measured
 compute-phase disk bytes, bytes sent (and received, where predicted) must equal
 the plan's predictions, in total and for every statement of the report. With
---statements it prints the report's statements. Prints OK; the working
+--statements it prints the report's statements. With --max-rss-over
+REPORT:BYTES every rank's peak RSS must stay within BYTES of the largest in
+REPORT (a tiny run's: the fixed overhead). Prints OK; the working
 directory is removed at the end.
 """
 import argparse, json, os, subprocess, sys
@@ -37,6 +40,8 @@ def main():
     ap.add_argument("--expect-out-of-core", action="store_true",
                     help="fail unless the plan reads or writes scratch (a memory cap's run)")
     ap.add_argument("--save-report")
+    ap.add_argument("--max-rss-over", metavar="REPORT:BYTES",
+                    help="fail if a rank's peak RSS exceeds the largest in REPORT by more than BYTES")
     a = ap.parse_args()
     sys.exit(0 if tc_run.in_work_dir("tc-program-", run, a) else 1)
 
@@ -96,6 +101,8 @@ def run(a, work):
     if a.save_report:
         json.dump(rep, open(a.save_report, "w"), indent=1)
     ok &= tc_run.report_bytes(rep, a.check_bytes)
+    if a.max_rss_over:
+        ok &= tc_run.peak_rss_within(rep, a.max_rss_over)
     if a.expect_out_of_core and rep["total"]["compute"]["predicted_disk_bytes"] <= 0:
         print("FAIL: the plan is in core (--expect-out-of-core)")
         ok = False

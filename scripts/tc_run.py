@@ -50,3 +50,22 @@ def report_bytes(rep, check, require_received=False):
             print("FAIL: measured bytes differ from the plan's prediction")
             ok = False
     return ok
+
+
+def peak_rss_within(rep, spec):
+    """`spec` is BASELINE_REPORT:BYTES: prints every rank's peak RSS above the
+    fixed overhead (the largest peak RSS in BASELINE_REPORT, a tiny run on as
+    many processes) and returns False when one exceeds BYTES (README,
+    "Memory")."""
+    import json
+    base_path, allowed = spec.rsplit(":", 1)
+    base = max(r["peak_rss_bytes"] for r in json.load(open(base_path))["ranks"])
+    ok = True
+    for rank in rep["ranks"]:
+        over = rank["peak_rss_bytes"] - base
+        print(f"rank {rank['rank']}: peak RSS {rank['peak_rss_bytes'] / 1e6:.1f} MB, "
+              f"{over / 1e6:.2f} MB over the fixed overhead (allowed {float(allowed) / 1e6:.2f} MB)")
+        if over > float(allowed):
+            print("FAIL: peak RSS above the memory cap")
+            ok = False
+    return ok

@@ -220,8 +220,10 @@ class Program:
             for coef, swaps, factors in terms:
                 spec = ",".join("".join(letters[i] for i in f[1]) for f in factors)
                 spec += "->" + "".join(letters[i] for i in idx)
+                # Intermediates may exceed the inputs (numpy's default limit
+                # would evaluate a long product as one loop nest).
                 v = (abs(coef) if magnitude else coef) * np.einsum(
-                    spec, *[env[f[0]] for f in factors], optimize=True)
+                    spec, *[env[f[0]] for f in factors], optimize=("greedy", 1e12))
                 # P(ij) t = t - t with i and j exchanged; the rightmost P acts first.
                 for i, j in reversed(swaps):
                     swapped = np.swapaxes(v, idx.index(i), idx.index(j))

@@ -59,19 +59,41 @@ struct Lru {
 
 std::vector<double> mlir::tc::stageFootprint(const BlockTaskPool &pool, const StagedSchedule &s) {
   std::vector<double> peak(s.procs, 0);
-  for (const std::vector<std::set<int>> &stage : touchedBy(pool, s)) {
-    std::vector<double> bytes(s.procs, 0);
-    std::set<int> all;
-    for (int p = 0; p < s.procs; ++p)
-      for (int brick : stage[p]) {
-        all.insert(brick);
-        if (s.brickOwner[brick] != p)
-          bytes[p] += pool.bricks[brick].bytes;
+  std::vector<std::vector<int>> tasksOf(s.stages());
+  for (size_t t = 0; t < pool.tasks.size(); ++t)
+    tasksOf[s.taskStage.empty() ? 0 : s.taskStage[t]].push_back(static_cast<int>(t));
+  auto stepOf = [&](int t) { return s.taskStep.empty() ? 0 : s.taskStep[t]; };
+  for (const std::vector<int> &tasks : tasksOf) {
+    // [K] 6.2-6.3: a brick touched by several steps is held for the whole
+    // stage (phase -1); one touched by a single step only during that step.
+    std::map<int, std::set<int>> stepsOf;
+    for (int t : tasks)
+      for (int brick : {pool.tasks[t].a, pool.tasks[t].b, pool.tasks[t].c})
+        stepsOf[brick].insert(stepOf(t));
+    auto phaseOf = [&](int brick) {
+      const std::set<int> &steps = stepsOf[brick];
+      return steps.size() > 1 ? -1 : *steps.begin();
+    };
+    std::vector<std::map<int, double>> bytes(s.procs); // process -> phase -> bytes
+    std::set<std::pair<int, int>> remote;              // (brick, process)
+    for (int t : tasks) {
+      const int p = s.taskRank[t];
+      for (int brick : {pool.tasks[t].a, pool.tasks[t].b, pool.tasks[t].c})
+        if (s.brickOwner[brick] != p && remote.insert({brick, p}).second)
+          bytes[p][phaseOf(brick)] += pool.bricks[brick].bytes;
+    }
+    for (const auto &[brick, steps] : stepsOf)
+      bytes[s.brickOwner[brick]][phaseOf(brick)] += pool.bricks[brick].bytes;
+    for (int p = 0; p < s.procs; ++p) {
+      double shared = 0, step = 0;
+      for (const auto &[phase, b] : bytes[p]) {
+        if (phase < 0)
+          shared = b;
+        else
+          step = std::max(step, b);
       }
-    for (int brick : all)
-      bytes[s.brickOwner[brick]] += pool.bricks[brick].bytes;
-    for (int p = 0; p < s.procs; ++p)
-      peak[p] = std::max(peak[p], bytes[p]);
+      peak[p] = std::max(peak[p], shared + step);
+    }
   }
   return peak;
 }

@@ -232,39 +232,51 @@ void exchangeInputs(BlockArray *arrays[3], const Touches touch[3], StageBricks &
 }
 
 /// [K] 5: partial sums of remote C bricks go once to their homes, which add
-/// them in rank order (the same sum on every run).
+/// them in rank order (the same sum on every run). They travel in pieces of
+/// one staging chunk, so a home holds one piece beside its bricks, not a copy
+/// of every partial sum it receives (the plan counts the bricks only).
 template <typename T>
 void reduceOutputs(BlockArray &c, const Touches &touch, StageBricks &bricks) {
   const int me = ctx().rank;
-  std::vector<MPI_Request> requests;
-  std::map<std::pair<int64_t, int>, std::vector<char>> parts;
+  const int64_t piece = chunkElems(sizeof(T), 1);
+  std::vector<MPI_Request> sends;
+  std::vector<std::pair<int64_t, int>> incoming; ///< (block, sender), in order
   for (const auto &[block, ranks] : touch) {
     const int home = c.home[block];
-    const int bytes = static_cast<int>(c.blockBytes(block));
+    const int64_t n = c.blockElements(block);
     for (int r : ranks) {
       if (r == home)
         continue;
       if (home == me) {
-        std::vector<char> &buf = parts[{block, r}];
-        buf.resize(bytes);
-        requests.emplace_back();
-        MPI_Irecv(buf.data(), bytes, MPI_BYTE, r, TagC, blockComm(), &requests.back());
-        counters().bytesReceived += bytes;
+        incoming.emplace_back(block, r);
+        counters().bytesReceived += n * sizeof(T);
       } else if (r == me) {
-        requests.emplace_back();
-        MPI_Isend(bricks.at(2, block), bytes, MPI_BYTE, home, TagC, blockComm(),
-                  &requests.back());
-        counters().bytesSent += bytes;
+        const T *part = reinterpret_cast<const T *>(bricks.at(2, block));
+        for (int64_t at = 0; at < n; at += piece) {
+          sends.emplace_back();
+          MPI_Isend(part + at, static_cast<int>(std::min(piece, n - at) * sizeof(T)), MPI_BYTE,
+                    home, TagC, blockComm(), &sends.back());
+        }
+        counters().bytesSent += n * sizeof(T);
       }
     }
   }
-  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
-  for (auto &[key, part] : parts) {
-    T *sum = reinterpret_cast<T *>(bricks.at(2, key.first));
-    const T *add = reinterpret_cast<const T *>(part.data());
-    for (int64_t i = 0, n = c.blockElements(key.first); i < n; ++i)
-      sum[i] += add[i];
+  // Messages from one sender arrive in the order sent (MPI's non-overtaking
+  // rule), which is this order of blocks.
+  std::vector<T> buf;
+  for (auto [block, r] : incoming) {
+    T *sum = reinterpret_cast<T *>(bricks.at(2, block));
+    const int64_t n = c.blockElements(block);
+    for (int64_t at = 0; at < n; at += piece) {
+      const int64_t len = std::min(piece, n - at);
+      buf.resize(len);
+      MPI_Recv(buf.data(), static_cast<int>(len * sizeof(T)), MPI_BYTE, r, TagC, blockComm(),
+               MPI_STATUS_IGNORE);
+      for (int64_t i = 0; i < len; ++i)
+        sum[at + i] += buf[i];
+    }
   }
+  MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
 }
 
 /// One task: C's block += A's block * B's block, through the tile

@@ -1,6 +1,7 @@
 //===- Context.cpp - process-wide state of the tc runtime -----------------===//
 #include "BufferPool.h"
 #include "Context.h"
+#include "BlockArray.h"
 #include "DistArray.h"
 #include "TC/Runtime/Runtime.h"
 
@@ -9,6 +10,8 @@
 #include <cstring>
 #include <fstream>
 #include <cstdlib>
+#include <hdf5.h>
+#include <malloc.h>
 #include <unistd.h>
 
 namespace tc::rt {
@@ -192,6 +195,15 @@ extern "C" void tc_rt_begin_statement(const char *name, int64_t result) {
   if (result < TC_RT_RESULT_OUTPUT || result > TC_RT_RESULT_MEMORY)
     failOnRoot("statement '" + std::string(name) + "': unknown result kind " +
                std::to_string(result));
+  // A statement's arrays are its own (each statement creates the arrays it
+  // reads and writes): the previous statement's go now, with what the pool,
+  // HDF5's free lists and malloc's heap keep of them, so a program's memory
+  // is its busiest statement's, not the sum of all of them.
+  releaseArrays();
+  releaseBlockArrays();
+  trimPool();
+  H5garbage_collect();
+  malloc_trim(0);
   StatementMark m;
   m.name = name;
   m.result = result;

@@ -416,17 +416,37 @@ hid_t runOutputFile(std::string &path) {
 
 void completeInMemory(int64_t dataset, tc_rt_elem elem, int64_t elements,
                       const std::string &name) {
+  if (elements == 0)
+    return;
+  hid_t space = H5Dget_space(dataset);
+  Shape dims(std::max(H5Sget_simple_extent_ndims(space), 0));
+  std::vector<hsize_t> extent(dims.size());
+  H5Sget_simple_extent_dims(space, extent.data(), nullptr);
+  std::copy(extent.begin(), extent.end(), dims.begin());
   withElement(elem, [&](auto zero) {
     using T = decltype(zero);
-    std::vector<T> whole(static_cast<size_t>(elements));
-    if (elements > 0 &&
-        H5Dread(dataset, nativeType<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, whole.data()) < 0)
-      fail("reading intermediate '" + name + "' back from memory failed");
-    allreduceOver(whole.data(), elements, MPI_COMM_WORLD);
-    if (elements > 0 &&
-        H5Dwrite(dataset, nativeType<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, whole.data()) < 0)
-      fail("keeping intermediate '" + name + "' in memory failed");
+    // A piece at a time: the piece and the sum's receive buffer take one
+    // staging chunk beside the in-memory copy the plan counts.
+    std::vector<T> piece;
+    forEachPiece(dims, chunkElems(sizeof(T), 2), [&](const Shape &start, const Shape &len) {
+      piece.resize(product(len));
+      std::vector<hsize_t> at = hs(start), count = hs(len);
+      hid_t mem = H5S_ALL, file = H5S_ALL; // a scalar's one element
+      if (!dims.empty()) {
+        H5Sselect_hyperslab(space, H5S_SELECT_SET, at.data(), nullptr, count.data(), nullptr);
+        mem = H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr);
+        file = space;
+      }
+      if (H5Dread(dataset, nativeType<T>(), mem, file, H5P_DEFAULT, piece.data()) < 0)
+        fail("reading intermediate '" + name + "' back from memory failed");
+      allreduceOver(piece.data(), static_cast<int64_t>(piece.size()), MPI_COMM_WORLD);
+      if (H5Dwrite(dataset, nativeType<T>(), mem, file, H5P_DEFAULT, piece.data()) < 0)
+        fail("keeping intermediate '" + name + "' in memory failed");
+      if (mem != H5S_ALL)
+        H5Sclose(mem);
+    });
   });
+  H5Sclose(space);
 }
 
 int64_t storedIntermediateFile(const std::string &name, std::string &where) {
@@ -450,7 +470,9 @@ hid_t createMemoryFile(const std::string &name) {
     c.storedIntermediates.erase(kept);
   }
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  H5Pset_fapl_core(fapl, 1 << 20, /*backing_store=*/0);
+  // The image grows in small steps: an intermediate costs its bytes, not a
+  // megabyte (the plan counts its bytes, SplitProgram.cpp).
+  H5Pset_fapl_core(fapl, 64 << 10, /*backing_store=*/0);
   const std::string id = "tc-memory-" + std::to_string(++created) + "-" + name;
   hid_t file = H5Fcreate(id.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl);
   H5Pclose(fapl);

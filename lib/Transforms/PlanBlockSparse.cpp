@@ -114,17 +114,66 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
       return success();
     }
     // [K] 6: stages within the aggregate memory, then each stage's tasks to
-    // processes with the bricks' homes fixed.
+    // processes with the bricks' homes fixed. The aggregate bounds a stage,
+    // not a process's share of it (the bricks it is home of plus the remote
+    // ones its tasks read): while some process's share exceeds its memory,
+    // the stages are cut again within a smaller aggregate.
     Hypergraph h = taskBrickHypergraph(pool);
-    const double aggregate = machine->memBytes * procs;
-    const DiskSchedule best = baseline ? inOrderSchedule(h, aggregate)
-                                       : diskSchedules(h, aggregate, zoltan).front();
-    if (!best.error.empty())
-      return op.emitOpError() << "no out-of-core schedule in " << procs << " x "
-                              << static_cast<long long>(machine->memBytes)
-                              << " bytes: " << best.error;
+    // A task's three bricks are in one process's memory at once.
+    double largestTask = 0;
+    for (int t = 0; t < h.numVertices(); ++t) {
+      const double bytes = memoryOf(h, {t});
+      if (bytes > machine->memBytes)
+        return op.emitOpError() << "no out-of-core schedule in " << procs << " x "
+                                << static_cast<long long>(machine->memBytes) << " bytes: task "
+                                << t << " touches " << static_cast<long long>(bytes)
+                                << " bytes of bricks, more than a process's memory";
+      largestTask = std::max(largestTask, bytes);
+    }
+    // A stage's bricks held at once (its shared ones and one step's) fit the
+    // aggregate ([K] 6.3), so once it is at most a process's memory every
+    // process's share does: the loop ends.
+    double limit = machine->memBytes * procs;
+    DiskSchedule best;
     std::vector<int> taskRank(pool.tasks.size()), taskStage(pool.tasks.size()),
         taskStep(pool.tasks.size());
+    std::vector<double> footprint;
+    for (;;) {
+      best = baseline ? inOrderSchedule(h, limit) : diskSchedules(h, limit, zoltan).front();
+      if (!best.error.empty())
+        return op.emitOpError() << "no out-of-core schedule in " << procs << " x "
+                                << static_cast<long long>(machine->memBytes)
+                                << " bytes: " << best.error;
+      for (size_t s = 0; s < best.stages.size(); ++s) {
+        std::vector<int> tasks;
+        for (size_t step = 0; step < best.stages[s].steps.size(); ++step)
+          for (int t : best.stages[s].steps[step]) {
+            tasks.push_back(t);
+            taskStage[t] = static_cast<int>(s);
+            taskStep[t] = static_cast<int>(step);
+          }
+        std::vector<int> brickOf;
+        BlockTaskPool stage = subPool(pool, tasks, brickOf);
+        std::vector<int> homes;
+        for (int j : brickOf)
+          homes.push_back(whole.brickOwner[j]);
+        BrickAssignment a = assign(stage, homes);
+        if (!a.error.empty())
+          return op.emitOpError() << a.error;
+        for (size_t i = 0; i < tasks.size(); ++i)
+          taskRank[tasks[i]] = a.taskRank[i];
+      }
+      footprint = stageFootprint(pool, {taskRank, taskStage, whole.brickOwner, procs, taskStep});
+      const double worst = busiest(footprint);
+      if (worst <= machine->memBytes)
+        break;
+      if (limit <= largestTask)
+        return op.emitOpError() << "no out-of-core schedule in " << procs << " x "
+                                << static_cast<long long>(machine->memBytes)
+                                << " bytes: a process holds " << static_cast<long long>(worst)
+                                << " bytes of one stage's bricks";
+      limit = std::max(largestTask, limit * std::min(0.9, machine->memBytes / worst));
+    }
     std::vector<double> io(procs, 0);
     std::vector<char> cWritten(pool.bricks.size(), 0);
     const bool accumulates = static_cast<bool>(op.getInit());
@@ -133,32 +182,21 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
     const bool made[2] = {lowering::isOnes(func, op.getLhs()), lowering::isOnes(func, op.getRhs())};
     for (size_t s = 0; s < best.stages.size(); ++s) {
       std::vector<int> tasks;
-      for (size_t step = 0; step < best.stages[s].steps.size(); ++step)
-        for (int t : best.stages[s].steps[step]) {
-          tasks.push_back(t);
-          taskStage[t] = static_cast<int>(s);
-          taskStep[t] = static_cast<int>(step);
-        }
+      for (const std::vector<int> &step : best.stages[s].steps)
+        tasks.insert(tasks.end(), step.begin(), step.end());
       std::vector<int> brickOf;
       BlockTaskPool stage = subPool(pool, tasks, brickOf);
-      std::vector<int> homes;
-      for (int j : brickOf)
-        homes.push_back(whole.brickOwner[j]);
-      BrickAssignment a = assign(stage, homes);
-      if (!a.error.empty())
-        return op.emitOpError() << a.error;
-      for (size_t i = 0; i < tasks.size(); ++i)
-        taskRank[tasks[i]] = a.taskRank[i];
       // Each brick of the stage moves once between its home's disk and
       // memory ([K] 6.1): A and B bricks are read; C bricks are written, and
       // read first when an earlier stage wrote them or they accumulate into
       // an input (what the runtime reads and writes, docs/BlockSparse.md).
       for (size_t j = 0; j < stage.bricks.size(); ++j) {
+        const int home = whole.brickOwner[brickOf[j]];
         const bool isC = stage.bricks[j].tensor == Brick::C;
         if (!isC && made[stage.bricks[j].tensor])
           continue;
         const bool readBack = isC && (cWritten[brickOf[j]] || accumulates);
-        io[homes[j]] += stage.bricks[j].bytes * (isC ? (readBack ? 2 : 1) : 1);
+        io[home] += stage.bricks[j].bytes * (isC ? (readBack ? 2 : 1) : 1);
         if (isC)
           cWritten[brickOf[j]] = 1;
       }
@@ -166,7 +204,7 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
     // [K] 6: the memory each process's busiest stage leaves caches remote
     // bricks for later stages (LRU); the traffic is net of its hits.
     StagedSchedule staged{taskRank, taskStage, whole.brickOwner, procs};
-    std::vector<double> cache = stageFootprint(pool, staged);
+    std::vector<double> cache = footprint;
     for (double &c : cache)
       c = cacheBytes >= 0 ? cacheBytes : std::max(0.0, machine->memBytes - c);
     CachedTraffic traffic = cachedTraffic(pool, staged, cache);

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 using namespace mlir::tc;
 
 namespace {
@@ -72,6 +74,22 @@ TEST(BrickCache, FootprintCountsHomeAndRemoteBricksOfTheBusiestStage) {
   // Process 0 is home of each stage's three bricks; process 1 holds them as
   // remote bricks (two inputs, one partial sum).
   EXPECT_EQ(stageFootprint(pool, s), (std::vector<double>{24, 24}));
+}
+
+TEST(BrickCache, FootprintOfATwoLevelStageIsItsSharedBricksAndItsBusiestStep) {
+  BlockTaskPool pool = tinyMatmul();
+  StagedSchedule s = allRemote(pool);
+  s.taskStage.assign(pool.tasks.size(), 0);
+  // Two read-once steps, one per k: each C brick is read by both (shared,
+  // held for the stage), each A and B brick by one (held for its step).
+  std::map<int, int> seen; // C brick -> its tasks so far
+  for (const BlockTask &t : pool.tasks)
+    s.taskStep.push_back(seen[t.c]++);
+  // 4 C bricks, and a step's 2 A and 2 B bricks, 8 bytes each; without the
+  // steps all 12.
+  EXPECT_EQ(stageFootprint(pool, s), (std::vector<double>{64, 64}));
+  s.taskStep.clear();
+  EXPECT_EQ(stageFootprint(pool, s), (std::vector<double>{96, 96}));
 }
 
 } // namespace

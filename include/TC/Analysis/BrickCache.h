@@ -22,12 +22,17 @@ namespace mlir::tc {
 struct StagedSchedule {
   std::vector<int> taskRank, taskStage, brickOwner;
   int procs = 1;
+  /// Each task's read-once step within its stage ([K] 6.2-6.3; empty: one
+  /// step per stage).
+  std::vector<int> taskStep = {};
   int stages() const;
 };
 
 /// Per process, the bytes resident at its busiest stage: the bricks it is home
 /// of that the stage touches, the remote bricks its tasks read and the partial
-/// sums of remote C bricks they write.
+/// sums of remote C bricks they write; of a two-level stage, those its steps
+/// share plus those of its busiest step (the runtime frees a step's own bricks
+/// when the step ends).
 std::vector<double> stageFootprint(const BlockTaskPool &pool, const StagedSchedule &s);
 
 struct CacheHit {
