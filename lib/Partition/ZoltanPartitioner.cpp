@@ -1,5 +1,6 @@
 //===- ZoltanPartitioner.cpp - Zoltan's PHG behind tc's partitioner -------===//
 #include "TC/Partition/ZoltanPartitioner.h"
+#include "TC/Analysis/Partitioners.h"
 
 #include <mpi.h>
 #include <zoltan.h>
@@ -189,4 +190,8 @@ std::vector<int> ZoltanPartitioner::partition(const Hypergraph &h,
   Zoltan_LB_Free_Part(&exportGids, &exportLids, &exportProcs, &exportParts);
   Zoltan_Destroy(&z);
   return part;
+}
+
+void mlir::tc::registerZoltanPartitioner() {
+  registerHypergraphPartitioner("zoltan", [] { return std::make_unique<ZoltanPartitioner>(); });
 }

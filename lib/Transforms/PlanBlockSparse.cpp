@@ -13,8 +13,8 @@
 #include "TC/Analysis/BrickAssignment.h"
 #include "TC/Analysis/BrickCache.h"
 #include "TC/Analysis/DiskSchedule.h"
+#include "TC/Analysis/Partitioners.h"
 #include "TC/Dialect/TCDialect.h"
-#include "TC/Partition/ZoltanPartitioner.h"
 #include "TC/Transforms/Passes.h"
 
 #include <algorithm>
@@ -85,10 +85,19 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
       return op.emitOpError() << "tc-plan-block-sparse: assignment '" << assignment
                               << "' is neither 'hypergraph' nor 'next-task'";
     const bool baseline = assignment == "next-task";
-    ZoltanPartitioner zoltan;
+    std::unique_ptr<HypergraphPartitioner> owned =
+        createHypergraphPartitioner(partitioner);
+    if (!owned) {
+      std::string known;
+      for (const std::string &name : hypergraphPartitionerNames())
+        known += (known.empty() ? "'" : ", '") + name + "'";
+      return op.emitOpError() << "tc-plan-block-sparse: no hypergraph partitioner '"
+                              << partitioner << "' (this tool has " << known << ")";
+    }
+    HypergraphPartitioner &chosenPartitioner = *owned;
     auto assign = [&](const BlockTaskPool &tasks, const std::vector<int> &owners) {
       return baseline ? nextTaskAssignment(tasks, procs, owners)
-                      : assignBricks(tasks, procs, owners, zoltan, imbalance);
+                      : assignBricks(tasks, procs, owners, chosenPartitioner, imbalance);
     };
     // [K] 5: tasks and bricks together; the bricks' places are their homes.
     BrickAssignment whole = assign(pool, {});
@@ -139,7 +148,7 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
         taskStep(pool.tasks.size());
     std::vector<double> footprint;
     for (;;) {
-      best = baseline ? inOrderSchedule(h, limit) : diskSchedules(h, limit, zoltan).front();
+      best = baseline ? inOrderSchedule(h, limit) : diskSchedules(h, limit, chosenPartitioner).front();
       if (!best.error.empty())
         return op.emitOpError() << "no out-of-core schedule in " << procs << " x "
                                 << static_cast<long long>(machine->memBytes)

@@ -62,6 +62,7 @@ void addPlanPasses(OpPassManager &pm, const Options &options) {
   PlanBlockSparseOptions blockSparse;
   blockSparse.imbalance = options.imbalance;
   blockSparse.assignment = options.assignment;
+  blockSparse.partitioner = options.partitioner;
   blockSparse.cacheBytes = options.cacheBytes;
   pm.addPass(createPlanBlockSparse(blockSparse));
   FuseDistributeOptions fusion;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "TC/Conversion/Passes.h"
 #include "TC/Dialect/TCDialect.h"
+#include "TC/Partition/ZoltanPartitioner.h"
 #include "TC/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -22,6 +23,9 @@ int main(int argc, char **argv) {
   registry.insert<mlir::tc::TCDialect>();
   mlir::tc::registerTCPasses();
   mlir::tc::registerTCConversionPasses();
+  // tc's planning tool links MPI for Zoltan; the mlir-opt plugin does not and
+  // partitions with the builtin one.
+  mlir::tc::registerZoltanPartitioner();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tc optimizer driver\n", registry));
 }

@@ -30,6 +30,10 @@ private:
   std::string lastError;
 };
 
+/// Registers Zoltan's PHG as hypergraph partitioner "zoltan", the default from
+/// then on (include/TC/Analysis/Partitioners.h); for tools that link MPI.
+void registerZoltanPartitioner();
+
 } // namespace mlir::tc
 
 #endif // TC_PARTITION_ZOLTANPARTITIONER_H

@@ -132,6 +132,9 @@ defvar BlockSparseOptions = [
   Option<"cacheBytes", "cache-bytes", "double", /*default=*/"-1",
          "Bytes per process for the out-of-core cache of remote bricks (default "
          "-1: the memory each process's busiest stage leaves)">,
+  Option<"partitioner", "partitioner", "std::string", /*default=*/"\"default\"",
+         "Hypergraph partitioner: 'builtin' (no MPI), one a tool registered "
+         "('zoltan' in tc-opt and tcc), or 'default' (the last registered)">,
 ];
 
 def PlanBlockSparse : Pass<"tc-plan-block-sparse", "::mlir::ModuleOp"> {
@@ -145,18 +148,22 @@ def PlanBlockSparse : Pass<"tc-plan-block-sparse", "::mlir::ModuleOp"> {
 
     - In memory (Krishnamoorthy et al. section 5), when every process's bricks
       (those it owns and the remote ones its tasks touch) fit in `mem`: tasks
-      and bricks co-assigned by Zoltan's PHG under the connectivity-1 metric
-      with a flop balance (`imbalance`).
+      and bricks co-assigned by a hypergraph partitioner (`partitioner`:
+      Zoltan's PHG where the tool registered it, else the builtin one) under
+      the connectivity-1 metric with a flop balance (`imbalance`).
     - Out of core (section 6) otherwise: bricks get their disk homes from that
       assignment; stages whose bricks fit in the aggregate memory (procs x mem)
       come from the one-level and the two-level (read-once) partitionings,
       the one with less I/O kept; within each stage the tasks are assigned to
-      processes with the bricks' homes fixed.
+      processes with the bricks' homes fixed. Where a process's share of a
+      stage (its homes' bricks and the remote ones its tasks read) exceeds
+      `mem`, the stages are formed again within a smaller aggregate
+      (docs/Derivations.md D33).
 
     `io_bytes` is the schedule's disk volume and `comm_bytes` the bytes the
     busiest process receives (each remote brick once per stage, each partial
-    sum of a remote C block once). A task whose own bricks exceed the
-    aggregate memory is an error naming it.
+    sum of a remote C block once). A task whose own bricks exceed a
+    process's memory is an error naming it.
 
     Out of core, each process keeps the remote bricks it received in an LRU
     cache of `cache-bytes` (by default the memory its busiest stage leaves,

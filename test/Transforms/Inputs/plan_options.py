@@ -60,12 +60,14 @@ VALUES = {
     "imbalance": "0.6",
     "assignment": "next-task",
     "cache-bytes": "1000000",
+    "partitioner": "builtin",
     "tolerance": "0.05",
     "check-rewrites": "true",
 }
 # Options of block-sparse contractions are tried on one (plan-options.mlir has
 # none).
-INPUTS = {o: "plan-options-blocks.mlir" for o in ["imbalance", "assignment", "cache-bytes"]}
+INPUTS = {o: "plan-options-blocks.mlir" for o in ["imbalance", "assignment", "cache-bytes",
+                                                      "partitioner"]}
 INPUTS["tolerance"] = "plan-options-product.mlir"
 # tcc's spelling of tc-plan's report files.
 TCC_NAMES = {"report": "plan-report", "table": "plan-table"}

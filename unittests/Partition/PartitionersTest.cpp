@@ -1,6 +1,12 @@
-//===- ZoltanPartitionerTest.cpp - Zoltan's PHG on task-brick hypergraphs -===//
+//===- PartitionersTest.cpp - hypergraph partitioners on task-brick hypergraphs ===//
+//
+// The same properties of every partitioner the planner can use: Zoltan's PHG
+// and the builtin one (no MPI).
+//
+//===----------------------------------------------------------------------===//
 #include "TC/Analysis/BrickAssignment.h"
 #include "TC/Analysis/DiskSchedule.h"
+#include "TC/Analysis/Partitioners.h"
 #include "TC/Partition/ZoltanPartitioner.h"
 
 #include <gtest/gtest.h>
@@ -45,15 +51,24 @@ void expectValid(const Hypergraph &h, const DiskSchedule &s, double mem) {
   EXPECT_EQ(std::vector<int>(seen.begin(), seen.end()), all);
 }
 
-TEST(ZoltanPartitioner, BalancesFlopsAndRespectsFixedVertices) {
+class Partitioners : public ::testing::TestWithParam<std::string> {
+protected:
+  void SetUp() override {
+    registerZoltanPartitioner();
+    partitioner = createHypergraphPartitioner(GetParam());
+    ASSERT_TRUE(partitioner);
+  }
+  std::unique_ptr<HypergraphPartitioner> partitioner;
+};
+
+TEST_P(Partitioners, BalancesFlopsAndRespectsFixedVertices) {
   BlockTaskPool pool = fourIndexPool();
   Hypergraph h = taskBrickHypergraph(pool);
-  ZoltanPartitioner zoltan;
   PartitionRequest r;
   r.parts = 4;
   r.imbalance = 0.2;
-  std::vector<int> part = zoltan.partition(h, r);
-  ASSERT_EQ(part.size(), pool.tasks.size()) << zoltan.error();
+  std::vector<int> part = partitioner->partition(h, r);
+  ASSERT_EQ(part.size(), pool.tasks.size()) << partitioner->error();
   PartitionMetrics m = measurePartition(h, part, 4);
   // Within the tolerance, give or take one task (tasks are indivisible).
   double largest = 0;
@@ -63,23 +78,22 @@ TEST(ZoltanPartitioner, BalancesFlopsAndRespectsFixedVertices) {
   for (double w : m.weight)
     EXPECT_LE(w, avg * 1.2 + largest);
   // Deterministic: the same answer again.
-  EXPECT_EQ(zoltan.partition(h, r), part);
+  EXPECT_EQ(partitioner->partition(h, r), part);
   // Fixed vertices stay where they are put.
   r.fixed.assign(h.numVertices(), -1);
   r.fixed[0] = 3;
   r.fixed[1] = 2;
-  std::vector<int> fixedPart = zoltan.partition(h, r);
+  std::vector<int> fixedPart = partitioner->partition(h, r);
   ASSERT_EQ(fixedPart.size(), part.size());
   EXPECT_EQ(fixedPart[0], 3);
   EXPECT_EQ(fixedPart[1], 2);
 }
 
-TEST(ZoltanPartitioner, ConnectivityBeatsRoundRobin) {
+TEST_P(Partitioners, ConnectivityBeatsRoundRobin) {
   Hypergraph h = taskBrickHypergraph(fourIndexPool());
-  ZoltanPartitioner zoltan;
   PartitionRequest r;
   r.parts = 4;
-  std::vector<int> part = zoltan.partition(h, r);
+  std::vector<int> part = partitioner->partition(h, r);
   std::vector<int> roundRobin(h.numVertices());
   for (int v = 0; v < h.numVertices(); ++v)
     roundRobin[v] = v % 4;
@@ -87,16 +101,15 @@ TEST(ZoltanPartitioner, ConnectivityBeatsRoundRobin) {
             measurePartition(h, roundRobin, 4).connectivityMinusOne);
 }
 
-TEST(ZoltanPartitioner, OutOfCoreSchedulesFitAndCoverEveryTask) {
+TEST_P(Partitioners, OutOfCoreSchedulesFitAndCoverEveryTask) {
   BlockTaskPool pool = fourIndexPool();
   Hypergraph h = taskBrickHypergraph(pool);
-  ZoltanPartitioner zoltan;
   // A fifth of the bricks, or 1.5 times the largest task's if more.
   double largestTask = 0;
   for (int v = 0; v < h.numVertices(); ++v)
     largestTask = std::max(largestTask, memoryOf(h, {v}));
   const double mem = std::max(pool.totalBytes() / 5, 1.5 * largestTask);
-  std::vector<DiskSchedule> both = diskSchedules(h, mem, zoltan);
+  std::vector<DiskSchedule> both = diskSchedules(h, mem, *partitioner);
   ASSERT_EQ(both.size(), 2u);
   for (const DiskSchedule &s : both) {
     expectValid(h, s, mem);
@@ -109,7 +122,7 @@ TEST(ZoltanPartitioner, OutOfCoreSchedulesFitAndCoverEveryTask) {
   EXPECT_LE(both[0].io(h), both[1].io(h));
 }
 
-TEST(ZoltanPartitioner, InMemoryAssignmentBeatsALocalityObliviousOne) {
+TEST_P(Partitioners, InMemoryAssignmentBeatsALocalityObliviousOne) {
   // [K] 5: bricks owned round-robin (fixed), tasks free. Against tasks dealt
   // round-robin (locality-oblivious, as [K]'s Random and NextTask are), the
   // partitioned assignment moves fewer bytes within the flop balance, and its
@@ -119,8 +132,7 @@ TEST(ZoltanPartitioner, InMemoryAssignmentBeatsALocalityObliviousOne) {
   std::vector<int> owners(pool.bricks.size());
   for (size_t j = 0; j < owners.size(); ++j)
     owners[j] = static_cast<int>(j % procs);
-  ZoltanPartitioner zoltan;
-  BrickAssignment ours = assignBricks(pool, procs, owners, zoltan, 0.2);
+  BrickAssignment ours = assignBricks(pool, procs, owners, *partitioner, 0.2);
   ASSERT_EQ(ours.error, "");
   EXPECT_EQ(ours.brickOwner, owners);
   double received = 0, sent = 0;
@@ -141,6 +153,18 @@ TEST(ZoltanPartitioner, InMemoryAssignmentBeatsALocalityObliviousOne) {
     dealt.taskRank.push_back(static_cast<int>(t % procs));
   measureAssignment(pool, procs, dealt);
   EXPECT_LT(ours.connectivityMinusOne, dealt.connectivityMinusOne);
+}
+
+INSTANTIATE_TEST_SUITE_P(ZoltanAndBuiltin, Partitioners, ::testing::Values("zoltan", "builtin"),
+                         [](const auto &info) { return info.param; });
+
+TEST(Partitioners, RegistryNamesBuiltinFirstAndRefusesUnknownNames) {
+  registerZoltanPartitioner();
+  std::vector<std::string> names = hypergraphPartitionerNames();
+  ASSERT_GE(names.size(), 2u);
+  EXPECT_EQ(names.front(), "builtin");
+  EXPECT_EQ(createHypergraphPartitioner("metis"), nullptr);
+  EXPECT_NE(createHypergraphPartitioner("default"), nullptr);
 }
 
 } // namespace
