@@ -1,10 +1,13 @@
 //===- TCEParser.cpp - the tensor-expression language, parsed -------------===//
 //
-// parseTCE (docs/TCELanguage.md): a lexer, a recursive-descent parser that
-// checks every name as it reads it, and the expansion of antisymmetrizers
-// P(ij) into plain terms. The first error stops the parse.
+// parseTCE (docs/TCELanguage.md): a recursive-descent parser over the lexer's
+// tokens (TCELexer.cpp) that checks every name as it reads it and expands
+// each term's antisymmetrizers (TCEAntisymmetrizers.cpp). The first error
+// stops the parse.
 //
 //===----------------------------------------------------------------------===//
+#include "TCEAntisymmetrizers.h"
+#include "TCELexer.h"
 #include "TC/Frontend/TCEProgram.h"
 
 #include <algorithm>
@@ -15,241 +18,7 @@
 
 namespace mlir::tc::tce {
 
-const Index *Program::findIndex(std::string_view indexName) const {
-  for (const Index &index : indices)
-    if (index.name == indexName)
-      return &index;
-  return nullptr;
-}
-
-const Tensor *Program::findTensor(std::string_view tensorName) const {
-  for (const Tensor &tensor : tensors)
-    if (tensor.name == tensorName)
-      return &tensor;
-  return nullptr;
-}
-
-const IndexRange *Program::findRange(std::string_view rangeName) const {
-  for (const IndexRange &range : ranges)
-    if (range.name == rangeName)
-      return &range;
-  return nullptr;
-}
-
-std::vector<std::vector<int64_t>> Program::segments(const Tensor &t) const {
-  std::vector<std::vector<int64_t>> result;
-  for (const std::string &indexName : t.indices) {
-    const Index *index = findIndex(indexName);
-    const IndexRange *range = index ? findRange(index->range) : nullptr;
-    result.push_back(range ? range->segments : std::vector<int64_t>{});
-  }
-  return result;
-}
-
-std::vector<int64_t> Program::extents(const Tensor &t) const {
-  std::vector<int64_t> result;
-  result.reserve(t.indices.size());
-  for (const std::string &indexName : t.indices) {
-    const Index *index = findIndex(indexName);
-    result.push_back(index ? index->extent : 0);
-  }
-  return result;
-}
-
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Lexer
-//===----------------------------------------------------------------------===//
-
-enum class TokenKind {
-  Identifier,
-  Number,
-  Semicolon,
-  Comma,
-  Colon,
-  LBracket,
-  RBracket,
-  LParen,
-  RParen,
-  Equal,
-  PlusEqual,
-  Plus,
-  Minus,
-  Star,
-  End,
-  Error, ///< a bad character or malformed number; `message` says which
-};
-
-struct Token {
-  TokenKind kind = TokenKind::End;
-  std::string_view text;
-  SourceLoc loc;
-  double number = 0;   ///< Number only
-  std::string message; ///< Error only
-};
-
-bool isLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isWordChar(char c) { return isLetter(c) || isDigit(c); }
-
-/// Turns the whole text into tokens up front, ending with End or, at the first
-/// bad character or number, with Error: the parser reports that error only
-/// when it gets there, so errors still come in text order.
-class Lexer {
-public:
-  explicit Lexer(std::string_view source) : text(source) {}
-
-  std::vector<Token> lexAll() {
-    std::vector<Token> tokens;
-    while (true) {
-      tokens.push_back(lexToken());
-      TokenKind kind = tokens.back().kind;
-      if (kind == TokenKind::End || kind == TokenKind::Error)
-        return tokens;
-    }
-  }
-
-private:
-  std::string_view text;
-  size_t position = 0;
-  SourceLoc loc{1, 1};
-
-  char peekChar(size_t ahead = 0) const {
-    return position + ahead < text.size() ? text[position + ahead] : '\0';
-  }
-
-  void advance() {
-    if (text[position] == '\n') {
-      ++loc.line;
-      loc.column = 1;
-    } else {
-      ++loc.column; // a tab is one column too
-    }
-    ++position;
-  }
-
-  void skipSpaceAndComments() {
-    while (position < text.size()) {
-      char c = peekChar();
-      if (c == '#' || (c == '/' && peekChar(1) == '/')) {
-        while (position < text.size() && peekChar() != '\n')
-          advance();
-      } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
-        advance();
-      } else {
-        return;
-      }
-    }
-  }
-
-  Token makeToken(TokenKind kind, size_t begin, SourceLoc start) const {
-    Token token;
-    token.kind = kind;
-    token.text = text.substr(begin, position - begin);
-    token.loc = start;
-    return token;
-  }
-
-  Token makeError(SourceLoc start, std::string message) const {
-    Token token;
-    token.kind = TokenKind::Error;
-    token.loc = start;
-    token.message = std::move(message);
-    return token;
-  }
-
-  Token lexToken() {
-    skipSpaceAndComments();
-    size_t begin = position;
-    SourceLoc start = loc;
-    if (position == text.size())
-      return makeToken(TokenKind::End, begin, start);
-    char c = peekChar();
-    if (isLetter(c)) {
-      while (isWordChar(peekChar()))
-        advance();
-      return makeToken(TokenKind::Identifier, begin, start);
-    }
-    if (isDigit(c) || (c == '.' && isDigit(peekChar(1))))
-      return lexNumber();
-    auto punctuation = [&](TokenKind kind, size_t length) {
-      for (size_t i = 0; i < length; ++i)
-        advance();
-      return makeToken(kind, begin, start);
-    };
-    switch (c) {
-    case ';':
-      return punctuation(TokenKind::Semicolon, 1);
-    case ',':
-      return punctuation(TokenKind::Comma, 1);
-    case ':':
-      return punctuation(TokenKind::Colon, 1);
-    case '[':
-      return punctuation(TokenKind::LBracket, 1);
-    case ']':
-      return punctuation(TokenKind::RBracket, 1);
-    case '(':
-      return punctuation(TokenKind::LParen, 1);
-    case ')':
-      return punctuation(TokenKind::RParen, 1);
-    case '=':
-      return punctuation(TokenKind::Equal, 1);
-    case '+':
-      return peekChar(1) == '=' ? punctuation(TokenKind::PlusEqual, 2)
-                                : punctuation(TokenKind::Plus, 1);
-    case '-':
-      return punctuation(TokenKind::Minus, 1);
-    case '*':
-      return punctuation(TokenKind::Star, 1);
-    default:
-      break;
-    }
-    // Bytes outside printable ASCII (UTF-8, control characters) are shown by value.
-    unsigned char byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte < 0x7f)
-      return makeError(start, std::string("unexpected character '") + c + "'");
-    static const char hex[] = "0123456789abcdef";
-    return makeError(start, std::string("unexpected byte 0x") + hex[byte >> 4] + hex[byte & 15]);
-  }
-
-  /// Integers, decimals (0.5, .5, 2.) and exponents (1e-3, 2.5E+2).
-  Token lexNumber() {
-    size_t begin = position;
-    SourceLoc start = loc;
-    while (isDigit(peekChar()))
-      advance();
-    if (peekChar() == '.') {
-      advance();
-      while (isDigit(peekChar()))
-        advance();
-    }
-    char e = peekChar();
-    if ((e == 'e' || e == 'E') &&
-        (isDigit(peekChar(1)) ||
-         ((peekChar(1) == '+' || peekChar(1) == '-') && isDigit(peekChar(2))))) {
-      advance();
-      if (!isDigit(peekChar()))
-        advance();
-      while (isDigit(peekChar()))
-        advance();
-    }
-    // `2x`, `1.5.3` or `1e` would otherwise lex as two tokens and read as a product.
-    if (isWordChar(peekChar()) || peekChar() == '.') {
-      while (isWordChar(peekChar()) || peekChar() == '.')
-        advance();
-      return makeError(start, "malformed number '" +
-                                  std::string(text.substr(begin, position - begin)) + "'");
-    }
-    Token token = makeToken(TokenKind::Number, begin, start);
-    const char *first = text.data() + begin;
-    const char *last = text.data() + position;
-    auto [end, status] = std::from_chars(first, last, token.number);
-    if (status != std::errc() || end != last || !std::isfinite(token.number))
-      return makeError(start, "the number '" + std::string(token.text) + "' is out of range");
-    return token;
-  }
-};
 
 //===----------------------------------------------------------------------===//
 // Parser
@@ -290,7 +59,7 @@ bool contains(const std::vector<IndexUse> &uses, std::string_view name) {
 
 class Parser {
 public:
-  explicit Parser(std::string_view text) : tokens(Lexer(text).lexAll()) { collectAssignedNames(); }
+  explicit Parser(std::string_view text) : tokens(lexTCE(text)) { collectAssignedNames(); }
 
   bool parse(Program &result, Diagnostic &error) {
     if (!parseItems()) {
@@ -826,7 +595,7 @@ private:
     }
     if (!checkTerm(context, state))
       return false;
-    expandAntisymmetrizers(state, terms);
+    expandAntisymmetrizers(state.term, state.exchanges, terms);
     return true;
   }
 
@@ -985,34 +754,6 @@ private:
         return fail(use.loc, "index " + quoted(use.name) +
                                  " is not in the target and must be listed in sum[...]");
     return true;
-  }
-
-  /// Copy k of the term applies the exchanges whose bits are set in k (bit m:
-  /// the m-th P written), so the original comes first and P(ij) P(ab) gives
-  /// t, -t(i<->j), -t(a<->b), +t(both). The rightmost P acts first, as in
-  /// P(ij) (P(jk) t), which matters only when two P's share an index.
-  static void expandAntisymmetrizers(const TermState &state, std::vector<Term> &terms) {
-    size_t count = state.exchanges.size();
-    for (size_t copy = 0; copy < (size_t(1) << count); ++copy) {
-      Term term = state.term;
-      bool negate = false;
-      for (size_t m = count; m-- > 0;) {
-        if (!((copy >> m) & 1))
-          continue;
-        negate = !negate;
-        const auto &[first, second] = state.exchanges[m];
-        for (Factor &factor : term.factors)
-          for (std::string &index : factor.indices) {
-            if (index == first)
-              index = second;
-            else if (index == second)
-              index = first;
-          }
-      }
-      if (negate)
-        term.coefficient = -term.coefficient;
-      terms.push_back(std::move(term));
-    }
   }
 };
 

@@ -1,0 +1,47 @@
+//===- TCEProgram.cpp - a parsed tensor-expression program ----------------===//
+#include "TC/Frontend/TCEProgram.h"
+
+namespace mlir::tc::tce {
+
+const Index *Program::findIndex(std::string_view indexName) const {
+  for (const Index &index : indices)
+    if (index.name == indexName)
+      return &index;
+  return nullptr;
+}
+
+const Tensor *Program::findTensor(std::string_view tensorName) const {
+  for (const Tensor &tensor : tensors)
+    if (tensor.name == tensorName)
+      return &tensor;
+  return nullptr;
+}
+
+const IndexRange *Program::findRange(std::string_view rangeName) const {
+  for (const IndexRange &range : ranges)
+    if (range.name == rangeName)
+      return &range;
+  return nullptr;
+}
+
+std::vector<std::vector<int64_t>> Program::segments(const Tensor &t) const {
+  std::vector<std::vector<int64_t>> result;
+  for (const std::string &indexName : t.indices) {
+    const Index *index = findIndex(indexName);
+    const IndexRange *range = index ? findRange(index->range) : nullptr;
+    result.push_back(range ? range->segments : std::vector<int64_t>{});
+  }
+  return result;
+}
+
+std::vector<int64_t> Program::extents(const Tensor &t) const {
+  std::vector<int64_t> result;
+  result.reserve(t.indices.size());
+  for (const std::string &indexName : t.indices) {
+    const Index *index = findIndex(indexName);
+    result.push_back(index ? index->extent : 0);
+  }
+  return result;
+}
+
+} // namespace mlir::tc::tce
