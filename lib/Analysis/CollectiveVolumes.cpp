@@ -1,5 +1,6 @@
 //===- CollectiveVolumes.cpp - what tc's collectives move, rank by rank ---===//
 #include "TC/Analysis/CollectiveVolumes.h"
+#include "TC/Layout/Ownership.h"
 
 #include <algorithm>
 
@@ -7,16 +8,13 @@ namespace mlir::tc {
 
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-/// Rows of rank q's slab.
+/// Rows of rank q's slab (a ceil-sized block of the rows).
 int64_t slabRows(int64_t rows, int64_t P, int64_t q) {
-  const int64_t s = ceilDiv(rows, P), lo = std::min(rows, q * s);
-  return std::min(rows, lo + s) - lo;
+  return tc_layout::blockLength(rows, P, q);
 }
 
-/// Length of segment q of the ring all-reduce of n elements.
-int64_t segment(int64_t n, int64_t P, int64_t q) { return n / P + (q < n % P ? 1 : 0); }
+/// Length of segment q of the ring all-reduce of n elements (balanced).
+int64_t segment(int64_t n, int64_t P, int64_t q) { return tc_layout::balancedLength(n, P, q); }
 
 RankTraffic allReduceChunk(int64_t n, int64_t P, int64_t r) {
   if (P == 1 || n == 0)

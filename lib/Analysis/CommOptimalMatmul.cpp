@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TC/Analysis/CommOptimalMatmul.h"
+#include "TC/Layout/Ownership.h"
 
 #include <algorithm>
 #include <cassert>
@@ -19,7 +20,7 @@ namespace mlir::tc {
 
 namespace {
 
-int64_t ceilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
+using tc_layout::ceilDiv;
 
 /// Extents arrive as doubles (the interface's convention) but are integers.
 int64_t extent(double x) {

@@ -5,6 +5,7 @@
 #include "TC/Analysis/ProcessorGrid.h"
 #include "TC/Analysis/PummaSchedule.h"
 #include "TC/Analysis/StorageOrder.h"
+#include "TC/Layout/Ownership.h"
 
 #include <algorithm>
 #include <cmath>
@@ -377,7 +378,7 @@ std::optional<ContractionPlan> realize(const Context &ctx, const Candidate &mode
     for (const std::string &l : a.labels) {
       auto it = a.parts.find(l);
       int64_t parts = it == a.parts.end() ? 1 : it->second;
-      int64_t local = (extents.at(l) + parts - 1) / parts;
+      int64_t local = tc_layout::ceilDiv(extents.at(l), parts);
       auto [entry, fresh] = localExtents.insert({l, local});
       if (!fresh)
         entry->second = std::min(entry->second, local);

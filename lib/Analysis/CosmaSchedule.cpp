@@ -1,5 +1,6 @@
 //===- CosmaSchedule.cpp - COSMA for one contraction over labels ----------===//
 #include "TC/Analysis/CosmaSchedule.h"
+#include "TC/Layout/Ownership.h"
 
 #include "TC/Analysis/CommOptimalMatmul.h"
 #include "TC/Analysis/ProcessorGrid.h"
@@ -12,20 +13,7 @@ namespace mlir::tc {
 
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-/// Length of the block at `coord` of `extent` split into `parts` ceil-sized
-/// blocks (the runtime's blockLen).
-int64_t blockLen(int64_t extent, int64_t parts, int64_t coord) {
-  int64_t b = ceilDiv(extent, parts);
-  return std::max<int64_t>(0, std::min(b, extent - coord * b));
-}
-
-/// Length of sub-block `coord` of `q` in a block of length `len`: balanced, the
-/// longer first (the runtime's subLen).
-int64_t subLen(int64_t len, int64_t q, int64_t coord) {
-  return len / q + (coord < len % q ? 1 : 0);
-}
+using tc_layout::ceilDiv;
 
 /// The grid dimension a label is distributed along in x's compute view, or -1.
 int64_t gridDimOf(const CosmaLayout &layout, Operand x, const std::string &l) {
@@ -123,9 +111,9 @@ RankVolumes cosmaVolumes(const ContractionProblem &problem, const CosmaLayout &l
               int64_t gd = gridDimOf(layout, op, l);
               int64_t len = problem.extents.at(l);
               if (gd >= 0)
-                len = blockLen(len, g[gd], coord[gd]);
+                len = tc_layout::blockLength(len, g[gd], coord[gd]);
               if (member && l == layout.splitLabel(op))
-                len = subLen(len, q, *member);
+                len = tc_layout::balancedLength(len, q, *member);
               n *= static_cast<double>(len);
             }
             return n;

@@ -1,5 +1,6 @@
 //===- FusedSchedule.cpp - the loop nest of a fused operator tree ---------===//
 #include "TC/Analysis/FusedSchedule.h"
+#include "TC/Layout/Ownership.h"
 #include "TC/Analysis/CollectiveVolumes.h"
 #include "TC/Analysis/RedistributionTraffic.h"
 
@@ -161,7 +162,7 @@ FusedSchedule buildFusedSchedule(const OperatorTree &tree, const FusionPlan &pla
 
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+using tc_layout::ceilDiv;
 
 /// Extent of dimension `index` of node's slice array (LowerFused's
 /// sliceExtent): p_virtual along a fused index, one element per virtual block

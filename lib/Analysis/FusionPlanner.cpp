@@ -1,5 +1,6 @@
 //===- FusionPlanner.cpp - memory-constrained fusion and distribution -----===//
 #include "TC/Analysis/FusionPlanner.h"
+#include "TC/Layout/Ownership.h"
 
 #include <algorithm>
 #include <array>
@@ -615,7 +616,7 @@ double callSeconds(const OperatorTree &tree, const Grid &grid, int node,
   for (int i = 0; i < tree.numIndices(); ++i)
     if (contains(loops, i)) {
       int64_t parts = gamma.parts(grid, i);
-      calls *= static_cast<double>((tree.extent(i) + parts - 1) / parts);
+      calls *= static_cast<double>(tc_layout::ceilDiv(tree.extent(i), parts));
     }
   return calls * machine.callOverhead;
 }

@@ -2,6 +2,7 @@
 #include "TC/Analysis/Layout.h"
 #include "TC/Analysis/ProcessorGrid.h"
 #include "TC/Analysis/RedistributionTraffic.h"
+#include "TC/Layout/Ownership.h"
 
 #include <algorithm>
 #include <cmath>
@@ -76,7 +77,7 @@ std::string Layout::str() const {
 }
 
 int64_t canonicalCyclicBlock(int64_t block, int64_t extent, int64_t parts) {
-  return block == (extent + parts - 1) / parts ? 0 : block;
+  return block == tc_layout::ceilDiv(extent, parts) ? 0 : block;
 }
 
 Layout canonicalBlocks(const Layout &layout, const std::map<std::string, int64_t> &extents) {

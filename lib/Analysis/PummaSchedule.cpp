@@ -1,5 +1,6 @@
 //===- PummaSchedule.cpp - PUMMA for one contraction over labels ----------===//
 #include "TC/Analysis/PummaSchedule.h"
+#include "TC/Layout/Ownership.h"
 
 #include <algorithm>
 #include <numeric>
@@ -8,23 +9,14 @@ namespace mlir::tc {
 
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+using tc_layout::ceilDiv;
 
 /// Elements of `extent` at coordinate `c` of `parts` along a grid dimension:
-/// whole cyclic blocks of `block` dealt round-robin (the last one clipped), or
-/// a ceil-sized contiguous block when `block` is 0 (the runtime's ownership).
+/// whole cyclic blocks of `block` dealt round-robin, or a ceil-sized
+/// contiguous block when `block` is 0.
 int64_t localCount(int64_t extent, int64_t parts, int64_t block, int64_t c) {
-  if (block <= 0) {
-    int64_t b = ceilDiv(extent, parts);
-    return std::max<int64_t>(0, std::min(b, extent - c * b));
-  }
-  int64_t blocks = ceilDiv(extent, block);
-  if (c >= blocks)
-    return 0;
-  int64_t owned = ceilDiv(blocks - c, parts), n = owned * block;
-  if ((blocks - 1) % parts == c) // holds the last, possibly partial, block
-    n -= blocks * block - extent;
-  return n;
+  return block <= 0 ? tc_layout::blockLength(extent, parts, c)
+                    : tc_layout::cyclicLength(extent, block, parts, c);
 }
 
 /// Real elements of x's block (in `layout`, x's) at grid coordinates `at`,
@@ -167,7 +159,7 @@ PummaChoiceOrError pummaChoiceOf(const ContractionProblem &problem, const MacroI
 }
 
 int64_t pummaPanelRows(int64_t extent, int64_t block, int64_t modulus) {
-  return ceilDiv(ceilDiv(extent, block), modulus) * block;
+  return tc_layout::cyclicRows(extent, block, modulus);
 }
 
 RankVolumes pummaVolumes(const ContractionProblem &problem, const PummaChoice &choice,

@@ -1,5 +1,6 @@
 //===- TileNest.cpp - the tiling-loop nest of one planned contraction -----===//
 #include "TC/Analysis/TileNest.h"
+#include "TC/Layout/Ownership.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +9,7 @@
 namespace mlir::tc {
 
 namespace {
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+using tc_layout::ceilDiv;
 
 enum MacroLoop { It1 = 0, It2, Jt1, Jt2, Kt1 };
 

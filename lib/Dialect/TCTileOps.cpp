@@ -1,5 +1,6 @@
 //===- TCTileOps.cpp - verifiers of the tile-level tc ops -----------------===//
 #include "TC/Dialect/TCOps.h"
+#include "TC/Layout/Ownership.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -142,15 +143,13 @@ LogicalResult ArrayOp::verify() {
     for (auto [d, extent] : llvm::enumerate(extents)) {
       bool slabRows = getKind() == ArrayKind::Slab && d == 0;
       int64_t parts = dims[d] >= 0 ? grid[dims[d]] : (slabRows ? procs : 1);
-      int64_t b = (extent + parts - 1) / parts;
+      int64_t b = tc_layout::ceilDiv(extent, parts);
       // A sub-block of the block (ceil again, as the runtime stores it).
       if (std::optional<ArrayRef<int64_t>> split = getSplit(); split && (*split)[d] >= 0)
-        b = (b + grid[(*split)[d]] - 1) / grid[(*split)[d]];
+        b = tc_layout::ceilDiv(b, grid[(*split)[d]]);
       // Whole blocks of a block-cyclic dimension: the most any coordinate holds.
-      if (std::optional<ArrayRef<int64_t>> cyclic = getCyclic(); cyclic && (*cyclic)[d] > 0) {
-        int64_t nb = (*cyclic)[d];
-        b = ((extent + nb - 1) / nb + parts - 1) / parts * nb;
-      }
+      if (std::optional<ArrayRef<int64_t>> cyclic = getCyclic(); cyclic && (*cyclic)[d] > 0)
+        b = tc_layout::cyclicRows(extent, (*cyclic)[d], parts);
       block.push_back(b);
     }
     auto type = cast<MemRefType>(storage.getType());

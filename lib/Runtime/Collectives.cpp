@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
 #include "StridedCopy.h"
+#include "TC/Layout/Ownership.h"
 
 #include <algorithm>
 #include <cstring>
@@ -79,8 +80,8 @@ template <typename T> void allreduceOver(T *data, int64_t n, MPI_Comm comm) {
   }
   // Ring: reduce-scatter then all-gather over P segments.
   auto seg = [&](int s) {
-    int64_t q = n / P, rem = n % P, lo = s * q + std::min<int64_t>(s, rem);
-    return std::pair<int64_t, int64_t>(lo, q + (s < rem));
+    return std::pair<int64_t, int64_t>(tc_layout::balancedStart(n, P, s),
+                                       tc_layout::balancedLength(n, P, s));
   };
   int next = (r + 1) % P, prev = (r + P - 1) % P;
   tmp.resize(n / P + 1);

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GroupExchange.h"
+#include "TC/Layout/Ownership.h"
 
 #include <algorithm>
 #include <cstring>
@@ -26,8 +27,6 @@ namespace {
 
 const int kGatherCyclicTag = 23;
 const int kReduceCyclicTag = 24;
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// A panel call's arguments, checked.
 struct Panel {
@@ -55,7 +54,7 @@ Panel panelOf(const DistArray &a, const int64_t *desc, int64_t residue, const ch
     fail(who + ": residue " + std::to_string(residue) + " modulo " +
          std::to_string(p.modulus) + " (need modulus >= 1 and 0 <= residue < modulus)");
   int64_t nb = a.cyclic[p.dim];
-  int64_t rows = ceilDiv(ceilDiv(a.extents[p.dim], nb), p.modulus) * nb;
+  int64_t rows = tc_layout::cyclicRows(a.extents[p.dim], nb, p.modulus);
   if (p.shape[p.dim] < rows)
     fail(who + ": a panel buffer of shape " + str(p.shape) + " has " +
          std::to_string(p.shape[p.dim]) + " rows in dimension " + std::to_string(p.dim) +

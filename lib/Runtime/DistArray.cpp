@@ -1,5 +1,6 @@
 //===- DistArray.cpp - arrays, scratch storage and tile I/O ---------------===//
 #include "DistArray.h"
+#include "TC/Layout/Ownership.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -25,7 +26,7 @@ std::string str(const Shape &s) {
   return out + "]";
 }
 
-static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+using tc_layout::ceilDiv;
 
 int64_t DistArray::parts(int d) const {
   return kind == TC_RT_DISTRIBUTED && gridDim[d] >= 0 ? grid[gridDim[d]] : 1;
@@ -68,16 +69,21 @@ int64_t DistArray::blockStart(int d, const std::vector<int> &at) const {
   int64_t p = parts(d);
   if (p == 1 || at.empty())
     return 0;
+  return tc_layout::blockStart(extents[d], p, blockIndex(d, at));
+}
+
+int64_t DistArray::blockIndex(int d, const std::vector<int> &at) const {
+  const int64_t p = parts(d);
+  if (p == 1 || at.empty())
+    return 0;
   int g = static_cast<int>(gridDim[d]);
-  int64_t block = at[g] + shifts[g] + (skewDim[d] >= 0 ? at[skewDim[d]] : 0);
-  return (block % p) * ceilDiv(extents[d], p);
+  return (at[g] + shifts[g] + (skewDim[d] >= 0 ? at[skewDim[d]] : 0)) % p;
 }
 
 int64_t DistArray::blockLen(int d, const std::vector<int> &at) const {
   if (at.empty())
     return 0;
-  int64_t b = ceilDiv(extents[d], parts(d));
-  return std::max<int64_t>(0, std::min(b, extents[d] - blockStart(d, at)));
+  return tc_layout::blockLength(extents[d], parts(d), blockIndex(d, at));
 }
 
 int64_t DistArray::cyclicCoord(int d, const std::vector<int> &at) const {
@@ -87,7 +93,7 @@ int64_t DistArray::cyclicCoord(int d, const std::vector<int> &at) const {
 
 int64_t DistArray::storeRows(int d) const {
   if (kind == TC_RT_DISTRIBUTED && isCyclic(d))
-    return ceilDiv(ceilDiv(extents[d], cyclic[d]), parts(d)) * cyclic[d];
+    return tc_layout::cyclicRows(extents[d], cyclic[d], parts(d));
   if (kind == TC_RT_DISTRIBUTED)
     return subRows(d); // the padded block, or sub-block when split
   if (kind == TC_RT_SLAB && d == 0)
@@ -98,14 +104,7 @@ int64_t DistArray::storeRows(int d) const {
 int64_t DistArray::localLen(int d, const std::vector<int> &at) const {
   if (!isCyclic(d) || at.empty())
     return blockLen(d, at);
-  int64_t nb = cyclic[d], blocks = ceilDiv(extents[d], nb), G = parts(d);
-  int64_t c = cyclicCoord(d, at);
-  if (c >= blocks)
-    return 0;
-  int64_t len = ceilDiv(blocks - c, G) * nb;
-  if ((blocks - 1) % G == c) // it holds the last block, maybe partial
-    len -= blocks * nb - extents[d];
-  return len;
+  return tc_layout::cyclicLength(extents[d], cyclic[d], parts(d), cyclicCoord(d, at));
 }
 
 Runs DistArray::heldRuns(int d, const std::vector<int> &at) const {
@@ -172,8 +171,7 @@ int64_t DistArray::subRows(int d) const {
 int64_t DistArray::subStart(int d, const std::vector<int> &at) const {
   if (splitDim.empty() || splitDim[d] < 0 || at.empty())
     return 0;
-  int64_t len = blockLen(d, at), q = grid[splitDim[d]], c = at[splitDim[d]];
-  return c * (len / q) + std::min(c, len % q);
+  return tc_layout::balancedStart(blockLen(d, at), grid[splitDim[d]], at[splitDim[d]]);
 }
 
 int64_t DistArray::subLen(int d, const std::vector<int> &at) const {
@@ -181,15 +179,14 @@ int64_t DistArray::subLen(int d, const std::vector<int> &at) const {
     return blockLen(d, at);
   if (at.empty())
     return 0;
-  int64_t len = blockLen(d, at), q = grid[splitDim[d]], c = at[splitDim[d]];
-  return len / q + (c < len % q ? 1 : 0);
+  return tc_layout::balancedLength(blockLen(d, at), grid[splitDim[d]], at[splitDim[d]]);
 }
 
 int64_t DistArray::slabRows() const { return ceilDiv(extents[0], ctx().size); }
 
 std::pair<int64_t, int64_t> DistArray::slabRange(int rank) const {
-  int64_t lo = std::min(extents[0], rank * slabRows());
-  return {lo, std::min(extents[0], lo + slabRows())};
+  const int64_t lo = std::min(extents[0], tc_layout::blockStart(extents[0], ctx().size, rank));
+  return {lo, lo + tc_layout::blockLength(extents[0], ctx().size, rank)};
 }
 
 /// Writes with the fault injection of TC_FAIL_WRITE_AFTER_BYTES (tests).

@@ -114,6 +114,9 @@ struct DistArray {
   /// rank): an empty block, here and in the accessors below.
   int64_t blockStart(int d, const std::vector<int> &at) const;
   int64_t blockLen(int d, const std::vector<int> &at) const;
+  /// Which of the parts(d) blocks of dimension d grid coordinates `at` hold
+  /// (their coordinate along d's grid dimension plus the shifts and skew).
+  int64_t blockIndex(int d, const std::vector<int> &at) const;
   int64_t blockStart(int d) const { return blockStart(d, coords); }
   int64_t blockLen(int d) const { return blockLen(d, coords); }
   /// The dimension with a split (sub-blocks), or -1; its grid dimension.

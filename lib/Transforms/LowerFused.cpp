@@ -27,6 +27,7 @@
 namespace mlir::tc {
 #define GEN_PASS_DEF_LOWERFUSED
 #include "TC/Transforms/Passes.h.inc"
+#include "TC/Layout/Ownership.h"
 } // namespace mlir::tc
 
 using namespace mlir;
@@ -170,7 +171,7 @@ SmallVector<int64_t> FusedLowering::localShape(int node, const Distribution &dis
   SmallVector<int64_t> shape;
   for (int i : tree.tree.node(node).dims) {
     int64_t extent = sliceExtent(node, i, dist), parts = dist.parts(plan.grid, i);
-    shape.push_back((extent + parts - 1) / parts);
+    shape.push_back(tc_layout::ceilDiv(extent, parts));
   }
   return shape;
 }
@@ -266,7 +267,7 @@ void FusedLowering::emitContract(int node) {
       auto open = openLoops.find(i);
       // Inside a loop: one element of each of its virtual blocks this process holds.
       int64_t local = open != openLoops.end() ? open->second.parts / parts
-                                              : (tree.tree.extent(i) + parts - 1) / parts;
+                                              : tc_layout::ceilDiv(tree.tree.extent(i), parts);
       extents.push_back(b.getNamedAttr(tree.tree.indexName(i), b.getI64IntegerAttr(local)));
       if (contains(u.summed(), i)) {
         summedShape.push_back(local);

@@ -17,6 +17,7 @@
 #include "DecisionAttrs.h"
 #include "PlanProblems.h"
 #include "TC/Analysis/CollectiveVolumes.h"
+#include "TC/Layout/Ownership.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -152,11 +153,7 @@ int64_t product(ArrayRef<int64_t> v) {
   return n;
 }
 
-/// Real length of block `b` of an extent split into `parts` ceil-sized blocks.
-int64_t blockLength(int64_t extent, int64_t parts, int64_t b) {
-  const int64_t s = (extent + parts - 1) / parts;
-  return std::clamp<int64_t>(extent - b * s, 0, s);
-}
+using tc_layout::blockLength;
 
 } // namespace
 
