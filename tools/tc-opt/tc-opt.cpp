@@ -7,6 +7,7 @@
 #include "TC/Conversion/Passes.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Partition/ZoltanPartitioner.h"
+#include "TC/Pipelines/Pipelines.h"
 #include "TC/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -23,6 +24,7 @@ int main(int argc, char **argv) {
   registry.insert<mlir::tc::TCDialect>();
   mlir::tc::registerTCPasses();
   mlir::tc::registerTCConversionPasses();
+  mlir::tc::registerTCCompilePipeline();
   // tc's planning tool links MPI for Zoltan; the mlir-opt plugin does not and
   // partitions with the builtin one.
   mlir::tc::registerZoltanPartitioner();
