@@ -1,6 +1,6 @@
 """Every option of tc-set-machine, tc-specialize-procs, tc-minimize-operations,
 tc-plan-block-sparse, tc-fuse-distribute and tc-plan-report reaches
-its pass through tc-plan and through tcc.
+its pass through tc-plan, the tc-compile pipeline and tcc.
 
 Option lists come from `tc-opt --help`, so an option added to a pass is checked
 without editing this file, except for its test value below (the check fails
@@ -9,9 +9,10 @@ until it has one):
   passes: each of those options is a tc-plan option and nothing else is; for each,
           tc-plan with it set gives the output (IR, report files) of the passes run
           one by one with it set, and that output differs from the default one (so
-          the option has an effect the comparison sees).
-  tcc:    each tc-plan option given to tcc reaches tc-plan (tcc --dry-run), and
-          tcc --help names it.
+          the option has an effect the comparison sees). tc-compile's options
+          are tc-plan's and those of its lowering (COMPILE_ONLY).
+  tcc:    each tc-plan option given to tcc reaches tc-compile (tcc --dry-run),
+          and tcc --help names it.
 """
 import argparse
 import os
@@ -32,6 +33,9 @@ CHAIN = ["tc-set-machine", "tc-specialize-procs", "tc-minimize-operations", "tc-
 # effect is that the pass runs (--mlir-timing names it by its class), before
 # the pass of CHAIN given.
 SWITCHES = {"check-rewrites": ("tc-check-rewrites", "tc-minimize-operations", "CheckRewrites")}
+
+# tc-compile's options that are not tc-plan's: those of the lowering.
+COMPILE_ONLY = {"tile-contraction", "lower-to-llvm"}
 
 # A value differing from the default, with an effect on plan-options.mlir. "{out}"
 # is a file the run writes, compared too.
@@ -126,6 +130,10 @@ def check_passes(args):
     for o in plan:
         if o not in union and o not in SWITCHES:
             fail(f"tc-plan option {o} belongs to none of {', '.join(SUBPASSES)}")
+    compile_options = set(options.get("tc-compile", []))
+    if compile_options != set(plan) | COMPILE_ONLY:
+        fail(f"tc-compile's options {sorted(compile_options)} are not tc-plan's and "
+             f"{sorted(COMPILE_ONLY)}")
     os.makedirs(args.tmp, exist_ok=True)
     for o in plan:
         if o not in VALUES:
@@ -180,9 +188,9 @@ def check_tcc(args):
         if printed.returncode != 0:
             fail(f"tcc {flag} {value}: {printed.stderr}")
         words = shlex.split(printed.stdout.splitlines()[0])
-        plan = [w for w in words if w.startswith("--tc-plan=")]
-        if len(plan) != 1 or f"{o}={value}" not in plan[0][len("--tc-plan="):].split(" "):
-            fail(f"tcc {flag} {value} does not give tc-plan {o}={value}: {printed.stdout}")
+        plan = [w for w in words if w.startswith("--tc-compile=")]
+        if len(plan) != 1 or f"{o}={value}" not in plan[0][len("--tc-compile="):].split(" "):
+            fail(f"tcc {flag} {value} does not give tc-compile {o}={value}: {printed.stdout}")
         print(f"ok: tcc {flag}")
 
 
