@@ -3,7 +3,9 @@
 // One OpConversionPattern per tile-level op, each emitting one call into tc's
 // runtime. What the runtime decodes (array, tile, slice and contraction
 // descriptors) is encoded with the runtime's own encoders
-// (include/TC/Runtime/Descriptors.h), so the two sides cannot drift apart.
+// (include/TC/Runtime/Descriptors.h), and every call is typed by the
+// function's one declaration (RuntimeFunctions.def, through RuntimeCalls.h),
+// so the two sides cannot drift apart.
 //
 //===----------------------------------------------------------------------===//
 #include "TC/Conversion/TCToRuntime/TCToRuntime.h"
@@ -11,6 +13,8 @@
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Dialect/TCOps.h"
 #include "TC/Runtime/Descriptors.h"
+
+#include "RuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,138 +28,8 @@ namespace abi = ::tc_rt;
 
 namespace {
 
-/// Declares runtime function `name` (private, external) unless the module has it.
-void declareRuntimeFunction(OpBuilder &b, ModuleOp module, Location loc, StringRef name,
-                            FunctionType type) {
-  if (module.lookupSymbol(name))
-    return;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(module.getBody());
-  func::FuncOp::create(b, loc, name, type).setPrivate();
-}
-
-/// Builds the operands of a runtime call in front of one op: pointers to
-/// buffers, constant descriptors, strings and offsets.
-class RuntimeCallBuilder {
-public:
-  RuntimeCallBuilder(ConversionPatternRewriter &rewriter, Operation *op)
-      : rewriter(rewriter), loc(op->getLoc()), module(op->getParentOfType<ModuleOp>()) {}
-
-  Type ptrType() { return LLVM::LLVMPointerType::get(rewriter.getContext()); }
-
-  /// The aligned pointer of a memref: its first element, since every tile op
-  /// verifies its buffers have the identity layout (no offset).
-  Value pointer(Value memref) {
-    Value idx = memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, memref);
-    Value i64 = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), idx);
-    return LLVM::IntToPtrOp::create(rewriter, loc, ptrType(), i64);
-  }
-
-  Value null() { return LLVM::ZeroOp::create(rewriter, loc, ptrType()); }
-
-  Value i64(int64_t v) {
-    return arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(v));
-  }
-
-  Value f64(FloatAttr v) { return arith::ConstantOp::create(rewriter, loc, v); }
-
-  /// The address of a constant int64 array (a descriptor).
-  Value descriptor(ArrayRef<int64_t> values) {
-    auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
-                                      rewriter.getI64Type());
-    return constant("__tc_desc_", DenseElementsAttr::get(type, values));
-  }
-
-  Value doubles(ArrayRef<double> values) {
-    auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
-                                      rewriter.getF64Type());
-    return constant("__tc_pred_", DenseElementsAttr::get(type, values));
-  }
-
-  /// A NUL-terminated string constant, for the C ABI.
-  Value string(StringRef s) {
-    SmallVector<int8_t> bytes(s.begin(), s.end());
-    bytes.push_back(0);
-    auto type = RankedTensorType::get({static_cast<int64_t>(bytes.size())},
-                                      rewriter.getI8Type());
-    return constant("__tc_name_", DenseElementsAttr::get(type, ArrayRef<int8_t>(bytes)));
-  }
-
-  /// Calls `name`, declaring it privately on first use.
-  Value call(StringRef name, ValueRange args, TypeRange results = {}) {
-    declareRuntimeFunction(rewriter, module, loc, name,
-                           rewriter.getFunctionType(args.getTypes(), results));
-    auto c = func::CallOp::create(rewriter, loc, name, results, args);
-    return results.empty() ? Value() : c.getResult(0);
-  }
-
-  /// Calls `name(leading..., offsets)` where `offsets` is a pointer to the
-  /// index values stored as int64. The stack buffer lives in an alloca scope
-  /// around the call, so a call inside a loop does not grow the stack.
-  Value callWithOffsets(StringRef name, ValueRange leading, ValueRange offsets,
-                        TypeRange results = {}) {
-    auto scope = memref::AllocaScopeOp::create(rewriter, loc, results);
-    Block *body = rewriter.createBlock(&scope.getBodyRegion());
-    rewriter.setInsertionPointToStart(body);
-    auto type = MemRefType::get({std::max<int64_t>(1, offsets.size())}, rewriter.getI64Type());
-    Value buffer = memref::AllocaOp::create(rewriter, loc, type);
-    for (auto [i, v] : llvm::enumerate(offsets)) {
-      Value value = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), v);
-      memref::StoreOp::create(rewriter, loc, value, buffer,
-                              ValueRange{arith::ConstantIndexOp::create(rewriter, loc, i)});
-    }
-    SmallVector<Value> args(leading);
-    args.push_back(pointer(buffer));
-    Value result = call(name, args, results);
-    memref::AllocaScopeReturnOp::create(rewriter, loc,
-                                        result ? ValueRange{result} : ValueRange{});
-    rewriter.setInsertionPointAfter(scope);
-    return results.empty() ? Value() : scope.getResult(0);
-  }
-
-private:
-  /// A private constant global holding `data`; equal contents share one.
-  Value constant(StringRef prefix, DenseElementsAttr data) {
-    auto type = MemRefType::get(data.getType().getShape(), data.getElementType());
-    // Named by a hash of the contents (FNV-1a), so names are stable run to run.
-    uint32_t hash = 2166136261u;
-    for (char c : data.getRawData())
-      hash = (hash ^ static_cast<uint8_t>(c)) * 16777619u;
-    std::string name;
-    for (unsigned attempt = 0;; ++attempt) {
-      name = (prefix + Twine(hash) +
-              (attempt ? "_" + Twine(attempt) : Twine()))
-                 .str();
-      auto existing = module.lookupSymbol<memref::GlobalOp>(name);
-      if (!existing)
-        break;
-      if (existing.getType() == type && existing.getInitialValueAttr() == data)
-        return pointer(memref::GetGlobalOp::create(rewriter, loc, type, name));
-    }
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      memref::GlobalOp::create(rewriter, loc, name, rewriter.getStringAttr("private"), type,
-                               data, /*constant=*/true, /*alignment=*/nullptr);
-    }
-    return pointer(memref::GetGlobalOp::create(rewriter, loc, type, name));
-  }
-
-  ConversionPatternRewriter &rewriter;
-  Location loc;
-  ModuleOp module;
-};
-
-/// A pattern whose op becomes a call of `callee`, for ops that share a
-/// calling form and differ only in the runtime function they call.
-template <typename OpTy>
-struct RuntimeCallPattern : OpConversionPattern<OpTy> {
-  RuntimeCallPattern(const TypeConverter &converter, MLIRContext *ctx, StringRef callee)
-      : OpConversionPattern<OpTy>(converter, ctx), callee(callee) {}
-
-protected:
-  std::string callee;
-};
+using runtime::Function;
+using runtime::RuntimeCallBuilder;
 
 abi::Desc shapeOf(Type memref) {
   ArrayRef<int64_t> shape = cast<MemRefType>(memref).getShape();
@@ -203,11 +77,11 @@ struct ArrayOpLowering : OpConversionPattern<ArrayOp> {
       for (auto [fileDim, extent] : llvm::zip_equal(*summed, *op.getSummedExtents()))
         desc.summed.push_back({fileDim, extent});
     RuntimeCallBuilder b(rewriter, op);
-    Value storage = adaptor.getStorage() ? b.pointer(adaptor.getStorage()) : b.null();
-    Value handle = b.call("tc_rt_array",
-                          {b.descriptor(desc.encode()), b.string(op.getName()), storage},
-                          b.ptrType());
-    rewriter.replaceOp(op, handle);
+    runtime::Buffer storage =
+        adaptor.getStorage() ? b.pointer(adaptor.getStorage()) : b.null();
+    runtime::Handle handle = b.call<Function::tc_rt_array>(
+        {b.descriptor(desc.encode()), b.string(op.getName()), storage});
+    rewriter.replaceOp(op, handle.value);
     return success();
   }
 };
@@ -217,16 +91,16 @@ struct PredictedVolumesOpLowering : OpConversionPattern<PredictedVolumesOp> {
   LogicalResult matchAndRewrite(PredictedVolumesOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder b(rewriter, op);
-    b.call("tc_rt_plan", {b.f64(op.getDiskBytesAttr()), b.f64(op.getCommBytesAttr()),
-                          b.f64(op.getFlopsAttr()), b.i64(op.getChunkBytes())});
+    b.call<Function::tc_rt_plan>({b.f64(op.getDiskBytesAttr()), b.f64(op.getCommBytesAttr()),
+                                  b.f64(op.getFlopsAttr()), b.i64(op.getChunkBytes())});
     if (op.getSentPerRank() && op.getReceivedPerRank())
-      b.call("tc_rt_plan_per_rank",
-             {b.doubles(*op.getSentPerRank()), b.doubles(*op.getReceivedPerRank()),
-              b.i64(static_cast<int64_t>(op.getSentPerRank()->size()))});
+      b.call<Function::tc_rt_plan_per_rank>(
+          {b.doubles(*op.getSentPerRank()), b.doubles(*op.getReceivedPerRank()),
+           b.i64(static_cast<int64_t>(op.getSentPerRank()->size()))});
     if (op.getDiskPerRank())
-      b.call("tc_rt_plan_disk_per_rank",
-             {b.doubles(*op.getDiskPerRank()),
-              b.i64(static_cast<int64_t>(op.getDiskPerRank()->size()))});
+      b.call<Function::tc_rt_plan_disk_per_rank>(
+          {b.doubles(*op.getDiskPerRank()),
+           b.i64(static_cast<int64_t>(op.getDiskPerRank()->size()))});
     rewriter.eraseOp(op);
     return success();
   }
@@ -240,24 +114,24 @@ struct PredictedVolumesOpLowering : OpConversionPattern<PredictedVolumesOp> {
 /// reduce_scatter_tile: the buffer's shape (and, for a shift, the grid
 /// dimension and the moving sub-tile's shape). A started gather returns the
 /// runtime's handle of the transfer.
-template <typename OpTy>
-struct TileTransferLowering : RuntimeCallPattern<OpTy> {
-  using RuntimeCallPattern<OpTy>::RuntimeCallPattern;
+template <typename OpTy, Function F>
+struct TileTransferLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
 
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder b(rewriter, op);
-    SmallVector<Type> results;
-    if (failed(this->getTypeConverter()->convertTypes(op->getResultTypes(), results)))
-      return failure();
-    Value handle = b.callWithOffsets(this->callee,
-                                     {adaptor.getArray(), b.pointer(adaptor.getBuffer()),
-                                      b.descriptor(describe(op))},
-                                     adaptor.getOffsets(), results);
-    if (handle)
-      rewriter.replaceOp(op, handle);
-    else
+    auto call = [&] {
+      return b.callWithOffsets<F>(
+          {b.handle(adaptor.getArray()), b.pointer(adaptor.getBuffer()), b.descriptor(describe(op))},
+          adaptor.getOffsets());
+    };
+    if constexpr (std::is_void_v<runtime::ResultOf<F>>) {
+      call();
       rewriter.eraseOp(op);
+    } else {
+      rewriter.replaceOp(op, call().value);
+    }
     return success();
   }
 
@@ -279,7 +153,8 @@ struct WaitOpLowering : OpConversionPattern<WaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(WaitOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    RuntimeCallBuilder(rewriter, op).call("tc_rt_wait", {adaptor.getTransfer()});
+    RuntimeCallBuilder b(rewriter, op);
+    b.call<Function::tc_rt_wait>({b.handle(adaptor.getTransfer())});
     rewriter.eraseOp(op);
     return success();
   }
@@ -294,19 +169,19 @@ struct GridCoordOpLowering : OpConversionPattern<GridCoordOp> {
   LogicalResult matchAndRewrite(GridCoordOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder b(rewriter, op);
-    Value coord = b.call("tc_rt_grid_coord", {adaptor.getArray(), b.i64(op.getGridDim())},
-                         rewriter.getI64Type());
+    runtime::I64 coord = b.call<Function::tc_rt_grid_coord>(
+        {b.handle(adaptor.getArray()), b.i64(op.getGridDim())});
     rewriter.replaceOp(op, arith::IndexCastOp::create(rewriter, op.getLoc(),
-                                                      rewriter.getIndexType(), coord));
+                                                      rewriter.getIndexType(), coord.value));
     return success();
   }
 };
 
 /// tc.gather_cyclic and tc.reduce_cyclic: the panel's dimension, modulus and
 /// buffer shape, the residue at run time.
-template <typename OpTy>
-struct CyclicPanelLowering : RuntimeCallPattern<OpTy> {
-  using RuntimeCallPattern<OpTy>::RuntimeCallPattern;
+template <typename OpTy, Function F>
+struct CyclicPanelLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
 
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -314,10 +189,9 @@ struct CyclicPanelLowering : RuntimeCallPattern<OpTy> {
     abi::CyclicPanelDesc desc{static_cast<int64_t>(op.getDim()),
                               static_cast<int64_t>(op.getModulus()),
                               shapeOf(op.getBuffer().getType())};
-    Value residue = arith::IndexCastOp::create(rewriter, op.getLoc(), rewriter.getI64Type(),
-                                               adaptor.getResidue());
-    b.call(this->callee, {adaptor.getArray(), b.pointer(adaptor.getBuffer()),
-                          b.descriptor(desc.encode()), residue});
+    runtime::I64 residue = b.index(adaptor.getResidue());
+    b.call<F>({b.handle(adaptor.getArray()), b.pointer(adaptor.getBuffer()),
+               b.descriptor(desc.encode()), residue});
     rewriter.eraseOp(op);
     return success();
   }
@@ -328,11 +202,11 @@ struct AllReduceTileOpLowering : OpConversionPattern<AllReduceTileOp> {
   LogicalResult matchAndRewrite(AllReduceTileOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder b(rewriter, op);
-    b.call("tc_rt_allreduce_tile",
-           {b.pointer(adaptor.getBuffer()),
-            b.descriptor(abi::AllReduceTileDesc{shapeOf(op.getBuffer().getType()),
-                                                elementCode(op.getBuffer().getType().getElementType())}
-                             .encode())});
+    b.call<Function::tc_rt_allreduce_tile>(
+        {b.pointer(adaptor.getBuffer()),
+         b.descriptor(abi::AllReduceTileDesc{shapeOf(op.getBuffer().getType()),
+                                             elementCode(op.getBuffer().getType().getElementType())}
+                          .encode())});
     rewriter.eraseOp(op);
     return success();
   }
@@ -342,23 +216,24 @@ struct AllReduceTileOpLowering : OpConversionPattern<AllReduceTileOp> {
 // Whole arrays: name(array[, immediate])
 //===----------------------------------------------------------------------===//
 
-template <typename OpTy>
-struct ArrayCallLowering : RuntimeCallPattern<OpTy> {
-  using RuntimeCallPattern<OpTy>::RuntimeCallPattern;
+template <typename OpTy, Function F>
+struct ArrayCallLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
 
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder b(rewriter, op);
-    SmallVector<Value> args = {adaptor.getArray()};
-    if constexpr (std::is_same_v<OpTy, ShiftArrayOp>)
-      args.push_back(b.i64(op.getGridDim()));
-    if constexpr (std::is_same_v<OpTy, CombinePartialOp>) {
+    runtime::Handle array = b.handle(adaptor.getArray());
+    if constexpr (std::is_same_v<OpTy, ShiftArrayOp>) {
+      b.call<F>({array, b.i64(op.getGridDim())});
+    } else if constexpr (std::is_same_v<OpTy, CombinePartialOp>) {
       int64_t mask = 0; // tc_rt_combine_partial takes the grid dimensions as bits
       for (int64_t g : op.getGridDims())
         mask |= int64_t(1) << g;
-      args.push_back(b.i64(mask));
+      b.call<F>({array, b.i64(mask)});
+    } else {
+      b.call<F>({array});
     }
-    b.call(this->callee, args);
     rewriter.eraseOp(op);
     return success();
   }
@@ -376,9 +251,8 @@ struct BeginStatementOpLowering : OpConversionPattern<BeginStatementOp> {
     tc_rt_result result = !op.getIntermediate() ? TC_RT_RESULT_OUTPUT
                           : op.getInMemory()    ? TC_RT_RESULT_MEMORY
                                                 : TC_RT_RESULT_FILE;
-    Value code =
-        arith::ConstantOp::create(rewriter, op.getLoc(), rewriter.getI64IntegerAttr(result));
-    b.call("tc_rt_begin_statement", {b.string(op.getName()), code});
+    runtime::I64 code = b.i64(result);
+    b.call<Function::tc_rt_begin_statement>({b.string(op.getName()), code});
     rewriter.eraseOp(op);
     return success();
   }
@@ -400,9 +274,9 @@ struct BlockArrayOpLowering : OpConversionPattern<BlockArrayOp> {
     desc.blocks = blocks.toShape().presentBlocks();
     desc.homes.assign(op.getHomes().begin(), op.getHomes().end());
     RuntimeCallBuilder b(rewriter, op);
-    rewriter.replaceOp(op, b.call("tc_rt_block_array",
-                                  {b.descriptor(desc.encode()), b.string(op.getName())},
-                                  b.ptrType()));
+    runtime::Handle array =
+        b.call<Function::tc_rt_block_array>({b.descriptor(desc.encode()), b.string(op.getName())});
+    rewriter.replaceOp(op, array.value);
     return success();
   }
 };
@@ -426,10 +300,10 @@ struct BlockStageOpLowering : OpConversionPattern<BlockStageOp> {
     if (FloatAttr alpha = op.getAlphaAttr())
       plan.alpha = alpha.getValueAsDouble();
     RuntimeCallBuilder b(rewriter, op);
-    Value stage = arith::IndexCastOp::create(rewriter, op.getLoc(), rewriter.getI64Type(),
-                                             adaptor.getStage());
-    b.call("tc_rt_block_stage", {b.descriptor(plan.encode()), adaptor.getA(), adaptor.getB(),
-                                 adaptor.getC(), stage});
+    runtime::I64 stage = b.index(adaptor.getStage());
+    b.call<Function::tc_rt_block_stage>({b.descriptor(plan.encode()), b.handle(adaptor.getA()),
+                                         b.handle(adaptor.getB()), b.handle(adaptor.getC()),
+                                         stage});
     rewriter.eraseOp(op);
     return success();
   }
@@ -439,8 +313,9 @@ struct RedistributeArrayOpLowering : OpConversionPattern<RedistributeArrayOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(RedistributeArrayOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    RuntimeCallBuilder(rewriter, op)
-        .call("tc_rt_redistribute", {adaptor.getSource(), adaptor.getDestination()});
+    RuntimeCallBuilder b(rewriter, op);
+    b.call<Function::tc_rt_redistribute>(
+        {b.handle(adaptor.getSource()), b.handle(adaptor.getDestination())});
     rewriter.eraseOp(op);
     return success();
   }
@@ -450,16 +325,16 @@ struct RedistributeArrayOpLowering : OpConversionPattern<RedistributeArrayOp> {
 // Slices of tensors (fused programs): name(array, extents descriptor, shift)
 //===----------------------------------------------------------------------===//
 
-template <typename OpTy>
-struct SliceLowering : RuntimeCallPattern<OpTy> {
-  using RuntimeCallPattern<OpTy>::RuntimeCallPattern;
+template <typename OpTy, Function F>
+struct SliceLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
 
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder b(rewriter, op);
     abi::SliceDesc desc{abi::Desc(op.getTensorExtents().begin(), op.getTensorExtents().end())};
-    b.callWithOffsets(this->callee, {adaptor.getArray(), b.descriptor(desc.encode())},
-                      adaptor.getShift());
+    b.callWithOffsets<F>({b.handle(adaptor.getArray()), b.descriptor(desc.encode())},
+                         adaptor.getShift());
     rewriter.eraseOp(op);
     return success();
   }
@@ -499,10 +374,10 @@ struct TileContractOpLowering : OpConversionPattern<TileContractOp> {
     SmallVector<Value> offsets(adaptor.getAOffsets());
     llvm::append_range(offsets, adaptor.getBOffsets());
     llvm::append_range(offsets, adaptor.getCOffsets());
-    b.callWithOffsets("tc_rt_tile_contract",
-                      {b.descriptor(desc.encode()), b.pointer(adaptor.getA()),
-                       b.pointer(adaptor.getB()), b.pointer(adaptor.getC())},
-                      offsets);
+    b.callWithOffsets<Function::tc_rt_tile_contract>(
+        {b.descriptor(desc.encode()), b.pointer(adaptor.getA()), b.pointer(adaptor.getB()),
+         b.pointer(adaptor.getC())},
+        offsets);
     rewriter.eraseOp(op);
     return success();
   }
@@ -529,27 +404,25 @@ void mlir::tc::populateTCToRuntimeConversionPatterns(const TypeConverter &conver
                RedistributeArrayOpLowering, TileContractOpLowering, WaitOpLowering,
                GridCoordOpLowering, BlockArrayOpLowering, BlockStageOpLowering,
                BeginStatementOpLowering>(converter, ctx);
-  patterns.add<CyclicPanelLowering<GatherCyclicOp>>(converter, ctx, "tc_rt_gather_cyclic");
-  patterns.add<CyclicPanelLowering<ReduceCyclicOp>>(converter, ctx, "tc_rt_reduce_cyclic");
-  patterns.add<TileTransferLowering<ReadTileOp>>(converter, ctx, "tc_rt_read_tile");
-  patterns.add<TileTransferLowering<WriteTileOp>>(converter, ctx, "tc_rt_write_tile");
-  patterns.add<TileTransferLowering<BroadcastTileOp>>(converter, ctx, "tc_rt_broadcast_tile");
-  patterns.add<TileTransferLowering<ShiftTileOp>>(converter, ctx, "tc_rt_shift_tile");
-  patterns.add<TileTransferLowering<GatherTileOp>>(converter, ctx, "tc_rt_gather_tile");
-  patterns.add<TileTransferLowering<GatherTileStartOp>>(converter, ctx,
-                                                        "tc_rt_gather_tile_start");
-  patterns.add<TileTransferLowering<ReduceScatterTileOp>>(converter, ctx,
-                                                          "tc_rt_reduce_scatter_tile");
-  patterns.add<ArrayCallLowering<ShiftArrayOp>>(converter, ctx, "tc_rt_shift_array");
-  patterns.add<ArrayCallLowering<AllGatherArrayOp>>(converter, ctx, "tc_rt_allgather_array");
-  patterns.add<ArrayCallLowering<AllReduceArrayOp>>(converter, ctx, "tc_rt_allreduce_array");
-  patterns.add<ArrayCallLowering<StoreOp>>(converter, ctx, "tc_rt_store");
-  patterns.add<ArrayCallLowering<BlockStoreOp>>(converter, ctx, "tc_rt_block_store");
-  patterns.add<ArrayCallLowering<FinishStoreOp>>(converter, ctx, "tc_rt_finish_store");
-  patterns.add<ArrayCallLowering<ZeroArrayOp>>(converter, ctx, "tc_rt_zero_array");
-  patterns.add<ArrayCallLowering<CombinePartialOp>>(converter, ctx, "tc_rt_combine_partial");
-  patterns.add<SliceLowering<LoadSliceOp>>(converter, ctx, "tc_rt_load_slice");
-  patterns.add<SliceLowering<StoreSliceOp>>(converter, ctx, "tc_rt_store_slice");
+  patterns.add<CyclicPanelLowering<GatherCyclicOp, Function::tc_rt_gather_cyclic>,
+               CyclicPanelLowering<ReduceCyclicOp, Function::tc_rt_reduce_cyclic>,
+               TileTransferLowering<ReadTileOp, Function::tc_rt_read_tile>,
+               TileTransferLowering<WriteTileOp, Function::tc_rt_write_tile>,
+               TileTransferLowering<BroadcastTileOp, Function::tc_rt_broadcast_tile>,
+               TileTransferLowering<ShiftTileOp, Function::tc_rt_shift_tile>,
+               TileTransferLowering<GatherTileOp, Function::tc_rt_gather_tile>,
+               TileTransferLowering<GatherTileStartOp, Function::tc_rt_gather_tile_start>,
+               TileTransferLowering<ReduceScatterTileOp, Function::tc_rt_reduce_scatter_tile>,
+               ArrayCallLowering<ShiftArrayOp, Function::tc_rt_shift_array>,
+               ArrayCallLowering<AllGatherArrayOp, Function::tc_rt_allgather_array>,
+               ArrayCallLowering<AllReduceArrayOp, Function::tc_rt_allreduce_array>,
+               ArrayCallLowering<StoreOp, Function::tc_rt_store>,
+               ArrayCallLowering<BlockStoreOp, Function::tc_rt_block_store>,
+               ArrayCallLowering<FinishStoreOp, Function::tc_rt_finish_store>,
+               ArrayCallLowering<ZeroArrayOp, Function::tc_rt_zero_array>,
+               ArrayCallLowering<CombinePartialOp, Function::tc_rt_combine_partial>,
+               SliceLowering<LoadSliceOp, Function::tc_rt_load_slice>,
+               SliceLowering<StoreSliceOp, Function::tc_rt_store_slice>>(converter, ctx);
 }
 
 void mlir::tc::insertRuntimeABICheck(ModuleOp module) {
@@ -558,15 +431,14 @@ void mlir::tc::insertRuntimeABICheck(ModuleOp module) {
     return;
   OpBuilder b(module.getContext());
   Location loc = entry.getLoc();
-  declareRuntimeFunction(b, module, loc, "tc_rt_check_abi",
-                         b.getFunctionType({b.getI64Type()}, {}));
+  runtime::declare(b, module, loc, Function::tc_rt_check_abi);
   // Once per program, even when the pass runs again on its own output.
   for (auto call : entry.getBody().front().getOps<func::CallOp>())
-    if (call.getCallee() == "tc_rt_check_abi")
+    if (call.getCallee() == runtime::nameOf(Function::tc_rt_check_abi))
       return;
   b.setInsertionPointToStart(&entry.getBody().front());
-  Value version = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(TC_RT_API_VERSION));
-  func::CallOp::create(b, loc, "tc_rt_check_abi", TypeRange{}, ValueRange{version});
+  RuntimeCallBuilder rt(b, loc, module);
+  rt.call<Function::tc_rt_check_abi>({rt.i64(TC_RT_API_VERSION)});
 }
 
 LogicalResult mlir::tc::insertProcessCountCheck(ModuleOp module) {
@@ -575,7 +447,8 @@ LogicalResult mlir::tc::insertProcessCountCheck(ModuleOp module) {
     return success();
   Block &body = entry.getBody().front();
   for (auto call : body.getOps<func::CallOp>())
-    if (call.getCallee() == "tc_rt_check_procs" || call.getCallee() == "tc_rt_select_procs")
+    if (call.getCallee() == runtime::nameOf(Function::tc_rt_check_procs) ||
+        call.getCallee() == runtime::nameOf(Function::tc_rt_select_procs))
       return success(); // once per program
   // Each call of a planned function with the process count it was planned for.
   SmallVector<std::pair<func::CallOp, int64_t>> calls;
@@ -600,20 +473,12 @@ LogicalResult mlir::tc::insertProcessCountCheck(ModuleOp module) {
     return success();
   OpBuilder b(module.getContext());
   Location loc = entry.getLoc();
-  auto declare = [&](StringRef name, FunctionType type) {
-    OpBuilder::InsertionGuard guard(b);
-    declareRuntimeFunction(b, module, loc, name, type);
-  };
   b.setInsertionPointToStart(&body);
-  auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
-  };
+  RuntimeCallBuilder rt(b, loc, module);
   if (counts.size() == 1) {
     // The ranks a grid leaves idle are the run's beyond its product: the run
     // must have the machine's number (docs/RuntimeABI.md, idle ranks).
-    declare("tc_rt_check_procs", b.getFunctionType({b.getI64Type()}, {}));
-    func::CallOp::create(b, loc, "tc_rt_check_procs", TypeRange{},
-                         ValueRange{constant(counts.front())});
+    rt.call<Function::tc_rt_check_procs>({rt.i64(counts.front())});
     return success();
   }
   if (unspecialized)
@@ -621,16 +486,12 @@ LogicalResult mlir::tc::insertProcessCountCheck(ModuleOp module) {
            << "tc_main calls @" << unspecialized.getCallee()
            << ", planned for the module's process count, among functions specialized for "
               "several; specialize every function (tc-specialize-procs)";
-  declare("tc_rt_plan_for_procs", b.getFunctionType({b.getI64Type()}, {}));
-  declare("tc_rt_select_procs", b.getFunctionType({}, {b.getI64Type()}));
   for (int64_t p : counts)
-    func::CallOp::create(b, loc, "tc_rt_plan_for_procs", TypeRange{}, ValueRange{constant(p)});
-  Value run = func::CallOp::create(b, loc, "tc_rt_select_procs", TypeRange{b.getI64Type()},
-                                   ValueRange{})
-                  .getResult(0);
+    rt.call<Function::tc_rt_plan_for_procs>({rt.i64(p)});
+  Value run = rt.call<Function::tc_rt_select_procs>({}).value;
   for (auto [call, p] : calls) {
     b.setInsertionPoint(call);
-    Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, run, constant(p));
+    Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, run, rt.i64(p).value);
     auto guard = scf::IfOp::create(b, loc, mine, /*withElseRegion=*/false);
     call->moveBefore(guard.thenBlock()->getTerminator());
   }
