@@ -42,6 +42,7 @@ PlanPipelineOptions TCCompileOptions::planOptions() const {
   plan.imbalance = imbalance;
   plan.assignment = assignment;
   plan.cacheBytes = cacheBytes;
+  plan.partitioner = partitioner;
   plan.maxGridDims = maxGridDims;
   plan.latency = latency;
   plan.virtualPartitioning = virtualPartitioning;

@@ -93,6 +93,11 @@ struct TCCompileOptions : public PassPipelineOptions<TCCompileOptions> {
       llvm::cl::desc("Bytes per process caching remote bricks out of core "
                      "(default -1: what the busiest stage leaves of mem)"),
       llvm::cl::init(-1)};
+  PassOptions::Option<std::string> partitioner{
+      *this, "partitioner", llvm::cl::value_desc("P"),
+      llvm::cl::desc("Hypergraph partitioner: builtin (no MPI), one the tool registered "
+                     "(zoltan in tc-opt and tcc), or default (the last registered)"),
+      llvm::cl::init("default")};
 
   // Operator trees (tc-fuse-distribute).
   PassOptions::Option<int> maxGridDims{
