@@ -3,9 +3,13 @@
 // tc-runtime-abi-doc DOC OUT: writes DOC to OUT with its function list (the
 // lines between the two markers below) generated from RuntimeFunctions.def.
 // tc-runtime-abi-doc --check DOC: every tc_rt_* prototype in DOC's C code
-// blocks must be RuntimeFunctions.def's; prints each disagreement and exits 1.
+// blocks must be RuntimeFunctions.def's, and every record of
+// DescriptorFields.def must appear with its fixed fields in order, as a
+// layout's start `[rank, root_only, ...` or, repeated, as `(a, b, ..., step)`;
+// prints each disagreement and exits 1.
 //
 //===----------------------------------------------------------------------===//
+#include "TC/Runtime/Descriptors.h"
 #include "TC/Runtime/RuntimeFunctions.h"
 
 #include <cctype>
@@ -45,6 +49,48 @@ std::string normalize(const std::string &s) {
     space = false;
   }
   return out;
+}
+
+/// A record's fixed fields as the documentation names them: ON_DISK is
+/// on_disk, a field per operand RANK is rank_a, rank_b, rank_c.
+struct Record {
+  std::string name;
+  bool repeated; ///< its length is its last offset, not a variable part's start
+  std::vector<std::string> fields;
+};
+
+std::vector<Record> records() {
+  auto lower = [](std::string s) {
+    for (char &c : s)
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  std::vector<Record> out;
+#define TC_RT_RECORD(Record, record, PREFIX) out.push_back({#record, false, {}});
+#define TC_RT_FIELD(PREFIX, NAME, offset, Type, accessor, doc) out.back().fields.push_back(lower(#NAME));
+#define TC_RT_FIELDS(PREFIX, NAME, offset, count, Type, accessor, doc)                             \
+  for (int x = 0; x < (count); ++x)                                                                \
+    out.back().fields.push_back(lower(#NAME) + "_" + char('a' + x));
+#define TC_RT_END(PREFIX, NAME, offset) out.back().repeated = std::string(#NAME) == "FIELDS";
+#include "TC/Runtime/DescriptorFields.def"
+  return out;
+}
+
+int checkLayouts(const std::string &doc) {
+  int wrong = 0;
+  for (const Record &r : records()) {
+    std::string list;
+    for (const std::string &f : r.fields)
+      list += (list.empty() ? "" : ", ") + f;
+    std::string written = r.repeated ? "(" + list + ")" : "[" + list + ", ";
+    if (doc.find(written) == std::string::npos) {
+      std::cout << "the " << r.name << " layout is not written `" << written
+                << "` as DescriptorFields.def declares\n";
+      ++wrong;
+    }
+  }
+  std::cout << records().size() << " layouts checked, " << wrong << " wrong\n";
+  return wrong;
 }
 
 int checkPrototypes(std::istream &doc) {
@@ -117,7 +163,9 @@ int main(int argc, char **argv) {
     std::ostringstream text;
     text << doc.rdbuf();
     std::istringstream lines(text.str());
-    return checkPrototypes(lines) ? 1 : 0;
+    int wrong = checkPrototypes(lines);
+    wrong += checkLayouts(text.str());
+    return wrong ? 1 : 0;
   }
   // Written only when complete, so a failed run leaves no half document.
   std::ostringstream text;

@@ -13,8 +13,10 @@
 //
 // The C part (offsets, enums, size helpers) is plain C11; the
 // C++ part adds encoders (structs of named fields -> std::vector<int64_t>) and
-// decoders (views with named accessors over const int64_t *). docs/RuntimeABI.md
-// describes the contract.
+// decoders (views with named accessors over const int64_t *). The fixed
+// fields' offsets, types and accessors are declared once, in
+// DescriptorFields.def, for both parts. docs/RuntimeABI.md describes the
+// contract.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TC_RUNTIME_DESCRIPTORS_H
@@ -66,37 +68,20 @@ enum tc_rt_result {
 /// of the buffers of tc_rt_tile_contract and tc_rt_allreduce_tile.
 enum tc_rt_elem { TC_RT_F64 = 0, TC_RT_F32 = 1 };
 
+/// The offsets of every fixed field (enum tc_rt_<record>_field), from their
+/// one declaration, DescriptorFields.def: TC_RT_TILE_RANK, TC_RT_TILE_ROOT_ONLY,
+/// then TC_RT_TILE_SHAPE where the variable part starts, and so on.
+#define TC_RT_RECORD(Record, record, PREFIX) enum tc_rt_##record##_field {
+#define TC_RT_FIELD(PREFIX, NAME, offset, Type, accessor, doc) TC_RT_##PREFIX##_##NAME = offset,
+#define TC_RT_FIELDS(PREFIX, NAME, offset, count, Type, accessor, doc)                            \
+  TC_RT_##PREFIX##_##NAME = offset,
+#define TC_RT_END(PREFIX, NAME, offset) TC_RT_##PREFIX##_##NAME = offset };
+#include "TC/Runtime/DescriptorFields.def"
+
 //===-- tc_rt_array ---------------------------------------------------------===//
 // [rank, kind, init, on_disk, elem, first_slice, grid_rank, grid[grid_rank],
 //  then per dimension d < rank: extent, grid_dim, skew_dim, file_dim, split_dim,
 //  cyclic]
-enum tc_rt_array_field {
-  TC_RT_ARRAY_RANK = 0,      ///< number of dimensions
-  TC_RT_ARRAY_KIND = 1,      ///< enum tc_rt_kind
-  TC_RT_ARRAY_INIT = 2,      ///< enum tc_rt_init
-  TC_RT_ARRAY_ON_DISK = 3,   ///< 1: a per-process scratch file, 0: memory
-  TC_RT_ARRAY_ELEM = 4,      ///< enum tc_rt_elem
-  TC_RT_ARRAY_FIRST_SLICE = 5, ///< bit g: held only by the processes at coordinate
-                               ///< 0 along grid dimension g (Cociorva et al.'s
-                               ///< `1`); the others hold none of it
-  TC_RT_ARRAY_GRID_RANK = 6, ///< number of process grid dimensions
-  TC_RT_ARRAY_GRID = 7,      ///< the grid's extents, then the dimensions
-};
-/// Fields of one dimension, TC_RT_ARRAY_DIM_FIELDS apart.
-enum tc_rt_array_dim_field {
-  TC_RT_ARRAY_DIM_EXTENT = 0,   ///< extent of the dimension
-  TC_RT_ARRAY_DIM_GRID_DIM = 1, ///< grid dimension it is split along; -1: none
-  TC_RT_ARRAY_DIM_SKEW_DIM = 2, ///< grid dimension whose coordinate is added to
-                                ///< its block index (stored pre-skewed); -1: none
-  TC_RT_ARRAY_DIM_FILE_DIM = 3, ///< dimension of the HDF5 dataset it holds
-  TC_RT_ARRAY_DIM_SPLIT_DIM = 4, ///< grid dimension along which its block (along
-                                 ///< grid_dim) is split again into sub-blocks, one
-                                 ///< per process (nested blocks, COSMA); -1: none
-  TC_RT_ARRAY_DIM_CYCLIC = 5,    ///< nb >= 1: blocks of nb elements dealt round-robin
-                                 ///< along grid_dim (block-cyclic, ScaLAPACK); 0: one
-                                 ///< contiguous block per process
-  TC_RT_ARRAY_DIM_FIELDS = 6,
-};
 /// Where the fields of dimension `d` start.
 TC_RT_INLINE int64_t tc_rt_array_dim(const int64_t *desc, int64_t d) {
   return TC_RT_ARRAY_GRID + desc[TC_RT_ARRAY_GRID_RANK] + TC_RT_ARRAY_DIM_FIELDS * d;
@@ -117,21 +102,11 @@ TC_RT_INLINE int64_t tc_rt_array_size(const int64_t *desc) {
 // (and tc_rt_gather_tile(_start), tc_rt_reduce_scatter_tile)
 // [rank, root_only, shape[rank]]: the shape of the tile buffer. root_only (read
 // only, 0 for the others): ranks other than 0 zero the buffer after reading.
-enum tc_rt_tile_field {
-  TC_RT_TILE_RANK = 0,
-  TC_RT_TILE_ROOT_ONLY = 1,
-  TC_RT_TILE_SHAPE = 2,
-};
 TC_RT_INLINE int64_t tc_rt_tile_size(int64_t rank) { return TC_RT_TILE_SHAPE + rank; }
 
 //===-- tc_rt_shift_tile ----------------------------------------------------===//
 // [rank, grid_dim, shape[rank], subshape[rank]]: the buffer's shape, then the
 // shape of the sub-tile (at the call's offsets) that moves along grid_dim.
-enum tc_rt_shift_field {
-  TC_RT_SHIFT_RANK = 0,
-  TC_RT_SHIFT_GRID_DIM = 1,
-  TC_RT_SHIFT_SHAPE = 2,
-};
 TC_RT_INLINE int64_t tc_rt_shift_subshape(const int64_t *desc) {
   return TC_RT_SHIFT_SHAPE + desc[TC_RT_SHIFT_RANK];
 }
@@ -139,11 +114,6 @@ TC_RT_INLINE int64_t tc_rt_shift_size(int64_t rank) { return TC_RT_SHIFT_SHAPE +
 
 //===-- tc_rt_allreduce_tile ------------------------------------------------===//
 // [rank, elem, shape[rank]]
-enum tc_rt_allreduce_field {
-  TC_RT_ALLREDUCE_RANK = 0,
-  TC_RT_ALLREDUCE_ELEM = 1, ///< enum tc_rt_elem of the buffer
-  TC_RT_ALLREDUCE_SHAPE = 2,
-};
 TC_RT_INLINE int64_t tc_rt_allreduce_size(int64_t rank) { return TC_RT_ALLREDUCE_SHAPE + rank; }
 
 //===-- tc_rt_tile_contract -------------------------------------------------===//
@@ -156,12 +126,6 @@ TC_RT_INLINE int64_t tc_rt_allreduce_size(int64_t rank) { return TC_RT_ALLREDUCE
 // then C's sub-tile offsets. alpha holds the bits of the IEEE double that
 // scales the product (C += alpha * A * B; a term's coefficient).
 enum tc_rt_operand { TC_RT_OPERAND_A = 0, TC_RT_OPERAND_B = 1, TC_RT_OPERAND_C = 2 };
-enum tc_rt_contract_field {
-  TC_RT_CONTRACT_RANK = 0, ///< + operand: the operand's rank
-  TC_RT_CONTRACT_ELEM = 3,  ///< enum tc_rt_elem of the three buffers
-  TC_RT_CONTRACT_ALPHA = 4, ///< the bits of a double: C += alpha * A * B
-  TC_RT_CONTRACT_SHAPES = 5,
-};
 /// The contraction's alpha, and the descriptor entry holding it.
 TC_RT_INLINE double tc_rt_contract_alpha(const int64_t *desc) {
   double alpha;
@@ -201,21 +165,11 @@ TC_RT_INLINE int64_t tc_rt_contract_size(int64_t rank_a, int64_t rank_b, int64_t
 
 //===-- tc_rt_load_slice, tc_rt_store_slice ---------------------------------===//
 // [rank, extents[rank]]: the whole tensor the array is a slice of.
-enum tc_rt_slice_field {
-  TC_RT_SLICE_RANK = 0,
-  TC_RT_SLICE_EXTENTS = 1,
-};
 TC_RT_INLINE int64_t tc_rt_slice_size(int64_t rank) { return TC_RT_SLICE_EXTENTS + rank; }
 
 //===-- tc_rt_gather_cyclic, tc_rt_reduce_cyclic ----------------------------===//
 // [rank, dim, modulus, shape[rank]]: the panel of the blocks I = residue (mod
 // modulus) of cyclic dimension `dim`, in a buffer of shape `shape`.
-enum tc_rt_panel_field {
-  TC_RT_PANEL_RANK = 0,
-  TC_RT_PANEL_DIM = 1,     ///< a cyclic dimension of the array
-  TC_RT_PANEL_MODULUS = 2, ///< M >= 1: every M-th block of dim, from the residue on
-  TC_RT_PANEL_SHAPE = 3,
-};
 TC_RT_INLINE int64_t tc_rt_panel_size(int64_t rank) { return TC_RT_PANEL_SHAPE + rank; }
 
 //===-- tc_rt_block_array ---------------------------------------------------===//
@@ -224,14 +178,6 @@ TC_RT_INLINE int64_t tc_rt_panel_size(int64_t rank) { return TC_RT_PANEL_SHAPE +
 // then 1's, ...), then per present block: its segment ids[rank] and its home
 // (the rank holding it)]. init is TC_RT_INIT_INPUT (an input file's group,
 // or an earlier statement's intermediate), TC_RT_INIT_ZERO or TC_RT_INIT_ONES.
-enum tc_rt_block_array_field {
-  TC_RT_BLOCKS_RANK = 0,
-  TC_RT_BLOCKS_INIT = 1,
-  TC_RT_BLOCKS_ON_DISK = 2, ///< bricks stay in files between stages
-  TC_RT_BLOCKS_ELEM = 3,
-  TC_RT_BLOCKS_NUM_BLOCKS = 4,
-  TC_RT_BLOCKS_NUM_SEGMENTS = 5,
-};
 TC_RT_INLINE int64_t tc_rt_blocks_segments(const int64_t *d) {
   return TC_RT_BLOCKS_NUM_SEGMENTS + d[TC_RT_BLOCKS_RANK];
 }
@@ -251,30 +197,6 @@ TC_RT_INLINE int64_t tc_rt_blocks_list(const int64_t *d) {
 // tensors has the same segments in both. A cached read is a remote brick a
 // process holds from an earlier stage: its home does not send it. alpha holds
 // the bits of the double scaling every task (C += alpha * A * B).
-enum tc_rt_block_plan_field {
-  TC_RT_BLOCK_PLAN_RANK = 0, ///< + TC_RT_OPERAND_A, _B, _C
-  TC_RT_BLOCK_PLAN_NUM_TASKS = 3,
-  TC_RT_BLOCK_PLAN_NUM_STAGES = 4,
-  TC_RT_BLOCK_PLAN_NUM_CACHED = 5,
-  TC_RT_BLOCK_PLAN_ALPHA = 6, ///< the bits of a double, as TC_RT_CONTRACT_ALPHA
-  TC_RT_BLOCK_PLAN_LABELS = 7,
-};
-enum tc_rt_block_task_field {
-  TC_RT_BLOCK_TASK_A = 0,
-  TC_RT_BLOCK_TASK_B = 1,
-  TC_RT_BLOCK_TASK_C = 2,
-  TC_RT_BLOCK_TASK_RANK = 3,
-  TC_RT_BLOCK_TASK_STAGE = 4,
-  TC_RT_BLOCK_TASK_STEP = 5, ///< read-once step within the stage ([K] 6.2)
-  TC_RT_BLOCK_TASK_FIELDS = 6,
-};
-enum tc_rt_block_cached_field {
-  TC_RT_BLOCK_CACHED_STAGE = 0,
-  TC_RT_BLOCK_CACHED_TENSOR = 1,
-  TC_RT_BLOCK_CACHED_BLOCK = 2,
-  TC_RT_BLOCK_CACHED_RANK = 3,
-  TC_RT_BLOCK_CACHED_FIELDS = 4,
-};
 TC_RT_INLINE int64_t tc_rt_block_plan_tasks(const int64_t *d) {
   return TC_RT_BLOCK_PLAN_LABELS + d[0] + d[1] + d[2];
 }
@@ -367,7 +289,58 @@ inline int64_t product(const Desc &v) {
     p *= x;
   return p;
 }
+/// A field's value from its int64 slot, and back: enums and integers as they
+/// are, bool as 0 or 1, double as its IEEE bits.
+template <typename T>
+T decode(int64_t v) {
+  return static_cast<T>(v);
+}
+template <>
+inline bool decode<bool>(int64_t v) {
+  return v != 0;
+}
+template <>
+inline double decode<double>(int64_t v) {
+  double x;
+  memcpy(&x, &v, sizeof x);
+  return x;
+}
+template <typename T>
+int64_t encode(T v) {
+  return static_cast<int64_t>(v);
+}
+inline int64_t encode(bool v) { return v ? 1 : 0; }
+inline int64_t encode(double v) { return tc_rt_contract_alpha_bits(v); }
 } // namespace detail
+
+/// <Record>Fields, for every record of DescriptorFields.def: its fixed fields
+/// read from a description (`rank()`, `elem()`, ...; `rank(x)` per operand)
+/// and written into one (`rank(out, v)`), and `size`, where its variable part
+/// starts (the record's length when repeated). The views derive from them;
+/// the encoders write through them.
+#define TC_RT_RECORD(Record, record, PREFIX)                                                       \
+  class Record##Fields {                                                                           \
+  public:                                                                                          \
+    explicit Record##Fields(const int64_t *desc) : d(desc) {}
+#define TC_RT_FIELD(PREFIX, NAME, offset, Type, accessor, doc)                                     \
+  Type accessor() const { return detail::decode<Type>(d[offset]); }                                \
+  static void accessor(int64_t *out, Type v) { out[offset] = detail::encode(v); }
+#define TC_RT_FIELDS(PREFIX, NAME, offset, count, Type, accessor, doc)                             \
+  Type accessor(int x) const {                                                                     \
+    assert(x >= 0 && x < (count));                                                                 \
+    return detail::decode<Type>(d[(offset) + x]);                                                  \
+  }                                                                                                \
+  static void accessor(int64_t *out, int x, Type v) {                                              \
+    assert(x >= 0 && x < (count));                                                                 \
+    out[(offset) + x] = detail::encode(v);                                                         \
+  }
+#define TC_RT_END(PREFIX, NAME, offset)                                                            \
+  static constexpr int64_t size = offset;                                                          \
+                                                                                                   \
+  protected:                                                                                       \
+    const int64_t *d;                                                                              \
+  };
+#include "TC/Runtime/DescriptorFields.def"
 
 //===-- tc_rt_array -----------------------------------------------------------===//
 
@@ -405,29 +378,29 @@ struct ArrayDesc {
   int64_t firstSlice = 0; ///< bit g: only coordinate 0 along grid dimension g holds it
 
   Desc encode() const {
-    Desc d(TC_RT_ARRAY_GRID);
-    d[TC_RT_ARRAY_RANK] = static_cast<int64_t>(dims.size());
-    d[TC_RT_ARRAY_KIND] = kind;
-    d[TC_RT_ARRAY_INIT] = init;
-    d[TC_RT_ARRAY_ON_DISK] = onDisk ? 1 : 0;
-    d[TC_RT_ARRAY_ELEM] = elem;
+    Desc d(ArrayFields::size);
+    ArrayFields::rank(d.data(), static_cast<int64_t>(dims.size()));
+    ArrayFields::kind(d.data(), kind);
+    ArrayFields::init(d.data(), init);
+    ArrayFields::onDisk(d.data(), onDisk);
+    ArrayFields::elem(d.data(), elem);
     assert(firstSlice >= 0 && firstSlice < (int64_t(1) << grid.size()) && "no such grid dimension");
-    d[TC_RT_ARRAY_FIRST_SLICE] = firstSlice;
-    d[TC_RT_ARRAY_GRID_RANK] = static_cast<int64_t>(grid.size());
+    ArrayFields::firstSlice(d.data(), firstSlice);
+    ArrayFields::gridRank(d.data(), static_cast<int64_t>(grid.size()));
     detail::append(d, grid);
     for (const ArrayDim &x : dims) {
       assert(x.gridDim < static_cast<int64_t>(grid.size()) &&
              x.skewDim < static_cast<int64_t>(grid.size()) &&
              x.splitDim < static_cast<int64_t>(grid.size()) && "no such grid dimension");
       assert(x.cyclic >= 0 && "a negative block size");
-      int64_t fields[TC_RT_ARRAY_DIM_FIELDS];
-      fields[TC_RT_ARRAY_DIM_EXTENT] = x.extent;
-      fields[TC_RT_ARRAY_DIM_GRID_DIM] = x.gridDim;
-      fields[TC_RT_ARRAY_DIM_SKEW_DIM] = x.skewDim;
-      fields[TC_RT_ARRAY_DIM_FILE_DIM] = x.fileDim;
-      fields[TC_RT_ARRAY_DIM_SPLIT_DIM] = x.splitDim;
-      fields[TC_RT_ARRAY_DIM_CYCLIC] = x.cyclic;
-      d.insert(d.end(), fields, fields + TC_RT_ARRAY_DIM_FIELDS);
+      int64_t fields[ArrayDimFields::size];
+      ArrayDimFields::extent(fields, x.extent);
+      ArrayDimFields::gridDim(fields, x.gridDim);
+      ArrayDimFields::skewDim(fields, x.skewDim);
+      ArrayDimFields::fileDim(fields, x.fileDim);
+      ArrayDimFields::splitDim(fields, x.splitDim);
+      ArrayDimFields::cyclic(fields, x.cyclic);
+      d.insert(d.end(), fields, fields + ArrayDimFields::size);
     }
     assert(static_cast<int64_t>(d.size()) ==
            tc_rt_array_summed(static_cast<int64_t>(dims.size()), static_cast<int64_t>(grid.size())));
@@ -441,23 +414,16 @@ struct ArrayDesc {
   }
 };
 
-class ArrayDescView {
+class ArrayDescView : public ArrayFields {
 public:
-  explicit ArrayDescView(const int64_t *desc) : d(desc) {}
-  int64_t rank() const { return d[TC_RT_ARRAY_RANK]; }
-  tc_rt_kind kind() const { return static_cast<tc_rt_kind>(d[TC_RT_ARRAY_KIND]); }
-  tc_rt_init init() const { return static_cast<tc_rt_init>(d[TC_RT_ARRAY_INIT]); }
-  bool onDisk() const { return d[TC_RT_ARRAY_ON_DISK] != 0; }
-  tc_rt_elem elem() const { return static_cast<tc_rt_elem>(d[TC_RT_ARRAY_ELEM]); }
-  int64_t firstSlice() const { return d[TC_RT_ARRAY_FIRST_SLICE]; }
-  int64_t gridRank() const { return d[TC_RT_ARRAY_GRID_RANK]; }
+  explicit ArrayDescView(const int64_t *desc) : ArrayFields(desc) {}
   Desc grid() const { return detail::slice(d, TC_RT_ARRAY_GRID, gridRank()); }
-  int64_t extent(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_EXTENT); }
-  int64_t gridDim(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_GRID_DIM); }
-  int64_t skew(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_SKEW_DIM); }
-  int64_t fileDim(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_FILE_DIM); }
-  int64_t splitDim(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_SPLIT_DIM); }
-  int64_t cyclic(int64_t dim) const { return field(dim, TC_RT_ARRAY_DIM_CYCLIC); }
+  int64_t extent(int64_t dim) const { return field(dim).extent(); }
+  int64_t gridDim(int64_t dim) const { return field(dim).gridDim(); }
+  int64_t skew(int64_t dim) const { return field(dim).skewDim(); }
+  int64_t fileDim(int64_t dim) const { return field(dim).fileDim(); }
+  int64_t splitDim(int64_t dim) const { return field(dim).splitDim(); }
+  int64_t cyclic(int64_t dim) const { return field(dim).cyclic(); }
   /// The extents of every dimension.
   Desc shape() const {
     Desc s;
@@ -486,11 +452,10 @@ public:
   int64_t size() const { return tc_rt_array_size(d); }
 
 private:
-  int64_t field(int64_t dim, int64_t f) const {
+  ArrayDimFields field(int64_t dim) const {
     assert(dim >= 0 && dim < rank());
-    return d[tc_rt_array_dim(d, dim) + f];
+    return ArrayDimFields(d + tc_rt_array_dim(d, dim));
   }
-  const int64_t *d;
 };
 
 //===-- tc_rt_read_tile, tc_rt_write_tile, tc_rt_broadcast_tile --------------===//
@@ -500,26 +465,21 @@ struct TileDesc {
   bool rootOnly = false; ///< tc_rt_read_tile inside accumulation; else false
 
   Desc encode() const {
-    Desc d(TC_RT_TILE_SHAPE);
-    d[TC_RT_TILE_RANK] = static_cast<int64_t>(shape.size());
-    d[TC_RT_TILE_ROOT_ONLY] = rootOnly ? 1 : 0;
+    Desc d(TileFields::size);
+    TileFields::rank(d.data(), static_cast<int64_t>(shape.size()));
+    TileFields::rootOnly(d.data(), rootOnly);
     detail::append(d, shape);
     return d;
   }
 };
 
-class TileDescView {
+class TileDescView : public TileFields {
 public:
-  explicit TileDescView(const int64_t *desc) : d(desc) {}
-  int64_t rank() const { return d[TC_RT_TILE_RANK]; }
-  bool rootOnly() const { return d[TC_RT_TILE_ROOT_ONLY] != 0; }
+  explicit TileDescView(const int64_t *desc) : TileFields(desc) {}
   int64_t extent(int64_t dim) const { return d[TC_RT_TILE_SHAPE + dim]; }
   Desc shape() const { return detail::slice(d, TC_RT_TILE_SHAPE, rank()); }
   TileDesc decode() const { return {shape(), rootOnly()}; }
   int64_t size() const { return tc_rt_tile_size(rank()); }
-
-private:
-  const int64_t *d;
 };
 
 //===-- tc_rt_shift_tile ------------------------------------------------------===//
@@ -531,27 +491,22 @@ struct ShiftTileDesc {
 
   Desc encode() const {
     assert(shape.size() == subshape.size() && "a sub-tile of another rank");
-    Desc d(TC_RT_SHIFT_SHAPE);
-    d[TC_RT_SHIFT_RANK] = static_cast<int64_t>(shape.size());
-    d[TC_RT_SHIFT_GRID_DIM] = gridDim;
+    Desc d(ShiftTileFields::size);
+    ShiftTileFields::rank(d.data(), static_cast<int64_t>(shape.size()));
+    ShiftTileFields::gridDim(d.data(), gridDim);
     detail::append(d, shape);
     detail::append(d, subshape);
     return d;
   }
 };
 
-class ShiftTileDescView {
+class ShiftTileDescView : public ShiftTileFields {
 public:
-  explicit ShiftTileDescView(const int64_t *desc) : d(desc) {}
-  int64_t rank() const { return d[TC_RT_SHIFT_RANK]; }
-  int64_t gridDim() const { return d[TC_RT_SHIFT_GRID_DIM]; }
+  explicit ShiftTileDescView(const int64_t *desc) : ShiftTileFields(desc) {}
   Desc shape() const { return detail::slice(d, TC_RT_SHIFT_SHAPE, rank()); }
   Desc subshape() const { return detail::slice(d, tc_rt_shift_subshape(d), rank()); }
   ShiftTileDesc decode() const { return {gridDim(), shape(), subshape()}; }
   int64_t size() const { return tc_rt_shift_size(rank()); }
-
-private:
-  const int64_t *d;
 };
 
 //===-- tc_rt_allreduce_tile --------------------------------------------------===//
@@ -561,27 +516,22 @@ struct AllReduceTileDesc {
   tc_rt_elem elem = TC_RT_F64;
 
   Desc encode() const {
-    Desc d(TC_RT_ALLREDUCE_SHAPE);
-    d[TC_RT_ALLREDUCE_RANK] = static_cast<int64_t>(shape.size());
-    d[TC_RT_ALLREDUCE_ELEM] = elem;
+    Desc d(AllReduceTileFields::size);
+    AllReduceTileFields::rank(d.data(), static_cast<int64_t>(shape.size()));
+    AllReduceTileFields::elem(d.data(), elem);
     detail::append(d, shape);
     return d;
   }
 };
 
-class AllReduceTileDescView {
+class AllReduceTileDescView : public AllReduceTileFields {
 public:
-  explicit AllReduceTileDescView(const int64_t *desc) : d(desc) {}
-  int64_t rank() const { return d[TC_RT_ALLREDUCE_RANK]; }
-  tc_rt_elem elem() const { return static_cast<tc_rt_elem>(d[TC_RT_ALLREDUCE_ELEM]); }
+  explicit AllReduceTileDescView(const int64_t *desc) : AllReduceTileFields(desc) {}
   Desc shape() const { return detail::slice(d, TC_RT_ALLREDUCE_SHAPE, rank()); }
   /// Number of elements of the buffer.
   int64_t elements() const { return detail::product(shape()); }
   AllReduceTileDesc decode() const { return {shape(), elem()}; }
   int64_t size() const { return tc_rt_allreduce_size(rank()); }
-
-private:
-  const int64_t *d;
 };
 
 //===-- tc_rt_tile_contract ---------------------------------------------------===//
@@ -603,13 +553,13 @@ struct TileContractDesc {
 
   Desc encode() const {
     const Operand *ops[] = {&a, &b, &c};
-    Desc d;
-    for (const Operand *o : ops) {
-      assert(o->shape.size() == o->labels.size() && "one label per dimension");
-      d.push_back(static_cast<int64_t>(o->shape.size()));
+    Desc d(TileContractFields::size);
+    for (int x = 0; x < 3; ++x) {
+      assert(ops[x]->shape.size() == ops[x]->labels.size() && "one label per dimension");
+      TileContractFields::rank(d.data(), x, static_cast<int64_t>(ops[x]->shape.size()));
     }
-    d.push_back(elem);
-    d.push_back(tc_rt_contract_alpha_bits(alpha));
+    TileContractFields::elem(d.data(), elem);
+    TileContractFields::alpha(d.data(), alpha);
     for (const Operand *o : ops)
       detail::append(d, o->shape);
     for (const Operand *o : ops) {
@@ -626,13 +576,9 @@ struct TileContractDesc {
   }
 };
 
-class TileContractDescView {
+class TileContractDescView : public TileContractFields {
 public:
-  explicit TileContractDescView(const int64_t *desc) : d(desc) {}
-  /// x: TC_RT_OPERAND_A, _B or _C.
-  int64_t rank(int x) const { return d[TC_RT_CONTRACT_RANK + x]; }
-  tc_rt_elem elem() const { return static_cast<tc_rt_elem>(d[TC_RT_CONTRACT_ELEM]); }
-  double alpha() const { return tc_rt_contract_alpha(d); }
+  explicit TileContractDescView(const int64_t *desc) : TileContractFields(desc) {}
   Desc shape(int x) const { return detail::slice(d, tc_rt_contract_shape(d, x), rank(x)); }
   Desc labels(int x) const { return detail::slice(d, tc_rt_contract_labels(d, x), rank(x)); }
   Desc steps(int x) const { return detail::slice(d, tc_rt_contract_steps(d, x), rank(x)); }
@@ -653,9 +599,6 @@ public:
     return tc_rt_contract_size(rank(TC_RT_OPERAND_A), rank(TC_RT_OPERAND_B), rank(TC_RT_OPERAND_C),
                                numLabels());
   }
-
-private:
-  const int64_t *d;
 };
 
 //===-- tc_rt_load_slice, tc_rt_store_slice -----------------------------------===//
@@ -664,24 +607,20 @@ struct SliceDesc {
   Desc extents; ///< of the whole tensor
 
   Desc encode() const {
-    Desc d(TC_RT_SLICE_EXTENTS);
-    d[TC_RT_SLICE_RANK] = static_cast<int64_t>(extents.size());
+    Desc d(SliceFields::size);
+    SliceFields::rank(d.data(), static_cast<int64_t>(extents.size()));
     detail::append(d, extents);
     return d;
   }
 };
 
-class SliceDescView {
+class SliceDescView : public SliceFields {
 public:
-  explicit SliceDescView(const int64_t *desc) : d(desc) {}
-  int64_t rank() const { return d[TC_RT_SLICE_RANK]; }
+  explicit SliceDescView(const int64_t *desc) : SliceFields(desc) {}
   int64_t extent(int64_t dim) const { return d[TC_RT_SLICE_EXTENTS + dim]; }
   Desc shape() const { return detail::slice(d, TC_RT_SLICE_EXTENTS, rank()); }
   SliceDesc decode() const { return {shape()}; }
   int64_t size() const { return tc_rt_slice_size(rank()); }
-
-private:
-  const int64_t *d;
 };
 
 //===-- tc_rt_gather_cyclic, tc_rt_reduce_cyclic ------------------------------===//
@@ -693,28 +632,22 @@ struct CyclicPanelDesc {
 
   Desc encode() const {
     assert(dim >= 0 && dim < static_cast<int64_t>(shape.size()) && "no such dimension");
-    Desc d(TC_RT_PANEL_SHAPE);
-    d[TC_RT_PANEL_RANK] = static_cast<int64_t>(shape.size());
-    d[TC_RT_PANEL_DIM] = dim;
-    d[TC_RT_PANEL_MODULUS] = modulus;
+    Desc d(CyclicPanelFields::size);
+    CyclicPanelFields::rank(d.data(), static_cast<int64_t>(shape.size()));
+    CyclicPanelFields::dim(d.data(), dim);
+    CyclicPanelFields::modulus(d.data(), modulus);
     detail::append(d, shape);
     return d;
   }
 };
 
-class CyclicPanelDescView {
+class CyclicPanelDescView : public CyclicPanelFields {
 public:
-  explicit CyclicPanelDescView(const int64_t *desc) : d(desc) {}
-  int64_t rank() const { return d[TC_RT_PANEL_RANK]; }
-  int64_t dim() const { return d[TC_RT_PANEL_DIM]; }
-  int64_t modulus() const { return d[TC_RT_PANEL_MODULUS]; }
+  explicit CyclicPanelDescView(const int64_t *desc) : CyclicPanelFields(desc) {}
   int64_t extent(int64_t i) const { return d[TC_RT_PANEL_SHAPE + i]; }
   Desc shape() const { return detail::slice(d, TC_RT_PANEL_SHAPE, rank()); }
   CyclicPanelDesc decode() const { return {dim(), modulus(), shape()}; }
   int64_t size() const { return tc_rt_panel_size(rank()); }
-
-private:
-  const int64_t *d;
 };
 
 //===-- tc_rt_block_array -----------------------------------------------------===//
@@ -727,12 +660,12 @@ struct BlockArrayDesc {
 
   Desc encode() const {
     assert(blocks.size() == homes.size() && "one home per block");
-    Desc d(TC_RT_BLOCKS_NUM_SEGMENTS);
-    d[TC_RT_BLOCKS_RANK] = static_cast<int64_t>(segments.size());
-    d[TC_RT_BLOCKS_INIT] = init;
-    d[TC_RT_BLOCKS_ON_DISK] = onDisk;
-    d[TC_RT_BLOCKS_ELEM] = elem;
-    d[TC_RT_BLOCKS_NUM_BLOCKS] = static_cast<int64_t>(blocks.size());
+    Desc d(BlockArrayFields::size);
+    BlockArrayFields::rank(d.data(), static_cast<int64_t>(segments.size()));
+    BlockArrayFields::init(d.data(), static_cast<tc_rt_init>(init));
+    BlockArrayFields::onDisk(d.data(), onDisk != 0);
+    BlockArrayFields::elem(d.data(), static_cast<tc_rt_elem>(elem));
+    BlockArrayFields::numBlocks(d.data(), static_cast<int64_t>(blocks.size()));
     for (const Desc &s : segments)
       d.push_back(static_cast<int64_t>(s.size()));
     for (const Desc &s : segments)
@@ -746,14 +679,9 @@ struct BlockArrayDesc {
   }
 };
 
-class BlockArrayDescView {
+class BlockArrayDescView : public BlockArrayFields {
 public:
-  explicit BlockArrayDescView(const int64_t *desc) : d(desc) {}
-  int64_t rank() const { return d[TC_RT_BLOCKS_RANK]; }
-  tc_rt_init init() const { return static_cast<tc_rt_init>(d[TC_RT_BLOCKS_INIT]); }
-  bool onDisk() const { return d[TC_RT_BLOCKS_ON_DISK] != 0; }
-  tc_rt_elem elem() const { return static_cast<tc_rt_elem>(d[TC_RT_BLOCKS_ELEM]); }
-  int64_t numBlocks() const { return d[TC_RT_BLOCKS_NUM_BLOCKS]; }
+  explicit BlockArrayDescView(const int64_t *desc) : BlockArrayFields(desc) {}
   Desc segments(int64_t dim) const {
     int64_t at = tc_rt_blocks_segments(d);
     for (int64_t i = 0; i < dim; ++i)
@@ -776,9 +704,6 @@ public:
     return x;
   }
   int64_t size() const { return tc_rt_blocks_list(d) + numBlocks() * (rank() + 1); }
-
-private:
-  const int64_t *d;
 };
 
 //===-- tc_rt_block_stage -----------------------------------------------------===//
@@ -801,37 +726,41 @@ struct BlockPlanDesc {
   double alpha = 1.0; ///< C += alpha * A * B, every task
 
   Desc encode() const {
-    Desc d(TC_RT_BLOCK_PLAN_LABELS);
+    Desc d(BlockPlanFields::size);
     for (int x = 0; x < 3; ++x)
-      d[TC_RT_BLOCK_PLAN_RANK + x] = static_cast<int64_t>(labels[x].size());
-    d[TC_RT_BLOCK_PLAN_NUM_TASKS] = static_cast<int64_t>(tasks.size());
-    d[TC_RT_BLOCK_PLAN_NUM_STAGES] = stages;
-    d[TC_RT_BLOCK_PLAN_NUM_CACHED] = static_cast<int64_t>(cached.size());
-    d[TC_RT_BLOCK_PLAN_ALPHA] = tc_rt_contract_alpha_bits(alpha);
+      BlockPlanFields::rank(d.data(), x, static_cast<int64_t>(labels[x].size()));
+    BlockPlanFields::numTasks(d.data(), static_cast<int64_t>(tasks.size()));
+    BlockPlanFields::numStages(d.data(), stages);
+    BlockPlanFields::numCached(d.data(), static_cast<int64_t>(cached.size()));
+    BlockPlanFields::alpha(d.data(), alpha);
     for (const Desc &l : labels)
       detail::append(d, l);
     for (const BlockTaskEntry &t : tasks) {
       assert(t.stage >= 0 && t.stage < stages && "a task in no stage");
-      detail::append(d, {t.a, t.b, t.c, t.rank, t.stage, t.step});
+      int64_t fields[BlockTaskFields::size];
+      BlockTaskFields::a(fields, t.a);
+      BlockTaskFields::b(fields, t.b);
+      BlockTaskFields::c(fields, t.c);
+      BlockTaskFields::rank(fields, t.rank);
+      BlockTaskFields::stage(fields, t.stage);
+      BlockTaskFields::step(fields, t.step);
+      d.insert(d.end(), fields, fields + BlockTaskFields::size);
     }
-    for (const BlockCachedRead &c : cached)
-      detail::append(d, {c.stage, c.tensor, c.block, c.rank});
+    for (const BlockCachedRead &c : cached) {
+      int64_t fields[BlockCachedFields::size];
+      BlockCachedFields::stage(fields, c.stage);
+      BlockCachedFields::tensor(fields, c.tensor);
+      BlockCachedFields::block(fields, c.block);
+      BlockCachedFields::rank(fields, c.rank);
+      d.insert(d.end(), fields, fields + BlockCachedFields::size);
+    }
     return d;
   }
 };
 
-class BlockPlanDescView {
+class BlockPlanDescView : public BlockPlanFields {
 public:
-  explicit BlockPlanDescView(const int64_t *desc) : d(desc) {}
-  int64_t rank(int x) const { return d[TC_RT_BLOCK_PLAN_RANK + x]; }
-  int64_t numTasks() const { return d[TC_RT_BLOCK_PLAN_NUM_TASKS]; }
-  int64_t numStages() const { return d[TC_RT_BLOCK_PLAN_NUM_STAGES]; }
-  int64_t numCached() const { return d[TC_RT_BLOCK_PLAN_NUM_CACHED]; }
-  double alpha() const {
-    double a;
-    memcpy(&a, &d[TC_RT_BLOCK_PLAN_ALPHA], sizeof a);
-    return a;
-  }
+  explicit BlockPlanDescView(const int64_t *desc) : BlockPlanFields(desc) {}
   Desc labels(int x) const {
     int64_t at = TC_RT_BLOCK_PLAN_LABELS;
     for (int y = 0; y < x; ++y)
@@ -839,14 +768,12 @@ public:
     return detail::slice(d, at, rank(x));
   }
   BlockTaskEntry task(int64_t i) const {
-    const int64_t *t = d + tc_rt_block_plan_tasks(d) + i * TC_RT_BLOCK_TASK_FIELDS;
-    return {t[TC_RT_BLOCK_TASK_A],    t[TC_RT_BLOCK_TASK_B],     t[TC_RT_BLOCK_TASK_C],
-            t[TC_RT_BLOCK_TASK_RANK], t[TC_RT_BLOCK_TASK_STAGE], t[TC_RT_BLOCK_TASK_STEP]};
+    BlockTaskFields t(d + tc_rt_block_plan_tasks(d) + i * BlockTaskFields::size);
+    return {t.a(), t.b(), t.c(), t.rank(), t.stage(), t.step()};
   }
   BlockCachedRead cachedRead(int64_t i) const {
-    const int64_t *c = d + tc_rt_block_plan_cached(d) + i * TC_RT_BLOCK_CACHED_FIELDS;
-    return {c[TC_RT_BLOCK_CACHED_STAGE], c[TC_RT_BLOCK_CACHED_TENSOR],
-            c[TC_RT_BLOCK_CACHED_BLOCK], c[TC_RT_BLOCK_CACHED_RANK]};
+    BlockCachedFields c(d + tc_rt_block_plan_cached(d) + i * BlockCachedFields::size);
+    return {c.stage(), c.tensor(), c.block(), c.rank()};
   }
   BlockPlanDesc decode() const {
     BlockPlanDesc x{{labels(0), labels(1), labels(2)}, {}, numStages(), {}, alpha()};
@@ -859,9 +786,6 @@ public:
   int64_t size() const {
     return tc_rt_block_plan_cached(d) + numCached() * TC_RT_BLOCK_CACHED_FIELDS;
   }
-
-private:
-  const int64_t *d;
 };
 
 } // namespace tc_rt
