@@ -507,19 +507,26 @@ int main(int argc, char **argv) {
   std::string programMLIR = input;
   SmallVector<Step> steps;
 
+  // The input into the source manager (diagnostics point into it).
+  auto readInput = [&]() {
+    std::string error;
+    auto file = openInputFile(input, &error);
+    if (!file) {
+      llvm::errs() << "tcc: error: " << error << "\n";
+      return false;
+    }
+    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    return true;
+  };
+
   // A tensor-expression program: its tc IR, with locations in the .tce file.
   if (StringRef(input).ends_with(".tce")) {
     programMLIR = tmp.path("prog.mlir");
     steps.push_back({{binDir + "/tc-translate", "--import-tce", "--mlir-print-debuginfo",
                       input, "-o", programMLIR},
                      [&]() -> int {
-                       std::string error;
-                       auto file = openInputFile(input, &error);
-                       if (!file) {
-                         llvm::errs() << "tcc: error: " << error << "\n";
+                       if (!readInput())
                          return 1;
-                       }
-                       sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
                        module = tc::importTCE(sourceMgr, &context);
                        if (!module)
                          return 1;
@@ -536,13 +543,8 @@ int main(int argc, char **argv) {
         "--mlir-print-op-on-diagnostic=false"},
        [&]() -> int {
          if (!module) {
-           std::string error;
-           auto file = openInputFile(input, &error);
-           if (!file) {
-             llvm::errs() << "tcc: error: " << error << "\n";
+           if (!readInput())
              return 1;
-           }
-           sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
            module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
            if (!module)
              return 1;
