@@ -400,20 +400,12 @@ verifyNonNegative(function_ref<InFlightDiagnostic()> emitError, StringRef attr,
   return success();
 }
 
-/// Whether every entry of `dist` is `*` (the array is whole on every process).
-static bool isFullyReplicated(DistAttr dist) {
-  return llvm::all_of(dist.getDims(),
-                      [](StringAttr d) { return d.getValue() == DistAttr::kReplicated; });
-}
-
 LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                BoolAttr inCore, std::optional<CommMethodKind> method,
-                               std::optional<AlgorithmKind> algorithm, GridAttr grid,
+                               AlgorithmAttrInterface algorithm, GridAttr grid,
                                DistAttr distA, DistAttr distB, DistAttr distC,
                                std::optional<ReadOrderKind> order, ArrayAttr loops,
-                               std::optional<TileMemoryKind> memory,
-                               DictionaryAttr rounds, std::optional<InputKind> roll,
-                               FloatAttr diskBytes,
+                               std::optional<TileMemoryKind> memory, FloatAttr diskBytes,
                                FloatAttr commBytes, FloatAttr seconds,
                                BoolAttr iContiguous) {
   for (auto [name, dist] : {std::pair{"dist_a", distA}, {"dist_b", distB}, {"dist_c", distC}}) {
@@ -459,75 +451,11 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#tc.plan of an in-core contraction has no tiles to share "
                           "memory, got memory = "
                        << stringifyTileMemoryKind(*memory);
-  if (algorithm == AlgorithmKind::Rotation && grid &&
-      (grid.getRank() != 2 || grid.getShape()[0] != grid.getShape()[1]))
-    return emitError() << "#tc.plan algorithm = rotation (Cannon) needs a square 2-d "
-                          "grid, got "
-                       << grid;
-  if (rounds) {
-    if (algorithm != AlgorithmKind::Cosma)
-      return emitError() << "#tc.plan rounds belong to algorithm = cosma";
-    for (NamedAttribute round : rounds) {
-      auto count = dyn_cast<IntegerAttr>(round.getValue());
-      if (!count || count.getInt() < 2)
-        return emitError() << "#tc.plan rounds over '" << round.getName().getValue()
-                           << "' must be an integer count >= 2";
-    }
-  }
-  if (roll && algorithm != AlgorithmKind::Pumma)
-    return emitError() << "#tc.plan roll belongs to algorithm = pumma";
-  if (algorithm == AlgorithmKind::Pumma) {
-    if (grid && grid.getRank() != 2)
-      return emitError() << "#tc.plan algorithm = pumma needs a 2-d grid, got " << grid;
-    if (isInCore == false && inCore)
-      return emitError() << "#tc.plan algorithm = pumma runs in core (out-of-core PUMMA "
-                            "is not implemented)";
-  }
-  // Block-cyclic distributions are PUMMA's (the other algorithms' lowerings
-  // and tc.redistribute take them; their compute views are contiguous).
-  for (auto [name, dist] : {std::pair{"dist_a", distA}, {"dist_b", distB}, {"dist_c", distC}})
-    if (dist && algorithm && algorithm != AlgorithmKind::Pumma &&
-        llvm::any_of(dist.getCyclicBlocks(), [](int64_t b) { return b > 0; }))
-      return emitError() << "#tc.plan " << name << " is block-cyclic, which only algorithm "
-                            "= pumma computes in; got "
-                         << dist;
-  if (algorithm == AlgorithmKind::Cosma) {
-    if (grid && grid.getRank() != 3)
-      return emitError() << "#tc.plan algorithm = cosma needs a 3-d grid [pm, pn, pk], got "
-                         << grid;
-    // Each array is replicated (in its compute view) along the grid dimension
-    // its sub-blocks are gathered or reduced along.
-    for (auto [name, dist, along] :
-         {std::tuple{"dist_a", distA, 1u}, {"dist_b", distB, 0u}, {"dist_c", distC, 2u}})
-      if (dist && grid && grid.getRank() == 3 && !dist.getDistributedLabel(along).empty())
-        return emitError() << "#tc.plan algorithm = cosma gathers or reduces " << name
-                           << " along grid dimension " << along << ", so its entry there "
-                           << "must be '*', got " << dist;
-  }
-  // Batch splits A, B and C along the same label (docs/Derivations.md D30).
-  if (algorithm == AlgorithmKind::Batch && distA && distB && distC &&
-      (distA != distB || distA != distC))
-    return emitError() << "#tc.plan algorithm = batch splits A, B and C along the same "
-                       << "batch label (or none), so dist_a, dist_b and dist_c must be "
-                       << "equal, got " << distA << ", " << distB << ", " << distC;
-  // Table 1: the replication and accumulation algorithms hold one array whole on
-  // every process; the lowering ignores any other distribution given for it.
-  struct Whole {
-    StringRef array, field;
-    DistAttr dist;
-  };
-  std::optional<Whole> whole;
-  if (algorithm == AlgorithmKind::ReplicationA)
-    whole = Whole{"A", "dist_a", distA};
-  if (algorithm == AlgorithmKind::ReplicationB)
-    whole = Whole{"B", "dist_b", distB};
-  if (algorithm == AlgorithmKind::Accumulation)
-    whole = Whole{"C", "dist_c", distC};
-  if (whole && whole->dist && !isFullyReplicated(whole->dist))
-    return emitError() << "#tc.plan algorithm = " << stringifyAlgorithmKind(*algorithm)
-                       << " holds " << whole->array << " whole on every process, so "
-                       << whole->field << " must be '*' in every grid dimension, got "
-                       << whole->dist;
+  // What the algorithm computes on is the algorithm's to check
+  // (lib/Dialect/TCAlgorithms.cpp).
+  if (algorithm &&
+      failed(algorithm.verifyPlan(emitError, PlanView{inCore, grid, distA, distB, distC})))
+    return failure();
   return verifyNonNegative(
       emitError, "#tc.plan",
       {{"disk_bytes", diskBytes}, {"comm_bytes", commBytes}, {"seconds", seconds}});

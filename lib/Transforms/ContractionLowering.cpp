@@ -95,12 +95,14 @@ LogicalResult ContractionLowering::checkShape() {
   return success();
 }
 
+LogicalResult missingPlanField(ContractOp op, StringRef field) {
+  return op.emitOpError() << "has no complete plan (missing '" << field
+                          << "'): run --tc-plan before --tc-lower-plan";
+}
+
 LogicalResult ContractionLowering::readPlan() {
   plan = getPlan(op);
-  auto missing = [&](StringRef field) {
-    return op.emitOpError() << "has no complete plan (missing '" << field
-                            << "'): run --tc-plan before --tc-lower-plan";
-  };
+  auto missing = [&](StringRef field) { return missingPlanField(op, field); };
   if (!plan.getInCore())
     return missing("in_core");
   inCore = plan.getInCore().getValue();
@@ -130,33 +132,16 @@ LogicalResult ContractionLowering::readPlan() {
     return op.emitOpError() << "the plan's grid " << plan.getGrid() << " has " << used
                             << " processes but the machine has " << machine.procs;
   if (used < machine.procs && algorithm != ParallelAlgorithm::Cosma)
-    return op.emitOpError() << "algorithm = " << stringifyAlgorithmKind(*plan.getAlgorithm())
+    return op.emitOpError() << "algorithm = " << stringifyAlgorithmKind(*plan.getAlgorithmKind())
                             << " runs on every process, but the plan's grid "
                             << plan.getGrid() << " has " << used << " of the machine's "
                             << machine.procs << " (only cosma leaves processes idle)";
-  if (algorithm == ParallelAlgorithm::Cosma && (!inCore || grid.size() != 3))
-    return op.emitOpError() << "algorithm = cosma runs in core on a 3-d grid (out of core, "
-                               "its sequential schedule is memory = shared); the plan has "
-                               "in_core = "
-                            << inCore << " and grid " << plan.getGrid();
-  if (DictionaryAttr r = plan.getRounds())
-    for (NamedAttribute round : r)
-      rounds.push_back({round.getName().getValue().str(),
-                        cast<IntegerAttr>(round.getValue()).getInt()});
-  if (algorithm == ParallelAlgorithm::Pumma && (!inCore || grid.size() != 2))
-    return op.emitOpError() << "algorithm = pumma runs in core on a 2-d grid (out-of-core "
-                               "PUMMA is not implemented); the plan has in_core = "
-                            << inCore << " and grid " << plan.getGrid();
-  if (algorithm == ParallelAlgorithm::Pumma && !plan.getRoll())
-    return missing("roll");
-  if (algorithm == ParallelAlgorithm::Rotation && grid.size() != 2)
-    return op.emitOpError() << "rotation needs a 2-d grid, the plan has "
-                            << plan.getGrid();
-  if (algorithm == ParallelAlgorithm::ReplicationA)
-    replicated = RA;
-  if (algorithm == ParallelAlgorithm::ReplicationB)
-    replicated = RB;
-  return success();
+  return readAlgorithm();
+}
+
+Layout ContractionLowering::computeLayout(Role x) const {
+  DistAttr dists[3] = {plan.getDistA(), plan.getDistB(), plan.getDistC()};
+  return layoutOf(plan.getGrid(), dists[x]);
 }
 
 LogicalResult ContractionLowering::buildArrays() {
@@ -168,9 +153,7 @@ LogicalResult ContractionLowering::buildArrays() {
   const ContractionProblem full = *p;
   problem = withoutOneInputLabels(full);
   const std::vector<std::string> *labels[3] = {&full.labelsA, &full.labelsB, &full.labelsC};
-  if (algorithm == ParallelAlgorithm::Cosma && failed(readCosmaLayout()))
-    return failure();
-  if (algorithm == ParallelAlgorithm::Pumma && failed(readPummaChoice()))
+  if (failed(readLayouts()))
     return failure();
   DistAttr dists[3] = {plan.getDistA(), plan.getDistB(), plan.getDistC()};
   Value operands[3] = {op.getLhs(), op.getRhs(), op.getInit()};
@@ -213,10 +196,9 @@ LogicalResult ContractionLowering::buildArrays() {
           dim = g;
       a.dims.push_back(dim);
       a.skew.push_back(-1);
-      a.cyclic.push_back(pumma && dim >= 0 ? pumma->blockOf(l) : 0);
+      a.cyclic.push_back(dim >= 0 ? cyclicBlock(l) : 0);
     }
-    bool isReplicated = x == replicated ||
-                        (x == RC && algorithm == ParallelAlgorithm::Accumulation);
+    const bool isReplicated = wholeOperand() == Role(x);
     if (isReplicated) {
       a.kind = x == RC ? ArrayKind::Replicated
                        : (inside ? ArrayKind::Slab : ArrayKind::Gathered);
@@ -234,23 +216,11 @@ LogicalResult ContractionLowering::buildArrays() {
     return op.emitOpError() << "arrays need distinct names (tc.name), got '"
                             << arrays[RA].name << "', '" << arrays[RB].name << "', '"
                             << arrays[RC].name << "'";
-  // Cannon ([G] 2.2): A's and B's contracted block index starts at the sum of the
-  // coordinates (the initial skew) and advances by one per shift.
-  if (algorithm == ParallelAlgorithm::Rotation)
-    for (int x : {RA, RB}) {
-      ArrayInfo &a = arrays[x];
-      for (auto [d, l] : llvm::enumerate(a.labels))
-        if (a.dims[d] >= 0 && hasLabel(Role(1 - x), l)) {
-          a.shiftDim = a.dims[d];
-          a.skew[d] = 1 - a.dims[d];
-        }
-      if (a.shiftDim < 0)
-        return op.emitOpError() << "rotation plan distributes no contracted label of "
-                                << (x == RA ? "A" : "B");
-    }
+  if (failed(placeArrays()))
+    return failure();
   // Blocks per label, which every distributed array holding it must agree on
   // (PUMMA's labels lie on different grid dimensions in different arrays).
-  for (int x = 0; x < 3 && !pumma; ++x)
+  for (int x = 0; x < 3 && splitsLabelsAlike(); ++x)
     for (auto [d, l] : llvm::enumerate(arrays[x].labels)) {
       int64_t p = arrays[x].dims[d] >= 0 ? grid[arrays[x].dims[d]] : 1;
       auto [it, fresh] = parts.insert({l, p});
@@ -267,9 +237,7 @@ LogicalResult ContractionLowering::buildArrays() {
     if (!*layouts[x])
       continue;
     const Layout &l = **layouts[x];
-    Layout algorithmLayout =
-        canonicalBlocks(pumma ? pumma->layout(Operand(x)) : layoutOf(plan.getGrid(), dists[x]),
-                        problem.extents);
+    Layout algorithmLayout = canonicalBlocks(computeLayout(Role(x)), problem.extents);
     if (l.samePartition(algorithmLayout) && arrays[x].kind == ArrayKind::Distributed)
       continue;
     if (l.grid != std::vector<int64_t>(grid.begin(), grid.end()))
@@ -396,18 +364,10 @@ void ContractionLowering::emitZeroFill(Value buffer) {
 }
 
 LogicalResult ContractionLowering::run() {
-  if (failed(checkShape()) || failed(readPlan()) || failed(buildArrays()))
-    return failure();
-  const bool isCosma = algorithm == ParallelAlgorithm::Cosma;
-  if (isCosma ? failed(prepareCosma()) : !pumma && failed(buildLoops()))
+  if (failed(checkShape()) || failed(readPlan()) || failed(buildArrays()) || failed(prepare()))
     return failure();
   func::FuncOp newFunc = createLoweredFunction(func);
-  if (isCosma)
-    emitCosmaProgram(newFunc);
-  else if (pumma)
-    emitPummaProgram(newFunc);
-  else
-    emitProgram(newFunc);
+  emitProgram(newFunc);
   func.erase();
   return success();
 }

@@ -2,17 +2,14 @@
 //
 // tc-lower-plan's state for one planned tc.contract (docs/Derivations.md D3,
 // D27, D28): its arrays in the plan's distributions and the helpers the
-// programs of the parallel algorithms share. Each algorithm family emits its
-// program in its own file: Gao et al.'s methods (LowerGaoProgram.cpp), COSMA
-// (LowerCosmaProgram.cpp) and PUMMA (LowerPummaProgram.cpp).
+// programs of the parallel algorithms share, with the hooks through which each
+// algorithm, in its own file, emits its program (AlgorithmLowerings.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TC_TRANSFORMS_CONTRACTIONLOWERING_H
 #define TC_TRANSFORMS_CONTRACTIONLOWERING_H
 
 #include "TC/Analysis/ContractionPlanner.h"
-#include "TC/Analysis/CosmaSchedule.h"
-#include "TC/Analysis/PummaSchedule.h"
 #include "TC/Analysis/RedistributionTraffic.h"
 #include "MachineSetup.h"
 #include "TC/Dialect/TCOps.h"
@@ -74,25 +71,53 @@ struct Loop {
   Value iv;
 };
 
+/// The opError "has no complete plan (missing 'field')".
+LogicalResult missingPlanField(ContractOp op, StringRef field);
+
+/// The lowering of one planned dense tc.contract: reading the plan's common
+/// fields, the arrays in the algorithm's distributions, predictions, stages 1
+/// and 3 of [G] 2.3. Each parallel algorithm derives from it in its own file
+/// and fills in the hooks (docs/Architecture.md): Gao et al.'s methods and
+/// batch (LowerGaoProgram.cpp), COSMA (LowerCosmaProgram.cpp), PUMMA
+/// (LowerPummaProgram.cpp).
 class ContractionLowering {
 public:
   ContractionLowering(ContractOp op, func::FuncOp func, const MachineModel &machine)
       : op(op), func(func), machine(forElementType(machine, elementType(op))),
         b(op.getContext()) {}
+  virtual ~ContractionLowering() = default;
 
   LogicalResult run();
 
-private:
+protected:
+  //===--- What each algorithm decides -----------------------------------===//
+  /// Checks the plan against the algorithm and reads its own parameters,
+  /// after the common fields.
+  virtual LogicalResult readAlgorithm() { return success(); }
+  /// With the problem built, before the arrays: the algorithm's view of the
+  /// layouts (COSMA's roles, PUMMA's variant).
+  virtual LogicalResult readLayouts() { return success(); }
+  /// The operand the algorithm holds whole on every process, if any (Table 1).
+  virtual std::optional<Role> wholeOperand() const { return std::nullopt; }
+  /// The block-cyclic block size of a distributed label in the algorithm's
+  /// layouts (0: contiguous blocks).
+  virtual int64_t cyclicBlock(const std::string &label) const { return 0; }
+  /// Whether every distributed array splits a label into the same blocks
+  /// (all but PUMMA, whose labels lie on different grid dimensions).
+  virtual bool splitsLabelsAlike() const { return true; }
+  /// The layout operand x is computed in.
+  virtual Layout computeLayout(Role x) const;
+  /// With the arrays built: where the algorithm starts them (Cannon's skew).
+  virtual LogicalResult placeArrays() { return success(); }
+  /// What the program needs beyond the arrays (tiling loops, split blocks).
+  virtual LogicalResult prepare() { return success(); }
+  /// The algorithm's program, into the new function.
+  virtual void emitProgram(func::FuncOp newFunc) = 0;
+
+  //===--- What every algorithm's program shares -------------------------===//
   LogicalResult checkShape();
   LogicalResult readPlan();
   LogicalResult buildArrays();
-  LogicalResult buildLoops();
-  void emitProgram(func::FuncOp newFunc);
-  LogicalResult readCosmaLayout();
-  LogicalResult prepareCosma();
-  void emitCosmaProgram(func::FuncOp newFunc);
-  LogicalResult readPummaChoice();
-  void emitPummaProgram(func::FuncOp newFunc);
   /// Stage 1 ([G] 2.3): inputs given in another layout, redistributed.
   void emitGivenInputs();
   /// Stage 3 and the output: the result in its required layout, stored.
@@ -100,19 +125,10 @@ private:
   /// A loop nest writing zeros into `buffer`.
   void emitZeroFill(Value buffer);
   Value createArray(ArrayInfo &a, Value storage);
-  /// The plan's predictions; COSMA's come per rank (`volumes`).
+  /// The plan's predictions; COSMA's and PUMMA's come per rank (`volumes`).
   void emitPredictions(const RankVolumes *volumes);
-  /// With no stage 1 or 3: the bytes each rank moves and reads and writes,
-  /// exactly, uneven blocks and tiles included, for Gao et al.'s programs and
-  /// batch (docs/Derivations.md D31).
-  std::optional<RankVolumes> exactRankVolumes();
   /// How the runtime holds `a` on the plan's grid (for redistribution traffic).
   ArrayHolding holdingOf(const ArrayInfo &a) const;
-  void emitGroup(unsigned n);
-  void emitContraction();
-  Value offsetOf(Role x, bool inside);
-  SmallVector<Value> offsets(Role x, bool inside);
-  SmallVector<int64_t> tileShape(Role x, unsigned group);
   bool hasLabel(Role x, const std::string &l) const {
     return llvm::is_contained(arrays[x].labels, l);
   }
@@ -142,18 +158,12 @@ private:
   TileNest nest;
   SmallVector<int64_t> grid;
   ArrayInfo arrays[3];
-  std::map<std::string, int64_t> parts, innerTile;
-  std::vector<Loop> loops;
+  /// Blocks per label across processes (when the algorithm splits labels alike).
+  std::map<std::string, int64_t> parts;
   RedistributeOp resultRedistribution; ///< moves the result to its required layout
   /// Arrays in the given (inputs) or required (result) layouts, when they differ
   /// from the algorithm's ([G] 2.3 stages 1 and 3).
   std::optional<ArrayInfo> given[3];
-  int replicated = -1; ///< the replicated operand of a replication algorithm
-  /// COSMA (Kwasniewski et al.): its layout and its rounds over K.
-  std::optional<CosmaLayout> cosma;
-  std::vector<TileLoop> rounds;
-  /// PUMMA (Choi, Dongarra, Walker): the rolled input, mode and blocks.
-  std::optional<PummaChoice> pumma;
 };
 
 } // namespace mlir::tc::lowering

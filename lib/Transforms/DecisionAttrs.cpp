@@ -13,7 +13,7 @@ PlanAttr mlir::tc::getPlan(ContractOp op) {
   if (auto plan = op->getAttrOfType<PlanAttr>(TCDialect::getPlanAttrName()))
     return plan;
   return PlanAttr::get(op.getContext(), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {},
-                       {}, {}, {});
+                       {});
 }
 
 PlanDecisions mlir::tc::readDecisions(PlanAttr plan) {
@@ -22,12 +22,13 @@ PlanDecisions mlir::tc::readDecisions(PlanAttr plan) {
     d.inCore = plan.getInCore().getValue();
   if (plan.getMethod())
     d.method = toAnalysis(*plan.getMethod());
-  if (plan.getAlgorithm())
-    d.algorithm = toAnalysis(*plan.getAlgorithm());
+  if (std::optional<AlgorithmKind> kind = plan.getAlgorithmKind())
+    d.algorithm = toAnalysis(*kind);
   if (plan.getOrder())
     d.order = toAnalysis(*plan.getOrder());
-  if (plan.getRoll())
-    d.roll = *plan.getRoll() == InputKind::A ? Operand::A : Operand::B;
+  if (auto pumma = dyn_cast_if_present<PummaAttr>(plan.getAlgorithm()))
+    if (pumma.getRoll())
+      d.roll = *pumma.getRoll() == InputKind::A ? Operand::A : Operand::B;
   if (plan.getGrid())
     d.grid = std::vector<int64_t>(plan.getGrid().getShape().begin(),
                                   plan.getGrid().getShape().end());
@@ -83,8 +84,8 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
   std::optional<CommMethodKind> method = old.getMethod();
   if (!method && fields.algorithm && !plan.inCore)
     method = toIR(plan.method);
-  std::optional<AlgorithmKind> algorithm =
-      keep(old.getAlgorithm(), std::optional(toIR(plan.algorithm)), fields.algorithm);
+  AlgorithmAttrInterface algorithm =
+      keep(old.getAlgorithm(), getAlgorithmAttr(ctx, toIR(plan.algorithm)), fields.algorithm);
   GridAttr grid = keep(old.getGrid(), GridAttr::get(ctx, plan.layoutA.grid), fields.algorithm);
   DistAttr distA = keep(old.getDistA(), toDist(ctx, plan.layoutA), fields.algorithm);
   DistAttr distB = keep(old.getDistB(), toDist(ctx, plan.layoutB), fields.algorithm);
@@ -99,11 +100,12 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
   if (!memory && fields.tiles && !old.getLoops() && !plan.inCore &&
       plan.memory == TileMemory::Shared)
     memory = toIR(plan.memory);
-  DictionaryAttr rounds = old.getRounds();
-  std::optional<InputKind> roll = old.getRoll();
-  if (!roll && fields.algorithm && algorithm == AlgorithmKind::Pumma &&
+  // The algorithm's own parameters are decided with it (PUMMA's roll) or with
+  // the tiles (COSMA's rounds), unless given.
+  if (auto pumma = dyn_cast_if_present<PummaAttr>(algorithm);
+      pumma && !pumma.getRoll() && fields.algorithm &&
       plan.algorithm == ParallelAlgorithm::Pumma)
-    roll = plan.roll == Operand::A ? InputKind::A : InputKind::B;
+    algorithm = PummaAttr::get(ctx, plan.roll == Operand::A ? InputKind::A : InputKind::B);
   FloatAttr disk = old.getDiskBytes(), comm = old.getCommBytes(), secs = old.getSeconds();
   if (fields.tiles) {
     if (!loops && !plan.inCore) {
@@ -116,11 +118,12 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
       }
       loops = b.getArrayAttr(groups);
     }
-    if (!rounds && !plan.rounds.empty() && algorithm == AlgorithmKind::Cosma) {
+    if (auto cosma = dyn_cast_if_present<CosmaAttr>(algorithm);
+        cosma && !cosma.getRounds() && !plan.rounds.empty()) {
       SmallVector<NamedAttribute> entries;
       for (const TileLoop &r : plan.rounds)
         entries.push_back(b.getNamedAttr(r.label, b.getI64IntegerAttr(r.count)));
-      rounds = b.getDictionaryAttr(entries);
+      algorithm = CosmaAttr::get(ctx, b.getDictionaryAttr(entries));
     }
     disk = b.getF64FloatAttr(plan.totalDiskBytes());
     comm = b.getF64FloatAttr(plan.totalCommBytes());
@@ -131,7 +134,7 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
   if (!iContiguous && fields.tiles && plan.iContiguous)
     iContiguous = b.getBoolAttr(true);
   return PlanAttr::get(ctx, inCore, method, algorithm, grid, distA, distB, distC, order,
-                       loops, memory, rounds, roll, disk, comm, secs, iContiguous);
+                       loops, memory, disk, comm, secs, iContiguous);
 }
 
 DistAttr mlir::tc::toDistAttr(MLIRContext *ctx, const OperatorTree &tree, const Grid &grid,

@@ -5,7 +5,9 @@
 // rounds of gathered panels double buffered, partial C reduce-scattered.
 //
 //===----------------------------------------------------------------------===//
+#include "AlgorithmLowerings.h"
 #include "ContractionLowering.h"
+#include "TC/Analysis/CosmaSchedule.h"
 #include "DecisionAttrs.h"
 #include "PlanProblems.h"
 
@@ -17,9 +19,46 @@ using namespace mlir::tc;
 
 namespace mlir::tc::lowering {
 
+namespace {
+
+class CosmaLowering : public ContractionLowering {
+public:
+  using ContractionLowering::ContractionLowering;
+
+private:
+  LogicalResult readAlgorithm() override;
+  LogicalResult readLayouts() override;
+  LogicalResult prepare() override;
+  void emitProgram(func::FuncOp newFunc) override;
+
+  /// The plan's layout in Algorithm 1's roles, and its rounds over K.
+  std::optional<CosmaLayout> cosma;
+  std::vector<TileLoop> rounds;
+};
+
+} // namespace
+
+LogicalResult lowerCosmaContraction(ContractOp op, func::FuncOp func,
+                                    const MachineModel &machine) {
+  return CosmaLowering(op, func, machine).run();
+}
+
+LogicalResult CosmaLowering::readAlgorithm() {
+  if (!inCore || grid.size() != 3)
+    return op.emitOpError() << "algorithm = cosma runs in core on a 3-d grid (out of core, "
+                               "its sequential schedule is memory = shared); the plan has "
+                               "in_core = "
+                            << inCore << " and grid " << plan.getGrid();
+  if (DictionaryAttr r = cast<CosmaAttr>(plan.getAlgorithm()).getRounds())
+    for (NamedAttribute round : r)
+      rounds.push_back({round.getName().getValue().str(),
+                        cast<IntegerAttr>(round.getValue()).getInt()});
+  return success();
+}
+
 /// COSMA's plan (docs/Derivations.md D27): the distributed labels in the
 /// roles Algorithm 1 gives them, rounds over K, and the labels split again.
-LogicalResult ContractionLowering::readCosmaLayout() {
+LogicalResult CosmaLowering::readLayouts() {
   MacroIndicesOrError macroOrError = macroIndicesOf(problem);
   if (!macroOrError)
     return op.emitOpError() << macroOrError.error;
@@ -48,7 +87,7 @@ LogicalResult ContractionLowering::readCosmaLayout() {
 /// COSMA's arrays: the compute views of the plan (A <i,*,k>, B <*,j,k>,
 /// C <i,j,*>), each block split again along the grid dimension its view
 /// replicates, so that no element is stored twice.
-LogicalResult ContractionLowering::prepareCosma() {
+LogicalResult CosmaLowering::prepare() {
   for (int x = 0; x < 3; ++x)
     if (given[x])
       return op.emitOpError() << "algorithm = cosma does not redistribute given or "
@@ -75,7 +114,7 @@ LogicalResult ContractionLowering::prepareCosma() {
 /// used in place when in core: its buffer is the array's storage, so it is not
 /// copied into panels (A, B), nor read, reduced and written back (C). With
 /// neither A nor B gathered the rounds have nothing to overlap: one round.
-void ContractionLowering::emitCosmaProgram(func::FuncOp newFunc) {
+void CosmaLowering::emitProgram(func::FuncOp newFunc) {
   b.setInsertionPointToStart(newFunc.addEntryBlock());
   RankVolumes volumes = cosmaVolumes(problem, *cosma, machine.elemBytes);
   // A grid of fewer ranks than the machine's leaves the others idle

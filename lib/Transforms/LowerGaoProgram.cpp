@@ -13,6 +13,7 @@
 // (padded) shape; the runtime clips reads and writes at the block's edge.
 //
 //===----------------------------------------------------------------------===//
+#include "AlgorithmLowerings.h"
 #include "ContractionLowering.h"
 #include "DecisionAttrs.h"
 #include "PlanProblems.h"
@@ -27,7 +28,81 @@ using namespace mlir::tc;
 
 namespace mlir::tc::lowering {
 
-LogicalResult ContractionLowering::buildLoops() {
+namespace {
+
+/// Gao et al.'s Table 1 algorithms and batch (D30, a one-process tiling of
+/// each process's batch values): tiling loops over the plan's groups.
+class TiledLowering : public ContractionLowering {
+public:
+  using ContractionLowering::ContractionLowering;
+
+private:
+  LogicalResult readAlgorithm() override;
+  std::optional<Role> wholeOperand() const override;
+  LogicalResult placeArrays() override;
+  LogicalResult prepare() override { return buildLoops(); }
+  void emitProgram(func::FuncOp newFunc) override;
+
+  LogicalResult buildLoops();
+  void emitGroup(unsigned n);
+  void emitContraction();
+  SmallVector<Value> offsets(Role x, bool inside);
+  SmallVector<int64_t> tileShape(Role x, unsigned group);
+  /// With no stage 1 or 3: the bytes each rank moves and reads and writes,
+  /// exactly, uneven blocks and tiles included (docs/Derivations.md D31).
+  std::optional<RankVolumes> exactRankVolumes();
+
+  int replicated = -1; ///< the replicated input of a replication algorithm
+  std::vector<Loop> loops;
+  std::map<std::string, int64_t> innerTile;
+};
+
+} // namespace
+
+LogicalResult lowerTiledContraction(ContractOp op, func::FuncOp func,
+                                    const MachineModel &machine) {
+  return TiledLowering(op, func, machine).run();
+}
+
+LogicalResult TiledLowering::readAlgorithm() {
+  if (algorithm == ParallelAlgorithm::Rotation && grid.size() != 2)
+    return op.emitOpError() << "rotation needs a 2-d grid, the plan has "
+                            << plan.getGrid();
+  if (algorithm == ParallelAlgorithm::ReplicationA)
+    replicated = RA;
+  if (algorithm == ParallelAlgorithm::ReplicationB)
+    replicated = RB;
+  return success();
+}
+
+std::optional<Role> TiledLowering::wholeOperand() const {
+  if (replicated >= 0)
+    return Role(replicated);
+  if (algorithm == ParallelAlgorithm::Accumulation)
+    return RC;
+  return std::nullopt;
+}
+
+LogicalResult TiledLowering::placeArrays() {
+  if (algorithm != ParallelAlgorithm::Rotation)
+    return success();
+  // Cannon ([G] 2.2): A's and B's contracted block index starts at the sum of
+  // the coordinates (the initial skew) and advances by one per shift.
+  for (int x : {RA, RB}) {
+    ArrayInfo &a = arrays[x];
+    for (auto [d, l] : llvm::enumerate(a.labels))
+      if (a.dims[d] >= 0 && hasLabel(Role(1 - x), l)) {
+        a.shiftDim = a.dims[d];
+        a.skew[d] = 1 - a.dims[d];
+      }
+    if (a.shiftDim < 0)
+      return op.emitOpError() << "rotation plan distributes no contracted label of "
+                              << (x == RA ? "A" : "B");
+  }
+  return success();
+}
+
+LogicalResult TiledLowering::buildLoops() {
   for (unsigned g = 0; g < 4; ++g)
     for (const TileLoop &t : nest.groups[g])
       if (t.count > 1)
@@ -54,7 +129,7 @@ LogicalResult ContractionLowering::buildLoops() {
 }
 
 /// Shape of x's buffer when read after the loops of groups 0..group.
-SmallVector<int64_t> ContractionLowering::tileShape(Role x, unsigned group) {
+SmallVector<int64_t> TiledLowering::tileShape(Role x, unsigned group) {
   SmallVector<int64_t> shape;
   for (const std::string &l : arrays[x].labels) {
     int64_t e = innerTile.at(l);
@@ -68,7 +143,7 @@ SmallVector<int64_t> ContractionLowering::tileShape(Role x, unsigned group) {
 
 /// Offsets of x's tile in its block (loops up to its read group) or, with
 /// `inside`, of the current sub-tile within its buffer (the deeper loops).
-SmallVector<Value> ContractionLowering::offsets(Role x, bool insideBuffer) {
+SmallVector<Value> TiledLowering::offsets(Role x, bool insideBuffer) {
   unsigned readGroup = nest.readGroup(Operand(x));
   SmallVector<Value> out;
   for (const std::string &l : arrays[x].labels) {
@@ -84,7 +159,7 @@ SmallVector<Value> ContractionLowering::offsets(Role x, bool insideBuffer) {
   return out;
 }
 
-void ContractionLowering::emitContraction() {
+void TiledLowering::emitContraction() {
   SmallVector<NamedAttribute> extents;
   for (auto &[l, t] : innerTile)
     extents.push_back(b.getNamedAttr(l, b.getI64IntegerAttr(t)));
@@ -116,7 +191,7 @@ void ContractionLowering::emitContraction() {
   }
 }
 
-void ContractionLowering::emitGroup(unsigned n) {
+void TiledLowering::emitGroup(unsigned n) {
   OpBuilder::InsertionGuard guard(b);
   for (Loop &lp : loops)
     if (lp.group == n) {
@@ -157,7 +232,7 @@ using tc_layout::blockLength;
 
 } // namespace
 
-std::optional<RankVolumes> ContractionLowering::exactRankVolumes() {
+std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
   const int64_t P = machine.procs, e = machine.elemBytes, passes = grid[0];
   // Stages 1 and 3 ([G] 2.3): given inputs move into the compute arrays, the
   // result into its required layout, rank by rank as the runtime moves them.
@@ -296,7 +371,7 @@ std::optional<RankVolumes> ContractionLowering::exactRankVolumes() {
   return v;
 }
 
-void ContractionLowering::emitProgram(func::FuncOp newFunc) {
+void TiledLowering::emitProgram(func::FuncOp newFunc) {
   b.setInsertionPointToStart(newFunc.addEntryBlock());
   std::optional<RankVolumes> exact = exactRankVolumes();
   emitPredictions(exact ? &*exact : nullptr);

@@ -1,12 +1,11 @@
 //===- LowerPlan.cpp - the tc-lower-plan pass -----------------------------===//
 //
 // Every function holding one planned tc.contract becomes the program of its
-// plan's algorithm (ContractionLowering and the Lower*Program.cpp files); the
-// functions lowered join the program's entry.
+// plan's algorithm (AlgorithmLowerings.h); the functions lowered join the
+// program's entry.
 //
 //===----------------------------------------------------------------------===//
-#include "BlockSparseLowering.h"
-#include "ContractionLowering.h"
+#include "AlgorithmLowerings.h"
 #include "MachineSetup.h"
 #include "ProgramEntry.h"
 #include "TC/Dialect/TCDialect.h"
@@ -19,7 +18,6 @@ namespace mlir::tc {
 
 using namespace mlir;
 using namespace mlir::tc;
-using mlir::tc::lowering::ContractionLowering;
 
 namespace {
 
@@ -50,10 +48,8 @@ struct LowerPlanPass : public tc::impl::LowerPlanBase<LowerPlanPass> {
       FailureOr<MachineModel> machine = getMachineModel(func);
       if (failed(machine))
         return signalPassFailure();
-      // A block-sparse contraction runs its task schedule ([K] 5-6).
-      if (op->hasAttr(TCDialect::getBlockPlanAttrName())
-              ? failed(lowerBlockSparseContraction(op, func, *machine))
-              : failed(ContractionLowering(op, func, *machine).run()))
+      FailureOr<AlgorithmLowering> lowering = lookupAlgorithmLowering(op);
+      if (failed(lowering) || failed(lowering->lower(op, func, *machine)))
         return signalPassFailure();
       lowered.push_back(name);
     }

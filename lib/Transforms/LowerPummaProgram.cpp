@@ -5,7 +5,9 @@
 // gathered or partial results reduced at every stage.
 //
 //===----------------------------------------------------------------------===//
+#include "AlgorithmLowerings.h"
 #include "ContractionLowering.h"
+#include "TC/Analysis/PummaSchedule.h"
 #include "DecisionAttrs.h"
 #include "PlanProblems.h"
 
@@ -17,15 +19,53 @@ using namespace mlir::tc;
 
 namespace mlir::tc::lowering {
 
+namespace {
+
+class PummaLowering : public ContractionLowering {
+public:
+  using ContractionLowering::ContractionLowering;
+
+private:
+  LogicalResult readAlgorithm() override;
+  LogicalResult readLayouts() override;
+  int64_t cyclicBlock(const std::string &label) const override {
+    return pumma->blockOf(label);
+  }
+  bool splitsLabelsAlike() const override { return false; }
+  Layout computeLayout(Role x) const override { return pumma->layout(Operand(x)); }
+  void emitProgram(func::FuncOp newFunc) override;
+
+  /// The rolled input, the variant and the blocks.
+  std::optional<PummaChoice> pumma;
+};
+
+} // namespace
+
+LogicalResult lowerPummaContraction(ContractOp op, func::FuncOp func,
+                                    const MachineModel &machine) {
+  return PummaLowering(op, func, machine).run();
+}
+
+LogicalResult PummaLowering::readAlgorithm() {
+  if (!inCore || grid.size() != 2)
+    return op.emitOpError() << "algorithm = pumma runs in core on a 2-d grid (out-of-core "
+                               "PUMMA is not implemented); the plan has in_core = "
+                            << inCore << " and grid " << plan.getGrid();
+  if (!cast<PummaAttr>(plan.getAlgorithm()).getRoll())
+    return missingPlanField(op, "roll");
+  return success();
+}
+
 /// PUMMA's plan (docs/Derivations.md D28): the variant the three layouts and
 /// the rolled input describe.
-LogicalResult ContractionLowering::readPummaChoice() {
+LogicalResult PummaLowering::readLayouts() {
   MacroIndicesOrError macroOrError = macroIndicesOf(problem);
   if (!macroOrError)
     return op.emitOpError() << macroOrError.error;
   PummaChoiceOrError choice = pummaChoiceOf(
       problem, macroOrError.value, std::vector<int64_t>(grid.begin(), grid.end()),
-      *plan.getRoll() == InputKind::A ? Operand::A : Operand::B,
+      *cast<PummaAttr>(plan.getAlgorithm()).getRoll() == InputKind::A ? Operand::A
+                                                                        : Operand::B,
       layoutOf(plan.getGrid(), plan.getDistA()), layoutOf(plan.getGrid(), plan.getDistB()),
       layoutOf(plan.getGrid(), plan.getDistC()));
   if (!choice.value)
@@ -42,7 +82,7 @@ LogicalResult ContractionLowering::readPummaChoice() {
 /// along G and C += X * panel. Reduce: panel = X * Y (X's current free
 /// blocks of C), summed into C's owners along G. X then moves one step along
 /// R (not after the last stage).
-void ContractionLowering::emitPummaProgram(func::FuncOp newFunc) {
+void PummaLowering::emitProgram(func::FuncOp newFunc) {
   b.setInsertionPointToStart(newFunc.addEntryBlock());
   RankVolumes volumes = pummaVolumes(problem, *pumma, machine.elemBytes);
   // Stages 1 and 3 move given inputs in and the result out, rank by rank.

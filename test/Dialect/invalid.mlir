@@ -668,15 +668,41 @@ func.func @plan_cosma_dist() attributes {p = #tc.plan<algorithm = cosma, grid = 
 
 // -----
 
-// expected-error @+1 {{#tc.plan rounds belong to algorithm = cosma}}
+// Rounds are COSMA's own parameter, not a field of every plan.
+// expected-error @+1 {{duplicate or unknown struct parameter name: rounds}}
 func.func @plan_rounds_not_cosma() attributes {p = #tc.plan<algorithm = rotation, rounds = {k = 2}>} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{#tc.plan rounds over 'k' must be an integer count >= 2}}
-func.func @plan_rounds_one() attributes {p = #tc.plan<algorithm = cosma, rounds = {k = 1}>} {
+// expected-error @+2 {{#tc.gao takes one of Gao et al.'s Table 1 algorithms (rotation, replication_a, replication_b, accumulation), got cosma}}
+// expected-error @+1 {{failed to parse TC_PlanAttr parameter 'algorithm'}}
+func.func @gao_not_table_1() attributes {p = #tc.plan<algorithm = #tc.gao<cosma>>} {
+  return
+}
+
+// -----
+
+// expected-error @+2 {{expected one of [rotation, replication_a, replication_b, accumulation, cosma, pumma, batch] for parallel algorithm, got: cannon}}
+// expected-error @+1 {{failed to parse TC_PlanAttr parameter 'algorithm'}}
+func.func @plan_unknown_algorithm() attributes {p = #tc.plan<algorithm = cannon>} {
+  return
+}
+
+// -----
+
+// expected-error @+2 {{expected a parallel algorithm (a keyword such as 'rotation' or an attribute such as #tc.cosma<...>), got #tc.grid<[2]>}}
+// expected-error @+1 {{failed to parse TC_PlanAttr parameter 'algorithm'}}
+func.func @plan_algorithm_not_algorithm() attributes {p = #tc.plan<algorithm = #tc.grid<[2]>>} {
+  return
+}
+
+// -----
+
+// expected-error @+2 {{#tc.cosma rounds over 'k' must be an integer count >= 2}}
+// expected-error @+1 {{failed to parse TC_PlanAttr parameter 'algorithm'}}
+func.func @plan_rounds_one() attributes {p = #tc.plan<algorithm = #tc.cosma<rounds = {k = 1}>>} {
   return
 }
 
@@ -689,8 +715,9 @@ func.func @cyclic_replicated() attributes {d = #tc.dist<[i, *] cyclic [2, 4]>} {
 
 // -----
 
-// expected-error @+1 {{#tc.plan roll belongs to algorithm = pumma}}
-func.func @roll_without_pumma() attributes {p = #tc.plan<algorithm = cosma, roll = a>} {
+// PUMMA's roll is PUMMA's own parameter.
+// expected-error @+1 {{duplicate or unknown struct parameter name: roll}}
+func.func @roll_without_pumma() attributes {p = #tc.cosma<roll = a>} {
   return
 }
 

@@ -3,10 +3,10 @@
 // RUN: tc-opt %s | tc-opt | FileCheck %s
 
 // CHECK: to <[x, y] cyclic [5, 3]>
-// CHECK: algorithm = pumma, grid = <[2, 3]>, dist_a = <[i, k] cyclic [5, 3]>, dist_b = <[k, j] cyclic [3, 0]>, dist_c = <[i, j]>, roll = a
+// CHECK: algorithm = #tc.pumma<roll = a>, grid = <[2, 3]>, dist_a = <[i, k] cyclic [5, 3]>, dist_b = <[k, j] cyclic [3, 0]>, dist_c = <[i, j]>
 func.func @plan(%A: tensor<20x9xf64>, %B: tensor<9x12xf64>) -> tensor<20x12xf64> {
   %a = tc.redistribute %A [x, y] on <[2, 3]> from <[*, *]> to <[x, y] cyclic [5, 3]> : tensor<20x9xf64>
-  %r = tc.contract [i, j] = %a[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = true, algorithm = pumma, grid = <[2, 3]>, dist_a = <[i, k] cyclic [5, 3]>, dist_b = <[k, j] cyclic [3, 0]>, dist_c = <[i, j]>, roll = a>} : tensor<20x9xf64>, tensor<9x12xf64> -> tensor<20x12xf64>
+  %r = tc.contract [i, j] = %a[i, k] * %B[k, j] {tc.plan = #tc.plan<in_core = true, algorithm = #tc.pumma<roll = a>, grid = <[2, 3]>, dist_a = <[i, k] cyclic [5, 3]>, dist_b = <[k, j] cyclic [3, 0]>, dist_c = <[i, j]>>} : tensor<20x9xf64>, tensor<9x12xf64> -> tensor<20x12xf64>
   return %r : tensor<20x12xf64>
 }
 

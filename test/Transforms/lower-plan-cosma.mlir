@@ -46,7 +46,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "1GB", net_bw = "20
   // CHECK: memref.dealloc %[[C]]
   func.func @mm(%A: tensor<64x48xf64>, %B: tensor<48x40xf64>, %C: tensor<64x40xf64>) -> tensor<64x40xf64> {
     %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = true, algorithm = cosma, grid = <[2, 2, 1]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>, rounds = {k = 3}>}
+           {tc.plan = #tc.plan<in_core = true, algorithm = #tc.cosma<rounds = {k = 3}>, grid = <[2, 2, 1]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>>}
            : tensor<64x48xf64>, tensor<48x40xf64> -> tensor<64x40xf64>
     return %r : tensor<64x40xf64>
   }
@@ -69,7 +69,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "1GB", net_bw = "20
   // CHECK: tc.store %[[CA]]
   func.func @tall(%A: tensor<16x64xf64>, %B: tensor<64x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
     %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = true, algorithm = cosma, grid = <[1, 1, 2]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>, rounds = {k = 4}>}
+           {tc.plan = #tc.plan<in_core = true, algorithm = #tc.cosma<rounds = {k = 4}>, grid = <[1, 1, 2]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>>}
            : tensor<16x64xf64>, tensor<64x16xf64> -> tensor<16x16xf64>
     return %r : tensor<16x16xf64>
   }

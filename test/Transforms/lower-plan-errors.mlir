@@ -91,7 +91,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "1MB", net_bw = "1M
   func.func @cosma_rounds(%A: tensor<8x8xf64>, %B: tensor<8x8xf64>) -> tensor<8x8xf64> {
     // expected-error @+1 {{'tc.contract' op algorithm = cosma rounds run over K labels, but 'i' is not one}}
     %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = true, algorithm = cosma, grid = <[2, 2, 1]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>, rounds = {i = 2}>}
+           {tc.plan = #tc.plan<in_core = true, algorithm = #tc.cosma<rounds = {i = 2}>, grid = <[2, 2, 1]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>>}
            : tensor<8x8xf64>, tensor<8x8xf64> -> tensor<8x8xf64>
     return %r : tensor<8x8xf64>
   }
@@ -117,7 +117,7 @@ module attributes {tc.machine = #tc.machine<procs = 6, mem = "1MB", net_bw = "1M
   func.func @pumma_c_misplaced(%A: tensor<12x9xf64>, %B: tensor<9x10xf64>) -> tensor<12x10xf64> {
     // expected-error @+1 {{'tc.contract' op algorithm = pumma: pumma needs C to hold 'i' (the free label of the rolled A) along grid dimension 0; redistribute C instead}}
     %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = true, algorithm = pumma, grid = <[2, 3]>, dist_a = <[i, k] cyclic [0, 3]>, dist_b = <[k, j] cyclic [3, 0]>, dist_c = <[j, i] cyclic [4, 6]>, roll = a>}
+           {tc.plan = #tc.plan<in_core = true, algorithm = #tc.pumma<roll = a>, grid = <[2, 3]>, dist_a = <[i, k] cyclic [0, 3]>, dist_b = <[k, j] cyclic [3, 0]>, dist_c = <[j, i] cyclic [4, 6]>>}
            : tensor<12x9xf64>, tensor<9x10xf64> -> tensor<12x10xf64>
     return %r : tensor<12x10xf64>
   }

@@ -15,8 +15,8 @@
 
 module {
   // CHECK-LABEL: func.func @figure5
-  // FAST: tc.plan = #tc.plan<in_core = true, algorithm = cosma, grid = <[4, 4, 4]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>, rounds = {k = 8 : i64}, disk_bytes = 0.000000e+00 : f64, comm_bytes = 0x41B2000000000000 : f64, seconds = 1.72139{{[0-9]*}} : f64>
-  // SLOW: tc.plan = #tc.plan<in_core = true, algorithm = cosma, grid = <[5, 1, 13]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>, rounds = {k = {{[0-9]+}} : i64}, disk_bytes = 0.000000e+00 : f64, comm_bytes = 0x41BF8389D8000000 : f64, seconds = 2.643571{{[0-9]*}} : f64>
+  // FAST: tc.plan = #tc.plan<in_core = true, algorithm = #tc.cosma<rounds = {k = 8 : i64}>, grid = <[4, 4, 4]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>, disk_bytes = 0.000000e+00 : f64, comm_bytes = 0x41B2000000000000 : f64, seconds = 1.72139{{[0-9]*}} : f64>
+  // SLOW: tc.plan = #tc.plan<in_core = true, algorithm = #tc.cosma<rounds = {k = {{[0-9]+}} : i64}>, grid = <[5, 1, 13]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>, disk_bytes = 0.000000e+00 : f64, comm_bytes = 0x41BF8389D8000000 : f64, seconds = 2.643571{{[0-9]*}} : f64>
   func.func @figure5(%A: tensor<16384x16384xf64>, %B: tensor<16384x16384xf64>) -> tensor<16384x16384xf64> {
     %r = tc.contract [i, j] = %A[i, k] * %B[k, j] : tensor<16384x16384xf64>, tensor<16384x16384xf64> -> tensor<16384x16384xf64>
     return %r : tensor<16384x16384xf64>

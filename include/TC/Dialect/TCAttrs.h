@@ -11,6 +11,12 @@
 #include "TC/Analysis/BlockSparse.h"
 #include "TC/Dialect/TCEnums.h"
 
+namespace mlir::tc {
+struct PlanView;
+} // namespace mlir::tc
+
+#include "TC/Dialect/TCAlgorithmInterface.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "TC/Dialect/TCAttrs.h.inc"
 
@@ -35,6 +41,23 @@ inline constexpr llvm::StringLiteral kKeys[Count] = {
     "procs", "mem", "net_bw", "disk_bw", "elem_bytes", "bcast_factor", "reduce_factor",
     "flop_rate"};
 } // namespace machine_field
+
+/// The fields of a #tc.plan every algorithm's attribute checks itself against
+/// (AlgorithmAttrInterface::verifyPlan); absent fields are null.
+struct PlanView {
+  BoolAttr inCore;
+  GridAttr grid;
+  DistAttr distA, distB, distC;
+  bool isInCore() const { return inCore && inCore.getValue(); }
+  bool isOutOfCore() const { return inCore && !inCore.getValue(); }
+};
+
+/// #tc.plan's `algorithm`: a bare keyword (the algorithm without parameters)
+/// or an attribute implementing AlgorithmAttrInterface.
+FailureOr<AlgorithmAttrInterface> parseAlgorithm(AsmParser &parser);
+void printAlgorithm(AsmPrinter &printer, AlgorithmAttrInterface algorithm);
+/// The algorithm's attribute with no parameters.
+AlgorithmAttrInterface getAlgorithmAttr(MLIRContext *ctx, AlgorithmKind kind);
 
 /// Checks `dist` against the grid it is used on and the labels of the array it
 /// distributes: one entry per grid dimension, only labels the array has. `what`

@@ -12,6 +12,17 @@ class TC_Attr<string name, string attrMnemonic, list<Trait> traits = []>
   let mnemonic = attrMnemonic;
 }
 
+include "TC/Dialect/TCAlgorithms.td"
+
+// #tc.plan's algorithm: a bare keyword for an algorithm without parameters,
+// else the algorithm's own attribute (TCAlgorithmInterface.td).
+def TC_AlgorithmParameter
+    : AttrOrTypeParameter<"::mlir::tc::AlgorithmAttrInterface", "parallel algorithm"> {
+  let parser = "::mlir::tc::parseAlgorithm($_parser)";
+  let printer = "::mlir::tc::printAlgorithm($_printer, $_self)";
+  let defaultValue = "::mlir::tc::AlgorithmAttrInterface()";
+}
+
 def TC_GridAttr : TC_Attr<"Grid", "grid"> {
   let summary = "Logical processor grid";
   let description = [{
@@ -255,16 +266,12 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
     - `in_core`: all local data fits in memory; no disk I/O, hence no
       communication method, read order or tiling loops.
     - `method`: `inside` or `outside` communication ([G] 2.1).
-    - `algorithm`: `rotation` (Cannon on a sqrt(P) x sqrt(P) grid),
-      `replication_a`, `replication_b` (the named operand is replicated: its
-      distribution is `*` everywhere) or `accumulation` (the result is
-      replicated) ([G] 2.2, Table 1); or `cosma` (Kwasniewski et al.) on a 3-d
-      grid [pm, pn, pk] with `dist_a = <[i, *, k]>`, `dist_b = <[*, j, k]>`,
-      `dist_c = <[i, j, *]>`: the compute views, each array stored split again
-      along the grid dimension it is replicated along; or `batch` on a 1-d grid
-      with `dist_a`, `dist_b` and `dist_c` all the same batch label (a label of
-      A, B and C): each process contracts its own batch values, no
-      communication.
+    - `algorithm`: the parallel algorithm, as its own attribute holding its
+      own parameters and checking the other fields against itself:
+      `#tc.gao<...>` (`rotation`, `replication_a`, `replication_b`,
+      `accumulation`; [G] 2.2, Table 1), `#tc.cosma<rounds = ...>`,
+      `#tc.pumma<roll = ...>` or `#tc.batch`. Without parameters it is written
+      as the bare keyword: `algorithm = rotation`, `algorithm = cosma`.
     - `grid`, `dist_a`, `dist_b`, `dist_c`: the processor grid and the
       distributions of the two inputs and the result during the computation,
       one entry per grid dimension. The grid has the machine's `procs`
@@ -283,16 +290,6 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
       (each tile within a third of it, Gao et al.; what an absent field means
       once loops are given) or `shared` (the three together, COSMA's sequential
       schedule: C's tile resident, A and B streamed; docs/Derivations.md D29).
-    - `algorithm = pumma` (Choi, Dongarra, Walker) on a 2-d grid, each array
-      distributing one label per grid dimension, possibly block-cyclically
-      (`#tc.dist ... cyclic [..]`); `roll` names the input that moves along
-      the grid (`a` or `b`, pumma only). The layouts decide the variant
-      (docs/Derivations.md D28): the rolled input holding K along the
-      dimension it moves along gathers the other input's panels (MDB2),
-      holding its free label there reduces C's partial panels (A^T B, A B^T).
-    - `rounds` (`algorithm = cosma` only): the loops over the process's K
-      range, each array's panel gathered once per round (Kwasniewski et al.
-      Algorithm 1 lines 6-7), a dictionary from K label to round count (>= 2).
     - `disk_bytes`, `comm_bytes`: predicted disk and network volume per process,
       including the redistribution of inputs and result (COSMA, PUMMA: the
       busiest process's received bytes); `seconds`: predicted overhead,
@@ -307,7 +304,7 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
   let parameters = (ins
     OptionalParameter<"::mlir::BoolAttr">:$in_core,
     OptionalParameter<"std::optional<::mlir::tc::CommMethodKind>">:$method,
-    OptionalParameter<"std::optional<::mlir::tc::AlgorithmKind>">:$algorithm,
+    TC_AlgorithmParameter:$algorithm,
     OptionalParameter<"::mlir::tc::GridAttr">:$grid,
     OptionalParameter<"::mlir::tc::DistAttr">:$dist_a,
     OptionalParameter<"::mlir::tc::DistAttr">:$dist_b,
@@ -315,14 +312,20 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
     OptionalParameter<"std::optional<::mlir::tc::ReadOrderKind>">:$order,
     OptionalParameter<"::mlir::ArrayAttr">:$loops,
     OptionalParameter<"std::optional<::mlir::tc::TileMemoryKind>">:$memory,
-    OptionalParameter<"::mlir::DictionaryAttr">:$rounds,
-    OptionalParameter<"std::optional<::mlir::tc::InputKind>">:$roll,
     OptionalParameter<"::mlir::FloatAttr">:$disk_bytes,
     OptionalParameter<"::mlir::FloatAttr">:$comm_bytes,
     OptionalParameter<"::mlir::FloatAttr">:$seconds,
     OptionalParameter<"::mlir::BoolAttr">:$i_contiguous);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The algorithm's kind, when the plan names one.
+    std::optional<::mlir::tc::AlgorithmKind> getAlgorithmKind() const {
+      if (auto a = getAlgorithm())
+        return a.getKind();
+      return std::nullopt;
+    }
+  }];
 }
 
 def TC_FusionAttr : TC_Attr<"Fusion", "fusion"> {
