@@ -96,13 +96,13 @@ double DiskStage::peakMemory(const Hypergraph &h) const {
   return costOf(h, shared) + largest;
 }
 
-const char *mlir::tc::toString(DiskScheduleKind kind) {
+const char *mlir::tc::toString(BlockSchedule kind) {
   switch (kind) {
-  case DiskScheduleKind::OneLevel:
+  case BlockSchedule::OneLevel:
     return "one-level";
-  case DiskScheduleKind::TwoLevel:
+  case BlockSchedule::TwoLevel:
     return "two-level";
-  case DiskScheduleKind::InOrder:
+  case BlockSchedule::InOrder:
     return "in-order";
   }
   return "?";
@@ -176,7 +176,7 @@ std::optional<DiskStage> mlir::tc::readOnceStage(const Hypergraph &h,
 DiskSchedule mlir::tc::oneLevelSchedule(const Hypergraph &h, double memLimit,
                                         HypergraphPartitioner &partitioner) {
   DiskSchedule schedule;
-  schedule.kind = DiskScheduleKind::OneLevel;
+  schedule.kind = BlockSchedule::OneLevel;
   bisectInto(h, allTasks(h), memLimit, partitioner,
              [&](const std::vector<int> &tasks) -> std::optional<DiskStage> {
                if (memoryOf(h, tasks) <= memLimit)
@@ -192,7 +192,7 @@ DiskSchedule mlir::tc::oneLevelSchedule(const Hypergraph &h, double memLimit,
 DiskSchedule mlir::tc::twoLevelSchedule(const Hypergraph &h, double memLimit,
                                         HypergraphPartitioner &partitioner, int maxParts) {
   DiskSchedule schedule;
-  schedule.kind = DiskScheduleKind::TwoLevel;
+  schedule.kind = BlockSchedule::TwoLevel;
   bisectInto(h, allTasks(h), memLimit, partitioner,
              [&](const std::vector<int> &tasks) {
                return readOnceStage(h, tasks, memLimit, partitioner, maxParts);
@@ -205,7 +205,7 @@ DiskSchedule mlir::tc::twoLevelSchedule(const Hypergraph &h, double memLimit,
 
 DiskSchedule mlir::tc::inOrderSchedule(const Hypergraph &h, double memLimit) {
   DiskSchedule schedule;
-  schedule.kind = DiskScheduleKind::InOrder;
+  schedule.kind = BlockSchedule::InOrder;
   std::vector<int> stage;
   auto close = [&] {
     if (!stage.empty())

@@ -52,18 +52,18 @@ bool isFullyReplicated(DistAttr dist) {
 // #tc.plan's algorithm field
 //===----------------------------------------------------------------------===//
 
-AlgorithmAttrInterface mlir::tc::getAlgorithmAttr(MLIRContext *ctx, AlgorithmKind kind) {
+AlgorithmAttrInterface mlir::tc::getAlgorithmAttr(MLIRContext *ctx, ParallelAlgorithm kind) {
   switch (kind) {
-  case AlgorithmKind::Cosma:
+  case ParallelAlgorithm::Cosma:
     return CosmaAttr::get(ctx, DictionaryAttr());
-  case AlgorithmKind::Pumma:
+  case ParallelAlgorithm::Pumma:
     return PummaAttr::get(ctx, std::nullopt);
-  case AlgorithmKind::Batch:
+  case ParallelAlgorithm::Batch:
     return BatchAttr::get(ctx);
-  case AlgorithmKind::Rotation:
-  case AlgorithmKind::ReplicationA:
-  case AlgorithmKind::ReplicationB:
-  case AlgorithmKind::Accumulation:
+  case ParallelAlgorithm::Rotation:
+  case ParallelAlgorithm::ReplicationA:
+  case ParallelAlgorithm::ReplicationB:
+  case ParallelAlgorithm::Accumulation:
     return GaoAttr::get(ctx, kind);
   }
   llvm_unreachable("unknown algorithm");
@@ -73,12 +73,10 @@ FailureOr<AlgorithmAttrInterface> mlir::tc::parseAlgorithm(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
   std::string keyword;
   if (succeeded(parser.parseOptionalKeywordOrString(&keyword))) {
-    if (std::optional<AlgorithmKind> kind = symbolizeAlgorithmKind(keyword))
+    if (std::optional<ParallelAlgorithm> kind = symbolizeParallelAlgorithm(keyword))
       return getAlgorithmAttr(parser.getContext(), *kind);
-    return parser.emitError(loc) << "expected one of [rotation, replication_a, replication_b, "
-                                    "accumulation, cosma, pumma, batch] for parallel "
-                                    "algorithm, got: "
-                                 << keyword;
+    return parser.emitError(loc) << "expected one of " << decisionKeywords<ParallelAlgorithm>()
+                                 << " for parallel algorithm, got: " << keyword;
   }
   Attribute attr;
   if (parser.parseAttribute(attr))
@@ -94,7 +92,7 @@ void mlir::tc::printAlgorithm(AsmPrinter &printer, AlgorithmAttrInterface algori
   if (algorithm.hasParameters())
     printer.printAttribute(algorithm);
   else
-    printer << stringifyAlgorithmKind(algorithm.getKind());
+    printer << stringifyParallelAlgorithm(algorithm.getKind());
 }
 
 //===----------------------------------------------------------------------===//
@@ -102,22 +100,22 @@ void mlir::tc::printAlgorithm(AsmPrinter &printer, AlgorithmAttrInterface algori
 //===----------------------------------------------------------------------===//
 
 LogicalResult GaoAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                              AlgorithmKind kind) {
-  if (kind == AlgorithmKind::Rotation || kind == AlgorithmKind::ReplicationA ||
-      kind == AlgorithmKind::ReplicationB || kind == AlgorithmKind::Accumulation)
+                              ParallelAlgorithm kind) {
+  if (kind == ParallelAlgorithm::Rotation || kind == ParallelAlgorithm::ReplicationA ||
+      kind == ParallelAlgorithm::ReplicationB || kind == ParallelAlgorithm::Accumulation)
     return success();
   return emitError() << "#tc.gao takes one of Gao et al.'s Table 1 algorithms (rotation, "
                         "replication_a, replication_b, accumulation), got "
-                     << stringifyAlgorithmKind(kind);
+                     << stringifyParallelAlgorithm(kind);
 }
 
-AlgorithmKind GaoAttr::getKind() const { return getAlgorithm(); }
+ParallelAlgorithm GaoAttr::getKind() const { return getAlgorithm(); }
 bool GaoAttr::hasParameters() const { return false; }
 
 LogicalResult GaoAttr::verifyPlan(function_ref<InFlightDiagnostic()> emitError,
                                   const PlanView &plan) const {
-  const AlgorithmKind kind = getKind();
-  if (kind == AlgorithmKind::Rotation && plan.grid &&
+  const ParallelAlgorithm kind = getKind();
+  if (kind == ParallelAlgorithm::Rotation && plan.grid &&
       (plan.grid.getRank() != 2 || plan.grid.getShape()[0] != plan.grid.getShape()[1]))
     return emitError() << "#tc.plan algorithm = rotation (Cannon) needs a square 2-d "
                           "grid, got "
@@ -126,15 +124,14 @@ LogicalResult GaoAttr::verifyPlan(function_ref<InFlightDiagnostic()> emitError,
     return failure();
   // Table 1: replication and accumulation hold one array whole on every
   // process; the lowering ignores any other distribution given for it.
-  NamedDist whole = kind == AlgorithmKind::ReplicationA   ? dists(plan)[0]
-                    : kind == AlgorithmKind::ReplicationB ? dists(plan)[1]
-                    : kind == AlgorithmKind::Accumulation ? dists(plan)[2]
-                                                          : NamedDist{};
+  NamedDist whole = kind == ParallelAlgorithm::ReplicationA   ? dists(plan)[0]
+                    : kind == ParallelAlgorithm::ReplicationB ? dists(plan)[1]
+                    : kind == ParallelAlgorithm::Accumulation ? dists(plan)[2]
+                                                              : NamedDist{};
   if (whole.dist && !isFullyReplicated(whole.dist))
-    return emitError() << "#tc.plan algorithm = " << stringifyAlgorithmKind(kind) << " holds "
+    return emitError() << "#tc.plan algorithm = " << stringifyParallelAlgorithm(kind) << " holds "
                        << whole.field.drop_front(5).upper() << " whole on every process, so "
-                       << whole.field << " must be '*' in every grid dimension, got "
-                       << whole.dist;
+                       << whole.field << " must be '*' in every grid dimension, got " << whole.dist;
   return success();
 }
 
@@ -155,7 +152,7 @@ LogicalResult CosmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-AlgorithmKind CosmaAttr::getKind() const { return AlgorithmKind::Cosma; }
+ParallelAlgorithm CosmaAttr::getKind() const { return ParallelAlgorithm::Cosma; }
 bool CosmaAttr::hasParameters() const { return static_cast<bool>(getRounds()); }
 
 LogicalResult CosmaAttr::verifyPlan(function_ref<InFlightDiagnostic()> emitError,
@@ -181,7 +178,14 @@ LogicalResult CosmaAttr::verifyPlan(function_ref<InFlightDiagnostic()> emitError
 // #tc.pumma: Choi, Dongarra and Walker
 //===----------------------------------------------------------------------===//
 
-AlgorithmKind PummaAttr::getKind() const { return AlgorithmKind::Pumma; }
+LogicalResult PummaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                std::optional<Operand> roll) {
+  if (roll == Operand::C)
+    return emitError() << "#tc.pumma rolls an input, a or b; got roll = c";
+  return success();
+}
+
+ParallelAlgorithm PummaAttr::getKind() const { return ParallelAlgorithm::Pumma; }
 bool PummaAttr::hasParameters() const { return getRoll().has_value(); }
 
 LogicalResult PummaAttr::verifyPlan(function_ref<InFlightDiagnostic()> emitError,
@@ -198,7 +202,7 @@ LogicalResult PummaAttr::verifyPlan(function_ref<InFlightDiagnostic()> emitError
 // #tc.batch: docs/Derivations.md D30
 //===----------------------------------------------------------------------===//
 
-AlgorithmKind BatchAttr::getKind() const { return AlgorithmKind::Batch; }
+ParallelAlgorithm BatchAttr::getKind() const { return ParallelAlgorithm::Batch; }
 bool BatchAttr::hasParameters() const { return false; }
 
 LogicalResult BatchAttr::verifyPlan(function_ref<InFlightDiagnostic()> emitError,

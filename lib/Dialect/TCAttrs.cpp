@@ -400,14 +400,12 @@ verifyNonNegative(function_ref<InFlightDiagnostic()> emitError, StringRef attr,
   return success();
 }
 
-LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                               BoolAttr inCore, std::optional<CommMethodKind> method,
-                               AlgorithmAttrInterface algorithm, GridAttr grid,
-                               DistAttr distA, DistAttr distB, DistAttr distC,
-                               std::optional<ReadOrderKind> order, ArrayAttr loops,
-                               std::optional<TileMemoryKind> memory, FloatAttr diskBytes,
-                               FloatAttr commBytes, FloatAttr seconds,
-                               BoolAttr iContiguous) {
+LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError, BoolAttr inCore,
+                               std::optional<CommMethod> method, AlgorithmAttrInterface algorithm,
+                               GridAttr grid, DistAttr distA, DistAttr distB, DistAttr distC,
+                               std::optional<ReadOrder> order, ArrayAttr loops,
+                               std::optional<TileMemory> memory, FloatAttr diskBytes,
+                               FloatAttr commBytes, FloatAttr seconds, BoolAttr iContiguous) {
   for (auto [name, dist] : {std::pair{"dist_a", distA}, {"dist_b", distB}, {"dist_c", distC}}) {
     if (dist && !grid)
       return emitError() << "#tc.plan " << name << " needs a grid";
@@ -442,15 +440,15 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (isInCore && method)
     return emitError() << "#tc.plan of an in-core contraction has no communication "
                           "method, got method = "
-                       << stringifyCommMethodKind(*method);
+                       << stringifyCommMethod(*method);
   if (isInCore && order)
     return emitError() << "#tc.plan of an in-core contraction has no read order, got "
                           "order = "
-                       << stringifyReadOrderKind(*order);
+                       << stringifyReadOrder(*order);
   if (isInCore && memory)
     return emitError() << "#tc.plan of an in-core contraction has no tiles to share "
                           "memory, got memory = "
-                       << stringifyTileMemoryKind(*memory);
+                       << stringifyTileMemory(*memory);
   // What the algorithm computes on is the algorithm's to check
   // (lib/Dialect/TCAlgorithms.cpp).
   if (algorithm &&
@@ -465,11 +463,10 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // FusionAttr, FusionPlanAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult FusionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 GridAttr grid, DistAttr compute, DistAttr initial,
-                                 DistAttr final, ArrayAttr fused,
-                                 std::optional<PartialSumsKind> partialSums,
-                                 FloatAttr memory, FloatAttr comm, FloatAttr calc) {
+LogicalResult FusionAttr::verify(function_ref<InFlightDiagnostic()> emitError, GridAttr grid,
+                                 DistAttr compute, DistAttr initial, DistAttr final,
+                                 ArrayAttr fused, SumVariant partialSums, FloatAttr memory,
+                                 FloatAttr comm, FloatAttr calc) {
   for (auto [name, dist] :
        {std::pair{"compute", compute}, {"initial", initial}, {"final", final}})
     if (failed(verifyDistRank(emitError, "#tc.fusion", name, dist, grid)))
@@ -486,9 +483,8 @@ LogicalResult FusionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     }
   }
   // Inputs (no compute distribution) are read, not computed.
-  if (!compute && partialSums)
-    return emitError() << "#tc.fusion partial_sums = "
-                       << stringifyPartialSumsKind(*partialSums)
+  if (!compute && partialSums != SumVariant::None)
+    return emitError() << "#tc.fusion partial_sums = " << stringifySumVariant(partialSums)
                        << " needs the compute distribution that splits the sum";
   if (!compute && calc)
     return emitError() << "#tc.fusion calc (computation seconds) needs a compute "
@@ -718,18 +714,16 @@ void BlocksAttr::print(AsmPrinter &printer) const {
 }
 
 LogicalResult BlockPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                    BlockScheduleKind schedule, DenseI64ArrayAttr taskRankAttr,
+                                    BlockSchedule schedule, DenseI64ArrayAttr taskRankAttr,
                                     DenseI64ArrayAttr brickOwnerAttr,
-                                    DenseI64ArrayAttr taskStageAttr,
-                                    DenseI64ArrayAttr taskStepAttr, FloatAttr ioBytes,
-                                    FloatAttr commBytes, DenseF64ArrayAttr ioPerRank,
-                                    DenseF64ArrayAttr receivedPerRank,
-                                    DenseF64ArrayAttr sentPerRank,
-                                    DenseF64ArrayAttr cachePerRank) {
+                                    DenseI64ArrayAttr taskStageAttr, DenseI64ArrayAttr taskStepAttr,
+                                    FloatAttr ioBytes, FloatAttr commBytes,
+                                    DenseF64ArrayAttr ioPerRank, DenseF64ArrayAttr receivedPerRank,
+                                    DenseF64ArrayAttr sentPerRank, DenseF64ArrayAttr cachePerRank) {
   auto values = [](DenseI64ArrayAttr a) { return a ? a.asArrayRef() : ArrayRef<int64_t>(); };
   ArrayRef<int64_t> taskRank = values(taskRankAttr), brickOwner = values(brickOwnerAttr),
                     taskStage = values(taskStageAttr), taskStep = values(taskStepAttr);
-  const bool outOfCore = schedule != BlockScheduleKind::InMemory;
+  const bool outOfCore = schedule != BlockSchedule::InMemory;
   if (outOfCore != static_cast<bool>(taskStageAttr) ||
       outOfCore != static_cast<bool>(taskStepAttr))
     return emitError() << "#tc.block_plan: task_stage and task_step belong to "

@@ -24,35 +24,10 @@ using namespace mlir;
 using namespace mlir::tc;
 
 PlanPipelineOptions TCCompileOptions::planOptions() const {
-  PlanPipelineOptions plan;
-  plan.machineFile = machineFile;
-  plan.defaultMachineFile = defaultMachineFile;
-  plan.procs = procs;
-  plan.mem = mem;
-  plan.netBw = netBw;
-  plan.diskBw = diskBw;
-  plan.elemBytes = elemBytes;
-  plan.bcastFactor = bcastFactor;
-  plan.reduceFactor = reduceFactor;
-  plan.volumes = volumes;
-  plan.flopRate = flopRate;
-  plan.specializeProcs.assign(specializeProcs.begin(), specializeProcs.end());
-  plan.tolerance = tolerance;
-  plan.checkRewrites = checkRewrites;
-  plan.imbalance = imbalance;
-  plan.assignment = assignment;
-  plan.cacheBytes = cacheBytes;
-  plan.partitioner = partitioner;
-  plan.maxGridDims = maxGridDims;
-  plan.latency = latency;
-  plan.virtualPartitioning = virtualPartitioning;
-  plan.ioLatency = ioLatency;
-  plan.callOverhead = callOverhead;
-  plan.fusion = fusion;
-  plan.firstSlice = firstSlice;
-  plan.reportPath = reportPath;
-  plan.tablePath = tablePath;
-  return plan;
+  PlanPipelineOptions forwarded;
+#define GEN_PIPELINE_FORWARDING
+#include "TC/Pipelines/TCCompileOptions.h.inc"
+  return forwarded;
 }
 
 SmallVector<const llvm::cl::Option *> TCCompileOptions::declarations() const {

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace tc::rt {
+namespace tc_rt {
 
 struct BlockArray {
   std::string name;
@@ -78,6 +78,6 @@ void releaseBlockArrays();
 /// memory (collective; tc_rt_begin_statement says which).
 void storeBlockOutput(BlockArray &a);
 
-} // namespace tc::rt
+} // namespace tc_rt
 
 #endif // TC_LIB_RUNTIME_BLOCKARRAY_H

@@ -21,7 +21,7 @@
 
 #include <unistd.h>
 
-namespace tc::rt {
+namespace tc_rt {
 namespace {
 void openScratchBricks(BlockArray &a);
 } // namespace
@@ -429,9 +429,9 @@ void releaseBlockArrays() {
   allBlockArrays().clear();
 }
 
-} // namespace tc::rt
+} // namespace tc_rt
 
-using namespace tc::rt;
+using namespace tc_rt;
 
 extern "C" void *tc_rt_block_array(const int64_t *desc, const char *name) {
   TraceScope trace("tc_rt_block_array");

@@ -17,7 +17,7 @@
 
 #include <map>
 
-namespace tc::rt {
+namespace tc_rt {
 namespace {
 
 std::vector<int64_t> readInts(hid_t group, const char *name, const std::string &where,
@@ -241,4 +241,4 @@ void storeBlockOutput(BlockArray &a) {
   resultStored(a.name, result);
 }
 
-} // namespace tc::rt
+} // namespace tc_rt

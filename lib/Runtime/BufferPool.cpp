@@ -11,7 +11,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace tc::rt {
+namespace tc_rt {
 namespace {
 
 struct Pool {
@@ -91,11 +91,9 @@ void releaseBuffer(void *buffer) {
   p.inUse.erase(it);
 }
 
-} // namespace tc::rt
+} // namespace tc_rt
 
 // memref.alloc / memref.dealloc of generated programs (tcc lowers them with
 // finalize-memref-to-llvm{use-generic-functions=true}).
-extern "C" void *_mlir_memref_to_llvm_alloc(size_t bytes) {
-  return tc::rt::acquireBuffer(bytes);
-}
-extern "C" void _mlir_memref_to_llvm_free(void *buffer) { tc::rt::releaseBuffer(buffer); }
+extern "C" void *_mlir_memref_to_llvm_alloc(size_t bytes) { return tc_rt::acquireBuffer(bytes); }
+extern "C" void _mlir_memref_to_llvm_free(void *buffer) { tc_rt::releaseBuffer(buffer); }

@@ -26,7 +26,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace tc::rt {
+namespace tc_rt {
 
 /// Blocks of this many bytes or more are pooled here, and malloc maps and
 /// unmaps them (startMemory); smaller ones come from malloc's heap.
@@ -97,6 +97,6 @@ template <typename T> struct PoolAllocator {
 };
 template <typename T> using PooledVector = std::vector<T, PoolAllocator<T>>;
 
-} // namespace tc::rt
+} // namespace tc_rt
 
 #endif // TC_LIB_RUNTIME_BUFFERPOOL_H

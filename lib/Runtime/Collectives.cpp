@@ -16,7 +16,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace tc::rt {
+namespace tc_rt {
 namespace {
 
 const int kTag = 7;
@@ -106,9 +106,9 @@ namespace {
 /// In-place sum over all ranks.
 template <typename T> void allreduce(T *data, int64_t n) { allreduceOver(data, n, MPI_COMM_WORLD); }
 } // namespace
-} // namespace tc::rt
+} // namespace tc_rt
 
-using namespace tc::rt;
+using namespace tc_rt;
 
 namespace {
 template <typename T>
@@ -219,7 +219,7 @@ template <typename Fn> void onArray(void *array, Fn &&fn) {
 
 extern "C" void tc_rt_shift_tile(void *array, void *buf, const int64_t *desc,
                                  const int64_t *offsets) {
-  tc::rt::TraceScope trace("tc_rt_shift_tile");
+  tc_rt::TraceScope trace("tc_rt_shift_tile");
   onArray(array, [&](DistArray &a, auto zero) {
     if (!a.idle) // past the grid: nothing to shift, no neighbours
       shiftTile(a, static_cast<decltype(zero) *>(buf), desc, offsets);
@@ -228,14 +228,14 @@ extern "C" void tc_rt_shift_tile(void *array, void *buf, const int64_t *desc,
 
 extern "C" void tc_rt_broadcast_tile(void *array, void *buf, const int64_t *desc,
                                      const int64_t *offsets) {
-  tc::rt::TraceScope trace("tc_rt_broadcast_tile");
+  tc_rt::TraceScope trace("tc_rt_broadcast_tile");
   onArray(array, [&](DistArray &a, auto zero) {
     broadcastTile(a, static_cast<decltype(zero) *>(buf), desc, offsets);
   });
 }
 
 extern "C" void tc_rt_allreduce_tile(void *buf, const int64_t *desc) {
-  tc::rt::TraceScope trace("tc_rt_allreduce_tile");
+  tc_rt::TraceScope trace("tc_rt_allreduce_tile");
   AllReduceTileDescView view(desc);
   withElement(view.elem(), [&](auto zero) {
     using T = decltype(zero);
@@ -249,7 +249,7 @@ extern "C" void tc_rt_allreduce_tile(void *buf, const int64_t *desc) {
 }
 
 extern "C" void tc_rt_shift_array(void *array, int64_t gridDim) {
-  tc::rt::TraceScope trace("tc_rt_shift_array");
+  tc_rt::TraceScope trace("tc_rt_shift_array");
   DistArray &a = *static_cast<DistArray *>(array);
   int g = static_cast<int>(gridDim);
   if (g == a.splitGridDim() && a.grid[g] > 1)
@@ -269,7 +269,7 @@ extern "C" void tc_rt_shift_array(void *array, int64_t gridDim) {
 }
 
 extern "C" void tc_rt_allreduce_array(void *array) {
-  tc::rt::TraceScope trace("tc_rt_allreduce_array");
+  tc_rt::TraceScope trace("tc_rt_allreduce_array");
   DistArray &a = *static_cast<DistArray *>(array);
   if (ctx().size == 1)
     return;
@@ -283,7 +283,7 @@ extern "C" void tc_rt_allreduce_array(void *array) {
 }
 
 extern "C" void tc_rt_allgather_array(void *array) {
-  tc::rt::TraceScope trace("tc_rt_allgather_array");
+  tc_rt::TraceScope trace("tc_rt_allgather_array");
   if (ctx().size == 1)
     return;
   onArray(array, [&](DistArray &a, auto zero) { allgatherArray<decltype(zero)>(a); });

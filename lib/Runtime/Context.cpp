@@ -14,7 +14,7 @@
 #include <malloc.h>
 #include <unistd.h>
 
-namespace tc::rt {
+namespace tc_rt {
 
 const char *const kPhaseNames[NumPhases] = {"load", "compute", "store"};
 
@@ -161,9 +161,9 @@ void startProcess(int *argc, char ***argv, const std::string &program) {
   c.jobId = job;
 }
 
-} // namespace tc::rt
+} // namespace tc_rt
 
-using namespace tc::rt;
+using namespace tc_rt;
 
 extern "C" void tc_rt_check_abi(int64_t compiledVersion) {
   std::string mismatch = abiMismatch(compiledVersion);

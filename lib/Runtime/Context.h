@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace tc::rt {
+namespace tc_rt {
 
 /// Phases of a run; the plan predicts the compute phase. Idle (between a
 /// contraction's store and the next one's arrays, and freeing memory at the end)
@@ -147,6 +147,6 @@ std::string procsMismatch(const std::vector<int64_t> &procs);
 /// progressAfter seconds.
 void reportProgress();
 
-} // namespace tc::rt
+} // namespace tc_rt
 
 #endif // TC_LIB_RUNTIME_CONTEXT_H

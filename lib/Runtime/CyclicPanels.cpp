@@ -22,7 +22,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace tc::rt {
+namespace tc_rt {
 namespace {
 
 const int kGatherCyclicTag = 23;
@@ -118,9 +118,9 @@ std::string panelName(const Panel &p) {
 }
 
 } // namespace
-} // namespace tc::rt
+} // namespace tc_rt
 
-using namespace tc::rt;
+using namespace tc_rt;
 
 namespace {
 template <typename T>
@@ -157,7 +157,7 @@ void reduceCyclic(DistArray &a, T *buf, const Panel &p, const char *call) {
 
 extern "C" void tc_rt_gather_cyclic(void *array, void *buf, const int64_t *desc,
                                     int64_t residue) {
-  tc::rt::TraceScope trace("tc_rt_gather_cyclic");
+  tc_rt::TraceScope trace("tc_rt_gather_cyclic");
   const char *call = "tc_rt_gather_cyclic";
   DistArray &a = *static_cast<DistArray *>(array);
   Panel p = panelOf(a, desc, residue, call);
@@ -171,7 +171,7 @@ extern "C" void tc_rt_gather_cyclic(void *array, void *buf, const int64_t *desc,
 
 extern "C" void tc_rt_reduce_cyclic(void *array, void *buf, const int64_t *desc,
                                     int64_t residue) {
-  tc::rt::TraceScope trace("tc_rt_reduce_cyclic");
+  tc_rt::TraceScope trace("tc_rt_reduce_cyclic");
   const char *call = "tc_rt_reduce_cyclic";
   DistArray &a = *static_cast<DistArray *>(array);
   Panel p = panelOf(a, desc, residue, call);

@@ -24,10 +24,7 @@
 #include <string>
 #include <vector>
 
-namespace tc::rt {
-
-// The descriptor encoders and views (TC/Runtime/Descriptors.h).
-using namespace ::tc_rt;
+namespace tc_rt {
 
 int64_t product(const Shape &s);
 std::string str(const Shape &s);
@@ -247,6 +244,8 @@ std::vector<int64_t> arrayDescription(const Shape &extents, const Shape &grid,
                                       bool onDisk = false, const Shape &splitDims = {},
                                       const Shape &cyclic = {}, tc_rt_elem elem = TC_RT_F64);
 
+/// Hands `array` to the registry, which frees it with the others.
+void registerArray(DistArray *array);
 /// Frees every array created so far: closes and removes scratch files (the end of
 /// one run of the program).
 void releaseArrays();
@@ -324,6 +323,6 @@ int64_t storedIntermediateFile(const std::string &name, std::string &where);
 /// intermediates file.
 void closeRunFiles();
 
-} // namespace tc::rt
+} // namespace tc_rt
 
 #endif // TC_LIB_RUNTIME_DISTARRAY_H

@@ -17,7 +17,7 @@
 #include <string>
 #include <utility>
 
-namespace tc::rt {
+namespace tc_rt {
 
 template <typename T> struct Element;
 template <> struct Element<double> {
@@ -41,6 +41,6 @@ template <typename Fn> decltype(auto) withElement(tc_rt_elem e, Fn &&fn) {
   return std::forward<Fn>(fn)(double{});
 }
 
-} // namespace tc::rt
+} // namespace tc_rt
 
 #endif // TC_LIB_RUNTIME_ELEMENT_H

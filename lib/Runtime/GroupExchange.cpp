@@ -1,7 +1,7 @@
 //===- GroupExchange.cpp - gathers and reductions within a group ----------===//
 #include "GroupExchange.h"
 
-namespace tc::rt {
+namespace tc_rt {
 
 Group groupAlong(const DistArray &a, int g) {
   Group grp;
@@ -64,50 +64,49 @@ template <typename T> MPI_Datatype boxesType(const Shape &shape, const Selection
 }
 } // namespace
 
-template <typename T> void Messages::send(const T *data, int64_t n, int rank) {
-  if (n == 0)
-    return;
+void Messages::post(bool sending, void *data, int count, MPI_Datatype type, int rank,
+                    double bytes) {
   MPI_Request r;
-  MPI_Isend(data, count(n, *this), Element<T>::mpi(), rank, tag, array->comm, &r);
+  if (sending)
+    MPI_Isend(data, count, type, rank, tag, array->comm, &r);
+  else
+    MPI_Irecv(data, count, type, rank, tag, array->comm, &r);
   requests.push_back(r);
-  counters().bytesSent += static_cast<double>(sizeof(T)) * n;
+  (sending ? counters().bytesSent : counters().bytesReceived) += bytes;
+}
+
+template <typename T> void Messages::send(const T *data, int64_t n, int rank) {
+  if (n > 0)
+    post(true, const_cast<T *>(data), count(n, *this), Element<T>::mpi(), rank,
+         static_cast<double>(sizeof(T)) * n);
 }
 
 template <typename T> void Messages::receive(T *data, int64_t n, int rank) {
+  if (n > 0)
+    post(false, data, count(n, *this), Element<T>::mpi(), rank,
+         static_cast<double>(sizeof(T)) * n);
+}
+
+template <typename T>
+void Messages::postBoxes(bool sending, T *buf, const Shape &shape, const Selection &sel,
+                         int rank) {
+  const int64_t n = elements(sel);
   if (n == 0)
     return;
-  MPI_Request r;
-  MPI_Irecv(data, count(n, *this), Element<T>::mpi(), rank, tag, array->comm, &r);
-  requests.push_back(r);
-  counters().bytesReceived += static_cast<double>(sizeof(T)) * n;
+  count(n, *this);
+  MPI_Datatype type = boxesType<T>(shape, sel);
+  post(sending, buf, 1, type, rank, static_cast<double>(sizeof(T)) * n);
+  MPI_Type_free(&type); // freed once the message no longer needs it
 }
 
 template <typename T>
 void Messages::sendBoxes(const T *buf, const Shape &shape, const Selection &sel, int rank) {
-  const int64_t n = elements(sel);
-  if (n == 0)
-    return;
-  count(n, *this);
-  MPI_Datatype type = boxesType<T>(shape, sel);
-  MPI_Request r;
-  MPI_Isend(buf, 1, type, rank, tag, array->comm, &r);
-  MPI_Type_free(&type); // freed once the message no longer needs it
-  requests.push_back(r);
-  counters().bytesSent += static_cast<double>(sizeof(T)) * n;
+  postBoxes(true, const_cast<T *>(buf), shape, sel, rank);
 }
 
 template <typename T>
 void Messages::receiveBoxes(T *buf, const Shape &shape, const Selection &sel, int rank) {
-  const int64_t n = elements(sel);
-  if (n == 0)
-    return;
-  count(n, *this);
-  MPI_Datatype type = boxesType<T>(shape, sel);
-  MPI_Request r;
-  MPI_Irecv(buf, 1, type, rank, tag, array->comm, &r);
-  MPI_Type_free(&type);
-  requests.push_back(r);
-  counters().bytesReceived += static_cast<double>(sizeof(T)) * n;
+  postBoxes(false, buf, shape, sel, rank);
 }
 
 void Messages::wait() {
@@ -278,4 +277,4 @@ TC_RT_INSTANTIATE(double)
 TC_RT_INSTANTIATE(float)
 #undef TC_RT_INSTANTIATE
 
-} // namespace tc::rt
+} // namespace tc_rt

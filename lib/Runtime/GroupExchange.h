@@ -22,7 +22,7 @@
 
 #include "DistArray.h"
 
-namespace tc::rt {
+namespace tc_rt {
 
 /// The processes of this one's group along grid dimension g of `a`'s grid.
 struct Group {
@@ -48,6 +48,12 @@ struct Messages {
   void sendBoxes(const T *buf, const Shape &shape, const Selection &sel, int rank);
   template <typename T> void receiveBoxes(T *buf, const Shape &shape, const Selection &sel, int rank);
   void wait();
+
+private:
+  /// Starts one message of `count` items of `type` to or from `rank`.
+  void post(bool sending, void *data, int count, MPI_Datatype type, int rank, double bytes);
+  template <typename T>
+  void postBoxes(bool sending, T *buf, const Shape &shape, const Selection &sel, int rank);
 };
 
 /// A request of tc_rt_gather_tile_start, completed by tc_rt_wait.
@@ -97,6 +103,6 @@ void ringReduceScatter(const DistArray &a, const Group &grp, T *buf, const Shape
 /// anew from 0 (a scalar: itself).
 Selection rowsOf(const Selection &sel, int64_t lo, int64_t hi);
 
-} // namespace tc::rt
+} // namespace tc_rt
 
 #endif // TC_LIB_RUNTIME_GROUPEXCHANGE_H

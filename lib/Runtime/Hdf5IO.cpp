@@ -20,7 +20,7 @@
 #include <cstdio>
 #include <map>
 
-namespace tc::rt {
+namespace tc_rt {
 namespace {
 
 /// What this process loads/stores (or a chunk of it): per dimension the runs
@@ -687,11 +687,11 @@ void storeOutput(DistArray &a) {
   finishStore(a);
 }
 
-} // namespace tc::rt
+} // namespace tc_rt
 
 extern "C" void tc_rt_store(void *array) {
-  tc::rt::TraceScope trace("tc_rt_store");
-  using namespace tc::rt;
+  tc_rt::TraceScope trace("tc_rt_store");
+  using namespace tc_rt;
   setPhase(Store);
   storeOutput(*static_cast<DistArray *>(array));
   setPhase(Idle);

@@ -22,7 +22,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace tc::rt {
+namespace tc_rt {
 namespace {
 
 // Tags of their own: a pending gather never matches another call's messages
@@ -68,13 +68,13 @@ std::vector<Selection> memberParts(const DistArray &a, const Group &grp, const S
 }
 
 } // namespace
-} // namespace tc::rt
+} // namespace tc_rt
 
-using namespace tc::rt;
+using namespace tc_rt;
 
 extern "C" void *tc_rt_gather_tile_start(void *array, void *buf, const int64_t *desc,
                                          const int64_t *offsets) {
-  tc::rt::TraceScope trace("tc_rt_gather_tile_start");
+  tc_rt::TraceScope trace("tc_rt_gather_tile_start");
   const char *call = "tc_rt_gather_tile_start";
   DistArray &a = *static_cast<DistArray *>(array);
   Shape shape = tileShape(a, desc, call);
@@ -95,7 +95,7 @@ extern "C" void *tc_rt_gather_tile_start(void *array, void *buf, const int64_t *
 }
 
 extern "C" void tc_rt_wait(void *request) {
-  tc::rt::TraceScope trace("tc_rt_wait");
+  tc_rt::TraceScope trace("tc_rt_wait");
   if (!request)
     return;
   auto *req = static_cast<Request *>(request);
@@ -105,13 +105,13 @@ extern "C" void tc_rt_wait(void *request) {
 
 extern "C" void tc_rt_gather_tile(void *array, void *buf, const int64_t *desc,
                                   const int64_t *offsets) {
-  tc::rt::TraceScope trace("tc_rt_gather_tile");
+  tc_rt::TraceScope trace("tc_rt_gather_tile");
   tc_rt_wait(tc_rt_gather_tile_start(array, buf, desc, offsets));
 }
 
 extern "C" void tc_rt_reduce_scatter_tile(void *array, void *buf, const int64_t *desc,
                                           const int64_t *offsets) {
-  tc::rt::TraceScope trace("tc_rt_reduce_scatter_tile");
+  tc_rt::TraceScope trace("tc_rt_reduce_scatter_tile");
   const char *call = "tc_rt_reduce_scatter_tile";
   DistArray &a = *static_cast<DistArray *>(array);
   Shape shape = tileShape(a, desc, call);

@@ -20,7 +20,7 @@
 #include <vector>
 #include <unistd.h>
 
-using namespace tc::rt;
+using namespace tc_rt;
 
 namespace {
 

@@ -18,7 +18,7 @@
 
 #include <algorithm>
 
-namespace tc::rt {
+namespace tc_rt {
 namespace {
 
 /// The runs (storage -> global) `rank` holds of `a`.
@@ -155,12 +155,12 @@ template <typename T> void redistribute(DistArray &src, DistArray &dst) {
 }
 
 } // namespace
-} // namespace tc::rt
+} // namespace tc_rt
 
-using namespace tc::rt;
+using namespace tc_rt;
 
 extern "C" void tc_rt_redistribute(void *source, void *destination) {
-  tc::rt::TraceScope trace("tc_rt_redistribute");
+  tc_rt::TraceScope trace("tc_rt_redistribute");
   DistArray &src = *static_cast<DistArray *>(source);
   DistArray &dst = *static_cast<DistArray *>(destination);
   if (src.extents != dst.extents)

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace tc::rt {
+namespace tc_rt {
 
 int64_t total(const Runs &runs) {
   int64_t n = 0;
@@ -140,4 +140,4 @@ std::vector<Pattern> patterns(const Runs &runs) {
   return out;
 }
 
-} // namespace tc::rt
+} // namespace tc_rt

@@ -16,7 +16,7 @@
 #include <functional>
 #include <vector>
 
-namespace tc::rt {
+namespace tc_rt {
 
 using Shape = std::vector<int64_t>;
 
@@ -85,6 +85,6 @@ struct Pattern {
 };
 std::vector<Pattern> patterns(const Runs &runs);
 
-} // namespace tc::rt
+} // namespace tc_rt
 
 #endif // TC_LIB_RUNTIME_RUNS_H

@@ -14,7 +14,7 @@
 #include <cstring>
 #include <map>
 
-using namespace tc::rt;
+using namespace tc_rt;
 
 namespace {
 

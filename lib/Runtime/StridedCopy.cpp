@@ -1,7 +1,7 @@
 //===- StridedCopy.cpp - copies between strided layouts --------------------===//
 #include "StridedCopy.h"
 
-namespace tc::rt {
+namespace tc_rt {
 
 using Shape = std::vector<int64_t>;
 
@@ -12,4 +12,4 @@ Shape rowMajorStrides(const Shape &shape) {
   return s;
 }
 
-} // namespace tc::rt
+} // namespace tc_rt

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace tc::rt {
+namespace tc_rt {
 
 /// dst[i] = src[i] over the index box `ext`, both addressed by per-dimension
 /// strides (in elements). The dimensions innermost in dst and in src are
@@ -66,6 +66,6 @@ void copyStrided(T *dst, const std::vector<int64_t> &dstStride, const T *src,
 /// Row-major strides of `shape`.
 std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape);
 
-} // namespace tc::rt
+} // namespace tc_rt
 
 #endif // TC_LIB_RUNTIME_STRIDEDCOPY_H

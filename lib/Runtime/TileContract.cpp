@@ -25,7 +25,7 @@
 #include <algorithm>
 #include <optional>
 
-namespace tc::rt {
+namespace tc_rt {
 namespace {
 
 /// Rows and columns of C in one BLAS call at most: OpenBLAS's packing memory
@@ -344,12 +344,12 @@ void warmUpBlas() {
   warmUp<float>();
 }
 
-} // namespace tc::rt
+} // namespace tc_rt
 
 extern "C" void tc_rt_tile_contract(const int64_t *desc, void *a, void *b, void *c,
                                     const int64_t *offsets) {
-  tc::rt::TraceScope trace("tc_rt_tile_contract");
-  using namespace tc::rt;
+  tc_rt::TraceScope trace("tc_rt_tile_contract");
+  using namespace tc_rt;
   TileContractDescView view(desc);
   withElement(view.elem(), [&](auto zero) {
     using T = decltype(zero);

@@ -34,7 +34,7 @@ FailureOr<AlgorithmLowering> mlir::tc::lookupAlgorithmLowering(ContractOp op) {
       return lowering::missingPlanField(op, "in_core");
     if (!plan.getAlgorithm())
       return lowering::missingPlanField(op, "algorithm");
-    name = stringifyAlgorithmKind(plan.getAlgorithm().getKind());
+    name = stringifyParallelAlgorithm(plan.getAlgorithm().getKind());
   }
   for (const AlgorithmLowering &l : algorithmLowerings())
     if (l.algorithm == name)

@@ -27,14 +27,14 @@ static Value functionArgument(Value v) {
   return isa_and_nonnull<BlockArgument>(v) ? v : Value();
 }
 
-std::string arrayName(func::FuncOp func, Value operand, Role role) {
+std::string arrayName(func::FuncOp func, Value operand, Operand role) {
   std::string name = kDefaultNames[role];
   if (Value v = operand ? functionArgument(operand) : Value())
     if (auto attr = func.getArgAttrOfType<StringAttr>(cast<BlockArgument>(v).getArgNumber(),
                                                       "tc.name"))
       name = attr.str();
   // The result's name (its HDF5 dataset) may also sit on the function result.
-  if (role == RC)
+  if (role == Operand::C)
     if (auto attr = func.getResultAttrOfType<StringAttr>(0, "tc.name"))
       name = attr.str();
   return name;
@@ -132,16 +132,16 @@ LogicalResult ContractionLowering::readPlan() {
     return op.emitOpError() << "the plan's grid " << plan.getGrid() << " has " << used
                             << " processes but the machine has " << machine.procs;
   if (used < machine.procs && algorithm != ParallelAlgorithm::Cosma)
-    return op.emitOpError() << "algorithm = " << stringifyAlgorithmKind(*plan.getAlgorithmKind())
-                            << " runs on every process, but the plan's grid "
-                            << plan.getGrid() << " has " << used << " of the machine's "
-                            << machine.procs << " (only cosma leaves processes idle)";
+    return op.emitOpError() << "algorithm = "
+                            << stringifyParallelAlgorithm(*plan.getAlgorithmKind())
+                            << " runs on every process, but the plan's grid " << plan.getGrid()
+                            << " has " << used << " of the machine's " << machine.procs
+                            << " (only cosma leaves processes idle)";
   return readAlgorithm();
 }
 
-Layout ContractionLowering::computeLayout(Role x) const {
-  DistAttr dists[3] = {plan.getDistA(), plan.getDistB(), plan.getDistC()};
-  return layoutOf(plan.getGrid(), dists[x]);
+Layout ContractionLowering::computeLayout(Operand x) const {
+  return layoutOf(plan.getGrid(), distOf(x));
 }
 
 LogicalResult ContractionLowering::buildArrays() {
@@ -152,32 +152,32 @@ LogicalResult ContractionLowering::buildArrays() {
   // plan runs the contraction without them.
   const ContractionProblem full = *p;
   problem = withoutOneInputLabels(full);
-  const std::vector<std::string> *labels[3] = {&full.labelsA, &full.labelsB, &full.labelsC};
+  const PerOperand<const std::vector<std::string> *> labels = {
+      {&full.labelsA, &full.labelsB, &full.labelsC}};
   if (failed(readLayouts()))
     return failure();
-  DistAttr dists[3] = {plan.getDistA(), plan.getDistB(), plan.getDistC()};
-  Value operands[3] = {op.getLhs(), op.getRhs(), op.getInit()};
+  const PerOperand<Value> operands = {{op.getLhs(), op.getRhs(), op.getInit()}};
   // Stored dimension order: the plan's i_contiguous (lib/Analysis/StorageOrder.h
   // when absent) stores C as [J, I] and A as [K, I], the long I contiguous.
   auto in = [](const std::vector<std::string> &ls, const std::string &l) {
     return llvm::is_contained(ls, l);
   };
   const bool longI = iContiguous.value_or(prefersIContiguous(problem));
-  for (int x = 0; x < 3; ++x) {
+  for (Operand x : kOperands) {
     ArrayInfo &a = arrays[x];
     auto order = llvm::to_vector(llvm::seq<int64_t>(0, labels[x]->size()));
     // Labels of this input only are summed out as it is loaded (D30): the
     // array holds the other dimensions of the tensor.
-    if (x != RC)
+    if (x != Operand::C)
       llvm::erase_if(order, [&](int64_t d) {
         const std::string &l = (*labels[x])[d];
-        if (in(problem.labelsC, l) || in(*labels[1 - x], l))
+        if (in(problem.labelsC, l) || in(*labels[otherInput(x)], l))
           return false;
         a.summedFileDims.push_back(d);
         a.summedExtents.push_back(problem.extents.at(l));
         return true;
       });
-    if (longI && x != RB) // the other labels first, then I's (contiguous)
+    if (longI && x != Operand::B) // the other labels first, then I's (contiguous)
       std::stable_partition(order.begin(), order.end(), [&](int64_t d) {
         const std::string &l = (*labels[x])[d];
         return !(in(problem.labelsA, l) && in(problem.labelsC, l));
@@ -185,43 +185,47 @@ LogicalResult ContractionLowering::buildArrays() {
     for (int64_t d : order)
       a.labels.push_back((*labels[x])[d]);
     a.fileDims = order;
-    a.name = arrayName(func, operands[x], static_cast<Role>(x));
-    if (x != RC && isOnes(func, operands[x]))
+    a.name = arrayName(func, operands[x], x);
+    if (x != Operand::C && isOnes(func, operands[x]))
       a.init = ArrayInitKind::Ones;
     for (const std::string &l : a.labels) {
       a.extents.push_back(problem.extents.at(l));
       int64_t dim = -1;
       for (unsigned g = 0; g < grid.size(); ++g)
-        if (dists[x].getDistributedLabel(g) == l)
+        if (distOf(x).getDistributedLabel(g) == l)
           dim = g;
       a.dims.push_back(dim);
       a.skew.push_back(-1);
       a.cyclic.push_back(dim >= 0 ? cyclicBlock(l) : 0);
     }
-    const bool isReplicated = wholeOperand() == Role(x);
+    const bool isReplicated = wholeOperand() == x;
     if (isReplicated) {
-      a.kind = x == RC ? ArrayKind::Replicated
-                       : (inside ? ArrayKind::Slab : ArrayKind::Gathered);
+      a.kind = x == Operand::C ? ArrayKind::Replicated
+                               : (inside ? ArrayKind::Slab : ArrayKind::Gathered);
       a.dims.assign(a.dims.size(), -1);
     }
-    if (x == RC)
+    if (x == Operand::C)
       a.init = !op.getInit()  ? ArrayInitKind::Zero
                : isReplicated ? ArrayInitKind::RootInput
                               : ArrayInitKind::Input;
   }
-  auto clash = [&](int x, int y) {
-    return namesClash(func, arrays[x].name, operands[x], arrays[y].name, operands[y], y == RC);
+  auto clash = [&](Operand x, Operand y) {
+    return namesClash(func, arrays[x].name, operands[x], arrays[y].name, operands[y],
+                      y == Operand::C);
   };
-  if (clash(RA, RB) || clash(RA, RC) || clash(RB, RC))
+  if (clash(Operand::A, Operand::B) || clash(Operand::A, Operand::C) ||
+      clash(Operand::B, Operand::C))
     return op.emitOpError() << "arrays need distinct names (tc.name), got '"
-                            << arrays[RA].name << "', '" << arrays[RB].name << "', '"
-                            << arrays[RC].name << "'";
+                            << arrays[Operand::A].name << "', '" << arrays[Operand::B].name
+                            << "', '" << arrays[Operand::C].name << "'";
   if (failed(placeArrays()))
     return failure();
   // Blocks per label, which every distributed array holding it must agree on
   // (PUMMA's labels lie on different grid dimensions in different arrays).
-  for (int x = 0; x < 3 && splitsLabelsAlike(); ++x)
+  for (Operand x : kOperands)
     for (auto [d, l] : llvm::enumerate(arrays[x].labels)) {
+      if (!splitsLabelsAlike())
+        break;
       int64_t p = arrays[x].dims[d] >= 0 ? grid[arrays[x].dims[d]] : 1;
       auto [it, fresh] = parts.insert({l, p});
       if (!fresh && it->second != p && arrays[x].kind == ArrayKind::Distributed)
@@ -231,22 +235,22 @@ LogicalResult ContractionLowering::buildArrays() {
     }
   // Stage 1/3 layouts ([G] 2.3): an input arriving in, or a result required in,
   // another distribution gets an array of its own in that layout.
-  const std::optional<Layout> *layouts[3] = {&problem.givenA, &problem.givenB,
-                                             &problem.requiredC};
-  for (int x = 0; x < 3; ++x) {
+  const PerOperand<const std::optional<Layout> *> layouts = {
+      {&problem.givenA, &problem.givenB, &problem.requiredC}};
+  for (Operand x : kOperands) {
     if (!*layouts[x])
       continue;
     const Layout &l = **layouts[x];
-    Layout algorithmLayout = canonicalBlocks(computeLayout(Role(x)), problem.extents);
+    Layout algorithmLayout = canonicalBlocks(computeLayout(x), problem.extents);
     if (l.samePartition(algorithmLayout) && arrays[x].kind == ArrayKind::Distributed)
       continue;
     if (l.grid != std::vector<int64_t>(grid.begin(), grid.end()))
-      return op.emitOpError() << "the " << (x == RC ? "required" : "given") << " layout "
+      return op.emitOpError() << "the " << (x == Operand::C ? "required" : "given") << " layout "
                               << l.str() << " of " << arrays[x].name
                               << " is on another grid than the plan's";
     ArrayInfo g = arrays[x];
     g.kind = ArrayKind::Distributed;
-    g.init = x == RC ? ArrayInitKind::Zero : ArrayInitKind::Input;
+    g.init = x == Operand::C ? ArrayInitKind::Zero : ArrayInitKind::Input;
     for (auto [d, label] : llvm::enumerate(g.labels)) {
       g.dims[d] = -1;
       g.skew[d] = -1;
@@ -261,7 +265,7 @@ LogicalResult ContractionLowering::buildArrays() {
                                      "not supported by the runtime";
     }
     given[x] = g;
-    if (x != RC)
+    if (x != Operand::C)
       arrays[x].init = ArrayInitKind::Zero; // filled by the redistribution
   }
   return success();
@@ -334,7 +338,7 @@ Value ContractionLowering::createArray(ArrayInfo &a, Value storage) {
 }
 
 void ContractionLowering::emitGivenInputs() {
-  for (Role x : {RA, RB})
+  for (Operand x : {Operand::A, Operand::B})
     if (given[x]) {
       given[x]->handle = createArray(*given[x], Value());
       RedistributeArrayOp::create(b, loc, given[x]->handle, arrays[x].handle);
@@ -342,10 +346,10 @@ void ContractionLowering::emitGivenInputs() {
 }
 
 void ContractionLowering::emitStore() {
-  Value result = arrays[RC].handle;
-  if (given[RC]) { // stage 3: the result in its required layout
-    result = createArray(*given[RC], Value());
-    RedistributeArrayOp::create(b, loc, arrays[RC].handle, result);
+  Value result = arrays[Operand::C].handle;
+  if (given[Operand::C]) { // stage 3: the result in its required layout
+    result = createArray(*given[Operand::C], Value());
+    RedistributeArrayOp::create(b, loc, arrays[Operand::C].handle, result);
   }
   StoreOp::create(b, loc, result);
 }

@@ -26,14 +26,14 @@
 
 namespace mlir::tc::lowering {
 
-enum Role { RA = 0, RB = 1, RC = 2 };
-const char *const kDefaultNames[3] = {"A", "B", "C"};
+/// The names of A, B and C when their arguments have none.
+inline const PerOperand<const char *> kDefaultNames = {{"A", "B", "C"}};
 
 /// The HDF5 dataset (or group) and --input key of a contraction's operand:
 /// the `tc.name` of the function argument it comes from (through a
 /// tc.redistribute), for the result that of the function's result, else A, B
 /// or C.
-std::string arrayName(func::FuncOp func, Value operand, Role role);
+std::string arrayName(func::FuncOp func, Value operand, Operand role);
 /// True if `operand` is an argument marked tc.ones (every element 1: the
 /// constant factor of a one-tensor term, tc-split-program), whose array the
 /// runtime fills with ones instead of loading it.
@@ -98,7 +98,7 @@ protected:
   /// layouts (COSMA's roles, PUMMA's variant).
   virtual LogicalResult readLayouts() { return success(); }
   /// The operand the algorithm holds whole on every process, if any (Table 1).
-  virtual std::optional<Role> wholeOperand() const { return std::nullopt; }
+  virtual std::optional<Operand> wholeOperand() const { return std::nullopt; }
   /// The block-cyclic block size of a distributed label in the algorithm's
   /// layouts (0: contiguous blocks).
   virtual int64_t cyclicBlock(const std::string &label) const { return 0; }
@@ -106,7 +106,7 @@ protected:
   /// (all but PUMMA, whose labels lie on different grid dimensions).
   virtual bool splitsLabelsAlike() const { return true; }
   /// The layout operand x is computed in.
-  virtual Layout computeLayout(Role x) const;
+  virtual Layout computeLayout(Operand x) const;
   /// With the arrays built: where the algorithm starts them (Cannon's skew).
   virtual LogicalResult placeArrays() { return success(); }
   /// What the program needs beyond the arrays (tiling loops, split blocks).
@@ -129,7 +129,11 @@ protected:
   void emitPredictions(const RankVolumes *volumes);
   /// How the runtime holds `a` on the plan's grid (for redistribution traffic).
   ArrayHolding holdingOf(const ArrayInfo &a) const;
-  bool hasLabel(Role x, const std::string &l) const {
+  /// The plan's distribution of operand x.
+  DistAttr distOf(Operand x) const {
+    return x == Operand::A ? plan.getDistA() : x == Operand::B ? plan.getDistB() : plan.getDistC();
+  }
+  bool hasLabel(Operand x, const std::string &l) const {
     return llvm::is_contained(arrays[x].labels, l);
   }
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -157,13 +161,13 @@ protected:
   ParallelAlgorithm algorithm = ParallelAlgorithm::Accumulation;
   TileNest nest;
   SmallVector<int64_t> grid;
-  ArrayInfo arrays[3];
+  PerOperand<ArrayInfo> arrays;
   /// Blocks per label across processes (when the algorithm splits labels alike).
   std::map<std::string, int64_t> parts;
   RedistributeOp resultRedistribution; ///< moves the result to its required layout
   /// Arrays in the given (inputs) or required (result) layouts, when they differ
   /// from the algorithm's ([G] 2.3 stages 1 and 3).
-  std::optional<ArrayInfo> given[3];
+  PerOperand<std::optional<ArrayInfo>> given;
 };
 
 } // namespace mlir::tc::lowering

@@ -1,6 +1,5 @@
 //===- DecisionAttrs.cpp - planner decisions <-> their attributes ---------===//
 #include "DecisionAttrs.h"
-#include "DecisionConversion.h"
 
 #include "TC/Dialect/TCDialect.h"
 
@@ -21,14 +20,13 @@ PlanDecisions mlir::tc::readDecisions(PlanAttr plan) {
   if (plan.getInCore())
     d.inCore = plan.getInCore().getValue();
   if (plan.getMethod())
-    d.method = toAnalysis(*plan.getMethod());
-  if (std::optional<AlgorithmKind> kind = plan.getAlgorithmKind())
-    d.algorithm = toAnalysis(*kind);
+    d.method = *plan.getMethod();
+  d.algorithm = plan.getAlgorithmKind();
   if (plan.getOrder())
-    d.order = toAnalysis(*plan.getOrder());
+    d.order = *plan.getOrder();
   if (auto pumma = dyn_cast_if_present<PummaAttr>(plan.getAlgorithm()))
     if (pumma.getRoll())
-      d.roll = *pumma.getRoll() == InputKind::A ? Operand::A : Operand::B;
+      d.roll = *pumma.getRoll();
   if (plan.getGrid())
     d.grid = std::vector<int64_t>(plan.getGrid().getShape().begin(),
                                   plan.getGrid().getShape().end());
@@ -44,7 +42,7 @@ PlanDecisions mlir::tc::readDecisions(PlanAttr plan) {
     d.memory = TileMemory::PerArray;
   }
   if (plan.getMemory())
-    d.memory = toAnalysis(*plan.getMemory());
+    d.memory = *plan.getMemory();
   if (plan.getIContiguous())
     d.iContiguous = plan.getIContiguous().getValue();
   return d;
@@ -81,31 +79,31 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
     return present ? present : (decide ? computed : decltype(present)());
   };
   BoolAttr inCore = keep(old.getInCore(), b.getBoolAttr(plan.inCore), fields.algorithm);
-  std::optional<CommMethodKind> method = old.getMethod();
+  std::optional<CommMethod> method = old.getMethod();
   if (!method && fields.algorithm && !plan.inCore)
-    method = toIR(plan.method);
+    method = plan.method;
   AlgorithmAttrInterface algorithm =
-      keep(old.getAlgorithm(), getAlgorithmAttr(ctx, toIR(plan.algorithm)), fields.algorithm);
+      keep(old.getAlgorithm(), getAlgorithmAttr(ctx, plan.algorithm), fields.algorithm);
   GridAttr grid = keep(old.getGrid(), GridAttr::get(ctx, plan.layoutA.grid), fields.algorithm);
   DistAttr distA = keep(old.getDistA(), toDist(ctx, plan.layoutA), fields.algorithm);
   DistAttr distB = keep(old.getDistB(), toDist(ctx, plan.layoutB), fields.algorithm);
   DistAttr distC = keep(old.getDistC(), toDist(ctx, plan.layoutC), fields.algorithm);
-  std::optional<ReadOrderKind> order = old.getOrder();
+  std::optional<ReadOrder> order = old.getOrder();
   if (!order && fields.order && !plan.inCore)
-    order = toIR(plan.nest.order);
+    order = plan.nest.order;
   ArrayAttr loops = old.getLoops();
-  std::optional<TileMemoryKind> memory = old.getMemory();
+  std::optional<TileMemory> memory = old.getMemory();
   // Recorded with the loops, and only when it departs from Gao et al.'s rule
   // (absent reads as per_array once loops are given).
   if (!memory && fields.tiles && !old.getLoops() && !plan.inCore &&
       plan.memory == TileMemory::Shared)
-    memory = toIR(plan.memory);
+    memory = plan.memory;
   // The algorithm's own parameters are decided with it (PUMMA's roll) or with
   // the tiles (COSMA's rounds), unless given.
   if (auto pumma = dyn_cast_if_present<PummaAttr>(algorithm);
       pumma && !pumma.getRoll() && fields.algorithm &&
       plan.algorithm == ParallelAlgorithm::Pumma)
-    algorithm = PummaAttr::get(ctx, plan.roll == Operand::A ? InputKind::A : InputKind::B);
+    algorithm = PummaAttr::get(ctx, plan.roll);
   FloatAttr disk = old.getDiskBytes(), comm = old.getCommBytes(), secs = old.getSeconds();
   if (fields.tiles) {
     if (!loops && !plan.inCore) {
@@ -165,13 +163,13 @@ FusionAttr mlir::tc::toFusionAttr(MLIRContext *ctx, const OperatorTree &tree,
         names.push_back(b.getStringAttr(tree.indexName(i)));
     fused = b.getArrayAttr(names);
   }
-  return FusionAttr::get(ctx, GridAttr::get(ctx, plan.grid),
-                         v.isInput() ? DistAttr() : toDistAttr(ctx, tree, plan.grid, n.decision.compute),
-                         toDistAttr(ctx, tree, plan.grid, n.edge.produced),
-                         toDistAttr(ctx, tree, plan.grid, n.edge.consumed), fused,
-                         toIR(n.decision.variant),
-                         b.getF64FloatAttr(n.memBytes), b.getF64FloatAttr(n.commSeconds),
-                         v.isInput() ? FloatAttr() : b.getF64FloatAttr(n.calcSeconds));
+  return FusionAttr::get(
+      ctx, GridAttr::get(ctx, plan.grid),
+      v.isInput() ? DistAttr() : toDistAttr(ctx, tree, plan.grid, n.decision.compute),
+      toDistAttr(ctx, tree, plan.grid, n.edge.produced),
+      toDistAttr(ctx, tree, plan.grid, n.edge.consumed), fused, n.decision.variant,
+      b.getF64FloatAttr(n.memBytes), b.getF64FloatAttr(n.commSeconds),
+      v.isInput() ? FloatAttr() : b.getF64FloatAttr(n.calcSeconds));
 }
 
 FusionAttr mlir::tc::getFusionAttr(func::FuncOp func, const FunctionTree &tree, int id) {
@@ -217,7 +215,7 @@ mlir::tc::readFusionDecisions(func::FuncOp func, const FunctionTree &tree, const
                               << " names a distribution that does not fit its grid";
     NodeDecision &d = decisions[id];
     d.compute = *dist;
-    d.variant = toAnalysis(attr.getPartialSums());
+    d.variant = attr.getPartialSums();
     if (ArrayAttr fused = attr.getFused())
       for (Attribute l : fused) {
         StringRef label = cast<StringAttr>(l).getValue();

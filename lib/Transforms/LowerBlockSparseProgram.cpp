@@ -98,7 +98,7 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
 
   std::string names[3];
   for (int x = 0; x < 3; ++x)
-    names[x] = lowering::arrayName(func, named[x], static_cast<lowering::Role>(x));
+    names[x] = lowering::arrayName(func, named[x], static_cast<Operand>(x));
   using lowering::namesClash;
   if (namesClash(func, names[0], named[0], names[1], named[1], false) ||
       namesClash(func, names[0], named[0], names[2], named[2], true) ||
@@ -110,7 +110,7 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
   OpBuilder b(op.getContext());
   b.setInsertionPointToStart(lowered.addEntryBlock());
   Location loc = op.getLoc();
-  const bool onDisk = plan.getSchedule() != BlockScheduleKind::InMemory;
+  const bool onDisk = plan.getSchedule() != BlockSchedule::InMemory;
   // Every rank's bytes differ: the plan's figures per rank ([K] 5-6).
   PredictedVolumesOp::create(
       b, loc, b.getF64FloatAttr(0), b.getF64FloatAttr(0),

@@ -63,18 +63,19 @@ LogicalResult CosmaLowering::readLayouts() {
   if (!macroOrError)
     return op.emitOpError() << macroOrError.error;
   const MacroIndices &macro = macroOrError.value;
-  DistAttr dists[3] = {plan.getDistA(), plan.getDistB(), plan.getDistC()};
-  std::string i = dists[RA].getDistributedLabel(0).str(),
-              j = dists[RB].getDistributedLabel(1).str(),
-              k = dists[RA].getDistributedLabel(2).str();
+  std::string i = distOf(Operand::A).getDistributedLabel(0).str(),
+              j = distOf(Operand::B).getDistributedLabel(1).str(),
+              k = distOf(Operand::A).getDistributedLabel(2).str();
   if (i.empty() || j.empty() || k.empty() || !llvm::is_contained(macro.I, i) ||
       !llvm::is_contained(macro.J, j) || !llvm::is_contained(macro.K, k) ||
-      dists[RB].getDistributedLabel(2) != k || dists[RC].getDistributedLabel(0) != i ||
-      dists[RC].getDistributedLabel(1) != j)
+      distOf(Operand::B).getDistributedLabel(2) != k ||
+      distOf(Operand::C).getDistributedLabel(0) != i ||
+      distOf(Operand::C).getDistributedLabel(1) != j)
     return op.emitOpError() << "algorithm = cosma needs dist_a = <[i, *, k]>, dist_b = "
                                "<[*, j, k]> and dist_c = <[i, j, *]> with i in I, j in J "
                                "and k in K; got "
-                            << dists[RA] << ", " << dists[RB] << ", " << dists[RC];
+                            << distOf(Operand::A) << ", " << distOf(Operand::B) << ", "
+                            << distOf(Operand::C);
   for (const TileLoop &r : rounds)
     if (!llvm::is_contained(macro.K, r.label))
       return op.emitOpError() << "algorithm = cosma rounds run over K labels, but '"
@@ -88,12 +89,12 @@ LogicalResult CosmaLowering::readLayouts() {
 /// C <i,j,*>), each block split again along the grid dimension its view
 /// replicates, so that no element is stored twice.
 LogicalResult CosmaLowering::prepare() {
-  for (int x = 0; x < 3; ++x)
+  for (Operand x : kOperands)
     if (given[x])
       return op.emitOpError() << "algorithm = cosma does not redistribute given or "
                                  "required layouts yet; plan another algorithm";
   for (Operand x : {Operand::A, Operand::B, Operand::C}) {
-    ArrayInfo &a = arrays[static_cast<int>(x)];
+    ArrayInfo &a = arrays[x];
     a.split.assign(a.labels.size(), -1);
     for (auto [d, l] : llvm::enumerate(a.labels))
       if (l == cosma->splitLabel(x))
@@ -123,9 +124,9 @@ void CosmaLowering::emitProgram(func::FuncOp newFunc) {
   volumes.sent.resize(machine.procs, 0.0);
   volumes.received.resize(machine.procs, 0.0);
   emitPredictions(&volumes);
-  bool inPlace[3];
-  for (Role x : {RA, RB, RC})
-    inPlace[x] = inCore && grid[CosmaLayout::splitGridDim(Operand(x))] == 1;
+  PerOperand<bool> inPlace;
+  for (Operand x : {Operand::A, Operand::B, Operand::C})
+    inPlace[x] = inCore && grid[CosmaLayout::splitGridDim(x)] == 1;
   // Extent of every label in the process's padded block, and in the local
   // contraction (`tile`): for the K labels the rounds run over, one round's
   // share of the block.
@@ -134,7 +135,7 @@ void CosmaLowering::emitProgram(func::FuncOp newFunc) {
     block[l] = tile[l] = (problem.extents.at(l) + p - 1) / p;
   int64_t totalRounds = 1;
   std::vector<TileLoop> roundLoops;
-  if (!inPlace[RA] || !inPlace[RB])
+  if (!inPlace[Operand::A] || !inPlace[Operand::B])
     roundLoops = rounds;
   for (const TileLoop &r : roundLoops) {
     tile[r.label] = (tile[r.label] + r.count - 1) / r.count;
@@ -143,22 +144,22 @@ void CosmaLowering::emitProgram(func::FuncOp newFunc) {
   }
   // In place, a round is a sub-tile of the block: the rounds must cover it
   // exactly, or the last one would run past the storage.
-  for (Role x : {RA, RB})
+  for (Operand x : {Operand::A, Operand::B})
     for (auto &[l, count] : roundsOf)
       if (hasLabel(x, l) && tile.at(l) * count != block.at(l))
         inPlace[x] = false;
-  auto typeOf = [&](Role x, const std::map<std::string, int64_t> &extent) {
+  auto typeOf = [&](Operand x, const std::map<std::string, int64_t> &extent) {
     SmallVector<int64_t> shape;
     for (const std::string &l : arrays[x].labels)
       shape.push_back(extent.at(l));
     return MemRefType::get(shape, elementType(op));
   };
-  Value partial = memref::AllocOp::create(b, loc, typeOf(RC, block));
-  if (inPlace[RC])
-    arrays[RC].buffer = partial;
-  SmallVector<Role> gathered;
-  Value panels[2][2];
-  for (Role x : {RA, RB}) {
+  Value partial = memref::AllocOp::create(b, loc, typeOf(Operand::C, block));
+  if (inPlace[Operand::C])
+    arrays[Operand::C].buffer = partial;
+  SmallVector<Operand> gathered;
+  PerOperand<std::array<Value, 2>> panels;
+  for (Operand x : {Operand::A, Operand::B}) {
     if (inPlace[x]) {
       arrays[x].buffer = memref::AllocOp::create(b, loc, typeOf(x, block));
       continue;
@@ -174,20 +175,20 @@ void CosmaLowering::emitProgram(func::FuncOp newFunc) {
   // the others (collectives over every process).
   scf::IfOp inGrid;
   if (used < machine.procs) {
-    Value coord = GridCoordOp::create(b, loc, b.getIndexType(), arrays[RC].handle,
+    Value coord = GridCoordOp::create(b, loc, b.getIndexType(), arrays[Operand::C].handle,
                                       b.getI64IntegerAttr(0));
     Value member = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, coord, index(0));
     inGrid = scf::IfOp::create(b, loc, member, /*withElseRegion=*/false);
     b.setInsertionPointToStart(inGrid.thenBlock());
   }
-  auto zeros = [&](Role x) { return SmallVector<Value>(arrays[x].labels.size(), index(0)); };
+  auto zeros = [&](Operand x) { return SmallVector<Value>(arrays[x].labels.size(), index(0)); };
   // Each process reads C's initial value in its own sub-block only (zeros
   // elsewhere), so the reduce-scatter adds it exactly once.
-  if (!inPlace[RC])
-    ReadTileOp::create(b, loc, arrays[RC].handle, zeros(RC), partial, false);
+  if (!inPlace[Operand::C])
+    ReadTileOp::create(b, loc, arrays[Operand::C].handle, zeros(Operand::C), partial, false);
   // Offsets of round r's panel in x's block: the rounds are row-major over the
   // round labels.
-  auto roundOffsets = [&](Role x, Value r) {
+  auto roundOffsets = [&](Operand x, Value r) {
     SmallVector<Value> out;
     for (const std::string &l : arrays[x].labels) {
       Value offset = index(0);
@@ -204,32 +205,33 @@ void CosmaLowering::emitProgram(func::FuncOp newFunc) {
     }
     return out;
   };
-  auto start = [&](Role x, Value r, Value buffer) -> Value {
+  auto start = [&](Operand x, Value r, Value buffer) -> Value {
     return GatherTileStartOp::create(b, loc, TransferType::get(b.getContext()),
                                      arrays[x].handle, roundOffsets(x, r), buffer);
   };
   SmallVector<NamedAttribute> extents;
   for (auto &[l, t] : tile)
     extents.push_back(b.getNamedAttr(l, b.getI64IntegerAttr(t)));
-  auto labelsAttr = [&](Role x) {
+  auto labelsAttr = [&](Operand x) {
     SmallVector<StringRef> ls(arrays[x].labels.begin(), arrays[x].labels.end());
     return b.getStrArrayAttr(ls);
   };
   // Round r's product: a gathered operand is its panel, an operand in place
   // the round's sub-tile of its storage.
-  auto multiply = [&](Value r, Value panel[2]) {
-    Value operand[2];
-    SmallVector<Value> offsets[2];
-    for (Role x : {RA, RB}) {
+  auto multiply = [&](Value r, const PerOperand<Value> &panel) {
+    PerOperand<Value> operand;
+    PerOperand<SmallVector<Value>> offsets;
+    for (Operand x : {Operand::A, Operand::B}) {
       operand[x] = inPlace[x] ? arrays[x].buffer : panel[x];
       offsets[x] = inPlace[x] ? roundOffsets(x, r) : zeros(x);
     }
-    TileContractOp::create(b, loc, partial, zeros(RC), labelsAttr(RC), operand[RA],
-                           offsets[RA], labelsAttr(RA), operand[RB], offsets[RB],
-                           labelsAttr(RB), b.getDictionaryAttr(extents), alpha());
+    TileContractOp::create(b, loc, partial, zeros(Operand::C), labelsAttr(Operand::C),
+                           operand[Operand::A], offsets[Operand::A], labelsAttr(Operand::A),
+                           operand[Operand::B], offsets[Operand::B], labelsAttr(Operand::B),
+                           b.getDictionaryAttr(extents), alpha());
   };
   SmallVector<Value> inFlight;
-  for (Role x : gathered)
+  for (Operand x : gathered)
     inFlight.push_back(start(x, index(0), panels[x][0]));
   // Rounds 0..T-2: wait for round r, start round r+1 into the other buffers,
   // multiply round r. The last round is peeled: nothing follows it.
@@ -245,9 +247,9 @@ void CosmaLowering::emitProgram(func::FuncOp newFunc) {
     Value even = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                        arith::RemUIOp::create(b, loc, r, index(2)), index(0));
     Value next = arith::AddIOp::create(b, loc, r, index(1));
-    Value current[2];
+    PerOperand<Value> current;
     SmallVector<Value> started;
-    for (Role x : gathered) {
+    for (Operand x : gathered) {
       current[x] = arith::SelectOp::create(b, loc, even, panels[x][0], panels[x][1]);
       Value other = arith::SelectOp::create(b, loc, even, panels[x][1], panels[x][0]);
       started.push_back(start(x, next, other));
@@ -258,20 +260,20 @@ void CosmaLowering::emitProgram(func::FuncOp newFunc) {
   for (Value t : inFlight)
     WaitOp::create(b, loc, t);
   const int last = static_cast<int>((totalRounds - 1) % 2);
-  Value lastPanels[2] = {panels[RA][last], panels[RB][last]};
+  PerOperand<Value> lastPanels = {{panels[Operand::A][last], panels[Operand::B][last], Value()}};
   multiply(index(totalRounds - 1), lastPanels);
-  if (!inPlace[RC]) {
-    ReduceScatterTileOp::create(b, loc, partial, arrays[RC].handle, zeros(RC));
-    WriteTileOp::create(b, loc, partial, arrays[RC].handle, zeros(RC));
+  if (!inPlace[Operand::C]) {
+    ReduceScatterTileOp::create(b, loc, partial, arrays[Operand::C].handle, zeros(Operand::C));
+    WriteTileOp::create(b, loc, partial, arrays[Operand::C].handle, zeros(Operand::C));
   }
   if (inGrid)
     b.setInsertionPointAfter(inGrid);
-  StoreOp::create(b, loc, arrays[RC].handle);
+  StoreOp::create(b, loc, arrays[Operand::C].handle);
   // After the store: a buffer in place is its array's storage.
-  for (Role x : gathered)
+  for (Operand x : gathered)
     for (int parity : {0, 1})
       memref::DeallocOp::create(b, loc, panels[x][parity]);
-  for (Role x : {RA, RB})
+  for (Operand x : {Operand::A, Operand::B})
     if (inPlace[x])
       memref::DeallocOp::create(b, loc, arrays[x].buffer);
   memref::DeallocOp::create(b, loc, partial);

@@ -38,7 +38,7 @@ public:
 
 private:
   LogicalResult readAlgorithm() override;
-  std::optional<Role> wholeOperand() const override;
+  std::optional<Operand> wholeOperand() const override;
   LogicalResult placeArrays() override;
   LogicalResult prepare() override { return buildLoops(); }
   void emitProgram(func::FuncOp newFunc) override;
@@ -46,13 +46,13 @@ private:
   LogicalResult buildLoops();
   void emitGroup(unsigned n);
   void emitContraction();
-  SmallVector<Value> offsets(Role x, bool inside);
-  SmallVector<int64_t> tileShape(Role x, unsigned group);
+  SmallVector<Value> offsets(Operand x, bool inside);
+  SmallVector<int64_t> tileShape(Operand x, unsigned group);
   /// With no stage 1 or 3: the bytes each rank moves and reads and writes,
   /// exactly, uneven blocks and tiles included (docs/Derivations.md D31).
   std::optional<RankVolumes> exactRankVolumes();
 
-  int replicated = -1; ///< the replicated input of a replication algorithm
+  std::optional<Operand> replicated; ///< the replicated input of a replication algorithm
   std::vector<Loop> loops;
   std::map<std::string, int64_t> innerTile;
 };
@@ -69,17 +69,17 @@ LogicalResult TiledLowering::readAlgorithm() {
     return op.emitOpError() << "rotation needs a 2-d grid, the plan has "
                             << plan.getGrid();
   if (algorithm == ParallelAlgorithm::ReplicationA)
-    replicated = RA;
+    replicated = Operand::A;
   if (algorithm == ParallelAlgorithm::ReplicationB)
-    replicated = RB;
+    replicated = Operand::B;
   return success();
 }
 
-std::optional<Role> TiledLowering::wholeOperand() const {
-  if (replicated >= 0)
-    return Role(replicated);
+std::optional<Operand> TiledLowering::wholeOperand() const {
+  if (replicated)
+    return replicated;
   if (algorithm == ParallelAlgorithm::Accumulation)
-    return RC;
+    return Operand::C;
   return std::nullopt;
 }
 
@@ -88,16 +88,16 @@ LogicalResult TiledLowering::placeArrays() {
     return success();
   // Cannon ([G] 2.2): A's and B's contracted block index starts at the sum of
   // the coordinates (the initial skew) and advances by one per shift.
-  for (int x : {RA, RB}) {
+  for (Operand x : {Operand::A, Operand::B}) {
     ArrayInfo &a = arrays[x];
     for (auto [d, l] : llvm::enumerate(a.labels))
-      if (a.dims[d] >= 0 && hasLabel(Role(1 - x), l)) {
+      if (a.dims[d] >= 0 && hasLabel(otherInput(x), l)) {
         a.shiftDim = a.dims[d];
         a.skew[d] = 1 - a.dims[d];
       }
     if (a.shiftDim < 0)
       return op.emitOpError() << "rotation plan distributes no contracted label of "
-                              << (x == RA ? "A" : "B");
+                              << (x == Operand::A ? "A" : "B");
   }
   return success();
 }
@@ -129,7 +129,7 @@ LogicalResult TiledLowering::buildLoops() {
 }
 
 /// Shape of x's buffer when read after the loops of groups 0..group.
-SmallVector<int64_t> TiledLowering::tileShape(Role x, unsigned group) {
+SmallVector<int64_t> TiledLowering::tileShape(Operand x, unsigned group) {
   SmallVector<int64_t> shape;
   for (const std::string &l : arrays[x].labels) {
     int64_t e = innerTile.at(l);
@@ -143,7 +143,7 @@ SmallVector<int64_t> TiledLowering::tileShape(Role x, unsigned group) {
 
 /// Offsets of x's tile in its block (loops up to its read group) or, with
 /// `inside`, of the current sub-tile within its buffer (the deeper loops).
-SmallVector<Value> TiledLowering::offsets(Role x, bool insideBuffer) {
+SmallVector<Value> TiledLowering::offsets(Operand x, bool insideBuffer) {
   unsigned readGroup = nest.readGroup(Operand(x));
   SmallVector<Value> out;
   for (const std::string &l : arrays[x].labels) {
@@ -163,15 +163,17 @@ void TiledLowering::emitContraction() {
   SmallVector<NamedAttribute> extents;
   for (auto &[l, t] : innerTile)
     extents.push_back(b.getNamedAttr(l, b.getI64IntegerAttr(t)));
-  auto labelsAttr = [&](Role x) {
+  auto labelsAttr = [&](Operand x) {
     SmallVector<StringRef> ls(arrays[x].labels.begin(), arrays[x].labels.end());
     return b.getStrArrayAttr(ls);
   };
-  SmallVector<Value> sub[3] = {offsets(RA, true), offsets(RB, true), offsets(RC, true)};
+  PerOperand<SmallVector<Value>> sub = {
+      {offsets(Operand::A, true), offsets(Operand::B, true), offsets(Operand::C, true)}};
   auto contract = [&]() {
-    TileContractOp::create(b, loc, arrays[RC].buffer, sub[RC], labelsAttr(RC),
-                           arrays[RA].buffer, sub[RA], labelsAttr(RA), arrays[RB].buffer,
-                           sub[RB], labelsAttr(RB), b.getDictionaryAttr(extents), alpha());
+    TileContractOp::create(b, loc, arrays[Operand::C].buffer, sub[Operand::C],
+                           labelsAttr(Operand::C), arrays[Operand::A].buffer, sub[Operand::A],
+                           labelsAttr(Operand::A), arrays[Operand::B].buffer, sub[Operand::B],
+                           labelsAttr(Operand::B), b.getDictionaryAttr(extents), alpha());
   };
   if (!(inside && algorithm == ParallelAlgorithm::Rotation)) {
     contract();
@@ -182,7 +184,7 @@ void TiledLowering::emitContraction() {
   auto steps = scf::ForOp::create(b, loc, index(0), index(grid[0]), index(1));
   b.setInsertionPointToStart(steps.getBody());
   contract();
-  for (Role x : {RA, RB}) {
+  for (Operand x : {Operand::A, Operand::B}) {
     SmallVector<int64_t> sizes;
     for (const std::string &l : arrays[x].labels)
       sizes.push_back(innerTile.at(l));
@@ -203,15 +205,15 @@ void TiledLowering::emitGroup(unsigned n) {
     emitContraction();
     return;
   }
-  Role x = Role(nest.readIn(n));
+  Operand x = nest.readIn(n);
   ArrayInfo &a = arrays[x];
   SmallVector<Value> offs = offsets(x, false);
-  bool rootOnly = x == RC && inside && algorithm == ParallelAlgorithm::Accumulation;
+  bool rootOnly = x == Operand::C && inside && algorithm == ParallelAlgorithm::Accumulation;
   ReadTileOp::create(b, loc, a.handle, offs, a.buffer, rootOnly);
   if (inside && x == replicated)
     BroadcastTileOp::create(b, loc, a.buffer, a.handle, offs);
   emitGroup(n + 1);
-  if (x == RC) {
+  if (x == Operand::C) {
     if (inside && algorithm == ParallelAlgorithm::Accumulation)
       AllReduceTileOp::create(b, loc, a.buffer);
     WriteTileOp::create(b, loc, a.buffer, a.handle, offs);
@@ -237,10 +239,11 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
   // Stages 1 and 3 ([G] 2.3): given inputs move into the compute arrays, the
   // result into its required layout, rank by rank as the runtime moves them.
   std::vector<RedistributionTraffic> stages;
-  for (int x = 0; x < 3; ++x)
+  for (Operand x : kOperands)
     if (given[x])
-      stages.push_back(x == RC ? redistributionTraffic(holdingOf(arrays[x]), holdingOf(*given[x]))
-                               : redistributionTraffic(holdingOf(*given[x]), holdingOf(arrays[x])));
+      stages.push_back(x == Operand::C
+                           ? redistributionTraffic(holdingOf(arrays[x]), holdingOf(*given[x]))
+                           : redistributionTraffic(holdingOf(*given[x]), holdingOf(arrays[x])));
   const bool outsideRotation = algorithm == ParallelAlgorithm::Rotation && !inside;
   // Elements of each array's padded block, and of one tile buffer.
   auto paddedBlock = [&](const ArrayInfo &a) {
@@ -249,15 +252,13 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
       n *= dim >= 0 ? (extent + grid[dim] - 1) / grid[dim] : extent;
     return n;
   };
-  auto tileElems = [&](Role x) {
-    return product(tileShape(x, nest.readGroup(Operand(x))));
-  };
-  auto rereads = [&](Role x) {
+  auto tileElems = [&](Operand x) { return product(tileShape(x, nest.readGroup(Operand(x)))); };
+  auto rereads = [&](Operand x) {
     return inCore ? int64_t(1)
                   : rereadCount(nest, Operand(x), NestArray{arrays[x].labels, {}});
   };
   // Tiles of x per pass over it: the loops enclosing its read that index it.
-  auto tilesOf = [&](Role x) {
+  auto tilesOf = [&](Operand x) {
     int64_t n = 1;
     for (const Loop &lp : loops)
       if (lp.group <= nest.readGroup(Operand(x)) && hasLabel(x, lp.label))
@@ -298,11 +299,11 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
     // The nest: each array read rereads(x) times over, C written as often
     // ([G] section 3); outside rotation runs it once per pass.
     for (int64_t pass = 0; pass < (outsideRotation ? passes : 1); ++pass)
-      for (Role x : {RA, RB, RC})
+      for (Operand x : {Operand::A, Operand::B, Operand::C})
         if (!inCore)
-          disk += (x == RC ? 2 : 1) * rereads(x) * blockElems(arrays[x], pass);
-    if (replicated >= 0) {
-      const ArrayInfo &a = arrays[replicated];
+          disk += (x == Operand::C ? 2 : 1) * rereads(x) * blockElems(arrays[x], pass);
+    if (replicated) {
+      const ArrayInfo &a = arrays[*replicated];
       const int64_t rows = a.extents.empty() ? 1 : a.extents[0];
       if (!inside) { // one all-gather, disk to disk out of core
         const int64_t cols = a.extents.empty() ? 1 : product(a.extents) / rows;
@@ -310,19 +311,19 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
         if (!inCore)
           disk += ringAllGatherDisk(rows, cols, a.extents.empty(), P, r);
       } else { // a broadcast of every tile: rows of the other slabs, padded columns
-        SmallVector<int64_t> shape = tileShape(Role(replicated), nest.readGroup(Operand(replicated)));
+        SmallVector<int64_t> shape = tileShape(*replicated, nest.readGroup(*replicated));
         const int64_t cols = shape.empty() ? 1 : product(shape) / shape[0];
-        const int64_t colTiles = tilesOf(Role(replicated)) / [&] {
+        const int64_t colTiles = tilesOf(*replicated) / [&] {
           int64_t n = 1;
           for (const Loop &lp : loops)
-            if (lp.group <= nest.readGroup(Operand(replicated)) &&
-                !a.labels.empty() && lp.label == a.labels[0])
+            if (lp.group <= nest.readGroup(*replicated) && !a.labels.empty() &&
+                lp.label == a.labels[0])
               n *= lp.count;
           return n;
         }();
         RankTraffic g = ringAllGather(rows, cols * colTiles, P, r);
-        t.sent = g.sent * rereads(Role(replicated));
-        t.received = g.received * rereads(Role(replicated));
+        t.sent = g.sent * rereads(*replicated);
+        t.received = g.received * rereads(*replicated);
       }
     } else if (algorithm == ParallelAlgorithm::Accumulation) {
       // The runtime's staging chunk (chunk_bytes) in elements.
@@ -330,17 +331,17 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
           std::max<int64_t>(1, std::min<int64_t>(4 << 20, machine.tileBudget()) / e);
       if (!inside) { // one all-reduce of C, half a chunk at a time (read and written;
                      // the other half receives, lib/Runtime/Collectives.cpp)
-        const int64_t n = product(arrays[RC].extents);
+        const int64_t n = product(arrays[Operand::C].extents);
         t = allReduce(n, std::max<int64_t>(1, chunk / 2), P, r);
         if (!inCore && P > 1) // one process: nothing to reduce, no I/O
           disk += 2 * n;
       } else { // an all-reduce of C's tile buffer at each write, a chunk at a time
-        RankTraffic one = allReduce(tileElems(RC), chunk, P, r);
-        const int64_t writes = tilesOf(RC) * rereads(RC);
+        RankTraffic one = allReduce(tileElems(Operand::C), chunk, P, r);
+        const int64_t writes = tilesOf(Operand::C) * rereads(Operand::C);
         t = {one.sent * writes, one.received * writes};
       }
     } else if (algorithm == ParallelAlgorithm::Rotation) {
-      for (Role x : {RA, RB}) {
+      for (Operand x : {Operand::A, Operand::B}) {
         if (grid[arrays[x].shiftDim] == 1)
           continue;
         if (!inside) { // a shift of the whole padded block after each pass
@@ -375,8 +376,8 @@ void TiledLowering::emitProgram(func::FuncOp newFunc) {
   b.setInsertionPointToStart(newFunc.addEntryBlock());
   std::optional<RankVolumes> exact = exactRankVolumes();
   emitPredictions(exact ? &*exact : nullptr);
-  for (int x = 0; x < 3; ++x) {
-    auto type = MemRefType::get(tileShape(Role(x), nest.readGroup(Operand(x))), elementType(op));
+  for (Operand x : kOperands) {
+    auto type = MemRefType::get(tileShape(x, nest.readGroup(x)), elementType(op));
     arrays[x].buffer = memref::AllocOp::create(b, loc, type);
   }
   // In core, each array lives in its tile buffer (one tile = the whole block), so
@@ -384,21 +385,21 @@ void TiledLowering::emitProgram(func::FuncOp newFunc) {
   for (ArrayInfo &a : arrays)
     a.handle = createArray(a, inCore ? a.buffer : Value());
   emitGivenInputs();
-  if (replicated >= 0 && !inside)
-    AllGatherArrayOp::create(b, loc, arrays[replicated].handle);
+  if (replicated && !inside)
+    AllGatherArrayOp::create(b, loc, arrays[*replicated].handle);
   if (algorithm == ParallelAlgorithm::Rotation && !inside) {
     // Outside rotation ([G] 4.1): sqrt(P) passes, A and B shifted disk to disk.
     OpBuilder::InsertionGuard guard(b);
     auto passes = scf::ForOp::create(b, loc, index(0), index(grid[0]), index(1));
     b.setInsertionPointToStart(passes.getBody());
     emitGroup(0);
-    for (Role x : {RA, RB})
+    for (Operand x : {Operand::A, Operand::B})
       ShiftArrayOp::create(b, loc, arrays[x].handle, b.getI64IntegerAttr(arrays[x].shiftDim));
   } else {
     emitGroup(0);
   }
   if (algorithm == ParallelAlgorithm::Accumulation && !inside)
-    AllReduceArrayOp::create(b, loc, arrays[RC].handle);
+    AllReduceArrayOp::create(b, loc, arrays[Operand::C].handle);
   // Out of core, the tiles are free before the output is written (memory cap);
   // in core they are the arrays' storage and live until it is.
   if (!inCore)

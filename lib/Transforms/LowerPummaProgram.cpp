@@ -32,7 +32,7 @@ private:
     return pumma->blockOf(label);
   }
   bool splitsLabelsAlike() const override { return false; }
-  Layout computeLayout(Role x) const override { return pumma->layout(Operand(x)); }
+  Layout computeLayout(Operand x) const override { return pumma->layout(x); }
   void emitProgram(func::FuncOp newFunc) override;
 
   /// The rolled input, the variant and the blocks.
@@ -64,10 +64,8 @@ LogicalResult PummaLowering::readLayouts() {
     return op.emitOpError() << macroOrError.error;
   PummaChoiceOrError choice = pummaChoiceOf(
       problem, macroOrError.value, std::vector<int64_t>(grid.begin(), grid.end()),
-      *cast<PummaAttr>(plan.getAlgorithm()).getRoll() == InputKind::A ? Operand::A
-                                                                        : Operand::B,
-      layoutOf(plan.getGrid(), plan.getDistA()), layoutOf(plan.getGrid(), plan.getDistB()),
-      layoutOf(plan.getGrid(), plan.getDistC()));
+      *cast<PummaAttr>(plan.getAlgorithm()).getRoll(), layoutOf(plan.getGrid(), plan.getDistA()),
+      layoutOf(plan.getGrid(), plan.getDistB()), layoutOf(plan.getGrid(), plan.getDistC()));
   if (!choice.value)
     return op.emitOpError() << "algorithm = pumma: " << choice.error;
   pumma = choice.value;
@@ -86,16 +84,17 @@ void PummaLowering::emitProgram(func::FuncOp newFunc) {
   b.setInsertionPointToStart(newFunc.addEntryBlock());
   RankVolumes volumes = pummaVolumes(problem, *pumma, machine.elemBytes);
   // Stages 1 and 3 move given inputs in and the result out, rank by rank.
-  const std::optional<Layout> *layouts[3] = {&problem.givenA, &problem.givenB,
-                                             &problem.requiredC};
-  const std::vector<std::string> *labelsOf[3] = {&problem.labelsA, &problem.labelsB,
-                                                 &problem.labelsC};
-  for (int x = 0; x < 3; ++x)
+  const PerOperand<const std::optional<Layout> *> layouts = {
+      {&problem.givenA, &problem.givenB, &problem.requiredC}};
+  const PerOperand<const std::vector<std::string> *> labelsOf = {
+      {&problem.labelsA, &problem.labelsB, &problem.labelsC}};
+  for (Operand x : kOperands)
     if (given[x]) {
-      Layout compute = pumma->layout(Operand(x));
+      Layout compute = pumma->layout(x);
       std::vector<double> sent, received;
-      redistributionVolumes(x == RC ? compute : **layouts[x], x == RC ? **layouts[x] : compute,
-                            *labelsOf[x], problem.extents, machine.elemBytes, sent, received);
+      redistributionVolumes(x == Operand::C ? compute : **layouts[x],
+                            x == Operand::C ? **layouts[x] : compute, *labelsOf[x], problem.extents,
+                            machine.elemBytes, sent, received);
       for (size_t r = 0; r < sent.size(); ++r) {
         volumes.sent[r] += sent[r];
         volumes.received[r] += received[r];
@@ -103,12 +102,12 @@ void PummaLowering::emitProgram(func::FuncOp newFunc) {
     }
   emitPredictions(&volumes);
   const int64_t R = pumma->rollDim, Q = pumma->stages();
-  const Role X = pumma->roll == Operand::A ? RA : RB, Y = Role(1 - X);
+  const Operand X = pumma->roll, Y = otherInput(X);
   const bool gather = pumma->mode == PummaMode::Gather;
   // Local extent of every label: its padded block (the panel's residue class
   // has X's padded length along R, both being whole blocks of one class).
   std::map<std::string, int64_t> extent;
-  auto shapeOf = [&](Role x) {
+  auto shapeOf = [&](Operand x) {
     Layout layout = pumma->layout(Operand(x));
     SmallVector<int64_t> shape;
     for (const std::string &l : arrays[x].labels) {
@@ -117,12 +116,12 @@ void PummaLowering::emitProgram(func::FuncOp newFunc) {
     }
     return shape;
   };
-  for (Role x : {RA, RB, RC}) {
+  for (Operand x : {Operand::A, Operand::B, Operand::C}) {
     arrays[x].buffer = memref::AllocOp::create(b, loc, MemRefType::get(shapeOf(x), elementType(op)));
     arrays[x].handle = createArray(arrays[x], arrays[x].buffer);
   }
   emitGivenInputs();
-  const Role holder = gather ? Y : RC;
+  const Operand holder = gather ? Y : Operand::C;
   const std::string &label = gather ? pumma->k : pumma->freeX();
   const int64_t dim = llvm::find(arrays[holder].labels, label) - arrays[holder].labels.begin();
   SmallVector<int64_t> panelShape = shapeOf(holder);
@@ -132,13 +131,13 @@ void PummaLowering::emitProgram(func::FuncOp newFunc) {
   SmallVector<NamedAttribute> extents;
   for (auto &[l, e] : extent)
     extents.push_back(b.getNamedAttr(l, b.getI64IntegerAttr(e)));
-  auto labelsAttr = [&](Role x) {
+  auto labelsAttr = [&](Operand x) {
     SmallVector<StringRef> ls(arrays[x].labels.begin(), arrays[x].labels.end());
     return b.getStrArrayAttr(ls);
   };
-  auto zeros = [&](Role x) { return SmallVector<Value>(arrays[x].labels.size(), index(0)); };
-  Value coord =
-      GridCoordOp::create(b, loc, b.getIndexType(), arrays[RC].handle, b.getI64IntegerAttr(R));
+  auto zeros = [&](Operand x) { return SmallVector<Value>(arrays[x].labels.size(), index(0)); };
+  Value coord = GridCoordOp::create(b, loc, b.getIndexType(), arrays[Operand::C].handle,
+                                    b.getI64IntegerAttr(R));
   auto stages = scf::ForOp::create(b, loc, index(0), index(Q), index(1));
   {
     OpBuilder::InsertionGuard guard(b);
@@ -146,20 +145,22 @@ void PummaLowering::emitProgram(func::FuncOp newFunc) {
     Value t = stages.getInductionVar();
     Value residue = arith::RemUIOp::create(b, loc, arith::AddIOp::create(b, loc, coord, t),
                                            index(Q));
-    Value ops[3] = {arrays[RA].buffer, arrays[RB].buffer, arrays[RC].buffer};
+    PerOperand<Value> ops = {
+        {arrays[Operand::A].buffer, arrays[Operand::B].buffer, arrays[Operand::C].buffer}};
     if (gather) {
       GatherCyclicOp::create(b, loc, arrays[Y].handle, b.getI64IntegerAttr(dim), residue,
                              b.getI64IntegerAttr(Q), panel);
       ops[Y] = panel;
     } else {
       emitZeroFill(panel);
-      ops[RC] = panel;
+      ops[Operand::C] = panel;
     }
-    TileContractOp::create(b, loc, ops[RC], zeros(RC), labelsAttr(RC), ops[RA], zeros(RA),
-                           labelsAttr(RA), ops[RB], zeros(RB), labelsAttr(RB),
+    TileContractOp::create(b, loc, ops[Operand::C], zeros(Operand::C), labelsAttr(Operand::C),
+                           ops[Operand::A], zeros(Operand::A), labelsAttr(Operand::A),
+                           ops[Operand::B], zeros(Operand::B), labelsAttr(Operand::B),
                            b.getDictionaryAttr(extents), alpha());
     if (!gather)
-      ReduceCyclicOp::create(b, loc, panel, arrays[RC].handle, b.getI64IntegerAttr(dim),
+      ReduceCyclicOp::create(b, loc, panel, arrays[Operand::C].handle, b.getI64IntegerAttr(dim),
                              residue, b.getI64IntegerAttr(Q));
     // Roll X one step along R, but not after the last stage.
     Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t, index(Q - 1));

@@ -1,6 +1,5 @@
 //===- MachineSetup.cpp - the machine the planners plan for ---------------===//
 #include "MachineSetup.h"
-#include "DecisionConversion.h"
 
 #include "TC/Dialect/TCDialect.h"
 
@@ -24,7 +23,7 @@ MachineModel mlir::tc::toMachineModel(MachineAttr attr) {
   m.elemBytes = attr.getElemBytes();
   m.bcastFactor = attr.getBcastFactor().convertToDouble();
   m.reduceFactor = attr.getReduceFactor().convertToDouble();
-  m.runtimeVolumes = toRuntimeVolumes(attr.getVolumes());
+  m.runtimeVolumes = attr.getVolumes() == VolumesKind::Runtime;
   m.flopRate = attr.getFlopRate().convertToDouble();
   return m;
 }

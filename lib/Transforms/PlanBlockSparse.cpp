@@ -47,18 +47,6 @@ std::vector<double> residentBytes(const BlockTaskPool &pool, const BrickAssignme
   return bytes;
 }
 
-BlockScheduleKind scheduleKind(DiskScheduleKind kind) {
-  switch (kind) {
-  case DiskScheduleKind::OneLevel:
-    return BlockScheduleKind::OneLevel;
-  case DiskScheduleKind::TwoLevel:
-    return BlockScheduleKind::TwoLevel;
-  case DiskScheduleKind::InOrder:
-    return BlockScheduleKind::InOrder;
-  }
-  return BlockScheduleKind::OneLevel;
-}
-
 struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSparsePass> {
   using Base::Base;
 
@@ -114,7 +102,7 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
     auto perRank = [&](const std::vector<double> &v) { return b.getDenseF64ArrayAttr(v); };
     if (busiest(resident) <= machine->memBytes) {
       op->setAttr(TCDialect::getBlockPlanAttrName(),
-                  BlockPlanAttr::get(op.getContext(), BlockScheduleKind::InMemory,
+                  BlockPlanAttr::get(op.getContext(), BlockSchedule::InMemory,
                                      array(whole.taskRank), array(whole.brickOwner), {}, {},
                                      b.getF64FloatAttr(0),
                                      b.getF64FloatAttr(busiest(whole.received)),
@@ -217,13 +205,12 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
     for (double &c : cache)
       c = cacheBytes >= 0 ? cacheBytes : std::max(0.0, machine->memBytes - c);
     CachedTraffic traffic = cachedTraffic(pool, staged, cache);
-    op->setAttr(TCDialect::getBlockPlanAttrName(),
-                BlockPlanAttr::get(op.getContext(), scheduleKind(best.kind), array(taskRank),
-                                   array(whole.brickOwner), array(taskStage), array(taskStep),
-                                   b.getF64FloatAttr(best.io(h)),
-                                   b.getF64FloatAttr(busiest(traffic.received)), perRank(io),
-                                   perRank(traffic.received), perRank(traffic.sent),
-                                   perRank(cache)));
+    op->setAttr(
+        TCDialect::getBlockPlanAttrName(),
+        BlockPlanAttr::get(op.getContext(), best.kind, array(taskRank), array(whole.brickOwner),
+                           array(taskStage), array(taskStep), b.getF64FloatAttr(best.io(h)),
+                           b.getF64FloatAttr(busiest(traffic.received)), perRank(io),
+                           perRank(traffic.received), perRank(traffic.sent), perRank(cache)));
     return success();
   }
 };

@@ -323,7 +323,7 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
         for (const auto &[op, plan] : blockPlans)
           j.object([&] {
             j.attribute("op", op);
-            j.attribute("schedule", stringifyBlockScheduleKind(plan.getSchedule()));
+            j.attribute("schedule", stringifyBlockSchedule(plan.getSchedule()));
             j.attribute("tasks", static_cast<int64_t>(plan.getTaskRank().size()));
             j.attribute("bricks", static_cast<int64_t>(plan.getBrickOwner().size()));
             if (DenseI64ArrayAttr stages = plan.getTaskStage()) {
@@ -374,12 +374,11 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
   static void writeBlockTables(
       llvm::raw_ostream &os, const std::vector<std::pair<std::string, BlockPlanAttr>> &plans) {
     for (const auto &[op, plan] : plans) {
-      os << "block-sparse contraction " << op << "  ("
-         << stringifyBlockScheduleKind(plan.getSchedule()) << ", "
-         << plan.getTaskRank().size() << " tasks, " << plan.getBrickOwner().size()
+      os << "block-sparse contraction " << op << "  (" << stringifyBlockSchedule(plan.getSchedule())
+         << ", " << plan.getTaskRank().size() << " tasks, " << plan.getBrickOwner().size()
          << " bricks, disk " << llvm::format("%.4g", plan.getIoBytes().getValueAsDouble())
-         << " B, busiest receives "
-         << llvm::format("%.4g", plan.getCommBytes().getValueAsDouble()) << " B)\n";
+         << " B, busiest receives " << llvm::format("%.4g", plan.getCommBytes().getValueAsDouble())
+         << " B)\n";
       os << llvm::format("  %-8s %8s %14s %14s %14s\n", "process", "tasks", "disk bytes",
                          "received", "sent");
       ArrayRef<double> io = plan.getIoPerRank().asArrayRef();

@@ -11,3 +11,10 @@ func.func @fused(%D: tensor<8x8x8xf64> {tc.fusion = #tc.fusion<grid = <[4, 8]>, 
   %s = tc.sum [c, d] = %D[c, d, e] {tc.fusion = #tc.fusion<grid = <[4, 8]>, compute = <[c, e]>, initial = <[c, 1]>, final = <[c, 1]>, partial_sums = to_one, memory = 8.0 : f64, comm = 1.0 : f64, calc = 2.0 : f64>} : tensor<8x8x8xf64> -> tensor<8x8xf64>
   return %s : tensor<8x8xf64>
 }
+
+// No partial sums to combine is the default: written or not, it is not printed.
+// CHECK-LABEL: func.func @no_partial_sums
+// CHECK-SAME: #tc.fusion<grid = <[2]>, compute = <[c]>, initial = <[c]>, final = <[c]>, memory
+func.func @no_partial_sums() attributes {f = #tc.fusion<grid = <[2]>, compute = <[c]>, initial = <[c]>, final = <[c]>, partial_sums = none, memory = 8.0 : f64, comm = 1.0 : f64>} {
+  return
+}

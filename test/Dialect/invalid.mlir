@@ -597,7 +597,7 @@ func.func @fusion_fused_not_label() attributes {f = #tc.fusion<grid = <[4]>, ini
 // -----
 
 // The misspelling that used to be read as to_all.
-// expected-error @+2 {{expected one of [to_one, to_all] for partial-sum combination, got: to-one}}
+// expected-error @+2 {{expected one of [none, to_one, to_all] for partial-sum combination, got: to-one}}
 // expected-error @+1 {{failed to parse TC_FusionAttr parameter 'partial_sums'}}
 func.func @fusion_partial_sums_spelling() attributes {f = #tc.fusion<grid = <[4]>, compute = <[e]>, initial = <[1]>, final = <[1]>, partial_sums = "to-one", memory = 1.0 : f64, comm = 0.0 : f64, calc = 1.0 : f64>} {
   return
@@ -732,5 +732,12 @@ func.func @cyclic_not_pumma() attributes {p = #tc.plan<algorithm = rotation, gri
 
 // expected-error @+1 {{#tc.plan algorithm = batch splits A, B and C along the same batch label (or none), so dist_a, dist_b and dist_c must be equal, got #tc.dist<[b]>, #tc.dist<[*]>, #tc.dist<[b]>}}
 func.func @plan_batch_dists() attributes {p = #tc.plan<algorithm = batch, grid = <[2]>, dist_a = <[b]>, dist_b = <[*]>, dist_c = <[b]>>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.pumma rolls an input, a or b; got roll = c}}
+func.func @pumma_rolls_result() attributes {p = #tc.pumma<roll = c>} {
   return
 }

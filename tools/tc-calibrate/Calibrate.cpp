@@ -65,7 +65,7 @@ std::string defaultMachineFile() {
 }
 
 [[noreturn]] void usage(const std::string &why) {
-  if (tc::rt::ctx().rank == 0)
+  if (tc_rt::ctx().rank == 0)
     std::fprintf(stderr,
                  "tc-calibrate: %s\n"
                  "usage: mpirun -np P tc-calibrate [--output machine.json] [--mem SIZE]\n"
@@ -150,13 +150,13 @@ double timed(int repeats, Fn fn) {
 }
 
 void progress(const std::string &what) {
-  if (tc::rt::ctx().rank == 0)
+  if (tc_rt::ctx().rank == 0)
     std::fprintf(stderr, "tc-calibrate: %s\n", what.c_str());
 }
 
 /// Latency (8-byte exchange) and bandwidth (16 MB exchange) between rank pairs.
 std::pair<double, double> measureNetwork(int repeats) {
-  int rank = tc::rt::ctx().rank, size = tc::rt::ctx().size;
+  int rank = tc_rt::ctx().rank, size = tc_rt::ctx().size;
   int partner = (rank ^ 1) < size ? (rank ^ 1) : MPI_PROC_NULL;
   auto exchange = [&](std::vector<char> &out, std::vector<char> &in, int times) {
     for (int t = 0; t < times; ++t)
@@ -174,20 +174,20 @@ std::pair<double, double> measureNetwork(int repeats) {
 
 /// Every rank writes then reads `bytes` of its own scratch file.
 double measureDisk(const std::string &dir, double bytes) {
-  std::string path = dir + "/tc-calibrate." + std::to_string(tc::rt::ctx().jobId) + "." +
-                     std::to_string(tc::rt::ctx().rank);
+  std::string path = dir + "/tc-calibrate." + std::to_string(tc_rt::ctx().jobId) + "." +
+                     std::to_string(tc_rt::ctx().rank);
   std::vector<char> buffer(4 << 20, 7);
   int64_t chunks = std::max<int64_t>(1, static_cast<int64_t>(bytes / buffer.size()));
   int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_RDWR, 0600);
   if (fd < 0)
-    tc::rt::fail("cannot create scratch file '" + path + "': " + std::strerror(errno));
+    tc_rt::fail("cannot create scratch file '" + path + "': " + std::strerror(errno));
   auto io = [&](bool write) {
     for (int64_t c = 0; c < chunks; ++c) {
       off_t at = static_cast<off_t>(c * buffer.size());
       ssize_t n = write ? ::pwrite(fd, buffer.data(), buffer.size(), at)
                         : ::pread(fd, buffer.data(), buffer.size(), at);
       if (n != static_cast<ssize_t>(buffer.size()))
-        tc::rt::fail("scratch file '" + path + "': " + std::strerror(errno));
+        tc_rt::fail("scratch file '" + path + "': " + std::strerror(errno));
     }
     if (write)
       ::fsync(fd);
@@ -218,8 +218,8 @@ double measureFlopRate(int repeats) {
 
 /// A zero array of the four-index test shape distributed as `dist` over `grid`.
 void *makeArray(const Grid &grid, const Distribution &dist, const std::vector<int64_t> &extents) {
-  return tc_rt_array(tc::rt::arrayDescription(extents, grid, dist.gridDims(grid, {0, 1, 2, 3}),
-                                              TC_RT_DISTRIBUTED, TC_RT_INIT_ZERO)
+  return tc_rt_array(tc_rt::arrayDescription(extents, grid, dist.gridDims(grid, {0, 1, 2, 3}),
+                                             TC_RT_DISTRIBUTED, TC_RT_INIT_ZERO)
                          .data(),
                      "calibration", nullptr);
 }
@@ -228,7 +228,7 @@ using Table = std::map<std::string, std::vector<std::pair<double, double>>>;
 
 void measureRedistributions(const Args &args, Table &table) {
   OperatorTree names; // index ids 0..3 only need to exist for Distribution
-  for (const Grid &grid : logicalGrids(tc::rt::ctx().size, args.maxGridDims)) {
+  for (const Grid &grid : logicalGrids(tc_rt::ctx().size, args.maxGridDims)) {
     if (grid.size() == 1 && grid[0] == 1)
       continue;
     std::vector<Distribution> dists = enumerateDistributions(grid, 0xF, true, false);
@@ -258,7 +258,7 @@ void measureRedistributions(const Args &args, Table &table) {
         void *source = makeArray(grid, from, extents);
         void *destination = makeArray(grid, to, extents);
         double seconds = timed(args.repeats, [&] { tc_rt_redistribute(source, destination); });
-        tc::rt::releaseArrays();
+        tc_rt::releaseArrays();
         table[commPatternKey(grid, from, to)].emplace_back(localElems * 8, seconds);
       }
     }
@@ -266,7 +266,7 @@ void measureRedistributions(const Args &args, Table &table) {
 }
 
 void measureReductions(const Args &args, Table &table) {
-  int rank = tc::rt::ctx().rank, size = tc::rt::ctx().size;
+  int rank = tc_rt::ctx().rank, size = tc_rt::ctx().size;
   for (int group = 2; group <= size; ++group) {
     if (size % group)
       continue;
@@ -291,7 +291,7 @@ void measureReductions(const Args &args, Table &table) {
 double physicalMemoryPerProcess() {
   double bytes = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
                  static_cast<double>(::sysconf(_SC_PAGESIZE));
-  return std::floor(bytes / tc::rt::ctx().size);
+  return std::floor(bytes / tc_rt::ctx().size);
 }
 
 void writeMachineFile(const Args &args, double mem, std::pair<double, double> network,
@@ -299,13 +299,13 @@ void writeMachineFile(const Args &args, double mem, std::pair<double, double> ne
   std::error_code error;
   std::filesystem::path parent = std::filesystem::path(args.output).parent_path();
   if (!parent.empty() && !std::filesystem::create_directories(parent, error) && error)
-    tc::rt::fail("cannot create '" + parent.string() + "' for '" + args.output +
-                 "': " + error.message());
+    tc_rt::fail("cannot create '" + parent.string() + "' for '" + args.output +
+                "': " + error.message());
   std::string temp = args.output + ".tmp";
   FILE *f = std::fopen(temp.c_str(), "w");
   if (!f)
-    tc::rt::fail("cannot write '" + temp + "': " + std::strerror(errno));
-  std::fprintf(f, "{\n  \"procs\": %d,\n  \"mem\": %.0f,\n  \"net_bw\": %.6g,\n", tc::rt::ctx().size,
+    tc_rt::fail("cannot write '" + temp + "': " + std::strerror(errno));
+  std::fprintf(f, "{\n  \"procs\": %d,\n  \"mem\": %.0f,\n  \"net_bw\": %.6g,\n", tc_rt::ctx().size,
                mem, network.second);
   std::fprintf(f, "  \"disk_bw\": %.6g,\n  \"elem_bytes\": 8,\n  \"latency\": %.6g,\n", disk,
                network.first);
@@ -321,18 +321,18 @@ void writeMachineFile(const Args &args, double mem, std::pair<double, double> ne
   std::fprintf(f, "\n  }\n}\n");
   if (std::fclose(f) != 0 || std::rename(temp.c_str(), args.output.c_str()) != 0) {
     std::remove(temp.c_str());
-    tc::rt::fail("cannot write '" + args.output + "': " + std::strerror(errno));
+    tc_rt::fail("cannot write '" + args.output + "': " + std::strerror(errno));
   }
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  tc::rt::startProcess(&argc, &argv, "tc-calibrate");
-  tc::rt::Context &c = tc::rt::ctx();
+  tc_rt::startProcess(&argc, &argv, "tc-calibrate");
+  tc_rt::Context &c = tc_rt::ctx();
   Args args = parseArgs(argc, argv);
   c.options.scratch = args.scratch;
-  tc::rt::setPhase(tc::rt::Compute);
+  tc_rt::setPhase(tc_rt::Compute);
   openblas_set_num_threads(1);
 
   progress("network latency and bandwidth");

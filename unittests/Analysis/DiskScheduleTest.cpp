@@ -125,10 +125,10 @@ TEST(DiskSchedule, TwoLevelMayBeatThePapersFigure) {
   ByStage partitioner(/*firstApart=*/true);
   std::vector<DiskSchedule> both = diskSchedules(h, 3, partitioner);
   ASSERT_EQ(both.size(), 2u);
-  EXPECT_EQ(both[0].kind, DiskScheduleKind::TwoLevel);
+  EXPECT_EQ(both[0].kind, BlockSchedule::TwoLevel);
   EXPECT_EQ(both[0].io(h), 7);
   EXPECT_EQ(both[0].stages[1].shared, (std::vector<int>{0, 1}));
-  EXPECT_EQ(both[1].kind, DiskScheduleKind::OneLevel);
+  EXPECT_EQ(both[1].kind, BlockSchedule::OneLevel);
   EXPECT_EQ(both[1].io(h), 9);
 }
 
@@ -160,7 +160,7 @@ TEST(DiskSchedule, InOrderFillsStagesWithConsecutiveTasks) {
   // Memory 3: t1-t3, t4-t6, t7-t9 (the example's stages happen to be in order).
   DiskSchedule three = inOrderSchedule(h, 3);
   ASSERT_TRUE(three.error.empty());
-  EXPECT_EQ(three.kind, DiskScheduleKind::InOrder);
+  EXPECT_EQ(three.kind, BlockSchedule::InOrder);
   ASSERT_EQ(three.stages.size(), 3u);
   EXPECT_EQ(three.stages[1].steps, (std::vector<std::vector<int>>{{3, 4, 5}}));
   EXPECT_EQ(three.io(h), 9);

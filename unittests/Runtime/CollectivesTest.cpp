@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
-using namespace tc::rt;
-using namespace tc::rt::test;
+using namespace tc_rt;
+using namespace tc_rt::test;
 
 namespace {
 

@@ -21,11 +21,11 @@
 #include <set>
 #include <string>
 
-using namespace tc::rt;
-using tc::rt::test::compute;
-using tc::rt::test::RandomInputs;
-using tc::rt::test::removeWhenAllDone;
-using tc::rt::test::storeCountingReads;
+using namespace tc_rt;
+using tc_rt::test::compute;
+using tc_rt::test::RandomInputs;
+using tc_rt::test::removeWhenAllDone;
+using tc_rt::test::storeCountingReads;
 
 namespace {
 

@@ -13,8 +13,7 @@
 #include <gtest/gtest.h>
 
 using namespace tc_rt;
-using tc::rt::abiMismatch;
-
+using tc_rt::abiMismatch;
 
 namespace {
 

@@ -15,8 +15,8 @@
 
 #include <gtest/gtest.h>
 
-using namespace tc::rt;
-using tc::rt::test::RandomInputs;
+using namespace tc_rt;
+using tc_rt::test::RandomInputs;
 
 namespace {
 
@@ -24,9 +24,9 @@ const int64_t R = 7, C = 5; // uneven blocks on 2-4 processes
 
 /// X[R, C] split along dimension `splitDim` over the grid [P].
 void *matrix(int splitDim, tc_rt_init init, bool onDisk) {
-  return tc::rt::test::makeGridArray("X", {R, C}, {ctx().size},
-                                     {splitDim == 0 ? 0 : -1, splitDim == 1 ? 0 : -1}, {-1, -1},
-                                     init, onDisk);
+  return tc_rt::test::makeGridArray("X", {R, C}, {ctx().size},
+                                    {splitDim == 0 ? 0 : -1, splitDim == 1 ? 0 : -1}, {-1, -1},
+                                    init, onDisk);
 }
 
 /// The elements of this process's block of a matrix split along dimension 1.

@@ -18,12 +18,12 @@
 #include <functional>
 #include <string>
 
-using namespace tc::rt;
-using tc::rt::test::compute;
-using tc::rt::test::RandomInputs;
-using tc::rt::test::removeWhenAllDone;
-using tc::rt::test::storeCountingReads;
-using tc::rt::test::makeGridArray;
+using namespace tc_rt;
+using tc_rt::test::compute;
+using tc_rt::test::makeGridArray;
+using tc_rt::test::RandomInputs;
+using tc_rt::test::removeWhenAllDone;
+using tc_rt::test::storeCountingReads;
 
 namespace {
 

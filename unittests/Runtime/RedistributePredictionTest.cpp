@@ -23,8 +23,8 @@
 
 #include <set>
 
-using namespace tc::rt;
-using tc::rt::test::compute;
+using namespace tc_rt;
+using tc_rt::test::compute;
 using namespace mlir::tc;
 
 namespace {

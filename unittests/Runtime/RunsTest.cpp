@@ -14,7 +14,7 @@
 
 #include <map>
 
-using namespace tc::rt;
+using namespace tc_rt;
 
 namespace {
 
@@ -67,7 +67,7 @@ TEST(Runs, PatternsCoverTheRunsExactly) {
   for (Runs runs : {Runs{{0, 3, 3}, {3, 12, 3}, {6, 21, 3}, {9, 30, 2}},
                     Runs{{1, 4, 2}, {3, 12, 3}, {6, 21, 3}}, Runs{{0, 7, 1}}, Runs{}}) {
     std::map<int64_t, bool> want, got;
-    for (const tc::rt::Run &r : runs)
+    for (const tc_rt::Run &r : runs)
       for (int64_t x = 0; x < r.len; ++x)
         want[r.to + x] = true;
     std::vector<Pattern> ps = patterns(runs);

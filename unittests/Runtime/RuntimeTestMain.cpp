@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 int main(int argc, char **argv) {
-  tc::rt::startProcess(&argc, &argv, "TCRuntimeTests");
-  tc::rt::Context &c = tc::rt::ctx();
-  tc::rt::setPhase(tc::rt::Compute); // what tile ops charge in a program
+  tc_rt::startProcess(&argc, &argv, "TCRuntimeTests");
+  tc_rt::Context &c = tc_rt::ctx();
+  tc_rt::setPhase(tc_rt::Compute); // what tile ops charge in a program
   ::testing::InitGoogleTest(&argc, argv);
   // Only rank 0 prints; every rank runs every test (collectives need them all).
   if (c.rank != 0)

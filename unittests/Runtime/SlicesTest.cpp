@@ -10,9 +10,9 @@
 #include <cmath>
 #include <numeric>
 
-using namespace tc::rt;
-using tc::rt::test::compute;
-using tc::rt::test::removeWhenAllDone;
+using namespace tc_rt;
+using tc_rt::test::compute;
+using tc_rt::test::removeWhenAllDone;
 
 namespace {
 

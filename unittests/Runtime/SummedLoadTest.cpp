@@ -11,9 +11,9 @@
 
 #include <gtest/gtest.h>
 
-using namespace tc::rt;
-using tc::rt::test::RandomInputs;
-using tc::rt::test::removeWhenAllDone;
+using namespace tc_rt;
+using tc_rt::test::RandomInputs;
+using tc_rt::test::removeWhenAllDone;
 
 namespace {
 

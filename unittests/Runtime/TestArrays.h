@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace tc::rt::test {
+namespace tc_rt::test {
 
 /// A zero-initialized array on the 1-d grid [P]: dimension d split along it when
 /// split[d], else whole; in memory or in a scratch file under /tmp.
@@ -69,6 +69,6 @@ struct RandomInputs {
   ~RandomInputs() { ctx().options = saved; }
 };
 
-} // namespace tc::rt::test
+} // namespace tc_rt::test
 
 #endif // TC_UNITTESTS_RUNTIME_TESTARRAYS_H

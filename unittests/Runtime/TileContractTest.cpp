@@ -195,10 +195,10 @@ TEST(TileContract, SinglePrecision) {
 }
 
 TEST(TileContract, CountsFlops) {
-  double before = tc::rt::counters().flops;
+  double before = tc_rt::counters().flops;
   check({"ik", {2, 3}, {0, 0}}, {"kj", {3, 4}, {0, 0}}, {"ij", {2, 4}, {0, 0}},
         {{'i', 2}, {'j', 4}, {'k', 3}});
-  EXPECT_EQ(tc::rt::counters().flops - before, 2.0 * 2 * 3 * 4);
+  EXPECT_EQ(tc_rt::counters().flops - before, 2.0 * 2 * 3 * 4);
 }
 
 } // namespace

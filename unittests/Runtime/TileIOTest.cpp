@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-using namespace tc::rt;
-using namespace tc::rt::test;
+using namespace tc_rt;
+using namespace tc_rt::test;
 
 namespace {
 

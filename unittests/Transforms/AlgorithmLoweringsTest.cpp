@@ -6,7 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AlgorithmLowerings.h"
-#include "DecisionConversion.h"
 
 #include "TC/Analysis/AlgorithmPlanner.h"
 #include "TC/Dialect/TCDialect.h"
@@ -22,10 +21,10 @@ using namespace mlir::tc;
 TEST(AlgorithmLowerings, EveryAlgorithmHasAttributeSearchAndLowering) {
   MLIRContext ctx;
   ctx.loadDialect<TCDialect>();
-  for (uint32_t v = 0; v <= getMaxEnumValForAlgorithmKind(); ++v) {
-    std::optional<AlgorithmKind> kind = symbolizeAlgorithmKind(v);
+  for (uint32_t v = 0; v <= getMaxEnumValForParallelAlgorithm(); ++v) {
+    std::optional<ParallelAlgorithm> kind = symbolizeParallelAlgorithm(v);
     ASSERT_TRUE(kind);
-    StringRef name = stringifyAlgorithmKind(*kind);
+    StringRef name = stringifyParallelAlgorithm(*kind);
     AlgorithmAttrInterface attr = getAlgorithmAttr(&ctx, *kind);
     ASSERT_TRUE(attr) << name.str();
     EXPECT_EQ(attr.getKind(), *kind);
@@ -34,10 +33,9 @@ TEST(AlgorithmLowerings, EveryAlgorithmHasAttributeSearchAndLowering) {
                              [&](const AlgorithmLowering &l) { return l.algorithm == name; }),
               1)
         << name.str();
-    const ParallelAlgorithm analysis = toAnalysis(*kind);
     EXPECT_EQ(llvm::count_if(algorithmPlanners(),
                              [&](const AlgorithmPlanner *p) {
-                               return llvm::is_contained(p->algorithms(), analysis);
+                               return llvm::is_contained(p->algorithms(), *kind);
                              }),
               1)
         << name.str();

@@ -20,6 +20,7 @@
 #ifndef TC_ANALYSIS_DISKSCHEDULE_H
 #define TC_ANALYSIS_DISKSCHEDULE_H
 
+#include "TC/Analysis/Decisions.h"
 #include "TC/Analysis/TaskHypergraph.h"
 
 #include <optional>
@@ -43,11 +44,10 @@ struct DiskStage {
   double peakMemory(const Hypergraph &h) const;
 };
 
-enum class DiskScheduleKind { OneLevel, TwoLevel, InOrder };
-const char *toString(DiskScheduleKind kind);
+const char *toString(BlockSchedule kind);
 
 struct DiskSchedule {
-  DiskScheduleKind kind = DiskScheduleKind::OneLevel;
+  BlockSchedule kind = BlockSchedule::OneLevel;
   std::vector<DiskStage> stages;
   std::string error; ///< why there is no schedule (then `stages` is empty)
 

@@ -11,6 +11,7 @@
 #define TC_ANALYSIS_FUSIONCOST_H
 
 #include "TC/Analysis/CommCostModel.h"
+#include "TC/Analysis/Decisions.h"
 #include "TC/Analysis/OperatorTree.h"
 #include "TC/Analysis/ProcessorGrid.h"
 
@@ -94,13 +95,6 @@ double calcCost(const OperatorTree &tree, const Grid &grid, int node, const Dist
 /// product of the grid extents carrying its summed indices (1: no combining).
 int64_t partialSumGroup(const OperatorTree &tree, const Grid &grid, int node,
                         const Distribution &gamma);
-
-/// [C] 3.3's two ways to finish a summation over a distributed index.
-enum class SumVariant : int8_t {
-  None = 0,      ///< no summed index distributed
-  ToOne = 1,     ///< partial sums consolidated on coordinate 1 (`1`): CalcCost_1, MoveCost_1
-  ToAll = 2,     ///< partial sums replicated along the dimension (`*`): CalcCost_2, MoveCost_2
-};
 
 /// The distribution a compute node in `gamma` produces its array in: gamma seen
 /// from the array, the summed indices' grid dimensions `1` or `*` by `variant`.

@@ -12,6 +12,8 @@
 #ifndef TC_ANALYSIS_OUTOFCORECOSTMODEL_H
 #define TC_ANALYSIS_OUTOFCORECOSTMODEL_H
 
+#include "TC/Analysis/Decisions.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -20,43 +22,7 @@
 
 namespace mlir::tc {
 
-/// Where communicated data lives ([G] section 2.1).
-enum class CommMethod {
-  Inside,  ///< interleaved with computation on in-core tiles
-  Outside, ///< disk to disk, before/after the computation
-};
-
-/// Parallel algorithm ([G] section 2.2, Table 1).
-enum class ParallelAlgorithm {
-  Rotation,     ///< Cannon on a sqrt(P) x sqrt(P) grid: A<i,k>, B<k,j>, C<i,j>
-  ReplicationA, ///< A replicated, B and C distributed along a J index
-  ReplicationB, ///< B replicated, A and C distributed along an I index
-  Accumulation, ///< A and B distributed along a K index, C replicated + reduced
-  /// Kwasniewski et al.'s COSMA on a 3-D grid [pm, pn, pk] (CosmaSchedule.h);
-  /// not part of Gao et al.'s model: enumerateCandidates never returns it.
-  Cosma,
-  /// Choi, Dongarra and Walker's PUMMA on a 2-D grid, block-cyclic
-  /// (PummaSchedule.h); not part of Gao et al.'s model either.
-  Pumma,
-  /// A, B and C split alike along one batch label on a 1-D grid: each process
-  /// contracts its own batch values alone (docs/Derivations.md D30).
-  Batch,
-};
-
-/// How the in-memory tiles of an out-of-core nest share a process's memory.
-enum class TileMemory {
-  /// Each array's tile within its own budget M = tileFraction * mem ([G]
-  /// section 2: "one third" each).
-  PerArray,
-  /// The three tiles together within the memory left after staging: what
-  /// COSMA's sequential schedule needs, a large block of C resident while thin
-  /// panels of A and B stream past it (Kwasniewski et al. section 5;
-  /// docs/Derivations.md D29).
-  Shared,
-};
-
-/// Order of the three disk reads in the tiling-loop nest ([G] section 3).
-enum class ReadOrder { ABC, ACB, BAC, BCA, CAB, CBA };
+/// Every read order ([G] section 3).
 inline constexpr ReadOrder kAllReadOrders[] = {ReadOrder::ABC, ReadOrder::ACB,
                                                ReadOrder::BAC, ReadOrder::BCA,
                                                ReadOrder::CAB, ReadOrder::CBA};

@@ -31,9 +31,6 @@ struct TileLoop {
   bool operator==(const TileLoop &o) const { return label == o.label && count == o.count; }
 };
 
-/// The arrays of C(I,J) += A(I,K) * B(J,K), in the order the nest indexes them.
-enum class Operand { A = 0, B = 1, C = 2 };
-
 struct TileNest {
   ReadOrder order = ReadOrder::CAB;
   /// D1..D4; loops of count 1 are left out.

@@ -23,7 +23,7 @@ def TC_AlgorithmAttrInterface : AttrInterface<"AlgorithmAttrInterface"> {
   }];
   let methods = [
     InterfaceMethod<"The algorithm (the key of the planner and lowering registries).",
-      "::mlir::tc::AlgorithmKind", "getKind">,
+      "::mlir::tc::ParallelAlgorithm", "getKind">,
     InterfaceMethod<"Whether it carries parameters beyond its kind.",
       "bool", "hasParameters">,
     InterfaceMethod<[{

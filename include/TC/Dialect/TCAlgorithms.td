@@ -25,7 +25,7 @@ def TC_GaoAttr : TC_AlgorithmAttr<"Gao", "gao"> {
     parameters beyond the kind: inside `#tc.plan` it prints as the bare
     keyword (`algorithm = rotation`).
   }];
-  let parameters = (ins EnumParameter<TC_AlgorithmKind>:$algorithm);
+  let parameters = (ins AttrParameter<"::mlir::tc::ParallelAlgorithm", "one of Table 1's algorithms">:$algorithm);
   let assemblyFormat = "`<` $algorithm `>`";
   let genVerifyDecl = 1;
 }
@@ -68,8 +68,9 @@ def TC_PummaAttr : TC_AlgorithmAttr<"Pumma", "pumma"> {
     algorithm = #tc.pumma<roll = a>
     ```
   }];
-  let parameters = (ins OptionalParameter<"std::optional<::mlir::tc::InputKind>">:$roll);
+  let parameters = (ins OptionalParameter<"std::optional<::mlir::tc::Operand>">:$roll);
   let assemblyFormat = "(`<` struct(params)^ `>`)?";
+  let genVerifyDecl = 1;
 }
 
 def TC_BatchAttr : TC_AlgorithmAttr<"Batch", "batch"> {

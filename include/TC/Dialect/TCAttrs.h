@@ -57,7 +57,7 @@ struct PlanView {
 FailureOr<AlgorithmAttrInterface> parseAlgorithm(AsmParser &parser);
 void printAlgorithm(AsmPrinter &printer, AlgorithmAttrInterface algorithm);
 /// The algorithm's attribute with no parameters.
-AlgorithmAttrInterface getAlgorithmAttr(MLIRContext *ctx, AlgorithmKind kind);
+AlgorithmAttrInterface getAlgorithmAttr(MLIRContext *ctx, ParallelAlgorithm kind);
 
 /// Checks `dist` against the grid it is used on and the labels of the array it
 /// distributes: one entry per grid dimension, only labels the array has. `what`

@@ -233,7 +233,7 @@ def TC_BlockPlanAttr : TC_Attr<"BlockPlan", "block_plan"> {
       brick the cache still holds from an earlier stage receives nothing.
   }];
   let parameters = (ins
-    EnumParameter<TC_BlockScheduleKind>:$schedule,
+    AttrParameter<"::mlir::tc::BlockSchedule", "how the task pool runs">:$schedule,
     "::mlir::DenseI64ArrayAttr":$task_rank,
     "::mlir::DenseI64ArrayAttr":$brick_owner,
     OptionalParameter<"::mlir::DenseI64ArrayAttr">:$task_stage,
@@ -303,15 +303,15 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
   }];
   let parameters = (ins
     OptionalParameter<"::mlir::BoolAttr">:$in_core,
-    OptionalParameter<"std::optional<::mlir::tc::CommMethodKind>">:$method,
+    OptionalParameter<"std::optional<::mlir::tc::CommMethod>">:$method,
     TC_AlgorithmParameter:$algorithm,
     OptionalParameter<"::mlir::tc::GridAttr">:$grid,
     OptionalParameter<"::mlir::tc::DistAttr">:$dist_a,
     OptionalParameter<"::mlir::tc::DistAttr">:$dist_b,
     OptionalParameter<"::mlir::tc::DistAttr">:$dist_c,
-    OptionalParameter<"std::optional<::mlir::tc::ReadOrderKind>">:$order,
+    OptionalParameter<"std::optional<::mlir::tc::ReadOrder>">:$order,
     OptionalParameter<"::mlir::ArrayAttr">:$loops,
-    OptionalParameter<"std::optional<::mlir::tc::TileMemoryKind>">:$memory,
+    OptionalParameter<"std::optional<::mlir::tc::TileMemory>">:$memory,
     OptionalParameter<"::mlir::FloatAttr">:$disk_bytes,
     OptionalParameter<"::mlir::FloatAttr">:$comm_bytes,
     OptionalParameter<"::mlir::FloatAttr">:$seconds,
@@ -320,7 +320,7 @@ def TC_PlanAttr : TC_Attr<"Plan", "plan"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The algorithm's kind, when the plan names one.
-    std::optional<::mlir::tc::AlgorithmKind> getAlgorithmKind() const {
+    std::optional<::mlir::tc::ParallelAlgorithm> getAlgorithmKind() const {
       if (auto a = getAlgorithm())
         return a.getKind();
       return std::nullopt;
@@ -350,7 +350,7 @@ def TC_FusionAttr : TC_Attr<"Fusion", "fusion"> {
     - `fused`: loops fused with the consumer (on the result: the loops the result
       is written along slice by slice); the array keeps only the other dimensions.
     - `partial_sums`: `to_one` or `to_all` when `compute` distributes a summed
-      index ([C]'s variants 1 and 2).
+      index ([C]'s variants 1 and 2); `none` (absent) otherwise.
     - `memory`: bytes per process, the larger of the initial and final sizes;
       `comm`: seconds of redistribution (MoveCost), `calc`: seconds of
       computation (CalcCost).
@@ -365,7 +365,7 @@ def TC_FusionAttr : TC_Attr<"Fusion", "fusion"> {
     "::mlir::tc::DistAttr":$initial,
     "::mlir::tc::DistAttr":$final,
     OptionalParameter<"::mlir::ArrayAttr">:$fused,
-    OptionalParameter<"std::optional<::mlir::tc::PartialSumsKind>">:$partial_sums,
+    DefaultValuedParameter<"::mlir::tc::SumVariant", "::mlir::tc::SumVariant::None">:$partial_sums,
     "::mlir::FloatAttr":$memory,
     "::mlir::FloatAttr":$comm,
     OptionalParameter<"::mlir::FloatAttr">:$calc);

@@ -264,8 +264,9 @@ TC_RT_LAYOUT(TC_RT_BLOCK_TASK_A == 0 && TC_RT_BLOCK_TASK_B == 1 && TC_RT_BLOCK_T
 //===-- C++: encoders and decoders ------------------------------------------===//
 // Encoders are plain structs whose encode() gives the int64 sequence to pass
 // (the compiler stores it as a constant); decoders are views over a description
-// the runtime received. The namespace is tc_rt, like the C names: a namespace
-// ::tc would make `tc` ambiguous in compiler code that uses mlir::tc.
+// the runtime received. The namespace is the runtime's, tc_rt, like the C
+// names: a namespace ::tc would make `tc` ambiguous in compiler code that uses
+// mlir::tc.
 #include <cassert>
 #include <cstddef>
 #include <vector>

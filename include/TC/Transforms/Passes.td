@@ -14,58 +14,78 @@ defvar MachineFileOption = [
   Option<"machineFile", "machine-file", "std::string", /*default=*/"\"\"",
          "JSON machine file: the keys of #tc.machine (flop_rate included) for "
          "tc-set-machine, measured costs (mcost, latency, io_latency, "
-         "call_overhead) for tc-fuse-distribute">,
+         "call_overhead) for tc-fuse-distribute",
+         "llvm::cl::value_desc(\"FILE\")">,
   Option<"defaultMachineFile", "default-machine-file", "std::string", /*default=*/"\"\"",
          "Machine file (tc-calibrate's) for the measured quantities nothing else "
          "gives: net_bw, disk_bw and flop_rate for tc-set-machine, the measured "
          "costs for tc-fuse-distribute when machine-file is not given; tcc passes "
-         "the calibrated file's default location when it exists">,
+         "the calibrated file's default location when it exists",
+         "llvm::cl::value_desc(\"FILE\")">,
 ];
 
 defvar MachineOptions = [
-  Option<"procs", "procs", "int64_t", /*default=*/"0", "Number of processes">,
+  Option<"procs", "procs", "int64_t", /*default=*/"0", "Number of processes",
+         "llvm::cl::value_desc(\"P\")">,
   Option<"mem", "mem", "std::string", /*default=*/"\"\"",
-         "Memory per process, e.g. 64MB or 1GiB">,
+         "Memory per process, e.g. 64MB or 1GiB",
+         "llvm::cl::value_desc(\"SIZE\")">,
   Option<"netBw", "net-bw", "std::string", /*default=*/"\"\"",
-         "Network bandwidth per process, e.g. 200MB/s">,
+         "Network bandwidth per process, e.g. 200MB/s",
+         "llvm::cl::value_desc(\"RATE\")">,
   Option<"diskBw", "disk-bw", "std::string", /*default=*/"\"\"",
-         "Disk bandwidth per process, e.g. 8MB/s">,
+         "Disk bandwidth per process, e.g. 8MB/s",
+         "llvm::cl::value_desc(\"RATE\")">,
   Option<"elemBytes", "elem-bytes", "int64_t", /*default=*/"0",
-         "Bytes per tensor element (default 8)">,
+         "Bytes per tensor element (default 8)",
+         "llvm::cl::value_desc(\"N\")">,
   Option<"bcastFactor", "bcast-factor", "double", /*default=*/"0",
-         "Multiplier on broadcast volumes (default 1)">,
+         "Multiplier on broadcast volumes (default 1)",
+         "llvm::cl::value_desc(\"X\")">,
   Option<"reduceFactor", "reduce-factor", "double", /*default=*/"0",
-         "Multiplier on reduction volumes (default 1)">,
+         "Multiplier on reduction volumes (default 1)",
+         "llvm::cl::value_desc(\"X\")">,
   Option<"volumes", "volumes", "std::string", /*default=*/"\"\"",
          "Volume accounting: paper (the papers' formulas, default) or runtime "
-         "(the bytes tc's runtime moves; see #tc.machine)">,
+         "(the bytes tc's runtime moves; see #tc.machine)",
+         "llvm::cl::value_desc(\"V\")">,
   Option<"flopRate", "flop-rate", "double", /*default=*/"0",
          "Flop/s per process, for CalcCost and the computation idle processes "
-         "add (default: the machine file's flop_rate, else 1e9)">,
+         "add (default: the machine file's flop_rate, else 1e9)",
+         "llvm::cl::value_desc(\"F\")">,
 ];
 
 defvar FusionOptions = [
   Option<"maxGridDims", "max-grid-dims", "int", /*default=*/"2",
-         "Largest number of logical grid dimensions searched">,
+         "Largest number of logical grid dimensions searched",
+         "llvm::cl::value_desc(\"N\")">,
   Option<"latency", "latency", "double", /*default=*/"0",
-         "Seconds per message in the analytic Mcost (default: the machine file's, else 1e-5)">,
+         "Seconds per message in the analytic Mcost (default: the machine file's, else 1e-5)",
+         "llvm::cl::value_desc(\"S\")">,
   Option<"virtualPartitioning", "virtual-partitioning", "bool", /*default=*/"true",
-         "Allow fused loops split differently at their two ends (lcm virtual partitioning)">,
+         "Allow fused loops split differently at their two ends (lcm virtual partitioning)",
+         "llvm::cl::value_desc(\"B\")">,
   Option<"ioLatency", "io-latency", "double", /*default=*/"-1",
-         "Seconds per input or result slice read or written (default: the machine file's, else 1e-4; 0: free, as in [C])">,
+         "Seconds per input or result slice read or written (default: the machine file's, else 1e-4; 0: free, as in [C])",
+         "llvm::cl::value_desc(\"S\")">,
   Option<"callOverhead", "call-overhead", "double", /*default=*/"-1",
-         "Seconds per local contraction call in a fused loop (default: the machine file's, else 1e-6; 0: free)">,
+         "Seconds per local contraction call in a fused loop (default: the machine file's, else 1e-6; 0: free)",
+         "llvm::cl::value_desc(\"S\")">,
   Option<"fusion", "fusion", "bool", /*default=*/"true",
-         "Search loop fusions (false: distributions only, every array whole)">,
+         "Search loop fusions (false: distributions only, every array whole)",
+         "llvm::cl::value_desc(\"B\")">,
   Option<"firstSlice", "first-slice", "bool", /*default=*/"true",
-         "Allow `1` in distributions (inputs on one grid slice, partial sums consolidated on one)">,
+         "Allow `1` in distributions (inputs on one grid slice, partial sums consolidated on one)",
+         "llvm::cl::value_desc(\"B\")">,
 ];
 
 defvar ReportOptions = [
   Option<"reportPath", "report", "std::string", /*default=*/"\"\"",
-         "Write the JSON report to this file ('-' for stdout)">,
+         "Write the JSON report to this file ('-' for stdout)",
+         "llvm::cl::value_desc(\"FILE\")">,
   Option<"tablePath", "table", "std::string", /*default=*/"\"\"",
-         "Write the human-readable table to this file ('-' for stdout)">,
+         "Write the human-readable table to this file ('-' for stdout)",
+         "llvm::cl::value_desc(\"FILE\")">,
 ];
 
 def SetMachine : Pass<"tc-set-machine", "::mlir::ModuleOp"> {
@@ -99,7 +119,8 @@ def SetMachine : Pass<"tc-set-machine", "::mlir::ModuleOp"> {
 defvar SpecializeProcsOptions = [
   ListOption<"specializeProcs", "specialize-procs", "int64_t",
              "Process counts to plan every function for (e.g. 1,2,4); the program "
-             "runs the plan for its MPI_Comm_size">,
+             "runs the plan for its MPI_Comm_size",
+         "llvm::cl::value_desc(\"P,...\")">,
 ];
 
 def SpecializeProcs : Pass<"tc-specialize-procs", "::mlir::ModuleOp"> {
@@ -125,16 +146,20 @@ def SpecializeProcs : Pass<"tc-specialize-procs", "::mlir::ModuleOp"> {
 defvar BlockSparseOptions = [
   Option<"imbalance", "imbalance", "double", /*default=*/"0.05",
          "Largest allowed excess of a process's flops over the average in a "
-         "block-sparse task assignment (eps)">,
+         "block-sparse task assignment (eps)",
+         "llvm::cl::value_desc(\"X\")">,
   Option<"assignment", "assignment", "std::string", /*default=*/"\"hypergraph\"",
          "Block-sparse task assignment: 'hypergraph' (Krishnamoorthy et al.) or "
-         "'next-task' (the locality-oblivious baseline, for comparison)">,
+         "'next-task' (the locality-oblivious baseline, for comparison)",
+         "llvm::cl::value_desc(\"A\")">,
   Option<"cacheBytes", "cache-bytes", "double", /*default=*/"-1",
          "Bytes per process for the out-of-core cache of remote bricks (default "
-         "-1: the memory each process's busiest stage leaves)">,
+         "-1: the memory each process's busiest stage leaves)",
+         "llvm::cl::value_desc(\"N\")">,
   Option<"partitioner", "partitioner", "std::string", /*default=*/"\"default\"",
          "Hypergraph partitioner: 'builtin' (no MPI), one a tool registered "
-         "('zoltan' in tc-opt and tcc), or 'default' (the last registered)">,
+         "('zoltan' in tc-opt and tcc), or 'default' (the last registered)",
+         "llvm::cl::value_desc(\"P\")">,
 ];
 
 def PlanBlockSparse : Pass<"tc-plan-block-sparse", "::mlir::ModuleOp"> {
@@ -185,7 +210,8 @@ def PlanBlockSparse : Pass<"tc-plan-block-sparse", "::mlir::ModuleOp"> {
 defvar MinimizeOperationsOptions = [
   Option<"tolerance", "tolerance", "double", /*default=*/"0.02",
          "Operation minimization: relative flop difference within which the tree "
-         "with the smaller largest intermediate is preferred">,
+         "with the smaller largest intermediate is preferred",
+         "llvm::cl::value_desc(\"X\")">,
 ];
 
 def MinimizeOperations : Pass<"tc-minimize-operations", "::mlir::ModuleOp"> {
@@ -227,7 +253,8 @@ def ShareProducts : Pass<"tc-share-products", "::mlir::ModuleOp"> {
 defvar CheckRewritesOption = [
   Option<"checkRewrites", "check-rewrites", "bool", /*default=*/"false",
          "Debug mode: check that operation minimization, shared products and "
-         "the split into statements keep every value (tc-check-rewrites)">,
+         "the split into statements keep every value (tc-check-rewrites)",
+         "llvm::cl::value_desc(\"B\")">,
 ];
 
 def CheckRewrites : Pass<"tc-check-rewrites", "::mlir::ModuleOp"> {
