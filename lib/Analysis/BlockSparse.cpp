@@ -143,8 +143,8 @@ BlockTaskPool mlir::tc::buildTaskPool(const BlockContraction &problem, int64_t e
   for (int l : summed)
     summedSegments.push_back(problem.labelSegments[l]);
 
-  std::map<std::pair<int, std::vector<int64_t>>, int> brickIds;
-  auto brickOf = [&](Brick::Tensor t, const std::vector<int64_t> &block, int64_t elements) {
+  std::map<std::pair<Operand, std::vector<int64_t>>, int> brickIds;
+  auto brickOf = [&](Operand t, const std::vector<int64_t> &block, int64_t elements) {
     auto [it, added] = brickIds.try_emplace({t, block}, static_cast<int>(pool.bricks.size()));
     if (added)
       pool.bricks.push_back({t, block, static_cast<double>(elements * elemBytes)});
@@ -175,9 +175,9 @@ BlockTaskPool mlir::tc::buildTaskPool(const BlockContraction &problem, int64_t e
       if (!problem.aPresence.present(aBlock) || !problem.bPresence.present(bBlock))
         return;
       BlockTask task;
-      task.a = brickOf(Brick::A, aBlock, elementsOf(problem.aLabels, aBlock));
-      task.b = brickOf(Brick::B, bBlock, elementsOf(problem.bLabels, bBlock));
-      task.c = brickOf(Brick::C, cBlock, elementsOf(problem.cLabels, cBlock));
+      task.a = brickOf(Operand::A, aBlock, elementsOf(problem.aLabels, aBlock));
+      task.b = brickOf(Operand::B, bBlock, elementsOf(problem.bLabels, bBlock));
+      task.c = brickOf(Operand::C, cBlock, elementsOf(problem.cLabels, cBlock));
       double products = 1;
       for (int l = 0; l < numLabels; ++l)
         if (std::find(summed.begin(), summed.end(), l) != summed.end() ||

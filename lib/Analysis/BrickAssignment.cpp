@@ -36,7 +36,7 @@ void mlir::tc::measureAssignment(const BlockTaskPool &pool, int procs, BrickAssi
         continue;
       a.connectivityMinusOne += bytes;
       // A and B travel to their readers; C's partial sums to its owner.
-      const bool toOwner = pool.bricks[j].tensor == Brick::C;
+      const bool toOwner = pool.bricks[j].tensor == Operand::C;
       a.received[toOwner ? owner : rank] += bytes;
       a.sent[toOwner ? rank : owner] += bytes;
     }

@@ -114,7 +114,7 @@ CachedTraffic mlir::tc::cachedTraffic(const BlockTaskPool &pool, const StagedSch
         if (home == p)
           continue;
         const double bytes = pool.bricks[brick].bytes;
-        if (pool.bricks[brick].tensor == Brick::C) { // a partial sum to its home
+        if (pool.bricks[brick].tensor == Operand::C) { // a partial sum to its home
           out.sent[p] += bytes;
           out.received[home] += bytes;
           continue;

@@ -50,11 +50,11 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
 
   // Each tensor's present blocks, in the encoding's order; a block no task
   // touches gets a home in turn.
-  Value operands[3] = {op.getLhs(), op.getRhs(), op.getResult()};
-  Value named[3] = {op.getLhs(), op.getRhs(), op.getInit()};
-  std::vector<std::map<std::vector<int64_t>, int64_t>> indexOf(3);
-  std::vector<SmallVector<int64_t>> homes(3);
-  for (int x = 0; x < 3; ++x) {
+  const PerOperand<Value> operands = {{op.getLhs(), op.getRhs(), op.getResult()}};
+  const PerOperand<Value> named = {{op.getLhs(), op.getRhs(), op.getInit()}};
+  PerOperand<std::map<std::vector<int64_t>, int64_t>> indexOf;
+  PerOperand<SmallVector<int64_t>> homes;
+  for (Operand x : kOperands) {
     auto type = cast<RankedTensorType>(operands[x].getType());
     std::vector<std::vector<int64_t>> blocks =
         cast<BlocksAttr>(type.getEncoding()).toShape().presentBlocks();
@@ -96,15 +96,16 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
   }
   auto labels = [](const std::vector<int> &l) { return SmallVector<int64_t>(l.begin(), l.end()); };
 
-  std::string names[3];
-  for (int x = 0; x < 3; ++x)
-    names[x] = lowering::arrayName(func, named[x], static_cast<Operand>(x));
-  using lowering::namesClash;
-  if (namesClash(func, names[0], named[0], names[1], named[1], false) ||
-      namesClash(func, names[0], named[0], names[2], named[2], true) ||
-      namesClash(func, names[1], named[1], names[2], named[2], true))
-    return op.emitOpError() << "arrays need distinct names (tc.name), got '" << names[0]
-                            << "', '" << names[1] << "', '" << names[2] << "'";
+  PerOperand<std::string> names;
+  for (Operand x : kOperands)
+    names[x] = lowering::arrayName(func, named[x], x);
+  auto clash = [&](Operand x, Operand y) {
+    return lowering::namesClash(func, names[x], named[x], names[y], named[y], y == Operand::C);
+  };
+  if (clash(Operand::A, Operand::B) || clash(Operand::A, Operand::C) ||
+      clash(Operand::B, Operand::C))
+    return op.emitOpError() << "arrays need distinct names (tc.name), got '" << names[Operand::A]
+                            << "', '" << names[Operand::B] << "', '" << names[Operand::C] << "'";
 
   func::FuncOp lowered = createLoweredFunction(func);
   OpBuilder b(op.getContext());
@@ -117,14 +118,15 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
       b.getF64FloatAttr(pool.totalFlops() / static_cast<double>(procs)),
       b.getI64IntegerAttr(static_cast<int64_t>(machine.stagingBytes())),
       plan.getSentPerRank(), plan.getReceivedPerRank(), plan.getIoPerRank());
-  Value arrays[3];
-  for (int x = 0; x < 3; ++x) {
+  PerOperand<Value> arrays;
+  for (Operand x : kOperands) {
     auto type = BlockArrayType::get(op.getContext(),
                                     cast<RankedTensorType>(operands[x].getType()));
-    const bool input = x < 2 || op.getInit();
-    ArrayInitKind init = !input                                   ? ArrayInitKind::Zero
-                         : x < 2 && lowering::isOnes(func, named[x]) ? ArrayInitKind::Ones
-                                                                   : ArrayInitKind::Input;
+    const bool input = x != Operand::C || op.getInit();
+    ArrayInitKind init = !input ? ArrayInitKind::Zero
+                         : x != Operand::C && lowering::isOnes(func, named[x])
+                             ? ArrayInitKind::Ones
+                             : ArrayInitKind::Input;
     // Ones are made in memory, never read from a file (tc-plan-block-sparse
     // counts no disk bytes for them).
     arrays[x] = BlockArrayOp::create(b, loc, type, names[x], homes[x], init,
@@ -135,13 +137,12 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(b, loc, zero, count, one);
   b.setInsertionPointToStart(loop.getBody());
-  BlockStageOp::create(b, loc, loop.getInductionVar(), arrays[0], arrays[1], arrays[2],
-                       labels(problem.aLabels), labels(problem.bLabels),
-                       labels(problem.cLabels), tasks, stages,
-                       cached.empty() ? DenseI64ArrayAttr() : b.getDenseI64ArrayAttr(cached),
-                       scaleAttr(op));
+  BlockStageOp::create(
+      b, loc, loop.getInductionVar(), arrays[Operand::A], arrays[Operand::B], arrays[Operand::C],
+      labels(problem.aLabels), labels(problem.bLabels), labels(problem.cLabels), tasks, stages,
+      cached.empty() ? DenseI64ArrayAttr() : b.getDenseI64ArrayAttr(cached), scaleAttr(op));
   b.setInsertionPointAfter(loop);
-  BlockStoreOp::create(b, loc, arrays[2]);
+  BlockStoreOp::create(b, loc, arrays[Operand::C]);
   func::ReturnOp::create(b, loc);
   func.erase();
   return success();

@@ -176,7 +176,8 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
     const bool accumulates = static_cast<bool>(op.getInit());
     // The ones of a one-tensor term are made, not read: never on disk.
     auto func = op->getParentOfType<func::FuncOp>();
-    const bool made[2] = {lowering::isOnes(func, op.getLhs()), lowering::isOnes(func, op.getRhs())};
+    const PerOperand<bool> made = {
+        {lowering::isOnes(func, op.getLhs()), lowering::isOnes(func, op.getRhs()), false}};
     for (size_t s = 0; s < best.stages.size(); ++s) {
       std::vector<int> tasks;
       for (const std::vector<int> &step : best.stages[s].steps)
@@ -189,7 +190,7 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
       // an input (what the runtime reads and writes, docs/BlockSparse.md).
       for (size_t j = 0; j < stage.bricks.size(); ++j) {
         const int home = whole.brickOwner[brickOf[j]];
-        const bool isC = stage.bricks[j].tensor == Brick::C;
+        const bool isC = stage.bricks[j].tensor == Operand::C;
         if (!isC && made[stage.bricks[j].tensor])
           continue;
         const bool readBack = isC && (cWritten[brickOf[j]] || accumulates);

@@ -97,9 +97,9 @@ TEST(BlockSparse, SymmetryKeepsTheTasksWhoseThreeBlocksArePresent) {
   EXPECT_EQ(pool.tasks.size(), expected);
   EXPECT_DOUBLE_EQ(pool.totalFlops(), flops);
   for (const BlockTask &t : pool.tasks) {
-    EXPECT_EQ(pool.bricks[t.a].tensor, Brick::A);
-    EXPECT_EQ(pool.bricks[t.b].tensor, Brick::B);
-    EXPECT_EQ(pool.bricks[t.c].tensor, Brick::C);
+    EXPECT_EQ(pool.bricks[t.a].tensor, Operand::A);
+    EXPECT_EQ(pool.bricks[t.b].tensor, Operand::B);
+    EXPECT_EQ(pool.bricks[t.c].tensor, Operand::C);
   }
 }
 

@@ -13,6 +13,8 @@
 #ifndef TC_ANALYSIS_BLOCKSPARSE_H
 #define TC_ANALYSIS_BLOCKSPARSE_H
 
+#include "TC/Analysis/Decisions.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -65,8 +67,7 @@ struct BlockContraction {
 
 /// A brick: one present block of A, B or C.
 struct Brick {
-  enum Tensor { A = 0, B = 1, C = 2 };
-  Tensor tensor;
+  Operand tensor = Operand::A;
   std::vector<int64_t> block; ///< segment ids per dimension
   double bytes = 0;
 };
