@@ -103,11 +103,9 @@ LogicalResult missingPlanField(ContractOp op, StringRef field) {
 LogicalResult ContractionLowering::readPlan() {
   plan = getPlan(op);
   auto missing = [&](StringRef field) { return missingPlanField(op, field); };
-  if (!plan.getInCore())
-    return missing("in_core");
+  // lookupAlgorithmLowering found the algorithm and in_core.
+  assert(plan.getInCore() && plan.getAlgorithm() && "no lowering without in_core and algorithm");
   inCore = plan.getInCore().getValue();
-  if (!plan.getAlgorithm())
-    return missing("algorithm");
   if (!plan.getGrid())
     return missing("grid");
   if (!plan.getDistA() || !plan.getDistB() || !plan.getDistC())

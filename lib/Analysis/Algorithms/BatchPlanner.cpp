@@ -58,16 +58,18 @@ public:
 
   void addCandidates(const PlanningContext &ctx,
                      std::vector<ContractionPlan> &out) const override {
+    const std::optional<Candidate> given = givenNestModel(ctx.decisions);
+    if (!given && ((ctx.macro.L.empty() && !(ctx.allowRagged && nothingToSplit(ctx.macro))) ||
+                   ctx.decisions.nest))
+      return;
+    // One layout serves every candidate: the batch label that suits P best.
+    const std::optional<AlgorithmLayouts> batch = batchLayouts(ctx);
+    if (!batch)
+      return;
     std::vector<Candidate> models;
-    if (std::optional<Candidate> given = givenNestModel(ctx.decisions)) {
+    if (given) {
       models = {*given};
     } else {
-      if ((ctx.macro.L.empty() && !(ctx.allowRagged && nothingToSplit(ctx.macro))) ||
-          ctx.decisions.nest)
-        return;
-      std::optional<AlgorithmLayouts> batch = batchLayouts(ctx);
-      if (!batch)
-        return;
       // The one-process candidates of each process's share of the batch values.
       const ModelView &share = batch->model;
       std::vector<Candidate> local = enumerateCandidates(share.sizes, share.machine, ctx.options);
@@ -79,8 +81,7 @@ public:
           models.push_back(c);
         }
     }
-    addTiledCandidates(
-        ctx, models, [&](ParallelAlgorithm) { return batchLayouts(ctx); }, out);
+    addTiledCandidates(ctx, models, [&](ParallelAlgorithm) { return batch; }, out);
   }
 };
 
