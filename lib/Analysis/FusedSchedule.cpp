@@ -175,22 +175,19 @@ int64_t sliceExtent(const OperatorTree &tree, const FusionPlan &plan, int node, 
 /// Node's slice array in `dist` as the runtime holds it: ceil-sized blocks
 /// along the grid dimensions `dist` gives its indices, on the first slice of
 /// its `1` entries.
-ArrayHolding sliceHolding(const OperatorTree &tree, const FusionPlan &plan, int node,
-                          const Distribution &dist) {
-  ArrayHolding h;
-  h.grid.assign(plan.grid.begin(), plan.grid.end());
+tc_layout::ArrayLayout sliceLayout(const OperatorTree &tree, const FusionPlan &plan, int node,
+                                   const Distribution &dist) {
   const std::vector<int> &dims = tree.node(node).dims;
-  std::vector<int64_t> gridDims = dist.gridDims(plan.grid, dims);
-  for (size_t x = 0; x < dims.size(); ++x) {
-    HeldDim dim;
-    dim.extent = sliceExtent(tree, plan, node, dims[x]);
-    dim.gridDim = gridDims[x];
-    h.dims.push_back(dim);
-  }
+  std::vector<int64_t> extents;
+  for (int i : dims)
+    extents.push_back(sliceExtent(tree, plan, node, i));
+  tc_layout::ArrayLayout l = tc_layout::ArrayLayout::whole(tc_layout::Holding::Distributed, extents,
+                                                           {plan.grid.begin(), plan.grid.end()});
+  l.gridDim = dist.gridDims(plan.grid, dims);
   for (size_t g = 0; g < plan.grid.size(); ++g)
     if (dist.entry[g] == Distribution::kFirstSlice)
-      h.firstSlice |= int64_t(1) << g;
-  return h;
+      l.firstSlice |= int64_t(1) << g;
+  return l;
 }
 
 } // namespace
@@ -226,8 +223,8 @@ ExchangeVolumes predictedCommBytes(const OperatorTree &tree, const FusionPlan &p
           const FusionPlan::Node &n = plan.nodes[i.node];
           if (i.kind == ScheduleItem::Kind::Redistribute) {
             RedistributionTraffic t =
-                redistributionTraffic(sliceHolding(tree, plan, i.node, n.edge.produced),
-                                      sliceHolding(tree, plan, i.node, n.edge.consumed));
+                redistributionTraffic(sliceLayout(tree, plan, i.node, n.edge.produced),
+                                      sliceLayout(tree, plan, i.node, n.edge.consumed));
             for (int64_t r = 0; r < procs; ++r)
               add(r, runs, t.sent[r], t.received[r]);
           }

@@ -105,13 +105,15 @@ void redistributionVolumes(const Layout &from, const Layout &to,
                            const std::map<std::string, int64_t> &extents, int64_t elemBytes,
                            std::vector<double> &sent, std::vector<double> &received) {
   auto holding = [&](const Layout &layout) {
-    ArrayHolding h{layout.grid, !layout.isReplicated(), {}};
-    for (const std::string &l : labels) {
-      HeldDim d;
-      d.extent = extents.at(l);
-      d.gridDim = layout.gridDimOf(l);
-      d.cyclic = d.gridDim >= 0 ? layout.cyclicBlock(d.gridDim) : 0;
-      h.dims.push_back(d);
+    std::vector<int64_t> ext;
+    for (const std::string &l : labels)
+      ext.push_back(extents.at(l));
+    tc_layout::ArrayLayout h = tc_layout::ArrayLayout::whole(
+        layout.isReplicated() ? tc_layout::Holding::Replicated : tc_layout::Holding::Distributed,
+        ext, layout.grid);
+    for (size_t d = 0; d < labels.size(); ++d) {
+      h.gridDim[d] = layout.gridDimOf(labels[d]);
+      h.cyclic[d] = h.gridDim[d] >= 0 ? layout.cyclicBlock(h.gridDim[d]) : 0;
     }
     return h;
   };

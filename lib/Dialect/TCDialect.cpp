@@ -16,13 +16,8 @@ using namespace mlir::tc;
 #define GET_TYPEDEF_CLASSES
 #include "TC/Dialect/TCTypes.cpp.inc"
 
-LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError, int64_t rank,
-                                Type elementType, int64_t gridRank) {
-  if (rank < 0)
-    return emitError() << "!tc.array needs a rank of at least 0 (a scalar), got " << rank;
-  if (gridRank < 1)
-    return emitError() << "!tc.array needs a grid of at least one dimension, got grid rank "
-                       << gridRank;
+LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
+                                ArrayLayoutAttr) {
   if (!elementType.isF32() && !elementType.isF64())
     return emitError() << "!tc.array holds f32 or f64 elements, got " << elementType;
   return success();

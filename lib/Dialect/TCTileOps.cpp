@@ -1,6 +1,5 @@
 //===- TCTileOps.cpp - verifiers of the tile-level tc ops -----------------===//
 #include "TC/Dialect/TCOps.h"
-#include "TC/Layout/Ownership.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -20,145 +19,26 @@ static LogicalResult verifyTileBuffer(Operation *op, MemRefType buffer, StringRe
 }
 
 LogicalResult ArrayOp::verify() {
-  ArrayRef<int64_t> extents = getExtents(), dims = getDims(), skew = getSkew(),
-                    grid = getGrid();
-  const int64_t gridRank = grid.size();
-  if (dims.size() != extents.size() || skew.size() != extents.size())
-    return emitOpError() << "array '" << getName() << "' has " << extents.size()
-                         << " extents but " << dims.size() << " grid dims and "
-                         << skew.size() << " skews";
-  if (grid.empty() || llvm::any_of(grid, [](int64_t g) { return g < 1; }))
-    return emitOpError() << "grid must have at least one dimension, each at least 1";
-  ArrayType type = getType();
-  if (type.getRank() != static_cast<int64_t>(extents.size()))
-    return emitOpError() << "array '" << getName() << "' has " << extents.size()
-                         << " extents but its type " << type << " has rank "
-                         << type.getRank();
-  if (type.getGridRank() != gridRank)
-    return emitOpError() << "array '" << getName() << "' is on a " << gridRank
-                         << "-d grid but its type " << type << " has grid rank "
-                         << type.getGridRank();
-  if (Value storage = getStorage())
-    if (auto elementType = cast<MemRefType>(storage.getType()).getElementType();
-        elementType != type.getElementType())
-      return emitOpError() << "storage buffer holds " << elementType << " but the type "
-                           << type << " holds " << type.getElementType();
-  SmallVector<bool> used(gridRank, false);
-  for (auto [d, extent] : llvm::enumerate(extents)) {
-    if (extent < 1)
-      return emitOpError() << "dimension " << d << " has extent " << extent;
-    if (dims[d] < -1 || dims[d] >= gridRank)
-      return emitOpError() << "dimension " << d << " is split along grid dimension "
-                           << dims[d] << " of a " << gridRank << "-d grid";
-    if (dims[d] >= 0) {
-      if (getKind() != ArrayKind::Distributed)
-        return emitOpError() << "a '" << stringifyArrayKind(getKind())
-                             << "' array splits no dimension along "
-                             << "the grid, but dimension " << d << " is split";
-      if (used[dims[d]])
-        return emitOpError() << "grid dimension " << dims[d] << " splits two dimensions";
-      used[dims[d]] = true;
-    }
-    if (skew[d] != -1 &&
-        (dims[d] < 0 || skew[d] < 0 || skew[d] >= gridRank || skew[d] == dims[d]))
-      return emitOpError() << "dimension " << d << " is skewed by grid dimension "
-                           << skew[d] << "; a skew needs a split dimension and another "
-                           << "grid dimension";
-  }
-  if (std::optional<ArrayRef<int64_t>> split = getSplit()) {
-    if (split->size() != extents.size())
-      return emitOpError() << "array '" << getName() << "' has " << extents.size()
-                           << " extents but " << split->size() << " split entries";
-    int splits = 0;
-    for (auto [d, g] : llvm::enumerate(*split)) {
-      if (g == -1)
-        continue;
-      if (g < 0 || g >= gridRank || dims[d] < 0 || used[g])
-        return emitOpError() << "dimension " << d << " is split again along grid dimension "
-                             << g << "; a split needs a distributed dimension and a grid "
-                             << "dimension no dimension is distributed along";
-      if (++splits > 1)
-        return emitOpError() << "array '" << getName()
-                             << "' splits more than one dimension again";
-    }
-  }
-  if (std::optional<ArrayRef<int64_t>> cyclic = getCyclic()) {
-    if (cyclic->size() != extents.size())
-      return emitOpError() << "array '" << getName() << "' has " << extents.size()
-                           << " extents but " << cyclic->size() << " cyclic entries";
-    for (auto [d, nb] : llvm::enumerate(*cyclic)) {
-      if (nb == 0)
-        continue;
-      if (nb < 0 || dims[d] < 0)
-        return emitOpError() << "dimension " << d << " has block-cyclic block size " << nb
-                             << "; a block-cyclic dimension is distributed, its block size "
-                             << "> 0";
-      if (skew[d] != -1 || (getSplit() && llvm::any_of(*getSplit(),
-                                                       [](int64_t g) { return g >= 0; })))
-        return emitOpError() << "array '" << getName() << "' with a block-cyclic dimension "
-                             << "has no skew and no split";
-    }
-  }
-  for (int64_t g : getFirstSlice().value_or(ArrayRef<int64_t>())) {
-    if (g < 0 || g >= gridRank)
-      return emitOpError() << "array '" << getName() << "' is held on the first slice of grid "
-                           << "dimension " << g << " of a " << gridRank << "-d grid";
-    if (getKind() != ArrayKind::Distributed)
-      return emitOpError() << "a '" << stringifyArrayKind(getKind())
-                           << "' array is held by every process, not a first slice";
-    if (used[g])
-      return emitOpError() << "array '" << getName() << "' is split along grid dimension " << g
-                           << ", which holds it on its first slice only";
-  }
-  ArrayRef<int64_t> summedDims = getSummedFileDims().value_or(ArrayRef<int64_t>());
-  ArrayRef<int64_t> summedExtents = getSummedExtents().value_or(ArrayRef<int64_t>());
-  if (summedDims.size() != summedExtents.size() ||
-      llvm::any_of(summedExtents, [](int64_t e) { return e < 1; }))
-    return emitOpError() << "array '" << getName() << "' needs one positive extent per "
-                         << "summed file dimension";
-  if (!summedDims.empty() && getInit() == ArrayInitKind::Zero)
+  // The layout verified itself (#tc.layout); what is left is the op's own.
+  tc_layout::ArrayLayout layout = getLayout().getLayout();
+  if (!layout.summedFileDim.empty() && getInit() == ArrayInitKind::Zero)
     return emitOpError() << "array '" << getName() << "' sums dimensions of its input "
                          << "but is not loaded from one (init zero)";
-  if (std::optional<ArrayRef<int64_t>> fileDims = getFileDims(); fileDims || !summedDims.empty()) {
-    SmallVector<int64_t> sorted = fileDims ? SmallVector<int64_t>(fileDims->begin(), fileDims->end())
-                                           : llvm::to_vector(llvm::seq<int64_t>(0, extents.size()));
-    if (sorted.size() != extents.size())
-      return emitOpError() << "file_dims must have one entry per dimension";
-    sorted.append(summedDims.begin(), summedDims.end());
-    llvm::sort(sorted);
-    for (auto [i, d] : llvm::enumerate(sorted))
-      if (d != static_cast<int64_t>(i))
-        return emitOpError() << (summedDims.empty() ? "file_dims" : "file_dims and summed_file_dims")
-                             << " must be a permutation of 0.." << sorted.size() - 1;
-  }
-  if (Value storage = getStorage()) {
-    if (getOnDisk())
-      return emitOpError() << "an array on disk cannot live in a memory buffer";
-    // The padded block: ceil(extent / blocks) per split dimension; a slab's rows
-    // are split over every process.
-    int64_t procs = 1;
-    for (int64_t g : grid)
-      procs *= g;
-    SmallVector<int64_t> block;
-    for (auto [d, extent] : llvm::enumerate(extents)) {
-      bool slabRows = getKind() == ArrayKind::Slab && d == 0;
-      int64_t parts = dims[d] >= 0 ? grid[dims[d]] : (slabRows ? procs : 1);
-      int64_t b = tc_layout::ceilDiv(extent, parts);
-      // A sub-block of the block (ceil again, as the runtime stores it).
-      if (std::optional<ArrayRef<int64_t>> split = getSplit(); split && (*split)[d] >= 0)
-        b = tc_layout::ceilDiv(b, grid[(*split)[d]]);
-      // Whole blocks of a block-cyclic dimension: the most any coordinate holds.
-      if (std::optional<ArrayRef<int64_t>> cyclic = getCyclic(); cyclic && (*cyclic)[d] > 0)
-        b = tc_layout::cyclicRows(extent, (*cyclic)[d], parts);
-      block.push_back(b);
-    }
-    auto type = cast<MemRefType>(storage.getType());
-    if (failed(verifyTileBuffer(*this, type, "the storage buffer")))
-      return failure();
-    if (type.getShape() != ArrayRef<int64_t>(block))
-      return emitOpError() << "storage buffer " << type << " does not have the shape of the "
-                           << "padded block [" << block << "]";
-  }
+  Value storage = getStorage();
+  if (!storage)
+    return success();
+  if (getOnDisk())
+    return emitOpError() << "an array on disk cannot live in a memory buffer";
+  auto type = cast<MemRefType>(storage.getType());
+  if (type.getElementType() != getType().getElementType())
+    return emitOpError() << "storage buffer holds " << type.getElementType()
+                         << " but the array holds " << getType().getElementType();
+  if (failed(verifyTileBuffer(*this, type, "the storage buffer")))
+    return failure();
+  std::vector<int64_t> block = layout.paddedBlock();
+  if (type.getShape() != ArrayRef<int64_t>(block))
+    return emitOpError() << "storage buffer " << type << " does not have the shape of the "
+                         << "padded block [" << ArrayRef<int64_t>(block) << "]";
   return success();
 }
 
@@ -276,18 +156,13 @@ static LogicalResult verifyCyclicPanel(Operation *op, Value array, int64_t dim,
   if (buffer.getRank() != type.getRank())
     return op->emitOpError() << "the panel buffer " << buffer << " must have the array's rank "
                              << type.getRank();
-  if (auto def = array.getDefiningOp<ArrayOp>()) {
-    std::optional<ArrayRef<int64_t>> cyclic = def.getCyclic();
-    if (!cyclic || (*cyclic)[dim] <= 0)
-      return op->emitOpError() << "dim " << dim << " of array '" << def.getName()
-                               << "' is not block-cyclic";
-    int64_t nb = (*cyclic)[dim], extent = def.getExtents()[dim];
-    int64_t rows = ((extent + nb - 1) / nb + modulus - 1) / modulus * nb;
-    if (buffer.getShape()[dim] < rows)
-      return op->emitOpError() << "the panel buffer " << buffer << " holds "
-                               << buffer.getShape()[dim] << " rows of dim " << dim
-                               << ", the panel has " << rows;
-  }
+  tc_layout::ArrayLayout layout = type.getLayout().getLayout();
+  if (!layout.isCyclic(dim))
+    return op->emitOpError() << "dim " << dim << " of the array is not block-cyclic";
+  int64_t rows = tc_layout::cyclicRows(layout.extents[dim], layout.cyclic[dim], modulus);
+  if (buffer.getShape()[dim] < rows)
+    return op->emitOpError() << "the panel buffer " << buffer << " holds " << buffer.getShape()[dim]
+                             << " rows of dim " << dim << ", the panel has " << rows;
   return success();
 }
 
@@ -304,11 +179,15 @@ LogicalResult ShiftArrayOp::verify() {
 }
 
 LogicalResult RedistributeArrayOp::verify() {
-  if (getSource().getType() == getDestination().getType())
+  // One tensor, held two ways by the same processes ([G] 2.3's stages 1 and 3).
+  ArrayType from = getSource().getType(), to = getDestination().getType();
+  if (from.getElementType() == to.getElementType() &&
+      from.getLayout().getExtents() == to.getLayout().getExtents() &&
+      from.getLayout().getLayout().procs() == to.getLayout().getLayout().procs())
     return success();
-  return emitOpError() << "operand 'source' " << getSource().getType()
-                       << " and operand 'destination' " << getDestination().getType()
-                       << " must have the same type: one tensor on one grid";
+  return emitOpError() << "operand 'source' " << from << " and operand 'destination' " << to
+                       << " must hold one tensor (element type and extents) on grids of as "
+                       << "many processes";
 }
 
 LogicalResult TileContractOp::verify() {

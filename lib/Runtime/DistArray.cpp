@@ -35,38 +35,15 @@ std::string str(const Shape &s) {
 
 using tc_layout::ceilDiv;
 
-int64_t DistArray::parts(int d) const {
-  return kind == TC_RT_DISTRIBUTED && gridDim[d] >= 0 ? grid[gridDim[d]] : 1;
+/// Coordinates as the runtime's calls take them.
+static std::vector<int> narrow(const std::vector<int64_t> &c) {
+  return std::vector<int>(c.begin(), c.end());
 }
 
-/// Row-major coordinates of `rank` on `grid` (below its product).
-static std::vector<int> gridCoords(const Shape &grid, int rank) {
-  std::vector<int> c(grid.size());
-  for (int g = static_cast<int>(grid.size()) - 1; g >= 0; --g) {
-    c[g] = static_cast<int>(rank % grid[g]);
-    rank /= static_cast<int>(grid[g]);
-  }
-  return c;
-}
-
-std::vector<int> DistArray::coordsOf(int rank) const {
-  if (rank >= product(grid))
-    return {};
-  std::vector<int> c = gridCoords(grid, rank);
-  for (size_t g = 0; g < c.size(); ++g)
-    if ((firstSlice >> g) & 1 && c[g] != 0)
-      return {};
-  return c;
-}
+std::vector<int> DistArray::coordsOf(int rank) const { return narrow(ArrayLayout::coordsOf(rank)); }
 
 std::vector<int> DistArray::replicaCoordsOf(int rank) const {
-  if (rank >= product(grid))
-    return {};
-  std::vector<int> c = gridCoords(grid, rank);
-  for (size_t g = 0; g < c.size(); ++g)
-    if ((firstSlice >> g) & 1)
-      c[g] = 0;
-  return c;
+  return narrow(ArrayLayout::replicaCoordsOf(rank));
 }
 
 int64_t DistArray::blockStart(int d, const std::vector<int> &at) const {
@@ -80,11 +57,11 @@ int64_t DistArray::blockStart(int d, const std::vector<int> &at) const {
 }
 
 int64_t DistArray::blockIndex(int d, const std::vector<int> &at) const {
-  const int64_t p = parts(d);
-  if (p == 1 || at.empty())
+  if (at.empty())
     return 0;
-  int g = static_cast<int>(gridDim[d]);
-  return (at[g] + shifts[g] + (skewDim[d] >= 0 ? at[skewDim[d]] : 0)) % p;
+  const int64_t g = gridDim[d];
+  return ArrayLayout::blockIndex(d, std::vector<int64_t>(at.begin(), at.end()),
+                                 g >= 0 ? shifts[g] : 0);
 }
 
 int64_t DistArray::blockLen(int d, const std::vector<int> &at) const {
@@ -96,16 +73,6 @@ int64_t DistArray::blockLen(int d, const std::vector<int> &at) const {
 int64_t DistArray::cyclicCoord(int d, const std::vector<int> &at) const {
   int g = static_cast<int>(gridDim[d]);
   return (at[g] + shifts[g]) % grid[g];
-}
-
-int64_t DistArray::storeRows(int d) const {
-  if (kind == TC_RT_DISTRIBUTED && isCyclic(d))
-    return tc_layout::cyclicRows(extents[d], cyclic[d], parts(d));
-  if (kind == TC_RT_DISTRIBUTED)
-    return subRows(d); // the padded block, or sub-block when split
-  if (kind == TC_RT_SLAB && d == 0)
-    return slabRows();
-  return extents[d];
 }
 
 int64_t DistArray::localLen(int d, const std::vector<int> &at) const {
@@ -135,40 +102,26 @@ Selection DistArray::runsOf(int r, bool loading) const {
   Selection sel;
   std::vector<int> at = coordsOf(r); // none past the grid: nothing held
   for (int d = 0; d < rank(); ++d) {
-    if (kind == TC_RT_DISTRIBUTED) {
+    if (kind == Holding::Distributed) {
       sel.push_back(heldRuns(d, at));
       continue;
     }
     int64_t lo = 0, hi = extents[d];
-    bool slab = d == 0 && (kind == TC_RT_SLAB || (kind == TC_RT_GATHERED && loading));
+    bool slab = d == 0 && (kind == Holding::Slab || (kind == Holding::Gathered && loading));
     if (slab)
       std::tie(lo, hi) = slabRange(r);
     // A slab is stored from row 0; a GATHERED array's slab sits at its place.
     Runs runs;
     if (hi > lo)
-      runs.push_back({kind == TC_RT_SLAB ? 0 : lo, lo, hi - lo});
+      runs.push_back({kind == Holding::Slab ? 0 : lo, lo, hi - lo});
     sel.push_back(runs);
   }
   return sel;
 }
 
-int DistArray::splitDimension() const {
-  for (size_t d = 0; d < splitDim.size(); ++d)
-    if (splitDim[d] >= 0)
-      return static_cast<int>(d);
-  return -1;
-}
-
 int DistArray::splitGridDim() const {
-  int d = splitDimension();
+  const int64_t d = splitDimension();
   return d < 0 ? -1 : static_cast<int>(splitDim[d]);
-}
-
-int64_t DistArray::subRows(int d) const {
-  int64_t b = ceilDiv(extents[d], parts(d));
-  if (splitDim.empty() || splitDim[d] < 0)
-    return b;
-  return ceilDiv(b, grid[splitDim[d]]);
 }
 
 // Balanced sub-blocks (COSMA splits its intervals so, Kwasniewski et al.
@@ -188,8 +141,6 @@ int64_t DistArray::subLen(int d, const std::vector<int> &at) const {
     return 0;
   return tc_layout::balancedLength(blockLen(d, at), grid[splitDim[d]], at[splitDim[d]]);
 }
-
-int64_t DistArray::slabRows() const { return ceilDiv(extents[0], ctx().size); }
 
 std::pair<int64_t, int64_t> DistArray::slabRange(int rank) const {
   const int64_t lo = std::min(extents[0], tc_layout::blockStart(extents[0], ctx().size, rank));
@@ -211,7 +162,7 @@ TilePart tilePart(const DistArray &a, const Shape &shape, const int64_t *offsets
     int64_t lo = offsets[i], hi = std::min(offsets[i] + shape[i], a.localLen(i, at));
     // Storage holds only rows [s0, s1) of the block: this process's slab of dim
     // 0 (TC_RT_SLAB), or the sub-block at `at` of a split dimension.
-    bool slab = i == 0 && a.kind == TC_RT_SLAB;
+    bool slab = i == 0 && a.kind == Holding::Slab;
     bool split = !a.splitDim.empty() && a.splitDim[i] >= 0;
     if (slab || split) {
       auto [s0, s1] = slab ? a.slabRange(ctx().rank)

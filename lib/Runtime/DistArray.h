@@ -16,6 +16,7 @@
 #include "Context.h"
 #include "Element.h"
 #include "Runs.h"
+#include "TC/Layout/ArrayLayout.h"
 #include "TC/Runtime/Runtime.h"
 
 #include <cstdint>
@@ -26,34 +27,20 @@
 
 namespace tc_rt {
 
+using tc_layout::Holding;
+
 int64_t product(const Shape &s);
 std::string str(const Shape &s);
 
-struct DistArray {
+/// An array as this process holds it: its layout (include/TC/Layout/
+/// ArrayLayout.h, decoded from the descriptor the compiler encoded from the
+/// array's #tc.layout) and the state of holding it.
+struct DistArray : tc_layout::ArrayLayout {
   std::string name;
-  tc_rt_kind kind = TC_RT_DISTRIBUTED;
   tc_rt_init init = TC_RT_INIT_INPUT;
   bool onDisk = false;
   tc_rt_elem elem = TC_RT_F64; ///< of its storage, tiles, messages and dataset
   int64_t elemBytes() const { return elementBytes(elem); }
-  Shape grid, extents, gridDim, skewDim;
-  /// Bit g: only the processes at coordinate 0 along grid dimension g hold the
-  /// array (Cociorva et al.'s `1` entry); the others are idle for it.
-  int64_t firstSlice = 0;
-  /// Per dimension: the grid dimension along which its block is split again into
-  /// sub-blocks, one per coordinate (nested blocks, COSMA); -1: none. At most one
-  /// dimension of a (distributed) array has one.
-  Shape splitDim;
-  /// Per dimension: the block size nb of a block-cyclic distribution along its
-  /// grid dimension; 0: one contiguous block per process.
-  Shape cyclic;
-  /// The dimension of the user's tensor (HDF5 dataset) that storage dimension d
-  /// holds: arrays may be stored in another dimension order than the file's.
-  Shape fileDim;
-  /// Dimensions of the input's dataset the array does not have, summed over as
-  /// it is loaded (labels of one input only, docs/Derivations.md D30): their
-  /// positions in the file and their extents.
-  Shape summedFileDim, summedExtent;
   /// A slice of a larger tensor (a fused program's reduced array): storage index
   /// i of dimension d is tensor index i * (sliceFull[d] / extents[d]) +
   /// sliceShift[d]. Empty: the array is the whole tensor.
@@ -66,13 +53,7 @@ struct DistArray {
   }
   /// The tensor's extents in the file's dimension order.
   Shape fileExtents() const {
-    const Shape &whole = sliceFull.empty() ? extents : sliceFull;
-    Shape f(extents.size() + summedExtent.size());
-    for (size_t d = 0; d < extents.size(); ++d)
-      f[fileDim[d]] = whole[d];
-    for (size_t j = 0; j < summedExtent.size(); ++j)
-      f[summedFileDim[j]] = summedExtent[j];
-    return f;
+    return ArrayLayout::fileExtents(sliceFull.empty() ? extents : sliceFull);
   }
   MPI_Comm comm = MPI_COMM_NULL;
   /// This rank is past the grid (ranks product(grid).. are idle: COSMA's idle
@@ -92,9 +73,9 @@ struct DistArray {
   int fd = -1;
   std::string path;
 
+  // The layout's arithmetic (parts, storeRows, subRows, slabRows, isCyclic,
+  // splitDimension) is ArrayLayout's; what follows is this process's view.
   int rank() const { return static_cast<int>(extents.size()); }
-  /// Blocks of dim `d` in the computation's view (1 when not distributed).
-  int64_t parts(int d) const;
   /// True if `rank` holds a part of the array: on the grid (below its product)
   /// and on its first slices; the others are idle.
   bool inGrid(int rank) const { return !coordsOf(rank).empty(); }
@@ -116,27 +97,19 @@ struct DistArray {
   int64_t blockIndex(int d, const std::vector<int> &at) const;
   int64_t blockStart(int d) const { return blockStart(d, coords); }
   int64_t blockLen(int d) const { return blockLen(d, coords); }
-  /// The dimension with a split (sub-blocks), or -1; its grid dimension.
-  int splitDimension() const;
-  int splitGridDim() const;
-  /// Padded rows of a sub-block of dim `d`: ceil(ceil(extent / parts) / q) with q
-  /// the extent of its split grid dimension (the padded block when not split).
-  int64_t subRows(int d) const;
   /// Start (relative to the block) and length of the sub-block of dim `d` held at
   /// grid coordinates `at`: 0 and blockLen when `d` is not split; balanced
   /// otherwise (lengths differ by at most one, the longer first); empty only
   /// when the block has fewer rows than the group has members.
+  /// The grid dimension of the split dimension (ArrayLayout::splitDimension), or -1.
+  int splitGridDim() const;
   int64_t subStart(int d, const std::vector<int> &at) const;
   int64_t subLen(int d, const std::vector<int> &at) const;
   int64_t subStart(int d) const { return subStart(d, coords); }
   int64_t subLen(int d) const { return subLen(d, coords); }
-  /// True if dim `d` is block-cyclic.
-  bool isCyclic(int d) const { return !cyclic.empty() && cyclic[d] > 0; }
   /// The cyclic coordinate of the blocks of cyclic dim `d` held at `at`: this
   /// coordinate along its grid dimension plus the shifts done (as blockStart).
   int64_t cyclicCoord(int d, const std::vector<int> &at) const;
-  /// Padded storage rows of dim `d` (the same on every process).
-  int64_t storeRows(int d) const;
   /// Real rows of dim `d` in the compute view (storage coordinates) at `at`: the
   /// block's length, or the owned elements of a cyclic dimension (a prefix of
   /// its storage). Tiles are clipped to it.
@@ -151,9 +124,6 @@ struct DistArray {
   /// A GATHERED array counts as whole unless `loading` (before
   /// tc_rt_allgather_array it holds only its slab, at its place).
   Selection runsOf(int rank, bool loading) const;
-  /// Rows of dim 0 in a full slab (SLAB and GATHERED kinds split dim 0 over
-  /// every process); the last slabs may be shorter or empty.
-  int64_t slabRows() const;
   /// Rows [first, second) of dim 0 in the slab of `rank`.
   std::pair<int64_t, int64_t> slabRange(int rank) const;
 };

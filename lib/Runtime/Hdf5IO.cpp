@@ -329,9 +329,9 @@ template <typename T> void loadRandom(DistArray &a, const Selection &owned) {
 bool writesOwnBlock(const DistArray &a) {
   if (a.idle) // past the grid: holds nothing
     return false;
-  if (a.kind == TC_RT_REPLICATED || a.kind == TC_RT_GATHERED)
+  if (a.kind == Holding::Replicated || a.kind == Holding::Gathered)
     return ctx().rank == 0;
-  if (a.kind == TC_RT_SLAB)
+  if (a.kind == Holding::Slab)
     return true;
   for (size_t g = 0; g < a.grid.size(); ++g) {
     auto used = [&](const Shape &dims) {

@@ -35,10 +35,10 @@ bool sends(const DistArray &src, int holder, int rank) {
   const bool holdsSrc = src.inGrid(rank);
   bool sameBlock = true;
   for (size_t g = 0; g < src.grid.size(); ++g) {
-    bool split = src.kind == TC_RT_DISTRIBUTED &&
-                 (std::find(src.gridDim.begin(), src.gridDim.end(), int64_t(g)) !=
-                      src.gridDim.end() ||
-                  src.splitGridDim() == static_cast<int>(g));
+    bool split =
+        src.kind == Holding::Distributed &&
+        (std::find(src.gridDim.begin(), src.gridDim.end(), int64_t(g)) != src.gridDim.end() ||
+         src.splitGridDim() == static_cast<int>(g));
     // A rank past src's grid holds none of it and has no coordinates: the
     // holders at coordinate 0 of the grid dimensions src does not split send
     // it (one copy of each block, as the output writes). A rank off src's

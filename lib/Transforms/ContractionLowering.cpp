@@ -301,38 +301,27 @@ void ContractionLowering::emitPredictions(const RankVolumes *volumes) {
       diskPerRank ? b.getDenseF64ArrayAttr(volumes->disk) : DenseF64ArrayAttr());
 }
 
-ArrayHolding ContractionLowering::holdingOf(const ArrayInfo &a) const {
-  ArrayHolding h{std::vector<int64_t>(grid.begin(), grid.end()),
-                 a.kind == ArrayKind::Distributed, {}};
-  for (size_t d = 0; d < a.extents.size(); ++d) {
-    HeldDim held;
-    held.extent = a.extents[d];
-    held.gridDim = a.dims[d];
-    held.skewDim = a.skew[d];
-    held.cyclic = a.cyclic.empty() ? 0 : a.cyclic[d];
-    // A slab array deals dim 0 out over the ranks (the runtime's TC_RT_SLAB).
-    held.slab = a.kind == ArrayKind::Slab && d == 0;
-    h.dims.push_back(held);
-  }
-  return h;
+tc_layout::ArrayLayout ContractionLowering::arrayLayout(const ArrayInfo &a) const {
+  tc_layout::ArrayLayout l = tc_layout::ArrayLayout::whole(static_cast<tc_layout::Holding>(a.kind),
+                                                           {a.extents.begin(), a.extents.end()},
+                                                           {grid.begin(), grid.end()});
+  l.gridDim.assign(a.dims.begin(), a.dims.end());
+  l.skewDim.assign(a.skew.begin(), a.skew.end());
+  if (!a.split.empty())
+    l.splitDim.assign(a.split.begin(), a.split.end());
+  if (!a.cyclic.empty())
+    l.cyclic.assign(a.cyclic.begin(), a.cyclic.end());
+  if (!a.fileDims.empty())
+    l.fileDim.assign(a.fileDims.begin(), a.fileDims.end());
+  l.summedFileDim.assign(a.summedFileDims.begin(), a.summedFileDims.end());
+  l.summedExtent.assign(a.summedExtents.begin(), a.summedExtents.end());
+  return l;
 }
 
 Value ContractionLowering::createArray(ArrayInfo &a, Value storage) {
-  auto type = ArrayType::get(b.getContext(), a.extents.size(), elementType(op), grid.size());
-  DenseI64ArrayAttr split = llvm::any_of(a.split, [](int64_t g) { return g >= 0; })
-                                ? b.getDenseI64ArrayAttr(a.split)
-                                : nullptr;
-  DenseI64ArrayAttr cyclic = llvm::any_of(a.cyclic, [](int64_t nb) { return nb > 0; })
-                                 ? b.getDenseI64ArrayAttr(a.cyclic)
-                                 : nullptr;
-  auto summed = [&](ArrayRef<int64_t> v) {
-    return v.empty() ? DenseI64ArrayAttr() : b.getDenseI64ArrayAttr(v);
-  };
-  return ArrayOp::create(b, loc, type, a.name, a.extents, grid, a.dims, a.skew, a.kind, a.init,
-                         !inCore, fileDimsAttr(a), split, cyclic, storage,
-                         summed(a.summedFileDims), summed(a.summedExtents),
-                         /*first_slice=*/DenseI64ArrayAttr())
-      .getResult();
+  auto type = ArrayType::get(b.getContext(), elementType(op),
+                             ArrayLayoutAttr::get(b.getContext(), arrayLayout(a)));
+  return ArrayOp::create(b, loc, type, a.name, a.init, /*on_disk=*/!inCore, storage).getResult();
 }
 
 void ContractionLowering::emitGivenInputs() {

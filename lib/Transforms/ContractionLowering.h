@@ -127,8 +127,9 @@ protected:
   Value createArray(ArrayInfo &a, Value storage);
   /// The plan's predictions; COSMA's and PUMMA's come per rank (`volumes`).
   void emitPredictions(const RankVolumes *volumes);
-  /// How the runtime holds `a` on the plan's grid (for redistribution traffic).
-  ArrayHolding holdingOf(const ArrayInfo &a) const;
+  /// How `a` is held on the plan's grid: its tc.array's #tc.layout, and what
+  /// the redistribution traffic is predicted from.
+  tc_layout::ArrayLayout arrayLayout(const ArrayInfo &a) const;
   /// The plan's distribution of operand x.
   DistAttr distOf(Operand x) const {
     return x == Operand::A ? plan.getDistA() : x == Operand::B ? plan.getDistB() : plan.getDistC();
@@ -137,13 +138,6 @@ protected:
     return llvm::is_contained(arrays[x].labels, l);
   }
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  /// The array's file_dims, or none when stored in the tensor's own order.
-  DenseI64ArrayAttr fileDimsAttr(const ArrayInfo &a) {
-    for (auto [i, d] : llvm::enumerate(a.fileDims))
-      if (d != static_cast<int64_t>(i))
-        return b.getDenseI64ArrayAttr(a.fileDims);
-    return nullptr;
-  }
 
   ContractOp op;
   func::FuncOp func;

@@ -190,18 +190,16 @@ void FusedLowering::createArrays() {
         extents.push_back(sliceExtent(node, i, dist));
       auto type = MemRefType::get(localShape(node, dist), tree.elementType());
       buffer = memref::AllocOp::create(b, loc, type);
-      SmallVector<int64_t> skew(v.dims.size(), -1);
-      auto arrayType = ArrayType::get(b.getContext(), extents.size(), tree.elementType(),
-                                      plan.grid.size());
-      SmallVector<int64_t> firstSlice = firstSliceDims(dist);
-      return ArrayOp::create(b, loc, arrayType, a.name, extents, plan.grid,
-                             dist.gridDims(plan.grid, v.dims), skew, ArrayKind::Distributed,
-                             ArrayInitKind::Zero, /*on_disk=*/false, DenseI64ArrayAttr(),
-                             /*split=*/DenseI64ArrayAttr(), /*cyclic=*/DenseI64ArrayAttr(), buffer,
-                             /*summed_file_dims=*/DenseI64ArrayAttr(),
-                             /*summed_extents=*/DenseI64ArrayAttr(),
-                             firstSlice.empty() ? DenseI64ArrayAttr()
-                                                : b.getDenseI64ArrayAttr(firstSlice))
+      tc_layout::ArrayLayout layout = tc_layout::ArrayLayout::whole(
+          tc_layout::Holding::Distributed, {extents.begin(), extents.end()},
+          {plan.grid.begin(), plan.grid.end()});
+      layout.gridDim = dist.gridDims(plan.grid, v.dims);
+      for (int64_t g : firstSliceDims(dist))
+        layout.firstSlice |= int64_t(1) << g;
+      auto arrayType = ArrayType::get(b.getContext(), tree.elementType(),
+                                      ArrayLayoutAttr::get(b.getContext(), layout));
+      return ArrayOp::create(b, loc, arrayType, a.name, ArrayInitKind::Zero, /*on_disk=*/false,
+                             buffer)
           .getResult();
     };
     a.produced = create(edge.produced, a.producedBuffer);

@@ -230,8 +230,6 @@ int64_t product(ArrayRef<int64_t> v) {
   return n;
 }
 
-using tc_layout::blockLength;
-
 } // namespace
 
 std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
@@ -242,16 +240,14 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
   for (Operand x : kOperands)
     if (given[x])
       stages.push_back(x == Operand::C
-                           ? redistributionTraffic(holdingOf(arrays[x]), holdingOf(*given[x]))
-                           : redistributionTraffic(holdingOf(*given[x]), holdingOf(arrays[x])));
+                           ? redistributionTraffic(arrayLayout(arrays[x]), arrayLayout(*given[x]))
+                           : redistributionTraffic(arrayLayout(*given[x]), arrayLayout(arrays[x])));
   const bool outsideRotation = algorithm == ParallelAlgorithm::Rotation && !inside;
-  // Elements of each array's padded block, and of one tile buffer.
-  auto paddedBlock = [&](const ArrayInfo &a) {
-    int64_t n = 1;
-    for (auto [extent, dim] : llvm::zip_equal(a.extents, a.dims))
-      n *= dim >= 0 ? (extent + grid[dim] - 1) / grid[dim] : extent;
-    return n;
-  };
+  // Each array's layout (what the runtime holds), and its padded block.
+  PerOperand<tc_layout::ArrayLayout> layouts;
+  for (Operand x : kOperands)
+    layouts[x] = arrayLayout(arrays[x]);
+  auto paddedBlock = [&](Operand x) { return product(layouts[x].paddedBlock()); };
   auto tileElems = [&](Operand x) { return product(tileShape(x, nest.readGroup(Operand(x)))); };
   auto rereads = [&](Operand x) {
     return inCore ? int64_t(1)
@@ -267,32 +263,13 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
   };
   RankVolumes v;
   for (int64_t r = 0; r < P; ++r) {
-    // Row-major coordinates of r on the grid.
-    SmallVector<int64_t> coord(grid.size());
-    for (int64_t g = grid.size() - 1, q = r; g >= 0; --g) {
-      coord[g] = q % grid[g];
-      q /= grid[g];
-    }
     // Real elements of x's block on r after `shifted` shifts along its shift
     // dimension (Cannon's blocks start skewed, [G] 2.2).
-    auto blockElems = [&](const ArrayInfo &a, int64_t shifted) {
-      if (a.kind == ArrayKind::Slab) // rows [r s, (r + 1) s) of dim 0
-        return a.extents.empty() ? int64_t(r == 0)
-                                 : blockLength(a.extents[0], P, r) * product(a.extents) /
-                                       a.extents[0];
-      int64_t n = 1;
-      for (auto [d, extent] : llvm::enumerate(a.extents)) {
-        const int64_t g = a.dims[d];
-        if (g < 0) {
-          n *= extent;
-          continue;
-        }
-        int64_t b = coord[g] + (a.skew[d] >= 0 ? coord[a.skew[d]] : 0);
-        if (g == a.shiftDim)
-          b += shifted;
-        n *= blockLength(extent, grid[g], b % grid[g]);
-      }
-      return n;
+    auto blockElems = [&](Operand x, int64_t shifted) {
+      std::vector<int64_t> shifts(grid.size(), 0);
+      if (arrays[x].shiftDim >= 0)
+        shifts[arrays[x].shiftDim] = shifted;
+      return layouts[x].heldElements(r, shifts);
     };
     RankTraffic t;
     int64_t disk = 0;
@@ -301,7 +278,7 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
     for (int64_t pass = 0; pass < (outsideRotation ? passes : 1); ++pass)
       for (Operand x : {Operand::A, Operand::B, Operand::C})
         if (!inCore)
-          disk += (x == Operand::C ? 2 : 1) * rereads(x) * blockElems(arrays[x], pass);
+          disk += (x == Operand::C ? 2 : 1) * rereads(x) * blockElems(x, pass);
     if (replicated) {
       const ArrayInfo &a = arrays[*replicated];
       const int64_t rows = a.extents.empty() ? 1 : a.extents[0];
@@ -345,9 +322,9 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
         if (grid[arrays[x].shiftDim] == 1)
           continue;
         if (!inside) { // a shift of the whole padded block after each pass
-          t.sent += passes * paddedBlock(arrays[x]);
+          t.sent += passes * paddedBlock(x);
           if (!inCore)
-            disk += 2 * passes * paddedBlock(arrays[x]);
+            disk += 2 * passes * paddedBlock(x);
         } else { // each contraction's sub-tiles, grid[0] steps
           int64_t calls = 1, sub = 1;
           for (const Loop &lp : loops)

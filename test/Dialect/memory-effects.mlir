@@ -11,10 +11,10 @@ func.func @around_tile_ops(%n: index) {
   %c1 = arith.constant 1 : index
   %buf = memref.alloc() : memref<4x4xf64>
   // An array nobody reads still loads its input and takes part in collectives.
-  // CHECK: tc.array distributed "U"
-  %U = tc.array distributed "U" [8, 8] on [2] dims [0, -1] skew [-1, -1] init input : !tc.array<2 x f64 on 1>
-  // CHECK: %[[A:.*]] = tc.array distributed "A"
-  %A = tc.array distributed "A" [8, 8] on [2] dims [0, -1] skew [-1, -1] init input : !tc.array<2 x f64 on 1>
+  // CHECK: tc.array "U"
+  %U = tc.array "U" init input : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>>
+  // CHECK: %[[A:.*]] = tc.array "A"
+  %A = tc.array "A" init input : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>>
   // The loop-invariant arithmetic leaves the loop; the tile ops stay in it, in order.
   // CHECK: arith.muli
   // CHECK: scf.for
@@ -32,11 +32,11 @@ func.func @around_tile_ops(%n: index) {
   // BUFFERS-NEXT: tc.shift_array
   scf.for %i = %c0 to %n step %c1 {
     %k = arith.muli %n, %n : index
-    tc.read_tile %A[%c0, %c0] into %buf : !tc.array<2 x f64 on 1>, memref<4x4xf64>
+    tc.read_tile %A[%c0, %c0] into %buf : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>>, memref<4x4xf64>
     tc.allreduce_tile %buf : memref<4x4xf64>
-    tc.read_tile %A[%c0, %c0] into %buf : !tc.array<2 x f64 on 1>, memref<4x4xf64>
-    tc.write_tile %buf into %A[%k, %c0] : memref<4x4xf64>, !tc.array<2 x f64 on 1>
-    tc.shift_array %A along 0 : !tc.array<2 x f64 on 1>
+    tc.read_tile %A[%c0, %c0] into %buf : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>>, memref<4x4xf64>
+    tc.write_tile %buf into %A[%k, %c0] : memref<4x4xf64>, !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>>
+    tc.shift_array %A along 0 : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>>
   }
   return
 }

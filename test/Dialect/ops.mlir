@@ -126,40 +126,40 @@ func.func @tile_ops(%i: index, %k: index) {
   tc.predicted_volumes {chunk_bytes = 4096 : i64, comm_bytes = 1.0e3 : f64, disk_bytes = 2.0e3 : f64, flops = 3.0e3 : f64, received_per_rank = array<f64: 1.0, 2.0>, sent_per_rank = array<f64: 3.0, 4.0>}
   %a = memref.alloc() : memref<16x32xf64>
   %c = memref.alloc() : memref<16x16xf64>
-  // CHECK: %[[A:.*]] = tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0] init input {on_disk} : !tc.array<2 x f64 on 2>
-  %A = tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0] init input {on_disk} : !tc.array<2 x f64 on 2>
-  // CHECK: %[[A2:.*]] = tc.array distributed "A" [64, 64] on [2, 2] dims [1, 0] skew [-1, -1] init zero {on_disk} : !tc.array<2 x f64 on 2>
-  %A2 = tc.array distributed "A" [64, 64] on [2, 2] dims [1, 0] skew [-1, -1] init zero {on_disk} : !tc.array<2 x f64 on 2>
-  // CHECK: %[[S:.*]] = tc.array slab "S" [64, 32] on [4] dims [-1, -1] skew [-1, -1] init input {file_dims = array<i64: 1, 0>, on_disk} : !tc.array<2 x f64 on 1>
-  %S = tc.array slab "S" [64, 32] on [4] dims [-1, -1] skew [-1, -1] init input {file_dims = array<i64: 1, 0>, on_disk} : !tc.array<2 x f64 on 1>
-  // CHECK: %[[G:.*]] = tc.array gathered "G" [64, 32] on [4] dims [-1, -1] skew [-1, -1] init input {on_disk} : !tc.array<2 x f64 on 1>
-  %G = tc.array gathered "G" [64, 32] on [4] dims [-1, -1] skew [-1, -1] init input {on_disk} : !tc.array<2 x f64 on 1>
-  // CHECK: %[[C:.*]] = tc.array replicated "C" [16, 16] on [4] dims [-1, -1] skew [-1, -1] init root_input storage %{{.*}} : memref<16x16xf64> : !tc.array<2 x f64 on 1>
-  %C = tc.array replicated "C" [16, 16] on [4] dims [-1, -1] skew [-1, -1] init root_input storage %c : memref<16x16xf64> : !tc.array<2 x f64 on 1>
-  // CHECK: tc.read_tile %[[A]][%{{.*}}, %{{.*}}] into %{{.*}} {root_only} : !tc.array<2 x f64 on 2>, memref<16x32xf64>
-  tc.read_tile %A[%i, %k] into %a {root_only} : !tc.array<2 x f64 on 2>, memref<16x32xf64>
-  // CHECK: tc.broadcast_tile %{{.*}} from %[[S]][%{{.*}}, %{{.*}}] : memref<16x32xf64>, !tc.array<2 x f64 on 1>
-  tc.broadcast_tile %a from %S[%i, %k] : memref<16x32xf64>, !tc.array<2 x f64 on 1>
-  // CHECK: tc.shift_tile %{{.*}}[%{{.*}}, %{{.*}}] sizes [16, 16] along 1 of %[[A]] : memref<16x32xf64>, !tc.array<2 x f64 on 2>
-  tc.shift_tile %a[%i, %k] sizes [16, 16] along 1 of %A : memref<16x32xf64>, !tc.array<2 x f64 on 2>
+  // CHECK: %[[A:.*]] = tc.array "A" init input {on_disk} : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>
+  %A = tc.array "A" init input {on_disk} : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>
+  // CHECK: %[[A2:.*]] = tc.array "A" init zero {on_disk} : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [1, 0] skew [-1, -1]>>
+  %A2 = tc.array "A" init zero {on_disk} : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [1, 0] skew [-1, -1]>>
+  // CHECK: %[[S:.*]] = tc.array "S" init input {on_disk} : !tc.array<f64, #tc.layout<slab [64, 32] on [4] dims [-1, -1] skew [-1, -1] file_dims [1, 0]>>
+  %S = tc.array "S" init input {on_disk} : !tc.array<f64, #tc.layout<slab [64, 32] on [4] dims [-1, -1] skew [-1, -1] file_dims [1, 0]>>
+  // CHECK: %[[G:.*]] = tc.array "G" init input {on_disk} : !tc.array<f64, #tc.layout<gathered [64, 32] on [4] dims [-1, -1] skew [-1, -1]>>
+  %G = tc.array "G" init input {on_disk} : !tc.array<f64, #tc.layout<gathered [64, 32] on [4] dims [-1, -1] skew [-1, -1]>>
+  // CHECK: %[[C:.*]] = tc.array "C" init root_input storage %{{.*}} : memref<16x16xf64> {{.*}}#tc.layout<replicated [16, 16] on [4] dims [-1, -1] skew [-1, -1]
+  %C = tc.array "C" init root_input storage %c : memref<16x16xf64> : !tc.array<f64, #tc.layout<replicated [16, 16] on [4] dims [-1, -1] skew [-1, -1]>>
+  // CHECK: tc.read_tile %[[A]][%{{.*}}, %{{.*}}] into %{{.*}} {root_only} : !tc.array<f64, #tc.layout<{{.*}}>>, memref<16x32xf64>
+  tc.read_tile %A[%i, %k] into %a {root_only} : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>, memref<16x32xf64>
+  // CHECK: tc.broadcast_tile %{{.*}} from %[[S]][%{{.*}}, %{{.*}}] : memref<16x32xf64>, !tc.array<f64, #tc.layout<{{.*}}>>
+  tc.broadcast_tile %a from %S[%i, %k] : memref<16x32xf64>, !tc.array<f64, #tc.layout<slab [64, 32] on [4] dims [-1, -1] skew [-1, -1] file_dims [1, 0]>>
+  // CHECK: tc.shift_tile %{{.*}}[%{{.*}}, %{{.*}}] sizes [16, 16] along 1 of %[[A]] : memref<16x32xf64>, !tc.array<f64, #tc.layout<{{.*}}>>
+  tc.shift_tile %a[%i, %k] sizes [16, 16] along 1 of %A : memref<16x32xf64>, !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>
   // CHECK: tc.tile_contract %{{.*}}[%{{.*}}, %{{.*}}] ["i", "j"] += %{{.*}}[%{{.*}}, %{{.*}}] ["i", "k"] * %{{.*}}[%{{.*}}, %{{.*}}] ["j", "k"] extents {i = 16 : i64, j = 16 : i64, k = 16 : i64} : memref<16x32xf64>, memref<16x32xf64> -> memref<16x16xf64>
   tc.tile_contract %c[%i, %i] ["i", "j"] += %a[%i, %k] ["i", "k"] * %a[%i, %k] ["j", "k"]
       extents {i = 16 : i64, j = 16 : i64, k = 16 : i64}
       : memref<16x32xf64>, memref<16x32xf64> -> memref<16x16xf64>
   // CHECK: tc.allreduce_tile %{{.*}} : memref<16x16xf64>
   tc.allreduce_tile %c : memref<16x16xf64>
-  // CHECK: tc.write_tile %{{.*}} into %[[C]][%{{.*}}, %{{.*}}] : memref<16x16xf64>, !tc.array<2 x f64 on 1>
-  tc.write_tile %c into %C[%i, %i] : memref<16x16xf64>, !tc.array<2 x f64 on 1>
-  // CHECK: tc.shift_array %[[A]] along 1 : !tc.array<2 x f64 on 2>
-  tc.shift_array %A along 1 : !tc.array<2 x f64 on 2>
-  // CHECK: tc.allgather_array %[[G]] : !tc.array<2 x f64 on 1>
-  tc.allgather_array %G : !tc.array<2 x f64 on 1>
-  // CHECK: tc.allreduce_array %[[C]] : !tc.array<2 x f64 on 1>
-  tc.allreduce_array %C : !tc.array<2 x f64 on 1>
-  // CHECK: tc.redistribute_array %[[A]] into %[[A2]] : !tc.array<2 x f64 on 2>, !tc.array<2 x f64 on 2>
-  tc.redistribute_array %A into %A2 : !tc.array<2 x f64 on 2>, !tc.array<2 x f64 on 2>
-  // CHECK: tc.store %[[C]] : !tc.array<2 x f64 on 1>
-  tc.store %C : !tc.array<2 x f64 on 1>
+  // CHECK: tc.write_tile %{{.*}} into %[[C]][%{{.*}}, %{{.*}}] : memref<16x16xf64>, !tc.array<f64, #tc.layout<{{.*}}>>
+  tc.write_tile %c into %C[%i, %i] : memref<16x16xf64>, !tc.array<f64, #tc.layout<replicated [16, 16] on [4] dims [-1, -1] skew [-1, -1]>>
+  // CHECK: tc.shift_array %[[A]] along 1 : !tc.array<f64, #tc.layout<{{.*}}>>
+  tc.shift_array %A along 1 : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>
+  // CHECK: tc.allgather_array %[[G]] : !tc.array<f64, #tc.layout<{{.*}}>>
+  tc.allgather_array %G : !tc.array<f64, #tc.layout<gathered [64, 32] on [4] dims [-1, -1] skew [-1, -1]>>
+  // CHECK: tc.allreduce_array %[[C]] : !tc.array<f64, #tc.layout<{{.*}}>>
+  tc.allreduce_array %C : !tc.array<f64, #tc.layout<replicated [16, 16] on [4] dims [-1, -1] skew [-1, -1]>>
+  // CHECK: tc.redistribute_array %[[A]] into %[[A2]] : !tc.array<f64, #tc.layout<{{.*}}>>, !tc.array<f64, #tc.layout<{{.*}}>>
+  tc.redistribute_array %A into %A2 : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>, !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [1, 0] skew [-1, -1]>>
+  // CHECK: tc.store %[[C]] : !tc.array<f64, #tc.layout<{{.*}}>>
+  tc.store %C : !tc.array<f64, #tc.layout<replicated [16, 16] on [4] dims [-1, -1] skew [-1, -1]>>
   return
 }
 
@@ -168,17 +168,17 @@ func.func @tile_ops(%i: index, %k: index) {
 func.func @slices(%d: index) {
   %z = arith.constant 0 : index
   %buf = memref.alloc() : memref<4x4xf64>
-  // CHECK: %[[T:.*]] = tc.array distributed "T" [8, 4] on [2, 2] dims [0, -1] skew [-1, -1] init zero storage %{{.*}} : memref<4x4xf64> : !tc.array<2 x f64 on 2>
-  %T = tc.array distributed "T" [8, 4] on [2, 2] dims [0, -1] skew [-1, -1] init zero storage %buf : memref<4x4xf64> : !tc.array<2 x f64 on 2>
-  // CHECK: tc.zero_array %[[T]] : !tc.array<2 x f64 on 2>
-  tc.zero_array %T : !tc.array<2 x f64 on 2>
-  // CHECK: tc.load_slice %[[T]] [8, 16] at[%{{.*}}, %{{.*}}] : !tc.array<2 x f64 on 2>
-  tc.load_slice %T [8, 16] at [%z, %d] : !tc.array<2 x f64 on 2>
-  // CHECK: tc.combine_partial %[[T]] along [0, 1] : !tc.array<2 x f64 on 2>
-  tc.combine_partial %T along [0, 1] : !tc.array<2 x f64 on 2>
-  // CHECK: tc.store_slice %[[T]] [8, 16] at[%{{.*}}, %{{.*}}] : !tc.array<2 x f64 on 2>
-  tc.store_slice %T [8, 16] at [%z, %d] : !tc.array<2 x f64 on 2>
-  // CHECK: tc.finish_store %[[T]] : !tc.array<2 x f64 on 2>
-  tc.finish_store %T : !tc.array<2 x f64 on 2>
+  // CHECK: %[[T:.*]] = tc.array "T" init zero storage %{{.*}} : memref<4x4xf64> {{.*}}#tc.layout<distributed [8, 4] on [2, 2] dims [0, -1] skew [-1, -1]
+  %T = tc.array "T" init zero storage %buf : memref<4x4xf64> : !tc.array<f64, #tc.layout<distributed [8, 4] on [2, 2] dims [0, -1] skew [-1, -1]>>
+  // CHECK: tc.zero_array %[[T]] : !tc.array<f64, #tc.layout<{{.*}}>>
+  tc.zero_array %T : !tc.array<f64, #tc.layout<distributed [8, 4] on [2, 2] dims [0, -1] skew [-1, -1]>>
+  // CHECK: tc.load_slice %[[T]] [8, 16] at[%{{.*}}, %{{.*}}] : !tc.array<f64, #tc.layout<{{.*}}>>
+  tc.load_slice %T [8, 16] at [%z, %d] : !tc.array<f64, #tc.layout<distributed [8, 4] on [2, 2] dims [0, -1] skew [-1, -1]>>
+  // CHECK: tc.combine_partial %[[T]] along [0, 1] : !tc.array<f64, #tc.layout<{{.*}}>>
+  tc.combine_partial %T along [0, 1] : !tc.array<f64, #tc.layout<distributed [8, 4] on [2, 2] dims [0, -1] skew [-1, -1]>>
+  // CHECK: tc.store_slice %[[T]] [8, 16] at[%{{.*}}, %{{.*}}] : !tc.array<f64, #tc.layout<{{.*}}>>
+  tc.store_slice %T [8, 16] at [%z, %d] : !tc.array<f64, #tc.layout<distributed [8, 4] on [2, 2] dims [0, -1] skew [-1, -1]>>
+  // CHECK: tc.finish_store %[[T]] : !tc.array<f64, #tc.layout<{{.*}}>>
+  tc.finish_store %T : !tc.array<f64, #tc.layout<distributed [8, 4] on [2, 2] dims [0, -1] skew [-1, -1]>>
   return
 }

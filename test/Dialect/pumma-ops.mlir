@@ -11,14 +11,14 @@ func.func @plan(%A: tensor<20x9xf64>, %B: tensor<9x12xf64>) -> tensor<20x12xf64>
 }
 
 // CHECK-LABEL: func.func @ops
-// CHECK: tc.array distributed "B" [9, 12] on [2, 3] dims [0, 1] skew [-1, -1] cyclic [3, 0] init input
+// CHECK: tc.array "B" init input {{.*}}#tc.layout<distributed [9, 12] on [2, 3] dims [0, 1] skew [-1, -1] cyclic [3, 0]
 // CHECK: tc.grid_coord %{{.*}} along 1
-// CHECK: tc.gather_cyclic %{{.*}} dim 0 residue %{{.*}} modulo 3 into %{{.*}} : !tc.array<2 x f64 on 2>, memref<6x4xf64>
-// CHECK: tc.reduce_cyclic %{{.*}} into %{{.*}} dim 0 residue %{{.*}} modulo 3 : memref<6x4xf64>, !tc.array<2 x f64 on 2>
+// CHECK: tc.gather_cyclic %{{.*}} dim 0 residue %{{.*}} modulo 3 into %{{.*}} : !tc.array<f64, #tc.layout<{{.*}}>>, memref<6x4xf64>
+// CHECK: tc.reduce_cyclic %{{.*}} into %{{.*}} dim 0 residue %{{.*}} modulo 3 : memref<6x4xf64>, !tc.array<f64, #tc.layout<{{.*}}>>
 func.func @ops(%panel: memref<6x4xf64>) {
-  %B = tc.array distributed "B" [9, 12] on [2, 3] dims [0, 1] skew [-1, -1] cyclic [3, 0] init input : !tc.array<2 x f64 on 2>
-  %q = tc.grid_coord %B along 1 : !tc.array<2 x f64 on 2>
-  tc.gather_cyclic %B dim 0 residue %q modulo 3 into %panel : !tc.array<2 x f64 on 2>, memref<6x4xf64>
-  tc.reduce_cyclic %panel into %B dim 0 residue %q modulo 3 : memref<6x4xf64>, !tc.array<2 x f64 on 2>
+  %B = tc.array "B" init input : !tc.array<f64, #tc.layout<distributed [9, 12] on [2, 3] dims [0, 1] skew [-1, -1] cyclic [3, 0]>>
+  %q = tc.grid_coord %B along 1 : !tc.array<f64, #tc.layout<distributed [9, 12] on [2, 3] dims [0, 1] skew [-1, -1] cyclic [3, 0]>>
+  tc.gather_cyclic %B dim 0 residue %q modulo 3 into %panel : !tc.array<f64, #tc.layout<distributed [9, 12] on [2, 3] dims [0, 1] skew [-1, -1] cyclic [3, 0]>>, memref<6x4xf64>
+  tc.reduce_cyclic %panel into %B dim 0 residue %q modulo 3 : memref<6x4xf64>, !tc.array<f64, #tc.layout<distributed [9, 12] on [2, 3] dims [0, 1] skew [-1, -1] cyclic [3, 0]>>
   return
 }

@@ -21,7 +21,7 @@
 // RUN: tcc %t.d/np34.mlir -o %t.d/np34.lowered.mlir --procs 34 --mem 64MB --emit mlir 2>/dev/null
 // RUN: FileCheck %s --check-prefix=PLAN < %t.d/np34.lowered.mlir
 // PLAN: received_per_rank = array<f64: {{(([-+.e0-9]+, ){11}){3}[ ]?}}0.000000e+00>
-// PLAN: tc.array distributed "A" [66, 70] on [3, 1, 11]
+// PLAN: tc.array "A" {{.*}}#tc.layout<distributed [66, 70] on [3, 1, 11]
 // PLAN: tc.grid_coord
 // RUN: tcc %t.d/np34.mlir -o %t.d/np34 --procs 34 --mem 64MB 2>/dev/null
 // RUN: %python %tc_src/scripts/run-contraction.py %t.d/np34 --np 34 --spec "C[i,j] += A[i,k] * B[k,j]" --extents i=66,j=60,k=70 --scratch %t.d --check-bytes | FileCheck %s --check-prefix=RUN34

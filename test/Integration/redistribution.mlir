@@ -5,7 +5,7 @@
 // RUN: rm -rf %t.d && mkdir -p %t.d
 // RUN: sed 's/<\[4\]>/<[2]>/g' %s > %t.np2.mlir
 // RUN: tcc %t.np2.mlir -o - --procs 2 --mem 24KB --emit mlir | FileCheck %s --check-prefix=IR
-// IR: %[[GIVEN:.*]] = tc.array distributed "A" [64, 64] on [2] dims [-1, 0]
+// IR: %[[GIVEN:.*]] = tc.array "A" {{.*}}#tc.layout<distributed [64, 64] on [2] dims [-1, 0]
 // IR: tc.redistribute_array %[[GIVEN]] into
 // IR: tc.redistribute_array {{.*}} into %[[REQ:[^ ]*]]
 // IR: tc.store %[[REQ]]

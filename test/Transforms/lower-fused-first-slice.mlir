@@ -5,9 +5,9 @@
 // first-slice array moves no bytes (each process of the slice keeps its block);
 // T2 then goes from the first slice to the replicas S reads (<t,*>).
 // RUN: tc-opt %S/../Integration/Inputs/fused-first-slice.mlir --tc-lower-fused | FileCheck %s
-// CHECK: %[[T2:.*]] = tc.array distributed "T2" [12, 10] on [2, 2] dims [0, -1] {{.*}}{first_slice = array<i64: 1>}
-// CHECK: %[[ACC:.*]] = tc.array distributed "T2" [12, 10] on [2, 2] dims [0, -1] {{.*}}storage %[[ACCBUF:[^ ]*]] :
-// CHECK: %[[T2R:.*]] = tc.array distributed "T2" [12, 10] on [2, 2] dims [0, -1] {{.*}}storage %{{[^ ]*}} :
+// CHECK: %[[T2:.*]] = tc.array "T2" {{.*}}#tc.layout<distributed [12, 10] on [2, 2] dims [0, -1] skew [-1, -1] first_slice [1]>>
+// CHECK: %[[ACC:.*]] = tc.array "T2" {{.*}}storage %[[ACCBUF:[^ ]*]] : {{.*}}#tc.layout<distributed [12, 10] on [2, 2] dims [0, -1]
+// CHECK: %[[T2R:.*]] = tc.array "T2" {{.*}}storage %{{[^ ]*}} : {{.*}}#tc.layout<distributed [12, 10] on [2, 2] dims [0, -1]
 // CHECK: tc.zero_array %[[ACC]]
 // CHECK: tc.tile_contract %[[ACCBUF]]
 // CHECK: tc.combine_partial %[[ACC]] along [1]

@@ -11,9 +11,9 @@ module attributes {tc.machine = #tc.machine<procs = 5, mem = "1GB", net_bw = "20
   // CHECK-LABEL: func.func @mm()
   // CHECK: tc.predicted_volumes {{{.*}}flops = 6.144000e+04 : f64, received_per_rank = array<f64: 9.984000e+03, 9.984000e+03, 9.984000e+03, 9.984000e+03, 0.000000e+00>, sent_per_rank = array<f64: 9.984000e+03, 9.984000e+03, 9.984000e+03, 9.984000e+03, 0.000000e+00>}
   // CHECK: %[[C:.*]] = memref.alloc() : memref<32x20xf64>
-  // CHECK: %[[AA:.*]] = tc.array distributed "A" [64, 48] on [2, 2, 1] dims [0, 2] skew [-1, -1] split [1, -1] init input
-  // CHECK: %[[BA:.*]] = tc.array distributed "B" [48, 40] on [2, 2, 1] dims [2, 1] skew [-1, -1] split [-1, 0] init input
-  // CHECK: %[[CA:.*]] = tc.array distributed "C" [64, 40] on [2, 2, 1] dims [0, 1] skew [-1, -1] split [2, -1] init input storage %[[C]]
+  // CHECK: %[[AA:.*]] = tc.array "A" init input {{.*}}#tc.layout<distributed [64, 48] on [2, 2, 1] dims [0, 2] skew [-1, -1] split [1, -1]
+  // CHECK: %[[BA:.*]] = tc.array "B" init input {{.*}}#tc.layout<distributed [48, 40] on [2, 2, 1] dims [2, 1] skew [-1, -1] split [-1, 0]
+  // CHECK: %[[CA:.*]] = tc.array "C" init input storage %[[C]] {{.*}}#tc.layout<distributed [64, 40] on [2, 2, 1] dims [0, 1] skew [-1, -1] split [2, -1]
   // CHECK: %[[COORD:.*]] = tc.grid_coord %[[CA]] along 0
   // CHECK: %[[MEMBER:.*]] = arith.cmpi sge, %[[COORD]], %{{.*}} : index
   // CHECK: scf.if %[[MEMBER]] {

@@ -19,9 +19,9 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "1GB", net_bw = "20
   // CHECK: %[[A1:.*]] = memref.alloc() : memref<32x16xf64>
   // CHECK: %[[B0:.*]] = memref.alloc() : memref<16x20xf64>
   // CHECK: %[[B1:.*]] = memref.alloc() : memref<16x20xf64>
-  // CHECK: %[[AA:.*]] = tc.array distributed "A" [64, 48] on [2, 2, 1] dims [0, 2] skew [-1, -1] split [1, -1] init input
-  // CHECK: %[[BA:.*]] = tc.array distributed "B" [48, 40] on [2, 2, 1] dims [2, 1] skew [-1, -1] split [-1, 0] init input
-  // CHECK: %[[CA:.*]] = tc.array distributed "C" [64, 40] on [2, 2, 1] dims [0, 1] skew [-1, -1] split [2, -1] init input storage %[[C]]
+  // CHECK: %[[AA:.*]] = tc.array "A" init input {{.*}}#tc.layout<distributed [64, 48] on [2, 2, 1] dims [0, 2] skew [-1, -1] split [1, -1]
+  // CHECK: %[[BA:.*]] = tc.array "B" init input {{.*}}#tc.layout<distributed [48, 40] on [2, 2, 1] dims [2, 1] skew [-1, -1] split [-1, 0]
+  // CHECK: %[[CA:.*]] = tc.array "C" init input storage %[[C]] {{.*}}#tc.layout<distributed [64, 40] on [2, 2, 1] dims [0, 1] skew [-1, -1] split [2, -1]
   // CHECK-NOT: tc.read_tile
   // CHECK: %[[TA:.*]] = tc.gather_tile_start %[[AA]][%{{.*}}, %{{.*}}] into %[[A0]]
   // CHECK: %[[TB:.*]] = tc.gather_tile_start %[[BA]][%{{.*}}, %{{.*}}] into %[[B0]]
@@ -55,9 +55,9 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "1GB", net_bw = "20
   // CHECK: %[[C:.*]] = memref.alloc() : memref<16x16xf64>
   // CHECK: %[[A:.*]] = memref.alloc() : memref<16x32xf64>
   // CHECK: %[[B:.*]] = memref.alloc() : memref<32x16xf64>
-  // CHECK: tc.array distributed "A" [16, 64] on [1, 1, 2] {{.*}} storage %[[A]]
-  // CHECK: tc.array distributed "B" [64, 16] on [1, 1, 2] {{.*}} storage %[[B]]
-  // CHECK: %[[CA:.*]] = tc.array distributed "C" [16, 16] on [1, 1, 2]
+  // CHECK: tc.array "A" {{.*}} storage %[[A]] {{.*}}#tc.layout<distributed [16, 64] on [1, 1, 2]
+  // CHECK: tc.array "B" {{.*}} storage %[[B]] {{.*}}#tc.layout<distributed [64, 16] on [1, 1, 2]
+  // CHECK: %[[CA:.*]] = tc.array "C" {{.*}}#tc.layout<distributed [16, 16] on [1, 1, 2]
   // CHECK-NOT: storage
   // CHECK: tc.read_tile %[[CA]][%{{.*}}, %{{.*}}] into %[[C]]
   // CHECK-NOT: tc.gather_tile_start

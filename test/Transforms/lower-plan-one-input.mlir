@@ -7,8 +7,8 @@
 
 module attributes {tc.machine = #tc.machine<procs = 2, mem = "1MB", net_bw = "1GB/s", disk_bw = "100MB/s">} {
   // CHECK-LABEL: func.func @one_input
-  // CHECK-DAG: tc.array {{.*}}"A" [8, 6] {{.*}}file_dims = array<i64: 1, 3>, summed_extents = array<i64: 3, 5>, summed_file_dims = array<i64: 0, 2>
-  // CHECK-DAG: tc.array {{.*}}"B" [6, 4] {{.*}}file_dims = array<i64: 0, 2>, summed_extents = array<i64: 7>, summed_file_dims = array<i64: 1>
+  // CHECK-DAG: tc.array "A" {{.*}}#tc.layout<{{[a-z]+}} [8, 6] {{.*}}file_dims [1, 3] summed_file_dims [0, 2] summed_extents [3, 5]>>
+  // CHECK-DAG: tc.array "B" {{.*}}#tc.layout<{{[a-z]+}} [6, 4] {{.*}}file_dims [0, 2] summed_file_dims [1] summed_extents [7]>>
   // CHECK: tc.tile_contract {{.*}} ["a", "d"] += {{.*}} ["a", "c"] * {{.*}} ["c", "d"]
   func.func @one_input(%A: tensor<3x8x5x6xf64>, %B: tensor<6x7x4xf64>, %C: tensor<8x4xf64>) -> tensor<8x4xf64> {
     %r = tc.contract %C[a, d] += %A[s, a, t, c] * %B[c, u, d] : tensor<3x8x5x6xf64>, tensor<6x7x4xf64> -> tensor<8x4xf64>

@@ -7,7 +7,7 @@
 // RUN: tc-opt %s --tc-plan="procs=2 mem=1MB net-bw=1GB/s disk-bw=200MB/s" --tc-lower-plan --tc-lower-fused | FileCheck %s
 // CHECK-LABEL: func.func @prog_s1()
 // CHECK-NEXT: tc.begin_statement "X ({{.*}}lower-plan-statements.mlir:{{[0-9]+}})" {in_memory, intermediate}
-// CHECK: tc.array {{.*}} "ones" [] {{.*}} init ones
+// CHECK: tc.array "ones" init ones {{.*}}#tc.layout<{{[a-z]+}} []
 // CHECK: tc.tile_contract {{.*}} {alpha = 2.000000e+00 : f64}
 // CHECK-LABEL: func.func @prog_s2()
 // T is S's first value (S accumulates into it): it is stored under S's name.

@@ -13,9 +13,9 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   // CHECK: %[[BA:.*]] = memref.alloc() : memref<4x4xf64>
   // CHECK: %[[BB:.*]] = memref.alloc() : memref<4x8xf64>
   // CHECK: %[[BC:.*]] = memref.alloc() : memref<4x8xf64>
-  // CHECK: %[[A:.*]] = tc.array distributed "A" [16, 16] on [2, 2] dims [0, 1] skew [-1, 0] init input {on_disk}
-  // CHECK: %[[B:.*]] = tc.array distributed "B" [16, 16] on [2, 2] dims [0, 1] skew [1, -1] init input {on_disk}
-  // CHECK: %[[C:.*]] = tc.array distributed "C" [16, 16] on [2, 2] dims [0, 1] skew [-1, -1] init input {on_disk}
+  // CHECK: %[[A:.*]] = tc.array "A" init input {on_disk} {{.*}}#tc.layout<distributed [16, 16] on [2, 2] dims [0, 1] skew [-1, 0]
+  // CHECK: %[[B:.*]] = tc.array "B" init input {on_disk} {{.*}}#tc.layout<distributed [16, 16] on [2, 2] dims [0, 1] skew [1, -1]
+  // CHECK: %[[C:.*]] = tc.array "C" init input {on_disk} {{.*}}#tc.layout<distributed [16, 16] on [2, 2] dims [0, 1] skew [-1, -1]
   // CHECK: scf.for
   // CHECK:   scf.for %[[I:.*]] =
   // CHECK:     tc.read_tile %[[C]][{{.*}}] into %[[BC]]
@@ -64,7 +64,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   // Inside accumulation: C replicated, its old value kept on rank 0, each C tile
   // summed over all processes before it is written.
   // CHECK-LABEL: func.func @inside_accumulation()
-  // CHECK: %[[C:.*]] = tc.array replicated "C" [16, 16] on [4] dims [-1, -1] skew [-1, -1] init root_input {on_disk}
+  // CHECK: %[[C:.*]] = tc.array "C" init root_input {on_disk} {{.*}}#tc.layout<replicated [16, 16] on [4] dims [-1, -1] skew [-1, -1]
   // CHECK: tc.read_tile %[[C]][{{.*}}] into %[[BC:.*]] {root_only}
   // CHECK: tc.tile_contract
   // CHECK: tc.allreduce_tile %[[BC]]
@@ -81,7 +81,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
 
   // Inside replication of A: stored in slabs, each tile completed by a broadcast.
   // CHECK-LABEL: func.func @inside_replication()
-  // CHECK: %[[A:.*]] = tc.array slab "A" [16, 16] on [4] dims [-1, -1] skew [-1, -1] init input {on_disk}
+  // CHECK: %[[A:.*]] = tc.array "A" init input {on_disk} {{.*}}#tc.layout<slab [16, 16] on [4] dims [-1, -1] skew [-1, -1]
   // CHECK: tc.read_tile %[[A]][{{.*}}] into %[[BA:[^ ]*]]
   // CHECK-NEXT: tc.broadcast_tile %[[BA]] from %[[A]]
   func.func @inside_replication(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
@@ -95,7 +95,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
 
   // Outside replication of B: gathered disk to disk before the nest.
   // CHECK-LABEL: func.func @outside_replication()
-  // CHECK: %[[B:.*]] = tc.array gathered "B" [16, 16] on [4] dims [-1, -1] skew [-1, -1] init input {on_disk}
+  // CHECK: %[[B:.*]] = tc.array "B" init input {on_disk} {{.*}}#tc.layout<gathered [16, 16] on [4] dims [-1, -1] skew [-1, -1]
   // CHECK: tc.allgather_array %[[B]]
   // CHECK: scf.for
   func.func @outside_replication(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
@@ -111,7 +111,7 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   // its tile buffer, no tiling loops, one all-reduce of C at the end.
   // CHECK-LABEL: func.func @in_core()
   // CHECK: %[[BC:.*]] = memref.alloc() : memref<16x16xf64>
-  // CHECK: %[[C:.*]] = tc.array replicated "T" [16, 16] on [4] dims [-1, -1] skew [-1, -1] init zero storage %[[BC]] : memref<16x16xf64>
+  // CHECK: %[[C:.*]] = tc.array "T" init zero storage %[[BC]] : memref<16x16xf64> {{.*}}#tc.layout<replicated [16, 16] on [4] dims [-1, -1] skew [-1, -1]
   // CHECK-NOT: scf.for
   // CHECK: tc.tile_contract
   // CHECK: tc.write_tile
@@ -128,9 +128,9 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   // A long I (a, b, c) and short J (d) and K (p): A and C are stored with the
   // long index last (contiguous), so the local dgemm runs column-major M-long.
   // CHECK-LABEL: func.func @long_i()
-  // CHECK: tc.array distributed "A" [8, 16, 16, 16] on [4] dims [-1, 0, -1, -1] skew [-1, -1, -1, -1] init input storage %{{.*}} : memref<8x4x16x16xf64> {file_dims = array<i64: 3, 0, 1, 2>
-  // CHECK: tc.array gathered "B" [8, 4] on [4] {{.*}}init input
-  // CHECK: tc.array distributed "C" [4, 16, 16, 16] on [4] {{.*}}{file_dims = array<i64: 3, 0, 1, 2>
+  // CHECK: tc.array "A" init input storage %{{.*}} : memref<8x4x16x16xf64> : !tc.array<f64, #tc.layout<distributed [8, 16, 16, 16] on [4] dims [-1, 0, -1, -1] skew [-1, -1, -1, -1] file_dims [3, 0, 1, 2]>>
+  // CHECK: tc.array "B" {{.*}}init input {{.*}}#tc.layout<gathered [8, 4] on [4]
+  // CHECK: tc.array "C" {{.*}}#tc.layout<distributed [4, 16, 16, 16] on [4] {{.*}} file_dims [3, 0, 1, 2]>>
   // CHECK: tc.tile_contract %{{.*}}[{{.*}}] ["d", "a", "b", "c"] += %{{.*}}[{{.*}}] ["p", "a", "b", "c"] * %{{.*}}[{{.*}}] ["p", "d"]
   func.func @long_i(%A: tensor<16x16x16x8xf64>, %B: tensor<8x4xf64>, %C: tensor<16x16x16x4xf64>) -> tensor<16x16x16x4xf64> {
     %r = tc.contract %C[a, b, c, d] += %A[a, b, c, p] * %B[p, d]

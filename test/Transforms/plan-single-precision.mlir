@@ -11,7 +11,7 @@
 // PLAN: tc.plan = #tc.plan<in_core = false
 // CHECK-LABEL: func.func @single
 // CHECK: tc.predicted_volumes {{.*}}disk_per_rank = array<f64: 0.000000e+00, 0.000000e+00>{{.*}}sent_per_rank = array<f64: 1.200000e+03, 1.200000e+03>
-// CHECK: tc.array {{.*}} : memref<20x30xf32> : !tc.array<2 x f32 on 1>
+// CHECK: tc.array {{.*}} : memref<20x30xf32> : !tc.array<f32, #tc.layout<{{.*}}>>
 // CHECK-LABEL: func.func @double
 // CHECK: tc.predicted_volumes {{.*}}sent_per_rank = array<f64: 2.400000e+03, 2.400000e+03>
 // CHECK: memref.alloc() : memref<{{.*}}xf64>

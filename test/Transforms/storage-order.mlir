@@ -12,10 +12,10 @@ module attributes {tc.machine = #tc.machine<procs = 2, mem = "1GB", net_bw = "20
   // PLAN-LABEL: func.func @long_i
   // PLAN: tc.plan = #tc.plan<{{.*}}, i_contiguous = true>
   // LOWER-LABEL: func.func @long_i()
-  // LOWER: tc.array {{[a-z]+}} "A" [8, 16, 16, 16] {{.*}}file_dims = array<i64: 3, 0, 1, 2>
-  // LOWER: tc.array {{[a-z]+}} "B" [8, 4]
+  // LOWER: tc.array "A" {{.*}}#tc.layout<{{[a-z]+}} [8, 16, 16, 16] {{.*}}file_dims [3, 0, 1, 2]>>
+  // LOWER: tc.array "B" {{.*}}#tc.layout<{{[a-z]+}} [8, 4]
   // LOWER-NOT: file_dims
-  // LOWER: tc.array {{[a-z]+}} "C" [4, 16, 16, 16] {{.*}}file_dims = array<i64: 3, 0, 1, 2>
+  // LOWER: tc.array "C" {{.*}}#tc.layout<{{[a-z]+}} [4, 16, 16, 16] {{.*}}file_dims [3, 0, 1, 2]>>
   func.func @long_i(%A: tensor<16x16x16x8xf64>, %B: tensor<8x4xf64>) -> tensor<16x16x16x4xf64> {
     %r = tc.contract [a, b, c, d] = %A[a, b, c, p] * %B[p, d]
            : tensor<16x16x16x8xf64>, tensor<8x4xf64> -> tensor<16x16x16x4xf64>
@@ -26,7 +26,7 @@ module attributes {tc.machine = #tc.machine<procs = 2, mem = "1GB", net_bw = "20
   // PLAN-LABEL: func.func @long_i_as_given
   // PLAN: tc.plan = #tc.plan<{{.*}}, i_contiguous = false>
   // LOWER-LABEL: func.func @long_i_as_given()
-  // LOWER: tc.array {{[a-z]+}} "A" [16, 16, 16, 8]
+  // LOWER: tc.array "A" {{.*}}#tc.layout<{{[a-z]+}} [16, 16, 16, 8]
   // LOWER-NOT: file_dims
   // LOWER: tc.store
   func.func @long_i_as_given(%A: tensor<16x16x16x8xf64>, %B: tensor<8x4xf64>) -> tensor<16x16x16x4xf64> {
@@ -39,10 +39,10 @@ module attributes {tc.machine = #tc.machine<procs = 2, mem = "1GB", net_bw = "20
   // PLAN-LABEL: func.func @square_i_contiguous
   // PLAN: tc.plan = #tc.plan<{{.*}}, i_contiguous = true>
   // LOWER-LABEL: func.func @square_i_contiguous()
-  // LOWER: tc.array {{[a-z]+}} "A" [16, 16] {{.*}}file_dims = array<i64: 1, 0>
-  // LOWER: tc.array {{[a-z]+}} "B" [16, 16]
+  // LOWER: tc.array "A" {{.*}}#tc.layout<{{[a-z]+}} [16, 16] {{.*}}file_dims [1, 0]>>
+  // LOWER: tc.array "B" {{.*}}#tc.layout<{{[a-z]+}} [16, 16]
   // LOWER-NOT: file_dims
-  // LOWER: tc.array {{[a-z]+}} "C" [16, 16] {{.*}}file_dims = array<i64: 1, 0>
+  // LOWER: tc.array "C" {{.*}}#tc.layout<{{[a-z]+}} [16, 16] {{.*}}file_dims [1, 0]>>
   func.func @square_i_contiguous(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>) -> tensor<16x16xf64> {
     %r = tc.contract [i, j] = %A[i, k] * %B[k, j] {tc.plan = #tc.plan<i_contiguous = true>}
            : tensor<16x16xf64>, tensor<16x16xf64> -> tensor<16x16xf64>

@@ -143,11 +143,10 @@ struct Layout {
     return n;
   }
   Desc desc(tc_rt_init init, bool onDisk) const {
-    ArrayDesc a{kind, init, onDisk, grid, {}};
+    std::vector<std::vector<int64_t>> dims;
     for (int d = 0; d < rank(); ++d)
-      a.dims.push_back({extents[d], gridDims[d], -1, fileDims.empty() ? d : fileDims[d], -1,
-                        nb(d)});
-    return a.encode();
+      dims.push_back({extents[d], gridDims[d], -1, fileDims.empty() ? d : fileDims[d], -1, nb(d)});
+    return ArrayDesc{test::layoutOf(kind, grid, dims), init, onDisk}.encode();
   }
   /// The same tensor, whole on every process.
   Layout replicated() const {

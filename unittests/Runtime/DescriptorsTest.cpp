@@ -9,18 +9,21 @@
 #include "Context.h"
 #include "DescriptorsC.h"
 #include "TC/Runtime/Runtime.h"
+#include "TestArrays.h"
 
 #include <gtest/gtest.h>
 
 using namespace tc_rt;
 using tc_rt::abiMismatch;
+using tc_rt::test::layoutOf;
 
 namespace {
 
 TEST(Descriptors, ArrayMatchesTheCompiler) {
-  // tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]
-  //   init input {on_disk}
-  ArrayDesc a{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, true, {2, 2}, {{64, 0, -1, 0}, {64, 1, 0, 1}}};
+  // tc.array "A" init input {on_disk}
+  //   : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>
+  ArrayDesc a{layoutOf(TC_RT_DISTRIBUTED, {2, 2}, {{64, 0, -1, 0}, {64, 1, 0, 1}}),
+              TC_RT_INIT_INPUT, true};
   Desc expect = {2, 0, 0, 1, 0, 0, 2, 2, 2, 64, 0, -1, 0, -1, 0, 64, 1, 0, 1, -1, 0, 0};
   EXPECT_EQ(a.encode(), expect);
   ArrayDescView av(expect.data());
@@ -35,23 +38,19 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
   EXPECT_EQ(av.decode().encode(), expect);
   EXPECT_EQ(av.firstSlice(), 0);
 
-  // tc.array distributed "F" [8] on [2, 2] dims [0] skew [-1] init zero
-  //   {first_slice = array<i64: 1>}: held by coordinate 0 of grid dimension 1
-  ArrayDesc f{TC_RT_DISTRIBUTED, TC_RT_INIT_ZERO, false, {2, 2}, {{8, 0, -1, 0}}};
-  f.firstSlice = 2;
+  // tc.array "F" init zero : !tc.array<f64, #tc.layout<distributed [8] on [2, 2] dims [0]
+  //   skew [-1] first_slice [1]>>: held by coordinate 0 of grid dimension 1
+  ArrayDesc f{layoutOf(TC_RT_DISTRIBUTED, {2, 2}, {{8, 0, -1, 0}}, {}, /*firstSlice=*/2),
+              TC_RT_INIT_ZERO, false};
   Desc first = {1, 0, 1, 0, 0, 2, 2, 2, 2, 8, 0, -1, 0, -1, 0, 0};
   EXPECT_EQ(f.encode(), first);
   EXPECT_EQ(ArrayDescView(first.data()).firstSlice(), 2);
   EXPECT_EQ(ArrayDescView(first.data()).decode().encode(), first);
 
-  // tc.array replicated "C" [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1]
-  //   init root_input {file_dims = array<i64: 2, 0, 1>}
-  ArrayDesc c{TC_RT_REPLICATED,
-              TC_RT_INIT_ROOT_INPUT,
-              false,
-              {4},
-              {{8, -1, -1, 2}, {6, -1, -1, 0}, {4, -1, -1, 1}}};
-  //   : !tc.array<3 x f32 on 1>
+  // tc.array "C" init root_input : !tc.array<f32, #tc.layout<replicated [8, 6, 4] on [4]
+  //   dims [-1, -1, -1] skew [-1, -1, -1] file_dims [2, 0, 1]>>
+  ArrayDesc c{layoutOf(TC_RT_REPLICATED, {4}, {{8, -1, -1, 2}, {6, -1, -1, 0}, {4, -1, -1, 1}}),
+              TC_RT_INIT_ROOT_INPUT, false};
   c.elem = TC_RT_F32;
   expect = {3, 1, 2, 0, 1, 0, 1, 4, 8, -1, -1, 2, -1, 0, 6, -1, -1, 0, -1, 0, 4, -1, -1, 1, -1, 0, 0};
   EXPECT_EQ(c.encode(), expect);
@@ -71,14 +70,16 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
   EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
   EXPECT_EQ(v.decode().encode(), expect);
 
-  // tc.array distributed "A" [6] on [2] dims [0] skew [-1] init input
-  //   {file_dims = array<i64: 1>, summed_file_dims = array<i64: 0, 2>,
-  //    summed_extents = array<i64: 3, 5>}: A[s, i, t] loaded summed over s, t.
-  ArrayDesc s{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, false, {2}, {{6, 0, -1, 1}}, {{0, 3}, {2, 5}}};
+  // tc.array "A" init input : !tc.array<f64, #tc.layout<distributed [6] on [2] dims [0]
+  //   skew [-1] file_dims [1] summed_file_dims [0, 2] summed_extents [3, 5]>>:
+  //   A[s, i, t] loaded summed over s, t.
+  ArrayDesc s{layoutOf(TC_RT_DISTRIBUTED, {2}, {{6, 0, -1, 1}}, {{0, 3}, {2, 5}}), TC_RT_INIT_INPUT,
+              false};
   expect = {1, 0, 0, 0, 0, 0, 1, 2, 6, 0, -1, 1, -1, 0, 2, 0, 3, 2, 5};
   EXPECT_EQ(s.encode(), expect);
   ArrayDescView sv(expect.data());
-  EXPECT_EQ(sv.summed(), (std::vector<SummedDim>{{0, 3}, {2, 5}}));
+  EXPECT_EQ(sv.layout().summedFileDim, (Desc{0, 2}));
+  EXPECT_EQ(sv.layout().summedExtent, (Desc{3, 5}));
   EXPECT_EQ(sv.size(), static_cast<int64_t>(expect.size()));
   EXPECT_EQ(tc_test_c_array_size(expect.data()), sv.size());
   EXPECT_EQ(sv.decode().encode(), expect);
@@ -88,14 +89,15 @@ TEST(Descriptors, SplitDimension) {
   // A COSMA-style A[m, k] on [2, 3, 2]: m split along grid dimension 0, its
   // blocks split again along 2; k whole. ArrayDim's four-field form leaves
   // splitDim at -1.
-  ArrayDesc a{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, false, {2, 3, 2},
-              {{13, 0, -1, 0, 2}, {7, -1, -1, 1}}};
+  ArrayDesc a{layoutOf(TC_RT_DISTRIBUTED, {2, 3, 2}, {{13, 0, -1, 0, 2}, {7, -1, -1, 1}}),
+              TC_RT_INIT_INPUT, false};
   Desc expect = {2, 0, 0, 0, 0, 0, 3, 2, 3, 2, 13, 0, -1, 0, 2, 0, 7, -1, -1, 1, -1, 0, 0};
   EXPECT_EQ(a.encode(), expect);
   ArrayDescView v(expect.data());
   EXPECT_EQ(v.splitDim(0), 2);
   EXPECT_EQ(v.splitDim(1), -1);
-  EXPECT_EQ(v.dim(0).splitDim, 2);
+  EXPECT_EQ(v.layout().splitDim, (Desc{2, -1}));
+  EXPECT_EQ(v.layout().verify(), "");
   EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
   EXPECT_EQ(v.decode().encode(), expect);
 }
@@ -103,19 +105,17 @@ TEST(Descriptors, SplitDimension) {
 TEST(Descriptors, CyclicDimension) {
   // ScaLAPACK's B[k, n] on a [2, 3] template: blocks of 4 rows dealt along grid
   // dimension 0, of 2 columns along 1. ArrayDim's shorter forms leave cyclic 0.
-  ArrayDesc b{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, false, {2, 3},
-              {{13, 0, -1, 0, -1, 4}, {7, 1, -1, 1, -1, 2}}};
+  ArrayDesc b{layoutOf(TC_RT_DISTRIBUTED, {2, 3}, {{13, 0, -1, 0, -1, 4}, {7, 1, -1, 1, -1, 2}}),
+              TC_RT_INIT_INPUT, false};
   Desc expect = {2, 0, 0, 0, 0, 0, 2, 2, 3, 13, 0, -1, 0, -1, 4, 7, 1, -1, 1, -1, 2, 0};
   EXPECT_EQ(b.encode(), expect);
   ArrayDescView v(expect.data());
   EXPECT_EQ(v.cyclic(0), 4);
   EXPECT_EQ(v.cyclic(1), 2);
-  EXPECT_EQ(v.dim(1).cyclic, 2);
-  EXPECT_EQ(v.dim(1).splitDim, -1);
+  EXPECT_EQ(v.layout().cyclic, (Desc{4, 2}));
+  EXPECT_EQ(v.layout().splitDim, (Desc{-1, -1}));
   EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
   EXPECT_EQ(v.decode().encode(), expect);
-  EXPECT_EQ((ArrayDim{5, 0, -1, 0}.cyclic), 0);
-  EXPECT_EQ((ArrayDim{5, 0, -1, 0, 1}.cyclic), 0);
   EXPECT_EQ(TC_RT_ARRAY_DIM_FIELDS, 6);
   EXPECT_EQ(TC_RT_API_VERSION, 11);
 }
@@ -270,8 +270,9 @@ TEST(Descriptors, BlockPlanMatchesTheCompiler) {
 
 TEST(Descriptors, CAgreesWithCxx) {
   EXPECT_EQ(tc_test_c_api_version(), TC_RT_API_VERSION);
-  Desc a = ArrayDesc{TC_RT_SLAB, TC_RT_INIT_ZERO, false, {2, 3},
-                     {{5, 0, 1, 1, 1, 3}, {7, -1, -1, 0}}}
+  // Every field off its default (not a layout tc holds: the C view reads any).
+  Desc a = ArrayDesc{layoutOf(TC_RT_SLAB, {2, 3}, {{5, 0, 1, 1, 1, 3}, {7, -1, -1, 0}}),
+                     TC_RT_INIT_ZERO, false}
                .encode();
   ArrayDescView av(a.data());
   for (int64_t d = 0; d < 2; ++d) {

@@ -88,7 +88,8 @@ TEST_P(Intermediates, AScalarKeepsItsValue) {
   ctx().options.scratch = "/tmp";
   const int64_t grid[] = {ctx().size};
   auto scalar = [&](tc_rt_init init) {
-    tc_rt::ArrayDesc d{TC_RT_DISTRIBUTED, init, false, {grid[0]}, {}};
+    tc_rt::ArrayDesc d{tc_layout::ArrayLayout::whole(Holding::Distributed, {}, {grid[0]}), init,
+                       false};
     return tc_rt_array(d.encode().data(), "E", nullptr);
   };
   tc_rt_begin_statement("E", GetParam());

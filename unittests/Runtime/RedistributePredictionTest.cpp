@@ -36,7 +36,7 @@ void *arrayIn(const Grid &grid, const Distribution &dist, int64_t extent) {
   ArrayDesc held = ArrayDescView(desc.data()).decode();
   for (size_t g = 0; g < grid.size(); ++g)
     if (dist.entry[g] == Distribution::kFirstSlice)
-      held.firstSlice |= int64_t(1) << g;
+      held.layout.firstSlice |= int64_t(1) << g;
   return tc_rt_array(held.encode().data(), "X", nullptr);
 }
 
@@ -73,31 +73,24 @@ TEST(RedistributePrediction, EveryPatternOnEveryGrid) {
 
 /// A rank-2 array of `kind` with extents {13, 7} on `grid`, dimension d held
 /// along grid dimension dims[d] with skew skew[d] and block-cyclic block
-/// cyclic[d]; the matching holding for the analysis.
+/// cyclic[d]: one layout, the runtime's array and the analysis' input.
 struct Held {
   tc_rt_kind kind;
   std::vector<int64_t> dims, skew, cyclic;
 };
 const int64_t kExtents[2] = {13, 7};
 
-void *create(const Held &h, const std::vector<int64_t> &grid, bool onDisk, const char *name) {
-  ArrayDesc d;
-  d.kind = h.kind;
-  d.init = TC_RT_INIT_ZERO;
-  d.onDisk = onDisk;
-  d.grid = grid;
+tc_layout::ArrayLayout holding(const Held &h, const std::vector<int64_t> &grid) {
+  std::vector<std::vector<int64_t>> dims;
   for (int x = 0; x < 2; ++x)
-    d.dims.push_back({kExtents[x], h.dims[x], h.skew[x], x, -1, h.cyclic[x]});
-  ctx().options.scratch = "/tmp";
-  return tc_rt_array(d.encode().data(), name, nullptr);
+    dims.push_back({kExtents[x], h.dims[x], h.skew[x], x, -1, h.cyclic[x]});
+  return tc_rt::test::layoutOf(h.kind, grid, dims);
 }
 
-ArrayHolding holding(const Held &h, const std::vector<int64_t> &grid) {
-  ArrayHolding out{grid, h.kind == TC_RT_DISTRIBUTED, {}};
-  for (int x = 0; x < 2; ++x)
-    out.dims.push_back({kExtents[x], h.dims[x], h.skew[x], h.cyclic[x],
-                        h.kind == TC_RT_SLAB && x == 0});
-  return out;
+void *create(const Held &h, const std::vector<int64_t> &grid, bool onDisk, const char *name) {
+  ctx().options.scratch = "/tmp";
+  return tc_rt_array(ArrayDesc{holding(h, grid), TC_RT_INIT_ZERO, onDisk}.encode().data(), name,
+                     nullptr);
 }
 
 TEST(RedistributePrediction, TrafficOfEveryArrayKind) {
@@ -168,21 +161,14 @@ TEST(RedistributePrediction, FirstSliceTrafficOfUnevenBlocks) {
   for (const auto &[grid, layouts] : cases)
     for (const FirstSliceHeld &from : layouts)
       for (const FirstSliceHeld &to : layouts) {
-        auto create = [&](const FirstSliceHeld &h, const char *name) {
-          ArrayDesc d;
-          d.kind = TC_RT_DISTRIBUTED;
-          d.init = TC_RT_INIT_ZERO;
-          d.grid = grid;
-          d.firstSlice = h.firstSlice;
-          for (int x = 0; x < 2; ++x)
-            d.dims.push_back({kExtents[x], h.dims[x], -1, x, -1, 0});
-          return tc_rt_array(d.encode().data(), name, nullptr);
-        };
         auto holding = [&](const FirstSliceHeld &h) {
-          ArrayHolding out{grid, true, {}, h.firstSlice};
-          for (int x = 0; x < 2; ++x)
-            out.dims.push_back({kExtents[x], h.dims[x], -1, 0, false});
-          return out;
+          return tc_rt::test::layoutOf(
+              TC_RT_DISTRIBUTED, grid,
+              {{kExtents[0], h.dims[0], -1, 0}, {kExtents[1], h.dims[1], -1, 1}}, {}, h.firstSlice);
+        };
+        auto create = [&](const FirstSliceHeld &h, const char *name) {
+          return tc_rt_array(ArrayDesc{holding(h), TC_RT_INIT_ZERO, false}.encode().data(), name,
+                             nullptr);
         };
         ++pairs;
         void *source = create(from, "S");

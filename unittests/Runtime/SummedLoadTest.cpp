@@ -22,8 +22,9 @@ const int64_t S = 3, I = 10, T = 4;
 /// A'[i] on the grid [P], split along it, loaded from A[s, i, t].
 void *summedArray(bool onDisk) {
   ctx().options.scratch = "/tmp";
-  tc_rt::ArrayDesc d{TC_RT_DISTRIBUTED, TC_RT_INIT_INPUT, onDisk, {ctx().size},
-                     {{I, 0, -1, 1}}, {{0, S}, {2, T}}};
+  tc_rt::ArrayDesc d{
+      tc_rt::test::layoutOf(TC_RT_DISTRIBUTED, {ctx().size}, {{I, 0, -1, 1}}, {{0, S}, {2, T}}),
+      TC_RT_INIT_INPUT, onDisk};
   return tc_rt_array(d.encode().data(), "A", nullptr);
 }
 

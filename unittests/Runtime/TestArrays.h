@@ -12,6 +12,30 @@
 
 namespace tc_rt::test {
 
+/// A layout from per-dimension records {extent, gridDim, skewDim, fileDim
+/// [, splitDim [, cyclic]]} (the descriptor's order), its summed dimensions as
+/// {fileDim, extent} pairs.
+inline tc_layout::ArrayLayout layoutOf(tc_rt_kind kind, Shape grid,
+                                       const std::vector<std::vector<int64_t>> &dims,
+                                       const std::vector<std::pair<int64_t, int64_t>> &summed = {},
+                                       int64_t firstSlice = 0) {
+  tc_layout::ArrayLayout l = tc_layout::ArrayLayout::whole(static_cast<Holding>(kind), {}, grid);
+  for (const std::vector<int64_t> &d : dims) {
+    l.extents.push_back(d[0]);
+    l.gridDim.push_back(d[1]);
+    l.skewDim.push_back(d[2]);
+    l.fileDim.push_back(d[3]);
+    l.splitDim.push_back(d.size() > 4 ? d[4] : -1);
+    l.cyclic.push_back(d.size() > 5 ? d[5] : 0);
+  }
+  for (auto [fileDim, extent] : summed) {
+    l.summedFileDim.push_back(fileDim);
+    l.summedExtent.push_back(extent);
+  }
+  l.firstSlice = firstSlice;
+  return l;
+}
+
 /// A zero-initialized array on the 1-d grid [P]: dimension d split along it when
 /// split[d], else whole; in memory or in a scratch file under /tmp.
 inline void *makeArray(const char *name, std::vector<int64_t> extents,

@@ -18,32 +18,12 @@
 #ifndef TC_ANALYSIS_REDISTRIBUTIONTRAFFIC_H
 #define TC_ANALYSIS_REDISTRIBUTIONTRAFFIC_H
 
+#include "TC/Layout/ArrayLayout.h"
+
 #include <cstdint>
 #include <vector>
 
 namespace mlir::tc {
-
-/// How each rank holds one dimension of an array (the runtime's DistArray).
-struct HeldDim {
-  int64_t extent = 1;
-  int64_t gridDim = -1; ///< blocks along this grid dimension; -1: whole
-  int64_t skewDim = -1; ///< grid dimension whose coordinate is added to the block index
-  int64_t cyclic = 0;   ///< block-cyclic block size along gridDim; 0: ceil-sized blocks
-  bool slab = false;    ///< ceil(extent / P)-row slabs, slab r on rank r (dimension 0
-                        ///< of a slab array)
-};
-
-/// An array on a grid of P = product(grid) ranks (row-major coordinates).
-struct ArrayHolding {
-  std::vector<int64_t> grid;
-  bool distributed = true; ///< false: every rank holds all of it (replicated,
-                           ///< gathered, slab): such a source sends nothing
-  std::vector<HeldDim> dims;
-  /// Bit g set: only the ranks at coordinate 0 along grid dimension g hold the
-  /// array (a `1` entry; the runtime's DistArray::firstSlice). No dimension may
-  /// be split along such a grid dimension.
-  int64_t firstSlice = 0;
-};
 
 /// Elements each rank sends, receives and copies locally (row-major rank
 /// order) moving an array from `from` to `to` (same extents, same number of
@@ -51,7 +31,11 @@ struct ArrayHolding {
 struct RedistributionTraffic {
   std::vector<int64_t> sent, received, kept;
 };
-RedistributionTraffic redistributionTraffic(const ArrayHolding &from, const ArrayHolding &to);
+/// Held as the runtime holds them (the layout library: blocks, cyclic blocks,
+/// skew, slabs, first slices; a split's sub-blocks count as their block, which
+/// its group shares).
+RedistributionTraffic redistributionTraffic(const tc_layout::ArrayLayout &from,
+                                            const tc_layout::ArrayLayout &to);
 
 } // namespace mlir::tc
 

@@ -10,9 +10,13 @@
 
 #include "TC/Analysis/BlockSparse.h"
 #include "TC/Dialect/TCEnums.h"
+#include "TC/Layout/ArrayLayout.h"
 
 namespace mlir::tc {
 struct PlanView;
+/// `[` (integer (`,` integer)*)? `]`: #tc.layout's lists, empty for a scalar.
+FailureOr<SmallVector<int64_t>> parseIntList(AsmParser &parser);
+void printIntList(AsmPrinter &printer, ArrayRef<int64_t> values);
 } // namespace mlir::tc
 
 #include "TC/Dialect/TCAlgorithmInterface.h.inc"

@@ -100,6 +100,93 @@ def TC_DistAttr : TC_Attr<"Dist", "dist"> {
   }];
 }
 
+// A bracketed list of integers, empty allowed (a scalar's extents): `[]`, `[4, 2]`.
+class TC_IntList<string desc> : ArrayRefParameter<"int64_t", desc> {
+  let parser = "::mlir::tc::parseIntList($_parser)";
+  let printer = "::mlir::tc::printIntList($_printer, $_self)";
+}
+
+class TC_OptionalIntList<string desc> : TC_IntList<desc> {
+  let defaultValue = "::llvm::SmallVector<int64_t>()";
+  let comparator = "::llvm::ArrayRef<int64_t>($_lhs) == ::llvm::ArrayRef<int64_t>($_rhs)";
+}
+
+def TC_ArrayLayoutAttr : TC_Attr<"ArrayLayout", "layout"> {
+  let summary = "How a distributed array is held: the type of every tc.array";
+  let description = [{
+    The layout of a distributed array (include/TC/Layout/ArrayLayout.h, the one
+    description the analyses, the lowering and the runtime share), carried by
+    `!tc.array` and encoded into the runtime's descriptor of `tc_rt_array`.
+
+    The kind comes first: `distributed` (a block per process), `replicated`
+    (whole on every process), `slab` (inside replication: P slabs of dimension
+    0, tiles completed by `tc.broadcast_tile`) or `gathered` (outside
+    replication: whole on every process after `tc.allgather_array`). Then the
+    global extents (in stored order) on a processor grid (Gao et al. Table 1):
+    dimension `d` is split into blocks along grid dimension `dims[d]` (-1: not
+    split). `skew[d]` (-1: none) adds the coordinate along another grid
+    dimension to the block index, the initial alignment of Cannon's algorithm
+    ([G] 2.2), so rotation needs no separate skewing step.
+
+    Optional, in this order:
+    - `split` (COSMA's inputs and result, Kwasniewski et al. section 7.6): entry
+      `d` (-1: none) names a second grid dimension along which the block of
+      dimension `d` is split again into balanced sub-blocks, one per process;
+      `tc.gather_tile` assembles a tile of the whole block and
+      `tc.reduce_scatter_tile` sums one back. At most one dimension, a
+      distributed one, along a grid dimension no dimension is distributed or
+      skewed along.
+    - `cyclic` (PUMMA, Choi, Dongarra, Walker section 2): entry `d` > 0 makes
+      the distributed dimension `d` block-cyclic with blocks of that many
+      elements dealt round-robin over its grid dimension; 0 keeps one
+      contiguous block. No skew and no split with it.
+    - `file_dims`: entry `d` names the dimension of the user's tensor (HDF5
+      dataset) that dimension `d` holds (the array may be stored in another
+      order, so that the local dgemm runs on its fastest shape).
+    - `summed_file_dims` and `summed_extents` (labels of one input only,
+      docs/Derivations.md D30): the input's dataset has these dimensions too, at
+      these positions and of these extents, and the array holds its sum over
+      them; with `file_dims` they give every dimension of the dataset once.
+    - `first_slice` (Cociorva et al.'s `1` entry, section 3.1): grid dimensions
+      along which only the processes at coordinate 0 hold the array; no
+      dimension is split along them.
+
+    ```mlir
+    #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>
+    #tc.layout<replicated [64, 64] on [4] dims [-1, -1] skew [-1, -1]>
+    #tc.layout<distributed [64, 64] on [2, 2, 1] dims [2, 1] skew [-1, -1] split [-1, 0]>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<TC_ArrayKind>:$kind,
+    TC_IntList<"global extent per dimension, in stored order">:$extents,
+    TC_IntList<"extent per grid dimension">:$grid,
+    TC_IntList<"grid dimension splitting each dimension (-1: none)">:$dims,
+    TC_IntList<"grid dimension skewing each dimension (-1: none)">:$skew,
+    TC_OptionalIntList<"grid dimension splitting each block again (-1: none)">:$split,
+    TC_OptionalIntList<"block-cyclic block size per dimension (0: contiguous)">:$cyclic,
+    TC_OptionalIntList<"dataset dimension each dimension holds">:$fileDims,
+    TC_OptionalIntList<"dataset dimensions summed as it loads">:$summedFileDims,
+    TC_OptionalIntList<"their extents">:$summedExtents,
+    TC_OptionalIntList<"grid dimensions held on their first slice only">:$firstSlice);
+  let assemblyFormat = [{
+    `<` $kind $extents `on` $grid `dims` $dims `skew` $skew
+    (`split` $split^)? (`cyclic` $cyclic^)? (`file_dims` $fileDims^)?
+    (`summed_file_dims` $summedFileDims^)? (`summed_extents` $summedExtents^)?
+    (`first_slice` $firstSlice^)? `>`
+  }];
+  let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilder<(ins "const ::tc_layout::ArrayLayout &":$layout)>
+  ];
+  let extraClassDeclaration = [{
+    /// The layout as the analyses and the runtime hold it (every entry given).
+    ::tc_layout::ArrayLayout getLayout() const;
+    int64_t getRank() const { return getExtents().size(); }
+    int64_t getGridRank() const { return getGrid().size(); }
+  }];
+}
+
 def TC_MachineAttr : TC_Attr<"Machine", "machine"> {
   let summary = "Machine model used by the planners";
   let description = [{

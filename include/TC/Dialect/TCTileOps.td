@@ -34,80 +34,33 @@ def TC_ArrayOp : TC_Op<"array", [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
   let summary = "This process's part of a distributed array, with its initial value";
   let description = [{
     Creates the process's part of array `name` (the HDF5 dataset and `--input`
-    key) with the given global extents, distributed over a processor grid
-    (Gao et al. Table 1): dimension `d` is split into blocks along grid dimension
-    `dims[d]` (-1: not split). `skew[d]` (-1: none) adds the coordinate along
-    another grid dimension to the block index, the initial alignment of Cannon's
-    algorithm ([G] 2.2), so rotation needs no separate skewing step.
+    key), held as its type's layout says (`#tc.layout`: extents, processor
+    grid, and how each dimension is split, skewed, split again or dealt
+    block-cyclically over it).
 
-    The kind, written first, is `distributed` (a block per process),
-    `replicated` (whole on every process), `slab` (inside replication: P slabs
-    of dimension 0, tiles completed by `tc.broadcast_tile`) or `gathered`
-    (outside replication: whole on every process after `tc.allgather_array`)
-    (`#tc.array_kind`). `init` (`#tc.array_init`): `input`, `zero` or
-    `root_input` (rank 0 holds the initial value, the others zero: accumulation).
-    `on_disk`: stored in a scratch file instead of memory. `storage`: an in-memory
-    array may live in a buffer of its padded block's shape, which the program then
-    uses as the array's tile (in-core plans: tile reads and writes cost no copy).
-    `file_dims`: the array's dimensions may be stored in another order than the
-    user's tensor (so that the local dgemm runs on its fastest shape); entry `d`
-    names the tensor (HDF5 dataset) dimension that dimension `d` holds. The
-    extents are in the stored order; the default is the tensor's order.
-    `split` (COSMA's inputs and result, Kwasniewski et al. section 7.6): entry
-    `d` (-1: none) names a second grid dimension along which the block of
-    dimension `d` is split again, so that each process stores only its
-    sub-block; `tc.gather_tile` assembles a tile of the whole block from the
-    processes along that grid dimension and `tc.reduce_scatter_tile` sums one
-    back into them. At most one dimension is split so, a distributed one, along
-    a grid dimension no dimension is distributed along.
-    `cyclic` (PUMMA's arrays, Choi, Dongarra, Walker section 2): entry `d` > 0
-    makes the distributed dimension `d` block-cyclic with blocks of that many
-    elements dealt round-robin over its grid dimension (global element i in
-    block I = i / nb, held by coordinate I mod G at local index
-    (I / G) nb + i mod nb); 0 keeps one contiguous block. The padded local
-    extent is then ceil(ceil(extent / nb) / G) nb. An array with a cyclic
-    dimension is distributed, with no skew and no split.
-    `summed_file_dims` and `summed_extents` (labels of one input only,
-    docs/Derivations.md D30): the input's dataset has these dimensions too,
-    at these positions and of these extents, and the array holds its sum over
-    them, taken as it is loaded; with `file_dims` they give every dimension
-    of the dataset once.
-    `first_slice` (Cociorva et al.'s `1` distribution entry, section 3.1):
-    grid dimensions along which only the processes at coordinate 0 hold the
-    array; the others hold none of it (as ranks past a COSMA grid), read and
-    write none of it, and a redistribution out of it serves them from the
-    replica on the slice that shares their other coordinates. A distributed
-    array, no dimension split along those grid dimensions.
-
-    The result type gives the number of extents, the element type (that of
-    `storage`, when given) and the number of grid dimensions.
+    `init` (`#tc.array_init`): `input`, `zero`, `ones` or `root_input` (rank 0
+    holds the initial value, the others zero: accumulation). `on_disk`: stored
+    in a scratch file instead of memory. `storage`: an in-memory array may live
+    in a buffer of its padded block's shape, which the program then uses as the
+    array's tile (in-core plans: tile reads and writes cost no copy).
 
     ```mlir
-    %A = tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]
-           init input {on_disk} : !tc.array<2 x f64 on 2>
-    %C = tc.array replicated "C" [64, 64] on [4] dims [-1, -1] skew [-1, -1]
-           init root_input storage %buf : memref<64x64xf64> : !tc.array<2 x f64 on 1>
-    %B = tc.array distributed "B" [64, 64] on [2, 2, 1] dims [2, 1] skew [-1, -1]
-           split [-1, 0] init input : !tc.array<2 x f64 on 3>
+    %A = tc.array "A" init input {on_disk}
+           : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>
+    %C = tc.array "C" init root_input storage %buf : memref<64x64xf64>
+           : !tc.array<f64, #tc.layout<replicated [64, 64] on [4] dims [-1, -1] skew [-1, -1]>>
     ```
   }];
-  let arguments = (ins StrAttr:$name, DenseI64ArrayAttr:$extents,
-                   DenseI64ArrayAttr:$grid, DenseI64ArrayAttr:$dims,
-                   DenseI64ArrayAttr:$skew, TC_ArrayKindAttr:$kind,
-                   TC_ArrayInitKindAttr:$init, UnitAttr:$on_disk,
-                   OptionalAttr<DenseI64ArrayAttr>:$file_dims,
-                   OptionalAttr<DenseI64ArrayAttr>:$split,
-                   OptionalAttr<DenseI64ArrayAttr>:$cyclic,
-                   Arg<Optional<TC_TileBuffer>, "buffer the array adopts", [MemWrite]>:$storage,
-                   OptionalAttr<DenseI64ArrayAttr>:$summed_file_dims,
-                   OptionalAttr<DenseI64ArrayAttr>:$summed_extents,
-                   OptionalAttr<DenseI64ArrayAttr>:$first_slice);
+  let arguments = (ins StrAttr:$name, TC_ArrayInitKindAttr:$init, UnitAttr:$on_disk,
+                   Arg<Optional<TC_TileBuffer>, "buffer the array adopts", [MemWrite]>:$storage);
   let results = (outs Res<TC_ArrayType, "", [MemAlloc]>:$result);
-  // An enum attribute prints its own leading space, hence the empty literals.
+  // An enum attribute prints its own leading space, hence the empty literal.
   let assemblyFormat = [{
-    `` $kind $name $extents `on` $grid `dims` $dims `skew` $skew (`split` $split^)?
-    (`cyclic` $cyclic^)? `init` `` $init
-    (`storage` $storage^ `:` type($storage))? attr-dict `:` qualified(type($result))
+    $name `init` `` $init (`storage` $storage^ `:` type($storage))? attr-dict `:`
+    qualified(type($result))
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::tc::ArrayLayoutAttr getLayout() { return getType().getLayout(); }
   }];
   let hasVerifier = 1;
 }
@@ -143,7 +96,7 @@ def TC_ReadTileOp : TC_TileIOOp<"read_tile"> {
     keeps C's previous value on one process only.
 
     ```mlir
-    tc.read_tile %A[%i, %k] into %buf : !tc.array<2 x f64 on 2>, memref<32x32xf64>
+    tc.read_tile %A[%i, %k] into %buf : !A, memref<32x32xf64>
     ```
   }];
   let arguments = (ins Arg<TC_ArrayType, "", [MemRead, RuntimeRead]>:$array,
@@ -190,7 +143,7 @@ def TC_GatherTileOp : TC_TileIOOp<"gather_tile"> {
     section 7.2).
 
     ```mlir
-    tc.gather_tile %A[%c0, %k] into %buf : !tc.array<2 x f64 on 3>, memref<64x16xf64>
+    tc.gather_tile %A[%c0, %k] into %buf : !A, memref<64x16xf64>
     ```
   }];
   let arguments = (ins Arg<TC_ArrayType, "", [MemRead, RuntimeRead, RuntimeWrite]>:$array,
@@ -209,7 +162,7 @@ def TC_GatherTileStartOp : TC_TileIOOp<"gather_tile_start"> {
 
     ```mlir
     %t = tc.gather_tile_start %A[%c0, %k] into %buf
-           : !tc.array<2 x f64 on 3>, memref<64x16xf64> -> !tc.transfer
+           : !A, memref<64x16xf64> -> !tc.transfer
     tc.wait %t
     ```
   }];
@@ -239,7 +192,7 @@ def TC_ReduceScatterTileOp : TC_TileIOOp<"reduce_scatter_tile"> {
     (Kwasniewski et al. Algorithm 1 line 12), by direct exchange.
 
     ```mlir
-    tc.reduce_scatter_tile %buf into %C[%c0, %c0] : memref<64x64xf64>, !tc.array<2 x f64 on 3>
+    tc.reduce_scatter_tile %buf into %C[%c0, %c0] : memref<64x64xf64>, !C
     ```
   }];
   let arguments = (ins Arg<TC_TileBuffer, "", [MemRead, MemWrite]>:$buffer,
@@ -276,7 +229,7 @@ def TC_GridCoordOp : TC_Op<"grid_coord", [Pure]> {
     array.
 
     ```mlir
-    %q = tc.grid_coord %C along 1 : !tc.array<2 x f64 on 2>
+    %q = tc.grid_coord %C along 1 : !C
     ```
   }];
   let arguments = (ins TC_ArrayType:$array, I64Attr:$grid_dim);
@@ -299,7 +252,7 @@ def TC_GatherCyclicOp : TC_Op<"gather_cyclic"> {
 
     ```mlir
     tc.gather_cyclic %B dim 0 residue %r modulo 3 into %panel
-        : !tc.array<2 x f64 on 2>, memref<12x8xf64>
+        : !A, memref<12x8xf64>
     ```
   }];
   let arguments = (ins Arg<TC_ArrayType, "", [MemRead, RuntimeRead, RuntimeWrite]>:$array,
@@ -323,7 +276,7 @@ def TC_ReduceCyclicOp : TC_Op<"reduce_cyclic"> {
 
     ```mlir
     tc.reduce_cyclic %panel into %C dim 0 residue %r modulo 3
-        : memref<12x8xf64>, !tc.array<2 x f64 on 2>
+        : memref<12x8xf64>, !A
     ```
   }];
   let arguments = (ins Arg<TC_TileBuffer, "", [MemRead, MemWrite]>:$buffer,
@@ -570,7 +523,7 @@ def TC_LoadSliceOp : TC_SliceIOOp<"load_slice", [MemWrite, RuntimeRead]> {
     process's block from the `--input` file (or `--random-inputs`).
 
     ```mlir
-    tc.load_slice %D [1000, 1000, 70, 40] at [%z, %d, %z, %z] : !tc.array<4 x f64 on 2>
+    tc.load_slice %D [1000, 1000, 70, 40] at [%z, %d, %z, %z] : !D
     ```
   }];
   let assemblyFormat = [{
@@ -610,7 +563,7 @@ def TC_CombinePartialOp : TC_Op<"combine_partial"> {
     partial sums replicated, `*`).
 
     ```mlir
-    tc.combine_partial %T along [1] : !tc.array<2 x f64 on 2>
+    tc.combine_partial %T along [1] : !T
     ```
   }];
   let arguments = (ins Arg<TC_ArrayType, "", ArrayCollective>:$array,

@@ -14,20 +14,29 @@ def TC_ArrayType : TypeDef<TC_Dialect, "Array"> {
     `tc.array` and read and written a tile at a time by the tile-level ops.
     Lowers to an opaque pointer into the runtime.
 
-    The type carries what the ops using the handle check against: the array's
-    rank (its number of dimensions, one offset each), its element type and the
-    rank of the processor grid it is distributed over.
+    The type carries the array's element type and its layout (`#tc.layout`,
+    include/TC/Layout/ArrayLayout.h): its extents, the processor grid and how
+    the processes hold it, which the ops using the handle check against and
+    tc-lower-to-runtime encodes into the runtime's descriptor.
 
     ```mlir
-    !tc.array<2 x f64 on 2>   // a matrix of f64 on a 2-D processor grid
-    !tc.array<4 x f64 on 1>
+    !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>
+    !tc.array<f32, #tc.layout<replicated [8] on [4] dims [-1] skew [-1]>>
     ```
+
+    The examples of the tile-level ops write such a type through an alias
+    named after the array (`!A = !tc.array<f64, #tc.layout<...>>`).
   }];
   let parameters = (ins
-    AttrOrTypeParameter<"int64_t", "number of dimensions (>= 1)">:$rank,
     AttrOrTypeParameter<"::mlir::Type", "element type, f32 or f64">:$elementType,
-    AttrOrTypeParameter<"int64_t", "number of processor-grid dimensions (>= 1)">:$gridRank);
-  let assemblyFormat = "`<` $rank `x` $elementType `on` $gridRank `>`";
+    AttrOrTypeParameter<"::mlir::tc::ArrayLayoutAttr", "how the processes hold it">:$layout);
+  let assemblyFormat = "`<` $elementType `,` qualified($layout) `>`";
+  let extraClassDeclaration = [{
+    /// Number of dimensions (one offset each in the tile ops).
+    int64_t getRank() const { return getLayout().getRank(); }
+    /// Number of processor-grid dimensions.
+    int64_t getGridRank() const { return getLayout().getGridRank(); }
+  }];
   let genVerifyDecl = 1;
 }
 

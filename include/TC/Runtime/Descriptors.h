@@ -267,6 +267,8 @@ TC_RT_LAYOUT(TC_RT_BLOCK_TASK_A == 0 && TC_RT_BLOCK_TASK_B == 1 && TC_RT_BLOCK_T
 // the runtime received. The namespace is the runtime's, tc_rt, like the C
 // names: a namespace ::tc would make `tc` ambiguous in compiler code that uses
 // mlir::tc.
+#include "TC/Layout/ArrayLayout.h"
+
 #include <cassert>
 #include <cstddef>
 #include <vector>
@@ -274,6 +276,12 @@ TC_RT_LAYOUT(TC_RT_BLOCK_TASK_A == 0 && TC_RT_BLOCK_TASK_B == 1 && TC_RT_BLOCK_T
 namespace tc_rt {
 
 using Desc = std::vector<int64_t>;
+
+static_assert(int(TC_RT_DISTRIBUTED) == int(tc_layout::Holding::Distributed) &&
+                  int(TC_RT_REPLICATED) == int(tc_layout::Holding::Replicated) &&
+                  int(TC_RT_SLAB) == int(tc_layout::Holding::Slab) &&
+                  int(TC_RT_GATHERED) == int(tc_layout::Holding::Gathered),
+              "tc_rt_kind is the layout library's Holding");
 
 namespace detail {
 inline Desc slice(const int64_t *d, int64_t at, int64_t n) { return Desc(d + at, d + at + n); }
@@ -345,70 +353,40 @@ inline int64_t encode(double v) { return tc_rt_contract_alpha_bits(v); }
 
 //===-- tc_rt_array -----------------------------------------------------------===//
 
-/// One dimension of an array.
-struct ArrayDim {
-  int64_t extent = 0;
-  int64_t gridDim = -1; ///< grid dimension it is split along; -1: whole
-  int64_t skewDim = -1; ///< grid dimension skewing its blocks; -1: none
-  int64_t fileDim = 0;  ///< dimension of the HDF5 dataset it holds
-  /// Grid dimension splitting its block again into sub-blocks (nested blocks);
-  /// -1: none. After the four fields above, so {extent, gridDim, skewDim, fileDim}
-  /// still works.
-  int64_t splitDim = -1;
-  /// Block size nb of a block-cyclic distribution along gridDim (block I of nb
-  /// elements on coordinate I mod grid[gridDim]); 0: contiguous blocks. Last, so
-  /// that the shorter aggregate forms still work.
-  int64_t cyclic = 0;
-};
-
-/// A dimension of an input's dataset that the array does not have: summed
-/// over as the input is loaded.
-struct SummedDim {
-  int64_t fileDim, extent;
-  bool operator==(const SummedDim &o) const { return fileDim == o.fileDim && extent == o.extent; }
-};
-
+/// An array's description: its layout (include/TC/Layout/ArrayLayout.h, the
+/// one the compiler's #tc.layout holds), how it starts and where it lives.
 struct ArrayDesc {
-  tc_rt_kind kind = TC_RT_DISTRIBUTED;
+  tc_layout::ArrayLayout layout;
   tc_rt_init init = TC_RT_INIT_INPUT;
   bool onDisk = false;
-  Desc grid;                  ///< the process grid's extents
-  std::vector<ArrayDim> dims; ///< in storage order
-  std::vector<SummedDim> summed;
   tc_rt_elem elem = TC_RT_F64;
-  int64_t firstSlice = 0; ///< bit g: only coordinate 0 along grid dimension g holds it
 
   Desc encode() const {
+    const tc_layout::ArrayLayout &l = layout;
     Desc d(ArrayFields::size);
-    ArrayFields::rank(d.data(), static_cast<int64_t>(dims.size()));
-    ArrayFields::kind(d.data(), kind);
+    ArrayFields::rank(d.data(), l.rank());
+    ArrayFields::kind(d.data(), static_cast<tc_rt_kind>(l.kind));
     ArrayFields::init(d.data(), init);
     ArrayFields::onDisk(d.data(), onDisk);
     ArrayFields::elem(d.data(), elem);
-    assert(firstSlice >= 0 && firstSlice < (int64_t(1) << grid.size()) && "no such grid dimension");
-    ArrayFields::firstSlice(d.data(), firstSlice);
-    ArrayFields::gridRank(d.data(), static_cast<int64_t>(grid.size()));
-    detail::append(d, grid);
-    for (const ArrayDim &x : dims) {
-      assert(x.gridDim < static_cast<int64_t>(grid.size()) &&
-             x.skewDim < static_cast<int64_t>(grid.size()) &&
-             x.splitDim < static_cast<int64_t>(grid.size()) && "no such grid dimension");
-      assert(x.cyclic >= 0 && "a negative block size");
+    ArrayFields::firstSlice(d.data(), l.firstSlice);
+    ArrayFields::gridRank(d.data(), l.gridRank());
+    detail::append(d, l.grid);
+    for (int64_t i = 0; i < l.rank(); ++i) {
       int64_t fields[ArrayDimFields::size];
-      ArrayDimFields::extent(fields, x.extent);
-      ArrayDimFields::gridDim(fields, x.gridDim);
-      ArrayDimFields::skewDim(fields, x.skewDim);
-      ArrayDimFields::fileDim(fields, x.fileDim);
-      ArrayDimFields::splitDim(fields, x.splitDim);
-      ArrayDimFields::cyclic(fields, x.cyclic);
+      ArrayDimFields::extent(fields, l.extents[i]);
+      ArrayDimFields::gridDim(fields, l.gridDim[i]);
+      ArrayDimFields::skewDim(fields, l.skewDim[i]);
+      ArrayDimFields::fileDim(fields, l.fileDim[i]);
+      ArrayDimFields::splitDim(fields, l.splitDim[i]);
+      ArrayDimFields::cyclic(fields, l.cyclic[i]);
       d.insert(d.end(), fields, fields + ArrayDimFields::size);
     }
-    assert(static_cast<int64_t>(d.size()) ==
-           tc_rt_array_summed(static_cast<int64_t>(dims.size()), static_cast<int64_t>(grid.size())));
-    d.push_back(static_cast<int64_t>(summed.size()));
-    for (const SummedDim &s : summed) {
-      d.push_back(s.fileDim);
-      d.push_back(s.extent);
+    assert(static_cast<int64_t>(d.size()) == tc_rt_array_summed(l.rank(), l.gridRank()));
+    d.push_back(static_cast<int64_t>(l.summedExtent.size()));
+    for (size_t j = 0; j < l.summedExtent.size(); ++j) {
+      d.push_back(l.summedFileDim[j]);
+      d.push_back(l.summedExtent[j]);
     }
     assert(static_cast<int64_t>(d.size()) == tc_rt_array_size(d.data()));
     return d;
@@ -432,23 +410,28 @@ public:
       s.push_back(extent(i));
     return s;
   }
-  ArrayDim dim(int64_t i) const {
-    return {extent(i), gridDim(i), skew(i), fileDim(i), splitDim(i), cyclic(i)};
-  }
-  /// The dataset's dimensions summed over at load.
-  std::vector<SummedDim> summed() const {
+  /// The layout it describes (the runtime checks it with verify()).
+  tc_layout::ArrayLayout layout() const {
+    tc_layout::ArrayLayout l;
+    l.kind = static_cast<tc_layout::Holding>(kind());
+    l.grid = grid();
+    for (int64_t i = 0; i < rank(); ++i) {
+      l.extents.push_back(extent(i));
+      l.gridDim.push_back(gridDim(i));
+      l.skewDim.push_back(skew(i));
+      l.splitDim.push_back(splitDim(i));
+      l.cyclic.push_back(cyclic(i));
+      l.fileDim.push_back(fileDim(i));
+    }
     const int64_t at = tc_rt_array_summed(rank(), gridRank());
-    std::vector<SummedDim> out;
-    for (int64_t j = 0; j < d[at]; ++j)
-      out.push_back({d[at + 1 + 2 * j], d[at + 2 + 2 * j]});
-    return out;
+    for (int64_t j = 0; j < d[at]; ++j) {
+      l.summedFileDim.push_back(d[at + 1 + 2 * j]);
+      l.summedExtent.push_back(d[at + 2 + 2 * j]);
+    }
+    l.firstSlice = firstSlice();
+    return l;
   }
-  ArrayDesc decode() const {
-    ArrayDesc a{kind(), init(), onDisk(), grid(), {}, summed(), elem(), firstSlice()};
-    for (int64_t i = 0; i < rank(); ++i)
-      a.dims.push_back(dim(i));
-    return a;
-  }
+  ArrayDesc decode() const { return {layout(), init(), onDisk(), elem()}; }
   /// Number of int64 entries.
   int64_t size() const { return tc_rt_array_size(d); }
 

@@ -50,32 +50,16 @@ struct ArrayOpLowering : OpConversionPattern<ArrayOp> {
   LogicalResult matchAndRewrite(ArrayOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     abi::ArrayDesc desc;
-    // The kind and init enums carry the runtime's values (TCEnums.td).
-    static_assert(int(ArrayKind::Distributed) == TC_RT_DISTRIBUTED &&
-                  int(ArrayKind::Replicated) == TC_RT_REPLICATED &&
-                  int(ArrayKind::Slab) == TC_RT_SLAB && int(ArrayKind::Gathered) == TC_RT_GATHERED);
+    // The init enum carries the runtime's values (TCEnums.td); the layout is
+    // the layout library's, whose holdings are tc_rt_kind's.
     static_assert(int(ArrayInitKind::Input) == TC_RT_INIT_INPUT &&
                   int(ArrayInitKind::Zero) == TC_RT_INIT_ZERO &&
                   int(ArrayInitKind::RootInput) == TC_RT_INIT_ROOT_INPUT &&
                   int(ArrayInitKind::Ones) == TC_RT_INIT_ONES);
-    desc.kind = static_cast<tc_rt_kind>(op.getKind());
+    desc.layout = op.getLayout().getLayout();
     desc.init = static_cast<tc_rt_init>(op.getInit());
     desc.onDisk = op.getOnDisk();
     desc.elem = elementCode(op.getType().getElementType());
-    for (int64_t g : op.getFirstSlice().value_or(ArrayRef<int64_t>()))
-      desc.firstSlice |= int64_t(1) << g;
-    desc.grid.assign(op.getGrid().begin(), op.getGrid().end());
-    std::optional<ArrayRef<int64_t>> fileDims = op.getFileDims();
-    std::optional<ArrayRef<int64_t>> split = op.getSplit();
-    for (size_t d = 0; d < op.getExtents().size(); ++d) {
-      desc.dims.push_back({op.getExtents()[d], op.getDims()[d], op.getSkew()[d],
-                           fileDims ? (*fileDims)[d] : static_cast<int64_t>(d)});
-      desc.dims.back().splitDim = split ? (*split)[d] : -1;
-      desc.dims.back().cyclic = op.getCyclic() ? (*op.getCyclic())[d] : 0;
-    }
-    if (std::optional<ArrayRef<int64_t>> summed = op.getSummedFileDims())
-      for (auto [fileDim, extent] : llvm::zip_equal(*summed, *op.getSummedExtents()))
-        desc.summed.push_back({fileDim, extent});
     RuntimeCallBuilder b(rewriter, op);
     runtime::Buffer storage =
         adaptor.getStorage() ? b.pointer(adaptor.getStorage()) : b.null();

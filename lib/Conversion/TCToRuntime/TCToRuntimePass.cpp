@@ -73,18 +73,17 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
         return WalkResult::advance();
       const int64_t procs = machine.getProcs();
       if (auto array = dyn_cast<ArrayOp>(op)) {
-        int64_t used = 1;
-        for (int64_t g : array.getGrid())
-          used *= g;
+        tc_layout::ArrayLayout layout = array.getLayout().getLayout();
+        const int64_t used = layout.procs();
         if (used > procs) {
           array.emitOpError() << "array '" << array.getName() << "' is on a grid of " << used
                               << " processes but the machine has " << procs;
           return WalkResult::interrupt();
         }
-        if (used < procs && array.getKind() != ArrayKind::Distributed) {
+        if (used < procs && !layout.distributed()) {
           array.emitOpError() << "array '" << array.getName() << "' of kind "
-                              << stringifyArrayKind(array.getKind()) << " is on a grid of "
-                              << used << " of the machine's " << procs
+                              << stringifyArrayKind(array.getLayout().getKind())
+                              << " is on a grid of " << used << " of the machine's " << procs
                               << " processes; only distributed arrays leave processes idle";
           return WalkResult::interrupt();
         }

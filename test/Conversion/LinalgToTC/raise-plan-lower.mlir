@@ -4,9 +4,9 @@
 // PLAN: tc.contract [d0, d1] = %arg0[d0, d2] * %arg1[d2, d1] {tc.plan = #tc.plan<
 // RUN: tc-opt %s --tc-raise-linalg --tc-plan="procs=2 mem=1MB net-bw=1GB/s disk-bw=200MB/s" --tc-lower-plan | FileCheck %s
 // CHECK-LABEL: func.func @mm()
-// CHECK-DAG: tc.array {{.*}} "A" [64, 48]
-// CHECK-DAG: tc.array {{.*}} "B" [48, 32]
-// CHECK-DAG: tc.array {{.*}} "C" [64, 32]
+// CHECK-DAG: tc.array "A" {{.*}}#tc.layout<{{[a-z]+}} [64, 48]
+// CHECK-DAG: tc.array "B" {{.*}}#tc.layout<{{[a-z]+}} [48, 32]
+// CHECK-DAG: tc.array "C" {{.*}}#tc.layout<{{[a-z]+}} [64, 32]
 // CHECK: tc.tile_contract
 // CHECK: tc.store
 // CHECK-LABEL: func.func @tc_main()

@@ -31,26 +31,26 @@
 // block, rank) per cached read]
 // CHECK-DAG: = dense<[2, 2, 2, 2, 2, 1, 4602678819172646912, 0, 2, 2, 1, 0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1]>
 func.func @descriptions(%i: index, %k: index) {
-  %A = tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, 0] init input {on_disk} : !tc.array<2 x f64 on 2>
-  %C = tc.array replicated "C" [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1] init root_input {file_dims = array<i64: 2, 0, 1>} : !tc.array<3 x f32 on 1>
-  %F = tc.array distributed "F" [8] on [2, 2] dims [0] skew [-1] init zero {first_slice = array<i64: 1>} : !tc.array<1 x f64 on 2>
-  %O = tc.array replicated "ones" [] on [1] dims [] skew [] init ones : !tc.array<0 x f64 on 1>
+  %A = tc.array "A" init input {on_disk} : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>
+  %C = tc.array "C" init root_input : !tc.array<f32, #tc.layout<replicated [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1] file_dims [2, 0, 1]>>
+  %F = tc.array "F" init zero : !tc.array<f64, #tc.layout<distributed [8] on [2, 2] dims [0] skew [-1] first_slice [1]>>
+  %O = tc.array "ones" init ones : !tc.array<f64, #tc.layout<replicated [] on [1] dims [] skew []>>
   %a = memref.alloc() : memref<16x32xf64>
   %a3 = memref.alloc() : memref<16x32x2xf64>
   %b = memref.alloc() : memref<8x32x2xf64>
   %c = memref.alloc() : memref<16x8xf64>
   %d = memref.alloc() : memref<16x16xf64>
-  tc.read_tile %A[%i, %k] into %a {root_only} : !tc.array<2 x f64 on 2>, memref<16x32xf64>
-  tc.broadcast_tile %d from %A[%i, %k] : memref<16x16xf64>, !tc.array<2 x f64 on 2>
-  tc.shift_tile %a[%i, %k] sizes [16, 16] along 1 of %A : memref<16x32xf64>, !tc.array<2 x f64 on 2>
+  tc.read_tile %A[%i, %k] into %a {root_only} : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>, memref<16x32xf64>
+  tc.broadcast_tile %d from %A[%i, %k] : memref<16x16xf64>, !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>
+  tc.shift_tile %a[%i, %k] sizes [16, 16] along 1 of %A : memref<16x32xf64>, !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>
   tc.tile_contract %c[%i, %i] ["i", "j"] += %a3[%i, %k, %k] ["i", "k", "l"] * %b[%i, %k, %k] ["j", "k", "l"]
       extents {i = 16 : i64, j = 8 : i64, k = 4 : i64, l = 2 : i64}
       {a_steps = array<i64: 1, 2, 1>, alpha = 5.000000e-01 : f64}
       : memref<16x32x2xf64>, memref<8x32x2xf64> -> memref<16x8xf64>
   %cs = memref.alloc() : memref<16x8xf32>
   tc.allreduce_tile %cs : memref<16x8xf32>
-  tc.write_tile %d into %A[%i, %i] : memref<16x16xf64>, !tc.array<2 x f64 on 2>
-  tc.load_slice %C [1000, 70, 40] at [%i, %i, %i] : !tc.array<3 x f32 on 1>
+  tc.write_tile %d into %A[%i, %i] : memref<16x16xf64>, !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>
+  tc.load_slice %C [1000, 70, 40] at [%i, %i, %i] : !tc.array<f32, #tc.layout<replicated [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1] file_dims [2, 0, 1]>>
   return
 }
 

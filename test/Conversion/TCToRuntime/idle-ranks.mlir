@@ -17,8 +17,8 @@
 // CHECK: func.func private @tc_rt_check_procs(i64)
 module attributes {tc.machine = #tc.machine<procs = 5, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
   func.func @tc_main() {
-    %A = tc.array distributed "A" [8, 6] on [2, 2, 1] dims [0, 1] skew [-1, -1] init zero : !tc.array<2 x f64 on 3>
-    %c = tc.grid_coord %A along 0 : !tc.array<2 x f64 on 3>
+    %A = tc.array "A" init zero : !tc.array<f64, #tc.layout<distributed [8, 6] on [2, 2, 1] dims [0, 1] skew [-1, -1]>>
+    %c = tc.grid_coord %A along 0 : !tc.array<f64, #tc.layout<distributed [8, 6] on [2, 2, 1] dims [0, 1] skew [-1, -1]>>
     return
   }
 }

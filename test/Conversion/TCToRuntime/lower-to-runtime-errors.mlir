@@ -24,7 +24,7 @@ func.func @unlowered_sum(%A: tensor<4x6xf64>) -> tensor<4xf64> {
 module attributes {tc.machine = #tc.machine<procs = 3, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
   func.func @grid_too_large() {
     // expected-error @+1 {{'tc.array' op array 'A' is on a grid of 4 processes but the machine has 3}}
-    %A = tc.array distributed "A" [8] on [4] dims [0] skew [-1] init zero : !tc.array<1 x f64 on 1>
+    %A = tc.array "A" init zero : !tc.array<f64, #tc.layout<distributed [8] on [4] dims [0] skew [-1]>>
     return
   }
 }
@@ -36,7 +36,7 @@ module attributes {tc.machine = #tc.machine<procs = 3, mem = "1MB", net_bw = "1M
 module attributes {tc.machine = #tc.machine<procs = 3, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
   func.func @replicated_idle() {
     // expected-error @+1 {{'tc.array' op array 'C' of kind replicated is on a grid of 2 of the machine's 3 processes; only distributed arrays leave processes idle}}
-    %C = tc.array replicated "C" [8] on [2] dims [-1] skew [-1] init zero : !tc.array<1 x f64 on 1>
+    %C = tc.array "C" init zero : !tc.array<f64, #tc.layout<replicated [8] on [2] dims [-1] skew [-1]>>
     return
   }
 }

@@ -67,36 +67,36 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
   func.func @prog() {
     tc.predicted_volumes {chunk_bytes = 4096 : i64, comm_bytes = 1.0 : f64, disk_bytes = 2.0 : f64, flops = 3.0 : f64,
                           sent_per_rank = array<f64: 1.0, 2.0, 3.0, 4.0>, received_per_rank = array<f64: 1.0, 2.0, 3.0, 4.0>}
-    %A = tc.array distributed "A" [64, 64] on [2, 2] dims [0, -1] skew [-1, -1] init input {on_disk} : !tc.array<2 x f64 on 2>
+    %A = tc.array "A" init input {on_disk} : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>
     %s = memref.alloc() : memref<32x64xf64>
-    %B = tc.array distributed "B" [64, 64] on [2, 2] dims [0, -1] skew [-1, -1] init zero storage %s : memref<32x64xf64> : !tc.array<2 x f64 on 2>
+    %B = tc.array "B" init zero storage %s : memref<32x64xf64> : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>
     %b = memref.alloc() : memref<16x16xf64>
     %z = arith.constant 0 : index
-    tc.read_tile %A[%z, %z] into %b {root_only} : !tc.array<2 x f64 on 2>, memref<16x16xf64>
-    tc.broadcast_tile %b from %A[%z, %z] : memref<16x16xf64>, !tc.array<2 x f64 on 2>
-    tc.shift_tile %b[%z, %z] sizes [8, 16] along 1 of %A : memref<16x16xf64>, !tc.array<2 x f64 on 2>
+    tc.read_tile %A[%z, %z] into %b {root_only} : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>, memref<16x16xf64>
+    tc.broadcast_tile %b from %A[%z, %z] : memref<16x16xf64>, !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>
+    tc.shift_tile %b[%z, %z] sizes [8, 16] along 1 of %A : memref<16x16xf64>, !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>
     tc.tile_contract %b[%z, %z] ["i", "j"] += %b[%z, %z] ["i", "k"] * %b[%z, %z] ["k", "j"]
         extents {i = 16 : i64, j = 16 : i64, k = 8 : i64}
         : memref<16x16xf64>, memref<16x16xf64> -> memref<16x16xf64>
     tc.allreduce_tile %b : memref<16x16xf64>
-    tc.write_tile %b into %A[%z, %z] : memref<16x16xf64>, !tc.array<2 x f64 on 2>
-    tc.shift_array %A along 0 : !tc.array<2 x f64 on 2>
-    tc.allgather_array %A : !tc.array<2 x f64 on 2>
-    tc.allreduce_array %A : !tc.array<2 x f64 on 2>
-    tc.redistribute_array %A into %B : !tc.array<2 x f64 on 2>, !tc.array<2 x f64 on 2>
-    tc.zero_array %A : !tc.array<2 x f64 on 2>
-    tc.load_slice %A [64, 64] at [%z, %z] : !tc.array<2 x f64 on 2>
-    tc.combine_partial %A along [1] : !tc.array<2 x f64 on 2>
-    tc.store_slice %A [64, 64] at [%z, %z] : !tc.array<2 x f64 on 2>
-    tc.finish_store %A : !tc.array<2 x f64 on 2>
-    tc.store %A : !tc.array<2 x f64 on 2>
+    tc.write_tile %b into %A[%z, %z] : memref<16x16xf64>, !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>
+    tc.shift_array %A along 0 : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>
+    tc.allgather_array %A : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>
+    tc.allreduce_array %A : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>
+    tc.redistribute_array %A into %B : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>, !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>
+    tc.zero_array %A : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>
+    tc.load_slice %A [64, 64] at [%z, %z] : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>
+    tc.combine_partial %A along [1] : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>
+    tc.store_slice %A [64, 64] at [%z, %z] : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>
+    tc.finish_store %A : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>
+    tc.store %A : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, -1] skew [-1, -1]>>
     tc.begin_statement "prog_s2" {intermediate}
     return
   }
   func.func @kinds() {
-    %R = tc.array replicated "R" [8] on [4] dims [-1] skew [-1] init root_input : !tc.array<1 x f64 on 1>
-    %S = tc.array slab "S" [8] on [4] dims [-1] skew [-1] init zero {on_disk} : !tc.array<1 x f64 on 1>
-    %G = tc.array gathered "G" [8] on [4] dims [-1] skew [-1] init input {on_disk} : !tc.array<1 x f64 on 1>
+    %R = tc.array "R" init root_input : !tc.array<f64, #tc.layout<replicated [8] on [4] dims [-1] skew [-1]>>
+    %S = tc.array "S" init zero {on_disk} : !tc.array<f64, #tc.layout<slab [8] on [4] dims [-1] skew [-1]>>
+    %G = tc.array "G" init input {on_disk} : !tc.array<f64, #tc.layout<gathered [8] on [4] dims [-1] skew [-1]>>
     return
   }
 }
@@ -119,21 +119,21 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
 // CHECK-NOT: !tc.array<
 module {
   func.func @carried() {
-    %A = tc.array distributed "A" [8] on [2] dims [0] skew [-1] init zero : !tc.array<1 x f64 on 1>
+    %A = tc.array "A" init zero : !tc.array<f64, #tc.layout<distributed [8] on [2] dims [0] skew [-1]>>
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
-    %last = scf.for %i = %c0 to %c2 step %c1 iter_args(%it = %A) -> (!tc.array<1 x f64 on 1>) {
-      tc.shift_array %it along 0 : !tc.array<1 x f64 on 1>
-      scf.yield %it : !tc.array<1 x f64 on 1>
+    %last = scf.for %i = %c0 to %c2 step %c1 iter_args(%it = %A) -> (!tc.array<f64, #tc.layout<distributed [8] on [2] dims [0] skew [-1]>>) {
+      tc.shift_array %it along 0 : !tc.array<f64, #tc.layout<distributed [8] on [2] dims [0] skew [-1]>>
+      scf.yield %it : !tc.array<f64, #tc.layout<distributed [8] on [2] dims [0] skew [-1]>>
     }
-    %r = func.call @consume(%last) : (!tc.array<1 x f64 on 1>) -> !tc.array<1 x f64 on 1>
-    tc.store %r : !tc.array<1 x f64 on 1>
+    %r = func.call @consume(%last) : (!tc.array<f64, #tc.layout<distributed [8] on [2] dims [0] skew [-1]>>) -> !tc.array<f64, #tc.layout<distributed [8] on [2] dims [0] skew [-1]>>
+    tc.store %r : !tc.array<f64, #tc.layout<distributed [8] on [2] dims [0] skew [-1]>>
     return
   }
-  func.func @consume(%a : !tc.array<1 x f64 on 1>) -> !tc.array<1 x f64 on 1> {
-    tc.zero_array %a : !tc.array<1 x f64 on 1>
-    return %a : !tc.array<1 x f64 on 1>
+  func.func @consume(%a : !tc.array<f64, #tc.layout<distributed [8] on [2] dims [0] skew [-1]>>) -> !tc.array<f64, #tc.layout<distributed [8] on [2] dims [0] skew [-1]>> {
+    tc.zero_array %a : !tc.array<f64, #tc.layout<distributed [8] on [2] dims [0] skew [-1]>>
+    return %a : !tc.array<f64, #tc.layout<distributed [8] on [2] dims [0] skew [-1]>>
   }
 }
 
@@ -149,14 +149,14 @@ module {
 // CHECK: call @tc_rt_store(%[[X]])
 // CHECK-NOT: !tc.array<
 module {
-  func.func @merge(%A : !tc.array<1 x f64 on 1>, %B : !tc.array<1 x f64 on 1>, %c : i1) {
+  func.func @merge(%A : !tc.array<f64, #tc.layout<distributed [4] on [1] dims [-1] skew [-1]>>, %B : !tc.array<f64, #tc.layout<distributed [4] on [1] dims [-1] skew [-1]>>, %c : i1) {
     cf.cond_br %c, ^bb1, ^bb2
   ^bb1:
-    cf.br ^bb3(%A : !tc.array<1 x f64 on 1>)
+    cf.br ^bb3(%A : !tc.array<f64, #tc.layout<distributed [4] on [1] dims [-1] skew [-1]>>)
   ^bb2:
-    cf.br ^bb3(%B : !tc.array<1 x f64 on 1>)
-  ^bb3(%x : !tc.array<1 x f64 on 1>):
-    tc.store %x : !tc.array<1 x f64 on 1>
+    cf.br ^bb3(%B : !tc.array<f64, #tc.layout<distributed [4] on [1] dims [-1] skew [-1]>>)
+  ^bb3(%x : !tc.array<f64, #tc.layout<distributed [4] on [1] dims [-1] skew [-1]>>):
+    tc.store %x : !tc.array<f64, #tc.layout<distributed [4] on [1] dims [-1] skew [-1]>>
     return
   }
 }

@@ -32,12 +32,12 @@
 // CHECK: func.func private @tc_rt_select_procs() -> i64
 module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
   func.func @f.p1() attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
-    %A = tc.array distributed "A" [8, 6] on [1] dims [0, -1] skew [-1, -1] init zero : !tc.array<2 x f64 on 1>
+    %A = tc.array "A" init zero : !tc.array<f64, #tc.layout<distributed [8, 6] on [1] dims [0, -1] skew [-1, -1]>>
     return
   }
   func.func @f.p4() attributes {tc.machine = #tc.machine<procs = 4, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
     // A grid of 4 is checked against this function's machine, not the module's.
-    %A = tc.array distributed "A" [8, 6] on [2, 2] dims [0, 1] skew [-1, -1] init zero : !tc.array<2 x f64 on 2>
+    %A = tc.array "A" init zero : !tc.array<f64, #tc.layout<distributed [8, 6] on [2, 2] dims [0, 1] skew [-1, -1]>>
     return
   }
   func.func @tc_main() {
@@ -90,7 +90,7 @@ module attributes {tc.machine = #tc.machine<procs = 2, mem = "1MB", net_bw = "1M
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
   func.func @h.p2() attributes {tc.machine = #tc.machine<procs = 2, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
     // expected-error @+1 {{array 'A' is on a grid of 4 processes but the machine has 2}}
-    %A = tc.array distributed "A" [8, 6] on [2, 2] dims [0, 1] skew [-1, -1] init zero : !tc.array<2 x f64 on 2>
+    %A = tc.array "A" init zero : !tc.array<f64, #tc.layout<distributed [8, 6] on [2, 2] dims [0, 1] skew [-1, -1]>>
     return
   }
 }

@@ -38,7 +38,7 @@ func.func @kernels(%i: index, %k: index) {
   // A transposing copy through a scalar of ones.
   tc.tile_contract %c[%z, %z] ["p", "q"] += %a[%z, %z] ["q", "p"] * %one[] []
       extents {p = 8 : i64, q = 4 : i64} : memref<16x16xf64>, memref<f64> -> memref<16x16xf64>
-  %A = tc.array distributed "A" [64, 64] on [2, 2] dims [0, 1] skew [-1, -1] init input : !tc.array<2 x f64 on 2>
-  tc.store %A : !tc.array<2 x f64 on 2>
+  %A = tc.array "A" init input : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, -1]>>
+  tc.store %A : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, -1]>>
   return
 }
