@@ -1,6 +1,6 @@
 //===- FusedSchedule.cpp - the loop nest of a fused operator tree ---------===//
 #include "TC/Analysis/FusedSchedule.h"
-#include "TC/Layout/Ownership.h"
+#include "TC/Layout/ArrayLayout.h"
 #include "TC/Analysis/CollectiveVolumes.h"
 #include "TC/Analysis/RedistributionTraffic.h"
 
@@ -162,8 +162,6 @@ FusedSchedule buildFusedSchedule(const OperatorTree &tree, const FusionPlan &pla
 
 namespace {
 
-using tc_layout::ceilDiv;
-
 /// Extent of dimension `index` of node's slice array (LowerFused's
 /// sliceExtent): p_virtual along a fused index, one element per virtual block
 /// (D32), else the index's extent.
@@ -203,12 +201,6 @@ ExchangeVolumes predictedCommBytes(const OperatorTree &tree, const FusionPlan &p
   const Grid &grid = plan.grid;
   int64_t procs = gridProcs(grid);
   ExchangeVolumes bytes{std::vector<double>(procs, 0.0), std::vector<double>(procs, 0.0)};
-  std::vector<std::vector<int64_t>> coords(procs, std::vector<int64_t>(grid.size()));
-  for (int64_t r = 0; r < procs; ++r) // row-major, as MPI_Cart_create without reorder
-    for (int64_t g = static_cast<int64_t>(grid.size()) - 1, rest = r; g >= 0; --g) {
-      coords[r][g] = rest % grid[g];
-      rest /= grid[g];
-    }
   auto add = [&](int64_t r, double runs, int64_t sent, int64_t received) {
     bytes.sent[r] += runs * static_cast<double>(sent * elemBytes);
     bytes.received[r] += runs * static_cast<double>(received * elemBytes);
@@ -236,25 +228,29 @@ ExchangeVolumes predictedCommBytes(const OperatorTree &tree, const FusionPlan &p
             // holds none and takes no part.
             const Distribution &gamma = n.decision.compute;
             IndexSet summed = tree.node(i.node).summed();
-            int64_t elems = 1;
-            for (int index : tree.node(i.node).dims)
-              elems *= ceilDiv(sliceExtent(tree, plan, i.node, index),
-                               n.edge.produced.parts(grid, index));
-            for (int64_t r = 0; r < procs; ++r) {
-              int64_t group = 1, member = 0;
-              bool holds = true;
-              for (size_t g = 0; g < grid.size(); ++g) {
-                bool combined = gamma.entry[g] >= 0 && contains(summed, gamma.entry[g]);
-                if (combined) {
-                  member = member * grid[g] + coords[r][g];
-                  group *= grid[g];
-                } else if (n.edge.produced.entry[g] == Distribution::kFirstSlice &&
-                           coords[r][g] != 0) {
-                  holds = false;
-                }
+            // The partial sums' array: the produced slice, replicated instead
+            // of on a first slice along the combined grid dimensions (the
+            // accumulator tc-lower-fused creates).
+            tc_layout::ArrayLayout partial = sliceLayout(tree, plan, i.node, n.edge.produced);
+            std::vector<bool> combined(grid.size(), false);
+            for (size_t g = 0; g < grid.size(); ++g)
+              if (gamma.entry[g] >= 0 && contains(summed, gamma.entry[g])) {
+                combined[g] = true;
+                partial.firstSlice &= ~(int64_t(1) << g);
               }
-              if (!holds)
+            int64_t elems = 1;
+            for (int64_t rows : partial.paddedBlock())
+              elems *= rows;
+            for (int64_t r = 0; r < procs; ++r) {
+              const std::vector<int64_t> coords = partial.gridCoords(r);
+              if (!partial.holdsAt(coords))
                 continue;
+              int64_t group = 1, member = 0;
+              for (size_t g = 0; g < grid.size(); ++g)
+                if (combined[g]) {
+                  member = member * grid[g] + coords[g];
+                  group *= grid[g];
+                }
               RankTraffic t = allReduce(elems, elems, group, member);
               add(r, runs, t.sent, t.received);
             }
