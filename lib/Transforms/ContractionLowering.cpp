@@ -163,6 +163,8 @@ LogicalResult ContractionLowering::buildArrays() {
   const bool longI = iContiguous.value_or(prefersIContiguous(problem));
   for (Operand x : kOperands) {
     ArrayInfo &a = arrays[x];
+    a.layout = tc_layout::ArrayLayout::whole(tc_layout::Holding::Distributed, {},
+                                             {grid.begin(), grid.end()});
     auto order = llvm::to_vector(llvm::seq<int64_t>(0, labels[x]->size()));
     // Labels of this input only are summed out as it is loaded (D30): the
     // array holds the other dimensions of the tensor.
@@ -171,8 +173,8 @@ LogicalResult ContractionLowering::buildArrays() {
         const std::string &l = (*labels[x])[d];
         if (in(problem.labelsC, l) || in(*labels[otherInput(x)], l))
           return false;
-        a.summedFileDims.push_back(d);
-        a.summedExtents.push_back(problem.extents.at(l));
+        a.layout.summedFileDim.push_back(d);
+        a.layout.summedExtent.push_back(problem.extents.at(l));
         return true;
       });
     if (longI && x != Operand::B) // the other labels first, then I's (contiguous)
@@ -182,25 +184,29 @@ LogicalResult ContractionLowering::buildArrays() {
       });
     for (int64_t d : order)
       a.labels.push_back((*labels[x])[d]);
-    a.fileDims = order;
     a.name = arrayName(func, operands[x], x);
     if (x != Operand::C && isOnes(func, operands[x]))
       a.init = ArrayInitKind::Ones;
-    for (const std::string &l : a.labels) {
-      a.extents.push_back(problem.extents.at(l));
+    for (auto [l, fileDim] : llvm::zip_equal(a.labels, order)) {
       int64_t dim = -1;
       for (unsigned g = 0; g < grid.size(); ++g)
         if (distOf(x).getDistributedLabel(g) == l)
           dim = g;
-      a.dims.push_back(dim);
-      a.skew.push_back(-1);
-      a.cyclic.push_back(dim >= 0 ? cyclicBlock(l) : 0);
+      tc_layout::ArrayLayout &h = a.layout;
+      h.extents.push_back(problem.extents.at(l));
+      h.gridDim.push_back(dim);
+      h.skewDim.push_back(-1);
+      h.splitDim.push_back(-1);
+      h.cyclic.push_back(dim >= 0 ? cyclicBlock(l) : 0);
+      h.fileDim.push_back(fileDim);
     }
     const bool isReplicated = wholeOperand() == x;
     if (isReplicated) {
-      a.kind = x == Operand::C ? ArrayKind::Replicated
-                               : (inside ? ArrayKind::Slab : ArrayKind::Gathered);
-      a.dims.assign(a.dims.size(), -1);
+      a.layout.kind = x == Operand::C
+                          ? tc_layout::Holding::Replicated
+                          : (inside ? tc_layout::Holding::Slab : tc_layout::Holding::Gathered);
+      a.layout.gridDim.assign(a.layout.rank(), -1);
+      a.layout.cyclic.assign(a.layout.rank(), 0);
     }
     if (x == Operand::C)
       a.init = !op.getInit()  ? ArrayInitKind::Zero
@@ -224,9 +230,10 @@ LogicalResult ContractionLowering::buildArrays() {
     for (auto [d, l] : llvm::enumerate(arrays[x].labels)) {
       if (!splitsLabelsAlike())
         break;
-      int64_t p = arrays[x].dims[d] >= 0 ? grid[arrays[x].dims[d]] : 1;
+      const int64_t g = arrays[x].layout.gridDim[d];
+      const int64_t p = g >= 0 ? grid[g] : 1;
       auto [it, fresh] = parts.insert({l, p});
-      if (!fresh && it->second != p && arrays[x].kind == ArrayKind::Distributed)
+      if (!fresh && it->second != p && arrays[x].distributed())
         return op.emitOpError() << "plan splits label '" << l << "' into " << it->second
                                 << " and " << p << " blocks in different arrays";
       it->second = std::max(it->second, p);
@@ -240,23 +247,24 @@ LogicalResult ContractionLowering::buildArrays() {
       continue;
     const Layout &l = **layouts[x];
     Layout algorithmLayout = canonicalBlocks(computeLayout(x), problem.extents);
-    if (l.samePartition(algorithmLayout) && arrays[x].kind == ArrayKind::Distributed)
+    if (l.samePartition(algorithmLayout) && arrays[x].distributed())
       continue;
     if (l.grid != std::vector<int64_t>(grid.begin(), grid.end()))
       return op.emitOpError() << "the " << (x == Operand::C ? "required" : "given") << " layout "
                               << l.str() << " of " << arrays[x].name
                               << " is on another grid than the plan's";
     ArrayInfo g = arrays[x];
-    g.kind = ArrayKind::Distributed;
+    g.layout.kind = tc_layout::Holding::Distributed;
     g.init = x == Operand::C ? ArrayInitKind::Zero : ArrayInitKind::Input;
     for (auto [d, label] : llvm::enumerate(g.labels)) {
-      g.dims[d] = -1;
-      g.skew[d] = -1;
-      g.cyclic[d] = 0;
+      g.layout.gridDim[d] = -1;
+      g.layout.skewDim[d] = -1;
+      g.layout.splitDim[d] = -1;
+      g.layout.cyclic[d] = 0;
       for (unsigned gd = 0; gd < l.dims.size(); ++gd)
         if (l.dims[gd] == label) {
-          g.dims[d] = gd;
-          g.cyclic[d] = l.cyclicBlock(gd);
+          g.layout.gridDim[d] = gd;
+          g.layout.cyclic[d] = l.cyclicBlock(gd);
         }
         else if (l.dims[gd] == Layout::kFirstSlice)
           return op.emitOpError() << "layouts holding only the first slice ('1') are "
@@ -301,26 +309,9 @@ void ContractionLowering::emitPredictions(const RankVolumes *volumes) {
       diskPerRank ? b.getDenseF64ArrayAttr(volumes->disk) : DenseF64ArrayAttr());
 }
 
-tc_layout::ArrayLayout ContractionLowering::arrayLayout(const ArrayInfo &a) const {
-  tc_layout::ArrayLayout l = tc_layout::ArrayLayout::whole(static_cast<tc_layout::Holding>(a.kind),
-                                                           {a.extents.begin(), a.extents.end()},
-                                                           {grid.begin(), grid.end()});
-  l.gridDim.assign(a.dims.begin(), a.dims.end());
-  l.skewDim.assign(a.skew.begin(), a.skew.end());
-  if (!a.split.empty())
-    l.splitDim.assign(a.split.begin(), a.split.end());
-  if (!a.cyclic.empty())
-    l.cyclic.assign(a.cyclic.begin(), a.cyclic.end());
-  if (!a.fileDims.empty())
-    l.fileDim.assign(a.fileDims.begin(), a.fileDims.end());
-  l.summedFileDim.assign(a.summedFileDims.begin(), a.summedFileDims.end());
-  l.summedExtent.assign(a.summedExtents.begin(), a.summedExtents.end());
-  return l;
-}
-
 Value ContractionLowering::createArray(ArrayInfo &a, Value storage) {
   auto type = ArrayType::get(b.getContext(), elementType(op),
-                             ArrayLayoutAttr::get(b.getContext(), arrayLayout(a)));
+                             ArrayLayoutAttr::get(b.getContext(), a.layout));
   return ArrayOp::create(b, loc, type, a.name, a.init, /*on_disk=*/!inCore, storage).getResult();
 }
 

@@ -50,14 +50,12 @@ bool namesClash(func::FuncOp func, StringRef x, Value xOperand, StringRef y, Val
 struct ArrayInfo {
   std::string name;
   std::vector<std::string> labels; ///< in stored order
-  SmallVector<int64_t> fileDims;   ///< the tensor dimension of each stored one
-  SmallVector<int64_t> extents, dims, skew;
-  SmallVector<int64_t> split; ///< COSMA: the grid dimension splitting each block again
-  SmallVector<int64_t> cyclic; ///< PUMMA: each dimension's block-cyclic block size (0: none)
-  /// Tensor dimensions (and their extents) of labels of this input only,
-  /// summed out as it is loaded (docs/Derivations.md D30).
-  SmallVector<int64_t> summedFileDims, summedExtents;
-  ArrayKind kind = ArrayKind::Distributed;
+  /// How it is held on the plan's grid (its tc.array's #tc.layout): per
+  /// stored dimension its extent, grid dimension, skew, COSMA's split, PUMMA's
+  /// block-cyclic block size and tensor dimension; the labels of this input
+  /// only summed out as it is loaded (docs/Derivations.md D30).
+  tc_layout::ArrayLayout layout;
+  bool distributed() const { return layout.distributed(); }
   ArrayInitKind init = ArrayInitKind::Input;
   int64_t shiftDim = -1; ///< rotation: the grid dimension this array moves along
   Value handle, buffer;
@@ -127,9 +125,6 @@ protected:
   Value createArray(ArrayInfo &a, Value storage);
   /// The plan's predictions; COSMA's and PUMMA's come per rank (`volumes`).
   void emitPredictions(const RankVolumes *volumes);
-  /// How `a` is held on the plan's grid: its tc.array's #tc.layout, and what
-  /// the redistribution traffic is predicted from.
-  tc_layout::ArrayLayout arrayLayout(const ArrayInfo &a) const;
   /// The plan's distribution of operand x.
   DistAttr distOf(Operand x) const {
     return x == Operand::A ? plan.getDistA() : x == Operand::B ? plan.getDistB() : plan.getDistC();

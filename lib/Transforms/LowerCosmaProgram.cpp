@@ -95,10 +95,9 @@ LogicalResult CosmaLowering::prepare() {
                                  "required layouts yet; plan another algorithm";
   for (Operand x : {Operand::A, Operand::B, Operand::C}) {
     ArrayInfo &a = arrays[x];
-    a.split.assign(a.labels.size(), -1);
     for (auto [d, l] : llvm::enumerate(a.labels))
       if (l == cosma->splitLabel(x))
-        a.split[d] = CosmaLayout::splitGridDim(x);
+        a.layout.splitDim[d] = CosmaLayout::splitGridDim(x);
   }
   return success();
 }

@@ -91,9 +91,9 @@ LogicalResult TiledLowering::placeArrays() {
   for (Operand x : {Operand::A, Operand::B}) {
     ArrayInfo &a = arrays[x];
     for (auto [d, l] : llvm::enumerate(a.labels))
-      if (a.dims[d] >= 0 && hasLabel(otherInput(x), l)) {
-        a.shiftDim = a.dims[d];
-        a.skew[d] = 1 - a.dims[d];
+      if (a.layout.gridDim[d] >= 0 && hasLabel(otherInput(x), l)) {
+        a.shiftDim = a.layout.gridDim[d];
+        a.layout.skewDim[d] = 1 - a.layout.gridDim[d];
       }
     if (a.shiftDim < 0)
       return op.emitOpError() << "rotation plan distributes no contracted label of "
@@ -240,14 +240,11 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
   for (Operand x : kOperands)
     if (given[x])
       stages.push_back(x == Operand::C
-                           ? redistributionTraffic(arrayLayout(arrays[x]), arrayLayout(*given[x]))
-                           : redistributionTraffic(arrayLayout(*given[x]), arrayLayout(arrays[x])));
+                           ? redistributionTraffic(arrays[x].layout, given[x]->layout)
+                           : redistributionTraffic(given[x]->layout, arrays[x].layout));
   const bool outsideRotation = algorithm == ParallelAlgorithm::Rotation && !inside;
-  // Each array's layout (what the runtime holds), and its padded block.
-  PerOperand<tc_layout::ArrayLayout> layouts;
-  for (Operand x : kOperands)
-    layouts[x] = arrayLayout(arrays[x]);
-  auto paddedBlock = [&](Operand x) { return product(layouts[x].paddedBlock()); };
+  // Elements of each array's padded block (the runtime holds it so).
+  auto paddedBlock = [&](Operand x) { return product(arrays[x].layout.paddedBlock()); };
   auto tileElems = [&](Operand x) { return product(tileShape(x, nest.readGroup(Operand(x)))); };
   auto rereads = [&](Operand x) {
     return inCore ? int64_t(1)
@@ -269,7 +266,7 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
       std::vector<int64_t> shifts(grid.size(), 0);
       if (arrays[x].shiftDim >= 0)
         shifts[arrays[x].shiftDim] = shifted;
-      return layouts[x].heldElements(r, shifts);
+      return arrays[x].layout.heldElements(r, shifts);
     };
     RankTraffic t;
     int64_t disk = 0;
@@ -281,12 +278,13 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
           disk += (x == Operand::C ? 2 : 1) * rereads(x) * blockElems(x, pass);
     if (replicated) {
       const ArrayInfo &a = arrays[*replicated];
-      const int64_t rows = a.extents.empty() ? 1 : a.extents[0];
+      const std::vector<int64_t> &extents = a.layout.extents;
+      const int64_t rows = extents.empty() ? 1 : extents[0];
       if (!inside) { // one all-gather, disk to disk out of core
-        const int64_t cols = a.extents.empty() ? 1 : product(a.extents) / rows;
+        const int64_t cols = extents.empty() ? 1 : product(extents) / rows;
         t = ringAllGather(rows, cols, P, r);
         if (!inCore)
-          disk += ringAllGatherDisk(rows, cols, a.extents.empty(), P, r);
+          disk += ringAllGatherDisk(rows, cols, extents.empty(), P, r);
       } else { // a broadcast of every tile: rows of the other slabs, padded columns
         SmallVector<int64_t> shape = tileShape(*replicated, nest.readGroup(*replicated));
         const int64_t cols = shape.empty() ? 1 : product(shape) / shape[0];
@@ -308,7 +306,7 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
           std::max<int64_t>(1, std::min<int64_t>(4 << 20, machine.tileBudget()) / e);
       if (!inside) { // one all-reduce of C, half a chunk at a time (read and written;
                      // the other half receives, lib/Runtime/Collectives.cpp)
-        const int64_t n = product(arrays[Operand::C].extents);
+        const int64_t n = product(arrays[Operand::C].layout.extents);
         t = allReduce(n, std::max<int64_t>(1, chunk / 2), P, r);
         if (!inCore && P > 1) // one process: nothing to reduce, no I/O
           disk += 2 * n;
