@@ -19,8 +19,11 @@ static LogicalResult verifyTileBuffer(Operation *op, MemRefType buffer, StringRe
 }
 
 LogicalResult ArrayOp::verify() {
-  // The layout verified itself (#tc.layout); what is left is the op's own.
+  // #tc.layout verifies itself when parsed; a pass builds it from a struct
+  // (ArrayLayoutAttr::get), so the rules are checked here again.
   tc_layout::ArrayLayout layout = getLayout().getLayout();
+  if (std::string why = layout.verify(); !why.empty())
+    return emitOpError() << "array '" << getName() << "': " << why;
   if (!layout.summedFileDim.empty() && getInit() == ArrayInitKind::Zero)
     return emitOpError() << "array '" << getName() << "' sums dimensions of its input "
                          << "but is not loaded from one (init zero)";
@@ -141,8 +144,8 @@ LogicalResult GridCoordOp::verify() {
 }
 
 /// The panel of tc.gather_cyclic / tc.reduce_cyclic: `dim` a block-cyclic
-/// dimension of the array (when it is defined here), modulus >= 1, a buffer of
-/// the array's rank.
+/// dimension of the array's layout, modulus >= 1, a buffer of the array's rank
+/// holding the panel's rows.
 static LogicalResult verifyCyclicPanel(Operation *op, Value array, int64_t dim,
                                        int64_t modulus, MemRefType buffer) {
   auto type = cast<ArrayType>(array.getType());

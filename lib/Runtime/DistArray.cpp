@@ -60,8 +60,7 @@ int64_t DistArray::blockIndex(int d, const std::vector<int> &at) const {
   if (at.empty())
     return 0;
   const int64_t g = gridDim[d];
-  return ArrayLayout::blockIndex(d, std::vector<int64_t>(at.begin(), at.end()),
-                                 g >= 0 ? shifts[g] : 0);
+  return ArrayLayout::blockIndex(d, at, g >= 0 ? shifts[g] : 0);
 }
 
 int64_t DistArray::blockLen(int d, const std::vector<int> &at) const {
@@ -129,13 +128,13 @@ int DistArray::splitGridDim() const {
 // floor(L / q) + 1 rows and the others floor(L / q), so no member of a group
 // holds nothing while another holds a whole padded sub-block.
 int64_t DistArray::subStart(int d, const std::vector<int> &at) const {
-  if (splitDim.empty() || splitDim[d] < 0 || at.empty())
+  if (splitDim[d] < 0 || at.empty())
     return 0;
   return tc_layout::balancedStart(blockLen(d, at), grid[splitDim[d]], at[splitDim[d]]);
 }
 
 int64_t DistArray::subLen(int d, const std::vector<int> &at) const {
-  if (splitDim.empty() || splitDim[d] < 0)
+  if (splitDim[d] < 0)
     return blockLen(d, at);
   if (at.empty())
     return 0;
@@ -163,7 +162,7 @@ TilePart tilePart(const DistArray &a, const Shape &shape, const int64_t *offsets
     // Storage holds only rows [s0, s1) of the block: this process's slab of dim
     // 0 (TC_RT_SLAB), or the sub-block at `at` of a split dimension.
     bool slab = i == 0 && a.kind == Holding::Slab;
-    bool split = !a.splitDim.empty() && a.splitDim[i] >= 0;
+    bool split = a.splitDim[i] >= 0;
     if (slab || split) {
       auto [s0, s1] = slab ? a.slabRange(ctx().rank)
                            : std::pair<int64_t, int64_t>(a.subStart(i, at),

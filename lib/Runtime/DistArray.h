@@ -97,12 +97,12 @@ struct DistArray : tc_layout::ArrayLayout {
   int64_t blockIndex(int d, const std::vector<int> &at) const;
   int64_t blockStart(int d) const { return blockStart(d, coords); }
   int64_t blockLen(int d) const { return blockLen(d, coords); }
+  /// The grid dimension of the split dimension (ArrayLayout::splitDimension), or -1.
+  int splitGridDim() const;
   /// Start (relative to the block) and length of the sub-block of dim `d` held at
   /// grid coordinates `at`: 0 and blockLen when `d` is not split; balanced
   /// otherwise (lengths differ by at most one, the longer first); empty only
   /// when the block has fewer rows than the group has members.
-  /// The grid dimension of the split dimension (ArrayLayout::splitDimension), or -1.
-  int splitGridDim() const;
   int64_t subStart(int d, const std::vector<int> &at) const;
   int64_t subLen(int d, const std::vector<int> &at) const;
   int64_t subStart(int d) const { return subStart(d, coords); }

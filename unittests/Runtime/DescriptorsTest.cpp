@@ -87,8 +87,7 @@ TEST(Descriptors, ArrayMatchesTheCompiler) {
 
 TEST(Descriptors, SplitDimension) {
   // A COSMA-style A[m, k] on [2, 3, 2]: m split along grid dimension 0, its
-  // blocks split again along 2; k whole. ArrayDim's four-field form leaves
-  // splitDim at -1.
+  // blocks split again along 2; k whole (its record's split_dim at -1).
   ArrayDesc a{layoutOf(TC_RT_DISTRIBUTED, {2, 3, 2}, {{13, 0, -1, 0, 2}, {7, -1, -1, 1}}),
               TC_RT_INIT_INPUT, false};
   Desc expect = {2, 0, 0, 0, 0, 0, 3, 2, 3, 2, 13, 0, -1, 0, 2, 0, 7, -1, -1, 1, -1, 0, 0};
@@ -104,7 +103,7 @@ TEST(Descriptors, SplitDimension) {
 
 TEST(Descriptors, CyclicDimension) {
   // ScaLAPACK's B[k, n] on a [2, 3] template: blocks of 4 rows dealt along grid
-  // dimension 0, of 2 columns along 1. ArrayDim's shorter forms leave cyclic 0.
+  // dimension 0, of 2 columns along 1.
   ArrayDesc b{layoutOf(TC_RT_DISTRIBUTED, {2, 3}, {{13, 0, -1, 0, -1, 4}, {7, 1, -1, 1, -1, 2}}),
               TC_RT_INIT_INPUT, false};
   Desc expect = {2, 0, 0, 0, 0, 0, 2, 2, 3, 13, 0, -1, 0, -1, 4, 7, 1, -1, 1, -1, 2, 0};

@@ -154,7 +154,8 @@ struct ArrayLayout {
   /// Which block of dimension `d` (a distributed one, not cyclic) coordinates
   /// `c` hold after `shift` shifts along its grid dimension: the coordinate plus
   /// the skew's coordinate plus the shifts, modulo the blocks.
-  int64_t blockIndex(int64_t d, const std::vector<int64_t> &c, int64_t shift = 0) const {
+  template <typename Coords>
+  int64_t blockIndex(int64_t d, const Coords &c, int64_t shift = 0) const {
     const int64_t p = parts(d);
     if (p == 1 || c.empty())
       return 0;
@@ -168,6 +169,8 @@ struct ArrayLayout {
     const int64_t p = parts(d);
     if (p == 1)
       return extents[d];
+    if (c.empty())
+      return 0;
     if (isCyclic(d))
       return cyclicLength(extents[d], cyclic[d], p, (c[gridDim[d]] + shift) % p);
     const int64_t len = blockLength(extents[d], p, blockIndex(d, c, shift));

@@ -363,6 +363,10 @@ struct ArrayDesc {
 
   Desc encode() const {
     const tc_layout::ArrayLayout &l = layout;
+    const size_t n = l.extents.size();
+    assert(l.gridDim.size() == n && l.skewDim.size() == n && l.splitDim.size() == n &&
+           l.cyclic.size() == n && l.fileDim.size() == n &&
+           l.summedFileDim.size() == l.summedExtent.size() && "one entry per dimension");
     Desc d(ArrayFields::size);
     ArrayFields::rank(d.data(), l.rank());
     ArrayFields::kind(d.data(), static_cast<tc_rt_kind>(l.kind));
