@@ -162,17 +162,15 @@ FusedSchedule buildFusedSchedule(const OperatorTree &tree, const FusionPlan &pla
 
 namespace {
 
-/// Extent of dimension `index` of node's slice array (LowerFused's
-/// sliceExtent): p_virtual along a fused index, one element per virtual block
-/// (D32), else the index's extent.
+/// Extent of dimension `index` of node's slice array: p_virtual along a fused index, one element
+/// per virtual block (D32), else the index's extent.
 int64_t sliceExtent(const OperatorTree &tree, const FusionPlan &plan, int node, int index) {
   const FusionEdge &edge = plan.nodes[node].edge;
   return contains(edge.fused, index) ? virtualParts(plan.grid, edge, index) : tree.extent(index);
 }
 
-/// Node's slice array in `dist` as the runtime holds it: ceil-sized blocks
-/// along the grid dimensions `dist` gives its indices, on the first slice of
-/// its `1` entries.
+} // namespace
+
 tc_layout::ArrayLayout sliceLayout(const OperatorTree &tree, const FusionPlan &plan, int node,
                                    const Distribution &dist) {
   const std::vector<int> &dims = tree.node(node).dims;
@@ -187,8 +185,6 @@ tc_layout::ArrayLayout sliceLayout(const OperatorTree &tree, const FusionPlan &p
       l.firstSlice |= int64_t(1) << g;
   return l;
 }
-
-} // namespace
 
 // Every rank's exact share (docs/Derivations.md D31, D32), not [C]'s per-process
 // averages (D14, D16): a redistribution moves what tc_rt_redistribute moves of

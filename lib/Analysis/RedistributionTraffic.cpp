@@ -49,7 +49,7 @@ RedistributionTraffic redistributionTraffic(const tc_layout::ArrayLayout &from,
   // it takes its elements from the replica with its coordinates, 0 along the
   // source's first slices (DistArray::replicaCoordsOf).
   std::vector<bool> holdsFrom(P), holdsTo(P);
-  std::vector<std::vector<int64_t>> want = coords;
+  std::vector<std::vector<int64_t>> want(P);
   for (int64_t r = 0; r < P; ++r) {
     holdsFrom[r] = from.holdsAt(coords[r]);
     holdsTo[r] = to.holdsAt(toCoords[r]);

@@ -26,13 +26,6 @@ int64_t product(const Shape &s) {
   return p;
 }
 
-std::string str(const Shape &s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
-
 using tc_layout::ceilDiv;
 
 /// Coordinates as the runtime's calls take them.

@@ -30,7 +30,7 @@ namespace tc_rt {
 using tc_layout::Holding;
 
 int64_t product(const Shape &s);
-std::string str(const Shape &s);
+using tc_layout::str;
 
 /// An array as this process holds it: its layout (include/TC/Layout/
 /// ArrayLayout.h, decoded from the descriptor the compiler encoded from the

@@ -89,9 +89,6 @@ private:
   }
   /// Shifts of node's dimensions: the open loop's value where the array is fused.
   SmallVector<Value> shifts(int node);
-  /// Extent of dimension `index` of `node`'s array in `dist` (its slice).
-  int64_t sliceExtent(int node, int index, const Distribution &dist) const;
-  SmallVector<int64_t> localShape(int node, const Distribution &dist) const;
   /// The grid dimensions `dist` holds on their first slice only (`1`, [C] 3.1).
   SmallVector<int64_t> firstSliceDims(const Distribution &dist) const {
     SmallVector<int64_t> dims;
@@ -160,22 +157,6 @@ LogicalResult FusedLowering::readPlan() {
   return success();
 }
 
-int64_t FusedLowering::sliceExtent(int node, int index, const Distribution &dist) const {
-  const FusionEdge &edge = plan.nodes[node].edge;
-  if (contains(edge.fused, index)) // one element per (virtual) block, [C] 3.2(iii)
-    return virtualParts(plan.grid, edge, index);
-  return tree.tree.extent(index);
-}
-
-SmallVector<int64_t> FusedLowering::localShape(int node, const Distribution &dist) const {
-  SmallVector<int64_t> shape;
-  for (int i : tree.tree.node(node).dims) {
-    int64_t extent = sliceExtent(node, i, dist), parts = dist.parts(plan.grid, i);
-    shape.push_back(tc_layout::ceilDiv(extent, parts));
-  }
-  return shape;
-}
-
 void FusedLowering::createArrays() {
   arrays.resize(tree.values.size());
   for (size_t id = 0; id < tree.values.size(); ++id) {
@@ -185,17 +166,9 @@ void FusedLowering::createArrays() {
     a.name = v.name; // inputs and the result: their datasets
     const FusionEdge &edge = plan.nodes[id].edge;
     auto create = [&](const Distribution &dist, Value &buffer) {
-      SmallVector<int64_t> extents;
-      for (int i : v.dims)
-        extents.push_back(sliceExtent(node, i, dist));
-      auto type = MemRefType::get(localShape(node, dist), tree.elementType());
+      const tc_layout::ArrayLayout layout = sliceLayout(tree.tree, plan, node, dist);
+      auto type = MemRefType::get(layout.paddedBlock(), tree.elementType());
       buffer = memref::AllocOp::create(b, loc, type);
-      tc_layout::ArrayLayout layout = tc_layout::ArrayLayout::whole(
-          tc_layout::Holding::Distributed, {extents.begin(), extents.end()},
-          {plan.grid.begin(), plan.grid.end()});
-      layout.gridDim = dist.gridDims(plan.grid, v.dims);
-      for (int64_t g : firstSliceDims(dist))
-        layout.firstSlice |= int64_t(1) << g;
       auto arrayType = ArrayType::get(b.getContext(), tree.elementType(),
                                       ArrayLayoutAttr::get(b.getContext(), layout));
       return ArrayOp::create(b, loc, arrayType, a.name, ArrayInitKind::Zero, /*on_disk=*/false,

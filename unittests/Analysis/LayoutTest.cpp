@@ -1,6 +1,8 @@
 //===- LayoutTest.cpp - distributions and redistribution cost -------------===//
 #include "TC/Analysis/Layout.h"
 
+#include "TC/Layout/Ownership.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -55,7 +57,7 @@ TEST(Layout, RedistributionCost) {
 }
 
 namespace {
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+using tc_layout::ceilDiv;
 } // namespace
 
 TEST(Layout, CanonicalBlocksAreTheContiguousOwnership) {

@@ -15,6 +15,8 @@
 
 #include "TestMachine.h"
 
+#include "TC/Layout/Ownership.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -45,7 +47,7 @@ MacroIndices macroOf(const ContractionProblem &p) {
   return macro.value;
 }
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+using tc_layout::ceilDiv;
 
 /// All 2-d grids of P.
 std::vector<std::vector<int64_t>> gridsOf(int64_t P) {

@@ -14,6 +14,8 @@
 #include "DistArray.h"
 #include "TestArrays.h"
 
+#include "TC/Layout/Ownership.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -31,7 +33,7 @@ namespace {
 
 const uint64_t kSeed = 23;
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+using tc_layout::ceilDiv;
 
 std::vector<int> coordsOf(const Shape &grid, int rank) {
   std::vector<int> c(grid.size());

@@ -15,6 +15,8 @@
 #include "DistArray.h"
 #include "TestArrays.h"
 
+#include "TC/Layout/Ownership.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -32,7 +34,7 @@ namespace {
 
 const uint64_t kSeed = 29;
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+using tc_layout::ceilDiv;
 
 double inputValue(const std::string &name, const Shape &extents, const Shape &global) {
   int64_t linear = 0;

@@ -12,6 +12,8 @@
 #include "DistArray.h"
 #include "TestArrays.h"
 
+#include "TC/Layout/Ownership.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -29,7 +31,7 @@ namespace {
 
 const uint64_t kSeed = 17;
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+using tc_layout::ceilDiv;
 int64_t nonNegative(int64_t x) { return std::max<int64_t>(0, x); }
 
 /// An array over a grid with one split dimension.

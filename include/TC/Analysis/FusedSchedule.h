@@ -14,6 +14,7 @@
 #define TC_ANALYSIS_FUSEDSCHEDULE_H
 
 #include "TC/Analysis/FusionPlanner.h"
+#include "TC/Layout/ArrayLayout.h"
 
 #include <string>
 #include <vector>
@@ -62,6 +63,13 @@ FusedSchedule buildFusedSchedule(const OperatorTree &tree, const FusionPlan &pla
 /// these are what each rank's counters show.
 ExchangeVolumes predictedCommBytes(const OperatorTree &tree, const FusionPlan &plan,
                                    const FusedSchedule &schedule, int64_t elemBytes);
+
+/// Node's slice array in `dist` as tc-lower-fused creates it and the runtime
+/// holds it: one element per (virtual) block along a fused index ([C] 3.2(iii),
+/// D32), ceil-sized blocks along the grid dimensions `dist` gives its indices,
+/// on the first slice of its `1` entries.
+tc_layout::ArrayLayout sliceLayout(const OperatorTree &tree, const FusionPlan &plan, int node,
+                                   const Distribution &dist);
 
 /// The nest as indented text ("for d (x70):", "  load D", ...).
 std::string scheduleString(const OperatorTree &tree, const FusedSchedule &schedule);

@@ -239,13 +239,15 @@ struct ArrayLayout {
   std::string verify() const;
 };
 
-namespace detail {
+/// A list as `[a, b, c]` (the messages of verify(), the runtime's).
 inline std::string str(const std::vector<int64_t> &v) {
   std::string s = "[";
   for (size_t i = 0; i < v.size(); ++i)
     s += (i ? ", " : "") + std::to_string(v[i]);
   return s + "]";
 }
+
+namespace detail {
 inline const char *name(Holding k) {
   switch (k) {
   case Holding::Distributed:
@@ -275,7 +277,7 @@ inline std::string ArrayLayout::verify() const {
     return "the grid has no dimension";
   for (int64_t g : grid)
     if (g < 1)
-      return "grid " + detail::str(grid) + " has an extent below 1";
+      return "grid " + str(grid) + " has an extent below 1";
   const std::string kindName = detail::name(kind);
   std::vector<bool> used(gr, false);
   for (size_t d = 0; d < n; ++d) {
