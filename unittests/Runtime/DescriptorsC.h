@@ -28,6 +28,13 @@ int64_t tc_test_c_contract_size(const int64_t *desc);
 int64_t tc_test_c_slice_size(const int64_t *desc);
 int64_t tc_test_c_panel_field(const int64_t *desc, int64_t field);
 int64_t tc_test_c_panel_size(const int64_t *desc);
+int64_t tc_test_c_array_summed(const int64_t *desc, int64_t j, int64_t field);
+int64_t tc_test_c_block_segment(const int64_t *desc, int64_t dim, int64_t i);
+int64_t tc_test_c_block_home(const int64_t *desc, int64_t block);
+int64_t tc_test_c_block_array_size(const int64_t *desc);
+int64_t tc_test_c_block_task(const int64_t *desc, int64_t task, int64_t field);
+int64_t tc_test_c_block_cached(const int64_t *desc, int64_t read, int64_t field);
+int64_t tc_test_c_block_plan_size(const int64_t *desc);
 
 #ifdef __cplusplus
 }

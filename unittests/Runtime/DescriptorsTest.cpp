@@ -314,6 +314,36 @@ TEST(Descriptors, CAgreesWithCxx) {
   for (int64_t l = 0; l < cv.numLabels(); ++l)
     EXPECT_EQ(tc_test_c_contract_extent(c.data(), l), cv.labelExtent(l));
   EXPECT_EQ(tc_test_c_contract_size(c.data()), static_cast<int64_t>(c.size()));
+
+  Desc su = ArrayDesc{layoutOf(TC_RT_DISTRIBUTED, {2}, {{6, 0, -1, 1}}, {{0, 3}, {2, 5}}),
+                      TC_RT_INIT_INPUT, false}
+                .encode();
+  EXPECT_EQ(tc_test_c_array_summed(su.data(), 1, TC_RT_SUMMED_DIM_FILE_DIM), 2);
+  EXPECT_EQ(tc_test_c_array_summed(su.data(), 1, TC_RT_SUMMED_DIM_EXTENT), 5);
+  EXPECT_EQ(tc_test_c_array_size(su.data()), static_cast<int64_t>(su.size()));
+
+  Desc ba = BlockArrayDesc{TC_RT_INIT_ZERO,          0,        TC_RT_F64, {{2, 1, 4}, {3, 3}},
+                           {{0, 0}, {2, 1}, {1, 0}}, {1, 0, 1}}
+                .encode();
+  BlockArrayDescView bv(ba.data());
+  for (int64_t d = 0; d < 2; ++d)
+    for (int64_t i = 0; i < bv.numSegments(d); ++i)
+      EXPECT_EQ(tc_test_c_block_segment(ba.data(), d, i), bv.segments(d)[i]);
+  for (int64_t b = 0; b < bv.numBlocks(); ++b)
+    EXPECT_EQ(tc_test_c_block_home(ba.data(), b), bv.home(b));
+  EXPECT_EQ(tc_test_c_block_array_size(ba.data()), static_cast<int64_t>(ba.size()));
+
+  Desc bp = BlockPlanDesc{{{0, 2}, {2, 1, 3}, {0, 1, 3}},
+                          {{0, 1, 2, 3, 0, 4}, {5, 6, 7, 8, 1, 9}},
+                          2,
+                          {{1, 0, 7, 1}, {1, 1, 2, 0}}}
+                .encode();
+  BlockPlanDescView pl(bp.data());
+  EXPECT_EQ(tc_test_c_block_task(bp.data(), 1, TC_RT_BLOCK_TASK_C), pl.task(1).c);
+  EXPECT_EQ(tc_test_c_block_task(bp.data(), 1, TC_RT_BLOCK_TASK_STEP), pl.task(1).step);
+  EXPECT_EQ(tc_test_c_block_cached(bp.data(), 0, TC_RT_BLOCK_CACHED_BLOCK), 7);
+  EXPECT_EQ(tc_test_c_block_cached(bp.data(), 1, TC_RT_BLOCK_CACHED_RANK), 0);
+  EXPECT_EQ(tc_test_c_block_plan_size(bp.data()), static_cast<int64_t>(bp.size()));
 }
 
 TEST(Abi, MatchingVersionRuns) {

@@ -219,8 +219,9 @@ TEST(IdleRanksStore, WritesEveryElementOnce) {
       double read = storeCountingReads(a), total = 0;
       MPI_Allreduce(&read, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
       EXPECT_EQ(total, 8.0 * 13 * 11) << what;
-      if (static_cast<DistArray *>(a)->idle)
+      if (static_cast<DistArray *>(a)->idle) {
         EXPECT_EQ(read, 0.0) << what;
+      }
       releaseArrays();
       ctx().options = saved;
     }

@@ -3,20 +3,21 @@
 // The static descriptions a compiled tc program passes to its runtime
 // (include/TC/Runtime/Runtime.h), declared once for both sides: the compiler
 // encodes them (tc-lower-to-runtime emits them as int64 constants), the runtime
-// decodes them. A description is a flat array of int64_t; its layout is fixed by
-// the offsets below and by the static_asserts at the end of the C part.
+// decodes them. A description is a flat array of int64_t: fixed fields, then
+// variable parts whose lengths the fields before them give.
 //
 // Rule: any change to a layout, to an enum value or to a tc_rt_* signature
 // bumps TC_RT_API_VERSION. A program records the version it was compiled for
 // and calls tc_rt_check_abi(TC_RT_API_VERSION) first; an old program then stops
 // with a message instead of misreading a description.
 //
-// The C part (offsets, enums, size helpers) is plain C11; the
-// C++ part adds encoders (structs of named fields -> std::vector<int64_t>) and
-// decoders (views with named accessors over const int64_t *). The fixed
-// fields' offsets, types and accessors are declared once, in
-// DescriptorFields.def, for both parts. docs/RuntimeABI.md describes the
-// contract.
+// Every layout is declared once, in DescriptorFields.def. From it, the C part
+// (plain C11) gets the fixed fields' offsets and a position helper per
+// variable part; the C++ part gets typed accessors and checked writers per
+// record (tc_rt::<Record>Fields), on which the encoders (structs of named
+// fields -> std::vector<int64_t>) and the views (decoders over const int64_t *)
+// are built. docs/RuntimeABI.md describes the contract; its layout table is
+// generated from the same declaration.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TC_RUNTIME_DESCRIPTORS_H
@@ -75,138 +76,95 @@ enum tc_rt_elem { TC_RT_F64 = 0, TC_RT_F32 = 1 };
 #define TC_RT_FIELD(PREFIX, NAME, offset, Type, accessor, doc) TC_RT_##PREFIX##_##NAME = offset,
 #define TC_RT_FIELDS(PREFIX, NAME, offset, count, Type, accessor, doc)                            \
   TC_RT_##PREFIX##_##NAME = offset,
-#define TC_RT_END(PREFIX, NAME, offset) TC_RT_##PREFIX##_##NAME = offset };
+#define TC_RT_END(record, PREFIX, NAME, offset)                                                    \
+  TC_RT_##PREFIX##_##NAME = offset                                                                 \
+  }                                                                                                \
+  ;
 #include "TC/Runtime/DescriptorFields.def"
 
-//===-- tc_rt_array ---------------------------------------------------------===//
-// [rank, kind, init, on_disk, elem, first_slice, grid_rank, grid[grid_rank],
-//  then per dimension d < rank: extent, grid_dim, skew_dim, file_dim, split_dim,
-//  cyclic]
-/// Where the fields of dimension `d` start.
-TC_RT_INLINE int64_t tc_rt_array_dim(const int64_t *desc, int64_t d) {
-  return TC_RT_ARRAY_GRID + desc[TC_RT_ARRAY_GRID_RANK] + TC_RT_ARRAY_DIM_FIELDS * d;
-}
-/// Where the summed dimensions start (after the last dimension's fields): their
-/// count k, then k pairs (dimension of the HDF5 dataset, extent). An input
-/// whose dataset has these dimensions too is summed over them as it is loaded
-/// (labels of one input only, docs/Derivations.md D30).
-TC_RT_INLINE int64_t tc_rt_array_summed(int64_t rank, int64_t grid_rank) {
-  return TC_RT_ARRAY_GRID + grid_rank + TC_RT_ARRAY_DIM_FIELDS * rank;
-}
-TC_RT_INLINE int64_t tc_rt_array_size(const int64_t *desc) {
-  int64_t at = tc_rt_array_summed(desc[TC_RT_ARRAY_RANK], desc[TC_RT_ARRAY_GRID_RANK]);
-  return at + 1 + 2 * desc[at];
-}
-
-//===-- tc_rt_read_tile, tc_rt_write_tile, tc_rt_broadcast_tile -------------===//
-// (and tc_rt_gather_tile(_start), tc_rt_reduce_scatter_tile)
-// [rank, root_only, shape[rank]]: the shape of the tile buffer. root_only (read
-// only, 0 for the others): ranks other than 0 zero the buffer after reading.
-TC_RT_INLINE int64_t tc_rt_tile_size(int64_t rank) { return TC_RT_TILE_SHAPE + rank; }
-
-//===-- tc_rt_shift_tile ----------------------------------------------------===//
-// [rank, grid_dim, shape[rank], subshape[rank]]: the buffer's shape, then the
-// shape of the sub-tile (at the call's offsets) that moves along grid_dim.
-TC_RT_INLINE int64_t tc_rt_shift_subshape(const int64_t *desc) {
-  return TC_RT_SHIFT_SHAPE + desc[TC_RT_SHIFT_RANK];
-}
-TC_RT_INLINE int64_t tc_rt_shift_size(int64_t rank) { return TC_RT_SHIFT_SHAPE + 2 * rank; }
-
-//===-- tc_rt_allreduce_tile ------------------------------------------------===//
-// [rank, elem, shape[rank]]
-TC_RT_INLINE int64_t tc_rt_allreduce_size(int64_t rank) { return TC_RT_ALLREDUCE_SHAPE + rank; }
-
-//===-- tc_rt_tile_contract -------------------------------------------------===//
-// [rank_a, rank_b, rank_c, elem, alpha, shape_a..., shape_b..., shape_c...,
-//  labels_a..., labels_b..., labels_c..., steps_a..., steps_b..., steps_c...,
-//  num_labels, extent[num_labels]]
-// Labels are ids in [0, num_labels); extent[l] is the sub-tile extent of label
-// l. Along dimension d an operand's sub-tile takes every steps[d]-th element
-// from its offset on (1: contiguous). The call's offsets hold A's, then B's,
-// then C's sub-tile offsets. alpha holds the bits of the IEEE double that
-// scales the product (C += alpha * A * B; a term's coefficient).
+/// The operands of the descriptions with an entry per operand (tile
+/// contraction, block schedule): C += A * B.
 enum tc_rt_operand { TC_RT_OPERAND_A = 0, TC_RT_OPERAND_B = 1, TC_RT_OPERAND_C = 2 };
-/// The contraction's alpha, and the descriptor entry holding it.
+
+/// Where each variable part sits, from DescriptorFields.def:
+/// tc_rt_<record>_<part>(d, x) is where member x of the part starts (a count
+/// part, one entry, has no x), tc_rt_<record>_<part>_count(d) its number of
+/// members, tc_rt_<record>_<part>_end(d) where it ends, and
+/// tc_rt_<record>_size(d) the description's number of entries. For example
+/// tc_rt_contract_labels(d, TC_RT_OPERAND_B) is where B's labels start and
+/// tc_rt_array_dims(d, 2) where dimension 2's record starts.
+#define TC_RT_END(record, PREFIX, NAME, offset)                                                    \
+  TC_RT_INLINE int64_t tc_rt_##record##_fixed_end(const int64_t *d) {                              \
+    (void)d;                                                                                       \
+    return offset;                                                                                 \
+  }
+#define TC_RT_COUNT(record, part, accessor, prev, doc)                                             \
+  TC_RT_INLINE int64_t tc_rt_##record##_##part(const int64_t *d) {                                 \
+    return tc_rt_##record##_##prev##_end(d);                                                       \
+  }                                                                                                \
+  TC_RT_INLINE int64_t tc_rt_##record##_##part##_end(const int64_t *d) {                           \
+    return tc_rt_##record##_##part(d) + 1;                                                         \
+  }
+/// Members of one width: member x at x * width.
+#define TC_RT_STRIDED(record, part, prev, count, width)                                            \
+  TC_RT_INLINE int64_t tc_rt_##record##_##part##_count(const int64_t *d) {                         \
+    (void)d;                                                                                       \
+    return (count);                                                                                \
+  }                                                                                                \
+  TC_RT_INLINE int64_t tc_rt_##record##_##part##_width(const int64_t *d) {                         \
+    (void)d;                                                                                       \
+    return (width);                                                                                \
+  }                                                                                                \
+  TC_RT_INLINE int64_t tc_rt_##record##_##part(const int64_t *d, int64_t x) {                      \
+    return tc_rt_##record##_##prev##_end(d) + x * tc_rt_##record##_##part##_width(d);              \
+  }                                                                                                \
+  TC_RT_INLINE int64_t tc_rt_##record##_##part##_end(const int64_t *d) {                           \
+    return tc_rt_##record##_##part(d, tc_rt_##record##_##part##_count(d));                         \
+  }
+#define TC_RT_LIST(record, part, accessor, prev, count, doc)                                       \
+  TC_RT_STRIDED(record, part, prev, count, 1)
+#define TC_RT_RECORDS(record, part, accessor, prev, count, Member, width, doc)                     \
+  TC_RT_STRIDED(record, part, prev, count, width)
+#define TC_RT_ENTRIES(record, part, accessor, prev, count, width, doc)                             \
+  TC_RT_STRIDED(record, part, prev, count, width)
+/// Lists of their own lengths: list x after the lists before it.
+#define TC_RT_LISTS(record, part, accessor, prev, count, length, doc)                              \
+  TC_RT_INLINE int64_t tc_rt_##record##_##part##_count(const int64_t *d) {                         \
+    (void)d;                                                                                       \
+    return (count);                                                                                \
+  }                                                                                                \
+  TC_RT_INLINE int64_t tc_rt_##record##_##part##_length(const int64_t *d, int64_t x) {             \
+    (void)d;                                                                                       \
+    (void)x;                                                                                       \
+    return (length);                                                                               \
+  }                                                                                                \
+  TC_RT_INLINE int64_t tc_rt_##record##_##part(const int64_t *d, int64_t x) {                      \
+    int64_t at = tc_rt_##record##_##prev##_end(d);                                                 \
+    for (int64_t y = 0; y < x; ++y)                                                                \
+      at += tc_rt_##record##_##part##_length(d, y);                                                \
+    return at;                                                                                     \
+  }                                                                                                \
+  TC_RT_INLINE int64_t tc_rt_##record##_##part##_end(const int64_t *d) {                           \
+    return tc_rt_##record##_##part(d, tc_rt_##record##_##part##_count(d));                         \
+  }
+#define TC_RT_SIZE(record, last)                                                                   \
+  TC_RT_INLINE int64_t tc_rt_##record##_size(const int64_t *d) {                                   \
+    return tc_rt_##record##_##last##_end(d);                                                       \
+  }
+#include "TC/Runtime/DescriptorFields.def"
+#undef TC_RT_STRIDED
+
+/// The tile contraction's alpha: the bits of an IEEE double (C += alpha * A * B).
 TC_RT_INLINE double tc_rt_contract_alpha(const int64_t *desc) {
   double alpha;
   memcpy(&alpha, &desc[TC_RT_CONTRACT_ALPHA], sizeof alpha);
   return alpha;
 }
-TC_RT_INLINE int64_t tc_rt_contract_alpha_bits(double alpha) {
-  int64_t bits;
-  memcpy(&bits, &alpha, sizeof bits);
-  return bits;
-}
-/// Where operand `x`'s entries start among the shapes (and among the labels,
-/// and in the offsets argument): after the operands before it.
-TC_RT_INLINE int64_t tc_rt_contract_before(const int64_t *desc, int64_t x) {
-  int64_t n = 0;
-  for (int64_t y = 0; y < x; ++y)
-    n += desc[TC_RT_CONTRACT_RANK + y];
-  return n;
-}
-TC_RT_INLINE int64_t tc_rt_contract_shape(const int64_t *desc, int64_t x) {
-  return TC_RT_CONTRACT_SHAPES + tc_rt_contract_before(desc, x);
-}
-TC_RT_INLINE int64_t tc_rt_contract_labels(const int64_t *desc, int64_t x) {
-  return TC_RT_CONTRACT_SHAPES + tc_rt_contract_before(desc, 3) + tc_rt_contract_before(desc, x);
-}
-TC_RT_INLINE int64_t tc_rt_contract_steps(const int64_t *desc, int64_t x) {
-  return TC_RT_CONTRACT_SHAPES + 2 * tc_rt_contract_before(desc, 3) + tc_rt_contract_before(desc, x);
-}
-/// The num_labels entry; the extents follow it.
-TC_RT_INLINE int64_t tc_rt_contract_num_labels(const int64_t *desc) {
-  return TC_RT_CONTRACT_SHAPES + 3 * tc_rt_contract_before(desc, 3);
-}
-TC_RT_INLINE int64_t tc_rt_contract_size(int64_t rank_a, int64_t rank_b, int64_t rank_c,
-                                         int64_t num_labels) {
-  return TC_RT_CONTRACT_SHAPES + 3 * (rank_a + rank_b + rank_c) + 1 + num_labels;
-}
-
-//===-- tc_rt_load_slice, tc_rt_store_slice ---------------------------------===//
-// [rank, extents[rank]]: the whole tensor the array is a slice of.
-TC_RT_INLINE int64_t tc_rt_slice_size(int64_t rank) { return TC_RT_SLICE_EXTENTS + rank; }
-
-//===-- tc_rt_gather_cyclic, tc_rt_reduce_cyclic ----------------------------===//
-// [rank, dim, modulus, shape[rank]]: the panel of the blocks I = residue (mod
-// modulus) of cyclic dimension `dim`, in a buffer of shape `shape`.
-TC_RT_INLINE int64_t tc_rt_panel_size(int64_t rank) { return TC_RT_PANEL_SHAPE + rank; }
-
-//===-- tc_rt_block_array ---------------------------------------------------===//
-// A block-sparse tensor (Krishnamoorthy et al. section 2): [rank, init,
-// on_disk, elem, num_blocks, num_segments[rank], segment lengths (dimension 0's,
-// then 1's, ...), then per present block: its segment ids[rank] and its home
-// (the rank holding it)]. init is TC_RT_INIT_INPUT (an input file's group,
-// or an earlier statement's intermediate), TC_RT_INIT_ZERO or TC_RT_INIT_ONES.
-TC_RT_INLINE int64_t tc_rt_blocks_segments(const int64_t *d) {
-  return TC_RT_BLOCKS_NUM_SEGMENTS + d[TC_RT_BLOCKS_RANK];
-}
-TC_RT_INLINE int64_t tc_rt_blocks_list(const int64_t *d) {
-  int64_t at = tc_rt_blocks_segments(d);
-  for (int64_t i = 0; i < d[TC_RT_BLOCKS_RANK]; ++i)
-    at += d[TC_RT_BLOCKS_NUM_SEGMENTS + i];
-  return at;
-}
-
-//===-- tc_rt_block_stage ---------------------------------------------------===//
-// A block-sparse contraction's schedule (Krishnamoorthy et al. sections 5-6):
-// [rank_a, rank_b, rank_c, num_tasks, num_stages, num_cached, alpha, labels_a[rank_a],
-//  labels_b[rank_b], labels_c[rank_c], then per task: a, b, c (block indices in
-//  each tensor's block list), rank, stage, step; then per cached read: stage, tensor
-//  (0: A, 1: B), block, rank]. Labels are small integers: a label shared by two
-// tensors has the same segments in both. A cached read is a remote brick a
-// process holds from an earlier stage: its home does not send it. alpha holds
-// the bits of the double scaling every task (C += alpha * A * B).
-TC_RT_INLINE int64_t tc_rt_block_plan_tasks(const int64_t *d) {
-  return TC_RT_BLOCK_PLAN_LABELS + d[0] + d[1] + d[2];
-}
-TC_RT_INLINE int64_t tc_rt_block_plan_cached(const int64_t *d) {
-  return tc_rt_block_plan_tasks(d) + d[TC_RT_BLOCK_PLAN_NUM_TASKS] * TC_RT_BLOCK_TASK_FIELDS;
-}
 
 //===-- The layouts of TC_RT_API_VERSION 11 ---------------------------------===//
-// A failing assert here means a layout changed: bump TC_RT_API_VERSION (old
-// programs must be refused, not misread), then update the asserts. Version 7
+// A failing assert here means a fixed field moved: bump TC_RT_API_VERSION (old
+// programs must be refused, not misread), then update the asserts. The order
+// of the variable parts is pinned by DescriptorsTest's literal descriptions. Version 7
 // added the element type to the array, all-reduce and contraction descriptions,
 // the array's first-slice grid dimensions and the contraction's steps; version 8
 // the calls tc_rt_plan_for_procs and tc_rt_select_procs (no layout changed);
@@ -232,6 +190,8 @@ TC_RT_LAYOUT(TC_RT_ARRAY_DIM_EXTENT == 0 && TC_RT_ARRAY_DIM_GRID_DIM == 1 &&
              TC_RT_ARRAY_DIM_SKEW_DIM == 2 && TC_RT_ARRAY_DIM_FILE_DIM == 3 &&
              TC_RT_ARRAY_DIM_SPLIT_DIM == 4 && TC_RT_ARRAY_DIM_CYCLIC == 5 &&
              TC_RT_ARRAY_DIM_FIELDS == 6);
+TC_RT_LAYOUT(TC_RT_SUMMED_DIM_FILE_DIM == 0 && TC_RT_SUMMED_DIM_EXTENT == 1 &&
+             TC_RT_SUMMED_DIM_FIELDS == 2);
 TC_RT_LAYOUT(TC_RT_TILE_RANK == 0 && TC_RT_TILE_ROOT_ONLY == 1 && TC_RT_TILE_SHAPE == 2);
 // The compiler builds a shift description from a tile description (the flag
 // slot holding the grid dimension) followed by the sub-tile's shape.
@@ -271,6 +231,8 @@ TC_RT_LAYOUT(TC_RT_BLOCK_TASK_A == 0 && TC_RT_BLOCK_TASK_B == 1 && TC_RT_BLOCK_T
 
 #include <cassert>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace tc_rt {
@@ -298,6 +260,26 @@ inline int64_t product(const Desc &v) {
     p *= x;
   return p;
 }
+/// An encoder that breaks its description's declaration is a bug of tc: it
+/// stops, in every build, rather than emit a description the runtime misreads.
+inline void require(bool ok, const char *what) {
+  if (!ok) {
+    fprintf(stderr, "tc: a runtime description encoded against DescriptorFields.def: %s\n", what);
+    abort();
+  }
+}
+/// Appends n entries at `at`, which must be where the description ends.
+inline int64_t *grow(Desc &out, int64_t at, int64_t n) {
+  require(static_cast<int64_t>(out.size()) == at, "a part out of order");
+  out.resize(out.size() + n);
+  return out.data() + at;
+}
+inline void put(Desc &out, int64_t at, const Desc &v, int64_t n) {
+  require(static_cast<int64_t>(v.size()) == n, "a part of another length than declared");
+  int64_t *to = grow(out, at, n);
+  for (int64_t i = 0; i < n; ++i)
+    to[i] = v[i];
+}
 /// A field's value from its int64 slot, and back: enums and integers as they
 /// are, bool as 0 or 1, double as its IEEE bits.
 template <typename T>
@@ -319,16 +301,28 @@ int64_t encode(T v) {
   return static_cast<int64_t>(v);
 }
 inline int64_t encode(bool v) { return v ? 1 : 0; }
-inline int64_t encode(double v) { return tc_rt_contract_alpha_bits(v); }
+inline int64_t encode(double v) {
+  int64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
 } // namespace detail
 
-/// <Record>Fields, for every record of DescriptorFields.def: its fixed fields
-/// read from a description (`rank()`, `elem()`, ...; `rank(x)` per operand)
-/// and written into one (`rank(out, v)`), and `size`, where its variable part
-/// starts (the record's length when repeated). The views derive from them;
-/// the encoders write through them.
+/// <Record>Fields, for every record of DescriptorFields.def: its fields and
+/// parts read from a description, and the checked writers an encoder builds
+/// one with. Reading: `rank()`, `rank(x)` per operand, a list part whole
+/// (`shape()`) or by entry (`shape(i)`), a list of lists by member
+/// (`labels(x)`), a record part's member as that record's Fields (`dims(i)`),
+/// a count part's value (`numLabels()`), `size()`. Writing: fixed fields into
+/// the first `fixedSize` entries (`rank(out, v)`), then each part, in order,
+/// appended (`shape(out, v)`, `labels(out, x, v)`, `dims(out, i)` giving the
+/// member's slots); `checked(out)` returns the description once complete.
+/// Each writer checks its position and length against the declaration.
 #define TC_RT_RECORD(Record, record, PREFIX)                                                       \
   class Record##Fields {                                                                           \
+  protected:                                                                                       \
+    const int64_t *d;                                                                              \
+                                                                                                   \
   public:                                                                                          \
     explicit Record##Fields(const int64_t *desc) : d(desc) {}
 #define TC_RT_FIELD(PREFIX, NAME, offset, Type, accessor, doc)                                     \
@@ -343,12 +337,64 @@ inline int64_t encode(double v) { return tc_rt_contract_alpha_bits(v); }
     assert(x >= 0 && x < (count));                                                                 \
     out[(offset) + x] = detail::encode(v);                                                         \
   }
-#define TC_RT_END(PREFIX, NAME, offset)                                                            \
-  static constexpr int64_t size = offset;                                                          \
-                                                                                                   \
-  protected:                                                                                       \
-    const int64_t *d;                                                                              \
-  };
+#define TC_RT_END(record, PREFIX, NAME, offset) static constexpr int64_t fixedSize = offset;
+#define TC_RT_COUNT(record, part, accessor, prev, doc)                                             \
+  int64_t accessor() const { return d[tc_rt_##record##_##part(d)]; }                               \
+  static void accessor(Desc &out, int64_t v) {                                                     \
+    *detail::grow(out, tc_rt_##record##_##part(out.data()), 1) = v;                                \
+  }
+#define TC_RT_LIST(record, part, accessor, prev, count, doc)                                       \
+  Desc accessor() const {                                                                          \
+    return detail::slice(d, tc_rt_##record##_##part(d, 0), tc_rt_##record##_##part##_count(d));    \
+  }                                                                                                \
+  int64_t accessor(int64_t i) const {                                                              \
+    assert(i >= 0 && i < tc_rt_##record##_##part##_count(d));                                      \
+    return d[tc_rt_##record##_##part(d, i)];                                                       \
+  }                                                                                                \
+  static void accessor(Desc &out, const Desc &v) {                                                 \
+    detail::put(out, tc_rt_##record##_##part(out.data(), 0), v,                                    \
+                tc_rt_##record##_##part##_count(out.data()));                                      \
+  }
+#define TC_RT_RECORDS(record, part, accessor, prev, count, Member, width, doc)                     \
+  Member##Fields accessor(int64_t i) const {                                                       \
+    assert(i >= 0 && i < tc_rt_##record##_##part##_count(d));                                      \
+    return Member##Fields(d + tc_rt_##record##_##part(d, i));                                      \
+  }                                                                                                \
+  static int64_t *accessor(Desc &out, int64_t i) {                                                 \
+    detail::require(i < tc_rt_##record##_##part##_count(out.data()), "more members than counted"); \
+    return detail::grow(out, tc_rt_##record##_##part(out.data(), i),                               \
+                        tc_rt_##record##_##part##_width(out.data()));                              \
+  }
+#define TC_RT_ENTRIES(record, part, accessor, prev, count, width, doc)                             \
+  Desc accessor(int64_t i) const {                                                                 \
+    assert(i >= 0 && i < tc_rt_##record##_##part##_count(d));                                      \
+    return detail::slice(d, tc_rt_##record##_##part(d, i), tc_rt_##record##_##part##_width(d));    \
+  }                                                                                                \
+  static void accessor(Desc &out, int64_t i, const Desc &v) {                                      \
+    detail::require(i < tc_rt_##record##_##part##_count(out.data()), "more members than counted"); \
+    detail::put(out, tc_rt_##record##_##part(out.data(), i), v,                                    \
+                tc_rt_##record##_##part##_width(out.data()));                                      \
+  }
+#define TC_RT_LISTS(record, part, accessor, prev, count, length, doc)                              \
+  Desc accessor(int64_t x) const {                                                                 \
+    assert(x >= 0 && x < tc_rt_##record##_##part##_count(d));                                      \
+    return detail::slice(d, tc_rt_##record##_##part(d, x),                                         \
+                         tc_rt_##record##_##part##_length(d, x));                                  \
+  }                                                                                                \
+  static void accessor(Desc &out, int64_t x, const Desc &v) {                                      \
+    detail::require(x < tc_rt_##record##_##part##_count(out.data()), "more lists than counted");   \
+    detail::put(out, tc_rt_##record##_##part(out.data(), x), v,                                    \
+                tc_rt_##record##_##part##_length(out.data(), x));                                  \
+  }
+#define TC_RT_SIZE(record, last)                                                                   \
+  int64_t size() const { return tc_rt_##record##_size(d); }                                        \
+  static Desc checked(Desc out) {                                                                  \
+    detail::require(static_cast<int64_t>(out.size()) == tc_rt_##record##_size(out.data()),         \
+                    "a part missing");                                                             \
+    return out;                                                                                    \
+  }                                                                                                \
+  }                                                                                                \
+  ;
 #include "TC/Runtime/DescriptorFields.def"
 
 //===-- tc_rt_array -----------------------------------------------------------===//
@@ -364,49 +410,48 @@ struct ArrayDesc {
   Desc encode() const {
     const tc_layout::ArrayLayout &l = layout;
     const size_t n = l.extents.size();
-    assert(l.gridDim.size() == n && l.skewDim.size() == n && l.splitDim.size() == n &&
-           l.cyclic.size() == n && l.fileDim.size() == n &&
-           l.summedFileDim.size() == l.summedExtent.size() && "one entry per dimension");
-    Desc d(ArrayFields::size);
-    ArrayFields::rank(d.data(), l.rank());
-    ArrayFields::kind(d.data(), static_cast<tc_rt_kind>(l.kind));
-    ArrayFields::init(d.data(), init);
-    ArrayFields::onDisk(d.data(), onDisk);
-    ArrayFields::elem(d.data(), elem);
-    ArrayFields::firstSlice(d.data(), l.firstSlice);
-    ArrayFields::gridRank(d.data(), l.gridRank());
-    detail::append(d, l.grid);
+    detail::require(l.gridDim.size() == n && l.skewDim.size() == n && l.splitDim.size() == n &&
+                        l.cyclic.size() == n && l.fileDim.size() == n &&
+                        l.summedFileDim.size() == l.summedExtent.size(),
+                    "a layout without one entry per dimension");
+    using F = ArrayFields;
+    Desc d(F::fixedSize);
+    F::rank(d.data(), l.rank());
+    F::kind(d.data(), static_cast<tc_rt_kind>(l.kind));
+    F::init(d.data(), init);
+    F::onDisk(d.data(), onDisk);
+    F::elem(d.data(), elem);
+    F::firstSlice(d.data(), l.firstSlice);
+    F::gridRank(d.data(), l.gridRank());
+    F::grid(d, l.grid);
     for (int64_t i = 0; i < l.rank(); ++i) {
-      int64_t fields[ArrayDimFields::size];
-      ArrayDimFields::extent(fields, l.extents[i]);
-      ArrayDimFields::gridDim(fields, l.gridDim[i]);
-      ArrayDimFields::skewDim(fields, l.skewDim[i]);
-      ArrayDimFields::fileDim(fields, l.fileDim[i]);
-      ArrayDimFields::splitDim(fields, l.splitDim[i]);
-      ArrayDimFields::cyclic(fields, l.cyclic[i]);
-      d.insert(d.end(), fields, fields + ArrayDimFields::size);
+      int64_t *dim = F::dims(d, i);
+      ArrayDimFields::extent(dim, l.extents[i]);
+      ArrayDimFields::gridDim(dim, l.gridDim[i]);
+      ArrayDimFields::skewDim(dim, l.skewDim[i]);
+      ArrayDimFields::fileDim(dim, l.fileDim[i]);
+      ArrayDimFields::splitDim(dim, l.splitDim[i]);
+      ArrayDimFields::cyclic(dim, l.cyclic[i]);
     }
-    assert(static_cast<int64_t>(d.size()) == tc_rt_array_summed(l.rank(), l.gridRank()));
-    d.push_back(static_cast<int64_t>(l.summedExtent.size()));
+    F::numSummed(d, static_cast<int64_t>(l.summedExtent.size()));
     for (size_t j = 0; j < l.summedExtent.size(); ++j) {
-      d.push_back(l.summedFileDim[j]);
-      d.push_back(l.summedExtent[j]);
+      int64_t *summed = F::summed(d, static_cast<int64_t>(j));
+      SummedDimFields::fileDim(summed, l.summedFileDim[j]);
+      SummedDimFields::extent(summed, l.summedExtent[j]);
     }
-    assert(static_cast<int64_t>(d.size()) == tc_rt_array_size(d.data()));
-    return d;
+    return F::checked(std::move(d));
   }
 };
 
 class ArrayDescView : public ArrayFields {
 public:
   explicit ArrayDescView(const int64_t *desc) : ArrayFields(desc) {}
-  Desc grid() const { return detail::slice(d, TC_RT_ARRAY_GRID, gridRank()); }
-  int64_t extent(int64_t dim) const { return field(dim).extent(); }
-  int64_t gridDim(int64_t dim) const { return field(dim).gridDim(); }
-  int64_t skew(int64_t dim) const { return field(dim).skewDim(); }
-  int64_t fileDim(int64_t dim) const { return field(dim).fileDim(); }
-  int64_t splitDim(int64_t dim) const { return field(dim).splitDim(); }
-  int64_t cyclic(int64_t dim) const { return field(dim).cyclic(); }
+  int64_t extent(int64_t dim) const { return dims(dim).extent(); }
+  int64_t gridDim(int64_t dim) const { return dims(dim).gridDim(); }
+  int64_t skew(int64_t dim) const { return dims(dim).skewDim(); }
+  int64_t fileDim(int64_t dim) const { return dims(dim).fileDim(); }
+  int64_t splitDim(int64_t dim) const { return dims(dim).splitDim(); }
+  int64_t cyclic(int64_t dim) const { return dims(dim).cyclic(); }
   /// The extents of every dimension.
   Desc shape() const {
     Desc s;
@@ -420,30 +465,22 @@ public:
     l.kind = static_cast<tc_layout::Holding>(kind());
     l.grid = grid();
     for (int64_t i = 0; i < rank(); ++i) {
-      l.extents.push_back(extent(i));
-      l.gridDim.push_back(gridDim(i));
-      l.skewDim.push_back(skew(i));
-      l.splitDim.push_back(splitDim(i));
-      l.cyclic.push_back(cyclic(i));
-      l.fileDim.push_back(fileDim(i));
+      ArrayDimFields dim = dims(i);
+      l.extents.push_back(dim.extent());
+      l.gridDim.push_back(dim.gridDim());
+      l.skewDim.push_back(dim.skewDim());
+      l.splitDim.push_back(dim.splitDim());
+      l.cyclic.push_back(dim.cyclic());
+      l.fileDim.push_back(dim.fileDim());
     }
-    const int64_t at = tc_rt_array_summed(rank(), gridRank());
-    for (int64_t j = 0; j < d[at]; ++j) {
-      l.summedFileDim.push_back(d[at + 1 + 2 * j]);
-      l.summedExtent.push_back(d[at + 2 + 2 * j]);
+    for (int64_t j = 0; j < numSummed(); ++j) {
+      l.summedFileDim.push_back(summed(j).fileDim());
+      l.summedExtent.push_back(summed(j).extent());
     }
     l.firstSlice = firstSlice();
     return l;
   }
   ArrayDesc decode() const { return {layout(), init(), onDisk(), elem()}; }
-  /// Number of int64 entries.
-  int64_t size() const { return tc_rt_array_size(d); }
-
-private:
-  ArrayDimFields field(int64_t dim) const {
-    assert(dim >= 0 && dim < rank());
-    return ArrayDimFields(d + tc_rt_array_dim(d, dim));
-  }
 };
 
 //===-- tc_rt_read_tile, tc_rt_write_tile, tc_rt_broadcast_tile --------------===//
@@ -453,21 +490,19 @@ struct TileDesc {
   bool rootOnly = false; ///< tc_rt_read_tile inside accumulation; else false
 
   Desc encode() const {
-    Desc d(TileFields::size);
+    Desc d(TileFields::fixedSize);
     TileFields::rank(d.data(), static_cast<int64_t>(shape.size()));
     TileFields::rootOnly(d.data(), rootOnly);
-    detail::append(d, shape);
-    return d;
+    TileFields::shape(d, shape);
+    return TileFields::checked(std::move(d));
   }
 };
 
 class TileDescView : public TileFields {
 public:
   explicit TileDescView(const int64_t *desc) : TileFields(desc) {}
-  int64_t extent(int64_t dim) const { return d[TC_RT_TILE_SHAPE + dim]; }
-  Desc shape() const { return detail::slice(d, TC_RT_TILE_SHAPE, rank()); }
+  int64_t extent(int64_t dim) const { return shape(dim); }
   TileDesc decode() const { return {shape(), rootOnly()}; }
-  int64_t size() const { return tc_rt_tile_size(rank()); }
 };
 
 //===-- tc_rt_shift_tile ------------------------------------------------------===//
@@ -478,23 +513,19 @@ struct ShiftTileDesc {
   Desc subshape;       ///< of the sub-tile that moves
 
   Desc encode() const {
-    assert(shape.size() == subshape.size() && "a sub-tile of another rank");
-    Desc d(ShiftTileFields::size);
+    Desc d(ShiftTileFields::fixedSize);
     ShiftTileFields::rank(d.data(), static_cast<int64_t>(shape.size()));
     ShiftTileFields::gridDim(d.data(), gridDim);
-    detail::append(d, shape);
-    detail::append(d, subshape);
-    return d;
+    ShiftTileFields::shape(d, shape);
+    ShiftTileFields::subshape(d, subshape);
+    return ShiftTileFields::checked(std::move(d));
   }
 };
 
 class ShiftTileDescView : public ShiftTileFields {
 public:
   explicit ShiftTileDescView(const int64_t *desc) : ShiftTileFields(desc) {}
-  Desc shape() const { return detail::slice(d, TC_RT_SHIFT_SHAPE, rank()); }
-  Desc subshape() const { return detail::slice(d, tc_rt_shift_subshape(d), rank()); }
   ShiftTileDesc decode() const { return {gridDim(), shape(), subshape()}; }
-  int64_t size() const { return tc_rt_shift_size(rank()); }
 };
 
 //===-- tc_rt_allreduce_tile --------------------------------------------------===//
@@ -504,22 +535,20 @@ struct AllReduceTileDesc {
   tc_rt_elem elem = TC_RT_F64;
 
   Desc encode() const {
-    Desc d(AllReduceTileFields::size);
+    Desc d(AllReduceTileFields::fixedSize);
     AllReduceTileFields::rank(d.data(), static_cast<int64_t>(shape.size()));
     AllReduceTileFields::elem(d.data(), elem);
-    detail::append(d, shape);
-    return d;
+    AllReduceTileFields::shape(d, shape);
+    return AllReduceTileFields::checked(std::move(d));
   }
 };
 
 class AllReduceTileDescView : public AllReduceTileFields {
 public:
   explicit AllReduceTileDescView(const int64_t *desc) : AllReduceTileFields(desc) {}
-  Desc shape() const { return detail::slice(d, TC_RT_ALLREDUCE_SHAPE, rank()); }
   /// Number of elements of the buffer.
   int64_t elements() const { return detail::product(shape()); }
   AllReduceTileDesc decode() const { return {shape(), elem()}; }
-  int64_t size() const { return tc_rt_allreduce_size(rank()); }
 };
 
 //===-- tc_rt_tile_contract ---------------------------------------------------===//
@@ -540,52 +569,41 @@ struct TileContractDesc {
   }
 
   Desc encode() const {
+    using F = TileContractFields;
     const Operand *ops[] = {&a, &b, &c};
-    Desc d(TileContractFields::size);
+    Desc d(F::fixedSize);
+    for (int x = 0; x < 3; ++x)
+      F::rank(d.data(), x, static_cast<int64_t>(ops[x]->shape.size()));
+    F::elem(d.data(), elem);
+    F::alpha(d.data(), alpha);
+    for (int x = 0; x < 3; ++x)
+      F::shape(d, x, ops[x]->shape);
     for (int x = 0; x < 3; ++x) {
-      assert(ops[x]->shape.size() == ops[x]->labels.size() && "one label per dimension");
-      TileContractFields::rank(d.data(), x, static_cast<int64_t>(ops[x]->shape.size()));
+      assert(detail::allBelow(ops[x]->labels, labelExtents.size()) && "no such label");
+      F::labels(d, x, ops[x]->labels);
     }
-    TileContractFields::elem(d.data(), elem);
-    TileContractFields::alpha(d.data(), alpha);
-    for (const Operand *o : ops)
-      detail::append(d, o->shape);
-    for (const Operand *o : ops) {
-      assert(detail::allBelow(o->labels, labelExtents.size()) && "no such label");
-      detail::append(d, o->labels);
-    }
-    for (const Operand *o : ops) {
-      assert((o->steps.empty() || o->steps.size() == o->shape.size()) && "one step per dimension");
-      detail::append(d, o->steps.empty() ? Desc(o->shape.size(), 1) : o->steps);
-    }
-    d.push_back(static_cast<int64_t>(labelExtents.size()));
-    detail::append(d, labelExtents);
-    return d;
+    for (int x = 0; x < 3; ++x)
+      F::steps(d, x, ops[x]->steps.empty() ? Desc(ops[x]->shape.size(), 1) : ops[x]->steps);
+    F::numLabels(d, static_cast<int64_t>(labelExtents.size()));
+    F::labelExtents(d, labelExtents);
+    return F::checked(std::move(d));
   }
 };
 
 class TileContractDescView : public TileContractFields {
 public:
   explicit TileContractDescView(const int64_t *desc) : TileContractFields(desc) {}
-  Desc shape(int x) const { return detail::slice(d, tc_rt_contract_shape(d, x), rank(x)); }
-  Desc labels(int x) const { return detail::slice(d, tc_rt_contract_labels(d, x), rank(x)); }
-  Desc steps(int x) const { return detail::slice(d, tc_rt_contract_steps(d, x), rank(x)); }
-  /// Where operand x's sub-tile offsets start in the call's offsets.
-  int64_t offsetIndex(int x) const { return tc_rt_contract_before(d, x); }
-  int64_t numLabels() const { return d[tc_rt_contract_num_labels(d)]; }
-  int64_t labelExtent(int64_t label) const { return d[tc_rt_contract_num_labels(d) + 1 + label]; }
-  Desc labelExtents() const {
-    return detail::slice(d, tc_rt_contract_num_labels(d) + 1, numLabels());
+  /// Where operand x's sub-tile offsets start in the call's offsets: after
+  /// those of the operands before it.
+  int64_t offsetIndex(int x) const {
+    return tc_rt_contract_shape(d, x) - tc_rt_contract_shape(d, TC_RT_OPERAND_A);
   }
+  int64_t labelExtent(int64_t label) const { return labelExtents(label); }
   TileContractDesc decode() const {
     return {{shape(TC_RT_OPERAND_A), labels(TC_RT_OPERAND_A), steps(TC_RT_OPERAND_A)},
             {shape(TC_RT_OPERAND_B), labels(TC_RT_OPERAND_B), steps(TC_RT_OPERAND_B)},
             {shape(TC_RT_OPERAND_C), labels(TC_RT_OPERAND_C), steps(TC_RT_OPERAND_C)},
             labelExtents(), elem(), alpha()};
-  }
-  int64_t size() const {
-    return tc_rt_contract_size(rank(TC_RT_OPERAND_A), rank(TC_RT_OPERAND_B), rank(TC_RT_OPERAND_C),
-                               numLabels());
   }
 };
 
@@ -595,20 +613,19 @@ struct SliceDesc {
   Desc extents; ///< of the whole tensor
 
   Desc encode() const {
-    Desc d(SliceFields::size);
+    Desc d(SliceFields::fixedSize);
     SliceFields::rank(d.data(), static_cast<int64_t>(extents.size()));
-    detail::append(d, extents);
-    return d;
+    SliceFields::extents(d, extents);
+    return SliceFields::checked(std::move(d));
   }
 };
 
 class SliceDescView : public SliceFields {
 public:
   explicit SliceDescView(const int64_t *desc) : SliceFields(desc) {}
-  int64_t extent(int64_t dim) const { return d[TC_RT_SLICE_EXTENTS + dim]; }
-  Desc shape() const { return detail::slice(d, TC_RT_SLICE_EXTENTS, rank()); }
-  SliceDesc decode() const { return {shape()}; }
-  int64_t size() const { return tc_rt_slice_size(rank()); }
+  int64_t extent(int64_t dim) const { return extents(dim); }
+  Desc shape() const { return extents(); }
+  SliceDesc decode() const { return {extents()}; }
 };
 
 //===-- tc_rt_gather_cyclic, tc_rt_reduce_cyclic ------------------------------===//
@@ -620,22 +637,20 @@ struct CyclicPanelDesc {
 
   Desc encode() const {
     assert(dim >= 0 && dim < static_cast<int64_t>(shape.size()) && "no such dimension");
-    Desc d(CyclicPanelFields::size);
+    Desc d(CyclicPanelFields::fixedSize);
     CyclicPanelFields::rank(d.data(), static_cast<int64_t>(shape.size()));
     CyclicPanelFields::dim(d.data(), dim);
     CyclicPanelFields::modulus(d.data(), modulus);
-    detail::append(d, shape);
-    return d;
+    CyclicPanelFields::shape(d, shape);
+    return CyclicPanelFields::checked(std::move(d));
   }
 };
 
 class CyclicPanelDescView : public CyclicPanelFields {
 public:
   explicit CyclicPanelDescView(const int64_t *desc) : CyclicPanelFields(desc) {}
-  int64_t extent(int64_t i) const { return d[TC_RT_PANEL_SHAPE + i]; }
-  Desc shape() const { return detail::slice(d, TC_RT_PANEL_SHAPE, rank()); }
+  int64_t extent(int64_t i) const { return shape(i); }
   CyclicPanelDesc decode() const { return {dim(), modulus(), shape()}; }
-  int64_t size() const { return tc_rt_panel_size(rank()); }
 };
 
 //===-- tc_rt_block_array -----------------------------------------------------===//
@@ -647,39 +662,40 @@ struct BlockArrayDesc {
   Desc homes;                 ///< per present block, the rank holding it
 
   Desc encode() const {
+    using F = BlockArrayFields;
     assert(blocks.size() == homes.size() && "one home per block");
-    Desc d(BlockArrayFields::size);
-    BlockArrayFields::rank(d.data(), static_cast<int64_t>(segments.size()));
-    BlockArrayFields::init(d.data(), static_cast<tc_rt_init>(init));
-    BlockArrayFields::onDisk(d.data(), onDisk != 0);
-    BlockArrayFields::elem(d.data(), static_cast<tc_rt_elem>(elem));
-    BlockArrayFields::numBlocks(d.data(), static_cast<int64_t>(blocks.size()));
+    const int64_t rank = static_cast<int64_t>(segments.size());
+    Desc d(F::fixedSize);
+    F::rank(d.data(), rank);
+    F::init(d.data(), static_cast<tc_rt_init>(init));
+    F::onDisk(d.data(), onDisk != 0);
+    F::elem(d.data(), static_cast<tc_rt_elem>(elem));
+    F::numBlocks(d.data(), static_cast<int64_t>(blocks.size()));
+    Desc counts;
     for (const Desc &s : segments)
-      d.push_back(static_cast<int64_t>(s.size()));
-    for (const Desc &s : segments)
-      detail::append(d, s);
+      counts.push_back(static_cast<int64_t>(s.size()));
+    F::numSegments(d, counts);
+    for (int64_t i = 0; i < rank; ++i)
+      F::segments(d, i, segments[i]);
     for (size_t i = 0; i < blocks.size(); ++i) {
-      assert(blocks[i].size() == segments.size() && "a segment id per dimension");
-      detail::append(d, blocks[i]);
-      d.push_back(homes[i]);
+      Desc entry = blocks[i];
+      entry.push_back(homes[i]);
+      F::blocks(d, static_cast<int64_t>(i), entry);
     }
-    return d;
+    return F::checked(std::move(d));
   }
 };
 
 class BlockArrayDescView : public BlockArrayFields {
 public:
   explicit BlockArrayDescView(const int64_t *desc) : BlockArrayFields(desc) {}
-  Desc segments(int64_t dim) const {
-    int64_t at = tc_rt_blocks_segments(d);
-    for (int64_t i = 0; i < dim; ++i)
-      at += d[TC_RT_BLOCKS_NUM_SEGMENTS + i];
-    return detail::slice(d, at, d[TC_RT_BLOCKS_NUM_SEGMENTS + dim]);
-  }
+  /// Block i's segment ids (its entry without the home).
   Desc block(int64_t i) const {
-    return detail::slice(d, tc_rt_blocks_list(d) + i * (rank() + 1), rank());
+    Desc ids = blocks(i);
+    ids.pop_back();
+    return ids;
   }
-  int64_t home(int64_t i) const { return d[tc_rt_blocks_list(d) + i * (rank() + 1) + rank()]; }
+  int64_t home(int64_t i) const { return d[tc_rt_block_array_blocks(d, i) + rank()]; }
   BlockArrayDesc decode() const {
     BlockArrayDesc x{d[TC_RT_BLOCKS_INIT], d[TC_RT_BLOCKS_ON_DISK], d[TC_RT_BLOCKS_ELEM], {}, {},
                      {}};
@@ -691,7 +707,6 @@ public:
     }
     return x;
   }
-  int64_t size() const { return tc_rt_blocks_list(d) + numBlocks() * (rank() + 1); }
 };
 
 //===-- tc_rt_block_stage -----------------------------------------------------===//
@@ -714,53 +729,47 @@ struct BlockPlanDesc {
   double alpha = 1.0; ///< C += alpha * A * B, every task
 
   Desc encode() const {
-    Desc d(BlockPlanFields::size);
+    using F = BlockPlanFields;
+    Desc d(F::fixedSize);
     for (int x = 0; x < 3; ++x)
-      BlockPlanFields::rank(d.data(), x, static_cast<int64_t>(labels[x].size()));
-    BlockPlanFields::numTasks(d.data(), static_cast<int64_t>(tasks.size()));
-    BlockPlanFields::numStages(d.data(), stages);
-    BlockPlanFields::numCached(d.data(), static_cast<int64_t>(cached.size()));
-    BlockPlanFields::alpha(d.data(), alpha);
-    for (const Desc &l : labels)
-      detail::append(d, l);
-    for (const BlockTaskEntry &t : tasks) {
+      F::rank(d.data(), x, static_cast<int64_t>(labels[x].size()));
+    F::numTasks(d.data(), static_cast<int64_t>(tasks.size()));
+    F::numStages(d.data(), stages);
+    F::numCached(d.data(), static_cast<int64_t>(cached.size()));
+    F::alpha(d.data(), alpha);
+    for (int x = 0; x < 3; ++x)
+      F::labels(d, x, labels[x]);
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      const BlockTaskEntry &t = tasks[i];
       assert(t.stage >= 0 && t.stage < stages && "a task in no stage");
-      int64_t fields[BlockTaskFields::size];
-      BlockTaskFields::a(fields, t.a);
-      BlockTaskFields::b(fields, t.b);
-      BlockTaskFields::c(fields, t.c);
-      BlockTaskFields::rank(fields, t.rank);
-      BlockTaskFields::stage(fields, t.stage);
-      BlockTaskFields::step(fields, t.step);
-      d.insert(d.end(), fields, fields + BlockTaskFields::size);
+      int64_t *task = F::tasks(d, static_cast<int64_t>(i));
+      BlockTaskFields::a(task, t.a);
+      BlockTaskFields::b(task, t.b);
+      BlockTaskFields::c(task, t.c);
+      BlockTaskFields::rank(task, t.rank);
+      BlockTaskFields::stage(task, t.stage);
+      BlockTaskFields::step(task, t.step);
     }
-    for (const BlockCachedRead &c : cached) {
-      int64_t fields[BlockCachedFields::size];
-      BlockCachedFields::stage(fields, c.stage);
-      BlockCachedFields::tensor(fields, c.tensor);
-      BlockCachedFields::block(fields, c.block);
-      BlockCachedFields::rank(fields, c.rank);
-      d.insert(d.end(), fields, fields + BlockCachedFields::size);
+    for (size_t i = 0; i < cached.size(); ++i) {
+      int64_t *read = F::cached(d, static_cast<int64_t>(i));
+      BlockCachedFields::stage(read, cached[i].stage);
+      BlockCachedFields::tensor(read, cached[i].tensor);
+      BlockCachedFields::block(read, cached[i].block);
+      BlockCachedFields::rank(read, cached[i].rank);
     }
-    return d;
+    return F::checked(std::move(d));
   }
 };
 
 class BlockPlanDescView : public BlockPlanFields {
 public:
   explicit BlockPlanDescView(const int64_t *desc) : BlockPlanFields(desc) {}
-  Desc labels(int x) const {
-    int64_t at = TC_RT_BLOCK_PLAN_LABELS;
-    for (int y = 0; y < x; ++y)
-      at += rank(y);
-    return detail::slice(d, at, rank(x));
-  }
   BlockTaskEntry task(int64_t i) const {
-    BlockTaskFields t(d + tc_rt_block_plan_tasks(d) + i * BlockTaskFields::size);
+    BlockTaskFields t = tasks(i);
     return {t.a(), t.b(), t.c(), t.rank(), t.stage(), t.step()};
   }
   BlockCachedRead cachedRead(int64_t i) const {
-    BlockCachedFields c(d + tc_rt_block_plan_cached(d) + i * BlockCachedFields::size);
+    BlockCachedFields c = cached(i);
     return {c.stage(), c.tensor(), c.block(), c.rank()};
   }
   BlockPlanDesc decode() const {
@@ -770,9 +779,6 @@ public:
     for (int64_t i = 0; i < numCached(); ++i)
       x.cached.push_back(cachedRead(i));
     return x;
-  }
-  int64_t size() const {
-    return tc_rt_block_plan_cached(d) + numCached() * TC_RT_BLOCK_CACHED_FIELDS;
   }
 };
 
