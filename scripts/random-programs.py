@@ -20,8 +20,10 @@ of scripts/tce_numpy.py, every rank's bytes as predicted. The only refusal
 accepted is the small cap's "no plan fits". Prints one line per program and a
 summary; exits non-zero if any failed.
 
-With --blocks every range is cut into 1-3 segments and every input and output
-is block-sparse (`symmetry 0` or `1`, `blocks all` or a random block list);
+With --blocks every range is cut into 1-3 segments, half of them labelled
+with distinct symmetry labels in 0-3 (irreps of a group of four, some absent),
+and every input and output is block-sparse (`symmetry 0` or `1`, `blocks all`
+or a random block list);
 a program with a tensor that has no block (which tcc refuses) is drawn again.
 """
 import argparse, os, random, subprocess, sys
@@ -64,8 +66,11 @@ def program(rng, n, blocks=False):
     # (Dense programs draw no segments: a seed gives the programs it gave.)
     segs = {r: segments(rng, e) if blocks else [e] for r, e in ranges.items()}
     if blocks:
-        lines += [f"range {r} = {e} : segments [{', '.join(map(str, segs[r]))}];"
-                  for r, e in ranges.items()]
+        for r, e in ranges.items():
+            labels = ""
+            if rng.random() < 0.5:
+                labels = f" labels [{', '.join(map(str, rng.sample(range(4), len(segs[r]))))}]"
+            lines.append(f"range {r} = {e} : segments [{', '.join(map(str, segs[r]))}]{labels};")
     else:
         lines += [f"range {r} = {e};" for r, e in ranges.items()]
     lines += [f"index {', '.join(names[r])} : {r};" for r in ranges]

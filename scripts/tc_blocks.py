@@ -23,13 +23,16 @@ def all_blocks(segments):
     return [list(b) for b in itertools.product(*[range(len(s)) for s in segments])]
 
 
-def symmetric(segments, symmetry=0):
-    """The blocks whose segment ids XOR to `symmetry` (tc's #tc.blocks symmetry)."""
+def symmetric(segments, symmetry=0, labels=None):
+    """The blocks whose segment ids XOR to `symmetry` (tc's #tc.blocks symmetry),
+    or, where `labels` gives a dimension its segments' symmetry labels (a
+    labelled range of tc's language), whose labels do."""
+    labels = labels or [None] * len(segments)
     out = []
     for b in all_blocks(segments):
         x = 0
-        for i in b:
-            x ^= i
+        for d, i in enumerate(b):
+            x ^= i if labels[d] is None else labels[d][i]
         if x == symmetry:
             out.append(b)
     return out

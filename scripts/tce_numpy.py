@@ -42,6 +42,7 @@ class Program:
     def __init__(self, text):
         self.name, self.ranges, self.index_range, self.tensors = "tce", {}, {}, {}
         self.segments, self.presence = {}, {}  # block-sparse ranges and tensors
+        self.labels = {}  # per labelled range, its segments' symmetry labels
         self.statements = []
         t, self.t, self.at = tokens(text), None, 0
         self.t = t
@@ -58,6 +59,9 @@ class Program:
                 if self.peek() == ":":  # `: segments [n, ...]`
                     self.at += 2
                     self.segments[name] = [int(x) for x in self.int_list()]
+                    if self.peek() == "labels":  # `labels [l, ...]`
+                        self.at += 1
+                        self.labels[name] = [int(x) for x in self.int_list()]
                 self.expect(";")
             elif word == "index" and nxt != "[":
                 self.at += 1
@@ -188,7 +192,8 @@ class Program:
         if p[0] == "all":
             return tc_blocks.all_blocks(segs)
         if p[0] == "symmetry":
-            return tc_blocks.symmetric(segs, p[1])
+            labels = [self.labels.get(self.index_range[i]) for i in self.tensors[name][1]]
+            return tc_blocks.symmetric(segs, p[1], labels)
         return sorted(p[1])
 
     def mask(self, name, value):

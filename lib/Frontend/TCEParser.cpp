@@ -273,7 +273,7 @@ private:
     if (status != std::errc() || end != last || value <= 0)
       return fail(extent.loc,
                   extentWhat + " must be a positive integer, not " + quoted(extent.text));
-    IndexRange range{std::string(name->text), value, {}, name->loc};
+    IndexRange range{std::string(name->text), value, {}, {}, name->loc};
     if (at(TokenKind::Colon)) {
       // `: segments [n, ...]`: the range cut into segments ([K] 2), in order.
       consume();
@@ -289,12 +289,25 @@ private:
         return fail(keyword.loc, "the segments of range " + quoted(name->text) + " sum to " +
                                      std::to_string(sum) + ", not its extent " +
                                      std::to_string(value));
+      // `labels [l, ...]`: each segment's symmetry label (an irrep), which
+      // `symmetry S` reads instead of its position.
+      if (atIdentifier("labels")) {
+        const Token &labels = consume();
+        if (!parseIntegerList(range.labels, "a segment label", 0))
+          return false;
+        if (range.labels.size() != range.segments.size())
+          return fail(labels.loc, "range " + quoted(name->text) + " has " +
+                                      std::to_string(range.segments.size()) + " segments but " +
+                                      std::to_string(range.labels.size()) + " labels");
+      }
     }
     const bool segmented = !range.segments.empty();
+    const bool labelled = !range.labels.empty();
     program.ranges.push_back(std::move(range));
-    return expect(TokenKind::Semicolon,
-                  segmented ? "';' after the segments"
-                            : "';' or ': segments [...]' after the range extent");
+    return expect(TokenKind::Semicolon, labelled ? "';' after the labels"
+                                        : segmented
+                                            ? "';' or 'labels [...]' after the segments"
+                                            : "';' or ': segments [...]' after the range extent");
   }
 
   /// One integer at least `minimum`.
@@ -455,14 +468,24 @@ private:
                                        index->range + " = N : segments [...];')");
       }
       BlockSparseShape shape{program.segments(tensor), presence};
+      // With labelled segments a symmetry names the blocks whose labels XOR to
+      // it: kept as that list (or as a symmetry when the labels are the
+      // positions), the form the dialect and the planner read.
+      if (presence.kind == BlockPresence::Kind::Symmetry) {
+        std::vector<std::vector<int64_t>> blocks =
+            program.symmetricBlocks(tensor, presence.symmetry);
+        if (blocks.empty())
+          return fail(keyword.loc, quoted(tensor.name) +
+                                       " has no present block (no block's segment labels "
+                                       "XOR to " +
+                                       std::to_string(presence.symmetry) + ")");
+        shape.presence = simplestPresence(shape.segments, std::move(blocks));
+      }
       std::string wrong = shape.verify(program.extents(tensor));
       if (!wrong.empty())
         return fail(keyword.loc, "the blocks of " + quoted(tensor.name) + ": " + wrong);
-      if (shape.presentBlocks().empty())
-        return fail(keyword.loc, quoted(tensor.name) + " has no present block (no block's "
-                                 "segment ids XOR to " + std::to_string(presence.symmetry) + ")");
       tensor.blockSparse = true;
-      tensor.presence = presence;
+      tensor.presence = shape.presence;
     }
     return true;
   }

@@ -461,6 +461,30 @@ TEST(TCEParser, BlockSparseDeclarations) {
   EXPECT_EQ(q.findTensor("Y")->presence.kind, mlir::tc::BlockPresence::Kind::Symmetry);
 }
 
+// Segments labelled by irreducible representation, some absent from a range
+// (a molecule with no occupied orbital of irrep 1): `symmetry S` keeps the
+// blocks whose labels XOR to S; an intermediate's blocks follow.
+TEST(TCEParser, LabelledSegments) {
+  Program p = parseOk("range O = 5 : segments [3, 1, 1] labels [0, 2, 3];\n"
+                      "range V = 6 : segments [2, 1, 2, 1] labels [0, 1, 2, 3];\n"
+                      "index i, j : O;\nindex a, b : V;\n"
+                      "input F[i,j] : symmetry 0;\ninput T[a,i] : symmetry 1;\n"
+                      "output R[a,j] : symmetry 1;\nR[a,j] = T[a,i] * F[i,j];\n");
+  EXPECT_EQ(p.findRange("O")->labels, (std::vector<int64_t>{0, 2, 3}));
+  EXPECT_EQ(p.findRange("O")->label(2), 3);
+  EXPECT_EQ(p.findRange("V")->label(2), 2);
+  // F: labels equal (diagonal); as segment ids XOR 0 too, so a symmetry.
+  const Tensor *f = p.findTensor("F"), *t = p.findTensor("T"), *r = p.findTensor("R");
+  EXPECT_EQ(f->presence.kind, mlir::tc::BlockPresence::Kind::Symmetry);
+  EXPECT_EQ(f->presence.symmetry, 0);
+  // T[a,i]: label(a) ^ label(i) = 1: (V1, O0), (V2, O2: labels 2 ^ 3 = 1),
+  // (V3, O1: labels 3 ^ 2 = 1). Segment ids would give other blocks.
+  EXPECT_EQ(t->presence.kind, mlir::tc::BlockPresence::Kind::List);
+  EXPECT_EQ(t->presence.blocks, (std::vector<std::vector<int64_t>>{{1, 0}, {2, 2}, {3, 1}}));
+  EXPECT_EQ(r->presence.blocks, t->presence.blocks);
+  EXPECT_EQ(p.symmetricBlocks(*t, 0), (std::vector<std::vector<int64_t>>{{0, 0}, {2, 1}, {3, 2}}));
+}
+
 TEST(TCEParser, BlockSparseErrors) {
   const std::string ranges = "range O = 3 : segments [2, 1];\nrange P = 2;\nindex i, j : O;\n"
                              "index p : P;\n";
@@ -480,9 +504,20 @@ TEST(TCEParser, BlockSparseErrors) {
   EXPECT_TRUE(rejects(ranges + "input A[i,j] : symmetry 0 f32 blocks all;\n", 5, 31,
                       "expected ';', found 'blocks'"));
   EXPECT_TRUE(rejects(ranges + "input A[i,j] : symmetry 4;\n", 5, 16,
-                      "'A' has no present block (no block's segment ids XOR to 4)"));
+                      "'A' has no present block (no block's segment labels XOR to 4)"));
   EXPECT_TRUE(rejects("range O = 3 : segments [2, 1] 4;\n", 1, 31,
-                      "expected ';' after the segments, found '4'"));
+                      "expected ';' or 'labels [...]' after the segments, found '4'"));
+  EXPECT_TRUE(rejects("range O = 3 : segments [2, 1] labels [0];\n", 1, 31,
+                      "range 'O' has 2 segments but 1 labels"));
+  EXPECT_TRUE(rejects("range O = 3 : segments [2, 1] labels [0, -3];\n", 1, 42,
+                      "expected a segment label, found '-'"));
+  EXPECT_TRUE(rejects("range O = 3 : segments [2, 1] labels [1, 2] 3;\n", 1, 45,
+                      "expected ';' after the labels, found '3'"));
+  EXPECT_TRUE(rejects("range O = 3 labels [1, 2];\n", 1, 13,
+                      "expected ';' or ': segments [...]' after the range extent"));
+  EXPECT_TRUE(rejects("range O = 3 : segments [2, 1] labels [0, 1];\nindex i, j : O;\n"
+                      "input A[i,j] : symmetry 2;\n",
+                      3, 16, "'A' has no present block (no block's segment labels XOR to 2)"));
   EXPECT_TRUE(rejects(ranges + "input A[i,j] : blocks some;\n", 5, 23,
                       "expected 'all' or '[' after 'blocks', found 'some'"));
   // One statement is all block-sparse or all dense, its target included.

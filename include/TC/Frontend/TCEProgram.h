@@ -26,12 +26,17 @@ struct SourceLoc {
 };
 
 /// `range O = 40;` or, cut into segments (irreps) for block-sparse tensors,
-/// `range O = 40 : segments [12, 12, 8, 8];`
+/// `range O = 40 : segments [12, 12, 8, 8];`, whose symmetry labels are their
+/// positions unless given: `... segments [3, 1, 3] labels [0, 2, 3];` (a
+/// molecule's irreducible representations, some with no orbital of the range).
 struct IndexRange {
   std::string name;
   int64_t extent = 0;
   std::vector<int64_t> segments; ///< lengths summing to extent; empty: not segmented
+  std::vector<int64_t> labels;   ///< per segment its symmetry label; empty: its position
   SourceLoc loc;
+
+  int64_t label(int64_t segment) const { return labels.empty() ? segment : labels[segment]; }
 };
 
 /// `index i, j, k : O;` declares one Index per name.
@@ -96,6 +101,9 @@ struct Program {
   std::vector<int64_t> extents(const Tensor &t) const;
   /// Per dimension, its range's segments (block-sparse tensors).
   std::vector<std::vector<int64_t>> segments(const Tensor &t) const;
+  /// The blocks of `t` whose segments' symmetry labels XOR to `symmetry`
+  /// (`symmetry S`), row-major in the segment ids.
+  std::vector<std::vector<int64_t>> symmetricBlocks(const Tensor &t, int64_t symmetry) const;
 };
 
 /// A parse or check error: where, and what (one sentence, no location prefix).
