@@ -223,12 +223,19 @@ class Program:
         for target, idx, accumulate, terms in self.statements:
             value = None
             for coef, swaps, factors in terms:
+                # A target index no factor has broadcasts the term: a vector
+                # of ones over it joins the product.
+                present = {i for f in factors for i in f[1]}
+                ones = [i for i in idx if i not in present]
                 spec = ",".join("".join(letters[i] for i in f[1]) for f in factors)
+                spec += "".join("," + letters[i] for i in ones)
                 spec += "->" + "".join(letters[i] for i in idx)
+                operands = [env[f[0]] for f in factors]
+                operands += [np.ones(self.ranges[self.index_range[i]]) for i in ones]
                 # Intermediates may exceed the inputs (numpy's default limit
                 # would evaluate a long product as one loop nest).
                 v = (abs(coef) if magnitude else coef) * np.einsum(
-                    spec, *[env[f[0]] for f in factors], optimize=("greedy", 1e12))
+                    spec, *operands, optimize=("greedy", 1e12))
                 # P(ij) t = t - t with i and j exchanged; the rightmost P acts first.
                 for i, j in reversed(swaps):
                     swapped = np.swapaxes(v, idx.index(i), idx.index(j))

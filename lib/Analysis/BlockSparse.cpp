@@ -276,15 +276,24 @@ mlir::tc::productBlocks(const std::vector<std::vector<int64_t>> &labelSegments,
         keep.push_back(l);
     acc = joinProject(acc, next, keep);
   }
-  // Every result label is kept (the language has no broadcasting); order the
-  // tuples as the result's dimensions.
+  // A result label no factor has is broadcast: every one of its segments.
+  for (int l : resultLabels) {
+    if (std::find(acc.labels.begin(), acc.labels.end(), l) != acc.labels.end())
+      continue;
+    BlockRelation every;
+    every.labels = {l};
+    for (int64_t s = 0; s < static_cast<int64_t>(labelSegments[l].size()); ++s)
+      every.tuples.insert({s});
+    std::vector<int> keep = acc.labels;
+    keep.push_back(l);
+    acc = joinProject(acc, every, keep);
+  }
+  // Order the tuples as the result's dimensions.
   std::set<std::vector<int64_t>> ordered;
   for (const auto &t : acc.tuples) {
     std::vector<int64_t> ids;
-    for (int l : resultLabels) {
-      auto it = std::find(acc.labels.begin(), acc.labels.end(), l);
-      ids.push_back(it == acc.labels.end() ? 0 : t[it - acc.labels.begin()]);
-    }
+    for (int l : resultLabels)
+      ids.push_back(t[std::find(acc.labels.begin(), acc.labels.end(), l) - acc.labels.begin()]);
     ordered.insert(std::move(ids));
   }
   return {ordered.begin(), ordered.end()};

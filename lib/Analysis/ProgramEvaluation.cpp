@@ -84,13 +84,22 @@ std::vector<DenseArray> evaluate(const EvalFunction &f, const std::vector<DenseA
   return out;
 }
 
+DenseArray DenseArray::filled(std::vector<int64_t> shape, double value) {
+  int64_t n = 1;
+  for (int64_t e : shape)
+    n *= e;
+  return DenseArray{std::move(shape), std::vector<double>(n, value)};
+}
+
 std::string runStatements(const std::vector<EvalStatement> &statements,
                           std::map<std::string, DenseArray> &store) {
   for (const EvalStatement &s : statements) {
     std::vector<DenseArray> args;
     for (const std::string &name : s.args) {
       if (name.empty()) {
-        args.push_back(DenseArray{{}, {1.0}});
+        const size_t k = args.size();
+        args.push_back(DenseArray::filled(
+            k < s.onesShapes.size() ? s.onesShapes[k] : std::vector<int64_t>{}, 1.0));
         continue;
       }
       auto it = store.find(name);

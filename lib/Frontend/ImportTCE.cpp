@@ -54,17 +54,33 @@ struct ModuleBuilder {
       inputLabels.push_back(labels(f.indices));
     }
     Location at = loc(term.loc);
-    // One tensor: the product with a scalar one (the runtime's ones array), so
-    // that it runs as a contraction like any other term.
-    if (inputs.size() == 1) {
-      // Block-sparse: a block-sparse scalar, whose one block is the one.
+    // Target indices no factor has: the term is broadcast along them, as its
+    // product with ones over them (the runtime's ones array). One tensor with
+    // none: the product with a scalar one, so that it too runs as a
+    // contraction like any other term.
+    std::vector<std::string> broadcast;
+    for (const std::string &index : target.indices) {
+      bool had = false;
+      for (const tce::Factor &f : term.factors)
+        had |= llvm::is_contained(f.indices, index);
+      if (!had)
+        broadcast.push_back(index);
+    }
+    if (inputs.size() == 1 || !broadcast.empty()) {
+      std::vector<int64_t> extents;
+      BlockSparseShape ones; // every block: a ones tensor cut like the target
+      for (const std::string &index : broadcast) {
+        const tce::IndexRange *range = program.findRange(program.findIndex(index)->range);
+        extents.push_back(range->extent);
+        ones.segments.push_back(range->segments);
+      }
       Attribute blocks;
       if (t.blockSparse)
-        blocks = BlocksAttr::fromShape(b.getContext(), BlockSparseShape{});
-      auto scalar = RankedTensorType::get({}, type.getElementType(), blocks);
+        blocks = BlocksAttr::fromShape(b.getContext(), ones);
+      auto onesType = RankedTensorType::get(extents, type.getElementType(), blocks);
       Attribute one = b.getFloatAttr(type.getElementType(), 1.0);
-      inputs.push_back(arith::ConstantOp::create(b, at, DenseElementsAttr::get(scalar, one)));
-      inputLabels.push_back(b.getStrArrayAttr({}));
+      inputs.push_back(arith::ConstantOp::create(b, at, DenseElementsAttr::get(onesType, one)));
+      inputLabels.push_back(labels(broadcast));
     }
     FloatAttr scale = term.coefficient == 1.0 ? FloatAttr() : b.getF64FloatAttr(term.coefficient);
     ArrayAttr resultLabels = labels(target.indices);

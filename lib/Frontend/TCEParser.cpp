@@ -745,8 +745,9 @@ private:
     return true;
   }
 
-  /// A tensor, every target index present, and sum[...] naming exactly the
-  /// indices that are summed.
+  /// A tensor, and sum[...] naming exactly the indices that are summed. A
+  /// target index no factor has broadcasts the term along it
+  /// (D[a,i] = e[i] - f[a]).
   bool checkTerm(const StatementContext &context, const TermState &state) {
     const Term &term = state.term;
     if (state.factors.empty())
@@ -758,10 +759,6 @@ private:
         if (!contains(factorIndices, use.name))
           factorIndices.push_back(use);
     const std::vector<IndexUse> &target = context.target.indices;
-    for (const IndexUse &use : target)
-      if (!contains(factorIndices, use.name))
-        return fail(term.loc, "index " + quoted(use.name) +
-                                  " of the target appears in no factor of this term");
     if (!state.hasSum)
       return true;
     for (const IndexUse &use : state.summed) {

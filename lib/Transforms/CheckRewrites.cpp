@@ -45,10 +45,11 @@ std::vector<std::string> strings(ArrayAttr labels) {
 }
 
 /// A function as ProgramEvaluation sees it: its arguments, then its splat
-/// constants (`constants`, their values) as further arguments.
+/// constants (`constants`, their values at the small shape) as further
+/// arguments.
 struct EvalFunctionOf {
   EvalFunction f;
-  std::vector<double> constants;
+  std::vector<DenseArray> constants;
 };
 
 FailureOr<EvalFunctionOf> toEval(func::FuncOp func) {
@@ -64,7 +65,9 @@ FailureOr<EvalFunctionOf> toEval(func::FuncOp func) {
         !isa<FloatAttr>(data.getSplatValue<Attribute>()))
       return c.emitOpError() << "is not a splat float constant tc-check-rewrites evaluates";
     number[c.getResult()] = slots++;
-    out.constants.push_back(cast<FloatAttr>(data.getSplatValue<Attribute>()).getValueAsDouble());
+    out.constants.push_back(
+        DenseArray::filled(smallShape(c.getType()),
+                           cast<FloatAttr>(data.getSplatValue<Attribute>()).getValueAsDouble()));
   }
   out.f.numArgs = slots;
   for (Operation &op : body.without_terminator()) {
@@ -117,8 +120,7 @@ std::string resultName(func::FuncOp func, unsigned r) {
 
 /// `f` evaluated on `inputs` (its arguments' arrays) and its constants.
 std::vector<DenseArray> evaluateOn(const EvalFunctionOf &f, std::vector<DenseArray> inputs) {
-  for (double c : f.constants)
-    inputs.push_back(DenseArray{{}, {c}});
+  inputs.insert(inputs.end(), f.constants.begin(), f.constants.end());
   return evaluate(f.f, inputs);
 }
 
@@ -226,14 +228,22 @@ struct CheckRewritesPass : public tc::impl::CheckRewritesBase<CheckRewritesPass>
       if (failed(body))
         return failure();
       EvalStatement st;
-      for (unsigned i = 0; i < s.getNumArguments(); ++i)
-        st.args.push_back(s.getArgAttr(i, TCDialect::getOnesAttrName()) ? "" : argName(s, i));
-      // A statement's constants are the ones of its one-tensor terms, loaded
-      // as "" like its tc.ones arguments; any other would be evaluated as 1.
-      if (llvm::any_of(body->constants, [](double c) { return c != 1.0; }))
-        return s.emitOpError() << "holds a constant other than ones, which "
-                                  "tc-check-rewrites does not run as a statement";
-      st.args.resize(st.args.size() + body->constants.size(), "");
+      for (unsigned i = 0; i < s.getNumArguments(); ++i) {
+        const bool ones = static_cast<bool>(s.getArgAttr(i, TCDialect::getOnesAttrName()));
+        st.args.push_back(ones ? "" : argName(s, i));
+        st.onesShapes.push_back(ones ? smallShape(s.getArgument(i).getType())
+                                     : std::vector<int64_t>{});
+      }
+      // A statement's constants are the ones of its one-tensor and broadcast
+      // terms, loaded as "" like its tc.ones arguments; any other would be
+      // evaluated as 1.
+      for (const DenseArray &c : body->constants) {
+        if (llvm::any_of(c.data, [](double x) { return x != 1.0; }))
+          return s.emitOpError() << "holds a constant other than ones, which "
+                                    "tc-check-rewrites does not run as a statement";
+        st.args.push_back("");
+        st.onesShapes.push_back(c.shape);
+      }
       st.body = body->f;
       st.result = resultName(s, 0);
       st.what = "@" + s.getSymName().str();

@@ -154,6 +154,17 @@ TEST(BlockSparse, ProductWithoutSummedLabelsIsStricterThanTheXor) {
   EXPECT_EQ(p.blocks, blocks);
 }
 
+TEST(BlockSparse, ResultLabelsNoFactorHasTakeEverySegment) {
+  // D[a,i] = e[i] (broadcast along a): every segment of a beside each of e's
+  // blocks; D[a,i] = s[] (a scalar broadcast along both): every block.
+  std::vector<std::vector<int64_t>> segs = {{2, 1, 1}, {3, 2}};
+  BlockPresence firstOnly{BlockPresence::Kind::List, 0, {{0}}};
+  EXPECT_EQ(productBlocks(segs, {{{1}, firstOnly}}, {0, 1}),
+            (std::vector<std::vector<int64_t>>{{0, 0}, {1, 0}, {2, 0}}));
+  EXPECT_EQ(productBlocks(segs, {{{}, {}}}, {1, 0}),
+            (std::vector<std::vector<int64_t>>{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}}));
+}
+
 TEST(BlockSparse, ProductFoldsThreeFactorsAndSumsAwayLabels) {
   // E[] = A[i,j] * B[j,k] * C[k,i] over dense blocks: one block, the empty
   // tuple; a transposition (one factor) keeps the factor's blocks.

@@ -92,6 +92,22 @@ TEST(ProgramEvaluation, AnAccumulationReadsItsResultsTensorNotItsArgumentsName) 
             std::string::npos);
 }
 
+TEST(ProgramEvaluation, OnesOfAShapeBroadcastATerm) {
+  // D[a,i] = e[i] * ones[a]: the statement's ones argument has the shape of
+  // the broadcast indices, so every a gets e.
+  EvalFunction f;
+  f.numArgs = 2;
+  f.formulas = {{{0, 1}, {{"i"}, {"a"}}, {"a", "i"}, {3, 2}, 1.0, -1}};
+  f.returned = {2};
+  std::map<std::string, DenseArray> store = {{"e", {{2}, {5, 7}}}};
+  EvalStatement s{{"e", ""}, f, "D", "s"};
+  s.onesShapes = {{}, {3}};
+  EXPECT_EQ(runStatements({s}, store), "");
+  EXPECT_EQ(store["D"].shape, (std::vector<int64_t>{3, 2}));
+  EXPECT_EQ(store["D"].data, (std::vector<double>{5, 7, 5, 7, 5, 7}));
+  EXPECT_EQ(DenseArray::filled({}, 2.0).data, (std::vector<double>{2.0}));
+}
+
 TEST(ProgramEvaluation, RandomArraysAreSeededAndShaped) {
   DenseArray a = randomArray({2, 3}, 7), b = randomArray({2, 3}, 7), c = randomArray({2, 3}, 8);
   EXPECT_EQ(a.data.size(), 6u);

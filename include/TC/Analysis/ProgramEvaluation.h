@@ -24,6 +24,9 @@ namespace mlir::tc {
 struct DenseArray {
   std::vector<int64_t> shape;
   std::vector<double> data;
+
+  /// Every element `value` (a scalar when `shape` is empty).
+  static DenseArray filled(std::vector<int64_t> shape, double value);
 };
 
 /// Values numbered: the function's arguments 0..numArgs-1, then formula f's
@@ -54,7 +57,8 @@ DenseArray contract(const std::vector<const DenseArray *> &inputs,
 std::vector<DenseArray> evaluate(const EvalFunction &f, const std::vector<DenseArray> &args);
 
 /// One statement as the runtime runs it: argument k is loaded from the tensor
-/// `args[k]` (empty: a scalar one), the body's one returned value is stored as
+/// `args[k]` (empty: ones, a scalar or of shape `onesShapes[k]` when given:
+/// a one-tensor or broadcast term's), the body's one returned value is stored as
 /// `result`; when that value accumulates into an argument, the argument is the
 /// tensor `result` as stored (the lowering reads C from the result's tensor).
 struct EvalStatement {
@@ -62,6 +66,7 @@ struct EvalStatement {
   EvalFunction body;
   std::string result;
   std::string what; ///< how a message names it
+  std::vector<std::vector<int64_t>> onesShapes; ///< per argument; none: scalars
 };
 
 /// Runs `statements` in order on the tensors of `store`; empty, or why a
