@@ -39,21 +39,17 @@ std::vector<std::vector<int64_t>> Program::symmetricBlocks(const Tensor &t,
   std::vector<const IndexRange *> ranges;
   for (const std::string &indexName : t.indices)
     ranges.push_back(findRange(findIndex(indexName)->range));
+  // Every block, row-major (a scalar has one, empty, block), kept when its
+  // segments' labels XOR to the symmetry.
   std::vector<std::vector<int64_t>> blocks;
-  std::vector<int64_t> ids(ranges.size(), 0);
-  // Row-major over every tuple of segment ids (a scalar has one, empty, block).
-  while (true) {
+  for (std::vector<int64_t> &ids : BlockSparseShape{segments(t), BlockPresence{}}.presentBlocks()) {
     int64_t x = 0;
     for (size_t d = 0; d < ids.size(); ++d)
       x ^= ranges[d]->label(ids[d]);
     if (x == symmetry)
-      blocks.push_back(ids);
-    size_t d = ids.size();
-    while (d > 0 && ++ids[d - 1] == static_cast<int64_t>(ranges[d - 1]->segments.size()))
-      ids[--d] = 0;
-    if (d == 0)
-      return blocks;
+      blocks.push_back(std::move(ids));
   }
+  return blocks;
 }
 
 std::vector<int64_t> Program::extents(const Tensor &t) const {
