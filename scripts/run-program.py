@@ -9,9 +9,11 @@ The inputs are random (seeded, f64 or f32 as declared) in one HDF5 file; the
 program runs under mpirun; every output must equal scripts/tce_numpy.py's
 evaluation of the same program within 1e-12 (1e-5 for f32 outputs) relative
 to the largest magnitude of the terms it sums (the program evaluated on the
-inputs' magnitudes with every sign positive). With --check-bytes every rank's measured
+inputs' magnitudes with every sign positive), and every loop must run as many
+iterations as numpy's. With --check-bytes every rank's measured
 compute-phase disk bytes, bytes sent (and received, where predicted) must equal
-the plan's predictions, in total and for every statement of the report. With
+the plan's predictions, in total, for every statement of the report and every
+iteration of a loop. With
 --statements it prints the report's statements. With --max-rss-over
 REPORT:BYTES every rank's peak RSS must stay within BYTES of the largest in
 REPORT (a tiny run's: the fixed overhead). Prints OK; the working
@@ -118,6 +120,21 @@ def run(a, work):
                     print(f"FAIL: statement {s['name']} rank {rank['rank']}: measured bytes "
                           "differ from the plan's prediction")
                     ok = False
+    # Loops: as many iterations as numpy's, each rank's bytes as predicted
+    # in every iteration.
+    loops = rep.get("loops", [])
+    ran = [loop["iterations"] for loop in loops]
+    print(f"loops: {ran} iterations (numpy {program.iterations})")
+    if ran != program.iterations:
+        print("FAIL: the loops ran another number of iterations than numpy's")
+        ok = False
+    for loop in loops:
+        for it in loop["per_iteration"]:
+            if a.check_bytes and not all(tc_run.bytes_as_predicted(r["compute"])
+                                         for r in it["ranks"]):
+                print(f"FAIL: loop {loop['loop']} iteration {it['iteration']}: measured bytes "
+                      "differ from the plan's prediction")
+                ok = False
     if ok:
         print("OK")
     return ok

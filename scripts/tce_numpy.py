@@ -11,7 +11,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tc_blocks  # noqa: E402  (the block-sparse file layout's helpers)
 
-TOKEN = re.compile(r"\s*(?:(#|//)[^\n]*|(\+=|[\[\](),;:=+*-])|"
+TOKEN = re.compile(r"\s*(?:(#|//)[^\n]*|(\+=|[\[\](){},;:=+*-])|"
                    r"((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|([A-Za-z_]\w*))")
 
 
@@ -43,7 +43,7 @@ class Program:
         self.name, self.ranges, self.index_range, self.tensors = "tce", {}, {}, {}
         self.segments, self.presence = {}, {}  # block-sparse ranges and tensors
         self.labels = {}  # per labelled range, its segments' symmetry labels
-        self.statements = []
+        self.statements, self.loops, self.iterations = [], [], []
         t, self.t, self.at = tokens(text), None, 0
         self.t = t
         while self.at < len(t):
@@ -103,8 +103,31 @@ class Program:
                     self.tensors[name] = (word, idx, dtype)
                     if presence is not None:
                         self.presence[name] = presence
+            elif word == "iterate" and nxt != "[":
+                self.loop()
             else:
                 self.statement()
+
+    def loop(self):
+        """`iterate (max N until E converges to TOL | N) { statements }`."""
+        self.take()
+        converge, tolerance = None, 0.0
+        if self.peek() == "max":
+            self.take()
+            count = int(self.take())
+            self.take()  # until
+            converge = self.take()
+            self.take()  # converges
+            self.take()  # to
+            tolerance = float(self.take())
+        else:
+            count = int(self.take())
+        self.expect("{")
+        first = len(self.statements)
+        while self.peek() != "}":
+            self.statement()
+        self.take()
+        self.loops.append((count, converge, tolerance, first, len(self.statements) - first))
 
     def peek(self):
         return self.t[self.at] if self.at < len(self.t) else None
@@ -209,7 +232,8 @@ class Program:
         return {n: (idx, dt) for n, (role, idx, dt) in self.tensors.items() if role == "output"}
 
     def evaluate(self, inputs, magnitude=False):
-        """Every output's value (in f64) given the inputs' arrays. With
+        """Every output's value (in f64) given the inputs' arrays (evaluate
+        the values before their magnitudes: loops take their counts). With
         magnitude, every input, coefficient and antisymmetrizer's sign taken
         positive: the size of the terms a value sums, against which rounding
         is measured (an antisymmetrized sum can cancel to zero)."""
@@ -220,7 +244,39 @@ class Program:
         for i in self.index_range:
             letters[i] = chr(ord("a") + len(letters)) if len(letters) < 26 else \
                 chr(ord("A") + len(letters) - 26)
-        for target, idx, accumulate, terms in self.statements:
+        # A loop repeats its statements until its scalar changes by less
+        # than the tolerance (or its count ran); the magnitudes run as many
+        # iterations as the values did.
+        counts = list(self.iterations) if magnitude else []
+        if not magnitude:
+            self.iterations = []
+        s = 0
+        while s < len(self.statements):
+            loop = next((l for l in self.loops if l[3] == s), None)
+            if loop is None:
+                self.run_statement(env, letters, magnitude, self.statements[s])
+                s += 1
+                continue
+            most, converge, tolerance, first, count = loop
+            runs = counts.pop(0) if magnitude else most
+            previous = None
+            for k in range(1, runs + 1):
+                for st in self.statements[first:first + count]:
+                    self.run_statement(env, letters, magnitude, st)
+                if magnitude or converge is None:
+                    continue
+                value = float(env[converge])
+                if previous is not None and abs(value - previous) < tolerance:
+                    break
+                previous = value
+            if not magnitude:
+                self.iterations.append(k)
+            s = first + count
+        return {n: env[n] for n in self.outputs()}
+
+    def run_statement(self, env, letters, magnitude, statement):
+        """One statement's value into env."""
+        for target, idx, accumulate, terms in [statement]:
             value = None
             for coef, swaps, factors in terms:
                 # A target index no factor has broadcasts the term: a vector
@@ -249,4 +305,3 @@ class Program:
             # are those its terms can fill, so it needs no mask).
             if target in self.tensors:
                 env[target] = self.mask(target, env[target])
-        return {n: env[n] for n in self.outputs()}

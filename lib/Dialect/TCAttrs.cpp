@@ -255,6 +255,19 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 double MachineAttr::getDefaultFlopRate() { return 1e9; }
 
+LogicalResult LoopAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef label,
+                               int64_t max, StringRef converge, FloatAttr tolerance) {
+  if (max < 1)
+    return emitError() << "#tc.loop max = " << max << "; a loop runs at least one iteration";
+  if (converge.empty() != !tolerance)
+    return emitError() << "#tc.loop takes 'converge' and 'tolerance' together (or neither, "
+                          "for a fixed number of iterations)";
+  if (tolerance && !(tolerance.getValueAsDouble() > 0))
+    return emitError() << "#tc.loop tolerance = " << formatNumber(tolerance.getValueAsDouble())
+                       << "; need a positive number";
+  return success();
+}
+
 namespace {
 } // namespace
 

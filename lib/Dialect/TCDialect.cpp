@@ -104,6 +104,15 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
   }
   if (attr.getName() == getPlanAttrName())
     return verifyPlanAttribute(op, attr.getValue());
+  if (attr.getName() == getLoopAttrName()) {
+    if (!isa<func::FuncOp>(op))
+      return op->emitOpError() << "'" << getLoopAttrName() << "' belongs on a func.func, not on '"
+                               << op->getName() << "'";
+    if (!isa<LoopAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << getLoopAttrName()
+                               << "' must be a #tc.loop attribute, got " << attr.getValue();
+    return success();
+  }
   if (attr.getName() == getFusionAttrName()) {
     if (!isa<ContractOp, SumOp>(op))
       return op->emitOpError() << "'" << getFusionAttrName()
@@ -152,6 +161,12 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
                                   "datasets)";
     return success();
   }
+  if (attr.getName() == getProgramPartAttrName()) {
+    if (!isa<func::FuncOp>(op) || !isa<StringAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << getProgramPartAttrName()
+                               << "' is a string on a func.func (the program it is a part of)";
+    return success();
+  }
   if (attr.getName() == getStatementAttrName()) {
     if (!isa<func::FuncOp>(op) || !isa<StringAttr>(attr.getValue()))
       return op->emitOpError() << "'" << getStatementAttrName()
@@ -178,6 +193,7 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
                            << getFusionPlanAttrName() << "', '" << getBlockPlanAttrName()
                            << "', '" << getFlopsAttrName() << "', '" << getNameAttrName()
                            << "', '" << getStatementAttrName() << "', '"
-                           << getIntermediateAttrName() << "' and '" << getInMemoryAttrName()
+                           << getIntermediateAttrName() << "', '" << getLoopAttrName() << "', '"
+                           << getProgramPartAttrName() << "' and '" << getInMemoryAttrName()
                            << "' as discardable attributes";
 }

@@ -261,6 +261,114 @@ LogicalResult MultiContractOp::verify() { return verifyLabeledOp(*this, 2, 0); }
 // RedistributeOp
 //===----------------------------------------------------------------------===//
 
+//===----------------------------------------------------------------------===//
+// tc.iterate
+//===----------------------------------------------------------------------===//
+
+// tc.iterate [max] N [until result K converges to TOL]
+//            [with (%arg = %init, ...)] -> (types) { body } [attr-dict]
+ParseResult IterateOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &b = parser.getBuilder();
+  const bool bounded = succeeded(parser.parseOptionalKeyword("max"));
+  int64_t max = 0;
+  if (parser.parseInteger(max))
+    return failure();
+  result.addAttribute(getMaxAttrName(result.name), b.getI64IntegerAttr(max));
+  if (bounded) {
+    int64_t converge = 0;
+    double tolerance = 0;
+    if (parser.parseKeyword("until") || parser.parseKeyword("result") ||
+        parser.parseInteger(converge) || parser.parseKeyword("converges") ||
+        parser.parseKeyword("to") || parser.parseFloat(tolerance))
+      return failure();
+    result.addAttribute(getConvergeAttrName(result.name), b.getI64IntegerAttr(converge));
+    result.addAttribute(getToleranceAttrName(result.name), b.getF64FloatAttr(tolerance));
+  }
+  SmallVector<OpAsmParser::Argument> carried;
+  SmallVector<OpAsmParser::UnresolvedOperand> inits;
+  if (succeeded(parser.parseOptionalKeyword("with")) &&
+      parser.parseAssignmentList(carried, inits))
+    return failure();
+  SmallVector<Type> types;
+  if (parser.parseArrowTypeList(types))
+    return failure();
+  if (carried.size() > types.size())
+    return parser.emitError(parser.getCurrentLocation())
+           << "tc.iterate carries " << carried.size() << " tensors but has " << types.size()
+           << " results";
+  for (auto [arg, type] : llvm::zip(carried, types))
+    arg.type = type;
+  if (parser.resolveOperands(inits, ArrayRef(types).take_front(carried.size()),
+                             parser.getNameLoc(), result.operands))
+    return failure();
+  result.addTypes(types);
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, carried) || parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  return success();
+}
+
+void IterateOp::print(OpAsmPrinter &p) {
+  if (getConverge())
+  {
+    p << " max " << getMax() << " until result " << *getConverge() << " converges to ";
+    p.printFloat(*getTolerance());
+  }
+  else
+    p << " " << getMax();
+  if (!getInits().empty()) {
+    p << " with (";
+    llvm::interleaveComma(llvm::zip(getBodyBlock().getArguments(), getInits()), p,
+                          [&](auto pair) { p << std::get<0>(pair) << " = " << std::get<1>(pair); });
+    p << ")";
+  }
+  p << " -> (" << getResultTypes() << ") ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getMaxAttrName(), getConvergeAttrName(),
+                                      getToleranceAttrName()});
+}
+
+YieldOp IterateOp::getYield() { return cast<YieldOp>(getBodyBlock().getTerminator()); }
+
+LogicalResult IterateOp::verify() {
+  Block &body = getBodyBlock();
+  const size_t carried = getInits().size();
+  if (body.getNumArguments() != carried)
+    return emitOpError() << "has " << body.getNumArguments()
+                         << " block arguments for its " << carried << " carried tensors";
+  if (carried > getNumResults())
+    return emitOpError() << "carries " << carried << " tensors but has " << getNumResults()
+                         << " results (each carried tensor is a result)";
+  for (size_t i = 0; i < carried; ++i)
+    if (getInits()[i].getType() != getResult(i).getType() ||
+        body.getArgument(i).getType() != getResult(i).getType())
+      return emitOpError() << "carried tensor " << i << " has types "
+                           << getInits()[i].getType() << " (before the loop), "
+                           << body.getArgument(i).getType() << " (in it) and "
+                           << getResult(i).getType() << " (after it); they must match";
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError() << "body must end with tc.yield";
+  if (yield.getValues().getTypes() != getResultTypes())
+    return yield.emitOpError() << "yields " << yield.getValues().getTypes()
+                               << " but the tc.iterate has results " << getResultTypes();
+  if (getConverge().has_value() != getTolerance().has_value())
+    return emitOpError() << "takes 'converge' and 'tolerance' together";
+  if (std::optional<uint64_t> k = getConverge()) {
+    if (*k >= getNumResults())
+      return emitOpError() << "converges on result " << *k << " but has " << getNumResults()
+                           << " results";
+    if (cast<RankedTensorType>(getResult(*k).getType()).getRank() != 0)
+      return emitOpError() << "converges on result " << *k << ", of type "
+                           << getResult(*k).getType() << "; a loop converges on a scalar "
+                           << "(a tensor of rank 0)";
+    if (!(getTolerance()->convertToDouble() > 0))
+      return emitOpError() << "tolerance must be positive";
+  }
+  return success();
+}
+
 LogicalResult RedistributeOp::verify() {
   auto type = cast<RankedTensorType>(getSource().getType());
   if (!isSupportedElementType(type.getElementType()))

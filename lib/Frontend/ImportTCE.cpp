@@ -7,7 +7,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
@@ -95,6 +97,81 @@ struct ModuleBuilder {
     return op->getResult(0);
   }
 
+  /// `=` replaces the target; `+=` adds to it (an output not yet assigned
+  /// starts at zero, so its first `+=` is an `=`).
+  void emitStatement(const tce::Statement &s) {
+    Value value = s.accumulate ? current.lookup(s.target.tensor) : Value();
+    for (const tce::Term &term : s.terms)
+      value = emitTerm(term, s.target, value);
+    current[s.target.tensor] = value;
+  }
+
+  /// The tensors a statement reads: its factors, and its target when it adds to it.
+  static void forEachRead(const tce::Statement &s, llvm::function_ref<void(StringRef)> fn) {
+    for (const tce::Term &term : s.terms)
+      for (const tce::Factor &f : term.factors)
+        fn(f.tensor);
+    if (s.accumulate)
+      fn(s.target.tensor);
+  }
+
+  /// A loop as one tc.iterate: it carries the tensors it assigns and reads
+  /// before assigning them in an iteration, and leaves the others the
+  /// program reads after it (or outputs, or the scalar it converges on).
+  void emitLoop(const tce::Loop &loop) {
+    ArrayRef<tce::Statement> body(program.statements.data() + loop.first, loop.count);
+    llvm::SetVector<StringRef> assigned, carried, left;
+    for (const tce::Statement &s : body) {
+      forEachRead(s, [&](StringRef t) {
+        bool assignedInLoop = llvm::any_of(
+            body, [&](const tce::Statement &x) { return x.target.tensor == t; });
+        if (assignedInLoop && !assigned.contains(t))
+          carried.insert(t);
+      });
+      assigned.insert(s.target.tensor);
+    }
+    llvm::StringSet<> readAfter;
+    for (size_t s = loop.first + loop.count; s < program.statements.size(); ++s)
+      forEachRead(program.statements[s], [&](StringRef t) { readAfter.insert(t); });
+    for (StringRef t : assigned)
+      if (!carried.contains(t) && (readAfter.contains(t) || t == loop.converge ||
+                                   program.findTensor(t)->role == tce::TensorRole::Output))
+        left.insert(t);
+    SmallVector<StringRef> results(carried.begin(), carried.end());
+    llvm::append_range(results, left);
+    SmallVector<Type> types;
+    SmallVector<Value> inits;
+    for (StringRef t : results)
+      types.push_back(typeOf(*program.findTensor(t)));
+    for (StringRef t : carried)
+      inits.push_back(current.lookup(t));
+    Location at = loc(loop.loc);
+    IntegerAttr converge;
+    FloatAttr tolerance;
+    if (!loop.converge.empty()) {
+      converge = b.getI64IntegerAttr(llvm::find(results, loop.converge) - results.begin());
+      tolerance = b.getF64FloatAttr(loop.tolerance);
+    }
+    auto iterate = IterateOp::create(b, at, types, inits, b.getI64IntegerAttr(loop.maxIterations),
+                                     converge, tolerance);
+    Block *block = &iterate.getBody().emplaceBlock();
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(block);
+    for (auto [t, init] : llvm::zip(carried, inits))
+      current[t] = block->addArgument(init.getType(), at);
+    for (const tce::Statement &s : body)
+      emitStatement(s);
+    SmallVector<Value> yielded;
+    for (StringRef t : results)
+      yielded.push_back(current.lookup(t));
+    YieldOp::create(b, at, yielded);
+    // After the loop a tensor it assigned is what the last iteration left.
+    for (StringRef t : assigned)
+      current.erase(t);
+    for (auto [t, value] : llvm::zip(results, iterate.getResults()))
+      current[t] = value;
+  }
+
   OwningOpRef<ModuleOp> build() {
     Location fileLoc = FileLineColLoc::get(b.getContext(), file, 1, 1);
     OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
@@ -126,13 +203,15 @@ struct ModuleBuilder {
       func.getArgument(i).setLoc(loc(t->loc)); // diagnostics name the declaration
       current[t->name] = func.getArgument(i);
     }
-    for (const tce::Statement &s : program.statements) {
-      // `=` replaces the target; `+=` adds to it (an output not yet assigned
-      // starts at zero, so its first `+=` is an `=`).
-      Value value = s.accumulate ? current.lookup(s.target.tensor) : Value();
-      for (const tce::Term &term : s.terms)
-        value = emitTerm(term, s.target, value);
-      current[s.target.tensor] = value;
+    for (size_t s = 0; s < program.statements.size(); ++s) {
+      const tce::Statement &statement = program.statements[s];
+      if (statement.loop < 0) {
+        emitStatement(statement);
+        continue;
+      }
+      const tce::Loop &loop = program.loops[statement.loop];
+      emitLoop(loop);
+      s = loop.first + loop.count - 1;
     }
     SmallVector<Value> results;
     for (const tce::Tensor *t : outputs)

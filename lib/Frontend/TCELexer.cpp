@@ -109,6 +109,10 @@ private:
       return punctuation(TokenKind::LParen, 1);
     case ')':
       return punctuation(TokenKind::RParen, 1);
+    case '{':
+      return punctuation(TokenKind::LBrace, 1);
+    case '}':
+      return punctuation(TokenKind::RBrace, 1);
     case '=':
       return punctuation(TokenKind::Equal, 1);
     case '+':

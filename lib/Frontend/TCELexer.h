@@ -24,6 +24,8 @@ enum class TokenKind {
   RBracket,
   LParen,
   RParen,
+  LBrace,
+  RBrace,
   Equal,
   PlusEqual,
   Plus,

@@ -138,7 +138,8 @@ private:
       if (itemStart && tokens[i].kind == TokenKind::Identifier &&
           tokens[i + 1].kind == TokenKind::LBracket)
         assignedLater.insert(std::string(tokens[i].text));
-      itemStart = tokens[i].kind == TokenKind::Semicolon;
+      itemStart = tokens[i].kind == TokenKind::Semicolon || tokens[i].kind == TokenKind::LBrace ||
+                  tokens[i].kind == TokenKind::RBrace;
     }
   }
 
@@ -236,8 +237,100 @@ private:
         return parseTensorDeclaration(TensorRole::Input);
       if (word == "output")
         return parseTensorDeclaration(TensorRole::Output);
+      if (word == "iterate")
+        return parseLoop();
     }
     return parseStatement();
+  }
+
+  /// `iterate (max N until NAME converges to TOLERANCE | N) { statements }`.
+  bool parseLoop() {
+    const Token &keyword = consume();
+    if (inLoop())
+      return fail(keyword.loc, "loops do not nest: this 'iterate' is inside the loop of line " +
+                                   std::to_string(program.loops.back().loc.line));
+    Loop loop;
+    loop.loc = keyword.loc;
+    const bool bounded = atIdentifier("max");
+    if (bounded)
+      consume();
+    if (!parseInteger(loop.maxIterations,
+                      bounded ? "the largest number of iterations" : "the number of iterations",
+                      1))
+      return false;
+    const Token *converge = nullptr;
+    if (bounded) {
+      if (!atIdentifier("until"))
+        return failExpected("'until NAME converges to TOLERANCE' after the iteration count");
+      consume();
+      if (!expectIdentifier("the scalar the loop converges on, after 'until'", converge))
+        return false;
+      loop.converge = std::string(converge->text);
+      if (!atIdentifier("converges"))
+        return failExpected("'converges to TOLERANCE' after " + quoted(converge->text));
+      consume();
+      if (!atIdentifier("to"))
+        return failExpected("'to TOLERANCE' after 'converges'");
+      consume();
+      if (!at(TokenKind::Number))
+        return failExpected("a tolerance (a positive number such as 1e-10)");
+      const Token &tolerance = consume();
+      if (!(tolerance.number > 0))
+        return fail(tolerance.loc, "the tolerance must be positive, not " + quoted(tolerance.text));
+      loop.tolerance = tolerance.number;
+    } else if (atIdentifier("until")) {
+      return fail(peek().loc, "a loop that converges says its largest number of iterations: "
+                              "'iterate max N until NAME converges to TOLERANCE'");
+    }
+    if (!expect(TokenKind::LBrace, bounded ? "'{' after the tolerance"
+                                           : "'{' or 'until' after the iteration count"))
+      return false;
+    loop.first = program.statements.size();
+    program.loops.push_back(loop);
+    while (!at(TokenKind::RBrace)) {
+      if (at(TokenKind::End))
+        return fail(peek().loc, "the loop of line " + std::to_string(keyword.loc.line) +
+                                    " has no closing '}'");
+      if (at(TokenKind::Identifier) && !at(TokenKind::LBracket, 1)) {
+        std::string_view word = peek().text;
+        if (word == "iterate")
+          return fail(peek().loc, "loops do not nest: this 'iterate' is inside the loop of line " +
+                                      std::to_string(keyword.loc.line));
+        if (word == "program" || word == "range" || word == "index" || word == "input" ||
+            word == "output")
+          return fail(peek().loc, "declarations go outside loops ('" + std::string(word) +
+                                      "' inside the loop of line " +
+                                      std::to_string(keyword.loc.line) + ")");
+      }
+      if (!parseStatement())
+        return false;
+    }
+    const Token &close = consume();
+    Loop &parsed = program.loops.back();
+    parsed.count = program.statements.size() - parsed.first;
+    if (parsed.count == 0)
+      return fail(close.loc, "the loop of line " + std::to_string(keyword.loc.line) +
+                                 " has no statements");
+    if (converge) {
+      bool assignedHere = false;
+      for (size_t s = parsed.first; s < program.statements.size(); ++s)
+        assignedHere |= program.statements[s].target.tensor == parsed.converge;
+      if (!assignedHere)
+        return fail(converge->loc, quoted(parsed.converge) +
+                                       " is not assigned in the loop: a loop converges on a "
+                                       "scalar it computes");
+      const Tensor *tensor = program.findTensor(parsed.converge);
+      if (!tensor->indices.empty())
+        return fail(converge->loc, quoted(parsed.converge) + " has " +
+                                       std::to_string(tensor->indices.size()) +
+                                       " indices: a loop converges on a scalar (" +
+                                       parsed.converge + "[])");
+    }
+    return true;
+  }
+
+  bool inLoop() const {
+    return !program.loops.empty() && program.loops.back().count == 0;
   }
 
   bool parseProgramName() {
@@ -543,8 +636,10 @@ private:
     StatementContext context{target};
     const Tensor *declared = program.findTensor(target.name);
     if (declared) {
-      if (declared->role == TensorRole::Input)
-        return fail(target.loc, "input " + quoted(target.name) + " cannot be assigned");
+      // In a loop an input is the first value of a tensor the loop carries.
+      if (declared->role == TensorRole::Input && !inLoop())
+        return fail(target.loc, "input " + quoted(target.name) +
+                                    " cannot be assigned (except in a loop, which it starts)");
       if (!checkAgainstDeclaration(target, *declared))
         return false;
       context.hasElement = true;
@@ -561,6 +656,8 @@ private:
     statement.target = target.toFactor();
     statement.accumulate = accumulate;
     statement.loc = target.loc;
+    if (inLoop())
+      statement.loop = static_cast<int>(program.loops.size()) - 1;
     double sign = 1;
     bool first = true;
     while (true) {
@@ -648,7 +745,11 @@ private:
                                      " is not declared (declare it as an input or assign it "
                                      "with '=' first)");
     if (!tensor || (tensor->role == TensorRole::Output && !assigned.count(tensor->name)))
-      return fail(reference.loc, quoted(reference.name) + " is used before it is assigned");
+      return fail(reference.loc,
+                  quoted(reference.name) + " is used before it is assigned" +
+                      (inLoop() ? std::string(" (a tensor a loop reads before assigning it "
+                                              "needs a value before the loop)")
+                                : std::string()));
     if (!checkAgainstDeclaration(reference, *tensor))
       return false;
     if (!context.hasElement) {

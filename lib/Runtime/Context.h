@@ -54,6 +54,33 @@ struct StatementMark {
   bool receivedPredicted(int countAtEnd) const { return countAtEnd > receivedPredictions; }
 };
 
+/// Where one iteration of a loop started (tc_rt_begin_iteration).
+struct IterationMark {
+  double time = 0;
+  Counters counters[NumPhases];
+  double predictedDisk = 0, predictedComm = 0;
+};
+
+/// One iteration of a loop, as the report lists it (this rank's counters).
+struct IterationRecord {
+  std::string loop;
+  int64_t iteration = 0;
+  bool hasValue = false; ///< the loop converges on a scalar
+  double value = 0, change = 0; ///< change: from the previous iteration (none in the first)
+  double seconds = 0;           ///< wall time, tc_rt_begin_iteration to tc_rt_end_iteration
+  Counters phases[NumPhases];   ///< this rank's counters over the iteration, per phase
+  double predictedDisk = 0, predictedComm = 0;
+};
+
+/// A loop that ended: after how many iterations, and whether it converged.
+struct LoopOutcome {
+  std::string loop, converge;
+  double tolerance = 0;
+  int64_t maxIterations = 0, iterations = 0;
+  bool converged = false;
+  double value = 0, change = 0;
+};
+
 struct Context {
   Options options;
   int rank = 0, size = 1;
@@ -83,6 +110,18 @@ struct Context {
   /// load from instead of --input (the intermediates file, or a rank-local
   /// in-memory HDF5 file holding the whole tensor).
   std::map<std::string, int64_t> storedIntermediates;
+  // Loops (tc_rt_begin_iteration, tc_rt_end_iteration): the open one's
+  // start, its iteration count and last scalar; every iteration and loop of
+  // the run, for the report.
+  struct OpenLoop {
+    int64_t iteration = 0;
+    bool hasPrevious = false;
+    double previous = 0;
+    IterationMark start;
+  };
+  std::map<std::string, OpenLoop> openLoops;
+  std::vector<IterationRecord> iterations;
+  std::vector<LoopOutcome> loops;
   // Progress line.
   bool running = false; ///< inside tc_main (a tcc program's run)
   double startTime = 0, lastProgress = -1e30;
@@ -142,6 +181,10 @@ MPI_Comm gridComm(const std::vector<int64_t> &grid);
 /// about a program planned for `procs` processes: empty if the run has one of
 /// those counts.
 std::string procsMismatch(const std::vector<int64_t> &procs);
+
+/// Whether a loop that converges on a scalar stopped at its largest
+/// iteration count instead (Iterations.cpp); the run's status is then 3.
+bool anyLoopUnconverged();
 
 /// Rank 0's progress line on stderr, at most every 2 s once a run passes
 /// progressAfter seconds.

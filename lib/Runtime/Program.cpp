@@ -12,6 +12,7 @@
 
 #include <cblas.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -162,6 +163,7 @@ int receivedPredictionsAtEnd(const Context &c, size_t s) {
 }
 
 std::string statementsReport();
+std::string loopsReport();
 /// The report's name of each enum tc_rt_result.
 const char *const kResultNames[] = {"output", "intermediate (file)", "intermediate (memory)"};
 
@@ -189,6 +191,7 @@ void writeReport() {
   std::vector<double> all(c.rank == 0 ? n * c.size : 0);
   MPI_Gather(mine.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   const std::string statements = statementsReport();
+  const std::string loops = loopsReport();
   if (c.rank != 0 || c.options.report.empty())
     return;
   // Received bytes are predicted per rank when every statement predicts them
@@ -233,6 +236,7 @@ void writeReport() {
   out += "}";
   if (!c.statements.empty())
     out += statements;
+  out += loops;
   if (runs > 1) { // a run takes as long as its slowest rank; the best run
     double best = 1e300;
     for (int k = 0; k < runs; ++k) {
@@ -314,6 +318,80 @@ std::string statementsReport() {
   return out + "\n  ]";
 }
 
+/// A JSON number, or null for one that is not finite.
+std::string number(double v) {
+  if (!std::isfinite(v))
+    return "null";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+/// Every loop's iterations: the scalar, its change, the seconds, and per
+/// phase the counters summed over the ranks (the compute phase's with the
+/// plan's predictions), then each rank's compute counters, as JSON.
+std::string loopsReport() {
+  Context &c = ctx();
+  const size_t n = c.iterations.size();
+  constexpr int kFields = NumPhases * kCounterFields + 2; // + predicted disk, comm
+  std::vector<double> mine(n * kFields);
+  for (size_t i = 0; i < n; ++i) {
+    const IterationRecord &r = c.iterations[i];
+    double *v = mine.data() + i * kFields;
+    for (int p = 0; p < NumPhases; ++p)
+      pack(r.phases[p], v + p * kCounterFields);
+    v[NumPhases * kCounterFields] = r.predictedDisk;
+    v[NumPhases * kCounterFields + 1] = r.predictedComm;
+  }
+  std::vector<double> all(c.rank == 0 ? mine.size() * c.size : 0);
+  MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
+             static_cast<int>(mine.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (c.rank != 0 || c.loops.empty())
+    return "";
+  std::string out = ",\n  \"loops\": [";
+  size_t next = 0; // the first record of the loop being written
+  for (size_t l = 0; l < c.loops.size(); ++l) {
+    const LoopOutcome &loop = c.loops[l];
+    out += std::string(l ? "," : "") + "\n    {\"loop\": \"" + loop.loop + "\", \"converge\": \"" +
+           loop.converge + "\", \"tolerance\": " + number(loop.tolerance) +
+           ", \"max_iterations\": " + std::to_string(loop.maxIterations) +
+           ", \"iterations\": " + std::to_string(loop.iterations) +
+           ", \"converged\": " + (loop.converged ? "true" : "false") +
+           ", \"value\": " + number(loop.converge.empty() ? NAN : loop.value) +
+           ", \"per_iteration\": [";
+    bool first = true;
+    for (; next < n && c.iterations[next].loop == loop.loop; ++next) {
+      const IterationRecord &r = c.iterations[next];
+      out += std::string(first ? "" : ",") + "\n      {\"iteration\": " +
+             std::to_string(r.iteration) + ", \"value\": " + number(r.hasValue ? r.value : NAN) +
+             ", \"change\": " + number(r.hasValue && r.iteration > 1 ? r.change : NAN) +
+             ", \"seconds\": " + number(r.seconds);
+      first = false;
+      Counters total[NumPhases];
+      double predicted[2] = {0, 0};
+      std::string ranks;
+      for (int rank = 0; rank < c.size; ++rank) {
+        const double *v = all.data() + (rank * n + next) * kFields;
+        for (int p = 0; p < NumPhases; ++p)
+          addToTotal(total[p], unpack(v + p * kCounterFields));
+        const double *p = v + NumPhases * kCounterFields;
+        predicted[0] += p[0], predicted[1] += p[1];
+        ranks += std::string(rank ? ", " : "") + "{\"rank\": " + std::to_string(rank) +
+                 ", \"compute\": ";
+        appendCounters(ranks, unpack(v + Compute * kCounterFields), p[0], p[1], -1, true);
+        ranks += "}";
+      }
+      for (int p = 0; p < NumPhases; ++p) {
+        out += std::string(", \"") + kPhaseNames[p] + "\": ";
+        appendCounters(out, total[p], predicted[0], predicted[1], -1, p == Compute);
+      }
+      out += ", \"ranks\": [" + ranks + "]}";
+    }
+    out += "]}";
+  }
+  return out + "\n  ]";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -350,6 +428,8 @@ int main(int argc, char **argv) {
       c.predictedReceived = -1;
       c.receivedPredictions = 0;
       c.statements.clear();
+      c.iterations.clear();
+      c.loops.clear();
     }
     c.running = true;
     tc_main();
@@ -364,5 +444,7 @@ int main(int argc, char **argv) {
     std::fputc('\n', stderr);
   writeReport();
   MPI_Finalize();
-  return 0;
+  // Outputs and report are complete; a loop that did not converge (it said
+  // so on stderr) makes the run's status 3.
+  return anyLoopUnconverged() ? 3 : 0;
 }

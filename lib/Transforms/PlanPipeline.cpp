@@ -43,6 +43,7 @@ void addPlanPasses(OpPassManager &pm, const Options &options) {
   machine.volumes = options.volumes;
   machine.flopRate = options.flopRate;
   pm.addPass(createSetMachine(machine));
+  pm.addPass(createOutlineLoops());
   if (!options.specializeProcs.empty()) {
     SpecializeProcsOptions specialize;
     specialize.specializeProcs.assign(options.specializeProcs.begin(),

@@ -4,7 +4,9 @@
 #include "TC/Dialect/TCOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -13,6 +15,7 @@ func::FuncOp mlir::tc::createLoweredFunction(func::FuncOp planned) {
   auto lowered = func::FuncOp::create(b, planned.getLoc(), planned.getSymName(),
                                       b.getFunctionType({}, {}));
   for (StringRef name : {tc::TCDialect::getMachineAttrName(),
+                         tc::TCDialect::getLoopAttrName(),
                          tc::TCDialect::getStatementAttrName(),
                          tc::TCDialect::getIntermediateAttrName(),
                          tc::TCDialect::getInMemoryAttrName()})
@@ -37,32 +40,59 @@ LogicalResult mlir::tc::appendToProgramEntry(ModuleOp module, ArrayRef<StringAtt
     b.setInsertionPointToStart(entry.addEntryBlock());
     func::ReturnOp::create(b, loc);
   }
-  b.setInsertionPoint(entry.getBody().back().getTerminator());
   for (StringAttr name : functions) {
-    func::CallOp::create(b, loc, name.getValue(), TypeRange{}, ValueRange{});
     // A statement of a program (tc-split-program) starts by saying so.
     auto callee = module.lookupSymbol<func::FuncOp>(name);
     auto statement = callee ? callee->getAttrOfType<StringAttr>(
                                   tc::TCDialect::getStatementAttrName())
                             : StringAttr();
     if (statement && !callee.isExternal()) {
-      OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&callee.getBody().front());
       tc::BeginStatementOp::create(b, callee.getLoc(), statement.getValue(),
                                    callee->hasAttr(tc::TCDialect::getIntermediateAttrName()),
                                    callee->hasAttr(tc::TCDialect::getInMemoryAttrName()));
     }
   }
-  // Statements run in the order of their functions in the module (the
-  // program's order), whichever lowering made them.
+  // The entry is rebuilt whole: every function it calls, in the order of
+  // the module (the program's order, whichever lowering made them), the
+  // statements of one loop (#tc.loop) repeated until tc.end_iteration says
+  // stop.
+  llvm::SetVector<StringRef> callees;
+  entry.walk([&](func::CallOp call) { callees.insert(call.getCallee()); });
+  for (StringAttr name : functions)
+    callees.insert(name.getValue());
   llvm::DenseMap<StringRef, unsigned> position;
   for (auto [i, f] : llvm::enumerate(module.getOps<func::FuncOp>()))
     position[f.getSymName()] = i;
-  SmallVector<func::CallOp> calls(entry.getBody().front().getOps<func::CallOp>());
-  llvm::stable_sort(calls, [&](func::CallOp x, func::CallOp y) {
-    return position.lookup(x.getCallee()) < position.lookup(y.getCallee());
+  SmallVector<StringRef> order(callees.begin(), callees.end());
+  llvm::stable_sort(order, [&](StringRef x, StringRef y) {
+    return position.lookup(x) < position.lookup(y);
   });
-  for (func::CallOp call : calls)
-    call->moveBefore(entry.getBody().back().getTerminator());
+  Block &body = entry.getBody().front();
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body.without_terminator())))
+    op.erase();
+  auto loopOf = [&](StringRef callee) {
+    auto f = module.lookupSymbol<func::FuncOp>(callee);
+    return f ? f->getAttrOfType<tc::LoopAttr>(tc::TCDialect::getLoopAttrName()) : tc::LoopAttr();
+  };
+  b.setInsertionPoint(body.getTerminator());
+  for (size_t i = 0; i < order.size();) {
+    tc::LoopAttr loop = loopOf(order[i]);
+    if (!loop) {
+      func::CallOp::create(b, loc, order[i++], TypeRange{}, ValueRange{});
+      continue;
+    }
+    // do { statements; } while (tc.end_iteration)
+    auto whileOp = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+    OpBuilder inner(whileOp.getContext());
+    inner.setInsertionPointToStart(inner.createBlock(&whileOp.getBefore()));
+    tc::BeginIterationOp::create(inner, loc, loop);
+    for (; i < order.size() && loopOf(order[i]) == loop; ++i)
+      func::CallOp::create(inner, loc, order[i], TypeRange{}, ValueRange{});
+    Value again = tc::EndIterationOp::create(inner, loc, inner.getI1Type(), loop);
+    scf::ConditionOp::create(inner, loc, again, ValueRange{});
+    inner.setInsertionPointToStart(inner.createBlock(&whileOp.getAfter()));
+    scf::YieldOp::create(inner, loc);
+  }
   return success();
 }

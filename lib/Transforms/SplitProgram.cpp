@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MachineSetup.h"
+#include "ProgramCopies.h"
 #include "TC/Analysis/ProgramPartition.h"
 #include "TC/Dialect/TCAttrs.h"
 #include "TC/Dialect/TCDialect.h"
@@ -34,36 +35,6 @@ using namespace mlir;
 using namespace mlir::tc;
 
 namespace {
-
-/// A tensor of ones: the constant factor of a one-tensor term.
-bool isOnes(Value v) {
-  DenseElementsAttr data;
-  if (!matchPattern(v, m_Constant(&data)) || !data.isSplat())
-    return false;
-  auto f = dyn_cast<FloatAttr>(data.getSplatValue<Attribute>());
-  return f && f.getValueAsDouble() == 1.0;
-}
-
-/// The scalar of ones a copy of a tensor of `type` multiplies: block-sparse
-/// (one block, no segment ids) when the tensor is.
-RankedTensorType onesTypeFor(RankedTensorType type) {
-  Attribute blocks;
-  if (isa_and_nonnull<BlocksAttr>(type.getEncoding()))
-    blocks = BlocksAttr::fromShape(type.getContext(), BlockSparseShape{});
-  return RankedTensorType::get({}, type.getElementType(), blocks);
-}
-
-/// `value` copied: its product with the scalar `ones`, every label kept.
-ContractOp createCopy(OpBuilder &b, Location loc, Value value, Value ones) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<std::string> storage;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    storage.push_back("d" + std::to_string(d));
-  SmallVector<StringRef> labels(storage.begin(), storage.end());
-  return ContractOp::create(b, loc, type, ValueRange{value, ones}, Value(),
-                            b.getArrayAttr({b.getStrArrayAttr(labels), b.getStrArrayAttr({})}),
-                            b.getStrArrayAttr(labels), FloatAttr());
-}
 
 /// The function as ProgramPartition sees it, and the IR behind its numbers.
 struct FunctionGraph {
@@ -137,18 +108,64 @@ FailureOr<FunctionGraph> buildGraph(func::FuncOp func) {
 struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
   using Base::Base;
 
+  /// A function cut into statements and its tensors named, before outlining.
+  struct Prepared {
+    func::FuncOp func;
+    FunctionGraph fg;
+    ProgramPartition partition;
+    SmallVector<std::string> names;        ///< by value number
+    llvm::SetVector<int> readLater;        ///< outputs later statements read
+    llvm::DenseSet<int> kept;              ///< results stored for later parts (tc.keep)
+    llvm::DenseSet<int> inMemory;          ///< statement roots kept in memory
+    MachineAttr planned;                   ///< the statements' machine, if changed
+
+    bool isResult(int v) const { return llvm::is_contained(fg.graph.returned, v); }
+    /// Written to the output file by its statement.
+    bool isOutput(int v) const { return isResult(v) && !readLater.contains(v) && !kept.contains(v); }
+  };
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> funcs;
     for (auto f : module.getOps<func::FuncOp>())
       if (!f.isExternal() && f.getSymName() != "tc_main")
         funcs.push_back(f);
-    for (func::FuncOp f : funcs)
-      if (failed(split(module, f)))
-        return signalPassFailure();
+    // The parts of one program (tc-outline-loops) planned for one machine
+    // share their tensors' names and the memory that keeps intermediates.
+    llvm::MapVector<std::pair<Attribute, Attribute>, SmallVector<func::FuncOp>> programs;
+    for (func::FuncOp f : funcs) {
+      Attribute part = f->getAttr(TCDialect::getProgramPartAttrName());
+      programs[{part ? part : f.getSymNameAttr(), f->getAttr(TCDialect::getMachineAttrName())}]
+          .push_back(f);
+    }
+    for (auto &[key, members] : programs) {
+      llvm::StringSet<> boundary; // every name a part loads or stores
+      for (func::FuncOp f : members) {
+        for (unsigned a = 0; a < f.getNumArguments(); ++a)
+          if (auto n = f.getArgAttrOfType<StringAttr>(a, TCDialect::getNameAttrName()))
+            boundary.insert(n.getValue());
+        for (unsigned r = 0; r < f.getNumResults(); ++r)
+          if (auto n = f.getResultAttrOfType<StringAttr>(r, TCDialect::getNameAttrName()))
+            boundary.insert(n.getValue());
+      }
+      std::vector<Prepared> prepared;
+      for (func::FuncOp f : members) {
+        FailureOr<std::optional<Prepared>> p = prepare(f, boundary);
+        if (failed(p))
+          return signalPassFailure();
+        if (*p)
+          prepared.push_back(std::move(**p));
+      }
+      keepInMemory(prepared);
+      for (Prepared &p : prepared)
+        if (failed(outline(module, p)))
+          return signalPassFailure();
+    }
   }
 
-  LogicalResult split(ModuleOp module, func::FuncOp func) {
+  /// The function's statements and names, or nothing when it needs no
+  /// splitting (one contraction or tree, or planned already).
+  FailureOr<std::optional<Prepared>> prepare(func::FuncOp func, const llvm::StringSet<> &reserved) {
     bool planned = false, contractions = false;
     func.walk([&](Operation *op) {
       contractions |= isa<ContractOp, SumOp, MultiContractOp>(op);
@@ -164,7 +181,10 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
           planned = true;
     });
     if (!contractions || planned || func->hasAttr(TCDialect::getStatementAttrName()))
-      return success();
+      return std::optional<Prepared>();
+    // A part of a program is always outlined: its statements say where their
+    // results go (tc.begin_statement).
+    const bool part = func->hasAttr(TCDialect::getProgramPartAttrName());
     // A value is stored under one name, and an accumulation updates its
     // tensor in place: where a statement needs a value its tensor no longer
     // holds, a copy of the value is made first and read instead (D35).
@@ -177,21 +197,76 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
       if (!partition.error.empty())
         return func.emitOpError() << partition.error;
       const bool constants = llvm::any_of(fg.graph.constantLeaf, [](bool c) { return c; });
-      if (partition.statements.size() <= 1 && !constants)
-        return success(); // one contraction or operator tree already
+      if (partition.statements.size() <= 1 && !constants && !part)
+        return std::optional<Prepared>(); // one contraction or operator tree already
 
-      FailureOr<Naming> named = nameValues(func, fg, partition);
+      FailureOr<Naming> named = nameValues(func, fg, partition, reserved);
       if (failed(named))
         return failure();
       Naming &naming = *named;
-      if (!naming.conflict)
-        return outline(module, func, fg, partition, naming.names);
+      if (!naming.conflict) {
+        Prepared p{func, std::move(fg), std::move(partition), std::move(naming.names)};
+        const ProgramGraph &g = p.fg.graph;
+        for (auto [r, v] : llvm::enumerate(g.returned))
+          if (func.getResultAttr(r, TCDialect::getKeepAttrName()))
+            p.kept.insert(v);
+        // An output a later statement reads is an intermediate until the
+        // program ends, then copied into the output file (an output is
+        // written once).
+        for (const ProgramStatement &st : p.partition.statements)
+          for (int v : st.leaves)
+            if (p.isResult(v) && !p.kept.contains(v))
+              p.readLater.insert(v);
+        return std::optional<Prepared>(std::move(p));
+      }
       // Each copy ends one conflict and adds none (a copy is never updated).
       if (copies > static_cast<int>(fg.formulas.size()) * 4)
         return naming.conflict.readers.front()->emitOpError()
                << "reads '" << naming.conflict.name << "' after a later statement stored a "
                << "new value of it, and copies did not resolve it";
       copyFor(naming.conflict);
+    }
+  }
+
+  /// Intermediates every rank keeps whole in memory while they take at most
+  /// a quarter of each process's memory, the first ones first (over every
+  /// part of a program, which all hold theirs until the run ends); the
+  /// others go through the intermediates file. Every statement is then
+  /// planned with the memory they leave (docs/Derivations.md D35).
+  void keepInMemory(MutableArrayRef<Prepared> program) {
+    if (program.empty())
+      return;
+    MachineAttr machine = getEnclosingMachine(program.front().func);
+    const int64_t budget = machine ? machine.getMemBytes() / 4 : 0;
+    llvm::StringMap<int64_t> kept;
+    int64_t keptBytes = 0;
+    for (Prepared &p : program) {
+      const ProgramGraph &g = p.fg.graph;
+      for (const ProgramStatement &st : p.partition.statements) {
+        const int root = g.valueOf(st.root());
+        if (p.isOutput(root))
+          continue;
+        const int64_t bytes = storedBytes(cast<RankedTensorType>(p.fg.values[root].getType()));
+        const int64_t before = kept.lookup(p.names[root]);
+        const int64_t after = keptBytes - before + std::max(before, bytes);
+        if (after > budget)
+          continue;
+        kept[p.names[root]] = std::max(before, bytes);
+        keptBytes = after;
+      }
+    }
+    // Any statement storing into a tensor kept in memory keeps it there (a
+    // chain of accumulations is one tensor).
+    for (Prepared &p : program) {
+      const ProgramGraph &g = p.fg.graph;
+      for (const ProgramStatement &st : p.partition.statements) {
+        const int root = g.valueOf(st.root());
+        if (kept.count(p.names[root]) && !p.isOutput(root))
+          p.inMemory.insert(root);
+      }
+      p.planned = machine && keptBytes > 0 ? withProcsAndMemory(machine, machine.getProcs(),
+                                                                machine.getMemBytes() - keptBytes)
+                                           : MachineAttr();
     }
   }
 
@@ -213,14 +288,15 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
   /// ones, an intermediate of its own) and has the readers read the copy.
   void copyFor(const Conflict &c) {
     Value v = c.value;
-    auto type = cast<RankedTensorType>(v.getType());
     OpBuilder b(v.getContext());
     b.setInsertionPointAfterValue(v);
-    RankedTensorType scalar = onesTypeFor(type);
-    Value ones = arith::ConstantOp::create(
-        b, v.getLoc(), DenseElementsAttr::get(scalar, b.getFloatAttr(type.getElementType(), 1.0)));
-    ContractOp copy = createCopy(b, v.getLoc(), v, ones);
-    copy->setAttr(TCDialect::getNameAttrName(), b.getStringAttr(c.name));
+    ContractOp copy = createNamedCopy(b, v.getLoc(), v, c.name);
+    // An argument (a tensor a loop carries, stored over by the iteration)
+    // is copied once, before any statement, for every reader.
+    if (isa<BlockArgument>(v)) {
+      v.replaceAllUsesExcept(copy.getResult(), copy);
+      return;
+    }
     for (Operation *reader : c.readers)
       reader->replaceUsesOfWith(v, copy.getResult());
   }
@@ -230,12 +306,15 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
   /// that of the value it accumulates into (one tensor updated in place);
   /// distinct tensors get distinct names.
   FailureOr<Naming> nameValues(func::FuncOp func, FunctionGraph &fg,
-                               const ProgramPartition &partition) {
+                               const ProgramPartition &partition,
+                               const llvm::StringSet<> &reserved) {
     const ProgramGraph &g = fg.graph;
     Naming out;
     SmallVector<std::string> &name = out.names;
     name.resize(fg.values.size());
-    llvm::StringSet<> taken;
+    // The other parts' names too: a statement's intermediate must not store
+    // over a tensor another part hands on.
+    llvm::StringSet<> taken = reserved;
     for (int a = 0; a < static_cast<int>(func.getNumArguments()); ++a) {
       auto attr = func.getArgAttrOfType<StringAttr>(a, TCDialect::getNameAttrName());
       name[a] = attr ? attr.str() : "in" + std::to_string(a);
@@ -243,16 +322,20 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
     }
     for (int c = func.getNumArguments(); c < g.numLeaves; ++c)
       name[c] = "ones";
-    // Outputs keep their result names.
+    // Outputs keep their result names. A result may be named like an
+    // argument: a tensor a loop carries is loaded and stored under one name
+    // (the statement order below copies the argument where it would be
+    // stored over before it is read).
     llvm::DenseSet<int> outputs;
+    llvm::StringSet<> resultNames;
     for (auto [r, v] : llvm::enumerate(g.returned)) {
       auto attr = func.getResultAttrOfType<StringAttr>(r, TCDialect::getNameAttrName());
       std::string n = attr ? attr.str() : g.returned.size() == 1 ? "R" : "R" + std::to_string(r);
       if (!outputs.insert(v).second)
         return func.emitOpError() << "returns one value as two results; return it once";
-      if (!taken.insert(n).second && name[v].empty())
-        return func.emitOpError() << "result '" << n << "' is named like an argument or "
-                                  << "another result";
+      if (!resultNames.insert(n).second)
+        return func.emitOpError() << "result '" << n << "' is named like another result";
+      taken.insert(n);
       name[v] = n;
     }
     // An accumulation's chain is one tensor: name it from its last value (an
@@ -304,9 +387,10 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
         statementOf[f] = static_cast<int>(s);
     for (auto [s, st] : llvm::enumerate(partition.statements))
       for (int leafValue : st.leaves) {
-        if (g.formulaOf(leafValue) < 0)
+        if (leafValue < g.numLeaves && g.constantLeaf[leafValue])
           continue;
-        int producer = statementOf[g.formulaOf(leafValue)];
+        // An argument is loaded before any statement stores.
+        int producer = g.formulaOf(leafValue) < 0 ? -1 : statementOf[g.formulaOf(leafValue)];
         for (int later = producer + 1; later < static_cast<int>(s); ++later) {
           int root = g.valueOf(partition.statements[later].root());
           if (name[root] != name[leafValue])
@@ -322,50 +406,13 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
     return out;
   }
 
-  LogicalResult outline(ModuleOp module, func::FuncOp func, FunctionGraph &fg,
-                        const ProgramPartition &partition, ArrayRef<std::string> name) {
+  LogicalResult outline(ModuleOp module, Prepared &p) {
+    func::FuncOp func = p.func;
+    FunctionGraph &fg = p.fg;
+    const ProgramPartition &partition = p.partition;
+    ArrayRef<std::string> name = p.names;
     const ProgramGraph &g = fg.graph;
-    // An output a later statement reads is an intermediate until the program
-    // ends, then copied into the output file (an output is written once).
-    llvm::SetVector<int> readLater;
-    for (const ProgramStatement &st : partition.statements)
-      for (int v : st.leaves)
-        if (llvm::is_contained(g.returned, v))
-          readLater.insert(v);
-    // Intermediates every rank keeps whole in memory while they take at most
-    // a quarter of each process's memory, the first ones first; the others go
-    // through the intermediates file. Every statement is then planned with
-    // the memory they leave (docs/Derivations.md D35).
-    MachineAttr machine = getEnclosingMachine(func);
-    const int64_t budget = machine ? machine.getMemBytes() / 4 : 0;
-    llvm::StringMap<int64_t> kept;
-    int64_t keptBytes = 0;
-    llvm::DenseSet<int> inMemory;
-    for (const ProgramStatement &st : partition.statements) {
-      const int root = g.valueOf(st.root());
-      if (llvm::is_contained(g.returned, root) && !readLater.contains(root))
-        continue;
-      const int64_t bytes = storedBytes(cast<RankedTensorType>(fg.values[root].getType()));
-      const int64_t before = kept.lookup(name[root]);
-      const int64_t after = keptBytes - before + std::max(before, bytes);
-      if (after > budget)
-        continue;
-      kept[name[root]] = std::max(before, bytes);
-      keptBytes = after;
-      inMemory.insert(root);
-    }
-    // Any statement storing into a tensor kept in memory keeps it there (a
-    // chain of accumulations is one tensor).
-    for (const ProgramStatement &st : partition.statements) {
-      const int root = g.valueOf(st.root());
-      if (kept.count(name[root]) && (!llvm::is_contained(g.returned, root) ||
-                                     readLater.contains(root)))
-        inMemory.insert(root);
-    }
-    MachineAttr planned =
-        machine && keptBytes > 0
-            ? withProcsAndMemory(machine, machine.getProcs(), machine.getMemBytes() - keptBytes)
-            : MachineAttr();
+    MachineAttr planned = p.planned;
     OpBuilder b(func);
     SymbolTable symbols(module);
     StringRef ones = TCDialect::getOnesAttrName(), tcName = TCDialect::getNameAttrName();
@@ -398,9 +445,9 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
       if (auto loc = dyn_cast<FileLineColLoc>(rootOp->getLoc()))
         label += " (" + loc.getFilename().str() + ":" + std::to_string(loc.getLine()) + ")";
       statement->setAttr(TCDialect::getStatementAttrName(), b.getStringAttr(label));
-      if (!llvm::is_contained(g.returned, rootValue) || readLater.contains(rootValue))
+      if (!p.isOutput(rootValue))
         statement->setAttr(TCDialect::getIntermediateAttrName(), b.getUnitAttr());
-      if (inMemory.contains(rootValue))
+      if (p.inMemory.contains(rootValue))
         statement->setAttr(TCDialect::getInMemoryAttrName(), b.getUnitAttr());
       setMachine(statement, func, planned);
       OpBuilder body(statement.getContext());
@@ -412,7 +459,7 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
         body.clone(*fg.formulas[f], map);
       func::ReturnOp::create(body, rootOp->getLoc(), map.lookup(rootOp->getResult(0)));
     }
-    for (int v : readLater)
+    for (int v : p.readLater)
       outlineCopy(b, symbols, func, fg.values[v], name[v], planned);
     func.erase();
     return success();
@@ -433,10 +480,14 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
 
   /// A statement's machine: the one planned with the memory in-memory
   /// intermediates leave, else the program function's own (a process count's).
+  /// (With the program part and loop it belongs to, tc-outline-loops.)
   static void setMachine(func::FuncOp statement, func::FuncOp func, MachineAttr planned) {
     Attribute machine = planned ? Attribute(planned) : func->getAttr(TCDialect::getMachineAttrName());
     if (machine)
       statement->setAttr(TCDialect::getMachineAttrName(), machine);
+    for (StringRef inherited : {TCDialect::getProgramPartAttrName(), TCDialect::getLoopAttrName()})
+      if (Attribute attr = func->getAttr(inherited))
+        statement->setAttr(inherited, attr);
   }
 
   /// The statement writing intermediate `value` (named `name`) to the output

@@ -599,3 +599,70 @@ TEST(TCEParser, MutatedProgramsNeverCrash) {
 }
 
 } // namespace
+
+namespace {
+
+// A loop: T starts from the input and is carried; E is what it converges on.
+const std::string kLoopDecls = "range O = 2;\n"
+                               "range V = 3;\n"
+                               "index i, j : O;\n"
+                               "index a, b : V;\n"
+                               "input T[a,i], F[a,b], D[a,i];\n"
+                               "output E[];\n";
+
+TEST(TCEParserTest, LoopsRepeatTheirStatements) {
+  Program p = parseOk(kLoopDecls + "X[a,i] = F[a,b] * T[b,i];\n"
+                                   "iterate max 30 until E converges to 1e-9 {\n"
+                                   "  R[a,i] = X[a,i] + F[a,b] * T[b,i];\n"
+                                   "  T[a,i] = R[a,i] * D[a,i];\n"
+                                   "  E[] = T[a,i] * T[a,i];\n"
+                                   "}\n"
+                                   "iterate 3 { T[a,i] = 0.5 * T[a,i]; }\n");
+  ASSERT_EQ(p.loops.size(), 2u);
+  EXPECT_EQ(p.loops[0].maxIterations, 30);
+  EXPECT_EQ(p.loops[0].converge, "E");
+  EXPECT_DOUBLE_EQ(p.loops[0].tolerance, 1e-9);
+  EXPECT_EQ(p.loops[0].first, 1u);
+  EXPECT_EQ(p.loops[0].count, 3u);
+  EXPECT_EQ(p.loops[0].loc.line, 8);
+  EXPECT_EQ(p.loops[1].maxIterations, 3);
+  EXPECT_TRUE(p.loops[1].converge.empty());
+  EXPECT_EQ(p.loops[1].first, 4u);
+  EXPECT_EQ(p.loops[1].count, 1u);
+  std::vector<int> loopOf;
+  for (const Statement &s : p.statements)
+    loopOf.push_back(s.loop);
+  EXPECT_EQ(loopOf, (std::vector<int>{-1, 0, 0, 0, 1}));
+}
+
+TEST(TCEParserTest, LoopErrorsPointAtTheirToken) {
+  const std::string body = " { T[a,i] = F[a,b] * T[b,i]; E[] = T[a,i] * T[a,i]; }\n";
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate max 5" + body, 7, 15, "expected 'until"));
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate 0" + body, 7, 9, "at least 1"));
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 until E converges to 1e-9" + body, 7, 11,
+                      "largest number of iterations"));
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate max 5 until E converges to -1" + body, 7, 36,
+                      "expected a tolerance"));
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate max 5 until E converges to 0" + body, 7, 36,
+                      "must be positive"));
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate max 5 until D converges to 1e-9" + body, 7, 21,
+                      "'D' is not assigned in the loop"));
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate max 5 until T converges to 1e-9" + body, 7, 21,
+                      "has 2 indices: a loop converges on a scalar"));
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { iterate 2 { E[] = T[a,i] * T[a,i]; } }\n", 7,
+                      13, "loops do not nest"));
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { input Q[a]; }\n", 7, 13,
+                      "declarations go outside loops"));
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { E[] = T[a,i] * T[a,i];\n", 8, 1,
+                      "has no closing '}'"));
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { }\nE[] = T[a,i] * T[a,i];\n", 7, 13,
+                      "has no statements"));
+  // A tensor the loop reads before assigning it needs a value before the loop.
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { E[] = Y[a,i] * T[a,i]; Y[a,i] = 2 * T[a,i]; }\n",
+                      7, 19, "needs a value before the loop"));
+  // An input is assigned only in a loop (its first value).
+  EXPECT_TRUE(rejects(kLoopDecls + "T[a,i] = D[a,i];\nE[] = T[a,i] * T[a,i];\n", 7, 1,
+                      "except in a loop"));
+}
+
+} // namespace

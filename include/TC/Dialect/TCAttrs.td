@@ -486,4 +486,29 @@ def TC_FusionPlanAttr : TC_Attr<"FusionPlan", "fusion_plan"> {
   let genVerifyDecl = 1;
 }
 
+def TC_LoopAttr : TC_Attr<"Loop", "loop"> {
+  let summary = "A loop of a program's statements, run until a scalar converges";
+  let description = [{
+    On a function tc-outline-loops made of a `tc.iterate` body, on the
+    statements tc-split-program cuts it into, and on the `tc.end_iteration`
+    that closes each iteration in the program's entry: the loop they repeat.
+    `label` names it in the run's report (its source location); the loop runs
+    at most `max` iterations, and stops earlier when the scalar intermediate
+    `converge` changes by less than `tolerance` from one iteration to the next.
+    Without `converge` it runs exactly `max` iterations.
+
+    ```mlir
+    #tc.loop<label = "ccd.tce:20", max = 50, converge = "E", tolerance = 1.000000e-10 : f64>
+    #tc.loop<label = "sweep.mlir:3", max = 10>
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"the loop in reports and diagnostics">:$label,
+    "int64_t":$max,
+    StringRefParameter<"the scalar tested for convergence (none: a fixed count)", "\"\"">:$converge,
+    OptionalParameter<"::mlir::FloatAttr", "the largest change that counts as converged">:$tolerance);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TC_ATTRS_TD

@@ -60,6 +60,17 @@ def TC_Dialect : Dialect {
     /// On such a function, with tc.intermediate: its result is kept in every
     /// rank's memory (the plan left room for it), not in the intermediates file.
     static constexpr ::llvm::StringLiteral getInMemoryAttrName() { return "tc.in_memory"; }
+    /// On a function result: the tensor is stored as an intermediate of the
+    /// program for later functions to read by its tc.name (a value a loop
+    /// carries or leaves, tc-outline-loops), not written to the output file.
+    static constexpr ::llvm::StringLiteral getKeepAttrName() { return "tc.keep"; }
+    /// On a function tc-outline-loops made, and on the statements
+    /// tc-split-program cuts it into: the program it is a part of (its
+    /// function's name). The parts of one program share intermediates' names
+    /// and the memory that keeps them.
+    static constexpr ::llvm::StringLiteral getProgramPartAttrName() { return "tc.part_of"; }
+    /// On such a function: the loop (#tc.loop) that repeats it.
+    static constexpr ::llvm::StringLiteral getLoopAttrName() { return "tc.loop"; }
   private:
     void registerAttributes();
   public:

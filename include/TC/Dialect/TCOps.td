@@ -125,6 +125,52 @@ def TC_RedistributeOp : TC_Op<"redistribute", [Pure, AllTypesMatch<["source", "r
   let hasFolder = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Iterative methods
+//===----------------------------------------------------------------------===//
+
+def TC_IterateOp : TC_Op<"iterate", [RecursiveMemoryEffects]> {
+  let summary = "Statements repeated until a scalar converges (an iterative method)";
+  let description = [{
+    The body runs at most `max` times. Its block arguments are the tensors it
+    carries from one iteration to the next (`with`: their values before the
+    first); its `tc.yield` gives each carried tensor's next value, then the
+    values of further tensors the program reads after the loop. The results
+    are the yielded values of the last iteration. With `until result K
+    converges to TOL` the loop stops after the first iteration whose result K
+    (a scalar, rank 0) differs from the previous iteration's by less than TOL.
+    The body reads values defined above it (a program's inputs and earlier
+    statements) as they are; tc-outline-loops turns it into statements the
+    program's entry repeats.
+
+    ```mlir
+    %t, %e = tc.iterate max 50 until result 1 converges to 1.000000e-10
+        with (%t0 = %guess) -> (tensor<8x4xf64>, tensor<f64>) {
+      %r = tc.contract ...
+      %e1 = tc.contract ...
+      tc.yield %r, %e1 : tensor<8x4xf64>, tensor<f64>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$inits,
+                   ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max,
+                   OptionalAttr<I64Attr>:$converge, OptionalAttr<F64Attr>:$tolerance);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    YieldOp getYield();
+  }];
+}
+
+def TC_YieldOp : TC_Op<"yield", [Pure, Terminator, HasParent<"IterateOp">]> {
+  let summary = "The values one iteration of a tc.iterate leaves";
+  let arguments = (ins Variadic<AnyRankedTensor>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
 include "TC/Dialect/TCTileOps.td"
 
 #endif // TC_OPS_TD

@@ -366,6 +366,44 @@ def TC_BeginStatementOp : TC_Op<"begin_statement",
   let hasVerifier = 1;
 }
 
+def TC_BeginIterationOp : TC_Op<"begin_iteration",
+                                 [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
+  let summary = "The start of one iteration of a loop";
+  let description = [{
+    In the program's entry, before the statements of each iteration of
+    `loop` (tc-outline-loops): the iteration's seconds and bytes are counted
+    from here to its `tc.end_iteration`.
+
+    ```mlir
+    tc.begin_iteration #tc.loop<label = "ccd.tce:20", max = 50, converge = "E",
+                                tolerance = 1.000000e-10 : f64>
+    ```
+  }];
+  let arguments = (ins TC_LoopAttr:$loop);
+  let assemblyFormat = "$loop attr-dict";
+}
+
+def TC_EndIterationOp : TC_Op<"end_iteration",
+                               [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
+  let summary = "The end of one iteration of a loop: whether to run another";
+  let description = [{
+    In the program's entry, after the statements of one iteration of `loop`
+    (tc-outline-loops): reports the iteration (its scalar, the change, its
+    seconds and bytes) and yields true while the loop goes on: fewer than
+    `max` iterations have run and, for a loop that converges, the scalar
+    `converge` changed by at least `tolerance` since the previous iteration.
+    Every rank gets the same answer (rank 0 reads the scalar).
+
+    ```mlir
+    %again = tc.end_iteration #tc.loop<label = "ccd.tce:20", max = 50, converge = "E",
+                                        tolerance = 1.000000e-10 : f64>
+    ```
+  }];
+  let arguments = (ins TC_LoopAttr:$loop);
+  let results = (outs I1:$again);
+  let assemblyFormat = "$loop attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Block-sparse contractions (Krishnamoorthy et al., docs/BlockSparse.md)
 //===----------------------------------------------------------------------===//

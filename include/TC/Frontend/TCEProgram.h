@@ -85,6 +85,22 @@ struct Statement {
   bool accumulate = false; ///< `+=`
   std::vector<Term> terms; ///< at least one
   SourceLoc loc;           ///< of the target
+  int loop = -1;           ///< the Program::loops entry repeating it; -1: none
+};
+
+/// `iterate max 50 until E converges to 1e-10 { ... }` or `iterate 10 { ... }`:
+/// statements [first, first + count) run again and again, until the scalar
+/// `converge` changes by less than `tolerance` from one iteration to the next
+/// or `maxIterations` have run. A tensor the loop assigns and reads before
+/// assigning it in an iteration is carried: it starts with its value before
+/// the loop (an earlier statement's, or an input's) and each iteration reads
+/// the previous one's.
+struct Loop {
+  int64_t maxIterations = 0;
+  std::string converge; ///< a scalar (rank 0) the loop assigns; empty: a fixed count
+  double tolerance = 0; ///< > 0 when `converge` is set
+  size_t first = 0, count = 0;
+  SourceLoc loc; ///< of `iterate`
 };
 
 struct Program {
@@ -93,6 +109,7 @@ struct Program {
   std::vector<Index> indices;
   std::vector<Tensor> tensors; ///< inputs, outputs, then intermediates in order of assignment
   std::vector<Statement> statements;
+  std::vector<Loop> loops; ///< in text order; loops do not nest
 
   const Index *findIndex(std::string_view name) const;
   const Tensor *findTensor(std::string_view name) const;

@@ -27,7 +27,7 @@
 #include <string.h>
 
 /// The version of the descriptor layouts and of the tc_rt_* calls.
-#define TC_RT_API_VERSION 11
+#define TC_RT_API_VERSION 12
 
 #ifdef __cplusplus
 #define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -171,8 +171,9 @@ TC_RT_INLINE double tc_rt_contract_alpha(const int64_t *desc) {
 // version 9 the block-sparse descriptions and calls; version 10 the
 // contraction's alpha, TC_RT_INIT_ONES and tc_rt_begin_statement (programs of
 // several statements with intermediates); version 11 the block schedule's
-// alpha (block-sparse programs).
-TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 11,
+// alpha (block-sparse programs); version 12 the calls tc_rt_begin_iteration
+// and tc_rt_end_iteration (programs with loops; no layout changed).
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 12,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
   TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")

@@ -280,6 +280,33 @@ def CheckRewrites : Pass<"tc-check-rewrites", "::mlir::ModuleOp"> {
   let options = MinimizeOperationsOptions;
 }
 
+def OutlineLoops : Pass<"tc-outline-loops", "::mlir::ModuleOp"> {
+  let dependentDialects = ["::mlir::tc::TCDialect", "::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect"];
+  let summary = "Turn a program's loops (tc.iterate) into parts the program's entry repeats";
+  let description = [{
+    A function with `tc.iterate` ops becomes its parts, in order: the
+    statements before the first loop, each loop's body, the statements
+    between loops and after the last, each a function of its own marked
+    `tc.part_of` (the program) and a loop's body `tc.loop` (#tc.loop: its
+    label, largest iteration count, and the scalar and tolerance it converges
+    on). tc-split-program cuts each part into statements; the program's entry
+    runs them in order and repeats a loop's until `tc.end_iteration` says stop.
+
+    Values cross from one part to another by name (the runtime's
+    intermediates store), as between statements: a part returns what later
+    parts read as results marked `tc.keep` (stored, not written to the output
+    file), and reads what earlier parts left as arguments of that name. A
+    loop carries a tensor under one name (its body's `tc.name`): the body
+    loads it and stores its next value under it; before the loop the part
+    that precedes it stores the starting value under that name (a copy when
+    it has another), unless it is an input of that name, which the first
+    iteration reads. The program's outputs are written by its last part
+    (copies of what loops and earlier parts left). A name stored over before
+    a part reads the value it held is an error, as are nested loops.
+  }];
+}
+
 def SplitProgram : Pass<"tc-split-program", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tc::TCDialect", "::mlir::func::FuncDialect"];
   let summary = "Split a program of many contractions into one function per statement";

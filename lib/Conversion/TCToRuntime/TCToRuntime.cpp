@@ -242,6 +242,34 @@ struct BeginStatementOpLowering : OpConversionPattern<BeginStatementOp> {
   }
 };
 
+struct BeginIterationOpLowering : OpConversionPattern<BeginIterationOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BeginIterationOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    b.call<Function::tc_rt_begin_iteration>({b.string(op.getLoop().getLabel())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct EndIterationOpLowering : OpConversionPattern<EndIterationOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(EndIterationOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    LoopAttr loop = op.getLoop();
+    FloatAttr tolerance = loop.getTolerance() ? loop.getTolerance() : rewriter.getF64FloatAttr(0);
+    Value again = b.call<Function::tc_rt_end_iteration>({b.string(loop.getLabel()),
+                                                          b.string(loop.getConverge()),
+                                                          b.f64(tolerance), b.i64(loop.getMax())})
+                      .value;
+    Value zero = b.i64(0).value;
+    rewriter.replaceOpWithNewOp<arith::CmpIOp>(op, arith::CmpIPredicate::ne, again, zero);
+    return success();
+  }
+};
+
 struct BlockArrayOpLowering : OpConversionPattern<BlockArrayOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(BlockArrayOp op, OpAdaptor,
@@ -387,7 +415,8 @@ void mlir::tc::populateTCToRuntimeConversionPatterns(const TypeConverter &conver
   patterns.add<ArrayOpLowering, PredictedVolumesOpLowering, AllReduceTileOpLowering,
                RedistributeArrayOpLowering, TileContractOpLowering, WaitOpLowering,
                GridCoordOpLowering, BlockArrayOpLowering, BlockStageOpLowering,
-               BeginStatementOpLowering>(converter, ctx);
+               BeginStatementOpLowering, BeginIterationOpLowering,
+               EndIterationOpLowering>(converter, ctx);
   patterns.add<CyclicPanelLowering<GatherCyclicOp, Function::tc_rt_gather_cyclic>,
                CyclicPanelLowering<ReduceCyclicOp, Function::tc_rt_reduce_cyclic>,
                TileTransferLowering<ReadTileOp, Function::tc_rt_read_tile>,
@@ -438,7 +467,9 @@ LogicalResult mlir::tc::insertProcessCountCheck(ModuleOp module) {
   SmallVector<std::pair<func::CallOp, int64_t>> calls;
   SmallVector<int64_t> counts;
   func::CallOp unspecialized;
-  for (auto call : body.getOps<func::CallOp>()) {
+  SmallVector<func::CallOp> entryCalls; // a loop's calls too
+  entry.walk([&](func::CallOp call) { entryCalls.push_back(call); });
+  for (auto call : entryCalls) {
     auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
     MachineAttr machine =
         callee && !callee.isExternal() ? getEnclosingMachine(callee) : MachineAttr();

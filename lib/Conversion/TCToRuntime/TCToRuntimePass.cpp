@@ -169,8 +169,8 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
     module->removeAttr(TCDialect::getMachineAttrName());
     for (auto func : module.getOps<func::FuncOp>())
       for (StringRef name : {TCDialect::getMachineAttrName(), TCDialect::getStatementAttrName(),
-                             TCDialect::getIntermediateAttrName(),
-                             TCDialect::getInMemoryAttrName()})
+                             TCDialect::getIntermediateAttrName(), TCDialect::getInMemoryAttrName(),
+                             TCDialect::getLoopAttrName(), TCDialect::getProgramPartAttrName()})
         func->removeAttr(name);
   }
 };
