@@ -390,8 +390,17 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
         if (leafValue < g.numLeaves && g.constantLeaf[leafValue])
           continue;
         // An argument is loaded before any statement stores.
-        int producer = g.formulaOf(leafValue) < 0 ? -1 : statementOf[g.formulaOf(leafValue)];
-        for (int later = producer + 1; later < static_cast<int>(s); ++later) {
+        const bool argument = g.formulaOf(leafValue) < 0;
+        int producer = argument ? -1 : statementOf[g.formulaOf(leafValue)];
+        // A statement that multiplies an argument and stores under its name
+        // (G = 0.5 * G in a loop) would load and store one array: it reads
+        // a copy. (Accumulating into it, G += ..., is one array updated.)
+        const bool storesOverItsFactor =
+            argument && llvm::any_of(st.formulas, [&](int f) {
+              return llvm::is_contained(g.formulas[f].inputs, leafValue);
+            });
+        const int last = static_cast<int>(s) + (storesOverItsFactor ? 1 : 0);
+        for (int later = producer + 1; later < last; ++later) {
           int root = g.valueOf(partition.statements[later].root());
           if (name[root] != name[leafValue])
             continue;
