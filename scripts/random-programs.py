@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Random programs in tc's language, compiled by tcc and checked against numpy.
 
-  random-programs.py --count 20 --seed 1 [--procs 1-3] [--blocks] [--keep DIR]
+  random-programs.py --count 20 --seed 1 [--procs 1-3] [--blocks] [--loops] [--keep DIR]
 
 Each program has 2-3 index ranges of extents 2-7 (5 and 7 among them, which no
 process count divides), 2-4 inputs of rank 0-4, 2-8 statements and 1-2
@@ -20,6 +20,10 @@ scripts/run-program.py with --check-bytes: outputs within 1e-12 (1e-5 for f32)
 of scripts/tce_numpy.py, every rank's bytes as predicted. The only refusal
 accepted is the small cap's "no plan fits". Prints one line per program and a
 summary; exits non-zero if any failed.
+
+With --loops a run of 1 or more consecutive statements is repeated 2-3 times
+(`iterate K { ... }`, half of those with a scalar target until it converges to
+a tolerance every change meets), carrying what it updates.
 
 With --blocks every range is cut into 1-3 segments, half of them labelled
 with distinct symmetry labels in 0-3 (irreps of a group of four, some absent),
@@ -55,7 +59,7 @@ def presence(rng, idx, segs):
     return f"symmetry {rng.choice([0, 0, 1]) if idx else 0}"
 
 
-def program(rng, n, blocks=False):
+def program(rng, n, blocks=False, loops=False):
     # Extents that 2, 3 and 4 processes rarely divide (5, 7) among the others.
     ranges = {"O": rng.choice([2, 3, 4, 5, 7]), "V": rng.choice([3, 4, 5, 6, 7])}
     if rng.random() < 0.5:
@@ -149,6 +153,7 @@ def program(rng, n, blocks=False):
     # Every output is assigned at least once, the last statement an output's.
     plan = [t for t in plan if t not in outputs] + [t for t in plan if t in outputs]
     assigned, written = set(), []  # written: (target indices, term) so far
+    statement_lines = []  # (line number, target, whether it starts its target with +=)
 
     def coefficient():
         return rng.choice(["", "", "0.5 * ", "3 * ", "2 * ", "0.25 * ", "1.5 * "])
@@ -184,6 +189,7 @@ def program(rng, n, blocks=False):
         op = "+=" if update or (target in outputs and rng.random() < 0.3) else "="
         body = coefficient() + terms[0] + "".join(
             rng.choice([" + ", " - "]) + coefficient() + t for t in terms[1:])
+        statement_lines.append((len(lines), target, op == "+=" and target not in assigned))
         lines.append(f"{target}[{','.join(idx)}] {op} {body};")
         written += [(idx, t) for t in terms if not t.startswith(target + "[")]
         assigned.add(target)
@@ -191,7 +197,33 @@ def program(rng, n, blocks=False):
             readable.append(target)
     if not set(outputs) <= assigned:
         return None  # a statement drew no term: draw the program again
+    if loops:
+        wrap_in_loop(rng, lines, statement_lines, tensors)
     return "\n".join(lines) + "\n"
+
+
+def wrap_in_loop(rng, lines, statement_lines, tensors):
+    """Repeats a run of consecutive statements 2-3 times (`iterate K { }`):
+    the tensors they update are carried from one iteration to the next. Half
+    the loops with a scalar among their targets stop when it converges to a
+    tolerance every change meets (after the second iteration), the other
+    half run their count. A run never starts an output with `+=` (it needs a
+    value before the loop)."""
+    for _ in range(20):
+        first = rng.randrange(len(statement_lines))
+        last = rng.randrange(first, len(statement_lines))
+        run = statement_lines[first:last + 1]
+        if not any(starts for _, _, starts in run):
+            break
+    else:
+        return
+    count = rng.randint(2, 3)
+    scalars = [t for _, t, _ in run if tensors[t] == []]
+    header = f"iterate {count} {{"
+    if scalars and rng.random() < 0.5:
+        header = f"iterate max {count} until {rng.choice(scalars)} converges to 1e300 {{"
+    lines.insert(run[-1][0] + 1, "}")
+    lines.insert(run[0][0], header)
 
 
 def main():
@@ -200,6 +232,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--procs", default="1-3")
     ap.add_argument("--blocks", action="store_true", help="block-sparse programs")
+    ap.add_argument("--loops", action="store_true",
+                    help="a run of statements repeated in a loop (iterate)")
     ap.add_argument("--keep")
     a = ap.parse_args()
     lo, _, hi = a.procs.partition("-")
@@ -223,7 +257,7 @@ def run(a, counts, work):
     for n in range(a.count):
         path = os.path.join(work, f"p{n}.tce")
         for _ in range(100):  # until every output is assigned and, block-sparse,
-            text = program(rng, n, a.blocks)  # every tensor has a block
+            text = program(rng, n, a.blocks, a.loops)  # every tensor has a block
             if text is None:
                 continue
             open(path, "w").write(text)

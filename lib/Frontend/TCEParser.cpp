@@ -642,6 +642,13 @@ private:
                                     " cannot be assigned (except in a loop, which it starts)");
       if (!checkAgainstDeclaration(target, *declared))
         return false;
+      // An output starts at zero, but a loop's first iteration would add to
+      // a value the loop carries: it must have one before the loop.
+      if (accumulate && inLoop() && declared->role == TensorRole::Output &&
+          !assigned.count(declared->name))
+        return fail(target.loc, "output " + quoted(target.name) +
+                                    " is accumulated (+=) in a loop before it has a value: "
+                                    "assign it before the loop");
       context.hasElement = true;
       context.element = declared->element;
       context.blockSparse = declared->blockSparse;

@@ -69,8 +69,11 @@ LogicalResult mlir::tc::appendToProgramEntry(ModuleOp module, ArrayRef<StringAtt
     return position.lookup(x) < position.lookup(y);
   });
   Block &body = entry.getBody().front();
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body.without_terminator())))
-    op.erase();
+  SmallVector<Operation *> old;
+  for (Operation &op : body.without_terminator())
+    old.push_back(&op);
+  for (Operation *op : llvm::reverse(old))
+    op->erase();
   auto loopOf = [&](StringRef callee) {
     auto f = module.lookupSymbol<func::FuncOp>(callee);
     return f ? f->getAttrOfType<tc::LoopAttr>(tc::TCDialect::getLoopAttrName()) : tc::LoopAttr();

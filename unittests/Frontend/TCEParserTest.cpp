@@ -660,6 +660,9 @@ TEST(TCEParserTest, LoopErrorsPointAtTheirToken) {
   // A tensor the loop reads before assigning it needs a value before the loop.
   EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { E[] = Y[a,i] * T[a,i]; Y[a,i] = 2 * T[a,i]; }\n",
                       7, 19, "needs a value before the loop"));
+  // An output the loop accumulates into needs a value before the loop.
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { E[] += T[a,i] * T[a,i]; }\n", 7, 13,
+                      "accumulated (+=) in a loop before it has a value"));
   // An input is assigned only in a loop (its first value).
   EXPECT_TRUE(rejects(kLoopDecls + "T[a,i] = D[a,i];\nE[] = T[a,i] * T[a,i];\n", 7, 1,
                       "except in a loop"));

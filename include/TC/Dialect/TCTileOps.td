@@ -380,7 +380,7 @@ def TC_BeginIterationOp : TC_Op<"begin_iteration",
     ```
   }];
   let arguments = (ins TC_LoopAttr:$loop);
-  let assemblyFormat = "$loop attr-dict";
+  let assemblyFormat = "qualified($loop) attr-dict";
 }
 
 def TC_EndIterationOp : TC_Op<"end_iteration",
@@ -401,7 +401,7 @@ def TC_EndIterationOp : TC_Op<"end_iteration",
   }];
   let arguments = (ins TC_LoopAttr:$loop);
   let results = (outs I1:$again);
-  let assemblyFormat = "$loop attr-dict";
+  let assemblyFormat = "qualified($loop) attr-dict";
 }
 
 //===----------------------------------------------------------------------===//

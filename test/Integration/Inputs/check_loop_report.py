@@ -1,0 +1,24 @@
+"""Prints a run report's loops: per loop its count and outcome, per iteration
+its change and whether every rank's compute-phase bytes equal the plan's
+prediction; exits 1 when a field is missing or a value is out of place."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                "scripts"))
+import tc_run  # noqa: E402
+
+rep = json.load(open(sys.argv[1]))
+ok = True
+for loop in rep["loops"]:
+    print(f"loop {loop['loop']} on {loop['converge']}: {loop['iterations']} of at most "
+          f"{loop['max_iterations']} iterations, converged {str(loop['converged']).lower()}")
+    ok &= len(loop["per_iteration"]) == loop["iterations"]
+    for it in loop["per_iteration"]:
+        same = all(tc_run.bytes_as_predicted(r["compute"]) for r in it["ranks"])
+        ok &= it["seconds"] >= 0 and all(p in it for p in ("load", "compute", "store"))
+        ok &= it["value"] is not None and (it["change"] is None) == (it["iteration"] == 1)
+        print(f"iteration {it['iteration']}: change {it['change']}, bytes "
+              f"{'as predicted' if same else 'NOT as predicted'} on {len(it['ranks'])} ranks")
+sys.exit(0 if ok else 1)
