@@ -23,7 +23,9 @@ summary; exits non-zero if any failed.
 
 With --loops a run of 1 or more consecutive statements is repeated 2-3 times
 (`iterate K { ... }`, half of those with a scalar target until it converges to
-a tolerance every change meets), carrying what it updates.
+a tolerance every change meets), carrying what it updates (most runs start at
+an update of an earlier tensor; some halve an input at their end, which the
+loop then carries from the input).
 
 With --blocks every range is cut into 1-3 segments, half of them labelled
 with distinct symmetry labels in 0-3 (irreps of a group of four, some absent),
@@ -189,7 +191,8 @@ def program(rng, n, blocks=False, loops=False):
         op = "+=" if update or (target in outputs and rng.random() < 0.3) else "="
         body = coefficient() + terms[0] + "".join(
             rng.choice([" + ", " - "]) + coefficient() + t for t in terms[1:])
-        statement_lines.append((len(lines), target, op == "+=" and target not in assigned))
+        statement_lines.append((len(lines), target, op == "+=" and target not in assigned,
+                                target in assigned))
         lines.append(f"{target}[{','.join(idx)}] {op} {body};")
         written += [(idx, t) for t in terms if not t.startswith(target + "[")]
         assigned.add(target)
@@ -198,31 +201,50 @@ def program(rng, n, blocks=False, loops=False):
     if not set(outputs) <= assigned:
         return None  # a statement drew no term: draw the program again
     if loops:
-        wrap_in_loop(rng, lines, statement_lines, tensors)
+        wrap_in_loop(rng, lines, statement_lines, tensors, inputs)
     return "\n".join(lines) + "\n"
 
 
-def wrap_in_loop(rng, lines, statement_lines, tensors):
-    """Repeats a run of consecutive statements 2-3 times (`iterate K { }`):
-    the tensors they update are carried from one iteration to the next. Half
-    the loops with a scalar among their targets stop when it converges to a
-    tolerance every change meets (after the second iteration), the other
-    half run their count. A run never starts an output with `+=` (it needs a
-    value before the loop)."""
+def tensors_are_outputs(name):
+    return name.startswith("R")  # outputs are R0, R1 (program() names them)
+
+
+def wrap_in_loop(rng, lines, statement_lines, tensors, inputs):
+    """Repeats a run of consecutive statements 2-3 times (`iterate K { }`).
+    Most runs start at an update of a tensor assigned before (which the loop
+    then carries); some also halve an input at their end (carried from the
+    input: the next iteration and the statements after the loop read the
+    halved value). Half the loops with a scalar among their targets stop when
+    it converges to a tolerance every change meets (after the second
+    iteration), the others run their count. A run never starts an output with
+    `+=` (it needs a value before the loop)."""
+    updates = [k for k, line in enumerate(statement_lines) if line[3]]
     for _ in range(20):
-        first = rng.randrange(len(statement_lines))
+        if updates and rng.random() < 0.7:
+            first = rng.choice(updates)
+        else:
+            first = rng.randrange(len(statement_lines))
         last = rng.randrange(first, len(statement_lines))
         run = statement_lines[first:last + 1]
-        if not any(starts for _, _, starts in run):
+        # A loop nothing reads after it (no output among its targets) is
+        # dead code, which tcc removes: the run must leave a value.
+        after = "\n".join(lines[run[-1][0] + 1:])
+        live = any(tensors_are_outputs(line[1]) or f"{line[1]}[" in after for line in run)
+        if live and not any(line[2] for line in run):
             break
     else:
         return
     count = rng.randint(2, 3)
-    scalars = [t for _, t, _ in run if tensors[t] == []]
+    scalars = [line[1] for line in run if tensors[line[1]] == []]
     header = f"iterate {count} {{"
     if scalars and rng.random() < 0.5:
         header = f"iterate max {count} until {rng.choice(scalars)} converges to 1e300 {{"
-    lines.insert(run[-1][0] + 1, "}")
+    end = ["}"]
+    if rng.random() < 0.3:
+        x = rng.choice(inputs)
+        ref = f"{x}[{','.join(tensors[x])}]"
+        end.insert(0, f"{ref} = 0.5 * {ref};")
+    lines[run[-1][0] + 1:run[-1][0] + 1] = end
     lines.insert(run[0][0], header)
 
 

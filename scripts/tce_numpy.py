@@ -129,6 +129,41 @@ class Program:
         self.take()
         self.loops.append((count, converge, tolerance, first, len(self.statements) - first))
 
+    def live_loops(self):
+        """Per loop, whether the outputs depend on a value it computes (the
+        compiler removes a loop they do not): liveness by tensor name,
+        backwards from the outputs, a loop's body to a fixed point."""
+        needed = set(self.outputs())
+        live = [False] * len(self.loops)
+
+        def visit(statement):
+            target, _, accumulate, terms = statement
+            if target not in needed:
+                return False
+            if not accumulate:
+                needed.discard(target)
+            for _, _, factors in terms:
+                needed.update(f[0] for f in factors)
+            return True
+
+        s = len(self.statements)
+        while s > 0:
+            loop = next((k for k, l in enumerate(self.loops) if l[3] + l[4] == s), None)
+            if loop is None:
+                s -= 1
+                visit(self.statements[s])
+                continue
+            first, count = self.loops[loop][3], self.loops[loop][4]
+            while True:  # what one iteration needs, the one before needs too
+                before = set(needed)
+                for st in reversed(self.statements[first:first + count]):
+                    live[loop] |= visit(st)
+                needed |= before
+                if needed == before:
+                    break
+            s = first
+        return live
+
     def peek(self):
         return self.t[self.at] if self.at < len(self.t) else None
 
