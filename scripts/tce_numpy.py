@@ -11,7 +11,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tc_blocks  # noqa: E402  (the block-sparse file layout's helpers)
 
-TOKEN = re.compile(r"\s*(?:(#|//)[^\n]*|(\+=|[\[\](){},;:=+*-])|"
+TOKEN = re.compile(r"\s*(?:(#|//)[^\n]*|(\+=|[\[\](){},;:=+*/-])|"
                    r"((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|([A-Za-z_]\w*))")
 
 
@@ -44,6 +44,7 @@ class Program:
         self.segments, self.presence = {}, {}  # block-sparse ranges and tensors
         self.labels = {}  # per labelled range, its segments' symmetry labels
         self.statements, self.loops, self.iterations = [], [], []
+        self.reciprocals = set()  # statements `X = 1 / (...)`, by position
         t, self.t, self.at = tokens(text), None, 0
         self.t = t
         while self.at < len(t):
@@ -200,12 +201,18 @@ class Program:
     def statement(self):
         target, idx = self.ref()
         accumulate = self.take() == "+="
+        # `1 / (terms)` or `1 / X[...]`: the reciprocal of the value.
+        reciprocal = self.peek() == 1.0 and self.t[self.at + 1] == "/"
+        if reciprocal:
+            self.at += 2
+            if self.peek() == "(":
+                self.take()
         terms, sign = [], 1.0
         if self.peek() in ("+", "-"):
             sign = -1.0 if self.take() == "-" else 1.0
         while True:
             coef, swaps, factors = sign, [], []
-            while self.peek() not in ("+", "-", ";"):
+            while self.peek() not in ("+", "-", ";", ")"):
                 x = self.take()
                 if x == "*":
                     continue
@@ -228,10 +235,14 @@ class Program:
                     self.at -= 1
                     factors.append(self.ref())
             terms.append((coef, swaps, factors))
+            if self.peek() == ")":
+                self.take()
             if self.take() == ";":
                 break
             sign = -1.0 if self.t[self.at - 1] == "-" else 1.0
         self.statements.append((target, idx, accumulate, terms))
+        if reciprocal:
+            self.reciprocals.add(len(self.statements) - 1)
 
     def shape(self, indices):
         return tuple(self.ranges[self.index_range[i]] for i in indices)
@@ -289,14 +300,14 @@ class Program:
         while s < len(self.statements):
             loop = next((l for l in self.loops if l[3] == s), None)
             if loop is None:
-                self.run_statement(env, letters, magnitude, self.statements[s])
+                self.run_statement(env, letters, magnitude, s)
                 s += 1
                 continue
             most, converge, tolerance, first, count = loop
             runs = counts.pop(0) if magnitude else most
             previous = None
             for k in range(1, runs + 1):
-                for st in self.statements[first:first + count]:
+                for st in range(first, first + count):
                     self.run_statement(env, letters, magnitude, st)
                 if magnitude or converge is None:
                     continue
@@ -309,9 +320,9 @@ class Program:
             s = first + count
         return {n: env[n] for n in self.outputs()}
 
-    def run_statement(self, env, letters, magnitude, statement):
-        """One statement's value into env."""
-        for target, idx, accumulate, terms in [statement]:
+    def run_statement(self, env, letters, magnitude, k):
+        """Statement k's value into env."""
+        for target, idx, accumulate, terms in [self.statements[k]]:
             value = None
             for coef, swaps, factors in terms:
                 # A target index no factor has broadcasts the term: a vector
@@ -332,6 +343,12 @@ class Program:
                     swapped = np.swapaxes(v, idx.index(i), idx.index(j))
                     v = v + swapped if magnitude else v - swapped
                 value = v if value is None else value + v
+            if k in self.reciprocals:
+                # X = 1 / (...). A zero stays zero: the absent blocks of a
+                # block-sparse tensor, which the program does not store.
+                # (Magnitudes: the reciprocal of the terms' magnitude.)
+                with np.errstate(divide="ignore"):
+                    value = np.where(value != 0, 1 / np.where(value != 0, value, 1), 0)
             if accumulate and target in env:
                 env[target] = env[target] + value
             else:

@@ -76,6 +76,9 @@ std::vector<DenseArray> evaluate(const EvalFunction &f, const std::vector<DenseA
       inputs.push_back(&values[v]);
     const DenseArray *init = x.init >= 0 ? &values[x.init] : nullptr;
     DenseArray r = contract(inputs, x.labels, x.result, x.shape, x.scale, init);
+    if (x.reciprocal)
+      for (double &e : r.data)
+        e = e != 0 ? 1 / e : 0;
     values.push_back(std::move(r));
   }
   std::vector<DenseArray> out;

@@ -109,8 +109,8 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << getLoopAttrName() << "' belongs on a func.func, not on '"
                                << op->getName() << "'";
     if (!isa<LoopAttr>(attr.getValue()))
-      return op->emitOpError() << "'" << getLoopAttrName()
-                               << "' must be a #tc.loop attribute, got " << attr.getValue();
+      return op->emitOpError() << "'" << getLoopAttrName() << "' must be a #tc.loop attribute, got "
+                               << attr.getValue();
     return success();
   }
   if (attr.getName() == getFusionAttrName()) {
@@ -181,6 +181,20 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
                                << getIntermediateAttrName() << "'";
     return success();
   }
+  if (attr.getName() == getReciprocalAttrName()) {
+    // A copy (X times a scalar of ones, coefficient 1, nothing accumulated),
+    // or the statement function made of one.
+    auto copy = dyn_cast<ContractOp>(op);
+    bool isCopy = copy && copy.getInputs().size() == 2 && !copy.getInit() &&
+                  copy.getScale().convertToDouble() == 1.0 &&
+                  cast<RankedTensorType>(copy.getInputs()[1].getType()).getRank() == 0;
+    if ((!isCopy && !isa<func::FuncOp>(op)) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << getReciprocalAttrName()
+                               << "' is a unit attribute on a tc.contract that copies a tensor "
+                                  "(its product with a scalar, coefficient 1, no accumulator) "
+                                  "or on a func.func";
+    return success();
+  }
   if (attr.getName() == getIntermediateAttrName()) {
     if (!isa<func::FuncOp>(op) || !isa<UnitAttr>(attr.getValue()))
       return op->emitOpError() << "'" << getIntermediateAttrName()
@@ -190,10 +204,10 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
   return op->emitOpError() << "unknown tc attribute '" << attr.getName().getValue()
                            << "'; tc defines only '" << getMachineAttrName() << "', '"
                            << getPlanAttrName() << "', '" << getFusionAttrName() << "', '"
-                           << getFusionPlanAttrName() << "', '" << getBlockPlanAttrName()
-                           << "', '" << getFlopsAttrName() << "', '" << getNameAttrName()
-                           << "', '" << getStatementAttrName() << "', '"
-                           << getIntermediateAttrName() << "', '" << getLoopAttrName() << "', '"
-                           << getProgramPartAttrName() << "' and '" << getInMemoryAttrName()
-                           << "' as discardable attributes";
+                           << getFusionPlanAttrName() << "', '" << getBlockPlanAttrName() << "', '"
+                           << getFlopsAttrName() << "', '" << getNameAttrName() << "', '"
+                           << getStatementAttrName() << "', '" << getIntermediateAttrName()
+                           << "', '" << getLoopAttrName() << "', '" << getProgramPartAttrName()
+                           << "', '" << getReciprocalAttrName() << "' and '"
+                           << getInMemoryAttrName() << "' as discardable attributes";
 }

@@ -286,8 +286,7 @@ ParseResult IterateOp::parse(OpAsmParser &parser, OperationState &result) {
   }
   SmallVector<OpAsmParser::Argument> carried;
   SmallVector<OpAsmParser::UnresolvedOperand> inits;
-  if (succeeded(parser.parseOptionalKeyword("with")) &&
-      parser.parseAssignmentList(carried, inits))
+  if (succeeded(parser.parseOptionalKeyword("with")) && parser.parseAssignmentList(carried, inits))
     return failure();
   SmallVector<Type> types;
   if (parser.parseArrowTypeList(types))
@@ -298,23 +297,22 @@ ParseResult IterateOp::parse(OpAsmParser &parser, OperationState &result) {
            << " results";
   for (auto [arg, type] : llvm::zip(carried, types))
     arg.type = type;
-  if (parser.resolveOperands(inits, ArrayRef(types).take_front(carried.size()),
-                             parser.getNameLoc(), result.operands))
+  if (parser.resolveOperands(inits, ArrayRef(types).take_front(carried.size()), parser.getNameLoc(),
+                             result.operands))
     return failure();
   result.addTypes(types);
   Region *body = result.addRegion();
-  if (parser.parseRegion(*body, carried) || parser.parseOptionalAttrDictWithKeyword(result.attributes))
+  if (parser.parseRegion(*body, carried) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   return success();
 }
 
 void IterateOp::print(OpAsmPrinter &p) {
-  if (getConverge())
-  {
+  if (getConverge()) {
     p << " max " << getMax() << " until result " << *getConverge() << " converges to ";
     p.printFloat(*getTolerance());
-  }
-  else
+  } else
     p << " " << getMax();
   if (!getInits().empty()) {
     p << " with (";
@@ -324,9 +322,8 @@ void IterateOp::print(OpAsmPrinter &p) {
   }
   p << " -> (" << getResultTypes() << ") ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {getMaxAttrName(), getConvergeAttrName(),
-                                      getToleranceAttrName()});
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getMaxAttrName(), getConvergeAttrName(), getToleranceAttrName()});
 }
 
 YieldOp IterateOp::getYield() { return cast<YieldOp>(getBodyBlock().getTerminator()); }
@@ -335,18 +332,18 @@ LogicalResult IterateOp::verify() {
   Block &body = getBodyBlock();
   const size_t carried = getInits().size();
   if (body.getNumArguments() != carried)
-    return emitOpError() << "has " << body.getNumArguments()
-                         << " block arguments for its " << carried << " carried tensors";
+    return emitOpError() << "has " << body.getNumArguments() << " block arguments for its "
+                         << carried << " carried tensors";
   if (carried > getNumResults())
     return emitOpError() << "carries " << carried << " tensors but has " << getNumResults()
                          << " results (each carried tensor is a result)";
   for (size_t i = 0; i < carried; ++i)
     if (getInits()[i].getType() != getResult(i).getType() ||
         body.getArgument(i).getType() != getResult(i).getType())
-      return emitOpError() << "carried tensor " << i << " has types "
-                           << getInits()[i].getType() << " (before the loop), "
-                           << body.getArgument(i).getType() << " (in it) and "
-                           << getResult(i).getType() << " (after it); they must match";
+      return emitOpError() << "carried tensor " << i << " has types " << getInits()[i].getType()
+                           << " (before the loop), " << body.getArgument(i).getType()
+                           << " (in it) and " << getResult(i).getType()
+                           << " (after it); they must match";
   auto yield = dyn_cast<YieldOp>(body.getTerminator());
   if (!yield)
     return emitOpError() << "body must end with tc.yield";

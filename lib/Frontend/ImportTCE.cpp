@@ -103,6 +103,14 @@ struct ModuleBuilder {
     Value value = s.accumulate ? current.lookup(s.target.tensor) : Value();
     for (const tce::Term &term : s.terms)
       value = emitTerm(term, s.target, value);
+    if (s.reciprocal) {
+      // 1 / (terms): the terms' sum copied (a one-tensor term), inverted
+      // element-wise.
+      current[s.target.tensor] = value;
+      tce::Term copy{1.0, {s.target}, s.loc};
+      value = emitTerm(copy, s.target, Value());
+      value.getDefiningOp()->setAttr(TCDialect::getReciprocalAttrName(), b.getUnitAttr());
+    }
     current[s.target.tensor] = value;
   }
 
@@ -123,8 +131,8 @@ struct ModuleBuilder {
     llvm::SetVector<StringRef> assigned, carried, left;
     for (const tce::Statement &s : body) {
       forEachRead(s, [&](StringRef t) {
-        bool assignedInLoop = llvm::any_of(
-            body, [&](const tce::Statement &x) { return x.target.tensor == t; });
+        bool assignedInLoop =
+            llvm::any_of(body, [&](const tce::Statement &x) { return x.target.tensor == t; });
         if (assignedInLoop && !assigned.contains(t))
           carried.insert(t);
       });

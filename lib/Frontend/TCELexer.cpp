@@ -122,6 +122,8 @@ private:
       return punctuation(TokenKind::Minus, 1);
     case '*':
       return punctuation(TokenKind::Star, 1);
+    case '/': // (a comment's // is skipped before)
+      return punctuation(TokenKind::Slash, 1);
     default:
       break;
     }

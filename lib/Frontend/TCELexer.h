@@ -31,6 +31,7 @@ enum class TokenKind {
   Plus,
   Minus,
   Star,
+  Slash,
   End,
   Error, ///< a bad character or malformed number; `message` says which
 };

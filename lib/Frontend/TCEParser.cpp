@@ -255,8 +255,7 @@ private:
     if (bounded)
       consume();
     if (!parseInteger(loop.maxIterations,
-                      bounded ? "the largest number of iterations" : "the number of iterations",
-                      1))
+                      bounded ? "the largest number of iterations" : "the number of iterations", 1))
       return false;
     const Token *converge = nullptr;
     if (bounded) {
@@ -282,15 +281,15 @@ private:
       return fail(peek().loc, "a loop that converges says its largest number of iterations: "
                               "'iterate max N until NAME converges to TOLERANCE'");
     }
-    if (!expect(TokenKind::LBrace, bounded ? "'{' after the tolerance"
-                                           : "'{' or 'until' after the iteration count"))
+    if (!expect(TokenKind::LBrace,
+                bounded ? "'{' after the tolerance" : "'{' or 'until' after the iteration count"))
       return false;
     loop.first = program.statements.size();
     program.loops.push_back(loop);
     while (!at(TokenKind::RBrace)) {
       if (at(TokenKind::End))
-        return fail(peek().loc, "the loop of line " + std::to_string(keyword.loc.line) +
-                                    " has no closing '}'");
+        return fail(peek().loc,
+                    "the loop of line " + std::to_string(keyword.loc.line) + " has no closing '}'");
       if (at(TokenKind::Identifier) && !at(TokenKind::LBracket, 1)) {
         std::string_view word = peek().text;
         if (word == "iterate")
@@ -309,8 +308,8 @@ private:
     Loop &parsed = program.loops.back();
     parsed.count = program.statements.size() - parsed.first;
     if (parsed.count == 0)
-      return fail(close.loc, "the loop of line " + std::to_string(keyword.loc.line) +
-                                 " has no statements");
+      return fail(close.loc,
+                  "the loop of line " + std::to_string(keyword.loc.line) + " has no statements");
     if (converge) {
       bool assignedHere = false;
       for (size_t s = parsed.first; s < program.statements.size(); ++s)
@@ -321,17 +320,14 @@ private:
                                        "scalar it computes");
       const Tensor *tensor = program.findTensor(parsed.converge);
       if (!tensor->indices.empty())
-        return fail(converge->loc, quoted(parsed.converge) + " has " +
-                                       std::to_string(tensor->indices.size()) +
-                                       " indices: a loop converges on a scalar (" +
-                                       parsed.converge + "[])");
+        return fail(converge->loc,
+                    quoted(parsed.converge) + " has " + std::to_string(tensor->indices.size()) +
+                        " indices: a loop converges on a scalar (" + parsed.converge + "[])");
     }
     return true;
   }
 
-  bool inLoop() const {
-    return !program.loops.empty() && program.loops.back().count == 0;
-  }
+  bool inLoop() const { return !program.loops.empty() && program.loops.back().count == 0; }
 
   bool parseProgramName() {
     const Token &keyword = consume();
@@ -665,17 +661,41 @@ private:
     statement.loc = target.loc;
     if (inLoop())
       statement.loop = static_cast<int>(program.loops.size()) - 1;
+    // `1 / (terms)` or `1 / Y[...]`: the reciprocal of the value.
+    bool parenthesized = false;
+    if (at(TokenKind::Number) && peek().number == 1 && at(TokenKind::Slash, 1)) {
+      const Token &one = consume();
+      consume(); // '/'
+      if (accumulate)
+        return fail(one.loc, "'1 / ...' assigns a reciprocal; it takes '=', not '+='");
+      statement.reciprocal = true;
+      parenthesized = at(TokenKind::LParen);
+      if (parenthesized)
+        consume();
+    }
     double sign = 1;
     bool first = true;
     while (true) {
+      const SourceLoc termLoc = peek().loc;
       if (!parseTerm(context, first, sign, statement.terms))
         return false;
       first = false;
+      if (statement.reciprocal && !parenthesized) {
+        const Term &only = statement.terms.back();
+        if (statement.terms.size() != 1 || only.factors.size() != 1 || only.coefficient != 1)
+          return fail(termLoc, "'1 /' without parentheses takes one tensor: write '1 / (...)' "
+                               "for the reciprocal of a product or a sum");
+      }
       if (at(TokenKind::Plus) || at(TokenKind::Minus)) {
+        if (statement.reciprocal && !parenthesized)
+          return fail(peek().loc, "'1 /' takes one tensor: write '1 / (...)' for the "
+                                  "reciprocal of a sum");
         sign = consume().kind == TokenKind::Minus ? -1 : 1;
         continue;
       }
-      if (!expect(TokenKind::Semicolon, "'*', '+', '-' or ';'"))
+      if (parenthesized && !expect(TokenKind::RParen, "'*', '+', '-' or ')'"))
+        return false;
+      if (!expect(TokenKind::Semicolon, parenthesized ? "';' after ')'" : "'*', '+', '-' or ';'"))
         return false;
       break;
     }

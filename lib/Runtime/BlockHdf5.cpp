@@ -226,6 +226,10 @@ void storeBlockOutput(BlockArray &a) {
     buf.resize(a.blockBytes(block));
     a.readHome(block, buf.data());
     hsize_t count = a.blockElements(block);
+    if (c.storingReciprocal) // X = 1 / (...): the stored blocks' values inverted
+      withElement(a.elem, [&](auto zero) {
+        invertEach(reinterpret_cast<decltype(zero) *>(buf.data()), static_cast<int64_t>(count));
+      });
     selectRange(space, offsets[i], count);
     hid_t mem = H5Screate_simple(1, &count, nullptr);
     if (H5Dwrite(values, memType(a.elem), mem, space, H5P_DEFAULT, buf.data()) < 0)

@@ -190,8 +190,10 @@ extern "C" int64_t tc_rt_select_procs() {
   return ctx().size;
 }
 
-extern "C" void tc_rt_begin_statement(const char *name, int64_t result) {
+extern "C" void tc_rt_begin_statement(const char *name, int64_t code) {
   Context &c = ctx();
+  const bool reciprocal = code & TC_RT_RESULT_RECIPROCAL;
+  const int64_t result = code & ~int64_t(TC_RT_RESULT_RECIPROCAL);
   if (result < TC_RT_RESULT_OUTPUT || result > TC_RT_RESULT_MEMORY)
     failOnRoot("statement '" + std::string(name) + "': unknown result kind " +
                std::to_string(result));
@@ -213,6 +215,7 @@ extern "C" void tc_rt_begin_statement(const char *name, int64_t result) {
   m.receivedPredictions = c.receivedPredictions;
   c.statements.push_back(m);
   c.storing = m.result;
+  c.storingReciprocal = reciprocal;
 }
 
 extern "C" void tc_rt_plan(double predictedDisk, double predictedComm, double flops,

@@ -65,7 +65,7 @@ struct IterationMark {
 struct IterationRecord {
   std::string loop;
   int64_t iteration = 0;
-  bool hasValue = false; ///< the loop converges on a scalar
+  bool hasValue = false;        ///< the loop converges on a scalar
   double value = 0, change = 0; ///< change: from the previous iteration (none in the first)
   double seconds = 0;           ///< wall time, tc_rt_begin_iteration to tc_rt_end_iteration
   Counters phases[NumPhases];   ///< this rank's counters over the iteration, per phase
@@ -106,6 +106,8 @@ struct Context {
   /// file, or as an intermediate later statements read back (Hdf5IO.cpp).
   int64_t storing = 0;
   bool storingIntermediate() const { return storing != 0; }
+  /// The current statement stores the reciprocals of its values (X = 1 / ...).
+  bool storingReciprocal = false;
   /// Intermediates stored in this run, by name: the file arrays of that name
   /// load from instead of --input (the intermediates file, or a rank-local
   /// in-memory HDF5 file holding the whole tensor).

@@ -34,6 +34,12 @@ inline int64_t elementBytes(tc_rt_elem e) { return e == TC_RT_F32 ? 4 : 8; }
 /// "f32" or "f64", for messages.
 inline const char *elementName(tc_rt_elem e) { return e == TC_RT_F32 ? "f32" : "f64"; }
 
+/// Each of the n values replaced by its reciprocal (1 / 0 is infinite: IEEE).
+template <typename T> void invertEach(T *values, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    values[i] = T(1) / values[i];
+}
+
 /// Calls fn(T{}) with T the C++ type of `e`.
 template <typename Fn> decltype(auto) withElement(tc_rt_elem e, Fn &&fn) {
   if (e == TC_RT_F32)

@@ -564,6 +564,10 @@ template <typename T> void writeOwnBlock(DistArray &a, OpenDataset &out) {
                   rowMajorStrides(ch.len), ch.len);
       tmp.swap(reordered);
     }
+    // X = 1 / (...): this rank's values inverted (before an in-memory
+    // result's all-reduce adds the other ranks' parts to its zeros).
+    if (ctx().storingReciprocal)
+      invertEach(tmp.data(), static_cast<int64_t>(tmp.size()));
     selectInFile(a, ch, out.space);
     std::vector<hsize_t> count = fileCount(a, ch);
     hid_t mem = dataspaceOf(count);

@@ -43,8 +43,8 @@ double readStoredScalar(const std::string &loop, const std::string &name) {
   H5Sclose(space);
   double value = 0;
   if (elements > 1)
-    fail("loop " + loop + " converges on '" + name + "', which holds " +
-         std::to_string(elements) + " elements, not one");
+    fail("loop " + loop + " converges on '" + name + "', which holds " + std::to_string(elements) +
+         " elements, not one");
   if (elements == 1 &&
       H5Dread(values, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value) < 0)
     fail("loop " + loop + ": reading '" + name + "' from " + where + " failed");
@@ -112,7 +112,7 @@ extern "C" void tc_rt_begin_iteration(const char *loop) {
 }
 
 extern "C" int64_t tc_rt_end_iteration(const char *loop, const char *converge, double tolerance,
-                                      int64_t maxIterations) {
+                                       int64_t maxIterations) {
   Context &c = ctx();
   setPhase(Idle, false);
   auto open = c.openLoops.find(loop);

@@ -18,8 +18,8 @@
 #include <cstring>
 #include <fstream>
 #include <string>
-#include <vector>
 #include <unistd.h>
+#include <vector>
 
 using namespace tc_rt;
 
@@ -362,8 +362,9 @@ std::string loopsReport() {
     bool first = true;
     for (; next < n && c.iterations[next].loop == loop.loop; ++next) {
       const IterationRecord &r = c.iterations[next];
-      out += std::string(first ? "" : ",") + "\n      {\"iteration\": " +
-             std::to_string(r.iteration) + ", \"value\": " + number(r.hasValue ? r.value : NAN) +
+      out += std::string(first ? "" : ",") +
+             "\n      {\"iteration\": " + std::to_string(r.iteration) +
+             ", \"value\": " + number(r.hasValue ? r.value : NAN) +
              ", \"change\": " + number(r.hasValue && r.iteration > 1 ? r.change : NAN) +
              ", \"seconds\": " + number(r.seconds);
       first = false;

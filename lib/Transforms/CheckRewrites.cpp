@@ -86,6 +86,7 @@ FailureOr<EvalFunctionOf> toEval(func::FuncOp func) {
       x.result = strings(typed.getResultLabels());
       x.shape = smallShape(typed.getResult().getType());
       x.scale = typed.getScale().convertToDouble();
+      x.reciprocal = typed->hasAttr(TCDialect::getReciprocalAttrName());
       if (Value init = typed.getInit())
         x.init = number.lookup(init);
       return success();

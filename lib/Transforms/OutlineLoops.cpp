@@ -46,7 +46,7 @@ struct Part {
 struct Stored {
   Value value; ///< in the original function (a loop's yield operand for a body)
   std::string name;
-  bool keep = true; ///< an intermediate (false: an output of the program)
+  bool keep = true;  ///< an intermediate (false: an output of the program)
   bool copy = false; ///< stored as a copy (the value has another name, or is stored twice)
 };
 
@@ -57,7 +57,7 @@ struct Outliner {
   /// loop's result (its part). Arguments and constants are in none.
   llvm::DenseMap<Value, int> partOf;
   llvm::DenseMap<Operation *, int> opPart; ///< per straight-line op or loop
-  SmallVector<std::string> inputName; ///< per function argument
+  SmallVector<std::string> inputName;      ///< per function argument
   /// Per loop part, per result: the name its body stores it under.
   llvm::DenseMap<int, SmallVector<std::string>> slotName;
   /// Per value made in a straight-line part and read by another part: its name.
@@ -177,9 +177,8 @@ struct Outliner {
                  !readFrom(arg, p, &loop.getInitsMutable()[k]);
         };
         std::string unique = name;
-        for (int n = 2; taken.contains(unique) ||
-                        (inputs.contains(unique) && !startsFromInput(unique));
-             ++n)
+        for (int n = 2;
+             taken.contains(unique) || (inputs.contains(unique) && !startsFromInput(unique)); ++n)
           unique = name + "~" + std::to_string(n);
         taken.insert(unique);
         names.push_back(unique);
@@ -234,8 +233,7 @@ struct Outliner {
       for (Operation *op : part.ops)
         for (Value v : op->getResults()) {
           bool crosses = llvm::any_of(v.getUses(), [&](OpOperand &use) {
-            return isa<func::ReturnOp>(use.getOwner()) ||
-                   partOfUse(use) != static_cast<int>(p);
+            return isa<func::ReturnOp>(use.getOwner()) || partOfUse(use) != static_cast<int>(p);
           });
           if (!crosses)
             continue;
@@ -406,12 +404,11 @@ struct Outliner {
           addArg(carried, slotName[p][k]);
       for (auto &[v, name] : reads[p])
         addArg(v, name);
-      std::string symbol =
-          part.loop ? (func.getSymName() + ".loop" + Twine(p)).str()
-                    : (func.getSymName() + "." + Twine(p)).str();
+      std::string symbol = part.loop ? (func.getSymName() + ".loop" + Twine(p)).str()
+                                     : (func.getSymName() + "." + Twine(p)).str();
       for (int n = 2; symbols.lookup(symbol); ++n)
         symbol = (func.getSymName() + "." + Twine(p) + "_" + Twine(n)).str();
-      Location at = part.loop        ? part.loop.getLoc()
+      Location at = part.loop          ? part.loop.getLoc()
                     : part.ops.empty() ? func.getLoc()
                                        : part.ops.front()->getLoc();
       auto outlined = func::FuncOp::create(b, at, symbol, b.getFunctionType(argTypes, {}));
@@ -434,11 +431,10 @@ struct Outliner {
       };
       if (part.loop) {
         IterateOp loop = part.loop;
-        outlined->setAttr(
-            TCDialect::getLoopAttrName(),
-            LoopAttr::get(b.getContext(), loopLabel(loop, p), loop.getMax(),
-                          loop.getConverge() ? slotName[p][*loop.getConverge()] : "",
-                          loop.getToleranceAttr()));
+        outlined->setAttr(TCDialect::getLoopAttrName(),
+                          LoopAttr::get(b.getContext(), loopLabel(loop, p), loop.getMax(),
+                                        loop.getConverge() ? slotName[p][*loop.getConverge()] : "",
+                                        loop.getToleranceAttr()));
         for (Operation &op : loop.getBodyBlock().without_terminator()) {
           cloneConstants(&op);
           body.clone(op, map);

@@ -34,8 +34,7 @@ tc::ContractOp mlir::tc::createCopy(OpBuilder &b, Location loc, Value value, Val
                             b.getStrArrayAttr(labels), FloatAttr());
 }
 
-tc::ContractOp mlir::tc::createNamedCopy(OpBuilder &b, Location loc, Value value,
-                                         StringRef name) {
+tc::ContractOp mlir::tc::createNamedCopy(OpBuilder &b, Location loc, Value value, StringRef name) {
   auto type = cast<RankedTensorType>(value.getType());
   RankedTensorType scalar = onesTypeFor(type);
   Value ones = arith::ConstantOp::create(

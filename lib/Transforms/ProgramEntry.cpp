@@ -14,11 +14,10 @@ func::FuncOp mlir::tc::createLoweredFunction(func::FuncOp planned) {
   OpBuilder b(planned);
   auto lowered = func::FuncOp::create(b, planned.getLoc(), planned.getSymName(),
                                       b.getFunctionType({}, {}));
-  for (StringRef name : {tc::TCDialect::getMachineAttrName(),
-                         tc::TCDialect::getLoopAttrName(),
-                         tc::TCDialect::getStatementAttrName(),
-                         tc::TCDialect::getIntermediateAttrName(),
-                         tc::TCDialect::getInMemoryAttrName()})
+  for (StringRef name :
+       {tc::TCDialect::getMachineAttrName(), tc::TCDialect::getLoopAttrName(),
+        tc::TCDialect::getReciprocalAttrName(), tc::TCDialect::getStatementAttrName(),
+        tc::TCDialect::getIntermediateAttrName(), tc::TCDialect::getInMemoryAttrName()})
     if (Attribute attr = planned->getAttr(name))
       lowered->setAttr(name, attr);
   return lowered;
@@ -50,7 +49,8 @@ LogicalResult mlir::tc::appendToProgramEntry(ModuleOp module, ArrayRef<StringAtt
       b.setInsertionPointToStart(&callee.getBody().front());
       tc::BeginStatementOp::create(b, callee.getLoc(), statement.getValue(),
                                    callee->hasAttr(tc::TCDialect::getIntermediateAttrName()),
-                                   callee->hasAttr(tc::TCDialect::getInMemoryAttrName()));
+                                   callee->hasAttr(tc::TCDialect::getInMemoryAttrName()),
+                                   callee->hasAttr(tc::TCDialect::getReciprocalAttrName()));
     }
   }
   // The entry is rebuilt whole: every function it calls, in the order of
@@ -65,9 +65,8 @@ LogicalResult mlir::tc::appendToProgramEntry(ModuleOp module, ArrayRef<StringAtt
   for (auto [i, f] : llvm::enumerate(module.getOps<func::FuncOp>()))
     position[f.getSymName()] = i;
   SmallVector<StringRef> order(callees.begin(), callees.end());
-  llvm::stable_sort(order, [&](StringRef x, StringRef y) {
-    return position.lookup(x) < position.lookup(y);
-  });
+  llvm::stable_sort(
+      order, [&](StringRef x, StringRef y) { return position.lookup(x) < position.lookup(y); });
   Block &body = entry.getBody().front();
   SmallVector<Operation *> old;
   for (Operation &op : body.without_terminator())

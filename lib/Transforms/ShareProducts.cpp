@@ -49,6 +49,10 @@ SmallVector<SmallVector<std::string>> canonicalLabels(ContractOp op) {
 
 /// The same product: the same inputs, labels and result type.
 bool sameProduct(ContractOp x, ContractOp y) {
+  // An inverted copy (tc.reciprocal) is not the product it inverts.
+  if (x->hasAttr(TCDialect::getReciprocalAttrName()) ||
+      y->hasAttr(TCDialect::getReciprocalAttrName()))
+    return false;
   return x.getInputs() == y.getInputs() && x.getResult().getType() == y.getResult().getType() &&
          canonicalLabels(x) == canonicalLabels(y);
 }

@@ -113,15 +113,17 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
     func::FuncOp func;
     FunctionGraph fg;
     ProgramPartition partition;
-    SmallVector<std::string> names;        ///< by value number
-    llvm::SetVector<int> readLater;        ///< outputs later statements read
-    llvm::DenseSet<int> kept;              ///< results stored for later parts (tc.keep)
-    llvm::DenseSet<int> inMemory;          ///< statement roots kept in memory
-    MachineAttr planned;                   ///< the statements' machine, if changed
+    SmallVector<std::string> names; ///< by value number
+    llvm::SetVector<int> readLater; ///< outputs later statements read
+    llvm::DenseSet<int> kept;       ///< results stored for later parts (tc.keep)
+    llvm::DenseSet<int> inMemory;   ///< statement roots kept in memory
+    MachineAttr planned;            ///< the statements' machine, if changed
 
     bool isResult(int v) const { return llvm::is_contained(fg.graph.returned, v); }
     /// Written to the output file by its statement.
-    bool isOutput(int v) const { return isResult(v) && !readLater.contains(v) && !kept.contains(v); }
+    bool isOutput(int v) const {
+      return isResult(v) && !readLater.contains(v) && !kept.contains(v);
+    }
   };
 
   void runOnOperation() override {
@@ -458,6 +460,10 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
         statement->setAttr(TCDialect::getIntermediateAttrName(), b.getUnitAttr());
       if (p.inMemory.contains(rootValue))
         statement->setAttr(TCDialect::getInMemoryAttrName(), b.getUnitAttr());
+      // Its result is stored inverted (an inverted copy runs alone: it
+      // multiplies a constant).
+      if (rootOp->hasAttr(TCDialect::getReciprocalAttrName()))
+        statement->setAttr(TCDialect::getReciprocalAttrName(), b.getUnitAttr());
       setMachine(statement, func, planned);
       OpBuilder body(statement.getContext());
       body.setInsertionPointToStart(statement.addEntryBlock());

@@ -327,7 +327,7 @@ module attributes {tc.machine = 4} {
 
 // -----
 
-// expected-error @+1 {{'builtin.module' op unknown tc attribute 'tc.grid'; tc defines only 'tc.machine', 'tc.plan', 'tc.fusion', 'tc.fusion_plan', 'tc.block_plan', 'tc.flops', 'tc.name', 'tc.statement', 'tc.intermediate', 'tc.loop', 'tc.part_of' and 'tc.in_memory' as discardable attributes}}
+// expected-error @+1 {{'builtin.module' op unknown tc attribute 'tc.grid'; tc defines only 'tc.machine', 'tc.plan', 'tc.fusion', 'tc.fusion_plan', 'tc.block_plan', 'tc.flops', 'tc.name', 'tc.statement', 'tc.intermediate', 'tc.loop', 'tc.part_of', 'tc.reciprocal' and 'tc.in_memory' as discardable attributes}}
 module attributes {tc.grid = #tc.grid<[2, 2]>} {
 }
 

@@ -322,7 +322,9 @@ TEST(TCEParser, LexicalErrorsAndComments) {
   // A tab is one column; comments of both kinds are skipped.
   EXPECT_TRUE(
       rejects("// comment\n# another\n\trange O = 4 $;", 3, 14, "unexpected character '$'"));
-  EXPECT_TRUE(rejects("range O = 4;\n/ 2", 2, 1, "unexpected character '/'"));
+  // A lone / is a token (1 / X), not half a comment.
+  EXPECT_TRUE(
+      rejects("range O = 4;\n/ 2", 2, 1, "expected a declaration or a statement, found '/'"));
   EXPECT_TRUE(rejects("range O = 4;\n\xc3\xa9", 2, 1, "unexpected byte 0xc3"));
   // Errors come in text order: a syntax error before a bad character wins.
   EXPECT_TRUE(rejects("range O 4; @", 1, 9, "expected '=' after the range name, found '4'"));
@@ -649,23 +651,54 @@ TEST(TCEParserTest, LoopErrorsPointAtTheirToken) {
                       "'D' is not assigned in the loop"));
   EXPECT_TRUE(rejects(kLoopDecls + "iterate max 5 until T converges to 1e-9" + body, 7, 21,
                       "has 2 indices: a loop converges on a scalar"));
-  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { iterate 2 { E[] = T[a,i] * T[a,i]; } }\n", 7,
-                      13, "loops do not nest"));
-  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { input Q[a]; }\n", 7, 13,
-                      "declarations go outside loops"));
-  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { E[] = T[a,i] * T[a,i];\n", 8, 1,
-                      "has no closing '}'"));
-  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { }\nE[] = T[a,i] * T[a,i];\n", 7, 13,
-                      "has no statements"));
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { iterate 2 { E[] = T[a,i] * T[a,i]; } }\n", 7, 13,
+                      "loops do not nest"));
+  EXPECT_TRUE(
+      rejects(kLoopDecls + "iterate 5 { input Q[a]; }\n", 7, 13, "declarations go outside loops"));
+  EXPECT_TRUE(
+      rejects(kLoopDecls + "iterate 5 { E[] = T[a,i] * T[a,i];\n", 8, 1, "has no closing '}'"));
+  EXPECT_TRUE(
+      rejects(kLoopDecls + "iterate 5 { }\nE[] = T[a,i] * T[a,i];\n", 7, 13, "has no statements"));
   // A tensor the loop reads before assigning it needs a value before the loop.
-  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { E[] = Y[a,i] * T[a,i]; Y[a,i] = 2 * T[a,i]; }\n",
-                      7, 19, "needs a value before the loop"));
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { E[] = Y[a,i] * T[a,i]; Y[a,i] = 2 * T[a,i]; }\n", 7,
+                      19, "needs a value before the loop"));
   // An output the loop accumulates into needs a value before the loop.
   EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { E[] += T[a,i] * T[a,i]; }\n", 7, 13,
                       "accumulated (+=) in a loop before it has a value"));
   // An input is assigned only in a loop (its first value).
-  EXPECT_TRUE(rejects(kLoopDecls + "T[a,i] = D[a,i];\nE[] = T[a,i] * T[a,i];\n", 7, 1,
-                      "except in a loop"));
+  EXPECT_TRUE(
+      rejects(kLoopDecls + "T[a,i] = D[a,i];\nE[] = T[a,i] * T[a,i];\n", 7, 1, "except in a loop"));
+}
+
+} // namespace
+
+namespace {
+
+TEST(TCEParserTest, ReciprocalsInvertTheStatementsValue) {
+  Program p = parseOk(kLoopDecls + "X[a,i] = 1 / (T[a,i] * T[a,i] + 2 * D[a,i]);\n"
+                                   "Y[a,i] = 1 / D[a,i];\n"
+                                   "Z[a,i] = 1 * D[a,i];\n"
+                                   "E[] = X[a,i] * Y[a,i] * Z[a,i];\n");
+  ASSERT_EQ(p.statements.size(), 4u);
+  EXPECT_TRUE(p.statements[0].reciprocal);
+  EXPECT_EQ(p.statements[0].terms.size(), 2u);
+  EXPECT_DOUBLE_EQ(p.statements[0].terms[1].coefficient, 2);
+  EXPECT_TRUE(p.statements[1].reciprocal);
+  EXPECT_EQ(p.statements[1].terms.size(), 1u);
+  EXPECT_FALSE(p.statements[2].reciprocal); // 1 * D: a coefficient
+  EXPECT_FALSE(p.statements[3].reciprocal);
+}
+
+TEST(TCEParserTest, ReciprocalErrorsPointAtTheirToken) {
+  const std::string tail = "E[] = T[a,i] * T[a,i];\n";
+  EXPECT_TRUE(rejects(kLoopDecls + "X[a,i] = 1 / 2 * D[a,i];\n" + tail, 7, 14,
+                      "'1 /' without parentheses takes one tensor"));
+  EXPECT_TRUE(rejects(kLoopDecls + "X[a,i] = 1 / D[a,i] + T[a,i];\n" + tail, 7, 21,
+                      "'1 /' takes one tensor: write '1 / (...)'"));
+  EXPECT_TRUE(rejects(kLoopDecls + "X[a,i] = 1 / (D[a,i] + T[a,i];\n" + tail, 7, 30,
+                      "expected '*', '+', '-' or ')'"));
+  EXPECT_TRUE(rejects(kLoopDecls + "X[a,i] = D[a,i];\nX[a,i] += 1 / D[a,i];\n" + tail, 8, 11,
+                      "takes '=', not '+='"));
 }
 
 } // namespace

@@ -38,6 +38,9 @@ struct EvalFormula {
   std::vector<int64_t> shape;                   ///< the result's extents
   double scale = 1.0;
   int init = -1; ///< the value it accumulates into, or -1
+  /// The result inverted element-wise (tc.reciprocal); a zero stays zero,
+  /// as the absent blocks of a block-sparse tensor, which are not stored.
+  bool reciprocal = false;
 };
 
 struct EvalFunction {

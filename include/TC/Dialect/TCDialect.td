@@ -69,6 +69,11 @@ def TC_Dialect : Dialect {
     /// function's name). The parts of one program share intermediates' names
     /// and the memory that keeps them.
     static constexpr ::llvm::StringLiteral getProgramPartAttrName() { return "tc.part_of"; }
+    /// On a tc.contract that copies a tensor (its product with a scalar of
+    /// ones): its result is the element-wise reciprocal of the copy (`X = 1 /
+    /// (...)` in tc's language). On a function tc-split-program made of one:
+    /// the statement stores its result inverted.
+    static constexpr ::llvm::StringLiteral getReciprocalAttrName() { return "tc.reciprocal"; }
     /// On such a function: the loop (#tc.loop) that repeats it.
     static constexpr ::llvm::StringLiteral getLoopAttrName() { return "tc.loop"; }
   private:

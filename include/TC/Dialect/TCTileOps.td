@@ -354,14 +354,16 @@ def TC_BeginStatementOp : TC_Op<"begin_statement",
     its stores write the run's intermediates file, from which later
     statements' arrays of its name are loaded, instead of the output file;
     with `in_memory` too, every rank keeps the whole tensor in memory instead
-    (the plan left room for it).
+    (the plan left room for it). With `reciprocal` its stores write the
+    element-wise reciprocal of the values (`X = 1 / (...)`).
 
     ```mlir
     tc.begin_statement "ccd_s2" {intermediate}
     tc.begin_statement "ccd_s3" {in_memory, intermediate}
     ```
   }];
-  let arguments = (ins StrAttr:$name, UnitAttr:$intermediate, UnitAttr:$in_memory);
+  let arguments = (ins StrAttr:$name, UnitAttr:$intermediate, UnitAttr:$in_memory,
+                   UnitAttr:$reciprocal);
   let assemblyFormat = "$name attr-dict";
   let hasVerifier = 1;
 }

@@ -86,6 +86,9 @@ struct Statement {
   std::vector<Term> terms; ///< at least one
   SourceLoc loc;           ///< of the target
   int loop = -1;           ///< the Program::loops entry repeating it; -1: none
+  /// `X[...] = 1 / (terms);` or `= 1 / Y[...];`: the target is the
+  /// element-wise reciprocal of the terms' sum.
+  bool reciprocal = false;
 };
 
 /// `iterate max 50 until E converges to 1e-10 { ... }` or `iterate 10 { ... }`:

@@ -59,11 +59,14 @@ enum tc_rt_init {
 };
 /// Where a statement's result goes (tc_rt_begin_statement): the output file,
 /// or, as an intermediate later statements read, the run's intermediates file
-/// or every rank's memory (replicated, when the plan left room for it).
+/// or every rank's memory (replicated, when the plan left room for it); with
+/// TC_RT_RESULT_RECIPROCAL added, the values stored are the element-wise
+/// reciprocals of the statement's result (`X = 1 / (...)`).
 enum tc_rt_result {
   TC_RT_RESULT_OUTPUT = 0,
   TC_RT_RESULT_FILE = 1,
-  TC_RT_RESULT_MEMORY = 2
+  TC_RT_RESULT_MEMORY = 2,
+  TC_RT_RESULT_RECIPROCAL = 4
 };
 /// Element types: of an array (its storage, tiles, messages, HDF5 dataset) and
 /// of the buffers of tc_rt_tile_contract and tc_rt_allreduce_tile.
@@ -172,7 +175,7 @@ TC_RT_INLINE double tc_rt_contract_alpha(const int64_t *desc) {
 // contraction's alpha, TC_RT_INIT_ONES and tc_rt_begin_statement (programs of
 // several statements with intermediates); version 11 the block schedule's
 // alpha (block-sparse programs); version 12 the calls tc_rt_begin_iteration
-// and tc_rt_end_iteration (programs with loops; no layout changed).
+// and tc_rt_end_iteration (programs with loops) and TC_RT_RESULT_RECIPROCAL.
 TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 12,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
@@ -183,7 +186,8 @@ TC_RT_LAYOUT(TC_RT_DISTRIBUTED == 0 && TC_RT_REPLICATED == 1 && TC_RT_SLAB == 2 
 TC_RT_LAYOUT(TC_RT_INIT_INPUT == 0 && TC_RT_INIT_ZERO == 1 && TC_RT_INIT_ROOT_INPUT == 2 &&
              TC_RT_INIT_ONES == 3);
 TC_RT_LAYOUT(TC_RT_F64 == 0 && TC_RT_F32 == 1);
-TC_RT_LAYOUT(TC_RT_RESULT_OUTPUT == 0 && TC_RT_RESULT_FILE == 1 && TC_RT_RESULT_MEMORY == 2);
+TC_RT_LAYOUT(TC_RT_RESULT_OUTPUT == 0 && TC_RT_RESULT_FILE == 1 && TC_RT_RESULT_MEMORY == 2 &&
+             TC_RT_RESULT_RECIPROCAL == 4);
 TC_RT_LAYOUT(TC_RT_ARRAY_RANK == 0 && TC_RT_ARRAY_KIND == 1 && TC_RT_ARRAY_INIT == 2 &&
              TC_RT_ARRAY_ON_DISK == 3 && TC_RT_ARRAY_ELEM == 4 &&
              TC_RT_ARRAY_FIRST_SLICE == 5 && TC_RT_ARRAY_GRID_RANK == 6 && TC_RT_ARRAY_GRID == 7);

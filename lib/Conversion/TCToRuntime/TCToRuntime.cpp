@@ -235,7 +235,7 @@ struct BeginStatementOpLowering : OpConversionPattern<BeginStatementOp> {
     tc_rt_result result = !op.getIntermediate() ? TC_RT_RESULT_OUTPUT
                           : op.getInMemory()    ? TC_RT_RESULT_MEMORY
                                                 : TC_RT_RESULT_FILE;
-    runtime::I64 code = b.i64(result);
+    runtime::I64 code = b.i64(result | (op.getReciprocal() ? TC_RT_RESULT_RECIPROCAL : 0));
     b.call<Function::tc_rt_begin_statement>({b.string(op.getName()), code});
     rewriter.eraseOp(op);
     return success();
@@ -261,8 +261,8 @@ struct EndIterationOpLowering : OpConversionPattern<EndIterationOp> {
     LoopAttr loop = op.getLoop();
     FloatAttr tolerance = loop.getTolerance() ? loop.getTolerance() : rewriter.getF64FloatAttr(0);
     Value again = b.call<Function::tc_rt_end_iteration>({b.string(loop.getLabel()),
-                                                          b.string(loop.getConverge()),
-                                                          b.f64(tolerance), b.i64(loop.getMax())})
+                                                         b.string(loop.getConverge()),
+                                                         b.f64(tolerance), b.i64(loop.getMax())})
                       .value;
     Value zero = b.i64(0).value;
     rewriter.replaceOpWithNewOp<arith::CmpIOp>(op, arith::CmpIPredicate::ne, again, zero);
@@ -415,8 +415,8 @@ void mlir::tc::populateTCToRuntimeConversionPatterns(const TypeConverter &conver
   patterns.add<ArrayOpLowering, PredictedVolumesOpLowering, AllReduceTileOpLowering,
                RedistributeArrayOpLowering, TileContractOpLowering, WaitOpLowering,
                GridCoordOpLowering, BlockArrayOpLowering, BlockStageOpLowering,
-               BeginStatementOpLowering, BeginIterationOpLowering,
-               EndIterationOpLowering>(converter, ctx);
+               BeginStatementOpLowering, BeginIterationOpLowering, EndIterationOpLowering>(
+      converter, ctx);
   patterns.add<CyclicPanelLowering<GatherCyclicOp, Function::tc_rt_gather_cyclic>,
                CyclicPanelLowering<ReduceCyclicOp, Function::tc_rt_reduce_cyclic>,
                TileTransferLowering<ReadTileOp, Function::tc_rt_read_tile>,

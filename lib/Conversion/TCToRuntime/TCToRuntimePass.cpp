@@ -170,7 +170,8 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
     for (auto func : module.getOps<func::FuncOp>())
       for (StringRef name : {TCDialect::getMachineAttrName(), TCDialect::getStatementAttrName(),
                              TCDialect::getIntermediateAttrName(), TCDialect::getInMemoryAttrName(),
-                             TCDialect::getLoopAttrName(), TCDialect::getProgramPartAttrName()})
+                             TCDialect::getLoopAttrName(), TCDialect::getProgramPartAttrName(),
+                             TCDialect::getReciprocalAttrName()})
         func->removeAttr(name);
   }
 };
