@@ -452,9 +452,12 @@ def PlanPipeline : Pass<"tc-plan", "::mlir::ModuleOp"> {
   let summary = "Plan every contraction and operator tree: machine, fusion, algorithm, read order, tiles, report";
   let description = [{
     Runs the planning passes in the order their decisions depend on each other:
-    `tc-set-machine`, `tc-specialize-procs` (when `specialize-procs` lists
-    process counts), `tc-minimize-operations` (products of several tensors
-    into trees of binary contractions), `tc-plan-block-sparse` (contractions
+    `tc-set-machine`, `tc-outline-loops` (a program's loops into parts the
+    entry repeats), `tc-specialize-procs` (when `specialize-procs` lists
+    process counts), `tc-check-rewrites` (when asked), `tc-minimize-operations`
+    (products of several tensors into trees of binary contractions),
+    `tc-share-products`, `tc-split-program` (a program into statements),
+    `tc-plan-block-sparse` (contractions
     over block-sparse tensors), `tc-fuse-distribute`
     (Cociorva et al.'s fusion and
     distribution of operator trees), `tc-select-algorithm`, `tc-place-io` and

@@ -224,7 +224,7 @@ struct ArrayCallLowering : OpConversionPattern<OpTy> {
 };
 
 //===----------------------------------------------------------------------===//
-// Block-sparse arrays and schedules (Krishnamoorthy et al., docs/BlockSparse.md)
+// Programs: statements and loops (docs/Derivations.md D35, D38)
 //===----------------------------------------------------------------------===//
 
 struct BeginStatementOpLowering : OpConversionPattern<BeginStatementOp> {
@@ -269,6 +269,10 @@ struct EndIterationOpLowering : OpConversionPattern<EndIterationOp> {
     return success();
   }
 };
+
+//===----------------------------------------------------------------------===//
+// Block-sparse arrays and schedules (Krishnamoorthy et al., docs/BlockSparse.md)
+//===----------------------------------------------------------------------===//
 
 struct BlockArrayOpLowering : OpConversionPattern<BlockArrayOp> {
   using OpConversionPattern::OpConversionPattern;
