@@ -355,8 +355,10 @@ std::string loopsReport() {
     out += std::string(l ? "," : "") + "\n    {\"loop\": \"" + loop.loop + "\", \"converge\": \"" +
            loop.converge + "\", \"tolerance\": " + number(loop.tolerance) +
            ", \"max_iterations\": " + std::to_string(loop.maxIterations) +
-           ", \"iterations\": " + std::to_string(loop.iterations) +
-           ", \"converged\": " + (loop.converged ? "true" : "false") +
+           ", \"iterations\": " + std::to_string(loop.iterations) + ", \"converged\": " +
+           (loop.converge.empty() ? "null"
+            : loop.converged      ? "true"
+                                  : "false") +
            ", \"value\": " + number(loop.converge.empty() ? NAN : loop.value) +
            ", \"per_iteration\": [";
     bool first = true;
