@@ -128,6 +128,18 @@ MPI_Comm gridComm(const std::vector<int64_t> &grid) {
   return comm;
 }
 
+Counters countersBetween(const Counters &begin, const Counters &end) {
+  Counters d;
+  d.bytesSent = end.bytesSent - begin.bytesSent;
+  d.bytesReceived = end.bytesReceived - begin.bytesReceived;
+  d.bytesRead = end.bytesRead - begin.bytesRead;
+  d.bytesWritten = end.bytesWritten - begin.bytesWritten;
+  d.flops = end.flops - begin.flops;
+  d.seconds = end.seconds - begin.seconds;
+  d.peakRss = end.peakRss;
+  return d;
+}
+
 void reportProgress() {
   Context &c = ctx();
   if (c.rank != 0 || c.options.quiet || !c.running)

@@ -28,6 +28,10 @@ struct Counters {
   double peakRss = 0; ///< VmHWM when the phase last ended
 };
 
+/// What a rank counted from `begin` to `end` (a statement's or an
+/// iteration's share); the peak RSS is the one at `end`.
+Counters countersBetween(const Counters &begin, const Counters &end);
+
 /// Resident set size now ("VmRSS:") or at its peak ("VmHWM:"), in bytes.
 double rssBytes(const char *key);
 

@@ -61,18 +61,6 @@ IterationMark markNow() {
   return m;
 }
 
-Counters minus(const Counters &end, const Counters &begin) {
-  Counters d;
-  d.bytesSent = end.bytesSent - begin.bytesSent;
-  d.bytesReceived = end.bytesReceived - begin.bytesReceived;
-  d.bytesRead = end.bytesRead - begin.bytesRead;
-  d.bytesWritten = end.bytesWritten - begin.bytesWritten;
-  d.flops = end.flops - begin.flops;
-  d.seconds = end.seconds - begin.seconds;
-  d.peakRss = end.peakRss;
-  return d;
-}
-
 /// Rank 0's line on stderr for each iteration.
 void printIteration(const IterationRecord &r, const std::string &converge, int64_t max) {
   Context &c = ctx();
@@ -131,7 +119,7 @@ extern "C" int64_t tc_rt_end_iteration(const char *loop, const char *converge, d
   const IterationMark end = markNow();
   r.seconds = end.time - state.start.time;
   for (int p = 0; p < NumPhases; ++p)
-    r.phases[p] = minus(end.counters[p], state.start.counters[p]);
+    r.phases[p] = countersBetween(state.start.counters[p], end.counters[p]);
   r.predictedDisk = end.predictedDisk - state.start.predictedDisk;
   r.predictedComm = end.predictedComm - state.start.predictedComm;
   c.iterations.push_back(r);

@@ -269,15 +269,8 @@ std::string statementsReport() {
     const StatementMark *next = s + 1 < n ? &c.statements[s + 1] : nullptr;
     const Counters &end = next ? next->counters[Compute] : c.counters[Compute];
     const Counters &begin = m.counters[Compute];
-    Counters delta;
-    delta.bytesSent = end.bytesSent - begin.bytesSent;
-    delta.bytesReceived = end.bytesReceived - begin.bytesReceived;
-    delta.bytesRead = end.bytesRead - begin.bytesRead;
-    delta.bytesWritten = end.bytesWritten - begin.bytesWritten;
-    delta.flops = end.flops - begin.flops, delta.seconds = end.seconds - begin.seconds;
-    delta.peakRss = end.peakRss;
     double *v = mine.data() + s * kFields;
-    pack(delta, v);
+    pack(countersBetween(begin, end), v);
     double *predicted = v + kCounterFields;
     predicted[0] = (next ? next->predictedDisk : c.predictedDisk) - m.predictedDisk;
     predicted[1] = (next ? next->predictedComm : c.predictedComm) - m.predictedComm;
