@@ -5,7 +5,8 @@
       [--check-bytes] [--save-report FILE] [--statements] [--expect-out-of-core]
       [--max-rss-over REPORT:BYTES]
 
-The inputs are random (seeded, f64 or f32 as declared) in one HDF5 file; the
+The inputs are random (seeded, f64 or f32 as declared) in one HDF5 file, or
+those of --inputs FILE.h5 (a dataset or block-sparse group per input); the
 program runs under mpirun; every output must equal scripts/tce_numpy.py's
 evaluation of the same program within 1e-12 (1e-5 for f32 outputs) relative
 to the largest magnitude of the terms it sums (the program evaluated on the
@@ -16,7 +17,9 @@ the plan's predictions, in total, for every statement of the report and every
 iteration of a loop. With
 --statements it prints the report's statements. With --max-rss-over
 REPORT:BYTES every rank's peak RSS must stay within BYTES of the largest in
-REPORT (a tiny run's: the fixed overhead). Prints OK; the working
+REPORT (a tiny run's: the fixed overhead). With --expect NAME=ATTR:TOL the
+scalar output NAME must equal the attribute ATTR of the --inputs file within
+TOL (a quantum-chemistry package's energy). Prints OK; the working
 directory is removed at the end.
 """
 import argparse, json, os, subprocess, sys
@@ -36,6 +39,9 @@ def main():
     ap.add_argument("--tce", required=True)
     ap.add_argument("--np", type=int, default=1)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--inputs", help="an HDF5 file holding every input (default: random)")
+    ap.add_argument("--expect", action="append", default=[], metavar="NAME=ATTR:TOL",
+                    help="scalar output NAME within TOL of the --inputs file's attribute ATTR")
     ap.add_argument("--scratch")
     ap.add_argument("--check-bytes", action="store_true")
     ap.add_argument("--statements", action="store_true")
@@ -52,6 +58,8 @@ def run(a, work):
     program = Program(open(a.tce).read())
     rng = np.random.default_rng(a.seed)
     inputs = {}
+    if a.inputs:
+        return run_on(a, work, program, os.path.abspath(a.inputs), given_inputs(program, a.inputs))
     path = os.path.join(work, "inputs.h5")
     for name, (idx, dtype) in program.inputs().items():
         x = program.mask(name, rng.uniform(-1, 1, program.shape(idx)).astype(dtype))
@@ -62,6 +70,42 @@ def run(a, work):
         else:  # a group in tc's block-sparse layout
             tc_blocks.write(path, name, x, program.tensor_segments(name), blocks)
         inputs[name] = x
+    return run_on(a, work, program, path, inputs)
+
+
+def given_inputs(program, path):
+    """Every input of the program from the file at path, as arrays."""
+    inputs = {}
+    for name in program.inputs():
+        if program.blocks(name) is None:
+            with h5py.File(path) as f:
+                inputs[name] = f[name][...]
+        else:
+            inputs[name] = tc_blocks.read(path, name)[0]
+    return inputs
+
+
+def expected_attributes(a, out):
+    """--expect: each scalar output against an attribute of the inputs file."""
+    ok = True
+    for e in a.expect:
+        name, rest = e.split("=", 1)
+        attr, tol = rest.rsplit(":", 1)
+        with h5py.File(a.inputs) as f:
+            want = float(f.attrs[attr])
+        with h5py.File(out) as f:
+            node = f[name]
+            got = float(np.sum(node["values"][...] if isinstance(node, h5py.Group) else node[...]))
+        print(f"{name}: {got:.12f}, {attr} {want:.12f}, difference {got - want:.2e}")
+        if not abs(got - want) <= float(tol):
+            print(f"FAIL: {name} differs from {attr} by more than {tol}")
+            ok = False
+    return ok
+
+
+def run_on(a, work, program, path, inputs):
+    """Runs the program on the inputs (arrays, and the file at path holding
+    them) and checks what it gives."""
     out, report = os.path.join(work, "out.h5"), os.path.join(work, "report.json")
     cmd = ["mpirun", "-np", str(a.np), a.prog, "--output", out, "--report", report, "--quiet"]
     for name in inputs:
@@ -99,6 +143,7 @@ def run(a, work):
         if not err <= tolerance:
             ok = False
             print(f"FAIL: output {name} differs from numpy")
+    ok &= expected_attributes(a, out)
     rep = json.load(open(report))
     if a.save_report:
         json.dump(rep, open(a.save_report, "w"), indent=1)
