@@ -25,7 +25,8 @@ With --loops a run of 1 or more consecutive statements is repeated 2-3 times
 (`iterate K { ... }`, half of those with a scalar target until it converges to
 a tolerance every change meets), carrying what it updates (most runs start at
 an update of an earlier tensor; some halve an input at their end, which the
-loop then carries from the input).
+loop then carries from the input); some loops that carry a tensor extrapolate
+it by DIIS (`diis 2`, 3 iterations).
 
 With --blocks every range is cut into 1-3 segments, half of them labelled
 with distinct symmetry labels in 0-3 (irreps of a group of four, some absent),
@@ -236,14 +237,20 @@ def wrap_in_loop(rng, lines, statement_lines, tensors, inputs):
         return
     count = rng.randint(2, 3)
     scalars = [line[1] for line in run if tensors[line[1]] == []]
-    header = f"iterate {count} {{"
-    if scalars and rng.random() < 0.5:
-        header = f"iterate max {count} until {rng.choice(scalars)} converges to 1e300 {{"
     end = ["}"]
-    if rng.random() < 0.3:
+    halves = rng.random() < 0.3
+    if halves:
         x = rng.choice(inputs)
         ref = f"{x}[{','.join(tensors[x])}]"
         end.insert(0, f"{ref} = 0.5 * {ref};")
+    # A loop that carries a tensor (an update first, or an input halved)
+    # extrapolates it by DIIS in some runs (from the third iteration on).
+    diis = ""
+    if (run[0][3] or halves) and rng.random() < 0.4:
+        count, diis = 3, " diis 2"
+    header = f"iterate {count}{diis} {{"
+    if scalars and rng.random() < 0.5:
+        header = f"iterate max {count} until {rng.choice(scalars)} converges to 1e300{diis} {{"
     lines[run[-1][0] + 1:run[-1][0] + 1] = end
     lines.insert(run[0][0], header)
 

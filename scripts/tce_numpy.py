@@ -15,6 +15,61 @@ TOKEN = re.compile(r"\s*(?:(#|//)[^\n]*|(\+=|[\[\](){},;:=+*/-])|"
                    r"((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|([A-Za-z_]\w*))")
 
 
+def diis_coefficients(b):
+    """tc's DIIS equations (lib/Runtime/Diis.cpp, docs/Derivations.md D41):
+    [B -1; -1 0] [c; lambda] = [0; -1] with B scaled by its largest diagonal
+    element, by Gaussian elimination with partial pivoting; None if singular."""
+    m = len(b)
+    scale = max(abs(b[k][k]) for k in range(m))
+    if not scale > 0 or not np.isfinite(scale):
+        return None
+    n = m + 1
+    a = [[0.0] * n for _ in range(n)]
+    x = [0.0] * n
+    for k in range(m):
+        for l in range(m):
+            a[k][l] = b[k][l] / scale
+        a[k][m] = a[m][k] = -1.0
+    x[m] = -1.0
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
+        if not abs(a[pivot][col]) > 1e-300:
+            return None
+        a[col], a[pivot] = a[pivot], a[col]
+        x[col], x[pivot] = x[pivot], x[col]
+        for r in range(col + 1, n):
+            f = a[r][col] / a[col][col]
+            for l in range(col, n):
+                a[r][l] -= f * a[col][l]
+            x[r] -= f * x[col]
+    for r in range(n - 1, -1, -1):
+        x[r] = (x[r] - sum(a[r][l] * x[l] for l in range(r + 1, n))) / a[r][r]
+    c = x[:m]
+    return c if all(np.isfinite(c)) else None
+
+
+def extrapolate(env, carried, start, history, length):
+    """One DIIS step after an iteration: record the carried tensors' values
+    and their change, and from two entries on replace them by the
+    extrapolation of the last `length`."""
+    values = np.concatenate([env[t].ravel() for t in carried])
+    history.append((values, values - start))
+    if len(history) > length:
+        history.pop(0)
+    if len(history) < 2:
+        return
+    b = [[float(np.dot(e1, e2)) for _, e2 in history] for _, e1 in history]
+    c = diis_coefficients(b)
+    if c is None:
+        return
+    nxt = sum(ck * v for ck, (v, _) in zip(c, history))
+    at = 0
+    for t in carried:
+        n = env[t].size
+        env[t] = nxt[at:at + n].reshape(env[t].shape)
+        at += n
+
+
 def tokens(text):
     out, pos = [], 0
     while pos < len(text):
@@ -110,7 +165,7 @@ class Program:
                 self.statement()
 
     def loop(self):
-        """`iterate (max N until E converges to TOL | N) { statements }`."""
+        """`iterate (max N until E converges to TOL | N) [diis N] { statements }`."""
         self.take()
         converge, tolerance = None, 0.0
         if self.peek() == "max":
@@ -123,12 +178,32 @@ class Program:
             tolerance = float(self.take())
         else:
             count = int(self.take())
+        diis = 0
+        if self.peek() == "diis":
+            self.take()
+            diis = int(self.take())
         self.expect("{")
         first = len(self.statements)
         while self.peek() != "}":
             self.statement()
         self.take()
-        self.loops.append((count, converge, tolerance, first, len(self.statements) - first))
+        self.loops.append((count, converge, tolerance, first, len(self.statements) - first,
+                           diis))
+
+    def carried(self, first, count):
+        """The tensors a loop carries: assigned in it, and read before they
+        are assigned in an iteration (in order of first read, as tc's)."""
+        body = self.statements[first:first + count]
+        in_loop = {st[0] for st in body}
+        assigned, out = set(), []
+        for target, _, accumulate, terms in body:
+            reads = [f[0] for _, _, factors in terms for f in factors]
+            reads += [target] if accumulate else []
+            for t in reads:
+                if t in in_loop and t not in assigned and t not in out:
+                    out.append(t)
+            assigned.add(target)
+        return out
 
     def live_loops(self):
         """Per loop, whether the outputs depend on a value it computes (the
@@ -303,18 +378,24 @@ class Program:
                 self.run_statement(env, letters, magnitude, s)
                 s += 1
                 continue
-            most, converge, tolerance, first, count = loop
+            most, converge, tolerance, first, count, diis = loop
             runs = counts.pop(0) if magnitude else most
             previous = None
+            carried = self.carried(first, count)
+            history = []
             for k in range(1, runs + 1):
+                start = np.concatenate([env[t].ravel() for t in carried]) if carried else None
                 for st in range(first, first + count):
                     self.run_statement(env, letters, magnitude, st)
-                if magnitude or converge is None:
+                if magnitude:
                     continue
-                value = float(env[converge])
-                if previous is not None and abs(value - previous) < tolerance:
-                    break
-                previous = value
+                if converge is not None:
+                    value = float(env[converge])
+                    if previous is not None and abs(value - previous) < tolerance:
+                        break
+                    previous = value
+                if diis and k < runs:
+                    extrapolate(env, carried, start, history, diis)
             if not magnitude:
                 self.iterations.append(k)
             s = first + count

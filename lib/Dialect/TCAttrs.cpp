@@ -256,7 +256,8 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 double MachineAttr::getDefaultFlopRate() { return 1e9; }
 
 LogicalResult LoopAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef label,
-                               int64_t max, StringRef converge, FloatAttr tolerance) {
+                               int64_t max, StringRef converge, FloatAttr tolerance,
+                               ArrayAttr carried, int64_t diis) {
   if (max < 1)
     return emitError() << "#tc.loop max = " << max << "; a loop runs at least one iteration";
   if (converge.empty() != !tolerance)
@@ -265,6 +266,17 @@ LogicalResult LoopAttr::verify(function_ref<InFlightDiagnostic()> emitError, Str
   if (tolerance && !(tolerance.getValueAsDouble() > 0))
     return emitError() << "#tc.loop tolerance = " << formatNumber(tolerance.getValueAsDouble())
                        << "; need a positive number";
+  if (carried)
+    for (Attribute name : carried)
+      if (auto s = dyn_cast<StringAttr>(name);
+          !s || s.getValue().empty() || s.getValue().contains(','))
+        return emitError() << "#tc.loop carried = " << carried
+                           << "; need tensor names (non-empty strings without ',')";
+  if (diis != 0 && diis < 2)
+    return emitError() << "#tc.loop diis = " << diis
+                       << "; extrapolation needs at least 2 iterations' values";
+  if (diis != 0 && (!carried || carried.empty()))
+    return emitError() << "#tc.loop diis = " << diis << " needs the carried tensors";
   return success();
 }
 

@@ -284,6 +284,12 @@ ParseResult IterateOp::parse(OpAsmParser &parser, OperationState &result) {
     result.addAttribute(getConvergeAttrName(result.name), b.getI64IntegerAttr(converge));
     result.addAttribute(getToleranceAttrName(result.name), b.getF64FloatAttr(tolerance));
   }
+  if (succeeded(parser.parseOptionalKeyword("diis"))) {
+    int64_t diis = 0;
+    if (parser.parseInteger(diis))
+      return failure();
+    result.addAttribute(getDiisAttrName(result.name), b.getI64IntegerAttr(diis));
+  }
   SmallVector<OpAsmParser::Argument> carried;
   SmallVector<OpAsmParser::UnresolvedOperand> inits;
   if (succeeded(parser.parseOptionalKeyword("with")) && parser.parseAssignmentList(carried, inits))
@@ -314,6 +320,8 @@ void IterateOp::print(OpAsmPrinter &p) {
     p.printFloat(*getTolerance());
   } else
     p << " " << getMax();
+  if (getDiis())
+    p << " diis " << *getDiis();
   if (!getInits().empty()) {
     p << " with (";
     llvm::interleaveComma(llvm::zip(getBodyBlock().getArguments(), getInits()), p,
@@ -323,7 +331,8 @@ void IterateOp::print(OpAsmPrinter &p) {
   p << " -> (" << getResultTypes() << ") ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
   p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {getMaxAttrName(), getConvergeAttrName(), getToleranceAttrName()});
+      (*this)->getAttrs(),
+      {getMaxAttrName(), getConvergeAttrName(), getToleranceAttrName(), getDiisAttrName()});
 }
 
 YieldOp IterateOp::getYield() { return cast<YieldOp>(getBodyBlock().getTerminator()); }
@@ -362,6 +371,13 @@ LogicalResult IterateOp::verify() {
                            << "(a tensor of rank 0)";
     if (!(getTolerance()->convertToDouble() > 0))
       return emitOpError() << "tolerance must be positive";
+  }
+  if (std::optional<uint64_t> n = getDiis()) {
+    if (static_cast<int64_t>(*n) < 2)
+      return emitOpError() << "diis " << static_cast<int64_t>(*n)
+                           << ": extrapolation needs at least 2 iterations' values";
+    if (carried == 0)
+      return emitOpError() << "diis extrapolates the tensors a loop carries; this one carries none";
   }
   return success();
 }

@@ -160,8 +160,9 @@ struct ModuleBuilder {
       converge = b.getI64IntegerAttr(llvm::find(results, loop.converge) - results.begin());
       tolerance = b.getF64FloatAttr(loop.tolerance);
     }
-    auto iterate = IterateOp::create(b, at, types, inits, b.getI64IntegerAttr(loop.maxIterations),
-                                     converge, tolerance);
+    auto iterate =
+        IterateOp::create(b, at, types, inits, b.getI64IntegerAttr(loop.maxIterations), converge,
+                          tolerance, loop.diis ? b.getI64IntegerAttr(loop.diis) : IntegerAttr());
     Block *block = &iterate.getBody().emplaceBlock();
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(block);

@@ -243,7 +243,7 @@ private:
     return parseStatement();
   }
 
-  /// `iterate (max N until NAME converges to TOLERANCE | N) { statements }`.
+  /// `iterate (max N until NAME converges to TOLERANCE | N) [diis N] { statements }`.
   bool parseLoop() {
     const Token &keyword = consume();
     if (inLoop())
@@ -281,8 +281,14 @@ private:
       return fail(peek().loc, "a loop that converges says its largest number of iterations: "
                               "'iterate max N until NAME converges to TOLERANCE'");
     }
-    if (!expect(TokenKind::LBrace,
-                bounded ? "'{' after the tolerance" : "'{' or 'until' after the iteration count"))
+    const Token *diis = nullptr;
+    if (atIdentifier("diis")) {
+      diis = &consume();
+      if (!parseInteger(loop.diis, "the number of iterations DIIS extrapolates from", 2))
+        return false;
+    }
+    if (!expect(TokenKind::LBrace, bounded ? "'{' or 'diis' after the tolerance"
+                                           : "'{', 'until' or 'diis' after the iteration count"))
       return false;
     loop.first = program.statements.size();
     program.loops.push_back(loop);
@@ -310,6 +316,9 @@ private:
     if (parsed.count == 0)
       return fail(close.loc,
                   "the loop of line " + std::to_string(keyword.loc.line) + " has no statements");
+    if (diis && !carriesTensor(parsed))
+      return fail(diis->loc, "diis extrapolates the tensors a loop carries (assigns, and reads "
+                             "before assigning them in an iteration); this loop carries none");
     if (converge) {
       bool assignedHere = false;
       for (size_t s = parsed.first; s < program.statements.size(); ++s)
@@ -325,6 +334,26 @@ private:
                         " indices: a loop converges on a scalar (" + parsed.converge + "[])");
     }
     return true;
+  }
+
+  /// Whether the loop reads a tensor it assigns before assigning it in an
+  /// iteration (the tensors it carries).
+  bool carriesTensor(const Loop &loop) const {
+    std::set<std::string> assigned, inLoop;
+    for (size_t s = loop.first; s < loop.first + loop.count; ++s)
+      inLoop.insert(program.statements[s].target.tensor);
+    for (size_t s = loop.first; s < loop.first + loop.count; ++s) {
+      const Statement &st = program.statements[s];
+      auto carried = [&](const std::string &t) { return inLoop.count(t) && !assigned.count(t); };
+      for (const Term &term : st.terms)
+        for (const Factor &f : term.factors)
+          if (carried(f.tensor))
+            return true;
+      if (st.accumulate && carried(st.target.tensor))
+        return true;
+      assigned.insert(st.target.tensor);
+    }
+    return false;
   }
 
   bool inLoop() const { return !program.loops.empty() && program.loops.back().count == 0; }

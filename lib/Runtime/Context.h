@@ -11,10 +11,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace tc_rt {
+
+class Diis;
 
 /// Phases of a run; the plan predicts the compute phase. Idle (between a
 /// contraction's store and the next one's arrays, and freeing memory at the end)
@@ -42,6 +45,10 @@ struct Options {
   std::string output, scratch = ".", report;
   bool quiet = false;
   int repeat = 1; ///< --repeat: run the program this many times (timing)
+  /// --checkpoint FILE: a loop's state after every `checkpointEvery`-th
+  /// iteration; --restart FILE: a loop continues from that state.
+  std::string checkpoint, restart;
+  int64_t checkpointEvery = 1;
 };
 
 /// One statement of a program (a function tc_main calls,
@@ -74,6 +81,7 @@ struct IterationRecord {
   double seconds = 0;           ///< wall time, tc_rt_begin_iteration to tc_rt_end_iteration
   Counters phases[NumPhases];   ///< this rank's counters over the iteration, per phase
   double predictedDisk = 0, predictedComm = 0;
+  int diis = 0; ///< DIIS entries the next values combine (0, 1: not extrapolated)
 };
 
 /// A loop that ended: after how many iterations, and whether it converged.
@@ -124,10 +132,17 @@ struct Context {
     bool hasPrevious = false;
     double previous = 0;
     IterationMark start;
+    bool begun = false;               ///< its first iteration began
+    int64_t index = 0;                ///< loops begun in this run before it
+    std::vector<std::string> carried; ///< the stored names of its carried tensors
+    std::shared_ptr<Diis> diis;       ///< with `diis N`
+    int diisUsed = 0;                 ///< entries the last extrapolation combined
   };
   std::map<std::string, OpenLoop> openLoops;
   std::vector<IterationRecord> iterations;
   std::vector<LoopOutcome> loops;
+  bool restarted = false; ///< --restart's checkpoint was loaded
+  int64_t loopsBegun = 0; ///< loops whose first iteration began in this run
   // Progress line.
   bool running = false; ///< inside tc_main (a tcc program's run)
   double startTime = 0, lastProgress = -1e30;

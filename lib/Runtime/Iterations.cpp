@@ -4,10 +4,15 @@
 // each iteration tc_rt_end_iteration reads the scalar the loop converges on
 // from the intermediates store, where the statement that computed it left
 // it, and decides for every rank whether to run another. Rank 0's value
-// decides, so that ranks never disagree on the iteration count.
+// decides, so that ranks never disagree on the iteration count. Before the
+// next iteration the carried tensors are extrapolated (DIIS, Diis.cpp) and
+// the loop's state written to --checkpoint (Checkpoints.cpp); the first
+// iteration of a loop loads --restart's state.
 //
 //===----------------------------------------------------------------------===//
+#include "Checkpoints.h"
 #include "Context.h"
+#include "Diis.h"
 #include "DistArray.h"
 #include "TC/Runtime/Runtime.h"
 
@@ -77,6 +82,8 @@ void printIteration(const IterationRecord &r, const std::string &converge, int64
     if (r.iteration > 1)
       std::fprintf(stderr, ", change %.3e", r.change);
   }
+  if (r.diis > 1)
+    std::fprintf(stderr, ", DIIS of %d", r.diis);
   std::fprintf(stderr, ", %.3f s\n", r.seconds);
   std::fflush(stderr);
 }
@@ -94,9 +101,54 @@ bool anyLoopUnconverged() {
 
 using namespace tc_rt;
 
-extern "C" void tc_rt_begin_iteration(const char *loop) {
+namespace {
+
+std::vector<std::string> splitNames(const std::string &list) {
+  std::vector<std::string> out;
+  for (size_t at = 0; at < list.size();) {
+    size_t comma = list.find(',', at);
+    if (comma == std::string::npos)
+      comma = list.size();
+    out.push_back(list.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
+}
+
+/// A loop's first iteration: its carried tensors, DIIS, and the state of
+/// --restart's checkpoint when it is this loop's.
+void beginLoop(const std::string &loop, Context::OpenLoop &state, const char *carried,
+               int64_t diis) {
   Context &c = ctx();
-  c.openLoops[loop].start = markNow();
+  state.begun = true;
+  state.index = c.loopsBegun++;
+  state.carried = splitNames(carried);
+  if (diis > 0)
+    state.diis = std::make_shared<Diis>(state.carried, diis, loop);
+  if (c.options.restart.empty() || c.restarted)
+    return;
+  setPhase(Load);
+  c.restarted = restoreCheckpoint(c.options.restart, loop, state);
+  setPhase(Idle);
+  if (c.restarted && c.rank == 0 && !c.options.quiet)
+    std::fprintf(stderr, "%s: loop %s: restarting after iteration %lld from %s\n",
+                 c.program.c_str(), loop.c_str(), static_cast<long long>(state.iteration),
+                 c.options.restart.c_str());
+}
+
+} // namespace
+
+extern "C" void tc_rt_begin_iteration(const char *loop, const char *carried, int64_t diis) {
+  Context &c = ctx();
+  Context::OpenLoop &state = c.openLoops[loop];
+  if (!state.begun)
+    beginLoop(loop, state, carried, diis);
+  state.start = markNow();
+  if (state.diis) { // the values this iteration starts from
+    setPhase(Load);
+    state.diis->beginIteration();
+    setPhase(Idle);
+  }
 }
 
 extern "C" int64_t tc_rt_end_iteration(const char *loop, const char *converge, double tolerance,
@@ -116,6 +168,20 @@ extern "C" int64_t tc_rt_end_iteration(const char *loop, const char *converge, d
     MPI_Bcast(&r.value, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     r.change = state.hasPrevious ? r.value - state.previous : 0;
   }
+  // A scalar that is not a number never converges.
+  const bool converged =
+      r.hasValue && state.hasPrevious && std::fabs(r.change) < tolerance && std::isfinite(r.value);
+  state.hasPrevious = true;
+  state.previous = r.value;
+  const bool again = !converged && r.iteration < maxIterations;
+  if (again && (state.diis || !c.options.checkpoint.empty())) {
+    setPhase(Store);
+    if (state.diis)
+      r.diis = state.diis->endIteration();
+    if (!c.options.checkpoint.empty() && r.iteration % c.options.checkpointEvery == 0)
+      writeCheckpoint(c.options.checkpoint, loop, state);
+    setPhase(Idle);
+  }
   const IterationMark end = markNow();
   r.seconds = end.time - state.start.time;
   for (int p = 0; p < NumPhases; ++p)
@@ -124,12 +190,7 @@ extern "C" int64_t tc_rt_end_iteration(const char *loop, const char *converge, d
   r.predictedComm = end.predictedComm - state.start.predictedComm;
   c.iterations.push_back(r);
   printIteration(r, converge, maxIterations);
-  // A scalar that is not a number never converges.
-  const bool converged =
-      r.hasValue && state.hasPrevious && std::fabs(r.change) < tolerance && std::isfinite(r.value);
-  state.hasPrevious = true;
-  state.previous = r.value;
-  if (!converged && r.iteration < maxIterations)
+  if (again)
     return 1;
   LoopOutcome outcome;
   outcome.loop = loop, outcome.converge = converge, outcome.tolerance = tolerance;

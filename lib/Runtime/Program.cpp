@@ -43,6 +43,12 @@ Runs the tensor contractions compiled into this program on P MPI processes
   --report FILE.json     write measured bytes sent/received/read/written, flops
                          and seconds per rank and phase, with the plan's
                          predictions, to FILE.json
+  --checkpoint FILE.h5   after every iteration of a loop, write what the next
+                         needs (the carried tensors, the DIIS history, the
+                         count) to FILE.h5, replacing it only when complete
+  --checkpoint-every K   write the checkpoint after every K-th iteration only
+  --restart FILE.h5      continue the checkpoint's loop from its iteration, on
+                         any process count the program was compiled for
   --repeat N             run the whole program N times in this process (inputs
                          reloaded each time) and report every run's compute
                          time; the counters are those of the last run
@@ -102,6 +108,19 @@ void parseArgs(int argc, char **argv) {
       if (*end || n < 1 || n > 1000)
         usageError("--repeat needs a count from 1 to 1000, got '" + v + "'");
       o.repeat = static_cast<int>(n);
+    } else if (a == "--checkpoint") {
+      o.checkpoint = value();
+    } else if (a == "--checkpoint-every") {
+      std::string v = value();
+      char *end;
+      long long n = std::strtoll(v.c_str(), &end, 10);
+      if (*end || n < 1)
+        usageError("--checkpoint-every needs a count of at least 1, got '" + v + "'");
+      o.checkpointEvery = n;
+    } else if (a == "--restart") {
+      o.restart = value();
+      if (access(o.restart.c_str(), R_OK) != 0)
+        usageError("cannot read checkpoint '" + o.restart + "' (--restart)");
     } else if (a == "--quiet") {
       o.quiet = true;
     } else {
@@ -361,7 +380,7 @@ std::string loopsReport() {
              "\n      {\"iteration\": " + std::to_string(r.iteration) +
              ", \"value\": " + number(r.hasValue ? r.value : NAN) +
              ", \"change\": " + number(r.hasValue && r.iteration > 1 ? r.change : NAN) +
-             ", \"seconds\": " + number(r.seconds);
+             ", \"seconds\": " + number(r.seconds) + ", \"diis\": " + std::to_string(r.diis);
       first = false;
       Counters total[NumPhases];
       double predicted[2] = {0, 0};
@@ -426,11 +445,16 @@ int main(int argc, char **argv) {
       c.statements.clear();
       c.iterations.clear();
       c.loops.clear();
+      c.restarted = false;
+      c.loopsBegun = 0;
     }
     c.running = true;
     tc_main();
     c.running = false;
     setPhase(Idle);
+    if (!c.options.restart.empty() && !c.restarted) // before the outputs are published
+      failOnRoot("checkpoint " + c.options.restart +
+                 " is of no loop of this program (--restart): nothing continued from it");
     runSeconds.push_back(c.counters[Compute].seconds);
     closeRunFiles();
     releaseArrays();

@@ -187,13 +187,13 @@ struct Outliner {
     return success();
   }
 
-  /// A loop part's starting value `k` needs no store: it is an input of the
-  /// slot's name, or an earlier loop's result of that name.
+  /// A loop part's starting value `k` needs no store: it is an earlier loop's
+  /// result of that name. (An input is copied into the store, also under its
+  /// own name: DIIS, checkpoints and --restart find every carried tensor in
+  /// the store from the first iteration on.)
   bool startsWhereStored(int loopPart, unsigned k) {
     Value init = parts[loopPart].loop.getInits()[k];
     const std::string &slot = slotName[loopPart][k];
-    if (auto arg = dyn_cast<BlockArgument>(init))
-      return inputName[arg.getArgNumber()] == slot;
     if (auto earlier = dyn_cast<OpResult>(init); earlier && isa<IterateOp>(earlier.getOwner()))
       return slotName[partOf.lookup(init)][earlier.getResultNumber()] == slot;
     return false;
@@ -431,10 +431,14 @@ struct Outliner {
       };
       if (part.loop) {
         IterateOp loop = part.loop;
+        SmallVector<Attribute> carried;
+        for (unsigned k = 0; k < loop.getInits().size(); ++k)
+          carried.push_back(b.getStringAttr(slotName[p][k]));
         outlined->setAttr(TCDialect::getLoopAttrName(),
                           LoopAttr::get(b.getContext(), loopLabel(loop, p), loop.getMax(),
                                         loop.getConverge() ? slotName[p][*loop.getConverge()] : "",
-                                        loop.getToleranceAttr()));
+                                        loop.getToleranceAttr(), b.getArrayAttr(carried),
+                                        loop.getDiis().value_or(0)));
         for (Operation &op : loop.getBodyBlock().without_terminator()) {
           cloneConstants(&op);
           body.clone(op, map);

@@ -63,3 +63,34 @@ func.func @loop_max() attributes {tc.loop = #tc.loop<label = "x", max = 0>}
 
 // expected-error @+1 {{'tc.loop' belongs on a func.func, not on 'builtin.module'}}
 module attributes {tc.loop = #tc.loop<label = "x", max = 3>} {}
+
+// -----
+
+func.func @diis_one(%t0: tensor<f64>) -> tensor<f64> {
+  // expected-error @+1 {{diis 1: extrapolation needs at least 2 iterations' values}}
+  %r = tc.iterate 5 diis 1 with (%t = %t0) -> (tensor<f64>) {
+    tc.yield %t : tensor<f64>
+  }
+  return %r : tensor<f64>
+}
+
+// -----
+
+func.func @diis_nothing_carried(%w: tensor<4x4xf64>) -> tensor<f64> {
+  // expected-error @+1 {{diis extrapolates the tensors a loop carries; this one carries none}}
+  %r = tc.iterate 3 diis 4 -> (tensor<f64>) {
+    %e = tc.contract [] = %w[a, b] * %w[a, b] : tensor<4x4xf64>, tensor<4x4xf64> -> tensor<f64>
+    tc.yield %e : tensor<f64>
+  }
+  return %r : tensor<f64>
+}
+
+// -----
+
+// expected-error @+1 {{#tc.loop diis = 3 needs the carried tensors}}
+func.func @loop_diis() attributes {tc.loop = #tc.loop<label = "x", max = 3, diis = 3>}
+
+// -----
+
+// expected-error @+1 {{#tc.loop carried = ["T", "a,b"]; need tensor names (non-empty strings without ',')}}
+func.func @loop_carried() attributes {tc.loop = #tc.loop<label = "x", max = 3, carried = ["T", "a,b"]>}

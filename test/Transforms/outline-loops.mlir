@@ -12,11 +12,11 @@
 // CHECK-LABEL: func.func @loops.loop1(
 // CHECK-SAME: %arg0: tensor<5x3xf64> {tc.name = "T"}, %arg1: tensor<5x5xf64> {tc.name = "W"}, %arg2: tensor<5x3xf64> {tc.name = "V"}, %arg3: tensor<5x3xf64> {tc.name = "G"})
 // CHECK-SAME: -> (tensor<5x3xf64> {tc.keep, tc.name = "T"}, tensor<f64> {tc.keep, tc.name = "E"}, tensor<5x3xf64> {tc.keep, tc.name = "Z"})
-// CHECK-SAME: attributes {tc.loop = #tc.loop<label = "{{.*}}import-tce-loops.tce:18", max = 20, converge = "E", tolerance = 1.000000e-08 : f64>, tc.part_of = "loops"}
+// CHECK-SAME: attributes {tc.loop = #tc.loop<label = "{{.*}}import-tce-loops.tce:18", max = 20, converge = "E", tolerance = 1.000000e-08 : f64, carried = ["T"]>, tc.part_of = "loops"}
 // CHECK: tc.contract [a, i] = %arg1[a, b] * %arg0[b, i] {tc.name = "Y"}
 // CHECK-LABEL: func.func @loops.loop3(
 // CHECK-SAME: %arg0: tensor<5x3xf64> {tc.name = "G"}, %arg1: tensor<5x3xf64> {tc.name = "Z"}) -> (tensor<5x3xf64> {tc.keep, tc.name = "G"})
-// CHECK-SAME: attributes {tc.loop = #tc.loop<label = "{{.*}}import-tce-loops.tce:29", max = 2>, tc.part_of = "loops"}
+// CHECK-SAME: attributes {tc.loop = #tc.loop<label = "{{.*}}import-tce-loops.tce:29", max = 2, carried = ["G"]>, tc.part_of = "loops"}
 // CHECK-LABEL: func.func @loops.4(
 // CHECK-SAME: %arg0: tensor<5x3xf64> {tc.name = "T"}, %arg1: tensor<5x3xf64> {tc.name = "G"}, %arg2: tensor<f64> {tc.name = "E"})
 // CHECK-SAME: -> (tensor<5x3xf64> {tc.name = "T"}, tensor<f64> {tc.name = "E"}, tensor<3x3xf64> {tc.name = "S"})

@@ -619,8 +619,10 @@ TEST(TCEParserTest, LoopsRepeatTheirStatements) {
                                    "  T[a,i] = R[a,i] * D[a,i];\n"
                                    "  E[] = T[a,i] * T[a,i];\n"
                                    "}\n"
-                                   "iterate 3 { T[a,i] = 0.5 * T[a,i]; }\n");
+                                   "iterate 3 diis 2 { T[a,i] = 0.5 * T[a,i]; }\n");
   ASSERT_EQ(p.loops.size(), 2u);
+  EXPECT_EQ(p.loops[0].diis, 0);
+  EXPECT_EQ(p.loops[1].diis, 2);
   EXPECT_EQ(p.loops[0].maxIterations, 30);
   EXPECT_EQ(p.loops[0].converge, "E");
   EXPECT_DOUBLE_EQ(p.loops[0].tolerance, 1e-9);
@@ -665,6 +667,17 @@ TEST(TCEParserTest, LoopErrorsPointAtTheirToken) {
   // An output the loop accumulates into needs a value before the loop.
   EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 { E[] += T[a,i] * T[a,i]; }\n", 7, 13,
                       "accumulated (+=) in a loop before it has a value"));
+  // DIIS: at least two iterations, after the count or tolerance, of a loop
+  // that carries a tensor (T here is assigned before it is read: none).
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate max 5 until E converges to 1e-9 diis 1" + body, 7, 46,
+                      "at least 2"));
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 diis" + body, 7, 16,
+                      "expected the number of iterations DIIS extrapolates from"));
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate max 5 until E converges to 1e-9 dis 3" + body, 7, 41,
+                      "expected '{' or 'diis' after the tolerance"));
+  EXPECT_TRUE(rejects(kLoopDecls + "iterate 5 diis 4 { T[a,i] = 2 * D[a,i]; E[] = T[a,i] * "
+                                   "T[a,i]; }\n",
+                      7, 11, "this loop carries none"));
   // An input is assigned only in a loop (its first value).
   EXPECT_TRUE(
       rejects(kLoopDecls + "T[a,i] = D[a,i];\nE[] = T[a,i] * T[a,i];\n", 7, 1, "except in a loop"));

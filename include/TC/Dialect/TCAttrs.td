@@ -495,10 +495,14 @@ def TC_LoopAttr : TC_Attr<"Loop", "loop"> {
     `label` names it in the run's report (its source location); the loop runs
     at most `max` iterations, and stops earlier when the scalar intermediate
     `converge` changes by less than `tolerance` from one iteration to the next.
-    Without `converge` it runs exactly `max` iterations.
+    Without `converge` it runs exactly `max` iterations. `carried` names the
+    tensors one iteration leaves for the next in the intermediates store (what
+    a checkpoint holds); with `diis = N` the runtime extrapolates them from the
+    last N iterations' values (Pulay's DIIS, docs/Derivations.md D41).
 
     ```mlir
-    #tc.loop<label = "ccd.tce:20", max = 50, converge = "E", tolerance = 1.000000e-10 : f64>
+    #tc.loop<label = "ccd.tce:20", max = 50, converge = "E", tolerance = 1.000000e-10 : f64,
+             carried = ["T1", "T2"], diis = 6>
     #tc.loop<label = "sweep.mlir:3", max = 10>
     ```
   }];
@@ -506,7 +510,9 @@ def TC_LoopAttr : TC_Attr<"Loop", "loop"> {
     StringRefParameter<"the loop in reports and diagnostics">:$label,
     "int64_t":$max,
     StringRefParameter<"the scalar tested for convergence (none: a fixed count)", "\"\"">:$converge,
-    OptionalParameter<"::mlir::FloatAttr", "the largest change that counts as converged">:$tolerance);
+    OptionalParameter<"::mlir::FloatAttr", "the largest change that counts as converged">:$tolerance,
+    OptionalParameter<"::mlir::ArrayAttr", "the stored names of the carried tensors">:$carried,
+    DefaultValuedParameter<"int64_t", "0", "iterations DIIS extrapolates from (0: none)">:$diis);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -139,6 +139,9 @@ def TC_IterateOp : TC_Op<"iterate", [RecursiveMemoryEffects]> {
     are the yielded values of the last iteration. With `until result K
     converges to TOL` the loop stops after the first iteration whose result K
     (a scalar, rank 0) differs from the previous iteration's by less than TOL.
+    With `diis N` the carried tensors' next values are extrapolated from the
+    last N iterations' (Pulay's DIIS, docs/Derivations.md D41) before the
+    next iteration reads them.
     The body reads values defined above it (a program's inputs and earlier
     statements) as they are; tc-outline-loops turns it into statements the
     program's entry repeats.
@@ -154,7 +157,8 @@ def TC_IterateOp : TC_Op<"iterate", [RecursiveMemoryEffects]> {
   }];
   let arguments = (ins Variadic<AnyRankedTensor>:$inits,
                    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$max,
-                   OptionalAttr<I64Attr>:$converge, OptionalAttr<F64Attr>:$tolerance);
+                   OptionalAttr<I64Attr>:$converge, OptionalAttr<F64Attr>:$tolerance,
+                   OptionalAttr<I64Attr>:$diis);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;

@@ -91,7 +91,8 @@ struct Statement {
   bool reciprocal = false;
 };
 
-/// `iterate max 50 until E converges to 1e-10 { ... }` or `iterate 10 { ... }`:
+/// `iterate max 50 until E converges to 1e-10 [diis 6] { ... }` or
+/// `iterate 10 [diis 6] { ... }`:
 /// statements [first, first + count) run again and again, until the scalar
 /// `converge` changes by less than `tolerance` from one iteration to the next
 /// or `maxIterations` have run. A tensor the loop assigns and reads before
@@ -102,6 +103,9 @@ struct Loop {
   int64_t maxIterations = 0;
   std::string converge; ///< a scalar (rank 0) the loop assigns; empty: a fixed count
   double tolerance = 0; ///< > 0 when `converge` is set
+  /// `diis N`: the carried tensors extrapolated from the last N iterations'
+  /// values (Pulay's DIIS); 0: plain iterations.
+  int64_t diis = 0;
   size_t first = 0, count = 0;
   SourceLoc loc; ///< of `iterate`
 };

@@ -27,7 +27,7 @@
 #include <string.h>
 
 /// The version of the descriptor layouts and of the tc_rt_* calls.
-#define TC_RT_API_VERSION 12
+#define TC_RT_API_VERSION 13
 
 #ifdef __cplusplus
 #define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -175,8 +175,9 @@ TC_RT_INLINE double tc_rt_contract_alpha(const int64_t *desc) {
 // contraction's alpha, TC_RT_INIT_ONES and tc_rt_begin_statement (programs of
 // several statements with intermediates); version 11 the block schedule's
 // alpha (block-sparse programs); version 12 the calls tc_rt_begin_iteration
-// and tc_rt_end_iteration (programs with loops) and TC_RT_RESULT_RECIPROCAL.
-TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 12,
+// and tc_rt_end_iteration (programs with loops) and TC_RT_RESULT_RECIPROCAL;
+// version 13 tc_rt_begin_iteration's carried tensors and DIIS length.
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 13,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
   TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")

@@ -247,7 +247,13 @@ struct BeginIterationOpLowering : OpConversionPattern<BeginIterationOp> {
   LogicalResult matchAndRewrite(BeginIterationOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     RuntimeCallBuilder b(rewriter, op);
-    b.call<Function::tc_rt_begin_iteration>({b.string(op.getLoop().getLabel())});
+    LoopAttr loop = op.getLoop();
+    std::string carried;
+    if (loop.getCarried())
+      for (Attribute name : loop.getCarried())
+        carried += (carried.empty() ? "" : ",") + cast<StringAttr>(name).getValue().str();
+    b.call<Function::tc_rt_begin_iteration>(
+        {b.string(loop.getLabel()), b.string(carried), b.i64(loop.getDiis())});
     rewriter.eraseOp(op);
     return success();
   }

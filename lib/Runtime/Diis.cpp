@@ -1,0 +1,209 @@
+//===- Diis.cpp - Pulay's DIIS over a loop's carried tensors --------------===//
+//
+// With the history's values t_k and errors e_k (k = 1..m, e_k = t_k minus the
+// values iteration k started from), the next values are sum_k c_k t_k where c
+// minimizes |sum_k c_k e_k| subject to sum_k c_k = 1: the Lagrangian's
+// equations [B -1; -1 0] [c; lambda] = [0; -1] with B_kl = <e_k, e_l>
+// (Pulay 1980; docs/Derivations.md D41). B is scaled by its largest diagonal
+// element, which leaves c unchanged and keeps it away from underflow as the
+// errors vanish near convergence.
+//
+//===----------------------------------------------------------------------===//
+#include "Diis.h"
+
+#include "Context.h"
+#include "StoredTensors.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tc_rt {
+
+std::vector<double> diisCoefficients(const std::vector<double> &b, int m) {
+  double scale = 0;
+  for (int k = 0; k < m; ++k)
+    scale = std::max(scale, std::fabs(b[k * m + k]));
+  if (!(scale > 0) || !std::isfinite(scale))
+    return {};
+  // Gaussian elimination with partial pivoting on the bordered system.
+  const int n = m + 1;
+  std::vector<double> a(n * n, 0.0), x(n, 0.0);
+  for (int k = 0; k < m; ++k) {
+    for (int l = 0; l < m; ++l)
+      a[k * n + l] = b[k * m + l] / scale;
+    a[k * n + m] = a[m * n + k] = -1;
+  }
+  x[m] = -1;
+  for (int col = 0; col < n; ++col) {
+    int pivot = col;
+    for (int r = col + 1; r < n; ++r)
+      if (std::fabs(a[r * n + col]) > std::fabs(a[pivot * n + col]))
+        pivot = r;
+    if (!(std::fabs(a[pivot * n + col]) > 1e-300))
+      return {};
+    if (pivot != col) {
+      for (int l = 0; l < n; ++l)
+        std::swap(a[col * n + l], a[pivot * n + l]);
+      std::swap(x[col], x[pivot]);
+    }
+    for (int r = col + 1; r < n; ++r) {
+      const double f = a[r * n + col] / a[col * n + col];
+      for (int l = col; l < n; ++l)
+        a[r * n + l] -= f * a[col * n + l];
+      x[r] -= f * x[col];
+    }
+  }
+  for (int r = n - 1; r >= 0; --r) {
+    double s = x[r];
+    for (int l = r + 1; l < n; ++l)
+      s -= a[r * n + l] * x[l];
+    x[r] = s / a[r * n + r];
+  }
+  x.resize(m);
+  for (double c : x)
+    if (!std::isfinite(c))
+      return {};
+  return x;
+}
+
+Diis::Diis(std::vector<std::string> names, int64_t length, std::string loop)
+    : names_(std::move(names)), length_(length), loop_(std::move(loop)), b_(length * length, 0.0) {}
+
+Diis::~Diis() {
+  if (fd_ >= 0)
+    ::close(fd_);
+}
+
+/// Where each carried tensor's share lies; the history in memory when every
+/// carried tensor is kept in memory, else in a scratch file.
+void Diis::locate() {
+  if (located_)
+    return;
+  located_ = true;
+  for (const std::string &name : names_) {
+    StoredTensor t(name, "DIIS of loop " + loop_);
+    DiisPiece p{name, t.dims(), total_, t.shareBegin(), t.shareEnd()};
+    pieces_.push_back(p);
+    total_ += t.elements();
+    share_ += t.shareSize();
+    onDisk_ |= !t.inMemory();
+  }
+  Context &c = ctx();
+  if (!onDisk_) {
+    memory_.assign(2 * length_ * share_, 0.0);
+    return;
+  }
+  const std::string path =
+      c.options.scratch + "/.tc-diis-" + std::to_string(c.jobId) + "-" + std::to_string(c.rank);
+  fd_ = openScratch(c.options.scratch, path);
+  if (fd_ < 0)
+    fail("cannot create a scratch file for the DIIS history of loop " + loop_ + " in " +
+         c.options.scratch);
+}
+
+void Diis::readCarried(std::vector<double> &out) {
+  out.resize(share_);
+  double *at = out.data();
+  for (const DiisPiece &p : pieces_) {
+    StoredTensor t(p.name, "DIIS of loop " + loop_);
+    if (t.shareBegin() != p.begin || t.shareEnd() != p.end)
+      fail("DIIS of loop " + loop_ + ": tensor '" + p.name + "' changed its shape");
+    t.readShare(at);
+    at += t.shareSize();
+  }
+}
+
+void Diis::slotIO(int slot, int which, bool read, double *data) {
+  const int64_t at = (2 * static_cast<int64_t>(slot) + which) * share_;
+  if (!onDisk_) {
+    double *m = memory_.data() + at;
+    read ? std::copy(m, m + share_, data) : std::copy(data, data + share_, m);
+    return;
+  }
+  fileIO(fd_, read, data, share_ * sizeof(double), at * sizeof(double),
+         "the DIIS history of loop " + loop_, ctx().options.scratch);
+}
+
+void Diis::beginIteration() {
+  locate();
+  readCarried(start_);
+}
+
+void Diis::record(const std::vector<double> &values, const std::vector<double> &errors) {
+  int slot;
+  if (count() < length_) {
+    std::vector<bool> used(length_, false);
+    for (int s : order_)
+      used[s] = true;
+    slot = static_cast<int>(std::find(used.begin(), used.end(), false) - used.begin());
+  } else {
+    slot = order_.front();
+    order_.pop_front();
+  }
+  slotIO(slot, 0, false, const_cast<double *>(values.data()));
+  slotIO(slot, 1, false, const_cast<double *>(errors.data()));
+  order_.push_back(slot);
+  // The new error's overlaps with every entry's (its own included).
+  std::vector<double> dots(order_.size(), 0.0), other(share_);
+  for (size_t k = 0; k < order_.size(); ++k) {
+    const double *e = errors.data();
+    if (order_[k] != slot) {
+      slotIO(order_[k], 1, true, other.data());
+      e = other.data();
+    }
+    double s = 0;
+    for (int64_t i = 0; i < share_; ++i)
+      s += errors[i] * e[i];
+    dots[k] = s;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, dots.data(), static_cast<int>(dots.size()), MPI_DOUBLE, MPI_SUM,
+                MPI_COMM_WORLD);
+  for (size_t k = 0; k < order_.size(); ++k)
+    b_[slot * length_ + order_[k]] = b_[order_[k] * length_ + slot] = dots[k];
+}
+
+void Diis::append(const std::vector<double> &values, const std::vector<double> &errors) {
+  locate();
+  record(values, errors);
+}
+
+void Diis::entry(int k, std::vector<double> &values, std::vector<double> &errors) {
+  values.resize(share_), errors.resize(share_);
+  slotIO(order_[k], 0, true, values.data());
+  slotIO(order_[k], 1, true, errors.data());
+}
+
+int Diis::endIteration() {
+  std::vector<double> values, errors(share_);
+  readCarried(values);
+  for (int64_t i = 0; i < share_; ++i)
+    errors[i] = values[i] - start_[i];
+  record(values, errors);
+  const int m = count();
+  if (m < 2)
+    return 1;
+  std::vector<double> b(m * m);
+  for (int k = 0; k < m; ++k)
+    for (int l = 0; l < m; ++l)
+      b[k * m + l] = b_[order_[k] * length_ + order_[l]];
+  std::vector<double> coefficients = diisCoefficients(b, m);
+  if (coefficients.empty()) // singular (errors not independent): plain iteration
+    return 1;
+  std::vector<double> next(share_, 0.0);
+  for (int k = 0; k < m; ++k) {
+    slotIO(order_[k], 0, true, values.data());
+    for (int64_t i = 0; i < share_; ++i)
+      next[i] += coefficients[k] * values[i];
+  }
+  const double *at = next.data();
+  for (const DiisPiece &p : pieces_) {
+    StoredTensor t(p.name, "DIIS of loop " + loop_);
+    t.publish(at);
+    at += t.shareSize();
+  }
+  return m;
+}
+
+} // namespace tc_rt

@@ -1,0 +1,87 @@
+//===- Diis.h - Pulay's DIIS over a loop's carried tensors ----------------===//
+//
+// Direct inversion in the iterative subspace (Pulay 1980; docs/Derivations.md
+// D41): after each iteration the carried tensors' next values are the
+// combination of the last N iterations' values whose errors (each
+// iteration's change) combine to the smallest norm, with coefficients that
+// sum to one. Each rank works on its share of the tensors' values
+// (StoredTensors.h); the history holds the shares, in memory, or in a scratch
+// file when the carried tensors live in the intermediates file (out of core).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_LIB_RUNTIME_DIIS_H
+#define TC_LIB_RUNTIME_DIIS_H
+
+#include "DistArray.h"
+
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace tc_rt {
+
+/// Where a carried tensor's values lie in the vector DIIS works on (the
+/// tensors' values one after the other, in `carried` order).
+struct DiisPiece {
+  std::string name;
+  Shape dims;        ///< of its values' dataset
+  int64_t base = 0;  ///< its first value's place in the vector
+  int64_t begin = 0; ///< this rank's share of its values: [begin, end)
+  int64_t end = 0;
+};
+
+/// The (m+1) x (m+1) DIIS equations for the error overlaps `b` (m x m,
+/// row-major), scaled by their largest diagonal element: the coefficients,
+/// which sum to one, or none when the equations are singular.
+std::vector<double> diisCoefficients(const std::vector<double> &b, int m);
+
+class Diis {
+public:
+  /// DIIS over the stored tensors `names` from the last `length` iterations.
+  Diis(std::vector<std::string> names, int64_t length, std::string loop);
+  ~Diis();
+
+  /// Before an iteration: keeps this rank's share of the values it starts from.
+  void beginIteration();
+  /// After an iteration another follows: adds its values and error to the
+  /// history and, from two entries on, stores the extrapolation as the
+  /// carried tensors' next values. Returns the entries used (1: none
+  /// extrapolated). Collective.
+  int endIteration();
+
+  /// Finds the carried tensors' shares (on first use; collective).
+  void locate();
+
+  int64_t length() const { return length_; }
+  int count() const { return static_cast<int>(order_.size()); }
+  int64_t size() const { return total_; } ///< values in the whole vector
+  const std::vector<DiisPiece> &pieces() const { return pieces_; }
+  int64_t shareSize() const { return share_; }
+  /// History entry k (0: the oldest): this rank's share of the values and errors.
+  void entry(int k, std::vector<double> &values, std::vector<double> &errors);
+  /// Appends an entry (a checkpoint's), as endIteration records one. Collective.
+  void append(const std::vector<double> &values, const std::vector<double> &errors);
+
+private:
+  void readCarried(std::vector<double> &out);
+  void slotIO(int slot, int which, bool read, double *data);
+  /// Records (values, errors) in a free slot, the oldest one's when full;
+  /// its overlaps with the other entries' errors go into b_. Collective.
+  void record(const std::vector<double> &values, const std::vector<double> &errors);
+
+  std::vector<std::string> names_;
+  int64_t length_;
+  std::string loop_;
+  std::vector<DiisPiece> pieces_;
+  int64_t share_ = 0, total_ = 0;
+  bool located_ = false, onDisk_ = false;
+  std::vector<double> start_;  ///< the iteration's starting values (this rank's share)
+  std::vector<double> memory_; ///< the history in memory: per slot values, then errors
+  int fd_ = -1;                ///< or in a scratch file
+  std::deque<int> order_;      ///< the slots in use, oldest first
+  std::vector<double> b_;      ///< error overlaps by slot (length x length)
+};
+
+} // namespace tc_rt
+
+#endif // TC_LIB_RUNTIME_DIIS_H

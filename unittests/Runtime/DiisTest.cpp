@@ -1,0 +1,99 @@
+//===- DiisTest.cpp - DIIS coefficients and stored shares -----------------===//
+#include "Diis.h"
+#include "StoredTensors.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+using namespace tc_rt;
+
+namespace {
+
+/// B from error vectors (rows), row-major m x m.
+std::vector<double> overlaps(const std::vector<std::vector<double>> &errors) {
+  const size_t m = errors.size();
+  std::vector<double> b(m * m);
+  for (size_t k = 0; k < m; ++k)
+    for (size_t l = 0; l < m; ++l)
+      b[k * m + l] = std::inner_product(errors[k].begin(), errors[k].end(), errors[l].begin(), 0.0);
+  return b;
+}
+
+// Two errors of equal length pointing opposite ways: the midpoint cancels them.
+TEST(Diis, OppositeErrorsAverage) {
+  std::vector<double> c = diisCoefficients(overlaps({{1, 0}, {-1, 0}}), 2);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_NEAR(c[0], 0.5, 1e-15);
+  EXPECT_NEAR(c[1], 0.5, 1e-15);
+}
+
+// The coefficients sum to one and minimize |sum c e|: for orthogonal errors
+// of norms 1 and 2, c is proportional to 1/|e|^2 (4/5, 1/5).
+TEST(Diis, OrthogonalErrorsWeighByInverseNorm) {
+  std::vector<double> c = diisCoefficients(overlaps({{1, 0, 0}, {0, 2, 0}}), 2);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_NEAR(c[0], 0.8, 1e-15);
+  EXPECT_NEAR(c[1], 0.2, 1e-15);
+}
+
+// The scaling by the largest diagonal element keeps tiny errors (near
+// convergence) solvable: the same answer at 1e-160.
+TEST(Diis, TinyErrorsScale) {
+  std::vector<double> c = diisCoefficients(overlaps({{1e-160, 0, 0}, {0, 2e-160, 0}}), 2);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_NEAR(c[0], 0.8, 1e-14);
+}
+
+// Three errors, one a combination of the others: the system is singular
+// only when B is; here the minimum is reached exactly (zero residual).
+TEST(Diis, ResidualIsMinimal) {
+  std::vector<std::vector<double>> e = {{1, 2, 0}, {3, -1, 1}, {-2, 0.5, 4}};
+  std::vector<double> c = diisCoefficients(overlaps(e), 3);
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_NEAR(c[0] + c[1] + c[2], 1.0, 1e-14);
+  // Perturbing c along the constraint (sum stays 1) cannot lower the norm.
+  auto norm = [&](const std::vector<double> &k) {
+    double s = 0;
+    for (int i = 0; i < 3; ++i) {
+      double v = 0;
+      for (int j = 0; j < 3; ++j)
+        v += k[j] * e[j][i];
+      s += v * v;
+    }
+    return s;
+  };
+  const double best = norm(c);
+  for (double d : {1e-3, -1e-3})
+    for (int j = 1; j < 3; ++j) {
+      std::vector<double> k = c;
+      k[0] += d, k[j] -= d;
+      EXPECT_GT(norm(k), best);
+    }
+}
+
+TEST(Diis, SingularOrZeroGivesNone) {
+  EXPECT_TRUE(diisCoefficients(overlaps({{0, 0}, {0, 0}}), 2).empty());
+  EXPECT_TRUE(diisCoefficients(overlaps({{1, 1}, {1, 1}}), 2).empty());
+}
+
+// Shares are whole rows of dimension 0, cover the tensor, and do not overlap.
+TEST(StoredTensor, SharesCoverRows) {
+  for (int p = 1; p <= 5; ++p) {
+    for (const Shape &dims : {Shape{7, 3}, Shape{2, 4, 5}, Shape{11}, Shape{}}) {
+      int64_t next = 0;
+      for (int r = 0; r < p; ++r) {
+        auto [b, e] = StoredTensor::shareOf(dims, r, p);
+        EXPECT_EQ(b, next);
+        const int64_t row = dims.size() > 1 ? product(Shape(dims.begin() + 1, dims.end())) : 1;
+        EXPECT_EQ(b % row, 0);
+        EXPECT_EQ(e % row, 0);
+        next = e;
+      }
+      EXPECT_EQ(next, product(dims));
+    }
+  }
+}
+
+} // namespace
