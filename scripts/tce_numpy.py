@@ -16,24 +16,28 @@ TOKEN = re.compile(r"\s*(?:(#|//)[^\n]*|(\+=|[\[\](){},;:=+*/-])|"
 
 
 def diis_coefficients(b):
-    """tc's DIIS equations (lib/Runtime/Diis.cpp, docs/Derivations.md D41):
-    [B -1; -1 0] [c; lambda] = [0; -1] with B scaled by its largest diagonal
-    element, by Gaussian elimination with partial pivoting; None if singular."""
+    """tc's DIIS coefficients (lib/Runtime/Diis.cpp, docs/Derivations.md D41):
+    the bordered system [B -1; -1 0] [c; lambda] = [0; -1] in c' = D^1/2 c
+    (overlaps normalized to a unit diagonal, the border scaled to a largest
+    entry of 1), by Gaussian elimination with partial pivoting; None when a
+    pivot is below 1e-12 (errors dependent in a way DIIS cannot use) or an
+    error is zero."""
     m = len(b)
-    scale = max(abs(b[k][k]) for k in range(m))
-    if not scale > 0 or not np.isfinite(scale):
+    if not all(b[k][k] > 0 and np.isfinite(b[k][k]) for k in range(m)):
         return None
+    scale = [1 / np.sqrt(b[k][k]) for k in range(m)]
+    border = max(scale)
     n = m + 1
     a = [[0.0] * n for _ in range(n)]
     x = [0.0] * n
     for k in range(m):
         for l in range(m):
-            a[k][l] = b[k][l] / scale
-        a[k][m] = a[m][k] = -1.0
-    x[m] = -1.0
+            a[k][l] = b[k][l] * scale[k] * scale[l]
+        a[k][m] = a[m][k] = -scale[k] / border
+    x[m] = -1 / border
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
-        if not abs(a[pivot][col]) > 1e-300:
+        if not abs(a[pivot][col]) > 1e-12:
             return None
         a[col], a[pivot] = a[pivot], a[col]
         x[col], x[pivot] = x[pivot], x[col]
@@ -44,8 +48,11 @@ def diis_coefficients(b):
             x[r] -= f * x[col]
     for r in range(n - 1, -1, -1):
         x[r] = (x[r] - sum(a[r][l] * x[l] for l in range(r + 1, n))) / a[r][r]
-    c = x[:m]
-    return c if all(np.isfinite(c)) else None
+    c = [x[k] * scale[k] for k in range(m)]
+    total = sum(c)
+    if not (abs(total) > 0 and np.isfinite(total)):
+        return None
+    return [v / total for v in c]
 
 
 def extrapolate(env, carried, start, history, length):

@@ -84,7 +84,7 @@ void openBlockInput(BlockArray &a) {
       failOnRoot("no input for block-sparse tensor '" + a.name + "': pass --input " + a.name +
                  "=file.h5 (block-sparse inputs come from files, docs/BlockSparse.md)");
     a.source = it->second;
-    a.file = H5Fopen(a.source.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    a.file = openInputFile(a.source);
     if (a.file < 0)
       failOnRoot("cannot open input file " + a.source + " for block-sparse tensor '" + a.name +
                  "'");

@@ -4,9 +4,7 @@
 // values iteration k started from), the next values are sum_k c_k t_k where c
 // minimizes |sum_k c_k e_k| subject to sum_k c_k = 1: the Lagrangian's
 // equations [B -1; -1 0] [c; lambda] = [0; -1] with B_kl = <e_k, e_l>
-// (Pulay 1980; docs/Derivations.md D41). B is scaled by its largest diagonal
-// element, which leaves c unchanged and keeps it away from underflow as the
-// errors vanish near convergence.
+// (Pulay 1980; docs/Derivations.md D41).
 //
 //===----------------------------------------------------------------------===//
 #include "Diis.h"
@@ -22,26 +20,35 @@
 namespace tc_rt {
 
 std::vector<double> diisCoefficients(const std::vector<double> &b, int m) {
-  double scale = 0;
-  for (int k = 0; k < m; ++k)
-    scale = std::max(scale, std::fabs(b[k * m + k]));
-  if (!(scale > 0) || !std::isfinite(scale))
-    return {};
-  // Gaussian elimination with partial pivoting on the bordered system.
+  // The bordered system in c' = D^1/2 c, with N = D^-1/2 B D^-1/2 the
+  // overlaps normalized to a unit diagonal and the border D^-1/2 1 scaled to
+  // a largest entry of 1: every entry is at most 1 in size, whatever the
+  // errors' lengths (which shrink by orders of magnitude towards
+  // convergence), so a small pivot means errors that are (nearly) linearly
+  // dependent in a way no combination summing to one can use.
+  std::vector<double> scale(m);
+  double border = 0;
+  for (int k = 0; k < m; ++k) {
+    if (!(b[k * m + k] > 0) || !std::isfinite(b[k * m + k]))
+      return {}; // an error of zero: nothing to extrapolate from
+    scale[k] = 1 / std::sqrt(b[k * m + k]);
+    border = std::max(border, scale[k]);
+  }
   const int n = m + 1;
   std::vector<double> a(n * n, 0.0), x(n, 0.0);
   for (int k = 0; k < m; ++k) {
     for (int l = 0; l < m; ++l)
-      a[k * n + l] = b[k * m + l] / scale;
-    a[k * n + m] = a[m * n + k] = -1;
+      a[k * n + l] = b[k * m + l] * scale[k] * scale[l];
+    a[k * n + m] = a[m * n + k] = -scale[k] / border;
   }
-  x[m] = -1;
+  x[m] = -1 / border;
+  // Gaussian elimination with partial pivoting.
   for (int col = 0; col < n; ++col) {
     int pivot = col;
     for (int r = col + 1; r < n; ++r)
       if (std::fabs(a[r * n + col]) > std::fabs(a[pivot * n + col]))
         pivot = r;
-    if (!(std::fabs(a[pivot * n + col]) > 1e-300))
+    if (!(std::fabs(a[pivot * n + col]) > kDiisPivot))
       return {};
     if (pivot != col) {
       for (int l = 0; l < n; ++l)
@@ -61,11 +68,17 @@ std::vector<double> diisCoefficients(const std::vector<double> &b, int m) {
       s -= a[r * n + l] * x[l];
     x[r] = s / a[r * n + r];
   }
-  x.resize(m);
-  for (double c : x)
-    if (!std::isfinite(c))
-      return {};
-  return x;
+  std::vector<double> c(m);
+  double sum = 0;
+  for (int k = 0; k < m; ++k) {
+    c[k] = x[k] * scale[k];
+    sum += c[k];
+  }
+  if (!(std::fabs(sum) > 0) || !std::isfinite(sum))
+    return {};
+  for (double &v : c)
+    v /= sum; // 1 up to rounding
+  return c;
 }
 
 Diis::Diis(std::vector<std::string> names, int64_t length, std::string loop)

@@ -30,9 +30,13 @@ struct DiisPiece {
   int64_t end = 0;
 };
 
-/// The (m+1) x (m+1) DIIS equations for the error overlaps `b` (m x m,
-/// row-major), scaled by their largest diagonal element: the coefficients,
-/// which sum to one, or none when the equations are singular.
+/// A pivot of the normalized DIIS system below this: errors dependent in a
+/// way no combination can use, no extrapolation.
+constexpr double kDiisPivot = 1e-12;
+
+/// The DIIS coefficients for the error overlaps `b` (m x m, row-major): the
+/// combination of least norm whose coefficients sum to one, or none when the
+/// system is singular (up to kDiisPivot) or an error is zero.
 std::vector<double> diisCoefficients(const std::vector<double> &b, int m);
 
 class Diis {

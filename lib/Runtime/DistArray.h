@@ -292,6 +292,10 @@ int64_t storedIntermediateFile(const std::string &name, std::string &where);
 /// The end of a run (collective): publishes the output file, closes the
 /// intermediates file.
 void closeRunFiles();
+/// The input file at `path`, read-only, opened on first use and kept open for
+/// the run (closeRunFiles); the caller closes the reference it gets. -1 if
+/// it cannot be opened.
+int64_t openInputFile(const std::string &path);
 
 } // namespace tc_rt
 

@@ -365,8 +365,7 @@ void loadSlice(DistArray &a) {
   if (hid_t file = storedIntermediateFile(a.name, kept); file >= 0) {
     withElement(a.elem, [&](auto zero) { loadFromHdf5<decltype(zero)>(a, file, kept, owned); });
   } else if (in != c.options.inputs.end()) {
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-    hid_t f = H5Fopen(in->second.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t f = openInputFile(in->second);
     if (f < 0)
       fail("cannot open input file " + in->second + " for array '" + a.name + "'");
     withElement(a.elem,
@@ -400,10 +399,27 @@ std::map<const DistArray *, OpenDataset> &openDatasets() {
 struct RunFiles {
   hid_t output = -1, intermediates = -1;
   std::string outputPath;
+  std::map<std::string, hid_t> inputs; ///< open input files, by path
 };
 RunFiles &runFiles() {
   static RunFiles files;
   return files;
+}
+
+hid_t openInputFile(const std::string &path) {
+  // Every statement (and every iteration of a loop) loads its inputs: the
+  // file is opened once per run, its metadata cached by HDF5 from then on.
+  RunFiles &f = runFiles();
+  auto open = f.inputs.find(path);
+  if (open == f.inputs.end()) {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0)
+      return -1;
+    open = f.inputs.emplace(path, file).first;
+  }
+  H5Iinc_ref(open->second); // the caller's, closed by its H5Fclose
+  return open->second;
 }
 
 hid_t runOutputFile(std::string &path) {
@@ -629,6 +645,9 @@ void closeRunFiles() {
     H5Fclose(f.intermediates);
     f.intermediates = -1;
   }
+  for (auto &[path, file] : f.inputs)
+    H5Fclose(file);
+  f.inputs.clear();
   for (auto &[name, memoryFile] : c.storedIntermediates)
     if (memoryFile >= 0)
       H5Fclose(memoryFile);

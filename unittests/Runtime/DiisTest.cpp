@@ -38,8 +38,8 @@ TEST(Diis, OrthogonalErrorsWeighByInverseNorm) {
   EXPECT_NEAR(c[1], 0.2, 1e-15);
 }
 
-// The scaling by the largest diagonal element keeps tiny errors (near
-// convergence) solvable: the same answer at 1e-160.
+// Normalized overlaps keep tiny errors (near convergence) solvable: the
+// same answer at 1e-160.
 TEST(Diis, TinyErrorsScale) {
   std::vector<double> c = diisCoefficients(overlaps({{1e-160, 0, 0}, {0, 2e-160, 0}}), 2);
   ASSERT_EQ(c.size(), 2u);
@@ -73,9 +73,20 @@ TEST(Diis, ResidualIsMinimal) {
     }
 }
 
+// Errors of very different sizes but independent directions (geometric
+// convergence) still extrapolate; errors that are parallel with one sign
+// (a drift, each step the same change up to rounding) do not.
+TEST(Diis, DependenceNotSizeDecides) {
+  std::vector<double> c = diisCoefficients(overlaps({{1, 0.5}, {0, 1e-9}}), 2);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_NEAR(c[0] + c[1], 1.0, 1e-15);
+  EXPECT_TRUE(diisCoefficients(overlaps({{3, 1}, {3 * (1 + 1e-15), 1}}), 2).empty());
+}
+
 TEST(Diis, SingularOrZeroGivesNone) {
   EXPECT_TRUE(diisCoefficients(overlaps({{0, 0}, {0, 0}}), 2).empty());
   EXPECT_TRUE(diisCoefficients(overlaps({{1, 1}, {1, 1}}), 2).empty());
+  EXPECT_TRUE(diisCoefficients(overlaps({{1, 1}, {0, 0}}), 2).empty());
 }
 
 // Shares are whole rows of dimension 0, cover the tensor, and do not overlap.

@@ -1,0 +1,172 @@
+#!/usr/bin/python3
+"""Water's CCSD per iteration: one run with a loop against a relaunch per iteration.
+
+  bench/ccsd-iterations.py [--integrals FILE.h5 [--blocks]] [--np 2] [--mem 1GB]
+                           [--iterations 8] [--scratch DIR]
+
+examples/ccsd.tce, retargeted to the molecule of an integrals file
+(scripts/molecule.py; default: the bundled water STO-3G), is compiled twice by
+tcc: with its loop at a fixed count (`iterate N`, no DIIS: the relaunch below
+cannot carry a DIIS history) and as one iteration whose amplitudes are inputs
+and outputs (what a driver without loops relaunches, reading every integral
+again each time). Both start from the same MP2 amplitudes; their final
+amplitudes must agree within 1e-10. A third run of the loop as written (DIIS,
+until converged) gives the iterations to convergence and its energy against
+psi4's. Prints per iteration the loop's wall seconds, its phases (load,
+compute, store: slowest rank, summed over statements) and the relaunch's wall
+seconds.
+"""
+import argparse, json, os, re, subprocess, sys, time
+
+import h5py
+import numpy as np
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+sys.path.insert(0, os.path.join(root, "scripts"))
+import tc_blocks  # noqa: E402
+import tc_run  # noqa: E402
+
+INPUTS = ["foo", "fov", "fvv", "eo", "ev", "Voooo", "Vooov", "Voovv", "Vovov", "Vovvv", "Vvvvv"]
+LOOP = re.compile(r"iterate max \d+ until E converges to \S+ diis \d+ \{")
+
+
+def variants(text, iterations):
+    """(fixed-count loop, one relaunched iteration) of examples/ccsd.tce."""
+    looped = LOOP.sub(f"iterate {iterations} {{", text)
+    step = LOOP.sub("iterate 1 {", text)
+    step = step.replace("T1[a,i] = fov[i,a] * d1[a,i];", "T1[a,i] = T1in[a,i];")
+    step = step.replace("T2[a,b,i,j] = Voovv[i,j,a,b] * d2[a,b,i,j];",
+                        "T2[a,b,i,j] = T2in[a,b,i,j];")
+    step = re.sub(r"^(input eo\[i\], ev\[a\])", r"input T1in[a,i], T2in[a,b,i,j];\n\1", step,
+                  flags=re.M)
+    assert looped != text and "T1in" in step and "T2in[a,b,i,j];\n" in step
+    return looped, step
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--integrals", default=os.path.join(root, "test", "Integration", "Inputs",
+                                                        "water-sto3g.h5"))
+    ap.add_argument("--blocks", action="store_true", help="the integrals file is block-sparse")
+    ap.add_argument("--np", type=int, default=2)
+    ap.add_argument("--mem", default="1GB")
+    ap.add_argument("--iterations", type=int, default=8)
+    ap.add_argument("--scratch")
+    a = ap.parse_args()
+    sys.exit(0 if tc_run.in_work_dir("tc-ccsd-bench-", run, a) else 1)
+
+
+def read_output(path, name, blocks):
+    if blocks:
+        return tc_blocks.read(path, name)[0]
+    with h5py.File(path) as f:
+        return f[name][...]
+
+
+def write_amplitudes(path, ints, blocks, t1, t2):
+    """T1in, T2in as the step program reads them (block-sparse: symmetry 0
+    over the molecule's labelled segments)."""
+    with h5py.File(path, "w") as f:
+        if not blocks:
+            f["T1in"], f["T2in"] = t1, t2
+            return
+    with h5py.File(ints) as f:
+        ranges = f.attrs["ranges_blocks"]
+    ranges = ranges.decode() if isinstance(ranges, bytes) else ranges
+    seg, lab = {}, {}
+    for m in re.finditer(r"range (\w) = \d+ : segments \[([^\]]*)\] labels \[([^\]]*)\]", ranges):
+        seg[m.group(1)] = [int(x) for x in m.group(2).split(",")]
+        lab[m.group(1)] = [int(x) for x in m.group(3).split(",")]
+    for name, t, dims in (("T1in", t1, "VO"), ("T2in", t2, "VVOO")):
+        segments, labels = [seg[d] for d in dims], [lab[d] for d in dims]
+        tc_blocks.write(path, name, t, segments, tc_blocks.symmetric(segments, 0, labels))
+
+
+def phase(it, name):
+    return it[name]["seconds"]
+
+
+def run(a, work):
+    tcc = os.environ.get("TCC", os.path.join(root, "build", "bin", "tcc"))
+    env = tc_run.mpirun_env()
+    ints = os.path.abspath(a.integrals)
+    program = os.path.join(work, "ccsd.tce")
+    cmd = [sys.executable, os.path.join(root, "scripts", "molecule.py"), "program",
+           os.path.join(root, "examples", "ccsd.tce"), "--integrals", ints, "-o", program]
+    subprocess.run(cmd + (["--blocks"] if a.blocks else []), check=True)
+    text = open(program).read()
+    looped, step = variants(text, a.iterations)
+    exes = {}
+    for name, src in (("converged", text), ("looped", looped), ("step", step)):
+        path = os.path.join(work, name + ".tce")
+        open(path, "w").write(src)
+        exes[name] = os.path.join(work, name)
+        subprocess.run([tcc, path, "-o", exes[name], "--procs", str(a.np), "--mem", a.mem],
+                       check=True, capture_output=True)
+    common = sum([["--input", f"{n}={ints}"] for n in INPUTS], []) + ["--quiet"]
+    if a.scratch:
+        common += ["--scratch", a.scratch]
+
+    def launch(exe, extra, report=None):
+        out = os.path.join(work, os.path.basename(exe) + ".h5")
+        args = ["mpirun", "-np", str(a.np), exe, *common, *extra, "--output", out]
+        if report:
+            args += ["--report", report]
+        start = time.perf_counter()
+        subprocess.run(args, env=env, check=True)
+        return out, time.perf_counter() - start
+
+    conv_report = os.path.join(work, "converged.json")
+    conv_out, _ = launch(exes["converged"], [], conv_report)
+    with h5py.File(ints) as f:
+        psi4 = float(f.attrs["ccsd_correlation_energy"])
+        molecule, basis = f.attrs["molecule"], f.attrs["basis"]
+    with h5py.File(conv_out) as f:
+        e = f["E"]
+        energy = float(np.sum(e["values"][...] if isinstance(e, h5py.Group) else e[...]))
+    conv = json.load(open(conv_report))["loops"][0]
+
+    loop_report = os.path.join(work, "looped.json")
+    loop_out, _ = launch(exes["looped"], [], loop_report)
+    iterations = json.load(open(loop_report))["loops"][0]["per_iteration"]
+    # The relaunches start from MP2's amplitudes, as the loop does.
+    state = os.path.join(work, "state.h5")
+    eo, ev, fov, voovv = (read_output(ints, n, a.blocks) for n in ("eo", "ev", "fov", "Voovv"))
+    d1 = 1 / (eo[None, :] - ev[:, None])
+    d2 = 1 / (eo[None, None, :, None] + eo[None, None, None, :] - ev[:, None, None, None]
+              - ev[None, :, None, None])
+    t1, t2 = fov.T * d1, voovv.transpose(2, 3, 0, 1) * d2
+    relaunch = []
+    for k in range(a.iterations):
+        write_amplitudes(state, ints, a.blocks, t1, t2)
+        out, seconds = launch(exes["step"], ["--input", f"T1in={state}", "--input",
+                                             f"T2in={state}"])
+        relaunch.append(seconds)
+        t1, t2 = read_output(out, "T1", a.blocks), read_output(out, "T2", a.blocks)
+    err = max(float(np.max(np.abs(read_output(loop_out, "T1", a.blocks) - t1))),
+              float(np.max(np.abs(read_output(loop_out, "T2", a.blocks) - t2))))
+    print(f"{molecule} {basis}: O = {eo.size}, V = {ev.size}; np {a.np}, mem {a.mem}"
+          f"{' (block-sparse)' if a.blocks else ''}")
+    print(f"converged with DIIS: {conv['iterations']} iterations, E = {energy:.10f} "
+          f"(psi4 {psi4:.10f}, difference {energy - psi4:.1e}), "
+          f"{sum(i['seconds'] for i in conv['per_iteration']) / conv['iterations']:.4f} s per "
+          f"iteration")
+    print(f"{a.iterations} plain iterations: the loop's and the relaunches' amplitudes agree "
+          f"to {err:.1e}")
+    print("iteration  loop wall s  load s  compute s  store s  relaunch wall s  relaunch / loop")
+    for it, r in zip(iterations, relaunch):
+        print(f"{it['iteration']:9d}  {it['seconds']:11.4f}  {phase(it, 'load'):6.4f}  "
+              f"{phase(it, 'compute'):9.4f}  {phase(it, 'store'):7.4f}  {r:15.3f}  "
+              f"{r / it['seconds']:15.1f}")
+    mean = lambda xs: sum(xs) / len(xs)  # noqa: E731
+    wall = mean([it["seconds"] for it in iterations])
+    compute = mean([phase(it, "compute") for it in iterations])
+    print(f"mean: loop {wall:.4f} s per iteration = {wall / compute:.2f}x its compute phase "
+          f"({compute:.4f} s); relaunch {mean(relaunch):.3f} s = {mean(relaunch) / wall:.1f}x "
+          "the loop")
+    return err <= 1e-10
+
+
+if __name__ == "__main__":
+    main()
