@@ -2,7 +2,7 @@
 """Water's CCSD per iteration: one run with a loop against a relaunch per iteration.
 
   bench/ccsd-iterations.py [--integrals FILE.h5 [--blocks]] [--np 2] [--mem 1GB]
-                           [--iterations 8] [--scratch DIR]
+                           [--iterations 8] [--ooc-mem 4MB --scratch DIR]
 
 examples/ccsd.tce, retargeted to the molecule of an integrals file
 (scripts/molecule.py; default: the bundled water STO-3G), is compiled twice by
@@ -12,9 +12,10 @@ and outputs (what a driver without loops relaunches, reading every integral
 again each time). Both start from the same MP2 amplitudes; their final
 amplitudes must agree within 1e-10. A third run of the loop as written (DIIS,
 until converged) gives the iterations to convergence and its energy against
-psi4's. Prints per iteration the loop's wall seconds, its phases (load,
-compute, store: slowest rank, summed over statements) and the relaunch's wall
-seconds.
+psi4's; with --ooc-mem the same loop compiled for that memory per process
+(out of core: scratch in --scratch) runs too, in the same invocation. Prints
+per iteration the loop's wall seconds, its phases (load, compute, store:
+slowest rank, summed over statements) and the relaunch's wall seconds.
 """
 import argparse, json, os, re, subprocess, sys, time
 
@@ -52,7 +53,8 @@ def main():
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--mem", default="1GB")
     ap.add_argument("--iterations", type=int, default=8)
-    ap.add_argument("--scratch")
+    ap.add_argument("--ooc-mem", help="also run the loop with this memory per process")
+    ap.add_argument("--scratch", default=".")
     a = ap.parse_args()
     sys.exit(0 if tc_run.in_work_dir("tc-ccsd-bench-", run, a) else 1)
 
@@ -83,6 +85,10 @@ def write_amplitudes(path, ints, blocks, t1, t2):
         tc_blocks.write(path, name, t, segments, tc_blocks.symmetric(segments, 0, labels))
 
 
+def mean(xs):
+    return sum(xs) / len(xs)
+
+
 def phase(it, name):
     return it[name]["seconds"]
 
@@ -98,15 +104,17 @@ def run(a, work):
     text = open(program).read()
     looped, step = variants(text, a.iterations)
     exes = {}
-    for name, src in (("converged", text), ("looped", looped), ("step", step)):
+    builds = [("converged", text, a.mem), ("looped", looped, a.mem), ("step", step, a.mem)]
+    if a.ooc_mem:
+        builds.append(("ooc", text, a.ooc_mem))
+    for name, src, mem in builds:
         path = os.path.join(work, name + ".tce")
         open(path, "w").write(src)
         exes[name] = os.path.join(work, name)
-        subprocess.run([tcc, path, "-o", exes[name], "--procs", str(a.np), "--mem", a.mem],
+        subprocess.run([tcc, path, "-o", exes[name], "--procs", str(a.np), "--mem", mem],
                        check=True, capture_output=True)
     common = sum([["--input", f"{n}={ints}"] for n in INPUTS], []) + ["--quiet"]
-    if a.scratch:
-        common += ["--scratch", a.scratch]
+    common += ["--scratch", a.scratch]
 
     def launch(exe, extra, report=None):
         out = os.path.join(work, os.path.basename(exe) + ".h5")
@@ -122,10 +130,18 @@ def run(a, work):
     with h5py.File(ints) as f:
         psi4 = float(f.attrs["ccsd_correlation_energy"])
         molecule, basis = f.attrs["molecule"], f.attrs["basis"]
+        stored = sum((f[n]["values"] if isinstance(f[n], h5py.Group) else f[n]).nbytes
+                     for n in INPUTS)
     with h5py.File(conv_out) as f:
         e = f["E"]
         energy = float(np.sum(e["values"][...] if isinstance(e, h5py.Group) else e[...]))
     conv = json.load(open(conv_report))["loops"][0]
+    if a.ooc_mem:
+        ooc_report = os.path.join(work, "ooc.json")
+        ooc_out, _ = launch(exes["ooc"], [], ooc_report)
+        ooc_rep = json.load(open(ooc_report))
+        ooc = ooc_rep["loops"][0]
+        ooc_energy = float(np.sum(read_output(ooc_out, "E", a.blocks)))
 
     loop_report = os.path.join(work, "looped.json")
     loop_out, _ = launch(exes["looped"], [], loop_report)
@@ -146,12 +162,21 @@ def run(a, work):
         t1, t2 = read_output(out, "T1", a.blocks), read_output(out, "T2", a.blocks)
     err = max(float(np.max(np.abs(read_output(loop_out, "T1", a.blocks) - t1))),
               float(np.max(np.abs(read_output(loop_out, "T2", a.blocks) - t2))))
-    print(f"{molecule} {basis}: O = {eo.size}, V = {ev.size}; np {a.np}, mem {a.mem}"
-          f"{' (block-sparse)' if a.blocks else ''}")
+    print(f"{molecule} {basis}: O = {eo.size}, V = {ev.size}, integrals {stored / 1e6:.1f} MB; "
+          f"np {a.np}, mem {a.mem}{' (block-sparse)' if a.blocks else ''}")
     print(f"converged with DIIS: {conv['iterations']} iterations, E = {energy:.10f} "
           f"(psi4 {psi4:.10f}, difference {energy - psi4:.1e}), "
           f"{sum(i['seconds'] for i in conv['per_iteration']) / conv['iterations']:.4f} s per "
           f"iteration")
+    if a.ooc_mem:
+        its = ooc["per_iteration"]
+        disk = mean([i["compute"]["bytes_read"] + i["compute"]["bytes_written"] for i in its])
+        rss = max(r["peak_rss_bytes"] for r in ooc_rep["ranks"])
+        print(f"out of core at {a.ooc_mem} per process: {ooc['iterations']} iterations, E "
+              f"differs from the in-memory run's by {ooc_energy - energy:.1e}, "
+              f"{mean([i['seconds'] for i in its]):.4f} s per iteration (compute "
+              f"{mean([i['compute']['seconds'] for i in its]):.4f} s, {disk / 1e6:.1f} MB read "
+              f"and written), peak RSS {rss / 1e6:.1f} MB")
     print(f"{a.iterations} plain iterations: the loop's and the relaunches' amplitudes agree "
           f"to {err:.1e}")
     print("iteration  loop wall s  load s  compute s  store s  relaunch wall s  relaunch / loop")
@@ -159,7 +184,6 @@ def run(a, work):
         print(f"{it['iteration']:9d}  {it['seconds']:11.4f}  {phase(it, 'load'):6.4f}  "
               f"{phase(it, 'compute'):9.4f}  {phase(it, 'store'):7.4f}  {r:15.3f}  "
               f"{r / it['seconds']:15.1f}")
-    mean = lambda xs: sum(xs) / len(xs)  # noqa: E731
     wall = mean([it["seconds"] for it in iterations])
     compute = mean([phase(it, "compute") for it in iterations])
     print(f"mean: loop {wall:.4f} s per iteration = {wall / compute:.2f}x its compute phase "
