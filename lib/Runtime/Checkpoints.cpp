@@ -102,8 +102,7 @@ std::vector<int64_t> readInts(hid_t group, const char *name) {
   return out;
 }
 
-/// Creates a dataset of `dims` (every rank) and writes rows [begin, end)
-/// of it from `data` (f64; rank 0 alone when `rootWrites`).
+/// Creates a dataset of `dims` (collectively: every rank calls it).
 hid_t createDataset(hid_t at, const char *name, hid_t type, const Shape &dims) {
   std::vector<hsize_t> e(dims.begin(), dims.end());
   hid_t space = dims.empty() ? H5Screate(H5S_SCALAR)
@@ -115,53 +114,29 @@ hid_t createDataset(hid_t at, const char *name, hid_t type, const Shape &dims) {
   return d;
 }
 
-void writeRows(hid_t dataset, const Shape &dims, int64_t begin, int64_t end, const double *data) {
-  hid_t space = H5Dget_space(dataset);
-  selectRows(space, dims, begin, end);
-  const hsize_t n = end - begin;
-  hid_t mem = H5Screate_simple(1, &n, nullptr);
-  if (n == 0)
-    H5Sselect_none(mem);
-  if (n > 0 && H5Dwrite(dataset, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, data) < 0)
-    fail("writing the checkpoint failed");
-  H5Sclose(mem), H5Sclose(space);
-  counters().bytesWritten += 8.0 * n;
+/// Rows [begin, end) of a carried tensor (its share), counted.
+void writeRows(hid_t dataset, const Shape &dims, int64_t begin, int64_t end, double *data) {
+  rowsIO(dataset, dims, false, begin, end, data, "the checkpoint");
+  counters().bytesWritten += 8.0 * (end - begin);
 }
-
 void readRows(hid_t dataset, const Shape &dims, int64_t begin, int64_t end, double *data,
               const std::string &path) {
-  hid_t space = H5Dget_space(dataset);
-  selectRows(space, dims, begin, end);
-  const hsize_t n = end - begin;
-  hid_t mem = H5Screate_simple(1, &n, nullptr);
-  if (n == 0)
-    H5Sselect_none(mem);
-  if (n > 0 && H5Dread(dataset, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, data) < 0)
-    fail("reading checkpoint " + path + " failed");
-  H5Sclose(mem), H5Sclose(space);
-  counters().bytesRead += 8.0 * n;
+  rowsIO(dataset, dims, true, begin, end, data, "checkpoint " + path);
+  counters().bytesRead += 8.0 * (end - begin);
 }
 
-/// Row `row`, columns [begin, end) of a 2-D dataset.
+/// Row `row`, columns [begin, end) of a 2-D dataset (the DIIS history), counted.
 void historyIO(hid_t dataset, bool read, int64_t row, int64_t begin, int64_t end, double *data) {
   hid_t space = H5Dget_space(dataset);
   hsize_t start[2] = {static_cast<hsize_t>(row), static_cast<hsize_t>(begin)};
   hsize_t count[2] = {1, static_cast<hsize_t>(end - begin)};
-  const hsize_t n = end - begin;
-  hid_t mem = H5Screate_simple(1, &n, nullptr);
-  if (n == 0) {
-    H5Sselect_none(space), H5Sselect_none(mem);
-  } else {
+  if (end > begin)
     H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr);
-  }
-  herr_t status = 0;
-  if (n > 0)
-    status = read ? H5Dread(dataset, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, data)
-                  : H5Dwrite(dataset, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, data);
-  H5Sclose(mem), H5Sclose(space);
-  if (status < 0)
-    fail(std::string(read ? "reading" : "writing") + " the DIIS history of a checkpoint failed");
-  (read ? counters().bytesRead : counters().bytesWritten) += 8.0 * n;
+  else
+    H5Sselect_none(space);
+  transferSelected(dataset, space, read, end - begin, data, "the DIIS history of a checkpoint");
+  H5Sclose(space);
+  (read ? counters().bytesRead : counters().bytesWritten) += 8.0 * (end - begin);
 }
 
 /// A carried tensor into the checkpoint's group `carried`, in its stored layout.

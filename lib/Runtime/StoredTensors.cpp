@@ -65,26 +65,26 @@ StoredTensor::~StoredTensor() {
     H5Gclose(group_);
 }
 
-namespace {
-
-/// Reads (or writes) the element range [begin, end) of `dataset` as f64.
-void rowsIO(hid_t dataset, const Shape &dims, bool read, int64_t begin, int64_t end, double *data,
-            const std::string &what) {
-  hid_t space = H5Dget_space(dataset);
-  selectRows(space, dims, begin, end);
-  const hsize_t n = end - begin;
-  hid_t mem = H5Screate_simple(1, &n, nullptr);
+void transferSelected(hid_t dataset, hid_t space, bool read, int64_t n, double *data,
+                      const std::string &what) {
+  const hsize_t count = n;
+  hid_t mem = H5Screate_simple(1, &count, nullptr);
   if (n == 0)
     H5Sselect_none(mem);
   herr_t status = read ? H5Dread(dataset, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, data)
                        : H5Dwrite(dataset, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, data);
   H5Sclose(mem);
-  H5Sclose(space);
   if (status < 0)
     fail((read ? "reading " : "writing ") + what + " failed");
 }
 
-} // namespace
+void rowsIO(hid_t dataset, const Shape &dims, bool read, int64_t begin, int64_t end, double *data,
+            const std::string &what) {
+  hid_t space = H5Dget_space(dataset);
+  selectRows(space, dims, begin, end);
+  transferSelected(dataset, space, read, end - begin, data, what);
+  H5Sclose(space);
+}
 
 void StoredTensor::readShare(double *out) const {
   rowsIO(values_, dims_, true, shareBegin_, shareEnd_, out,

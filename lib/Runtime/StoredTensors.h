@@ -62,6 +62,15 @@ private:
 /// range of a 1-D or scalar dataset) in `space` of extents `dims`.
 void selectRows(hid_t space, const Shape &dims, int64_t begin, int64_t end);
 
+/// Reads (or writes) the `n` elements selected in `space` of `dataset` as
+/// f64 from (into) `data`; a failure ends the run, naming `what`.
+void transferSelected(hid_t dataset, hid_t space, bool read, int64_t n, double *data,
+                      const std::string &what);
+
+/// transferSelected of the element range [begin, end) (selectRows).
+void rowsIO(hid_t dataset, const Shape &dims, bool read, int64_t begin, int64_t end, double *data,
+            const std::string &what);
+
 } // namespace tc_rt
 
 #endif // TC_LIB_RUNTIME_STOREDTENSORS_H
