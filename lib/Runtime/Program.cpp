@@ -45,7 +45,8 @@ Runs the tensor contractions compiled into this program on P MPI processes
                          predictions, to FILE.json
   --checkpoint FILE.h5   after every iteration of a loop, write what the next
                          needs (the carried tensors, the DIIS history, the
-                         count) to FILE.h5, replacing it only when complete
+                         count) to FILE.h5 (parallel HDF5: a file system every
+                         rank shares), replacing it only when complete
   --checkpoint-every K   write the checkpoint after every K-th iteration only
   --restart FILE.h5      continue the checkpoint's loop from its iteration, on
                          any process count the program was compiled for
