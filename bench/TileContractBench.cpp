@@ -5,12 +5,17 @@
 // cblas_dgemm on the same shapes for matmul-shaped tiles and 75% for permuted
 // ones. Yardstick, in the same run: cblas_dgemm on the equivalent M x N x K.
 // With --f32 the same cases run on f32 buffers (sgemm) against cblas_sgemm.
-// Single thread (as every rank runs). Usage: tc-tile-bench [repetitions] [--f32]
+// Issue 33's yardstick beside it: the core's measured peak, a loop of
+// independent FMAs on its widest vector unit (AVX-512 or AVX2), in the same
+// precision. Single thread (as every rank runs). Usage: tc-tile-bench
+// [repetitions] [--f32] [--blas-kernel NAME]
 //
 //===----------------------------------------------------------------------===//
+#include "BlasKernel.h"
 #include "TC/Runtime/Runtime.h"
 
 #include <cblas.h>
+#include <immintrin.h>
 
 #include <algorithm>
 #include <chrono>
@@ -65,6 +70,87 @@ void gemm(int64_t M, int64_t N, int64_t K, const float *a, const float *b, float
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, a, K, b, N, 1.0f, c, N);
 }
 
+/// Independent FMA chains (enough to cover the FMA latency on two pipes):
+/// flops per loop trip = kChains * lanes * 2.
+constexpr int kChains = 12;
+
+__attribute__((target("avx2,fma"))) double fmaLoopAvx2(int64_t trips, bool f32) {
+  double sink = 0;
+  if (f32) {
+    __m256 acc[kChains];
+    for (int i = 0; i < kChains; ++i)
+      acc[i] = _mm256_set1_ps(1e-3f * i);
+    const __m256 x = _mm256_set1_ps(0.9999f), y = _mm256_set1_ps(1e-4f);
+    for (int64_t t = 0; t < trips; ++t)
+      for (int i = 0; i < kChains; ++i)
+        acc[i] = _mm256_fmadd_ps(acc[i], x, y);
+    for (int i = 0; i < kChains; ++i)
+      sink += _mm256_cvtss_f32(acc[i]);
+  } else {
+    __m256d acc[kChains];
+    for (int i = 0; i < kChains; ++i)
+      acc[i] = _mm256_set1_pd(1e-3 * i);
+    const __m256d x = _mm256_set1_pd(0.9999999), y = _mm256_set1_pd(1e-7);
+    for (int64_t t = 0; t < trips; ++t)
+      for (int i = 0; i < kChains; ++i)
+        acc[i] = _mm256_fmadd_pd(acc[i], x, y);
+    for (int i = 0; i < kChains; ++i)
+      sink += _mm256_cvtsd_f64(acc[i]);
+  }
+  return sink;
+}
+
+__attribute__((target("avx512f"))) double fmaLoopAvx512(int64_t trips, bool f32) {
+  double sink = 0;
+  if (f32) {
+    __m512 acc[kChains];
+    for (int i = 0; i < kChains; ++i)
+      acc[i] = _mm512_set1_ps(1e-3f * i);
+    const __m512 x = _mm512_set1_ps(0.9999f), y = _mm512_set1_ps(1e-4f);
+    for (int64_t t = 0; t < trips; ++t)
+      for (int i = 0; i < kChains; ++i)
+        acc[i] = _mm512_fmadd_ps(acc[i], x, y);
+    float lanes[16];
+    for (int i = 0; i < kChains; ++i) {
+      _mm512_storeu_ps(lanes, acc[i]);
+      sink += lanes[0];
+    }
+  } else {
+    __m512d acc[kChains];
+    for (int i = 0; i < kChains; ++i)
+      acc[i] = _mm512_set1_pd(1e-3 * i);
+    const __m512d x = _mm512_set1_pd(0.9999999), y = _mm512_set1_pd(1e-7);
+    for (int64_t t = 0; t < trips; ++t)
+      for (int i = 0; i < kChains; ++i)
+        acc[i] = _mm512_fmadd_pd(acc[i], x, y);
+    double lanes[8];
+    for (int i = 0; i < kChains; ++i) {
+      _mm512_storeu_pd(lanes, acc[i]);
+      sink += lanes[0];
+    }
+  }
+  return sink;
+}
+
+/// One core's peak GFLOP/s in the precision of `f32`, on the widest vector
+/// unit with FMA (`unit` names it); 0 without AVX2 and FMA.
+double peakGflops(int reps, bool f32, const char *&unit) {
+  const tc_rt::CpuFeatures cpu = tc_rt::cpuFeatures();
+  const bool wide = cpu.avx512f;
+  if (!wide && !(cpu.avx2 && cpu.fma)) {
+    unit = "none (no AVX2 and FMA)";
+    return 0;
+  }
+  unit = wide ? "AVX-512" : "AVX2";
+  const int64_t trips = 20000000;
+  const int lanes = (wide ? 512 : 256) / (f32 ? 32 : 64);
+  volatile double sink = 0;
+  const double t = best(std::max(reps, 3), [&] {
+    sink = sink + (wide ? fmaLoopAvx512(trips, f32) : fmaLoopAvx2(trips, f32));
+  });
+  return 2.0 * kChains * lanes * trips / t / 1e9;
+}
+
 } // namespace
 
 template <typename T> int run(int reps, tc_rt_elem elem) {
@@ -83,7 +169,14 @@ template <typename T> int run(int reps, tc_rt_elem elem) {
        {{'a', 32}, {'b', 32}, {'c', 32}, {'d', 32}, {'m', 32}, {'n', 32}}},
   };
   const char *blas = elem == TC_RT_F32 ? "sgemm" : "dgemm";
-  std::printf("%-52s %10s %6s GF/s %5s/%s\n", "case", "tc GF/s", blas, "tc", blas);
+  const tc_rt::BlasKernelChoice &kernel = tc_rt::blasKernelChoice();
+  std::printf("# OpenBLAS kernel %s (chosen by %s)\n", kernel.kernel.c_str(),
+              kernel.chosenBy.c_str());
+  const char *unit = "";
+  const double peak = peakGflops(reps, elem == TC_RT_F32, unit);
+  std::printf("# one core's peak: %.2f GF/s (%s FMA loop, %s)\n", peak, unit,
+              elem == TC_RT_F32 ? "f32" : "f64");
+  std::printf("%-52s %10s %6s GF/s %5s/%s %8s\n", "case", "tc GF/s", blas, "tc", blas, "tc/peak");
   for (const Case &c : cases) {
     std::vector<int64_t> sa = shapeOf(c.a, c.ext), sb = shapeOf(c.b, c.ext),
                          sc = shapeOf(c.c, c.ext);
@@ -113,13 +206,15 @@ template <typename T> int run(int reps, tc_rt_elem elem) {
     });
     std::vector<T> ma(M * K, T(0.5)), mb(K * N, T(0.25)), mc(M * N, T(0));
     double tBlas = best(reps, [&] { gemm(M, N, K, ma.data(), mb.data(), mc.data()); });
-    std::printf("%-52s %10.2f %10.2f %7.0f%%\n", c.name, flops / tTc / 1e9,
-                flops / tBlas / 1e9, 100 * tBlas / tTc);
+    std::printf("%-52s %10.2f %10.2f %7.0f%% %7.0f%%\n", c.name, flops / tTc / 1e9,
+                flops / tBlas / 1e9, 100 * tBlas / tTc,
+                peak > 0 ? 100 * flops / tTc / 1e9 / peak : 0.0);
   }
   return 0;
 }
 
 int main(int argc, char **argv) {
+  tc_rt::selectBlasKernel(&argc, argv); // before OpenBLAS starts its threads
   int reps = 3;
   bool f32 = false;
   for (int i = 1; i < argc; ++i) {

@@ -1,7 +1,8 @@
 //===- Context.cpp - process-wide state of the tc runtime -----------------===//
-#include "BufferPool.h"
 #include "Context.h"
+#include "BlasKernel.h"
 #include "BlockArray.h"
+#include "BufferPool.h"
 #include "DistArray.h"
 #include "TC/Runtime/Runtime.h"
 
@@ -162,7 +163,8 @@ void reportProgress() {
 }
 
 void startProcess(int *argc, char ***argv, const std::string &program) {
-  startMemory(); // before MPI and HDF5 allocate anything
+  selectBlasKernel(argc, *argv); // may run the program again: before anything starts
+  startMemory();                 // before MPI and HDF5 allocate anything
   MPI_Init(argc, argv);
   Context &c = ctx();
   MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);

@@ -5,6 +5,7 @@
 // plan's per-rank predictions for the compute phase.
 //
 //===----------------------------------------------------------------------===//
+#include "BlasKernel.h"
 #include "BlockArray.h"
 #include "Context.h"
 #include "DistArray.h"
@@ -54,6 +55,13 @@ Runs the tensor contractions compiled into this program on P MPI processes
                          reloaded each time) and report every run's compute
                          time; the counters are those of the last run
   --quiet                no progress line
+  --blas-kernel NAME     run OpenBLAS's NAME kernel (OPENBLAS_CORETYPE names:
+                         SkylakeX, Haswell, Zen, ...); also TC_BLAS_KERNEL=NAME.
+                         Without either, a kernel the user set in
+                         OPENBLAS_CORETYPE runs, else OpenBLAS's choice, unless
+                         that is a pre-AVX fallback on a CPU with AVX2 or
+                         AVX-512 (then Haswell or SkylakeX runs); the report
+                         says which ran and who chose it
   --help                 this text
 A progress line appears on stderr once a run takes more than 3 s
 (TC_PROGRESS_AFTER=SECONDS changes the 3).
@@ -219,8 +227,11 @@ void writeReport() {
   bool receivedPredicted = c.predictedReceived >= 0;
   for (size_t s = 0; s < c.statements.size(); ++s)
     receivedPredicted &= c.statements[s].receivedPredicted(receivedPredictionsAtEnd(c, s));
-  std::string out = "{\n  \"program\": \"" + c.program + "\",\n  \"procs\": " +
-                    std::to_string(c.size) + ",\n  \"ranks\": [\n";
+  const BlasKernelChoice &blas = blasKernelChoice();
+  std::string out = "{\n  \"program\": \"" + c.program +
+                    "\",\n  \"procs\": " + std::to_string(c.size) +
+                    ",\n  \"blas_kernel\": {\"name\": \"" + blas.kernel + "\", \"chosen_by\": \"" +
+                    blas.chosenBy + "\"},\n  \"ranks\": [\n";
   Counters total[NumPhases];
   double totalPredicted[3] = {0, 0, 0};
   for (int r = 0; r < c.size; ++r) {

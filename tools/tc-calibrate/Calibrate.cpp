@@ -17,6 +17,7 @@
 // that way); the planner costs them analytically.
 //
 //===----------------------------------------------------------------------===//
+#include "BlasKernel.h"
 #include "Context.h"
 #include "DistArray.h"
 #include "TC/Analysis/CommCostModel.h"
@@ -339,7 +340,8 @@ int main(int argc, char **argv) {
   std::pair<double, double> network = measureNetwork(args.repeats);
   progress("disk bandwidth");
   double disk = measureDisk(args.scratch, args.quick ? 8e6 : 256e6);
-  progress("dgemm rate");
+  const tc_rt::BlasKernelChoice &blas = tc_rt::blasKernelChoice();
+  progress("dgemm rate (OpenBLAS's " + blas.kernel + " kernel, chosen by " + blas.chosenBy + ")");
   double flops = measureFlopRate(args.repeats);
   Table table;
   measureRedistributions(args, table);

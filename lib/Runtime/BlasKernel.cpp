@@ -1,0 +1,124 @@
+//===- BlasKernel.cpp - the OpenBLAS kernel a process runs ----------------===//
+#include "BlasKernel.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+namespace tc_rt {
+
+namespace {
+
+/// Set in the re-executed process: who chose the kernel it asked for.
+const char *const kReexecVariable = "TC_BLAS_KERNEL_CHOSEN_BY";
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return s;
+}
+
+BlasKernelChoice &choice() {
+  static BlasKernelChoice c;
+  return c;
+}
+
+std::string runningKernel() {
+  const char *name = openblas_get_corename();
+  return name ? name : "";
+}
+
+/// Runs this program again with OPENBLAS_CORETYPE = kernel; returns only if
+/// that fails.
+void reexecWith(const std::string &kernel, const std::string &chosenBy, char **argv) {
+  setenv("OPENBLAS_CORETYPE", kernel.c_str(), 1);
+  setenv(kReexecVariable, chosenBy.c_str(), 1);
+  execv("/proc/self/exe", argv);
+  std::fprintf(stderr,
+               "%s: warning: cannot run again with OPENBLAS_CORETYPE=%s (%s); "
+               "keeping OpenBLAS's %s kernel\n",
+               argv[0], kernel.c_str(), std::strerror(errno), runningKernel().c_str());
+}
+
+} // namespace
+
+CpuFeatures cpuFeatures() {
+  CpuFeatures f;
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  f.avx512f = __builtin_cpu_supports("avx512f");
+  f.avx512bw = __builtin_cpu_supports("avx512bw");
+  f.avx512dq = __builtin_cpu_supports("avx512dq");
+  f.avx512vl = __builtin_cpu_supports("avx512vl");
+  f.avx2 = __builtin_cpu_supports("avx2");
+  f.fma = __builtin_cpu_supports("fma");
+#endif
+  return f;
+}
+
+std::string betterBlasKernel(const std::string &chosen, const CpuFeatures &cpu) {
+  // OpenBLAS's kernels for CPUs before AVX: where DYNAMIC_ARCH lands on a CPU
+  // model it does not know (driver/others/dynamic.c).
+  static const char *const kGeneric[] = {"prescott", "core2",  "penryn",     "dunnington",
+                                         "nehalem",  "katmai", "coppermine", "northwood",
+                                         "banias",   "atom",   "unknown",    ""};
+  const std::string name = lower(chosen);
+  if (std::find(std::begin(kGeneric), std::end(kGeneric), name) == std::end(kGeneric))
+    return "";
+  if (cpu.avx512f && cpu.avx512bw && cpu.avx512dq && cpu.avx512vl)
+    return "SkylakeX";
+  if (cpu.avx2 && cpu.fma)
+    return "Haswell";
+  return "";
+}
+
+void selectBlasKernel(int *argc, char **argv) {
+  BlasKernelChoice &c = choice();
+  // --blas-kernel NAME, taken out of the arguments the program parses.
+  std::string requested;
+  for (int i = 1; i < *argc; ++i) {
+    if (std::strcmp(argv[i], "--blas-kernel") != 0)
+      continue;
+    if (i + 1 < *argc)
+      requested = argv[i + 1];
+    const int drop = i + 1 < *argc ? 2 : 1;
+    for (int k = i; k + drop <= *argc; ++k)
+      argv[k] = argv[k + drop];
+    *argc -= drop;
+    break;
+  }
+  std::string by = requested.empty() ? "" : "--blas-kernel";
+  if (requested.empty())
+    if (const char *v = std::getenv("TC_BLAS_KERNEL"); v && *v)
+      requested = v, by = "TC_BLAS_KERNEL";
+  c.kernel = runningKernel();
+  if (const char *again = std::getenv(kReexecVariable)) { // the re-executed process
+    c.chosenBy = again;
+    unsetenv(kReexecVariable);
+    return;
+  }
+  if (!requested.empty()) {
+    c.chosenBy = by;
+    if (lower(requested) != lower(c.kernel))
+      reexecWith(requested, by, argv);
+    return;
+  }
+  if (const char *user = std::getenv("OPENBLAS_CORETYPE"); user && *user) {
+    c.chosenBy = "OPENBLAS_CORETYPE";
+    return;
+  }
+  c.chosenBy = "OpenBLAS";
+  const std::string better = betterBlasKernel(c.kernel, cpuFeatures());
+  if (!better.empty())
+    reexecWith(better, "tc", argv);
+}
+
+const BlasKernelChoice &blasKernelChoice() { return choice(); }
+
+} // namespace tc_rt
