@@ -15,7 +15,8 @@ namespace tc_rt {
 
 namespace {
 
-/// Set in the re-executed process: who chose the kernel it asked for.
+/// Set in the re-executed process: who chose the kernel it asked for, and
+/// which ("WHO:KERNEL").
 const char *const kReexecVariable = "TC_BLAS_KERNEL_CHOSEN_BY";
 
 std::string lower(std::string s) {
@@ -38,7 +39,7 @@ std::string runningKernel() {
 /// that fails.
 void reexecWith(const std::string &kernel, const std::string &chosenBy, char **argv) {
   setenv("OPENBLAS_CORETYPE", kernel.c_str(), 1);
-  setenv(kReexecVariable, chosenBy.c_str(), 1);
+  setenv(kReexecVariable, (chosenBy + ":" + kernel).c_str(), 1);
   execv("/proc/self/exe", argv);
   std::fprintf(stderr,
                "%s: warning: cannot run again with OPENBLAS_CORETYPE=%s (%s); "
@@ -99,8 +100,17 @@ void selectBlasKernel(int *argc, char **argv) {
       requested = v, by = "TC_BLAS_KERNEL";
   c.kernel = runningKernel();
   if (const char *again = std::getenv(kReexecVariable)) { // the re-executed process
-    c.chosenBy = again;
+    const std::string mark = again;
+    const size_t colon = mark.find(':');
+    c.chosenBy = mark.substr(0, colon);
+    const std::string asked = colon == std::string::npos ? "" : mark.substr(colon + 1);
     unsetenv(kReexecVariable);
+    // OpenBLAS ignores a name it has no kernel of; say so once (rank 0's
+    // process, or the only one).
+    const char *rank = std::getenv("OMPI_COMM_WORLD_RANK");
+    if (lower(asked) != lower(c.kernel) && (!rank || std::string(rank) == "0"))
+      std::fprintf(stderr, "%s: warning: OpenBLAS has no kernel '%s' (%s): running its %s kernel\n",
+                   argv[0], asked.c_str(), c.chosenBy.c_str(), c.kernel.c_str());
     return;
   }
   if (!requested.empty()) {
