@@ -467,6 +467,10 @@ int main(int argc, char **argv) {
     if (!c.options.restart.empty() && !c.restarted) // before the outputs are published
       failOnRoot("checkpoint " + c.options.restart +
                  " is of no loop of this program (--restart): nothing continued from it");
+    if (!c.options.checkpoint.empty() && c.loopsBegun == 0 && c.rank == 0 && run == 0)
+      std::fprintf(stderr, "%s: warning: --checkpoint %s: the program has no loop, so no "
+                           "checkpoint was written\n",
+                   c.program.c_str(), c.options.checkpoint.c_str());
     runSeconds.push_back(c.counters[Compute].seconds);
     closeRunFiles();
     releaseArrays();
