@@ -128,16 +128,10 @@ struct ModuleBuilder {
   /// program reads after it (or outputs, or the scalar it converges on).
   void emitLoop(const tce::Loop &loop) {
     ArrayRef<tce::Statement> body(program.statements.data() + loop.first, loop.count);
-    llvm::SetVector<StringRef> assigned, carried, left;
-    for (const tce::Statement &s : body) {
-      forEachRead(s, [&](StringRef t) {
-        bool assignedInLoop =
-            llvm::any_of(body, [&](const tce::Statement &x) { return x.target.tensor == t; });
-        if (assignedInLoop && !assigned.contains(t))
-          carried.insert(t);
-      });
+    const std::vector<std::string> carriedNames = program.carried(loop);
+    llvm::SetVector<StringRef> assigned, carried(carriedNames.begin(), carriedNames.end()), left;
+    for (const tce::Statement &s : body)
       assigned.insert(s.target.tensor);
-    }
     llvm::StringSet<> readAfter;
     for (size_t s = loop.first + loop.count; s < program.statements.size(); ++s)
       forEachRead(program.statements[s], [&](StringRef t) { readAfter.insert(t); });

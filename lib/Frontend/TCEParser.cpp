@@ -316,7 +316,7 @@ private:
     if (parsed.count == 0)
       return fail(close.loc,
                   "the loop of line " + std::to_string(keyword.loc.line) + " has no statements");
-    if (diis && !carriesTensor(parsed))
+    if (diis && program.carried(parsed).empty())
       return fail(diis->loc, "diis extrapolates the tensors a loop carries (assigns, and reads "
                              "before assigning them in an iteration); this loop carries none");
     if (converge) {
@@ -334,26 +334,6 @@ private:
                         " indices: a loop converges on a scalar (" + parsed.converge + "[])");
     }
     return true;
-  }
-
-  /// Whether the loop reads a tensor it assigns before assigning it in an
-  /// iteration (the tensors it carries).
-  bool carriesTensor(const Loop &loop) const {
-    std::set<std::string> assigned, inLoop;
-    for (size_t s = loop.first; s < loop.first + loop.count; ++s)
-      inLoop.insert(program.statements[s].target.tensor);
-    for (size_t s = loop.first; s < loop.first + loop.count; ++s) {
-      const Statement &st = program.statements[s];
-      auto carried = [&](const std::string &t) { return inLoop.count(t) && !assigned.count(t); };
-      for (const Term &term : st.terms)
-        for (const Factor &f : term.factors)
-          if (carried(f.tensor))
-            return true;
-      if (st.accumulate && carried(st.target.tensor))
-        return true;
-      assigned.insert(st.target.tensor);
-    }
-    return false;
   }
 
   bool inLoop() const { return !program.loops.empty() && program.loops.back().count == 0; }

@@ -1,6 +1,9 @@
 //===- TCEProgram.cpp - a parsed tensor-expression program ----------------===//
 #include "TC/Frontend/TCEProgram.h"
 
+#include <algorithm>
+#include <set>
+
 namespace mlir::tc::tce {
 
 const Index *Program::findIndex(std::string_view indexName) const {
@@ -60,6 +63,28 @@ std::vector<int64_t> Program::extents(const Tensor &t) const {
     result.push_back(index ? index->extent : 0);
   }
   return result;
+}
+
+std::vector<std::string> Program::carried(const Loop &loop) const {
+  const auto first = statements.begin() + loop.first, last = first + loop.count;
+  std::set<std::string> assignedInLoop, assignedSoFar;
+  for (auto s = first; s != last; ++s)
+    assignedInLoop.insert(s->target.tensor);
+  std::vector<std::string> out;
+  auto read = [&](const std::string &t) {
+    if (assignedInLoop.count(t) && !assignedSoFar.count(t) &&
+        std::find(out.begin(), out.end(), t) == out.end())
+      out.push_back(t);
+  };
+  for (auto s = first; s != last; ++s) {
+    for (const Term &term : s->terms)
+      for (const Factor &f : term.factors)
+        read(f.tensor);
+    if (s->accumulate)
+      read(s->target.tensor);
+    assignedSoFar.insert(s->target.tensor);
+  }
+  return out;
 }
 
 } // namespace mlir::tc::tce

@@ -71,6 +71,16 @@ struct BlockArray {
 void openBlockInput(BlockArray &a);
 /// Reads `elements` elements at element `offset` of the open input's values.
 void readBlockValues(BlockArray &a, int64_t offset, int64_t elements, char *out);
+/// The int64 dataset `name` of a block-sparse group (segment_counts,
+/// segments, blocks, offsets), its extents into `dimsOut`; a missing one
+/// fails, naming `where`.
+std::vector<int64_t> readInts(hid_t group, const char *name, const std::string &where,
+                              std::vector<hsize_t> *dimsOut = nullptr);
+/// Creates the int64 dataset `name` of `dims` in `group` and writes `values`:
+/// every rank into a rank-local file (in memory, `everyRank`), else rank 0
+/// into the shared file (creation is collective).
+void writeInts(hid_t group, const char *name, const std::vector<hsize_t> &dims,
+               const std::vector<int64_t> &values, const std::string &where, bool everyRank);
 /// Frees every block-sparse array (the end of one run of the program).
 void releaseBlockArrays();
 /// Writes `a` as the group NAME of the output file or, when the statement's

@@ -18,32 +18,24 @@
 #include <map>
 
 namespace tc_rt {
-namespace {
 
 std::vector<int64_t> readInts(hid_t group, const char *name, const std::string &where,
-                              std::vector<hsize_t> *dimsOut = nullptr) {
+                              std::vector<hsize_t> *dimsOut) {
   hid_t ds = H5Dopen2(group, name, H5P_DEFAULT);
   if (ds < 0)
     failOnRoot(where + " has no dataset '" + name + "' (block-sparse layout, docs/BlockSparse.md)");
-  hid_t space = H5Dget_space(ds);
-  int nd = H5Sget_simple_extent_ndims(space);
-  std::vector<hsize_t> dims(std::max(nd, 0));
-  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
-  hsize_t n = 1;
-  for (hsize_t d : dims)
-    n *= d;
-  std::vector<int64_t> values(n);
-  if (n > 0 && H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
+  const Shape extents = extentsOf(ds);
+  std::vector<hsize_t> dims(extents.begin(), extents.end());
+  std::vector<int64_t> values(product(extents));
+  if (!values.empty() &&
+      H5Dread(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
     fail("reading '" + std::string(name) + "' of " + where + " failed");
-  H5Sclose(space);
   H5Dclose(ds);
   if (dimsOut)
     *dimsOut = dims;
   return values;
 }
 
-/// `everyRank`: a rank-local file (in memory), which every rank writes;
-/// otherwise the file is shared and rank 0 writes.
 void writeInts(hid_t group, const char *name, const std::vector<hsize_t> &dims,
                const std::vector<int64_t> &values, const std::string &where, bool everyRank) {
   hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
@@ -58,6 +50,8 @@ void writeInts(hid_t group, const char *name, const std::vector<hsize_t> &dims,
   H5Dclose(ds);
   H5Sclose(space);
 }
+
+namespace {
 
 hid_t memType(tc_rt_elem e) { return e == TC_RT_F32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE; }
 

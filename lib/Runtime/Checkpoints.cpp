@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "Checkpoints.h"
 
+#include "BlockArray.h"
 #include "Diis.h"
 #include "StoredTensors.h"
 
@@ -84,24 +85,6 @@ std::string joined(const std::vector<std::string> &names) {
   return out;
 }
 
-Shape extentsOf(hid_t dataset) {
-  hid_t space = H5Dget_space(dataset);
-  std::vector<hsize_t> e(std::max(H5Sget_simple_extent_ndims(space), 0));
-  H5Sget_simple_extent_dims(space, e.data(), nullptr);
-  H5Sclose(space);
-  return Shape(e.begin(), e.end());
-}
-
-std::vector<int64_t> readInts(hid_t group, const char *name) {
-  hid_t d = H5Dopen2(group, name, H5P_DEFAULT);
-  std::vector<int64_t> out(d < 0 ? 0 : product(extentsOf(d)));
-  if (d >= 0)
-    H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data());
-  if (d >= 0)
-    H5Dclose(d);
-  return out;
-}
-
 /// Creates a dataset of `dims` (collectively: every rank calls it).
 hid_t createDataset(hid_t at, const char *name, hid_t type, const Shape &dims) {
   std::vector<hsize_t> e(dims.begin(), dims.end());
@@ -139,6 +122,18 @@ void historyIO(hid_t dataset, bool read, int64_t row, int64_t begin, int64_t end
   (read ? counters().bytesRead : counters().bytesWritten) += 8.0 * (end - begin);
 }
 
+/// History entry `row` of the datasets `values` and `errors`: this rank's
+/// share of each carried tensor, at the tensor's place in the row.
+void historyRow(Diis &diis, hid_t values, hid_t errors, bool read, int64_t row, double *v,
+                double *e) {
+  int64_t at = 0;
+  for (const DiisPiece &p : diis.pieces()) {
+    historyIO(values, read, row, p.base + p.begin, p.base + p.end, v + at);
+    historyIO(errors, read, row, p.base + p.begin, p.base + p.end, e + at);
+    at += p.end - p.begin;
+  }
+}
+
 /// A carried tensor into the checkpoint's group `carried`, in its stored layout.
 void writeCarried(hid_t carried, const std::string &name, const std::string &loop) {
   StoredTensor t(name, "the checkpoint of loop " + loop);
@@ -146,16 +141,11 @@ void writeCarried(hid_t carried, const std::string &name, const std::string &loo
   std::string valuesName = name;
   if (t.blockSparse()) {
     group = H5Gcreate2(carried, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    for (const char *small : kSmallDatasets) {
-      std::vector<int64_t> ints = readInts(t.group(), small);
-      hid_t src = H5Dopen2(t.group(), small, H5P_DEFAULT);
-      Shape dims = extentsOf(src);
-      H5Dclose(src);
-      hid_t d = createDataset(group, small, H5T_STD_I64LE, dims);
-      if (ctx().rank == 0 && !ints.empty() &&
-          H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, ints.data()) < 0)
-        fail("writing the checkpoint failed");
-      H5Dclose(d);
+    const std::string what = "the checkpoint's group " + name;
+    for (const char *small : kSmallDatasets) { // rank 0 writes the copy
+      std::vector<hsize_t> dims;
+      std::vector<int64_t> ints = readInts(t.group(), small, "tensor '" + name + "'", &dims);
+      writeInts(group, small, dims, ints, what, /*everyRank=*/false);
     }
     where = group, valuesName = "values";
   }
@@ -207,12 +197,7 @@ void writeCheckpoint(const std::string &path, const std::string &loop,
     std::vector<double> v, e;
     for (int k = 0; k < diis->count(); ++k) {
       diis->entry(k, v, e);
-      int64_t at = 0;
-      for (const DiisPiece &p : diis->pieces()) {
-        historyIO(values, false, k, p.base + p.begin, p.base + p.end, v.data() + at);
-        historyIO(errors, false, k, p.base + p.begin, p.base + p.end, e.data() + at);
-        at += p.end - p.begin;
-      }
+      historyRow(*diis, values, errors, /*read=*/false, k, v.data(), e.data());
     }
     H5Dclose(values), H5Dclose(errors), H5Gclose(group);
   }
@@ -254,7 +239,8 @@ bool restoreCheckpoint(const std::string &path, const std::string &loop, Context
     hid_t values = t.blockSparse() ? (group < 0 ? -1 : H5Dopen2(group, "values", H5P_DEFAULT))
                                    : H5Dopen2(file, object.c_str(), H5P_DEFAULT);
     if (values < 0 || extentsOf(values) != t.dims() ||
-        (t.blockSparse() && readInts(group, "blocks") != readInts(t.group(), "blocks")))
+        (t.blockSparse() && readInts(group, "blocks", "checkpoint " + path) !=
+                                readInts(t.group(), "blocks", "tensor '" + name + "'")))
       failOnRoot("checkpoint " + path + ": /" + object +
                  " does not have the program's shape and blocks (a checkpoint of another "
                  "molecule or basis?)");
@@ -282,12 +268,7 @@ bool restoreCheckpoint(const std::string &path, const std::string &loop, Context
       failOnRoot("checkpoint " + path + ": the DIIS history does not fit the carried tensors");
     std::vector<double> v(diis->shareSize()), e(diis->shareSize());
     for (int64_t k = std::max<int64_t>(0, count - diis->length()); k < count; ++k) {
-      int64_t at = 0;
-      for (const DiisPiece &p : diis->pieces()) {
-        historyIO(values, true, k, p.base + p.begin, p.base + p.end, v.data() + at);
-        historyIO(errors, true, k, p.base + p.begin, p.base + p.end, e.data() + at);
-        at += p.end - p.begin;
-      }
+      historyRow(*diis, values, errors, /*read=*/true, k, v.data(), e.data());
       diis->append(v, e);
     }
     H5Dclose(values), H5Dclose(errors), H5Gclose(group);

@@ -292,6 +292,8 @@ int64_t storedIntermediateFile(const std::string &name, std::string &where);
 /// The end of a run (collective): publishes the output file, closes the
 /// intermediates file.
 void closeRunFiles();
+/// The extents of an HDF5 dataset (none: a scalar).
+Shape extentsOf(int64_t dataset);
 /// The input file at `path`, read-only, opened on first use and kept open for
 /// the run (closeRunFiles); the caller closes the reference it gets. -1 if
 /// it cannot be opened.

@@ -226,10 +226,7 @@ void loadFromHdf5(DistArray &a, hid_t f, const std::string &file, const Selectio
   if (ds < 0)
     fail("input file " + file + " has no dataset '" + a.name + "'");
   hid_t space = H5Dget_space(ds);
-  int nd = H5Sget_simple_extent_ndims(space);
-  std::vector<hsize_t> dims(std::max(nd, 0));
-  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
-  Shape got(dims.begin(), dims.end());
+  const Shape got = extentsOf(ds);
   if (got != a.fileExtents())
     fail("dataset '" + a.name + "' in " + file + " has shape " + str(got) +
          " but the program expects " + str(a.fileExtents()));
@@ -435,10 +432,7 @@ void completeInMemory(int64_t dataset, tc_rt_elem elem, int64_t elements,
   if (elements == 0)
     return;
   hid_t space = H5Dget_space(dataset);
-  Shape dims(std::max(H5Sget_simple_extent_ndims(space), 0));
-  std::vector<hsize_t> extent(dims.size());
-  H5Sget_simple_extent_dims(space, extent.data(), nullptr);
-  std::copy(extent.begin(), extent.end(), dims.begin());
+  const Shape dims = extentsOf(dataset);
   withElement(elem, [&](auto zero) {
     using T = decltype(zero);
     // A piece at a time: the piece and the sum's receive buffer take one
@@ -463,6 +457,14 @@ void completeInMemory(int64_t dataset, tc_rt_elem elem, int64_t elements,
     });
   });
   H5Sclose(space);
+}
+
+Shape extentsOf(int64_t dataset) {
+  hid_t space = H5Dget_space(dataset);
+  std::vector<hsize_t> extent(std::max(H5Sget_simple_extent_ndims(space), 0));
+  H5Sget_simple_extent_dims(space, extent.data(), nullptr);
+  H5Sclose(space);
+  return Shape(extent.begin(), extent.end());
 }
 
 int64_t storedIntermediateFile(const std::string &name, std::string &where) {

@@ -50,11 +50,7 @@ StoredTensor::StoredTensor(const std::string &name, const std::string &use) : na
   }
   if (values_ < 0)
     fail("cannot open tensor '" + name + "' in " + where_ + " (" + use + ")");
-  hid_t space = H5Dget_space(values_);
-  std::vector<hsize_t> extent(std::max(H5Sget_simple_extent_ndims(space), 0));
-  H5Sget_simple_extent_dims(space, extent.data(), nullptr);
-  H5Sclose(space);
-  dims_.assign(extent.begin(), extent.end());
+  dims_ = extentsOf(values_);
   std::tie(shareBegin_, shareEnd_) = shareOf(dims_, ctx().rank, ctx().size);
 }
 

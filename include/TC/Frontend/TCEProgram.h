@@ -128,6 +128,10 @@ struct Program {
   /// The blocks of `t` whose segments' symmetry labels XOR to `symmetry`
   /// (`symmetry S`), row-major in the segment ids.
   std::vector<std::vector<int64_t>> symmetricBlocks(const Tensor &t, int64_t symmetry) const;
+  /// The tensors `loop` carries: those it assigns and reads (a factor, or
+  /// the target of `+=`) before assigning them in an iteration, in the order
+  /// of their first read.
+  std::vector<std::string> carried(const Loop &loop) const;
 };
 
 /// A parse or check error: where, and what (one sentence, no location prefix).
