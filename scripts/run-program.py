@@ -188,7 +188,8 @@ def run_on(a, work, program, path, inputs):
         ok = False
     for loop in loops:
         for it in loop["per_iteration"]:
-            if a.check_bytes and not all(tc_run.bytes_as_predicted(r["compute"])
+            if a.check_bytes and not all(tc_run.bytes_as_predicted(r["compute"]) and
+                                         tc_run.hand_over_as_predicted(r.get("hand_over"))
                                          for r in it["ranks"]):
                 print(f"FAIL: loop {loop['loop']} iteration {it['iteration']}: measured bytes "
                       "differ from the plan's prediction")

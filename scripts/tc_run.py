@@ -31,6 +31,14 @@ def bytes_as_predicted(c):
             (received is None or received == c["bytes_received"]))
 
 
+def hand_over_as_predicted(h):
+    """True if one rank's hand-overs `h` (a report's "hand_over": the bytes
+    moving intermediates from the statements that computed them to the ones
+    that read them; none: nothing to check) equal their prediction."""
+    return h is None or (h["bytes_sent"] == h["predicted_sent_bytes"] and
+                         h["bytes_received"] == h["predicted_received_bytes"])
+
+
 def report_bytes(rep, check, require_received=False):
     """Prints every rank's measured compute-phase bytes beside the plan's
     prediction (disk = read + written; received where the plan predicts it per
@@ -45,9 +53,18 @@ def report_bytes(rep, check, require_received=False):
         received = c.get("predicted_received_bytes")
         if received is not None:
             line += f", received {c['bytes_received']:.0f} (predicted {received:.0f})"
+        h = rank.get("hand_over")
+        if h and (h["bytes_sent"] or h["bytes_received"] or h["predicted_sent_bytes"] or
+                  h["predicted_received_bytes"]):
+            line += (f"; hand-over sent {h['bytes_sent']:.0f} (predicted "
+                     f"{h['predicted_sent_bytes']:.0f}), received {h['bytes_received']:.0f} "
+                     f"(predicted {h['predicted_received_bytes']:.0f})")
         print(line)
         if check and (not bytes_as_predicted(c) or (received is None and require_received)):
             print("FAIL: measured bytes differ from the plan's prediction")
+            ok = False
+        if check and not hand_over_as_predicted(h):
+            print("FAIL: bytes handing intermediates on differ from their prediction")
             ok = False
     return ok
 

@@ -1,8 +1,8 @@
 //===- FusedSchedule.cpp - the loop nest of a fused operator tree ---------===//
 #include "TC/Analysis/FusedSchedule.h"
-#include "TC/Layout/ArrayLayout.h"
 #include "TC/Analysis/CollectiveVolumes.h"
-#include "TC/Analysis/RedistributionTraffic.h"
+#include "TC/Layout/ArrayLayout.h"
+#include "TC/Layout/RedistributionTraffic.h"
 
 #include <functional>
 #include <map>
@@ -210,7 +210,7 @@ ExchangeVolumes predictedCommBytes(const OperatorTree &tree, const FusionPlan &p
           }
           const FusionPlan::Node &n = plan.nodes[i.node];
           if (i.kind == ScheduleItem::Kind::Redistribute) {
-            RedistributionTraffic t =
+            tc_layout::RedistributionTraffic t =
                 redistributionTraffic(sliceLayout(tree, plan, i.node, n.edge.produced),
                                       sliceLayout(tree, plan, i.node, n.edge.consumed));
             for (int64_t r = 0; r < procs; ++r)

@@ -1,8 +1,8 @@
 //===- Layout.cpp - block distributions and redistribution cost ----------===//
 #include "TC/Analysis/Layout.h"
 #include "TC/Analysis/ProcessorGrid.h"
-#include "TC/Analysis/RedistributionTraffic.h"
 #include "TC/Layout/Ownership.h"
+#include "TC/Layout/RedistributionTraffic.h"
 
 #include <algorithm>
 #include <cmath>
@@ -117,7 +117,7 @@ void redistributionVolumes(const Layout &from, const Layout &to,
     }
     return h;
   };
-  RedistributionTraffic t = redistributionTraffic(holding(from), holding(to));
+  tc_layout::RedistributionTraffic t = redistributionTraffic(holding(from), holding(to));
   sent.clear();
   received.clear();
   for (size_t r = 0; r < t.sent.size(); ++r) {

@@ -181,6 +181,14 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
                                << getIntermediateAttrName() << "'";
     return success();
   }
+  if (attr.getName() == getKeepInputsAttrName()) {
+    if (!isa<func::FuncOp>(op) || !isa<UnitAttr>(attr.getValue()) ||
+        !op->hasAttr(getStatementAttrName()))
+      return op->emitOpError() << "'" << getKeepInputsAttrName()
+                               << "' is a unit attribute on a func.func with '"
+                               << getStatementAttrName() << "'";
+    return success();
+  }
   if (attr.getName() == getReciprocalAttrName()) {
     // A copy (X times a scalar of ones, coefficient 1, nothing accumulated),
     // or the statement function made of one.
@@ -208,6 +216,6 @@ LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
                            << getFlopsAttrName() << "', '" << getNameAttrName() << "', '"
                            << getStatementAttrName() << "', '" << getIntermediateAttrName()
                            << "', '" << getLoopAttrName() << "', '" << getProgramPartAttrName()
-                           << "', '" << getReciprocalAttrName() << "' and '"
-                           << getInMemoryAttrName() << "' as discardable attributes";
+                           << "', '" << getReciprocalAttrName() << "', '" << getInMemoryAttrName()
+                           << "' and '" << getKeepInputsAttrName() << "' as discardable attributes";
 }

@@ -95,7 +95,8 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
     std::memset(a->memory.data(), 0, bytes);
   }
   loadInitial(*a);
-  trimPool(); // the load's staging chunks (BufferPool.h)
+  if (!ctx().inLoop())
+    trimPool(); // the load's staging chunks (BufferPool.h)
   // Ranks finish loading at different times; the wait belongs to the load phase,
   // and so does reading its peak RSS (before the barrier, off the compute clock).
   ctx().counters[Load].peakRss = rssBytes("VmHWM:");

@@ -5,8 +5,9 @@
 #include <algorithm>
 
 #include <cstdlib>
-#include <malloc.h>
 #include <iterator>
+#include <limits>
+#include <malloc.h>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -47,10 +48,14 @@ void *acquireBuffer(size_t bytes) {
   if (bytes < kPooledBytes) {
     return allocate(bytes ? bytes : 1);
   }
-  auto same = p.kept.find(bytes);
-  if (same != p.kept.end()) {
-    buffer = same->second;
-    p.kept.erase(same);
+  // The smallest kept buffer that holds the request, unless it is more than
+  // twice as large: a program's statements rarely ask twice for one size, and
+  // a buffer mapped afresh costs a page fault per page.
+  auto fit = p.kept.lower_bound(bytes);
+  if (fit != p.kept.end() && fit->first <= 2 * bytes) {
+    buffer = fit->second;
+    bytes = fit->first;
+    p.kept.erase(fit);
     p.keptBytes -= bytes;
   } else {
     size_t limit = std::max(p.peakBytes, p.inUseBytes + bytes);
@@ -74,6 +79,17 @@ void trimPool() {
     std::free(buffer);
   p.kept.clear();
   p.keptBytes = 0;
+}
+
+void keepFreedMemory(bool keep) {
+  // glibc's default trim threshold (128 KiB): above it a free at the heap's
+  // top returns the pages.
+  constexpr int kDefaultTrim = 128 << 10;
+  mallopt(M_TRIM_THRESHOLD, keep ? std::numeric_limits<int>::max() : kDefaultTrim);
+  if (!keep) {
+    trimPool();
+    malloc_trim(0);
+  }
 }
 
 void releaseBuffer(void *buffer) {

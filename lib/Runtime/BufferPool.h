@@ -3,10 +3,10 @@
 // On some machines (VMs with shadow paging) the first touch of a fresh page
 // costs 15-20 us, 0.2-0.3 GB/s: a buffer malloc maps anew in every stage or
 // run costs more than the bytes it carries. The pool keeps large freed
-// buffers mapped and hands them out again for the same size, so that a
-// program's panels, its partial sums and the runtime's message buffers are
-// touched once per process. Generated programs allocate through it too
-// (memref.alloc lowered with use-generic-functions).
+// buffers mapped and hands them out again for a request they hold (of at
+// least half their size), so that a program's panels, its partial sums and
+// the runtime's message buffers are touched once per process. Generated programs allocate through
+// it too (memref.alloc lowered with use-generic-functions).
 //
 // Its footprint (buffers in use plus kept) never exceeds the most it ever had
 // in use: a request the kept buffers cannot serve first frees kept ones,
@@ -24,6 +24,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
+#include <utility>
 #include <vector>
 
 namespace tc_rt {
@@ -45,6 +47,14 @@ void releaseBuffer(void *buffer);
 /// stay resident through the computation beside what it allocates outside the
 /// pool (buffers under kPooledBytes), above the plan's budget.
 void trimPool();
+
+/// While a loop of the program runs (`keep`), memory freed by one statement
+/// stays mapped for the next: malloc keeps its heap's free top and the
+/// statements leave the pool untrimmed, since every iteration asks for the
+/// same buffers again (returned and mapped afresh, each page's first touch
+/// cost a water CCSD iteration a third of its time). When the loop ends
+/// (`!keep`), everything kept is freed.
+void keepFreedMemory(bool keep);
 
 /// A buffer of `n` elements of T from the pool, uninitialized, returned when
 /// it goes out of scope.
@@ -85,13 +95,22 @@ private:
 
 /// A std::vector allocator from the pool: the runtime's staging chunks and
 /// packing buffers, so that every large buffer of a run shares the pool's
-/// bound (the most it ever had in use) with the tiles.
+/// bound (the most it ever had in use) with the tiles. Growing a vector
+/// leaves its new elements uninitialized: every buffer is filled (a read, a
+/// receive, a packing copy) before it is read, and zeroing a fresh one
+/// touched every page twice (a third of a CCSD iteration's load phase).
 template <typename T> struct PoolAllocator {
   using value_type = T;
   PoolAllocator() = default;
   template <typename U> PoolAllocator(const PoolAllocator<U> &) {}
   T *allocate(size_t n) { return static_cast<T *>(acquireBuffer(n * sizeof(T))); }
   void deallocate(T *p, size_t) { releaseBuffer(p); }
+  /// Default-initialized (for numbers: not written) where a vector grows
+  /// without a value.
+  template <typename U> void construct(U *p) noexcept { ::new (static_cast<void *>(p)) U; }
+  template <typename U, typename... Args> void construct(U *p, Args &&...args) {
+    ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
+  }
   template <typename U> bool operator==(const PoolAllocator<U> &) const { return true; }
   template <typename U> bool operator!=(const PoolAllocator<U> &) const { return false; }
 };

@@ -206,20 +206,25 @@ extern "C" int64_t tc_rt_select_procs() {
 
 extern "C" void tc_rt_begin_statement(const char *name, int64_t code) {
   Context &c = ctx();
-  const bool reciprocal = code & TC_RT_RESULT_RECIPROCAL;
-  const int64_t result = code & ~int64_t(TC_RT_RESULT_RECIPROCAL);
+  const bool reciprocal = code & TC_RT_RESULT_RECIPROCAL, keepInputs = code & TC_RT_KEEP_INPUTS;
+  const int64_t result = code & ~int64_t(TC_RT_RESULT_RECIPROCAL | TC_RT_KEEP_INPUTS);
   if (result < TC_RT_RESULT_OUTPUT || result > TC_RT_RESULT_MEMORY)
     failOnRoot("statement '" + std::string(name) + "': unknown result kind " +
                std::to_string(result));
   // A statement's arrays are its own (each statement creates the arrays it
   // reads and writes): the previous statement's go now, with what the pool,
   // HDF5's free lists and malloc's heap keep of them, so a program's memory
-  // is its busiest statement's, not the sum of all of them.
+  // is its busiest statement's, not the sum of all of them. In a loop the
+  // pool keeps its buffers: the next iteration asks for the same sizes, and
+  // mapping them afresh in every statement cost more than their bytes (the
+  // pool's footprint stays under the most it had in use, BufferPool.h).
   releaseArrays();
   releaseBlockArrays();
-  trimPool();
-  H5garbage_collect();
-  malloc_trim(0);
+  if (!c.inLoop()) {
+    trimPool();
+    H5garbage_collect();
+    malloc_trim(0);
+  }
   StatementMark m;
   m.name = name;
   m.result = result;
@@ -230,6 +235,7 @@ extern "C" void tc_rt_begin_statement(const char *name, int64_t code) {
   c.statements.push_back(m);
   c.storing = m.result;
   c.storingReciprocal = reciprocal;
+  c.keepingInputs = keepInputs;
 }
 
 extern "C" void tc_rt_plan(double predictedDisk, double predictedComm, double flops,

@@ -65,11 +65,23 @@ struct StatementMark {
   bool receivedPredicted(int countAtEnd) const { return countAtEnd > receivedPredictions; }
 };
 
+/// Bytes moved handing intermediates from the statements that computed them
+/// to the ones that read them (KeptTensors.cpp), and the bytes the layout
+/// library's redistributionTraffic predicts for those hand-overs.
+struct HandOver {
+  double sent = 0, received = 0, predictedSent = 0, predictedReceived = 0;
+  HandOver since(const HandOver &begin) const {
+    return {sent - begin.sent, received - begin.received, predictedSent - begin.predictedSent,
+            predictedReceived - begin.predictedReceived};
+  }
+};
+
 /// Where one iteration of a loop started (tc_rt_begin_iteration).
 struct IterationMark {
   double time = 0;
   Counters counters[NumPhases];
   double predictedDisk = 0, predictedComm = 0;
+  HandOver handOver;
 };
 
 /// One iteration of a loop, as the report lists it (this rank's counters).
@@ -81,6 +93,7 @@ struct IterationRecord {
   double seconds = 0;           ///< wall time, tc_rt_begin_iteration to tc_rt_end_iteration
   Counters phases[NumPhases];   ///< this rank's counters over the iteration, per phase
   double predictedDisk = 0, predictedComm = 0;
+  HandOver handOver; ///< this rank's over the iteration
   int diis = 0; ///< DIIS entries the next values combine (0, 1: not extrapolated)
 };
 
@@ -108,6 +121,7 @@ struct Context {
   double predictedReceived = -1;
   int receivedPredictions = 0; ///< calls of tc_rt_plan_per_rank so far
   int64_t chunkBytes = 64 << 20;
+  HandOver handOver; ///< so far in the run
   /// The process counts a program specialized for several has plans for
   /// (tc_rt_plan_for_procs), in the order registered.
   std::vector<int64_t> plannedProcs;
@@ -120,6 +134,8 @@ struct Context {
   bool storingIntermediate() const { return storing != 0; }
   /// The current statement stores the reciprocals of its values (X = 1 / ...).
   bool storingReciprocal = false;
+  /// The current statement keeps the inputs it loads (TC_RT_KEEP_INPUTS).
+  bool keepingInputs = false;
   /// Intermediates stored in this run, by name: the file arrays of that name
   /// load from instead of --input (the intermediates file, or a rank-local
   /// in-memory HDF5 file holding the whole tensor).
@@ -139,6 +155,8 @@ struct Context {
     int diisUsed = 0;                 ///< entries the last extrapolation combined
   };
   std::map<std::string, OpenLoop> openLoops;
+  /// Inside an iteration of a loop.
+  bool inLoop() const { return !openLoops.empty(); }
   std::vector<IterationRecord> iterations;
   std::vector<LoopOutcome> loops;
   bool restarted = false; ///< --restart's checkpoint was loaded

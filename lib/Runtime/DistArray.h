@@ -289,6 +289,12 @@ void completeInMemory(int64_t dataset, tc_rt_elem elem, int64_t elements,
 /// rank's memory file or the intermediates file), `where` naming it for
 /// messages; -1 if none did.
 int64_t storedIntermediateFile(const std::string &name, std::string &where);
+/// Forgets the intermediate `name` an earlier statement stored (freeing its
+/// in-memory copy): a later statement keeps a new value elsewhere.
+void forgetStoredIntermediate(const std::string &name);
+/// Moves `src`'s elements into `dst`'s layout (collective): any two layouts
+/// of one tensor, also storing its dimensions in different orders.
+void redistributeArray(DistArray &src, DistArray &dst);
 /// The end of a run (collective): publishes the output file, closes the
 /// intermediates file.
 void closeRunFiles();

@@ -12,12 +12,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
+#include "KeptTensors.h"
 #include "StridedCopy.h"
 
 #include <hdf5.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 namespace tc_rt {
@@ -344,14 +346,34 @@ bool writesOwnBlock(const DistArray &a) {
 
 void loadInitial(DistArray &a) {
   Context &c = ctx();
-  if (a.init == TC_RT_INIT_ZERO || (a.init == TC_RT_INIT_ROOT_INPUT && c.rank != 0))
+  if (a.init == TC_RT_INIT_ZERO)
+    return;
+  // An intermediate kept where it was computed is redistributed, by every
+  // rank; where only the root carries C's old value (inside accumulation)
+  // the others zero what they received. Out of core, the root reads it from
+  // its whole copy.
+  const bool rootOnly = a.init == TC_RT_INIT_ROOT_INPUT;
+  if (a.init != TC_RT_INIT_ONES && isKept(a.name)) {
+    if (rootOnly && a.onDisk)
+      makeKeptWhole(a.name);
+    else if (handOverKept(a)) {
+      if (rootOnly && c.rank != 0)
+        std::memset(a.mem<void>(), 0, product(a.storeShape) * a.elemBytes());
+      return;
+    }
+  }
+  if (rootOnly && c.rank != 0)
     return;
   if (a.init == TC_RT_INIT_ONES) {
     Selection owned = ownedRuns(a);
     withElement(a.elem, [&](auto zero) { loadOnes<decltype(zero)>(a, owned); });
     return;
   }
+  std::string where;
+  const bool input = storedIntermediateFile(a.name, where) < 0;
   loadSlice(a);
+  if (input && !rootOnly) // read once in a loop that keeps its inputs
+    keepLoadedInput(a);
 }
 
 void loadSlice(DistArray &a) {
@@ -469,6 +491,7 @@ Shape extentsOf(int64_t dataset) {
 
 int64_t storedIntermediateFile(const std::string &name, std::string &where) {
   Context &c = ctx();
+  makeKeptWhole(name); // readers of a stored file take whole copies
   auto kept = c.storedIntermediates.find(name);
   if (kept == c.storedIntermediates.end())
     return -1;
@@ -481,12 +504,7 @@ namespace {
 /// The core driver keeps no backing store: nothing reaches a disk.
 hid_t createMemoryFile(const std::string &name) {
   static int64_t created = 0;
-  Context &c = ctx();
-  if (auto kept = c.storedIntermediates.find(name);
-      kept != c.storedIntermediates.end() && kept->second >= 0) {
-    H5Fclose(kept->second);
-    c.storedIntermediates.erase(kept);
-  }
+  forgetStoredIntermediate(name);
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   // The image grows in small steps: an intermediate costs its bytes, not a
   // megabyte (the plan counts its bytes, SplitProgram.cpp).
@@ -501,8 +519,19 @@ hid_t createMemoryFile(const std::string &name) {
 
 } // namespace
 
+void forgetStoredIntermediate(const std::string &name) {
+  Context &c = ctx();
+  auto kept = c.storedIntermediates.find(name);
+  if (kept == c.storedIntermediates.end())
+    return;
+  if (kept->second >= 0) // its in-memory copy; the intermediates file stays
+    H5Fclose(kept->second);
+  c.storedIntermediates.erase(kept);
+}
+
 ResultFile openResultFile(const std::string &name) {
   Context &c = ctx();
+  forgetKept(name); // a new value, stored in a file
   ResultFile out;
   if (c.storing == TC_RT_RESULT_MEMORY) {
     out.file = createMemoryFile(name);
@@ -654,6 +683,7 @@ void closeRunFiles() {
     if (memoryFile >= 0)
       H5Fclose(memoryFile);
   c.storedIntermediates.clear();
+  releaseKept();
 }
 
 void storeSlice(DistArray &a) {
@@ -718,6 +748,8 @@ extern "C" void tc_rt_store(void *array) {
   tc_rt::TraceScope trace("tc_rt_store");
   using namespace tc_rt;
   setPhase(Store);
-  storeOutput(*static_cast<DistArray *>(array));
+  DistArray &a = *static_cast<DistArray *>(array);
+  if (!keepWhereComputed(a))
+    storeOutput(a);
   setPhase(Idle);
 }

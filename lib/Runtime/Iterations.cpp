@@ -63,6 +63,7 @@ IterationMark markNow() {
   m.time = MPI_Wtime();
   std::copy(c.counters, c.counters + NumPhases, m.counters);
   m.predictedDisk = c.predictedDisk, m.predictedComm = c.predictedComm;
+  m.handOver = c.handOver;
   return m;
 }
 
@@ -141,8 +142,10 @@ void beginLoop(const std::string &loop, Context::OpenLoop &state, const char *ca
 extern "C" void tc_rt_begin_iteration(const char *loop, const char *carried, int64_t diis) {
   Context &c = ctx();
   Context::OpenLoop &state = c.openLoops[loop];
-  if (!state.begun)
+  if (!state.begun) {
     beginLoop(loop, state, carried, diis);
+    keepFreedMemory(true);
+  }
   state.start = markNow();
   if (state.diis) { // the values this iteration starts from
     setPhase(Load);
@@ -188,6 +191,7 @@ extern "C" int64_t tc_rt_end_iteration(const char *loop, const char *converge, d
     r.phases[p] = countersBetween(state.start.counters[p], end.counters[p]);
   r.predictedDisk = end.predictedDisk - state.start.predictedDisk;
   r.predictedComm = end.predictedComm - state.start.predictedComm;
+  r.handOver = end.handOver.since(state.start.handOver);
   c.iterations.push_back(r);
   printIteration(r, converge, maxIterations);
   if (again)
@@ -198,6 +202,8 @@ extern "C" int64_t tc_rt_end_iteration(const char *loop, const char *converge, d
   outcome.converged = converged, outcome.value = r.value, outcome.change = r.change;
   c.loops.push_back(outcome);
   c.openLoops.erase(open);
+  if (!c.inLoop())
+    keepFreedMemory(false);
   if (r.hasValue && !converged && c.rank == 0)
     std::fprintf(stderr,
                  "%s: error: loop %s did not converge in %lld iterations: %s changed by "

@@ -161,6 +161,27 @@ void appendCounters(std::string &out, const Counters &k, double predictedDisk,
   out += "}";
 }
 
+/// A rank's hand-overs as the report gathers them: kHandOverFields doubles.
+constexpr int kHandOverFields = 4;
+void pack(const HandOver &h, double *v) {
+  v[0] = h.sent, v[1] = h.received, v[2] = h.predictedSent, v[3] = h.predictedReceived;
+}
+HandOver unpackHandOver(const double *v) { return {v[0], v[1], v[2], v[3]}; }
+void add(HandOver &total, const HandOver &h) {
+  total.sent += h.sent, total.received += h.received;
+  total.predictedSent += h.predictedSent, total.predictedReceived += h.predictedReceived;
+}
+/// `, "hand_over": {...}`: bytes moved handing intermediates on and the bytes
+/// predicted for them.
+void appendHandOver(std::string &out, const HandOver &h) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                ", \"hand_over\": {\"bytes_sent\": %.0f, \"bytes_received\": %.0f, "
+                "\"predicted_sent_bytes\": %.0f, \"predicted_received_bytes\": %.0f}",
+                h.sent, h.received, h.predictedSent, h.predictedReceived);
+  out += buf;
+}
+
 /// A rank's counters as the report gathers them: kCounterFields doubles.
 constexpr int kCounterFields = 7;
 void pack(const Counters &k, double *v) {
@@ -204,8 +225,9 @@ std::vector<double> runSeconds; ///< compute seconds of each run (--repeat)
 void writeReport() {
   Context &c = ctx();
   const int runs = c.options.repeat;
-  constexpr int kPerPhase = kCounterFields, kBaseline = NumPhases * kPerPhase, kPeak = kBaseline + 1,
-                kPredicted = kPeak + 1, kRuns = kPredicted + 3;
+  constexpr int kPerPhase = kCounterFields, kBaseline = NumPhases * kPerPhase,
+                kPeak = kBaseline + 1, kPredicted = kPeak + 1, kHandOver = kPredicted + 3,
+                kRuns = kHandOver + kHandOverFields;
   const int n = kRuns + runs;
   std::vector<double> mine(n);
   for (int p = 0; p < NumPhases; ++p)
@@ -215,6 +237,7 @@ void writeReport() {
   mine[kPredicted] = c.predictedDisk;
   mine[kPredicted + 1] = c.predictedComm;
   mine[kPredicted + 2] = c.predictedReceived;
+  pack(c.handOver, mine.data() + kHandOver);
   std::copy(runSeconds.begin(), runSeconds.end(), mine.begin() + kRuns);
   std::vector<double> all(c.rank == 0 ? n * c.size : 0);
   MPI_Gather(mine.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
@@ -234,6 +257,7 @@ void writeReport() {
                     blas.chosenBy + "\"},\n  \"ranks\": [\n";
   Counters total[NumPhases];
   double totalPredicted[3] = {0, 0, 0};
+  HandOver totalHandOver;
   for (int r = 0; r < c.size; ++r) {
     out += "    {\"rank\": " + std::to_string(r);
     const double *predicted = all.data() + r * n + kPredicted;
@@ -246,6 +270,9 @@ void writeReport() {
                      p == Compute);
       addToTotal(total[p], k);
     }
+    const HandOver handOver = unpackHandOver(all.data() + r * n + kHandOver);
+    appendHandOver(out, handOver);
+    add(totalHandOver, handOver);
     char rss[160];
     std::snprintf(rss, sizeof rss, ", \"baseline_rss_bytes\": %.0f, \"peak_rss_bytes\": %.0f",
                   all[r * n + kBaseline], all[r * n + kPeak]);
@@ -264,6 +291,7 @@ void writeReport() {
     appendCounters(out, total[p], totalPredicted[0], totalPredicted[1],
                    receivedPredicted ? totalPredicted[2] : -1, p == Compute);
   }
+  appendHandOver(out, totalHandOver);
   out += "}";
   if (!c.statements.empty())
     out += statements;
@@ -357,15 +385,19 @@ std::string number(double v) {
 std::string loopsReport() {
   Context &c = ctx();
   const size_t n = c.iterations.size();
-  constexpr int kFields = NumPhases * kCounterFields + 2; // + predicted disk, comm
+  // Per phase the counters, then the predicted disk and comm bytes, then the
+  // hand-overs.
+  constexpr int kPredicted = NumPhases * kCounterFields, kHandOver = kPredicted + 2,
+                kFields = kHandOver + kHandOverFields;
   std::vector<double> mine(n * kFields);
   for (size_t i = 0; i < n; ++i) {
     const IterationRecord &r = c.iterations[i];
     double *v = mine.data() + i * kFields;
     for (int p = 0; p < NumPhases; ++p)
       pack(r.phases[p], v + p * kCounterFields);
-    v[NumPhases * kCounterFields] = r.predictedDisk;
-    v[NumPhases * kCounterFields + 1] = r.predictedComm;
+    v[kPredicted] = r.predictedDisk;
+    v[kPredicted + 1] = r.predictedComm;
+    pack(r.handOver, v + kHandOver);
   }
   std::vector<double> all(c.rank == 0 ? mine.size() * c.size : 0);
   MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
@@ -401,11 +433,12 @@ std::string loopsReport() {
         const double *v = all.data() + (rank * n + next) * kFields;
         for (int p = 0; p < NumPhases; ++p)
           addToTotal(total[p], unpack(v + p * kCounterFields));
-        const double *p = v + NumPhases * kCounterFields;
+        const double *p = v + kPredicted;
         predicted[0] += p[0], predicted[1] += p[1];
         ranks += std::string(rank ? ", " : "") + "{\"rank\": " + std::to_string(rank) +
                  ", \"compute\": ";
         appendCounters(ranks, unpack(v + Compute * kCounterFields), p[0], p[1], -1, true);
+        appendHandOver(ranks, unpackHandOver(v + kHandOver));
         ranks += "}";
       }
       for (int p = 0; p < NumPhases; ++p) {

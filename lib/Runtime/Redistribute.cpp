@@ -11,7 +11,10 @@
 // lists they hold (one run per block, one per owned block of a block-cyclic
 // dimension): any two layouts, only real elements, packed in global order.
 // Either array's grid may leave ranks idle (holding nothing of it): every
-// rank takes part in the rounds.
+// rank takes part in the rounds. The two arrays may store the tensor's
+// dimensions in different orders (an intermediate handed from the statement
+// that computed it to one that reads it, KeptTensors.cpp): overlaps are taken
+// and messages packed in the dataset's order, each side permuting its chunk.
 //
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
@@ -21,8 +24,14 @@
 namespace tc_rt {
 namespace {
 
-/// The runs (storage -> global) `rank` holds of `a`.
-Selection heldBy(const DistArray &a, int rank) { return a.runsOf(rank, /*loading=*/false); }
+/// The runs (storage -> global) `rank` holds of `a`, in the dataset's order
+/// of dimensions.
+Selection heldBy(const DistArray &a, int rank) {
+  Selection held = a.runsOf(rank, /*loading=*/false), inDatasetOrder(held.size());
+  for (size_t d = 0; d < held.size(); ++d)
+    inDatasetOrder[a.datasetPlace(d)] = std::move(held[d]);
+  return inDatasetOrder;
+}
 
 /// True if src's block held by `holder` is what `rank` must receive from it:
 /// `rank` does not hold that block itself and `holder` has `rank`'s coordinates
@@ -69,21 +78,43 @@ Selection chunk(const Selection &ov, int64_t i, int64_t elemBytes) {
   return c;
 }
 
-/// Moves chunk `c` of an overlap between `a`'s storage (its source side when
-/// `source`, else its destination side) and the packed buffer `buf`.
+/// Moves chunk `c` of an overlap (dataset order) between `a`'s storage (its
+/// source side when `source`, else its destination side) and the packed
+/// buffer `buf` (dataset order), through `stored` (the chunk packed in a's
+/// storage order) when a stores the dimensions in another order.
 template <typename T>
-void transferChunk(DistArray &a, bool source, const Selection &c, PooledVector<T> &buf) {
-  Selection runs;
-  for (const Runs &r : c) { // from storage (the side of `a`) to the packed index
+void transferChunk(DistArray &a, bool source, const Selection &c, PooledVector<T> &buf,
+                   PooledVector<T> &stored) {
+  const size_t n = c.size();
+  Selection runs(n); // per storage dimension, from storage (a's side) to the packed index
+  Shape len(n);
+  bool permuted = false;
+  for (size_t d = 0; d < n; ++d) {
+    const int64_t f = a.datasetPlace(d);
+    permuted |= f != static_cast<int64_t>(d);
     Runs side;
-    for (const Run &x : r)
+    for (const Run &x : c[f])
       side.push_back({source ? x.from : x.to, 0, x.len});
-    runs.push_back(packed(side, /*fromSide=*/true));
+    runs[d] = packed(side, /*fromSide=*/true);
+    len[d] = total(c[f]);
   }
+  const char *what = source ? "a block to redistribute" : "a redistributed block";
   if (source)
     buf.resize(elements(c));
-  transferRuns(a, source, runs, buf.data(), lengths(c),
-               source ? "a block to redistribute" : "a redistributed block");
+  if (!permuted)
+    return transferRuns(a, source, runs, buf.data(), len, what);
+  // Storage dimension d is dimension datasetPlace(d) of the buffer.
+  Shape packedStride = rowMajorStrides(lengths(c)), strideInBuf(n);
+  for (size_t d = 0; d < n; ++d)
+    strideInBuf[d] = packedStride[a.datasetPlace(d)];
+  stored.resize(elements(c));
+  if (source) {
+    transferRuns(a, true, runs, stored.data(), len, what);
+    copyStrided(buf.data(), strideInBuf, stored.data(), rowMajorStrides(len), len);
+  } else {
+    copyStrided(stored.data(), rowMajorStrides(len), buf.data(), strideInBuf, len);
+    transferRuns(a, false, runs, stored.data(), len, what);
+  }
 }
 
 /// A scalar (rank 0): its holders are the ranks in its grid (and on its first
@@ -91,11 +122,11 @@ void transferChunk(DistArray &a, bool source, const Selection &c, PooledVector<T
 /// peer, one element or none each way.
 template <typename T> void redistributeScalar(DistArray &src, DistArray &dst) {
   const int P = ctx().size, me = ctx().rank;
-  PooledVector<T> value(1);
+  PooledVector<T> value(1), unused;
   const Selection scalar;
   if (src.inGrid(me) && dst.inGrid(me)) {
-    transferChunk(src, true, scalar, value);
-    transferChunk(dst, false, scalar, value);
+    transferChunk(src, true, scalar, value, unused);
+    transferChunk(dst, false, scalar, value, unused);
   }
   for (int k = 1; k < P; ++k) {
     int to = (me + k) % P, from = (me - k + P) % P;
@@ -103,13 +134,13 @@ template <typename T> void redistributeScalar(DistArray &src, DistArray &dst) {
     const int nr = dst.inGrid(me) && sends(src, from, me) ? 1 : 0;
     PooledVector<T> out(1), in(1);
     if (ns)
-      transferChunk(src, true, scalar, out);
+      transferChunk(src, true, scalar, out, unused);
     MPI_Sendrecv(out.data(), ns, Element<T>::mpi(), to, 12, in.data(), nr, Element<T>::mpi(),
                  from, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     counters().bytesSent += static_cast<double>(sizeof(T)) * ns;
     counters().bytesReceived += static_cast<double>(sizeof(T)) * nr;
     if (nr)
-      transferChunk(dst, false, scalar, in);
+      transferChunk(dst, false, scalar, in, unused);
   }
 }
 
@@ -119,14 +150,14 @@ template <typename T> void redistribute(DistArray &src, DistArray &dst) {
   const int64_t e = sizeof(T);
   const int P = ctx().size, me = ctx().rank;
   Selection mySrc = heldBy(src, me), myDst = heldBy(dst, me);
-  PooledVector<T> out, in;
+  PooledVector<T> out, in, stored;
   // Local part: what this process already holds (anything it would otherwise
   // receive from a replica of its own block).
   Selection local = overlap(mySrc, myDst);
   for (int64_t i = 0; i < numChunks(local, e); ++i) {
     Selection c = chunk(local, i, e);
-    transferChunk(src, true, c, in);
-    transferChunk(dst, false, c, in);
+    transferChunk(src, true, c, in, stored);
+    transferChunk(dst, false, c, in, stored);
   }
   const Selection none(src.rank());
   for (int k = 1; k < P; ++k) {
@@ -142,14 +173,14 @@ template <typename T> void redistribute(DistArray &src, DistArray &dst) {
       out.resize(ns);
       in.resize(nr);
       if (ns)
-        transferChunk(src, true, sc, out);
+        transferChunk(src, true, sc, out, stored);
       MPI_Sendrecv(out.data(), static_cast<int>(ns), Element<T>::mpi(), to, 11, in.data(),
                    static_cast<int>(nr), Element<T>::mpi(), from, 11, MPI_COMM_WORLD,
                    MPI_STATUS_IGNORE);
       counters().bytesSent += static_cast<double>(e) * ns;
       counters().bytesReceived += static_cast<double>(e) * nr;
       if (nr)
-        transferChunk(dst, false, rc, in);
+        transferChunk(dst, false, rc, in, stored);
     }
   }
 }
@@ -163,11 +194,19 @@ extern "C" void tc_rt_redistribute(void *source, void *destination) {
   tc_rt::TraceScope trace("tc_rt_redistribute");
   DistArray &src = *static_cast<DistArray *>(source);
   DistArray &dst = *static_cast<DistArray *>(destination);
-  if (src.extents != dst.extents)
-    fail("redistributing '" + src.name + "': extents " + str(src.extents) + " and " +
-         str(dst.extents) + " differ");
+  redistributeArray(src, dst);
+}
+
+namespace tc_rt {
+
+void redistributeArray(DistArray &src, DistArray &dst) {
+  if (src.datasetExtents() != dst.datasetExtents())
+    fail("redistributing '" + src.name + "': extents " + str(src.datasetExtents()) + " and " +
+         str(dst.datasetExtents()) + " (in the dataset's order) differ");
   if (src.elem != dst.elem)
     fail("redistributing '" + src.name + "': " + elementName(src.elem) + " elements into " +
          elementName(dst.elem) + " ones");
   withElement(src.elem, [&](auto zero) { redistribute<decltype(zero)>(src, dst); });
 }
+
+} // namespace tc_rt

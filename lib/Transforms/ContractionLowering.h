@@ -9,10 +9,10 @@
 #ifndef TC_TRANSFORMS_CONTRACTIONLOWERING_H
 #define TC_TRANSFORMS_CONTRACTIONLOWERING_H
 
-#include "TC/Analysis/ContractionPlanner.h"
-#include "TC/Analysis/RedistributionTraffic.h"
 #include "MachineSetup.h"
+#include "TC/Analysis/ContractionPlanner.h"
 #include "TC/Dialect/TCOps.h"
+#include "TC/Layout/RedistributionTraffic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

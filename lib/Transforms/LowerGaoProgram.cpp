@@ -236,7 +236,7 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
   const int64_t P = machine.procs, e = machine.elemBytes, passes = grid[0];
   // Stages 1 and 3 ([G] 2.3): given inputs move into the compute arrays, the
   // result into its required layout, rank by rank as the runtime moves them.
-  std::vector<RedistributionTraffic> stages;
+  std::vector<tc_layout::RedistributionTraffic> stages;
   for (Operand x : kOperands)
     if (given[x])
       stages.push_back(x == Operand::C
@@ -334,7 +334,7 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
       }
       t.received = t.sent;
     }
-    for (const RedistributionTraffic &s : stages) {
+    for (const tc_layout::RedistributionTraffic &s : stages) {
       t.sent += s.sent[r];
       t.received += s.received[r];
       if (!inCore) // the source's scratch file read, the destination's written

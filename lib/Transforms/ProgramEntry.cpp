@@ -50,7 +50,8 @@ LogicalResult mlir::tc::appendToProgramEntry(ModuleOp module, ArrayRef<StringAtt
       tc::BeginStatementOp::create(b, callee.getLoc(), statement.getValue(),
                                    callee->hasAttr(tc::TCDialect::getIntermediateAttrName()),
                                    callee->hasAttr(tc::TCDialect::getInMemoryAttrName()),
-                                   callee->hasAttr(tc::TCDialect::getReciprocalAttrName()));
+                                   callee->hasAttr(tc::TCDialect::getReciprocalAttrName()),
+                                   callee->hasAttr(tc::TCDialect::getKeepInputsAttrName()));
     }
   }
   // The entry is rebuilt whole: every function it calls, in the order of

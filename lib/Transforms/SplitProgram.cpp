@@ -117,6 +117,7 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
     llvm::SetVector<int> readLater; ///< outputs later statements read
     llvm::DenseSet<int> kept;       ///< results stored for later parts (tc.keep)
     llvm::DenseSet<int> inMemory;   ///< statement roots kept in memory
+    llvm::DenseSet<int> keepInputs; ///< statement roots whose statements keep their inputs
     MachineAttr planned;            ///< the statements' machine, if changed
 
     bool isResult(int v) const { return llvm::is_contained(fg.graph.returned, v); }
@@ -257,6 +258,7 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
         keptBytes = after;
       }
     }
+    keptBytes = keepLoopInputs(program, budget, keptBytes);
     // Any statement storing into a tensor kept in memory keeps it there (a
     // chain of accumulations is one tensor).
     for (Prepared &p : program) {
@@ -270,6 +272,45 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
                                                                 machine.getMemBytes() - keptBytes)
                                            : MachineAttr();
     }
+  }
+
+  /// The statements of a loop (#tc.loop) keep the dense inputs they load
+  /// (the user's tensors: names no statement stores) in memory, so that the
+  /// loop reads them once, while they fit in what the intermediates leave of
+  /// the budget, statement by statement in program order (docs/Derivations.md
+  /// D44). Returns the bytes kept, intermediates and inputs, counted whole.
+  static int64_t keepLoopInputs(MutableArrayRef<Prepared> program, int64_t budget,
+                                int64_t keptBytes) {
+    llvm::StringSet<> stored, keptInputs;
+    for (Prepared &p : program)
+      for (const ProgramStatement &st : p.partition.statements)
+        stored.insert(p.names[p.fg.graph.valueOf(st.root())]);
+    for (Prepared &p : program) {
+      if (!p.func->hasAttr(TCDialect::getLoopAttrName()))
+        continue;
+      const ProgramGraph &g = p.fg.graph;
+      for (const ProgramStatement &st : p.partition.statements) {
+        int64_t more = 0;
+        llvm::StringSet<> fresh;
+        for (int v : st.leaves) {
+          if (v >= g.numLeaves || g.constantLeaf[v])
+            continue; // a formula's value or a constant, not an argument
+          auto type = cast<RankedTensorType>(p.fg.values[v].getType());
+          const std::string &name = p.names[v];
+          if (stored.contains(name) || keptInputs.contains(name) ||
+              isa_and_nonnull<BlocksAttr>(type.getEncoding()) || !fresh.insert(name).second)
+            continue;
+          more += storedBytes(type);
+        }
+        if (fresh.empty() || keptBytes + more > budget)
+          continue;
+        keptBytes += more;
+        for (const auto &name : fresh)
+          keptInputs.insert(name.getKey());
+        p.keepInputs.insert(g.valueOf(st.root()));
+      }
+    }
+    return keptBytes;
   }
 
   /// A statement that reads `value` when its tensor `name` holds another
@@ -460,6 +501,8 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
         statement->setAttr(TCDialect::getIntermediateAttrName(), b.getUnitAttr());
       if (p.inMemory.contains(rootValue))
         statement->setAttr(TCDialect::getInMemoryAttrName(), b.getUnitAttr());
+      if (p.keepInputs.contains(rootValue))
+        statement->setAttr(TCDialect::getKeepInputsAttrName(), b.getUnitAttr());
       // Its result is stored inverted (an inverted copy runs alone: it
       // multiplies a constant).
       if (rootOp->hasAttr(TCDialect::getReciprocalAttrName()))

@@ -327,7 +327,7 @@ module attributes {tc.machine = 4} {
 
 // -----
 
-// expected-error @+1 {{'builtin.module' op unknown tc attribute 'tc.grid'; tc defines only 'tc.machine', 'tc.plan', 'tc.fusion', 'tc.fusion_plan', 'tc.block_plan', 'tc.flops', 'tc.name', 'tc.statement', 'tc.intermediate', 'tc.loop', 'tc.part_of', 'tc.reciprocal' and 'tc.in_memory' as discardable attributes}}
+// expected-error @+1 {{'builtin.module' op unknown tc attribute 'tc.grid'; tc defines only 'tc.machine', 'tc.plan', 'tc.fusion', 'tc.fusion_plan', 'tc.block_plan', 'tc.flops', 'tc.name', 'tc.statement', 'tc.intermediate', 'tc.loop', 'tc.part_of', 'tc.reciprocal', 'tc.in_memory' and 'tc.keep_inputs' as discardable attributes}}
 module attributes {tc.grid = #tc.grid<[2, 2]>} {
 }
 
@@ -350,6 +350,13 @@ func.func @intermediate_not_unit() attributes {tc.intermediate = "yes"} {
 
 // expected-error @+1 {{'func.func' op 'tc.in_memory' is a unit attribute on a func.func with 'tc.intermediate'}}
 func.func @in_memory_output() attributes {tc.in_memory} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'tc.keep_inputs' is a unit attribute on a func.func with 'tc.statement'}}
+func.func @keep_inputs_not_a_statement() attributes {tc.keep_inputs} {
   return
 }
 

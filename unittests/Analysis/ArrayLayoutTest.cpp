@@ -71,8 +71,6 @@ void expectConsistent(const ArrayLayout &l, const std::string &what) {
     if (c.empty() || l.kind == Holding::Slab)
       continue;
     for (int64_t d = 0; d < l.rank(); ++d) {
-      if (l.splitDim[d] >= 0)
-        continue; // a sub-block of its class's block
       int64_t inClass = 0;
       for (int64_t i = 0; i < l.extents[d]; ++i)
         inClass += l.classOf(d, i) == l.classHeld(d, c, r);

@@ -5,7 +5,7 @@
 // distribution patterns of a four-index array on every logical grid of P, `1`
 // (first-slice) entries included: the
 // basis of predicted == measured communication for fused operator trees. And
-// redistributionTraffic (lib/Analysis/RedistributionTraffic) gives every
+// redistributionTraffic (include/TC/Layout/RedistributionTraffic.h) gives every
 // rank's bytes sent, received, read and written for arrays of every kind the
 // single-contraction lowerings move (stages 1 and 3 of Gao et al. 2.3):
 // uneven extents, 2-D grids, pre-skewed, block-cyclic, slab and whole
@@ -17,7 +17,7 @@
 #include "TestArrays.h"
 
 #include "TC/Analysis/CommCostModel.h"
-#include "TC/Analysis/RedistributionTraffic.h"
+#include "TC/Layout/RedistributionTraffic.h"
 
 #include <gtest/gtest.h>
 
@@ -123,7 +123,8 @@ TEST(RedistributePrediction, TrafficOfEveryArrayKind) {
           Counters before = compute();
           tc_rt_redistribute(source, destination);
           releaseArrays();
-          RedistributionTraffic t = redistributionTraffic(holding(from, grid), holding(to, grid));
+          tc_layout::RedistributionTraffic t =
+              redistributionTraffic(holding(from, grid), holding(to, grid));
           const std::string what = "rank " + std::to_string(r) + ", case " + std::to_string(cases);
           EXPECT_EQ(compute().bytesSent - before.bytesSent, 8.0 * t.sent[r]) << what;
           EXPECT_EQ(compute().bytesReceived - before.bytesReceived, 8.0 * t.received[r]) << what;
@@ -176,7 +177,7 @@ TEST(RedistributePrediction, FirstSliceTrafficOfUnevenBlocks) {
         Counters before = compute();
         tc_rt_redistribute(source, destination);
         releaseArrays();
-        RedistributionTraffic t = redistributionTraffic(holding(from), holding(to));
+        tc_layout::RedistributionTraffic t = redistributionTraffic(holding(from), holding(to));
         const std::string what = "rank " + std::to_string(r) + ", pair " + std::to_string(pairs);
         EXPECT_EQ(compute().bytesSent - before.bytesSent, 8.0 * t.sent[r]) << what;
         EXPECT_EQ(compute().bytesReceived - before.bytesReceived, 8.0 * t.received[r]) << what;

@@ -353,17 +353,21 @@ def TC_BeginStatementOp : TC_Op<"begin_statement",
     `intermediate` the statement's result is an intermediate of the program:
     its stores write the run's intermediates file, from which later
     statements' arrays of its name are loaded, instead of the output file;
-    with `in_memory` too, every rank keeps the whole tensor in memory instead
-    (the plan left room for it). With `reciprocal` its stores write the
-    element-wise reciprocal of the values (`X = 1 / (...)`).
+    with `in_memory` too, it stays in memory instead (the plan left room for
+    it): each rank keeps its part where the statement computed it, and a
+    later statement redistributes what it needs (docs/Derivations.md D44). With `reciprocal` its stores write the
+    element-wise reciprocal of the values (`X = 1 / (...)`). With
+    `keep_inputs` (a statement of a loop) the inputs it loads from the
+    user's files stay in memory where it loaded them, and every later load
+    of them redistributes from there.
 
     ```mlir
     tc.begin_statement "ccd_s2" {intermediate}
-    tc.begin_statement "ccd_s3" {in_memory, intermediate}
+    tc.begin_statement "ccd_s3" {in_memory, intermediate, keep_inputs}
     ```
   }];
   let arguments = (ins StrAttr:$name, UnitAttr:$intermediate, UnitAttr:$in_memory,
-                   UnitAttr:$reciprocal);
+                   UnitAttr:$reciprocal, UnitAttr:$keep_inputs);
   let assemblyFormat = "$name attr-dict";
   let hasVerifier = 1;
 }

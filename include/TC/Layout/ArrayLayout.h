@@ -198,28 +198,44 @@ struct ArrayLayout {
   }
 
   /// Element classes of dimension `d` for who holds what: its blocks (or
-  /// cyclic coordinates) when split along the grid, its slabs (one per
-  /// process) as dimension 0 of a slab array, otherwise one.
+  /// cyclic coordinates) when split along the grid, each block's balanced
+  /// sub-blocks when split again, its slabs (one per process) as dimension 0
+  /// of a slab array, otherwise one.
   int64_t classes(int64_t d) const {
     if (kind == Holding::Slab && d == 0)
       return procs();
-    return parts(d);
+    return parts(d) * subParts(d);
   }
   /// The class of element `i` of dimension `d`.
   int64_t classOf(int64_t d, int64_t i) const {
     if (kind == Holding::Slab && d == 0)
       return i / slabRows();
     const int64_t p = parts(d);
-    if (p == 1)
-      return 0;
-    return isCyclic(d) ? (i / cyclic[d]) % p : i / ceilDiv(extents[d], p);
+    if (isCyclic(d))
+      return p == 1 ? 0 : (i / cyclic[d]) % p;
+    const int64_t size = ceilDiv(extents[d], p), block = i / size, q = subParts(d);
+    if (q == 1)
+      return block;
+    // The balanced sub-block of the block holding i: the first len mod q
+    // are one longer.
+    const int64_t offset = i - block * size, len = blockLength(extents[d], p, block);
+    const int64_t small = len / q, longer = len % q;
+    const int64_t sub = offset < longer * (small + 1)
+                            ? offset / (small + 1)
+                            : longer + (offset - longer * (small + 1)) / small;
+    return block * q + sub;
   }
   /// The class of the elements of dimension `d` that process `rank` at grid
   /// coordinates `c` holds (before any shift).
   int64_t classHeld(int64_t d, const std::vector<int64_t> &c, int64_t rank) const {
     if (kind == Holding::Slab && d == 0)
       return rank;
-    return blockIndex(d, c);
+    const int64_t q = subParts(d);
+    return q == 1 ? blockIndex(d, c) : blockIndex(d, c) * q + c[splitDim[d]];
+  }
+  /// Sub-blocks of each block of dimension `d` (1 unless split again).
+  int64_t subParts(int64_t d) const {
+    return distributed() && splitDim[d] >= 0 && !isCyclic(d) ? grid[splitDim[d]] : 1;
   }
 
   /// The extents of the dataset the array loads from and stores to, in the
@@ -232,6 +248,23 @@ struct ArrayLayout {
     for (size_t j = 0; j < summedExtent.size(); ++j)
       f[summedFileDim[j]] = summedExtent[j];
     return f;
+  }
+
+  /// Where stored dimension `d` comes among the array's own dimensions in the
+  /// dataset's order (dimensions summed at load do not count): two layouts
+  /// of one tensor that store its dimensions in different orders meet there.
+  int64_t datasetPlace(int64_t d) const {
+    int64_t place = 0;
+    for (int64_t e = 0; e < rank(); ++e)
+      place += fileDim[e] < fileDim[d];
+    return place;
+  }
+  /// The array's extents in that order.
+  std::vector<int64_t> datasetExtents() const {
+    std::vector<int64_t> out(extents.size());
+    for (int64_t d = 0; d < rank(); ++d)
+      out[datasetPlace(d)] = extents[d];
+    return out;
   }
 
   /// Why the layout is not one tc can hold, or empty. The rules the dialect

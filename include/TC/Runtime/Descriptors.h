@@ -27,7 +27,7 @@
 #include <string.h>
 
 /// The version of the descriptor layouts and of the tc_rt_* calls.
-#define TC_RT_API_VERSION 13
+#define TC_RT_API_VERSION 14
 
 #ifdef __cplusplus
 #define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -61,12 +61,15 @@ enum tc_rt_init {
 /// or, as an intermediate later statements read, the run's intermediates file
 /// or every rank's memory (replicated, when the plan left room for it); with
 /// TC_RT_RESULT_RECIPROCAL added, the values stored are the element-wise
-/// reciprocals of the statement's result (`X = 1 / (...)`).
+/// reciprocals of the statement's result (`X = 1 / (...)`); with
+/// TC_RT_KEEP_INPUTS added, the inputs the statement loads from the user's
+/// files are kept in memory for later loads (a loop reads them once).
 enum tc_rt_result {
   TC_RT_RESULT_OUTPUT = 0,
   TC_RT_RESULT_FILE = 1,
   TC_RT_RESULT_MEMORY = 2,
-  TC_RT_RESULT_RECIPROCAL = 4
+  TC_RT_RESULT_RECIPROCAL = 4,
+  TC_RT_KEEP_INPUTS = 8
 };
 /// Element types: of an array (its storage, tiles, messages, HDF5 dataset) and
 /// of the buffers of tc_rt_tile_contract and tc_rt_allreduce_tile.
@@ -176,8 +179,10 @@ TC_RT_INLINE double tc_rt_contract_alpha(const int64_t *desc) {
 // several statements with intermediates); version 11 the block schedule's
 // alpha (block-sparse programs); version 12 the calls tc_rt_begin_iteration
 // and tc_rt_end_iteration (programs with loops) and TC_RT_RESULT_RECIPROCAL;
-// version 13 tc_rt_begin_iteration's carried tensors and DIIS length.
-TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 13,
+// version 13 tc_rt_begin_iteration's carried tensors and DIIS length;
+// version 14 TC_RT_KEEP_INPUTS (intermediates now stay distributed: the
+// runtime's, no layout changed).
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 14,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
   TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")
@@ -188,7 +193,7 @@ TC_RT_LAYOUT(TC_RT_INIT_INPUT == 0 && TC_RT_INIT_ZERO == 1 && TC_RT_INIT_ROOT_IN
              TC_RT_INIT_ONES == 3);
 TC_RT_LAYOUT(TC_RT_F64 == 0 && TC_RT_F32 == 1);
 TC_RT_LAYOUT(TC_RT_RESULT_OUTPUT == 0 && TC_RT_RESULT_FILE == 1 && TC_RT_RESULT_MEMORY == 2 &&
-             TC_RT_RESULT_RECIPROCAL == 4);
+             TC_RT_RESULT_RECIPROCAL == 4 && TC_RT_KEEP_INPUTS == 8);
 TC_RT_LAYOUT(TC_RT_ARRAY_RANK == 0 && TC_RT_ARRAY_KIND == 1 && TC_RT_ARRAY_INIT == 2 &&
              TC_RT_ARRAY_ON_DISK == 3 && TC_RT_ARRAY_ELEM == 4 &&
              TC_RT_ARRAY_FIRST_SLICE == 5 && TC_RT_ARRAY_GRID_RANK == 6 && TC_RT_ARRAY_GRID == 7);

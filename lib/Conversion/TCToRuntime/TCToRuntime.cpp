@@ -235,7 +235,8 @@ struct BeginStatementOpLowering : OpConversionPattern<BeginStatementOp> {
     tc_rt_result result = !op.getIntermediate() ? TC_RT_RESULT_OUTPUT
                           : op.getInMemory()    ? TC_RT_RESULT_MEMORY
                                                 : TC_RT_RESULT_FILE;
-    runtime::I64 code = b.i64(result | (op.getReciprocal() ? TC_RT_RESULT_RECIPROCAL : 0));
+    runtime::I64 code = b.i64(result | (op.getReciprocal() ? TC_RT_RESULT_RECIPROCAL : 0) |
+                              (op.getKeepInputs() ? TC_RT_KEEP_INPUTS : 0));
     b.call<Function::tc_rt_begin_statement>({b.string(op.getName()), code});
     rewriter.eraseOp(op);
     return success();

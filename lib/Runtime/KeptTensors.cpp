@@ -1,0 +1,149 @@
+//===- KeptTensors.cpp - intermediates left where they were computed ------===//
+//
+// A statement whose result the plan keeps in memory used to write its part
+// into a zero-filled whole copy on every rank and all-reduce it: every rank
+// sent and received twice the tensor per store, and held all of it. Here the
+// rank keeps a copy of its own part, in the layout the statement computed it
+// in, and the reader redistributes from it what its own layout needs
+// (docs/Derivations.md D44).
+//
+//===----------------------------------------------------------------------===//
+#include "KeptTensors.h"
+
+#include "TC/Layout/RedistributionTraffic.h"
+#include "TC/Runtime/Descriptors.h"
+
+#include <cstring>
+#include <map>
+#include <memory>
+
+namespace tc_rt {
+namespace {
+
+std::map<std::string, std::unique_ptr<DistArray>> &keptTensors() {
+  static std::map<std::string, std::unique_ptr<DistArray>> kept;
+  return kept;
+}
+
+/// The elements this rank holds of `a`, from storage to a packed buffer.
+Selection heldPacked(const DistArray &a) {
+  Selection held = a.runsOf(ctx().rank, /*loading=*/false);
+  for (Runs &r : held)
+    r = packed(r, /*fromSide=*/true);
+  return held;
+}
+
+/// X = 1 / (...): every element this rank holds inverted (its padding stays
+/// zero).
+template <typename T> void invertHeld(DistArray &a) {
+  const Selection held = heldPacked(a);
+  PooledVector<T> values(elements(held));
+  if (values.empty())
+    return;
+  transferRuns(a, true, held, values.data(), lengths(held), "a kept block");
+  invertEach(values.data(), static_cast<int64_t>(values.size()));
+  transferRuns(a, false, held, values.data(), lengths(held), "a kept block");
+}
+
+/// True if `a` is a whole tensor of its name (not a slice of a fused
+/// program's, nothing summed at load), in memory, and held as a
+/// redistribution can take it from: blocks, or whole copies (a gathered
+/// array is whole once its result is stored). A slab's ranks hold disjoint
+/// rows that Redistribute.cpp does not send.
+bool keepable(const DistArray &a) {
+  return a.sliceFull.empty() && a.summedExtent.empty() && !a.onDisk && a.kind != Holding::Slab;
+}
+
+} // namespace
+
+namespace {
+
+/// Keeps a copy of this rank's part of `a` under its name (inverted when
+/// `invert`), dropping the earlier value in any form.
+void keepCopy(DistArray &a, bool invert) {
+  forgetKept(a.name);
+  forgetStoredIntermediate(a.name);
+  auto kept = std::make_unique<DistArray>();
+  static_cast<tc_layout::ArrayLayout &>(*kept) = a;
+  kept->name = a.name;
+  kept->elem = a.elem;
+  kept->comm = a.comm;
+  kept->idle = a.idle;
+  kept->coords = a.coords;
+  kept->shifts = a.shifts;
+  kept->storeShape = a.storeShape;
+  const int64_t bytes = product(a.storeShape) * a.elemBytes();
+  kept->memory.resize(bytes);
+  if (bytes > 0)
+    std::memcpy(kept->memory.data(), a.mem<void>(), bytes);
+  if (invert)
+    withElement(kept->elem, [&](auto zero) { invertHeld<decltype(zero)>(*kept); });
+  keptTensors()[a.name] = std::move(kept);
+}
+
+} // namespace
+
+bool keepWhereComputed(DistArray &a) {
+  Context &c = ctx();
+  if (c.storing != TC_RT_RESULT_MEMORY || !keepable(a))
+    return false;
+  keepCopy(a, c.storingReciprocal);
+  return true;
+}
+
+void keepLoadedInput(DistArray &a) {
+  if (ctx().keepingInputs && keepable(a) && !isKept(a.name))
+    keepCopy(a, /*invert=*/false);
+}
+
+bool isKept(const std::string &name) { return keptTensors().count(name) > 0; }
+
+bool handOverKept(DistArray &a) {
+  auto it = keptTensors().find(a.name);
+  if (it == keptTensors().end())
+    return false;
+  DistArray &kept = *it->second;
+  if (!a.sliceFull.empty() || !a.summedExtent.empty() || a.elem != kept.elem ||
+      a.datasetExtents() != kept.datasetExtents()) {
+    makeKeptWhole(a.name);
+    return false;
+  }
+  // What moves is a redistribution's: predicted from the two layouts by the
+  // analysis the planners use, counted as the messages go.
+  Context &c = ctx();
+  const tc_layout::RedistributionTraffic t = tc_layout::redistributionTraffic(kept, a, c.size);
+  c.handOver.predictedSent += static_cast<double>(t.sent[c.rank]) * a.elemBytes();
+  c.handOver.predictedReceived += static_cast<double>(t.received[c.rank]) * a.elemBytes();
+  const Counters before = counters();
+  redistributeArray(kept, a);
+  c.handOver.sent += counters().bytesSent - before.bytesSent;
+  c.handOver.received += counters().bytesReceived - before.bytesReceived;
+  return true;
+}
+
+void makeKeptWhole(const std::string &name) {
+  auto it = keptTensors().find(name);
+  if (it == keptTensors().end())
+    return;
+  std::unique_ptr<DistArray> kept = std::move(it->second);
+  keptTensors().erase(it);
+  // Stored as the statement would have stored it: each rank its part into a
+  // zero-filled whole copy, all-reduced (Hdf5IO.cpp); already inverted.
+  Context &c = ctx();
+  const Phase phase = c.phase;
+  const int64_t storing = c.storing;
+  const bool reciprocal = c.storingReciprocal;
+  c.storing = TC_RT_RESULT_MEMORY;
+  c.storingReciprocal = false;
+  setPhase(Store, /*sampleRss=*/false);
+  storeOutput(*kept);
+  setPhase(phase, /*sampleRss=*/false);
+  c.storing = storing;
+  c.storingReciprocal = reciprocal;
+}
+
+void forgetKept(const std::string &name) { keptTensors().erase(name); }
+
+void releaseKept() { keptTensors().clear(); }
+
+} // namespace tc_rt

@@ -1,0 +1,54 @@
+//===- KeptTensors.h - intermediates left where they were computed -*- C++ -*-===//
+//
+// An intermediate the plan keeps in memory stays where the statement that
+// computed it left it: each rank keeps its own part, in the layout of that
+// statement. A statement that reads it gets it redistributed into its own
+// layout (Redistribute.cpp); a reader that takes a whole copy (the slices of
+// a fused program, DIIS, checkpoints, a loop's convergence test) has it made
+// whole on every rank first (docs/Derivations.md D44).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TC_LIB_RUNTIME_KEPTTENSORS_H
+#define TC_LIB_RUNTIME_KEPTTENSORS_H
+
+#include "DistArray.h"
+
+#include <string>
+
+namespace tc_rt {
+
+/// Keeps this rank's part of `a`, the result of the current statement, if the
+/// statement keeps its result in memory and `a` is a whole tensor in memory;
+/// false otherwise (the caller stores it in a file). The tensor's earlier
+/// value, in any form, is dropped.
+bool keepWhereComputed(DistArray &a);
+
+/// Keeps this rank's part of `a`, just loaded from the user's input, when the
+/// current statement keeps its inputs (TC_RT_KEEP_INPUTS) and `a` is a whole
+/// tensor in memory: later loads of it redistribute from there.
+void keepLoadedInput(DistArray &a);
+
+/// True if tensor `name` is kept where it was computed (the same on every
+/// rank: every rank keeps a part, maybe an empty one).
+bool isKept(const std::string &name);
+
+/// Collective. Fills `a` with the kept tensor of its name, redistributed into
+/// a's layout, and returns true; when `a` is not the whole tensor in the same
+/// element type (a slice, a dimension summed at load), makes the kept tensor
+/// whole instead (makeKeptWhole) and returns false.
+bool handOverKept(DistArray &a);
+
+/// Collective. The kept tensor `name` becomes a whole copy on every rank, in
+/// the store of in-memory intermediates (what storedIntermediateFile finds);
+/// nothing if it is not kept.
+void makeKeptWhole(const std::string &name);
+
+/// Drops the kept tensor `name` (a statement stores a new value of it), if any.
+void forgetKept(const std::string &name);
+
+/// Drops every kept tensor (the end of a run).
+void releaseKept();
+
+} // namespace tc_rt
+
+#endif // TC_LIB_RUNTIME_KEPTTENSORS_H

@@ -1,0 +1,161 @@
+//===- KeptTensorsTest.cpp - intermediates left where they were computed --===//
+//
+// A statement whose result is kept in memory leaves each rank its own part
+// (KeptTensors.cpp). A later statement's array of that name, in another
+// layout and another order of the tensor's dimensions, gets the stored values
+// by a redistribution whose bytes on every rank are the layout library's
+// prediction; reciprocals are inverted once; a reader that takes a whole copy
+// (DIIS, checkpoints, a fused program's slices) gets one and later loads read
+// it; an accumulation's root-only array gets the values on the root alone.
+//
+//===----------------------------------------------------------------------===//
+#include "KeptTensors.h"
+#include "TestArrays.h"
+
+#include <gtest/gtest.h>
+
+using namespace tc_rt;
+using tc_rt::test::layoutOf;
+using tc_rt::test::RandomInputs;
+
+namespace {
+
+const int64_t I = 5, J = 4, K = 3; // X[i, j, k]: uneven blocks on 2-4 processes
+
+/// X stored as [k, i, j] (dataset dimensions 2, 0, 1), i split over the grid
+/// [P]: what a statement computing X^T-like products leaves.
+void *storedOrder(tc_rt_init init) {
+  const int64_t P = ctx().size;
+  tc_rt::ArrayDesc d{
+      layoutOf(TC_RT_DISTRIBUTED, {P}, {{K, -1, -1, 2}, {I, 0, -1, 0}, {J, -1, -1, 1}}), init,
+      false};
+  return tc_rt_array(d.encode().data(), "X", nullptr);
+}
+
+/// X in the dataset's order, held whole by every rank.
+void *replicated(tc_rt_init init) {
+  const int64_t P = ctx().size;
+  tc_rt::ArrayDesc d{
+      layoutOf(TC_RT_REPLICATED, {P}, {{I, -1, -1, 0}, {J, -1, -1, 1}, {K, -1, -1, 2}}), init,
+      false};
+  return tc_rt_array(d.encode().data(), "X", nullptr);
+}
+
+/// X as [j, k, i] split along j over [P], on disk: another order, another
+/// split, the destination out of core.
+void *otherSplitOnDisk(tc_rt_init init) {
+  const int64_t P = ctx().size;
+  tc_rt::ArrayDesc d{
+      layoutOf(TC_RT_DISTRIBUTED, {P}, {{J, 0, -1, 1}, {K, -1, -1, 2}, {I, -1, -1, 0}}), init,
+      true};
+  return tc_rt_array(d.encode().data(), "X", nullptr);
+}
+
+double stored(int64_t i, int64_t j, int64_t k) {
+  return randomValue(11, "X", static_cast<uint64_t>((i * J + j) * K + k));
+}
+
+/// Statement "X" keeps X (random values of seed 11) in memory, code `code`.
+void storeX(int64_t code) {
+  RandomInputs random(11);
+  tc_rt_begin_statement("X", code);
+  tc_rt_store(storedOrder(TC_RT_INIT_INPUT));
+}
+
+/// Every element of a replicated X equals value(i, j, k).
+void expectWhole(void *x, const std::function<double(int64_t, int64_t, int64_t)> &value) {
+  std::vector<double> got(I * J * K, -1);
+  const int64_t zero[3] = {0, 0, 0};
+  tc_rt_read_tile(x, got.data(), tc_rt::TileDesc{{I, J, K}}.encode().data(), zero);
+  for (int64_t i = 0; i < I; ++i)
+    for (int64_t j = 0; j < J; ++j)
+      for (int64_t k = 0; k < K; ++k)
+        EXPECT_EQ(got[(i * J + j) * K + k], value(i, j, k))
+            << "X[" << i << ", " << j << ", " << k << "] on rank " << ctx().rank;
+}
+
+void endRun() {
+  closeRunFiles();
+  releaseArrays();
+  ctx().statements.clear();
+  ctx().storing = TC_RT_RESULT_OUTPUT;
+  ctx().handOver = HandOver();
+}
+
+/// This rank's hand-over bytes so far equal their prediction.
+void expectHandOverAsPredicted() {
+  const HandOver &h = ctx().handOver;
+  EXPECT_EQ(h.sent, h.predictedSent) << "rank " << ctx().rank;
+  EXPECT_EQ(h.received, h.predictedReceived) << "rank " << ctx().rank;
+}
+
+TEST(KeptTensors, HandedOverInAnotherOrderAndLayout) {
+  storeX(TC_RT_RESULT_MEMORY);
+  EXPECT_TRUE(isKept("X"));
+  // Random inputs of another seed: a load that did not hand over reads those.
+  RandomInputs other(99);
+  tc_rt_begin_statement("Y", TC_RT_RESULT_OUTPUT);
+  expectWhole(replicated(TC_RT_INIT_INPUT), stored);
+  // A replicated destination receives every element it does not hold.
+  const int64_t P = ctx().size, rows = (I + P - 1) / P;
+  const int64_t own =
+      std::max<int64_t>(0, std::min(I, (ctx().rank + 1) * rows) - ctx().rank * rows);
+  EXPECT_EQ(ctx().handOver.received, 8.0 * (I - own) * J * K);
+  expectHandOverAsPredicted();
+  // Out of core, split along j in the order [j, k, i].
+  DistArray &split = *static_cast<DistArray *>(otherSplitOnDisk(TC_RT_INIT_INPUT));
+  const int64_t block = (J + P - 1) / P;
+  std::vector<double> got(block * K * I, -1);
+  const int64_t zero[3] = {0, 0, 0};
+  tc_rt_read_tile(&split, got.data(), tc_rt::TileDesc{{block, K, I}}.encode().data(), zero);
+  for (int64_t l = 0; l < block && ctx().rank * block + l < J; ++l)
+    for (int64_t k = 0; k < K; ++k)
+      for (int64_t i = 0; i < I; ++i)
+        EXPECT_EQ(got[(l * K + k) * I + i], stored(i, ctx().rank * block + l, k));
+  expectHandOverAsPredicted();
+  endRun();
+}
+
+TEST(KeptTensors, ReciprocalsInvertedOnce) {
+  storeX(TC_RT_RESULT_MEMORY | TC_RT_RESULT_RECIPROCAL);
+  tc_rt_begin_statement("Y", TC_RT_RESULT_OUTPUT);
+  auto inverse = [](int64_t i, int64_t j, int64_t k) { return 1 / stored(i, j, k); };
+  expectWhole(replicated(TC_RT_INIT_INPUT), inverse);
+  // Made whole (as DIIS reads it), then loaded from the whole copy.
+  std::string where;
+  EXPECT_GE(storedIntermediateFile("X", where), 0);
+  EXPECT_EQ(where, "memory");
+  EXPECT_FALSE(isKept("X"));
+  tc_rt_begin_statement("Z", TC_RT_RESULT_OUTPUT);
+  expectWhole(replicated(TC_RT_INIT_INPUT), inverse);
+  endRun();
+}
+
+TEST(KeptTensors, RootOnlyInputOnTheRootAlone) {
+  storeX(TC_RT_RESULT_MEMORY);
+  tc_rt_begin_statement("X", TC_RT_RESULT_MEMORY); // X += ...: the old value on the root
+  void *old = replicated(TC_RT_INIT_ROOT_INPUT);
+  expectWhole(
+      old, [](int64_t i, int64_t j, int64_t k) { return ctx().rank == 0 ? stored(i, j, k) : 0.0; });
+  endRun();
+}
+
+TEST(KeptTensors, NewValueReplacesTheKeptOne) {
+  storeX(TC_RT_RESULT_MEMORY);
+  // The next value of X goes to the intermediates file: the kept one is gone.
+  auto next = [](int64_t i, int64_t j, int64_t k) { return 1000.0 + (i * J + j) * K + k; };
+  tc_rt_begin_statement("X", TC_RT_RESULT_FILE);
+  void *x = replicated(TC_RT_INIT_ZERO);
+  std::vector<double> values(I * J * K);
+  for (int64_t n = 0; n < I * J * K; ++n)
+    values[n] = next(n / (J * K), n / K % J, n % K);
+  const int64_t zero[3] = {0, 0, 0};
+  tc_rt_write_tile(x, values.data(), tc_rt::TileDesc{{I, J, K}}.encode().data(), zero);
+  tc_rt_store(x);
+  EXPECT_FALSE(isKept("X"));
+  tc_rt_begin_statement("Y", TC_RT_RESULT_OUTPUT);
+  expectWhole(replicated(TC_RT_INIT_INPUT), next);
+  endRun();
+}
+
+} // namespace
