@@ -89,6 +89,14 @@ static LogicalResult verifyPlanAttribute(Operation *op, Attribute value) {
 /// Discardable `tc.*` attributes on other ops: `tc.machine` belongs on a module
 /// (or on a function planned for its own process count, tc-specialize-procs)
 /// and must hold a #tc.machine.
+ArrayRef<StringRef> TCDialect::getStatementMarkNames() {
+  static const StringRef names[] = {getMachineAttrName(),      getLoopAttrName(),
+                                    getReciprocalAttrName(),   getStatementAttrName(),
+                                    getIntermediateAttrName(), getInMemoryAttrName(),
+                                    getKeepInputsAttrName()};
+  return names;
+}
+
 LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attr) {
   if (attr.getName() == getMachineAttrName()) {

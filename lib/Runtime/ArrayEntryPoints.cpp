@@ -87,19 +87,27 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
     if (::ftruncate(a->fd, bytes) != 0)
       fail("cannot size scratch file " + a->path + " to " + std::to_string(bytes) +
            " bytes: " + std::strerror(errno));
-  } else if (storage) {
-    a->external = storage; // the program's tile buffer: zero padding included
-    std::memset(storage, 0, bytes);
   } else {
-    a->memory.resize(bytes);
-    std::memset(a->memory.data(), 0, bytes);
+    if (storage)
+      a->external = storage; // the program's tile buffer: zero padding included
+    else
+      a->memory.resize(bytes);
+    // Zeros where the load writes nothing: padding, another rank's part, an
+    // array that starts at zero. A block with no padding that a load fills
+    // whole needs none (on a CCSD iteration's every array, a tenth of it).
+    const bool filledWhole =
+        a->init == TC_RT_INIT_INPUT &&
+        (a->kind == Holding::Distributed || a->kind == Holding::Replicated) &&
+        elements(a->runsOf(ctx().rank, /*loading=*/true)) == product(a->storeShape);
+    if (!filledWhole)
+      std::memset(a->mem<void>(), 0, bytes);
   }
   loadInitial(*a);
   if (!ctx().inLoop())
     trimPool(); // the load's staging chunks (BufferPool.h)
   // Ranks finish loading at different times; the wait belongs to the load phase,
   // and so does reading its peak RSS (before the barrier, off the compute clock).
-  ctx().counters[Load].peakRss = rssBytes("VmHWM:");
+  ctx().counters[Load].peakRss = peakRssBytes();
   MPI_Barrier(MPI_COMM_WORLD);
   setPhase(Compute, /*sampleRss=*/false);
   return a;

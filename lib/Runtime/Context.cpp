@@ -8,11 +8,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <cstdlib>
 #include <hdf5.h>
 #include <malloc.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace tc_rt {
@@ -35,6 +36,12 @@ double rssBytes(const char *key) {
   return 0;
 }
 
+double peakRssBytes() {
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return 1024.0 * static_cast<double>(usage.ru_maxrss); // kB on Linux
+}
+
 TraceScope::TraceScope(const char *name) : name(name), start(ctx().trace ? MPI_Wtime() : 0) {}
 
 TraceScope::~TraceScope() {
@@ -47,7 +54,7 @@ void setPhase(Phase p, bool sampleRss) {
   double now = MPI_Wtime();
   c.counters[c.phase].seconds += now - c.phaseStart;
   if (sampleRss)
-    c.counters[c.phase].peakRss = rssBytes("VmHWM:");
+    c.counters[c.phase].peakRss = peakRssBytes();
   c.phase = p;
   c.phaseStart = now;
 }

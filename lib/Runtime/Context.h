@@ -37,6 +37,9 @@ Counters countersBetween(const Counters &begin, const Counters &end);
 
 /// Resident set size now ("VmRSS:") or at its peak ("VmHWM:"), in bytes.
 double rssBytes(const char *key);
+/// The peak resident set size so far (VmHWM), in bytes, without reading
+/// /proc (sampled at every phase change).
+double peakRssBytes();
 
 struct Options {
   std::map<std::string, std::string> inputs; ///< --input NAME=file.h5

@@ -222,8 +222,11 @@ std::string typeName(hid_t type) {
 
 template <typename T>
 /// Reads this process's part of `a` from dataset a.name of the open file `f`
-/// (`file` names it in messages).
-void loadFromHdf5(DistArray &a, hid_t f, const std::string &file, const Selection &owned) {
+/// (`file` names it in messages). The load phase counts the bytes when the
+/// file is on disk (a fused program's slices, read as it computes, are not
+/// the compute phase's predicted disk traffic).
+void loadFromHdf5(DistArray &a, hid_t f, const std::string &file, const Selection &owned,
+                  bool onDisk) {
   hid_t ds = H5Dopen2(f, a.name.c_str(), H5P_DEFAULT);
   if (ds < 0)
     fail("input file " + file + " has no dataset '" + a.name + "'");
@@ -254,6 +257,8 @@ void loadFromHdf5(DistArray &a, hid_t f, const std::string &file, const Selectio
       selectInFile(a, c, space, at);
       if (H5Dread(ds, nativeType<T>(), mem, space, H5P_DEFAULT, tmp.data()) < 0)
         fail("reading " + c.rows() + " of dataset '" + a.name + "' from " + file + " failed");
+      if (onDisk && ctx().phase == Load)
+        counters().bytesRead += static_cast<double>(tmp.size()) * sizeof(T);
       addInto(sum, tmp, at);
     });
     H5Sclose(mem);
@@ -382,13 +387,15 @@ void loadSlice(DistArray &a) {
   auto in = c.options.inputs.find(a.name);
   std::string kept;
   if (hid_t file = storedIntermediateFile(a.name, kept); file >= 0) {
-    withElement(a.elem, [&](auto zero) { loadFromHdf5<decltype(zero)>(a, file, kept, owned); });
+    withElement(a.elem, [&](auto zero) {
+      loadFromHdf5<decltype(zero)>(a, file, kept, owned, kept != "memory");
+    });
   } else if (in != c.options.inputs.end()) {
     hid_t f = openInputFile(in->second);
     if (f < 0)
       fail("cannot open input file " + in->second + " for array '" + a.name + "'");
     withElement(a.elem,
-                [&](auto zero) { loadFromHdf5<decltype(zero)>(a, f, in->second, owned); });
+                [&](auto zero) { loadFromHdf5<decltype(zero)>(a, f, in->second, owned, true); });
     H5Fclose(f);
   } else if (c.options.randomInputs)
     withElement(a.elem, [&](auto zero) { loadRandom<decltype(zero)>(a, owned); });

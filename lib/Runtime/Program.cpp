@@ -233,7 +233,7 @@ void writeReport() {
   for (int p = 0; p < NumPhases; ++p)
     pack(c.counters[p], mine.data() + kPerPhase * p);
   mine[kBaseline] = baselineRss;
-  mine[kPeak] = rssBytes("VmHWM:");
+  mine[kPeak] = peakRssBytes();
   mine[kPredicted] = c.predictedDisk;
   mine[kPredicted + 1] = c.predictedComm;
   mine[kPredicted + 2] = c.predictedReceived;

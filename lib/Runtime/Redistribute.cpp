@@ -144,6 +144,28 @@ template <typename T> void redistributeScalar(DistArray &src, DistArray &dst) {
   }
 }
 
+/// The local part of a redistribution between two arrays in memory, storage
+/// to storage: one strided copy per box (runs from src to dst storage, in the
+/// dataset's order of dimensions), either storage order.
+template <typename T> void copyLocal(DistArray &src, DistArray &dst, const Selection &local) {
+  const int n = src.rank();
+  const Shape srcStored = rowMajorStrides(src.storeShape),
+              dstStored = rowMajorStrides(dst.storeShape);
+  Shape srcStride(n), dstStride(n); // per dimension of the dataset
+  for (int d = 0; d < n; ++d) {
+    srcStride[src.datasetPlace(d)] = srcStored[d];
+    dstStride[dst.datasetPlace(d)] = dstStored[d];
+  }
+  forEachBox(local, [&](const Shape &from, const Shape &to, const Shape &len) {
+    int64_t s = 0, t = 0;
+    for (int i = 0; i < n; ++i) {
+      s += from[i] * srcStride[i];
+      t += to[i] * dstStride[i];
+    }
+    copyStrided(dst.mem<T>() + t, dstStride, src.mem<T>() + s, srcStride, len);
+  });
+}
+
 template <typename T> void redistribute(DistArray &src, DistArray &dst) {
   if (src.rank() == 0)
     return redistributeScalar<T>(src, dst);
@@ -154,11 +176,14 @@ template <typename T> void redistribute(DistArray &src, DistArray &dst) {
   // Local part: what this process already holds (anything it would otherwise
   // receive from a replica of its own block).
   Selection local = overlap(mySrc, myDst);
-  for (int64_t i = 0; i < numChunks(local, e); ++i) {
-    Selection c = chunk(local, i, e);
-    transferChunk(src, true, c, in, stored);
-    transferChunk(dst, false, c, in, stored);
-  }
+  if (!src.onDisk && !dst.onDisk && elements(local) > 0)
+    copyLocal<T>(src, dst, local);
+  else
+    for (int64_t i = 0; i < numChunks(local, e); ++i) {
+      Selection c = chunk(local, i, e);
+      transferChunk(src, true, c, in, stored);
+      transferChunk(dst, false, c, in, stored);
+    }
   const Selection none(src.rank());
   for (int k = 1; k < P; ++k) {
     int to = (me + k) % P, from = (me - k + P) % P;

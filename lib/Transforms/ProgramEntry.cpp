@@ -14,10 +14,7 @@ func::FuncOp mlir::tc::createLoweredFunction(func::FuncOp planned) {
   OpBuilder b(planned);
   auto lowered = func::FuncOp::create(b, planned.getLoc(), planned.getSymName(),
                                       b.getFunctionType({}, {}));
-  for (StringRef name :
-       {tc::TCDialect::getMachineAttrName(), tc::TCDialect::getLoopAttrName(),
-        tc::TCDialect::getReciprocalAttrName(), tc::TCDialect::getStatementAttrName(),
-        tc::TCDialect::getIntermediateAttrName(), tc::TCDialect::getInMemoryAttrName()})
+  for (StringRef name : tc::TCDialect::getStatementMarkNames())
     if (Attribute attr = planned->getAttr(name))
       lowered->setAttr(name, attr);
   return lowered;

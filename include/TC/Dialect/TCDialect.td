@@ -69,6 +69,11 @@ def TC_Dialect : Dialect {
     /// program for later functions to read by its tc.name (a value a loop
     /// carries or leaves, tc-outline-loops), not written to the output file.
     static constexpr ::llvm::StringLiteral getKeepAttrName() { return "tc.keep"; }
+    /// What a statement's function says about it (its machine, loop, result
+    /// and inputs: the attributes above tc-split-program and tc-outline-loops
+    /// set), which its lowered function keeps until tc-lower-to-runtime has
+    /// turned them into calls.
+    static ::llvm::ArrayRef<::llvm::StringRef> getStatementMarkNames();
     /// On a function tc-outline-loops made, and on the statements
     /// tc-split-program cuts it into: the program it is a part of (its
     /// function's name). The parts of one program share intermediates' names

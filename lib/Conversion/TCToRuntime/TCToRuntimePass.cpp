@@ -167,12 +167,11 @@ struct LowerToRuntimePass : public tc::impl::LowerToRuntimeBase<LowerToRuntimePa
     // The machine models have served the planners and the statements' marks
     // are tc.begin_statement calls now; LLVM IR has no place for them.
     module->removeAttr(TCDialect::getMachineAttrName());
-    for (auto func : module.getOps<func::FuncOp>())
-      for (StringRef name : {TCDialect::getMachineAttrName(), TCDialect::getStatementAttrName(),
-                             TCDialect::getIntermediateAttrName(), TCDialect::getInMemoryAttrName(),
-                             TCDialect::getLoopAttrName(), TCDialect::getProgramPartAttrName(),
-                             TCDialect::getReciprocalAttrName()})
+    for (auto func : module.getOps<func::FuncOp>()) {
+      for (StringRef name : TCDialect::getStatementMarkNames())
         func->removeAttr(name);
+      func->removeAttr(TCDialect::getProgramPartAttrName());
+    }
   }
 };
 

@@ -1,6 +1,7 @@
 """Prints a run report's loops: per loop its count and outcome, per iteration
-its change and whether every rank's compute-phase bytes equal the plan's
-prediction; exits 1 when a field is missing or a value is out of place."""
+its change, whether every rank's compute-phase bytes equal the plan's
+prediction and its hand-overs theirs, and the bytes the iteration's loads read
+from files; exits 1 when a field is missing or a value is out of place."""
 import json
 import os
 import sys
@@ -16,9 +17,11 @@ for loop in rep["loops"]:
           f"{loop['max_iterations']} iterations, converged {str(loop['converged']).lower()}")
     ok &= len(loop["per_iteration"]) == loop["iterations"]
     for it in loop["per_iteration"]:
-        same = all(tc_run.bytes_as_predicted(r["compute"]) for r in it["ranks"])
+        same = all(tc_run.bytes_as_predicted(r["compute"]) and
+                   tc_run.hand_over_as_predicted(r.get("hand_over")) for r in it["ranks"])
         ok &= it["seconds"] >= 0 and all(p in it for p in ("load", "compute", "store"))
         ok &= it["value"] is not None and (it["change"] is None) == (it["iteration"] == 1)
         print(f"iteration {it['iteration']}: change {it['change']}, bytes "
-              f"{'as predicted' if same else 'NOT as predicted'} on {len(it['ranks'])} ranks")
+              f"{'as predicted' if same else 'NOT as predicted'} on {len(it['ranks'])} ranks, "
+              f"{it['load']['bytes_read']:.0f} bytes read loading")
 sys.exit(0 if ok else 1)
