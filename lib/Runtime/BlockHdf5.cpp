@@ -175,18 +175,27 @@ void storeBlockOutput(BlockArray &a) {
     offsets.push_back(total);
     total += a.blockElements(static_cast<int64_t>(i));
   }
-  hid_t group, values;
-  if (result.earlier) {
+  hid_t group = -1, values = -1;
+  bool earlier = result.earlier;
+  if (earlier) {
     group = H5Gopen2(result.file, a.name.c_str(), H5P_DEFAULT);
     values = group < 0 ? -1 : H5Dopen2(group, "values", H5P_DEFAULT);
     hsize_t stored = 0;
     hid_t space = values < 0 ? -1 : H5Dget_space(values);
-    if (space < 0 || H5Sget_simple_extent_dims(space, &stored, nullptr) != 1 ||
-        static_cast<int64_t>(stored) != total)
-      fail("cannot overwrite " + where + ": it holds " + std::to_string(stored) +
-           " values, the new value " + std::to_string(total));
-    H5Sclose(space);
-  } else {
+    earlier = space >= 0 && H5Sget_simple_extent_dims(space, &stored, nullptr) == 1 &&
+              static_cast<int64_t>(stored) == total;
+    if (space >= 0)
+      H5Sclose(space);
+    if (!earlier) { // another tensor of the name (a temporary of another part): replaced
+      if (values >= 0)
+        H5Dclose(values);
+      if (group >= 0)
+        H5Gclose(group);
+      if (H5Ldelete(result.file, a.name.c_str(), H5P_DEFAULT) < 0)
+        fail("cannot replace " + where);
+    }
+  }
+  if (!earlier) {
     group = H5Gcreate2(result.file, a.name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (group < 0)
       fail("cannot create " + where);

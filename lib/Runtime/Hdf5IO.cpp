@@ -593,9 +593,25 @@ OpenDataset &datasetOf(DistArray &a) {
   // In memory, this rank's blocks go into a zero-filled copy of the whole
   // tensor, which finishStore completes by an all-reduce.
   out.result = openResultFile(a.name);
-  out.dataset = out.result.earlier
-                    ? H5Dopen2(out.result.file, a.name.c_str(), H5P_DEFAULT)
-                    : createResultDataset(out.result, out.result.file, a.name, type, out.space);
+  if (out.result.earlier) {
+    out.dataset = H5Dopen2(out.result.file, a.name.c_str(), H5P_DEFAULT);
+    // Another tensor of the name (a temporary of another part of the
+    // program): its dataset goes, and this one's is made.
+    hid_t stored = out.dataset < 0 ? -1 : H5Dget_type(out.dataset);
+    const bool same =
+        out.dataset >= 0 && extentsOf(out.dataset) == a.fileExtents() && H5Tequal(stored, type) > 0;
+    if (stored >= 0)
+      H5Tclose(stored);
+    if (!same) {
+      if (out.dataset >= 0)
+        H5Dclose(out.dataset);
+      if (H5Ldelete(out.result.file, a.name.c_str(), H5P_DEFAULT) < 0)
+        fail("cannot replace dataset '" + a.name + "' in " + out.result.path);
+      out.result.earlier = false;
+    }
+  }
+  if (!out.result.earlier)
+    out.dataset = createResultDataset(out.result, out.result.file, a.name, type, out.space);
   if (out.dataset < 0)
     fail("cannot create dataset '" + a.name + "' in " + out.result.path);
   return openDatasets()[&a] = out;
