@@ -86,9 +86,6 @@ static LogicalResult verifyPlanAttribute(Operation *op, Attribute value) {
   return success();
 }
 
-/// Discardable `tc.*` attributes on other ops: `tc.machine` belongs on a module
-/// (or on a function planned for its own process count, tc-specialize-procs)
-/// and must hold a #tc.machine.
 ArrayRef<StringRef> TCDialect::getStatementMarkNames() {
   static const StringRef names[] = {getMachineAttrName(),      getLoopAttrName(),
                                     getReciprocalAttrName(),   getStatementAttrName(),
@@ -97,6 +94,9 @@ ArrayRef<StringRef> TCDialect::getStatementMarkNames() {
   return names;
 }
 
+/// Discardable `tc.*` attributes on other ops: `tc.machine` belongs on a module
+/// (or on a function planned for its own process count, tc-specialize-procs)
+/// and must hold a #tc.machine.
 LogicalResult TCDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attr) {
   if (attr.getName() == getMachineAttrName()) {

@@ -103,8 +103,7 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
       std::memset(a->mem<void>(), 0, bytes);
   }
   loadInitial(*a);
-  if (!ctx().inLoop())
-    trimPool(); // the load's staging chunks (BufferPool.h)
+  trimPool(); // the load's staging chunks (BufferPool.h)
   // Ranks finish loading at different times; the wait belongs to the load phase,
   // and so does reading its peak RSS (before the barrier, off the compute clock).
   ctx().counters[Load].peakRss = peakRssBytes();

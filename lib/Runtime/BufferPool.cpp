@@ -19,6 +19,7 @@ struct Pool {
   std::multimap<size_t, void *> kept;       ///< freed buffers by size
   std::unordered_map<void *, size_t> inUse; ///< pooled buffers handed out
   size_t keptBytes = 0, inUseBytes = 0, peakBytes = 0;
+  bool keepingFreed = false; ///< keepFreedMemory(true): no trimming
 };
 
 Pool &pool() {
@@ -75,21 +76,28 @@ void *acquireBuffer(size_t bytes) {
 
 void trimPool() {
   Pool &p = pool();
+  if (p.keepingFreed)
+    return;
   for (auto &[bytes, buffer] : p.kept)
     std::free(buffer);
   p.kept.clear();
   p.keptBytes = 0;
 }
 
+void releaseFreedMemory() {
+  if (pool().keepingFreed)
+    return;
+  trimPool();
+  malloc_trim(0);
+}
+
 void keepFreedMemory(bool keep) {
+  pool().keepingFreed = keep;
   // glibc's default trim threshold (128 KiB): above it a free at the heap's
   // top returns the pages.
   constexpr int kDefaultTrim = 128 << 10;
   mallopt(M_TRIM_THRESHOLD, keep ? std::numeric_limits<int>::max() : kDefaultTrim);
-  if (!keep) {
-    trimPool();
-    malloc_trim(0);
-  }
+  releaseFreedMemory();
 }
 
 void releaseBuffer(void *buffer) {

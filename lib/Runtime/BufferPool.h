@@ -46,14 +46,20 @@ void releaseBuffer(void *buffer);
 /// staging chunk beside the buffers already in use; kept, that chunk would
 /// stay resident through the computation beside what it allocates outside the
 /// pool (buffers under kPooledBytes), above the plan's budget.
+/// Nothing while freed memory is kept (keepFreedMemory).
 void trimPool();
 
+/// trimPool, and malloc's free heap returned to the system (a statement's
+/// start: a program's memory is its busiest statement's); nothing while freed
+/// memory is kept.
+void releaseFreedMemory();
+
 /// While a loop of the program runs (`keep`), memory freed by one statement
-/// stays mapped for the next: malloc keeps its heap's free top and the
-/// statements leave the pool untrimmed, since every iteration asks for the
-/// same buffers again (returned and mapped afresh, each page's first touch
-/// cost a water CCSD iteration a third of its time). When the loop ends
-/// (`!keep`), everything kept is freed.
+/// stays mapped for the next: malloc keeps its heap's free top and the pool
+/// is not trimmed, since every iteration asks for the same buffers again
+/// (returned and mapped afresh, each page's first touch cost a water CCSD
+/// iteration a third of its time). When the loop ends (`!keep`), everything
+/// kept is freed.
 void keepFreedMemory(bool keep);
 
 /// A buffer of `n` elements of T from the pool, uninitialized, returned when

@@ -12,7 +12,6 @@
 #include <cstring>
 #include <fstream>
 #include <hdf5.h>
-#include <malloc.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -222,16 +221,13 @@ extern "C" void tc_rt_begin_statement(const char *name, int64_t code) {
   // reads and writes): the previous statement's go now, with what the pool,
   // HDF5's free lists and malloc's heap keep of them, so a program's memory
   // is its busiest statement's, not the sum of all of them. In a loop the
-  // pool keeps its buffers: the next iteration asks for the same sizes, and
-  // mapping them afresh in every statement cost more than their bytes (the
-  // pool's footprint stays under the most it had in use, BufferPool.h).
+  // pool and malloc keep it for the next iteration, which asks for the same
+  // sizes (keepFreedMemory; the pool's footprint stays under the most it had
+  // in use, BufferPool.h).
   releaseArrays();
   releaseBlockArrays();
-  if (!c.inLoop()) {
-    trimPool();
-    H5garbage_collect();
-    malloc_trim(0);
-  }
+  H5garbage_collect();
+  releaseFreedMemory();
   StatementMark m;
   m.name = name;
   m.result = result;

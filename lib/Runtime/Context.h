@@ -77,6 +77,11 @@ struct HandOver {
     return {sent - begin.sent, received - begin.received, predictedSent - begin.predictedSent,
             predictedReceived - begin.predictedReceived};
   }
+  HandOver &operator+=(const HandOver &h) {
+    sent += h.sent, received += h.received;
+    predictedSent += h.predictedSent, predictedReceived += h.predictedReceived;
+    return *this;
+  }
 };
 
 /// Where one iteration of a loop started (tc_rt_begin_iteration).

@@ -225,8 +225,8 @@ void loadInitial(DistArray &a);
 
 /// Loads this process's block of a slice from the array's input (fused
 /// programs): an intermediate an earlier statement stored, an --input file or
-/// random values.
-void loadSlice(DistArray &a);
+/// random values. True if it read the user's input (a file or random values).
+bool loadSlice(DistArray &a);
 /// Writes this process's block of a slice into its dataset of the run's output
 /// file (or, while the statement's result is an intermediate, of the
 /// intermediates file), created on the first call; finishStore closes the

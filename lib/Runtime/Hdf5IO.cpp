@@ -374,14 +374,11 @@ void loadInitial(DistArray &a) {
     withElement(a.elem, [&](auto zero) { loadOnes<decltype(zero)>(a, owned); });
     return;
   }
-  std::string where;
-  const bool input = storedIntermediateFile(a.name, where) < 0;
-  loadSlice(a);
-  if (input && !rootOnly) // read once in a loop that keeps its inputs
+  if (loadSlice(a) && !rootOnly) // read once in a loop that keeps its inputs
     keepLoadedInput(a);
 }
 
-void loadSlice(DistArray &a) {
+bool loadSlice(DistArray &a) {
   Context &c = ctx();
   Selection owned = ownedRuns(a);
   auto in = c.options.inputs.find(a.name);
@@ -390,7 +387,9 @@ void loadSlice(DistArray &a) {
     withElement(a.elem, [&](auto zero) {
       loadFromHdf5<decltype(zero)>(a, file, kept, owned, kept != "memory");
     });
-  } else if (in != c.options.inputs.end()) {
+    return false;
+  }
+  if (in != c.options.inputs.end()) {
     hid_t f = openInputFile(in->second);
     if (f < 0)
       fail("cannot open input file " + in->second + " for array '" + a.name + "'");
@@ -402,6 +401,7 @@ void loadSlice(DistArray &a) {
   else
     fail("no input for array '" + a.name + "': pass --input " + a.name +
          "=file.h5 or --random-inputs SEED");
+  return true;
 }
 
 namespace {

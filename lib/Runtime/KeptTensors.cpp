@@ -45,18 +45,15 @@ template <typename T> void invertHeld(DistArray &a) {
   transferRuns(a, false, held, values.data(), lengths(held), "a kept block");
 }
 
-/// True if `a` is a whole tensor of its name (not a slice of a fused
-/// program's, nothing summed at load), in memory, and held as a
-/// redistribution can take it from: blocks, or whole copies (a gathered
-/// array is whole once its result is stored). A slab's ranks hold disjoint
-/// rows that Redistribute.cpp does not send.
-bool keepable(const DistArray &a) {
-  return a.sliceFull.empty() && a.summedExtent.empty() && !a.onDisk && a.kind != Holding::Slab;
-}
+/// True if `a` is a whole tensor of its name: not a slice of a fused
+/// program's, nothing summed at load.
+bool wholeTensor(const DistArray &a) { return a.sliceFull.empty() && a.summedExtent.empty(); }
 
-} // namespace
-
-namespace {
+/// True if `a` is a whole tensor in memory, held as a redistribution can take
+/// it from: blocks, or whole copies (a gathered array is whole once its
+/// result is stored). A slab's ranks hold disjoint rows that Redistribute.cpp
+/// does not send.
+bool keepable(const DistArray &a) { return wholeTensor(a) && !a.onDisk && a.kind != Holding::Slab; }
 
 /// Keeps a copy of this rank's part of `a` under its name (inverted when
 /// `invert`), dropping the earlier value in any form.
@@ -103,8 +100,7 @@ bool handOverKept(DistArray &a) {
   if (it == keptTensors().end())
     return false;
   DistArray &kept = *it->second;
-  if (!a.sliceFull.empty() || !a.summedExtent.empty() || a.elem != kept.elem ||
-      a.datasetExtents() != kept.datasetExtents()) {
+  if (!wholeTensor(a) || a.elem != kept.elem || a.datasetExtents() != kept.datasetExtents()) {
     makeKeptWhole(a.name);
     return false;
   }

@@ -167,10 +167,6 @@ void pack(const HandOver &h, double *v) {
   v[0] = h.sent, v[1] = h.received, v[2] = h.predictedSent, v[3] = h.predictedReceived;
 }
 HandOver unpackHandOver(const double *v) { return {v[0], v[1], v[2], v[3]}; }
-void add(HandOver &total, const HandOver &h) {
-  total.sent += h.sent, total.received += h.received;
-  total.predictedSent += h.predictedSent, total.predictedReceived += h.predictedReceived;
-}
 /// `, "hand_over": {...}`: bytes moved handing intermediates on and the bytes
 /// predicted for them.
 void appendHandOver(std::string &out, const HandOver &h) {
@@ -272,7 +268,7 @@ void writeReport() {
     }
     const HandOver handOver = unpackHandOver(all.data() + r * n + kHandOver);
     appendHandOver(out, handOver);
-    add(totalHandOver, handOver);
+    totalHandOver += handOver;
     char rss[160];
     std::snprintf(rss, sizeof rss, ", \"baseline_rss_bytes\": %.0f, \"peak_rss_bytes\": %.0f",
                   all[r * n + kBaseline], all[r * n + kPeak]);
