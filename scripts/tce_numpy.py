@@ -20,8 +20,9 @@ def diis_coefficients(b):
     the bordered system [B -1; -1 0] [c; lambda] = [0; -1] in c' = D^1/2 c
     (overlaps normalized to a unit diagonal, the border scaled to a largest
     entry of 1), by Gaussian elimination with partial pivoting; None when a
-    pivot is below 1e-12 (errors dependent in a way DIIS cannot use) or an
-    error is zero."""
+    pivot is below 1e-12 (errors dependent in a way DIIS cannot use), a
+    coefficient exceeds 1e4 in size (a combination that cancels nearly equal
+    errors: rounding would decide it) or an error is zero."""
     m = len(b)
     if not all(b[k][k] > 0 and np.isfinite(b[k][k]) for k in range(m)):
         return None
@@ -52,7 +53,10 @@ def diis_coefficients(b):
     total = sum(c)
     if not (abs(total) > 0 and np.isfinite(total)):
         return None
-    return [v / total for v in c]
+    c = [v / total for v in c]
+    if not all(abs(v) <= 1e4 for v in c):
+        return None
+    return c
 
 
 def extrapolate(env, carried, start, history, length):

@@ -84,7 +84,37 @@ ContractionProblem withoutOneInputLabels(const ContractionProblem &problem) {
   };
   drop(core.labelsA, core.givenA, macro.value.sumA);
   drop(core.labelsB, core.givenB, macro.value.sumB);
+  // An input summed as it loads is read whole (D30): nothing is handed over.
+  if (!macro.value.sumA.empty())
+    core.heldA.reset();
+  if (!macro.value.sumB.empty())
+    core.heldB.reset();
   return core;
+}
+
+/// What handing `problem`'s held operands over into `plan`'s layouts moves:
+/// per rank the bytes sent and received by the runtime's redistribution (the
+/// layout library's redistributionTraffic, as the runtime predicts it), the
+/// busiest rank's larger direction at the network's bandwidth.
+static RedistCost handOverCost(const ContractionProblem &problem, const ContractionPlan &plan,
+                               const MachineModel &machine) {
+  RedistCost cost;
+  const PerOperand<const std::optional<Layout> *> held = {
+      {&problem.heldA, &problem.heldB, &problem.heldC}};
+  const PerOperand<const Layout *> used = {{&plan.layoutA, &plan.layoutB, &plan.layoutC}};
+  for (Operand x : kOperands) {
+    if (!*held[x] || (*held[x])->procs() > machine.procs || used[x]->procs() > machine.procs)
+      continue;
+    std::vector<double> sent, received;
+    redistributionVolumes(**held[x], *used[x], problem.labels(x), problem.extents,
+                          machine.elemBytes, sent, received);
+    double busiest = 0;
+    for (size_t r = 0; r < sent.size(); ++r)
+      busiest = std::max({busiest, sent[r], received[r]});
+    cost.commBytes += busiest;
+  }
+  cost.seconds = cost.commBytes / machine.netBandwidth;
+  return cost;
 }
 
 PlanResult planContraction(const ContractionProblem &problem, const MachineModel &machine,
@@ -201,9 +231,11 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
   const bool iContiguous = decisions.iContiguous.value_or(prefersIContiguous(problem));
   for (ContractionPlan &plan : result.candidates)
     plan.iContiguous = iContiguous;
+  for (ContractionPlan &plan : result.candidates)
+    plan.handOver = handOverCost(problem, plan, machine);
   size_t best = 0;
   for (size_t i = 1; i < result.candidates.size(); ++i)
-    if (result.candidates[i].totalSeconds() < result.candidates[best].totalSeconds())
+    if (result.candidates[i].choiceSeconds() < result.candidates[best].choiceSeconds())
       best = i;
   result.chosen = best;
   return result;

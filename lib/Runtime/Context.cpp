@@ -230,6 +230,7 @@ extern "C" void tc_rt_begin_statement(const char *name, int64_t code) {
   releaseFreedMemory();
   StatementMark m;
   m.name = name;
+  m.time = MPI_Wtime();
   m.result = result;
   std::copy(c.counters, c.counters + NumPhases, m.counters);
   m.predictedDisk = c.predictedDisk, m.predictedComm = c.predictedComm;

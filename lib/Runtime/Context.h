@@ -60,6 +60,7 @@ struct Options {
 struct StatementMark {
   std::string name;
   int64_t result = 0; ///< enum tc_rt_result: where its result went
+  double time = 0;    ///< MPI_Wtime when it began
   Counters counters[NumPhases];
   double predictedDisk = 0, predictedComm = 0, predictedReceived = 0;
   int receivedPredictions = 0; ///< Context::receivedPredictions when it began
@@ -172,6 +173,7 @@ struct Context {
   // Progress line.
   bool running = false; ///< inside tc_main (a tcc program's run)
   double startTime = 0, lastProgress = -1e30;
+  double statementsEnd = 0; ///< MPI_Wtime when the last run's last statement ended
   double progressAfter = 3; ///< seconds before the first progress line (TC_PROGRESS_AFTER)
   bool progressShown = false;
   // The output being written, removed when the run fails. (Scratch files

@@ -76,8 +76,11 @@ std::vector<double> diisCoefficients(const std::vector<double> &b, int m) {
   }
   if (!(std::fabs(sum) > 0) || !std::isfinite(sum))
     return {};
-  for (double &v : c)
+  for (double &v : c) {
     v /= sum; // 1 up to rounding
+    if (!(std::fabs(v) <= kDiisLargestCoefficient))
+      return {};
+  }
   return c;
 }
 

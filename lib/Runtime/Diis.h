@@ -33,10 +33,17 @@ struct DiisPiece {
 /// A pivot of the normalized DIIS system below this: errors dependent in a
 /// way no combination can use, no extrapolation.
 constexpr double kDiisPivot = 1e-12;
+/// A coefficient larger than this in size: the least error is reached only
+/// by cancelling nearly equal errors (a scalar that changes by the same
+/// amount every iteration has no such combination at all), which rounding
+/// decides, not the iteration; the extrapolation would multiply rounding by
+/// the coefficient. No extrapolation then either (docs/Derivations.md D41).
+constexpr double kDiisLargestCoefficient = 1e4;
 
 /// The DIIS coefficients for the error overlaps `b` (m x m, row-major): the
 /// combination of least norm whose coefficients sum to one, or none when the
-/// system is singular (up to kDiisPivot) or an error is zero.
+/// system is singular (up to kDiisPivot), a coefficient exceeds
+/// kDiisLargestCoefficient in size, or an error is zero.
 std::vector<double> diisCoefficients(const std::vector<double> &b, int m);
 
 class Diis {

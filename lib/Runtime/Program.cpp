@@ -207,6 +207,15 @@ int receivedPredictionsAtEnd(const Context &c, size_t s) {
                                      : c.receivedPredictions;
 }
 
+/// A JSON number, or null for one that is not finite.
+std::string number(double v) {
+  if (!std::isfinite(v))
+    return "null";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
 std::string statementsReport();
 std::string loopsReport();
 /// The report's name of each enum tc_rt_result.
@@ -310,29 +319,33 @@ void writeReport() {
                  c.options.report.c_str());
 }
 
-/// Each statement's compute counters and predictions on every rank, summed
-/// over the ranks per statement (bytes, flops; seconds: the slowest rank), then
-/// per rank, as JSON.
+/// Each statement's counters per phase and predictions on every rank, summed
+/// over the ranks per statement (bytes, flops; seconds: the slowest rank), its
+/// wall seconds (from its start to the next's), then each rank's compute
+/// counters, as JSON.
 std::string statementsReport() {
   Context &c = ctx();
   const size_t n = c.statements.size();
-  constexpr int kFields = kCounterFields + 3; // predicted disk, comm, received
+  // Per phase the counters, then predicted disk, comm, received, then wall.
+  constexpr int kPredicted = NumPhases * kCounterFields, kWall = kPredicted + 3,
+                kFields = kWall + 1;
   // This rank's deltas: from each statement's mark to the next (the last to now).
   std::vector<double> mine(n * kFields);
   for (size_t s = 0; s < n; ++s) {
     const StatementMark &m = c.statements[s];
     const StatementMark *next = s + 1 < n ? &c.statements[s + 1] : nullptr;
-    const Counters &end = next ? next->counters[Compute] : c.counters[Compute];
-    const Counters &begin = m.counters[Compute];
     double *v = mine.data() + s * kFields;
-    pack(countersBetween(begin, end), v);
-    double *predicted = v + kCounterFields;
+    for (int p = 0; p < NumPhases; ++p)
+      pack(countersBetween(m.counters[p], next ? next->counters[p] : c.counters[p]),
+           v + p * kCounterFields);
+    double *predicted = v + kPredicted;
     predicted[0] = (next ? next->predictedDisk : c.predictedDisk) - m.predictedDisk;
     predicted[1] = (next ? next->predictedComm : c.predictedComm) - m.predictedComm;
     double received = next ? next->predictedReceived : std::max(0.0, c.predictedReceived);
     predicted[2] = m.receivedPredicted(receivedPredictionsAtEnd(c, s))
                        ? received - m.predictedReceived
                        : -1;
+    v[kWall] = (next ? next->time : c.statementsEnd) - m.time;
   }
   std::vector<double> all(c.rank == 0 ? mine.size() * c.size : 0);
   MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
@@ -341,38 +354,36 @@ std::string statementsReport() {
     return "";
   std::string out = ",\n  \"statements\": [";
   for (size_t s = 0; s < n; ++s) {
-    Counters total;
-    double predicted[3] = {0, 0, 0};
+    Counters total[NumPhases];
+    double predicted[3] = {0, 0, 0}, wall = 0;
     std::string ranks;
     for (int r = 0; r < c.size; ++r) {
       const double *v = all.data() + (r * n + s) * kFields;
-      const double *p = v + kCounterFields;
-      Counters k = unpack(v);
-      addToTotal(total, k);
-      total.peakRss = std::max(total.peakRss, k.peakRss);
+      const double *p = v + kPredicted;
+      for (int ph = 0; ph < NumPhases; ++ph) {
+        Counters k = unpack(v + ph * kCounterFields);
+        addToTotal(total[ph], k);
+        total[ph].peakRss = std::max(total[ph].peakRss, k.peakRss);
+      }
       for (int x = 0; x < 3; ++x)
         predicted[x] += p[x];
+      wall = std::max(wall, v[kWall]);
       ranks += std::string(r ? ", " : "") + "{\"rank\": " + std::to_string(r) + ", \"compute\": ";
-      appendCounters(ranks, k, p[0], p[1], p[2], true);
+      appendCounters(ranks, unpack(v + Compute * kCounterFields), p[0], p[1], p[2], true);
       ranks += "}";
     }
-    const bool received = all[s * kFields + kCounterFields + 2] >= 0;
+    const bool received = all[s * kFields + kPredicted + 2] >= 0;
     out += std::string(s ? "," : "") + "\n    {\"name\": \"" + c.statements[s].name +
            "\", \"result\": \"" + kResultNames[c.statements[s].result] +
-           "\", \"compute\": ";
-    appendCounters(out, total, predicted[0], predicted[1], received ? predicted[2] : -1, true);
+           "\", \"seconds\": " + number(wall);
+    for (int ph = 0; ph < NumPhases; ++ph) {
+      out += std::string(", \"") + kPhaseNames[ph] + "\": ";
+      appendCounters(out, total[ph], predicted[0], predicted[1], received ? predicted[2] : -1,
+                     ph == Compute);
+    }
     out += ", \"ranks\": [" + ranks + "]}";
   }
   return out + "\n  ]";
-}
-
-/// A JSON number, or null for one that is not finite.
-std::string number(double v) {
-  if (!std::isfinite(v))
-    return "null";
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
 }
 
 /// Every loop's iterations: the scalar, its change, the seconds, and per
@@ -493,6 +504,7 @@ int main(int argc, char **argv) {
     tc_main();
     c.running = false;
     setPhase(Idle);
+    c.statementsEnd = MPI_Wtime();
     if (!c.options.restart.empty() && !c.restarted) // before the outputs are published
       failOnRoot("checkpoint " + c.options.restart +
                  " is of no loop of this program (--restart): nothing continued from it");

@@ -185,13 +185,22 @@ template <typename T> void redistribute(DistArray &src, DistArray &dst) {
       transferChunk(dst, false, c, in, stored);
     }
   const Selection none(src.rank());
+  // What each rank holds of either array, as every rank computes it: the
+  // rounds' lengths need no messages.
+  std::vector<Selection> srcHeld(P), dstHeld(P);
+  for (int r = 0; r < P; ++r)
+    srcHeld[r] = r == me ? mySrc : heldBy(src, r), dstHeld[r] = r == me ? myDst : heldBy(dst, r);
+  auto sent = [&](int holder, int rank) {
+    return sends(src, holder, rank) ? overlap(srcHeld[holder], dstHeld[rank]) : none;
+  };
   for (int k = 1; k < P; ++k) {
     int to = (me + k) % P, from = (me - k + P) % P;
-    Selection sendOv = sends(src, me, to) ? overlap(mySrc, heldBy(dst, to)) : none;
-    Selection recvOv = sends(src, from, me) ? overlap(heldBy(src, from), myDst) : none;
-    // Both sides of every pair must make the same number of calls.
-    long long n = std::max(numChunks(sendOv, e), numChunks(recvOv, e)), all;
-    MPI_Allreduce(&n, &all, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    Selection sendOv = sent(me, to), recvOv = sent(from, me);
+    // Every rank makes the round's number of calls, the most chunks any
+    // rank sends in it (a pair's two sides then agree).
+    int64_t all = 0;
+    for (int r = 0; r < P; ++r)
+      all = std::max(all, r == me ? numChunks(sendOv, e) : numChunks(sent(r, (r + k) % P), e));
     for (int64_t i = 0; i < all; ++i) {
       Selection sc = chunk(sendOv, i, e), rc = chunk(recvOv, i, e);
       int64_t ns = elements(sc), nr = elements(rc);

@@ -76,27 +76,39 @@ struct Groups {
   bool batched() const { return !L.empty() || !sumA.empty() || !sumB.empty(); }
 };
 
+/// The sub-tile of `x` walked over the labels `order`: its first element and,
+/// per label, its stride in the buffer and its extent. Labels of `x` not in
+/// `order` stay at the sub-tile's offset.
+template <typename T> struct TileWalk {
+  T *corner;
+  Shape stride, ext;
+};
+template <typename T>
+TileWalk<T> walkOf(const Operand<T> &x, const Shape &order, const Shape &labelExtent) {
+  const size_t d = order.size();
+  Shape stride = rowMajorStrides(x.shape);
+  TileWalk<T> w{x.data, Shape(d), Shape(d)};
+  for (size_t i = 0; i < x.shape.size(); ++i)
+    w.corner += x.offsets[i] * stride[i];
+  for (size_t i = 0; i < d; ++i) {
+    size_t src = std::find(x.labels.begin(), x.labels.end(), order[i]) - x.labels.begin();
+    w.stride[i] = stride[src] * x.steps[src];
+    w.ext[i] = labelExtent[order[i]];
+  }
+  return w;
+}
+
 /// Copies the sub-tile of `x` into (or, unpacking, from) a contiguous array whose
 /// dimensions are the labels `order`.
 template <typename T>
 void permuteCopy(const Operand<T> &x, const Shape &order, const Shape &labelExtent, T *packed,
                  bool pack) {
-  const size_t d = order.size();
-  Shape stride = rowMajorStrides(x.shape);
-  int64_t base = 0;
-  for (size_t i = 0; i < x.shape.size(); ++i)
-    base += x.offsets[i] * stride[i];
-  Shape tileStride(d), ext(d);
-  for (size_t i = 0; i < d; ++i) {
-    size_t src = std::find(x.labels.begin(), x.labels.end(), order[i]) - x.labels.begin();
-    tileStride[i] = stride[src] * x.steps[src];
-    ext[i] = labelExtent[order[i]];
-  }
-  Shape packedStride = rowMajorStrides(ext);
+  const TileWalk<T> w = walkOf(x, order, labelExtent);
+  Shape packedStride = rowMajorStrides(w.ext);
   if (pack)
-    copyStrided(packed, packedStride, x.data + base, tileStride, ext);
+    copyStrided(packed, packedStride, w.corner, w.stride, w.ext);
   else
-    copyStrided(x.data + base, tileStride, packed, packedStride, ext);
+    copyStrided(w.corner, w.stride, packed, packedStride, w.ext);
 }
 
 /// The sub-tile of `x` as a (rows x cols) matrix over the label groups `rows`,
@@ -247,6 +259,18 @@ void contractPiece(const Operand<T> ops[3], const Groups &g, const Shape &labelE
     return contractBatched(ops, g, labelExtent, alpha);
   const int64_t M = volume(g.I, labelExtent), N = volume(g.J, labelExtent),
                 Kn = volume(g.K, labelExtent);
+  // One input a scalar and nothing summed (a tensor copied or added: `X = Y`
+  // is Y's product with a scalar of ones): C += (alpha b) A, walked in place.
+  if (Kn == 1 && (M == 1 || N == 1)) {
+    const bool aVaries = N == 1;
+    const Operand<T> &varying = ops[aVaries ? 0 : 1], &scalar = ops[aVaries ? 1 : 0];
+    const Shape &labels = aVaries ? g.I : g.J;
+    const TileWalk<T> c = walkOf(ops[2], labels, labelExtent),
+                      x = walkOf(varying, labels, labelExtent);
+    addScaledStrided(c.corner, c.stride, x.corner, x.stride, c.ext,
+                     alpha * *walkOf(scalar, Shape(), labelExtent).corner);
+    return;
+  }
   PooledVector<T> sa, sb, sc;
   Mat<T> ma = asMatrix(ops[0], g.I, g.K, labelExtent, sa);
   Mat<T> mb = asMatrix(ops[1], g.K, g.J, labelExtent, sb);

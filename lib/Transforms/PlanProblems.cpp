@@ -44,6 +44,53 @@ static Layout toLayout(GridAttr grid, DistAttr dist, ArrayAttr ownLabels,
   return layout;
 }
 
+/// The statement function before `reader` (in the module's order, for the same
+/// process count) whose result is the intermediate `name`, or null.
+static func::FuncOp producerOf(func::FuncOp reader, StringRef name) {
+  auto machine = reader->getAttr(TCDialect::getMachineAttrName());
+  func::FuncOp producer;
+  for (Operation &op : *reader->getBlock()) {
+    if (&op == reader.getOperation())
+      break;
+    auto f = dyn_cast<func::FuncOp>(op);
+    if (!f || !f->hasAttr(TCDialect::getStatementAttrName()) || f.getNumResults() != 1 ||
+        f->getAttr(TCDialect::getMachineAttrName()) != machine)
+      continue;
+    if (auto n = f.getResultAttrOfType<StringAttr>(0, TCDialect::getNameAttrName());
+        n && n.getValue() == name)
+      producer = f;
+  }
+  return producer;
+}
+
+/// Where the runtime holds `operand` of `op` when a statement before it left
+/// it in memory: its producer's in-core layout of the result, renamed to
+/// `labels` (docs/Derivations.md D45). None when the operand is not such an
+/// intermediate, or its producer has no such plan yet (planned later, fused,
+/// block-sparse or out of core: then nothing is kept where it was computed).
+static std::optional<Layout> heldLayout(ContractOp op, Value operand,
+                                        const std::vector<std::string> &labels,
+                                        const std::map<std::string, int64_t> &extents) {
+  auto arg = dyn_cast_or_null<BlockArgument>(operand);
+  auto reader = op->getParentOfType<func::FuncOp>();
+  if (!arg || !reader || arg.getOwner() != &reader.getBody().front() ||
+      !reader->hasAttr(TCDialect::getStatementAttrName()))
+    return std::nullopt;
+  auto name = reader.getArgAttrOfType<StringAttr>(arg.getArgNumber(), TCDialect::getNameAttrName());
+  func::FuncOp producer = name ? producerOf(reader, name.getValue()) : func::FuncOp();
+  if (!producer || !producer->hasAttr(TCDialect::getInMemoryAttrName()))
+    return std::nullopt;
+  auto ret = dyn_cast<func::ReturnOp>(producer.getBody().front().getTerminator());
+  auto computed = ret ? ret.getOperand(0).getDefiningOp<ContractOp>() : ContractOp();
+  auto plan =
+      computed ? computed->getAttrOfType<PlanAttr>(TCDialect::getPlanAttrName()) : PlanAttr();
+  if (!plan || !plan.getGrid() || !plan.getDistC() || !plan.getInCore() ||
+      !plan.getInCore().getValue())
+    return std::nullopt;
+  return canonicalBlocks(
+      toLayout(plan.getGrid(), plan.getDistC(), computed.getResultLabels(), labels), extents);
+}
+
 FailureOr<ContractionProblem> mlir::tc::buildProblem(ContractOp op) {
   if (failed(refuseBlockSparse(op)))
     return failure();
@@ -68,6 +115,9 @@ FailureOr<ContractionProblem> mlir::tc::buildProblem(ContractOp op) {
     p.givenA = toLayout(r.getGrid(), r.getTo(), r.getLabels(), p.labelsA);
   if (auto r = op.getRhs().getDefiningOp<RedistributeOp>())
     p.givenB = toLayout(r.getGrid(), r.getTo(), r.getLabels(), p.labelsB);
+  p.heldA = heldLayout(op, op.getLhs(), p.labelsA, p.extents);
+  p.heldB = heldLayout(op, op.getRhs(), p.labelsB, p.extents);
+  p.heldC = heldLayout(op, op.getInit(), p.labelsC, p.extents);
   for (Operation *user : op.getResult().getUsers())
     if (auto r = dyn_cast<RedistributeOp>(user)) {
       Layout wanted = toLayout(r.getGrid(), r.getFrom(), r.getLabels(), p.labelsC);

@@ -267,6 +267,10 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                   j.attribute("disk_bytes", c.totalDiskBytes());
                   j.attribute("comm_bytes", c.totalCommBytes());
                   j.attribute("seconds", c.totalSeconds());
+                  // Inputs another statement left in memory: what handing
+                  // them over into this plan's layouts moves (D45).
+                  if (problems[e].heldA || problems[e].heldB || problems[e].heldC)
+                    j.attribute("hand_over_bytes", c.handOver.commBytes);
                   CandidateBounds cb = candidateBounds(entries[e].bounds, c);
                   j.attributeObject("lower_bounds", [&] {
                     j.attribute("disk_bytes", cb.diskBytes);

@@ -83,6 +83,19 @@ TEST(Diis, DependenceNotSizeDecides) {
   EXPECT_TRUE(diisCoefficients(overlaps({{3, 1}, {3 * (1 + 1e-15), 1}}), 2).empty());
 }
 
+// Parallel errors of one sign whose lengths differ by rounding (an f32
+// scalar growing by the same amount): the combination that cancels them
+// has coefficients of the size of 1 / that difference; none is taken.
+TEST(Diis, CancellingNearlyEqualErrorsGivesNone) {
+  EXPECT_TRUE(diisCoefficients(overlaps({{2.5}, {2.5 * (1 + 1e-7)}}), 2).empty());
+  EXPECT_TRUE(diisCoefficients(overlaps({{1, 1}, {1.00001, 1.00001}}), 2).empty());
+  // Lengths a tenth apart extrapolate (coefficients 11 and -10).
+  std::vector<double> c = diisCoefficients(overlaps({{1.0}, {1.1}}), 2);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_NEAR(c[0], 11, 1e-9);
+  EXPECT_NEAR(c[1], -10, 1e-9);
+}
+
 TEST(Diis, SingularOrZeroGivesNone) {
   EXPECT_TRUE(diisCoefficients(overlaps({{0, 0}, {0, 0}}), 2).empty());
   EXPECT_TRUE(diisCoefficients(overlaps({{1, 1}, {1, 1}}), 2).empty());

@@ -167,6 +167,21 @@ TEST(TileContract, ScalarResults) {
   check({"i", {4}, {0}}, {"j", {3}, {0}}, {"ij", {4, 3}, {0, 0}}, {{'i', 4}, {'j', 3}});
 }
 
+TEST(TileContract, ProductsWithAScalar) {
+  // X = Y as Y's product with a scalar of ones, scaled and permuted, either
+  // input the scalar: one scaled add in place, no BLAS call.
+  for (tc_rt_elem elem : {TC_RT_F64, TC_RT_F32}) {
+    check({"abcd", {3, 4, 2, 5}, {0, 0, 0, 0}}, {"", {}, {}}, {"abcd", {3, 4, 2, 5}, {0, 0, 0, 0}},
+          {{'a', 3}, {'b', 4}, {'c', 2}, {'d', 5}}, elem, 0.25);
+    check({"", {}, {}}, {"dbca", {5, 4, 2, 3}, {0, 0, 0, 0}}, {"abcd", {3, 4, 2, 5}, {0, 0, 0, 0}},
+          {{'a', 3}, {'b', 4}, {'c', 2}, {'d', 5}}, elem, -1.0);
+    // Sub-tiles at offsets and stepped, and a "scalar" that is one element of
+    // a larger buffer (a summed label of extent 1 in this piece).
+    check({"ik", {8, 3}, {2, 1}, {}, {2, 1}}, {"k", {3}, {2}}, {"ki", {1, 9}, {0, 3}},
+          {{'i', 3}, {'k', 1}}, elem, 2.0);
+  }
+}
+
 TEST(TileContract, SteppedSubTiles) {
   // Every step-th element along a dimension (a virtually partitioned fused
   // loop's slice of a block): packed through the steps, in f64 and f32.

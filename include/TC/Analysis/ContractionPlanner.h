@@ -30,6 +30,13 @@ struct ContractionProblem {
   std::map<std::string, int64_t> extents;
   /// Constrained mode ([G] 2.3): A.dist1, B.dist1 and the required C.dist2.
   std::optional<Layout> givenA, givenB, requiredC;
+  /// Where the runtime holds an operand another statement left in memory (its
+  /// producer's layout, docs/Derivations.md D45): the runtime hands it over
+  /// into the plan's layout before the statement runs, and predicts those
+  /// bytes itself. Unlike a given layout this plans no stage-1 move; the hand-
+  /// over only counts when choosing among the candidates. C's is the old value
+  /// of an accumulation.
+  std::optional<Layout> heldA, heldB, heldC;
 
   const std::vector<std::string> &labels(Operand x) const {
     return x == Operand::A ? labelsA : x == Operand::B ? labelsB : labelsC;
@@ -110,14 +117,21 @@ struct ContractionPlan {
   /// and the roll dimension follow from the layouts.
   Operand roll = Operand::A;
 
+  /// What handing the held operands (ContractionProblem::heldA, ...) over into
+  /// this plan's layouts moves per process: the runtime's cost before the
+  /// plan's stages, not part of the plan's volumes.
+  RedistCost handOver;
+
   double totalDiskBytes() const { return diskBytes + redist.diskBytes; }
   double totalCommBytes() const { return commBytes + redist.commBytes; }
   double totalSeconds() const { return seconds + redist.seconds; }
+  /// The cost the search compares candidates by: the plan's and the hand-over.
+  double choiceSeconds() const { return totalSeconds() + handOver.seconds; }
 };
 
 struct PlanResult {
   std::vector<ContractionPlan> candidates;
-  std::optional<size_t> chosen; ///< cheapest total; unset iff `error` is set
+  std::optional<size_t> chosen;     ///< cheapest choiceSeconds; unset iff `error` is set
   std::vector<std::string> remarks; ///< algorithms skipped and why
   std::string error;
 };
