@@ -62,16 +62,20 @@ void *acquireBuffer(size_t bytes) {
     return allocate(bytes ? bytes : 1);
   }
   // The smallest kept buffer that holds the request, unless it is more than
-  // twice as large: a program's statements rarely ask twice for one size, and
-  // a buffer mapped afresh costs a page fault per page.
+  // twice as large and a buffer of the request's size can be mapped without
+  // exceeding the pool's peak: a larger request may come for it (a program's
+  // statements rarely ask twice for one size). Past the peak, a kept buffer
+  // would be freed to make room for a fresh one, whose every page faults:
+  // the larger kept buffer serves instead.
+  const size_t limit = std::max(p.peakBytes, p.inUseBytes + bytes);
   auto fit = p.kept.lower_bound(bytes);
-  if (fit != p.kept.end() && fit->first <= 2 * bytes) {
+  if (fit != p.kept.end() &&
+      (fit->first <= 2 * bytes || p.keptBytes + p.inUseBytes + bytes > limit)) {
     buffer = fit->second;
     bytes = fit->first;
     p.kept.erase(fit);
     p.keptBytes -= bytes;
   } else {
-    size_t limit = std::max(p.peakBytes, p.inUseBytes + bytes);
     while (!p.kept.empty() && p.keptBytes + p.inUseBytes + bytes > limit) {
       auto largest = std::prev(p.kept.end());
       std::free(largest->second);

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <vector>
 
 namespace tc_rt {
 namespace {
@@ -43,6 +44,29 @@ template <typename T> void invertHeld(DistArray &a) {
   transferRuns(a, true, held, values.data(), lengths(held), "a kept block");
   invertEach(values.data(), static_cast<int64_t>(values.size()));
   transferRuns(a, false, held, values.data(), lengths(held), "a kept block");
+}
+
+/// What handing a tensor over from `from` to `to` moves, as
+/// redistributionTraffic predicts it, worked out once per pair of layouts: a
+/// loop hands the same ones over in every iteration.
+const tc_layout::RedistributionTraffic &
+predictedTraffic(const tc_layout::ArrayLayout &from, const tc_layout::ArrayLayout &to, int procs) {
+  static std::map<std::vector<int64_t>, tc_layout::RedistributionTraffic> known;
+  std::vector<int64_t> key = {procs};
+  for (const tc_layout::ArrayLayout *l : {&from, &to}) {
+    key.push_back(static_cast<int64_t>(l->kind));
+    key.push_back(l->firstSlice);
+    for (const std::vector<int64_t> *v :
+         {&l->grid, &l->extents, &l->gridDim, &l->skewDim, &l->splitDim, &l->cyclic, &l->fileDim,
+          &l->summedFileDim, &l->summedExtent}) {
+      key.push_back(static_cast<int64_t>(v->size()));
+      key.insert(key.end(), v->begin(), v->end());
+    }
+  }
+  auto it = known.find(key);
+  if (it == known.end())
+    it = known.emplace(std::move(key), tc_layout::redistributionTraffic(from, to, procs)).first;
+  return it->second;
 }
 
 /// True if `a` is a whole tensor of its name: not a slice of a fused
@@ -107,7 +131,7 @@ bool handOverKept(DistArray &a) {
   // What moves is a redistribution's: predicted from the two layouts by the
   // analysis the planners use, counted as the messages go.
   Context &c = ctx();
-  const tc_layout::RedistributionTraffic t = tc_layout::redistributionTraffic(kept, a, c.size);
+  const tc_layout::RedistributionTraffic &t = predictedTraffic(kept, a, c.size);
   c.handOver.predictedSent += static_cast<double>(t.sent[c.rank]) * a.elemBytes();
   c.handOver.predictedReceived += static_cast<double>(t.received[c.rank]) * a.elemBytes();
   const Counters before = counters();
