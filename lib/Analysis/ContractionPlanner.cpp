@@ -105,9 +105,16 @@ static RedistCost handOverCost(const ContractionProblem &problem, const Contract
   for (Operand x : kOperands) {
     if (!*held[x] || (*held[x])->procs() > machine.procs || used[x]->procs() > machine.procs)
       continue;
+    // A replicated input is handed over as a load fills it, a slab of its
+    // first dimension per process, and the plan's own all-gather (in its
+    // volumes) completes it.
+    Layout into = *used[x];
+    const std::vector<std::string> &labels = problem.labels(x);
+    if (x != Operand::C && into.isReplicated() && !labels.empty())
+      into = Layout{{machine.procs}, {labels.front()}};
     std::vector<double> sent, received;
-    redistributionVolumes(**held[x], *used[x], problem.labels(x), problem.extents,
-                          machine.elemBytes, sent, received);
+    redistributionVolumes(**held[x], into, labels, problem.extents, machine.elemBytes, sent,
+                          received);
     double busiest = 0;
     for (size_t r = 0; r < sent.size(); ++r)
       busiest = std::max({busiest, sent[r], received[r]});

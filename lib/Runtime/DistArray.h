@@ -293,8 +293,10 @@ int64_t storedIntermediateFile(const std::string &name, std::string &where);
 /// in-memory copy): a later statement keeps a new value elsewhere.
 void forgetStoredIntermediate(const std::string &name);
 /// Moves `src`'s elements into `dst`'s layout (collective): any two layouts
-/// of one tensor, also storing its dimensions in different orders.
-void redistributeArray(DistArray &src, DistArray &dst);
+/// of one tensor, also storing its dimensions in different orders. With
+/// `loading`, into the part of `dst` a load fills (a gathered array's slab,
+/// which its all-gather completes).
+void redistributeArray(DistArray &src, DistArray &dst, bool loading = false);
 /// The end of a run (collective): publishes the output file, closes the
 /// intermediates file.
 void closeRunFiles();

@@ -131,11 +131,18 @@ bool handOverKept(DistArray &a) {
   // What moves is a redistribution's: predicted from the two layouts by the
   // analysis the planners use, counted as the messages go.
   Context &c = ctx();
-  const tc_layout::RedistributionTraffic &t = predictedTraffic(kept, a, c.size);
+  // A gathered array (a replication algorithm's whole operand) is filled as
+  // a load fills it, each rank its slab, and the algorithm's all-gather
+  // completes it: handed over whole, every element would move twice.
+  const bool slab = a.kind == Holding::Gathered && a.rank() > 0;
+  tc_layout::ArrayLayout asFilled = a;
+  if (slab)
+    asFilled.kind = Holding::Slab;
+  const tc_layout::RedistributionTraffic &t = predictedTraffic(kept, asFilled, c.size);
   c.handOver.predictedSent += static_cast<double>(t.sent[c.rank]) * a.elemBytes();
   c.handOver.predictedReceived += static_cast<double>(t.received[c.rank]) * a.elemBytes();
   const Counters before = counters();
-  redistributeArray(kept, a);
+  redistributeArray(kept, a, /*loading=*/slab);
   c.handOver.sent += counters().bytesSent - before.bytesSent;
   c.handOver.received += counters().bytesReceived - before.bytesReceived;
   return true;

@@ -24,10 +24,10 @@
 namespace tc_rt {
 namespace {
 
-/// The runs (storage -> global) `rank` holds of `a`, in the dataset's order
-/// of dimensions.
-Selection heldBy(const DistArray &a, int rank) {
-  Selection held = a.runsOf(rank, /*loading=*/false), inDatasetOrder(held.size());
+/// The runs (storage -> global) `rank` holds of `a` (with `loading`, those a
+/// load fills: a gathered array's slab), in the dataset's order of dimensions.
+Selection heldBy(const DistArray &a, int rank, bool loading = false) {
+  Selection held = a.runsOf(rank, loading), inDatasetOrder(held.size());
   for (size_t d = 0; d < held.size(); ++d)
     inDatasetOrder[a.datasetPlace(d)] = std::move(held[d]);
   return inDatasetOrder;
@@ -166,12 +166,12 @@ template <typename T> void copyLocal(DistArray &src, DistArray &dst, const Selec
   });
 }
 
-template <typename T> void redistribute(DistArray &src, DistArray &dst) {
+template <typename T> void redistribute(DistArray &src, DistArray &dst, bool loading) {
   if (src.rank() == 0)
     return redistributeScalar<T>(src, dst);
   const int64_t e = sizeof(T);
   const int P = ctx().size, me = ctx().rank;
-  Selection mySrc = heldBy(src, me), myDst = heldBy(dst, me);
+  Selection mySrc = heldBy(src, me), myDst = heldBy(dst, me, loading);
   PooledVector<T> out, in, stored;
   // Local part: what this process already holds (anything it would otherwise
   // receive from a replica of its own block).
@@ -189,7 +189,8 @@ template <typename T> void redistribute(DistArray &src, DistArray &dst) {
   // rounds' lengths need no messages.
   std::vector<Selection> srcHeld(P), dstHeld(P);
   for (int r = 0; r < P; ++r)
-    srcHeld[r] = r == me ? mySrc : heldBy(src, r), dstHeld[r] = r == me ? myDst : heldBy(dst, r);
+    srcHeld[r] = r == me ? mySrc : heldBy(src, r),
+    dstHeld[r] = r == me ? myDst : heldBy(dst, r, loading);
   auto sent = [&](int holder, int rank) {
     return sends(src, holder, rank) ? overlap(srcHeld[holder], dstHeld[rank]) : none;
   };
@@ -233,14 +234,14 @@ extern "C" void tc_rt_redistribute(void *source, void *destination) {
 
 namespace tc_rt {
 
-void redistributeArray(DistArray &src, DistArray &dst) {
+void redistributeArray(DistArray &src, DistArray &dst, bool loading) {
   if (src.datasetExtents() != dst.datasetExtents())
     fail("redistributing '" + src.name + "': extents " + str(src.datasetExtents()) + " and " +
          str(dst.datasetExtents()) + " (in the dataset's order) differ");
   if (src.elem != dst.elem)
     fail("redistributing '" + src.name + "': " + elementName(src.elem) + " elements into " +
          elementName(dst.elem) + " ones");
-  withElement(src.elem, [&](auto zero) { redistribute<decltype(zero)>(src, dst); });
+  withElement(src.elem, [&](auto zero) { redistribute<decltype(zero)>(src, dst, loading); });
 }
 
 } // namespace tc_rt

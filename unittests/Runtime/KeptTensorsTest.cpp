@@ -41,6 +41,15 @@ void *replicated(tc_rt_init init) {
   return tc_rt_array(d.encode().data(), "X", nullptr);
 }
 
+/// X in the dataset's order as a replication algorithm's whole operand: each
+/// rank loads a slab of i, and tc_rt_allgather_array completes it.
+void *gathered(tc_rt_init init) {
+  const int64_t P = ctx().size;
+  tc_rt::ArrayDesc d{
+      layoutOf(TC_RT_GATHERED, {P}, {{I, -1, -1, 0}, {J, -1, -1, 1}, {K, -1, -1, 2}}), init, false};
+  return tc_rt_array(d.encode().data(), "X", nullptr);
+}
+
 /// X as [j, k, i] split along j over [P], on disk: another order, another
 /// split, the destination out of core.
 void *otherSplitOnDisk(tc_rt_init init) {
@@ -113,6 +122,22 @@ TEST(KeptTensors, HandedOverInAnotherOrderAndLayout) {
       for (int64_t i = 0; i < I; ++i)
         EXPECT_EQ(got[(l * K + k) * I + i], stored(i, ctx().rank * block + l, k));
   expectHandOverAsPredicted();
+  endRun();
+}
+
+TEST(KeptTensors, GatheredOperandTakesItsSlabThenGathers) {
+  // A replication algorithm's whole operand is handed over as a load fills
+  // it, each rank its slab of i, which X's kept split along i already is:
+  // nothing moves; the all-gather (the plan's own) completes it.
+  storeX(TC_RT_RESULT_MEMORY);
+  RandomInputs other(99);
+  tc_rt_begin_statement("Y", TC_RT_RESULT_OUTPUT);
+  void *x = gathered(TC_RT_INIT_INPUT);
+  EXPECT_EQ(ctx().handOver.sent, 0);
+  EXPECT_EQ(ctx().handOver.received, 0);
+  expectHandOverAsPredicted();
+  tc_rt_allgather_array(x);
+  expectWhole(x, stored);
   endRun();
 }
 
