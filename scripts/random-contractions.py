@@ -81,9 +81,12 @@ def first_error(text):
     """The line that says why, with file positions and names taken out so that
     failures of one kind group together."""
     lines = [l.strip() for l in text.splitlines() if l.strip()]
-    why = next((l for l in lines if l.startswith("FAIL")), None) or \
-        next((l for l in lines if "error:" in l), None) or (lines[-1] if lines else "(no output)")
+    # The program's own message before the run's "exited with N".
+    why = next((l for l in lines if "error:" in l), None) or \
+        next((l for l in lines if l.startswith("FAIL")), None) or \
+        (lines[-1] if lines else "(no output)")
     why = re.sub(r"^\S+:\d+:\d+: ", "", why)
+    why = re.sub(r"^c\d+: rank \d+: ", "", why)  # the case's program and rank
     return re.sub(r"'[^']*'", "'_'", why)[:200]
 
 
@@ -139,6 +142,9 @@ def main():
                 failures["run: " + first_error(r.stdout + r.stderr)].append(case)
             print(f"{n + 1}/{a.count} {'ok' if r.returncode == 0 else 'FAIL'}: {case}",
                   flush=True)
+            if r.returncode != 0:  # what the run said, for a failure seen once
+                for line in (r.stdout + r.stderr).strip().splitlines()[-8:]:
+                    print(f"    | {line}", flush=True)
     finally:
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
