@@ -48,21 +48,15 @@ template <typename T> void invertHeld(DistArray &a) {
 
 /// What handing a tensor over from `from` to `to` moves, as
 /// redistributionTraffic predicts it, worked out once per pair of layouts: a
-/// loop hands the same ones over in every iteration.
+/// loop hands the same ones over in every iteration. A layout is known by its
+/// array description (the ABI's one encoding of every field of it).
 const tc_layout::RedistributionTraffic &
 predictedTraffic(const tc_layout::ArrayLayout &from, const tc_layout::ArrayLayout &to, int procs) {
   static std::map<std::vector<int64_t>, tc_layout::RedistributionTraffic> known;
-  std::vector<int64_t> key = {procs};
-  for (const tc_layout::ArrayLayout *l : {&from, &to}) {
-    key.push_back(static_cast<int64_t>(l->kind));
-    key.push_back(l->firstSlice);
-    for (const std::vector<int64_t> *v :
-         {&l->grid, &l->extents, &l->gridDim, &l->skewDim, &l->splitDim, &l->cyclic, &l->fileDim,
-          &l->summedFileDim, &l->summedExtent}) {
-      key.push_back(static_cast<int64_t>(v->size()));
-      key.insert(key.end(), v->begin(), v->end());
-    }
-  }
+  std::vector<int64_t> key = ArrayDesc{from}.encode();
+  const std::vector<int64_t> toKey = ArrayDesc{to}.encode();
+  key.insert(key.end(), toKey.begin(), toKey.end());
+  key.push_back(procs);
   auto it = known.find(key);
   if (it == known.end())
     it = known.emplace(std::move(key), tc_layout::redistributionTraffic(from, to, procs)).first;

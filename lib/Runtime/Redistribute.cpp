@@ -201,7 +201,9 @@ template <typename T> void redistribute(DistArray &src, DistArray &dst, bool loa
     // rank sends in it (a pair's two sides then agree).
     int64_t all = 0;
     for (int r = 0; r < P; ++r)
-      all = std::max(all, r == me ? numChunks(sendOv, e) : numChunks(sent(r, (r + k) % P), e));
+      all = std::max(all, r == me     ? numChunks(sendOv, e)
+                          : r == from ? numChunks(recvOv, e)
+                                      : numChunks(sent(r, (r + k) % P), e));
     for (int64_t i = 0; i < all; ++i) {
       Selection sc = chunk(sendOv, i, e), rc = chunk(recvOv, i, e);
       int64_t ns = elements(sc), nr = elements(rc);
