@@ -347,6 +347,11 @@ def SelectAlgorithm : Pass<"tc-select-algorithm", "::mlir::ModuleOp"> {
     Fields already present are kept and restrict the search. Inputs produced by a
     `tc.redistribute` and a result consumed by one give the constrained layouts
     whose redistribution the plan pays for (stage 1 and 3 of Overhead(PA)).
+    In a statement function (`tc.statement`), an operand an earlier statement
+    kept in memory (`tc.in_memory`) is held in that statement's in-core
+    layout of its result: the cheapest plan counts what the runtime's
+    hand-over into its layouts moves, without planning a stage-1 move
+    (docs/Derivations.md D45; `hand_over_bytes` in the plan report).
 
     Rotation needs a square process count; on any other P it is skipped with a
     remark. A contraction no plan fits gets an error giving the memory it needs.
