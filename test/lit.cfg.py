@@ -9,9 +9,22 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tc_obj_root, "test")
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs", "consumer"]
 
+# "mpirun" in a test is scripts/mpirun-isolated: each launch gets an OpenMPI
+# session directory of its own, since lit runs tests in parallel and two
+# mpiruns sharing one can fail to start ("session_dir.c ... File exists").
+import shutil
+_mpirun_dir = os.path.join(config.tc_obj_root, "test", "mpirun-isolated")
+os.makedirs(_mpirun_dir, exist_ok=True)
+_mpirun_link = os.path.join(_mpirun_dir, "mpirun")
+if not os.path.islink(_mpirun_link):
+    os.symlink(os.path.join(config.tc_src_root, "scripts", "mpirun-isolated"), _mpirun_link)
+_real_mpirun = shutil.which("mpirun", path=config.environment.get("PATH", os.environ.get("PATH")))
+if _real_mpirun:
+    config.environment["TC_REAL_MPIRUN"] = _real_mpirun
+
 # tc's tools first, then LLVM 22's (FileCheck, not, count, mlir-opt).
 config.environment["PATH"] = os.pathsep.join(
-    [config.tc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+    [_mpirun_dir, config.tc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 
 # Plans must not depend on a machine file tc-calibrate wrote for this user:
 # tcc reads $TC_MACHINE_FILE, else $XDG_CONFIG_HOME/tc/machine.json.
