@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "BlockArray.h"
 #include "DistArray.h"
+#include "TileContract.h"
 
 #include <algorithm>
 #include <cstring>
@@ -279,10 +280,10 @@ void reduceOutputs(BlockArray &c, const Touches &touch, StageBricks &bricks) {
   MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
 }
 
-/// One task: C's block += A's block * B's block, through the tile
-/// contraction (permutation + dgemm) with the blocks' shapes.
-void runTask(const BlockPlanDescView &plan, BlockArray *arrays[3], const int64_t blocks[3],
-             char *buffers[3]) {
+/// One task: C's block += A's block * B's block, with the blocks' shapes.
+template <typename T>
+BlockProduct<T> productOf(const BlockPlanDescView &plan, BlockArray *arrays[3],
+                          const int64_t blocks[3], char *buffers[3]) {
   tc_rt::TileContractDesc desc;
   Shape labelExtent;
   tc_rt::TileContractDesc::Operand *ops[3] = {&desc.a, &desc.b, &desc.c};
@@ -299,8 +300,8 @@ void runTask(const BlockPlanDescView &plan, BlockArray *arrays[3], const int64_t
   desc.labelExtents = labelExtent;
   desc.elem = arrays[2]->elem;
   desc.alpha = plan.alpha();
-  const Shape offsets(arrays[0]->rank() + arrays[1]->rank() + arrays[2]->rank(), 0);
-  tc_rt_tile_contract(desc.encode().data(), buffers[0], buffers[1], buffers[2], offsets.data());
+  return {std::move(desc), reinterpret_cast<T *>(buffers[0]), reinterpret_cast<T *>(buffers[1]),
+          reinterpret_cast<T *>(buffers[2]), blocks[0], blocks[1]};
 }
 
 /// The bricks a group of tasks touches, per tensor, with the ranks running
@@ -403,12 +404,14 @@ void runStage(const int64_t *desc, const BlockPlanDescView &plan, BlockArray *ar
   beginPhase(arrays, phases.shared, bricks, cache, stage);
   for (auto &[step, phase] : phases.steps) {
     beginPhase(arrays, phase, bricks, cache, stage);
+    std::vector<BlockProduct<T>> products;
     for (int64_t t : phase.tasks) {
       tc_rt::BlockTaskEntry task = plan.task(t);
       const int64_t blocks[3] = {task.a, task.b, task.c};
       char *buffers[3] = {bricks.at(0, task.a), bricks.at(1, task.b), bricks.at(2, task.c)};
-      runTask(plan, arrays, blocks, buffers);
+      products.push_back(productOf<T>(plan, arrays, blocks, buffers));
     }
+    contractBlocks(products);
     endPhase<T>(arrays, phase, bricks, cache, stage);
   }
   endPhase<T>(arrays, phases.shared, bricks, cache, stage);

@@ -41,10 +41,13 @@ struct StridedBox {
 };
 
 /// f(dst[i], src[i]) for every index i of the box `ext`, both addressed by
-/// per-dimension strides (in elements). Runs contiguous on both sides are
-/// walked as one loop; otherwise the dimensions innermost in dst and in src
-/// are walked in 32 x 32 blocks, so a permutation reads and writes whole
-/// cache lines on both sides.
+/// per-dimension strides (in elements). Two dimensions are walked by the inner
+/// loops, the others by an odometer that carries its offsets along. When dst
+/// and src are innermost along the same dimension, the inner loops are it and
+/// dst's next one (runs contiguous on both sides, however short, as a tight
+/// loop: a block of a coupled-cluster tensor holds runs of a few elements);
+/// otherwise they are dst's and src's innermost, walked in 32 x 32 blocks, so
+/// a permutation reads and writes whole cache lines on both sides.
 template <typename T, typename U, typename F>
 void walkStrided(T *dst, const std::vector<int64_t> &dstStrides, U *src,
                  const std::vector<int64_t> &srcStrides, const std::vector<int64_t> &extents, F f) {
@@ -61,43 +64,55 @@ void walkStrided(T *dst, const std::vector<int64_t> &dstStrides, U *src,
   for (int i = 1; i < d; ++i)
     if (srcStride[i] < srcStride[b])
       b = i;
-  const bool runs = a == b && dstStride[a] == 1 && srcStride[a] == 1;
+  const bool sameInner = a == b;
+  if (sameInner)
+    b = d - 2; // -1: a single dimension
+  const int64_t da = dstStride[a], sa = srcStride[a], na = ext[a];
+  const int64_t db = b >= 0 ? dstStride[b] : 0, sb = b >= 0 ? srcStride[b] : 0,
+                nb = b >= 0 ? ext[b] : 1;
+  const bool unit = sameInner && da == 1 && sa == 1;
   const int64_t kBlock = 32;
-  std::vector<int64_t> idx(d, 0);
-  for (;;) {
-    int64_t dOff = 0, sOff = 0;
-    for (int i = 0; i < d; ++i)
-      if (i != a && i != b) {
-        dOff += idx[i] * dstStride[i];
-        sOff += idx[i] * srcStride[i];
+  auto inner = [&](T *to, U *from) {
+    if (unit) {
+      for (int64_t jb = 0; jb < nb; ++jb) {
+        T *t = to + jb * db;
+        U *s = from + jb * sb;
+        for (int64_t ja = 0; ja < na; ++ja)
+          f(t[ja], s[ja]);
       }
-    if (runs) {
-      T *to = dst + dOff;
-      U *from = src + sOff;
-      for (int64_t j = 0; j < ext[a]; ++j)
-        f(to[j], from[j]);
-    } else if (a == b) {
-      for (int64_t j = 0; j < ext[a]; ++j)
-        f(dst[dOff + j * dstStride[a]], src[sOff + j * srcStride[a]]);
+    } else if (sameInner) {
+      for (int64_t jb = 0; jb < nb; ++jb)
+        for (int64_t ja = 0; ja < na; ++ja)
+          f(to[jb * db + ja * da], from[jb * sb + ja * sa]);
     } else {
-      for (int64_t b0 = 0; b0 < ext[b]; b0 += kBlock)
-        for (int64_t a0 = 0; a0 < ext[a]; a0 += kBlock) {
-          int64_t b1 = std::min(ext[b], b0 + kBlock), a1 = std::min(ext[a], a0 + kBlock);
+      for (int64_t b0 = 0; b0 < nb; b0 += kBlock)
+        for (int64_t a0 = 0; a0 < na; a0 += kBlock) {
+          const int64_t b1 = std::min(nb, b0 + kBlock), a1 = std::min(na, a0 + kBlock);
           for (int64_t jb = b0; jb < b1; ++jb)
             for (int64_t ja = a0; ja < a1; ++ja)
-              f(dst[dOff + ja * dstStride[a] + jb * dstStride[b]],
-                src[sOff + ja * srcStride[a] + jb * srcStride[b]]);
+              f(to[ja * da + jb * db], from[ja * sa + jb * sb]);
         }
     }
-    int i = d - 1;
-    for (; i >= 0; --i) {
-      if (i == a || i == b)
-        continue;
-      if (++idx[i] < ext[i])
+  };
+  // The odometer over the other dimensions, innermost last.
+  std::vector<int> outer;
+  for (int i = 0; i < d; ++i)
+    if (i != a && i != b)
+      outer.push_back(i);
+  std::vector<int64_t> idx(outer.size(), 0);
+  int64_t dOff = 0, sOff = 0;
+  for (;;) {
+    inner(dst + dOff, src + sOff);
+    int k = static_cast<int>(outer.size()) - 1;
+    for (; k >= 0; --k) {
+      const int i = outer[k];
+      dOff += dstStride[i], sOff += srcStride[i];
+      if (++idx[k] < ext[i])
         break;
-      idx[i] = 0;
+      dOff -= ext[i] * dstStride[i], sOff -= ext[i] * srcStride[i];
+      idx[k] = 0;
     }
-    if (i < 0)
+    if (k < 0)
       break;
   }
 }

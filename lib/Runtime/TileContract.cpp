@@ -17,12 +17,14 @@
 // pay off (an element-wise product has M = N = K = 1) run as plain loops.
 //
 //===----------------------------------------------------------------------===//
+#include "TileContract.h"
 #include "DistArray.h"
 #include "StridedCopy.h"
 
 #include <cblas.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 namespace tc_rt {
@@ -196,24 +198,24 @@ int64_t packedElems(const Operand<T> ops[3], const Groups &g, const Shape &label
 CBLAS_TRANSPOSE flag(bool trans) { return trans ? CblasTrans : CblasNoTrans; }
 
 void blas(Mat<double> c, Mat<double> a, Mat<double> b, int64_t M, int64_t N, int64_t K,
-          double alpha) {
+          double alpha, double beta) {
   cblas_dgemm(CblasRowMajor, flag(a.trans), flag(b.trans), M, N, K, alpha, a.data, a.ld, b.data,
-              b.ld, 1.0, c.data, c.ld);
+              b.ld, beta, c.data, c.ld);
 }
 void blas(Mat<float> c, Mat<float> a, Mat<float> b, int64_t M, int64_t N, int64_t K,
-          float alpha) {
+          float alpha, float beta) {
   cblas_sgemm(CblasRowMajor, flag(a.trans), flag(b.trans), M, N, K, alpha, a.data, a.ld, b.data,
-              b.ld, 1.0f, c.data, c.ld);
+              b.ld, beta, c.data, c.ld);
 }
 
-/// C(M x N) += alpha * A(M x K) * B(K x N), C not transposed, in blocks of C
-/// of at most kGemmBlock x kGemmBlock.
+/// C(M x N) = alpha * A(M x K) * B(K x N) + beta * C, C not transposed, in
+/// blocks of C of at most kGemmBlock x kGemmBlock.
 template <typename T>
-void gemm(Mat<T> c, Mat<T> a, Mat<T> b, int64_t M, int64_t N, int64_t K, T alpha) {
+void gemm(Mat<T> c, Mat<T> a, Mat<T> b, int64_t M, int64_t N, int64_t K, T alpha, T beta = 1) {
   for (int64_t m = 0; m < M; m += kGemmBlock)
     for (int64_t n = 0; n < N; n += kGemmBlock)
       blas(c.at(m, n), a.at(m, 0), b.at(0, n), std::min(kGemmBlock, M - m),
-           std::min(kGemmBlock, N - n), K, alpha);
+           std::min(kGemmBlock, N - n), K, alpha, beta);
 }
 
 /// Below this many multiply-adds a product runs as plain loops: a BLAS call
@@ -321,36 +323,214 @@ void contractWithin(Operand<T> ops[3], const Groups &g, Shape &labelExtent, T al
   labelExtent[best] = e;
 }
 
+/// One call's operands, label groups and extents.
+template <typename T> struct TileCall {
+  Operand<T> ops[3];
+  Groups g;
+  Shape labelExtent;
+  T alpha;
+
+  /// The call `desc` on buffers a, b, c, at sub-tile offsets `offsets`
+  /// (the ABI's order: A's, then B's, then C's).
+  TileCall(const TileContractDesc &desc, T *a, T *b, T *c, const int64_t *offsets)
+      : labelExtent(desc.labelExtents), alpha(static_cast<T>(desc.alpha)) {
+    T *buffers[3] = {a, b, c};
+    for (int x : {TC_RT_OPERAND_A, TC_RT_OPERAND_B, TC_RT_OPERAND_C}) {
+      const TileContractDesc::Operand &d = desc.operand(x);
+      const size_t n = d.shape.size();
+      ops[x] = {buffers[x], d.shape, d.labels, Shape(offsets, offsets + n),
+                d.steps.empty() ? Shape(n, 1) : d.steps};
+      offsets += n;
+    }
+    auto has = [](const Operand<T> &x, int64_t l) {
+      return std::find(x.labels.begin(), x.labels.end(), l) != x.labels.end();
+    };
+    for (int64_t l : ops[2].labels)
+      (has(ops[0], l) && has(ops[1], l) ? g.L : has(ops[0], l) ? g.I : g.J).push_back(l);
+    for (int64_t l : ops[0].labels)
+      if (!has(ops[2], l))
+        (has(ops[1], l) ? g.K : g.sumA).push_back(l);
+    for (int64_t l : ops[1].labels)
+      if (!has(ops[0], l) && !has(ops[2], l))
+        g.sumB.push_back(l);
+  }
+
+  int64_t volumeOf(const Shape &labels) const { return volume(labels, labelExtent); }
+
+  /// C += alpha * A * B, packing at most `budget` elements at a time.
+  void run(int64_t budget) {
+    contractWithin(ops, g, labelExtent, alpha, budget);
+    count();
+  }
+
+  /// Counts the call's flops (sums of one-input labels are additions, not
+  /// counted) and reports progress.
+  void count() const {
+    counters().flops += 2.0 * volumeOf(g.L) * volumeOf(g.I) * volumeOf(g.J) * volumeOf(g.K);
+    reportProgress();
+  }
+};
+
 template <typename T>
 void tileContract(const TileContractDescView &view, T *a, T *b, T *c, const int64_t *offsets) {
-  T *buffers[3] = {a, b, c};
-  Operand<T> ops[3];
-  for (int x : {TC_RT_OPERAND_A, TC_RT_OPERAND_B, TC_RT_OPERAND_C}) {
-    Shape shape = view.shape(x);
-    const int64_t *o = offsets + view.offsetIndex(x);
-    ops[x] = {buffers[x], shape, view.labels(x), Shape(o, o + shape.size()), view.steps(x)};
-  }
-  Shape labelExtent = view.labelExtents();
-  const T alpha = static_cast<T>(view.alpha());
-  auto has = [](const Operand<T> &x, int64_t l) {
-    return std::find(x.labels.begin(), x.labels.end(), l) != x.labels.end();
-  };
-  Groups g;
-  for (int64_t l : ops[2].labels)
-    (has(ops[0], l) && has(ops[1], l) ? g.L : has(ops[0], l) ? g.I : g.J).push_back(l);
-  for (int64_t l : ops[0].labels)
-    if (!has(ops[2], l))
-      (has(ops[1], l) ? g.K : g.sumA).push_back(l);
-  for (int64_t l : ops[1].labels)
-    if (!has(ops[0], l) && !has(ops[2], l))
-      g.sumB.push_back(l);
-  const int64_t M = volume(g.I, labelExtent), N = volume(g.J, labelExtent),
-                Kn = volume(g.K, labelExtent), nl = volume(g.L, labelExtent);
-  contractWithin(ops, g, labelExtent, alpha, chunkElems(sizeof(T)));
-  // The sums of one-input labels are additions, not counted as flops.
-  counters().flops += 2.0 * nl * M * N * Kn;
-  reportProgress();
+  TileCall<T>(view.decode(), a, b, c, offsets).run(chunkElems(sizeof(T)));
 }
+
+/// The sub-tile of `x` over the labels `rows` then `cols`, and a row-major
+/// matrix at `m` (`ld` elements a row) of as many rows and columns: the
+/// strides to walk both alike (walkStrided's addressing).
+template <typename T> struct MatrixWalk {
+  TileWalk<T> tile;
+  Shape matrixStride;
+};
+template <typename T>
+MatrixWalk<T> matrixWalk(const Operand<T> &x, const Shape &rows, const Shape &cols,
+                         const Shape &labelExtent, int64_t ld) {
+  auto extentsOf = [&](const Shape &labels) {
+    Shape e;
+    for (int64_t l : labels)
+      e.push_back(labelExtent[l]);
+    return e;
+  };
+  Shape rowStride = rowMajorStrides(extentsOf(rows));
+  for (int64_t &s : rowStride)
+    s *= ld;
+  return {walkOf(x, concat(rows, cols), labelExtent),
+          concat(rowStride, rowMajorStrides(extentsOf(cols)))};
+}
+
+/// The calls of `calls` sharing input `shared` (0: A, 1: B; one block) as
+/// one product (D46). Shared A [I,K]: the B blocks side by side as the
+/// column ranges of one [K, sum J], one product into a scratch [I, sum J],
+/// each C block adding its range. Shared B [K,J]: the A blocks as the row
+/// ranges of one [sum I, K], likewise.
+template <typename T> void contractShared(const std::vector<TileCall<T> *> &calls, int shared) {
+  const TileCall<T> &first = *calls.front();
+  const Groups &g = first.g;
+  const int other = 1 - shared;
+  // The shared block's rows and columns, the others' and C's.
+  const Shape &sharedRows = shared == 0 ? g.I : g.K, &sharedCols = shared == 0 ? g.K : g.J;
+  const Shape &otherRows = shared == 0 ? g.K : g.I, &otherCols = shared == 0 ? g.J : g.K;
+  const int64_t Kn = first.volumeOf(g.K);
+  // Per call, its range of the wide operand's (and the result's) columns
+  // (shared A) or rows (shared B).
+  std::vector<int64_t> at;
+  int64_t total = 0;
+  for (TileCall<T> *c : calls) {
+    at.push_back(total);
+    total += c->volumeOf(shared == 0 ? g.J : g.I);
+  }
+  const int64_t fixed = first.volumeOf(shared == 0 ? g.I : g.J); // M or N
+  PooledVector<T> sharedPack;
+  const Mat<T> ms = asMatrix(first.ops[shared], sharedRows, sharedCols, first.labelExtent,
+                             sharedPack);
+  Buffer<T> wide(Kn * total), result(fixed * total);
+  for (size_t t = 0; t < calls.size(); ++t) {
+    const TileCall<T> &c = *calls[t];
+    const int64_t ld = shared == 0 ? total : Kn;
+    T *to = wide.data() + (shared == 0 ? at[t] : at[t] * Kn);
+    const MatrixWalk<T> w = matrixWalk(c.ops[other], otherRows, otherCols, c.labelExtent, ld);
+    copyStrided(to, w.matrixStride, static_cast<const T *>(w.tile.corner), w.tile.stride,
+                w.tile.ext);
+  }
+  if (shared == 0)
+    gemm(Mat<T>{result.data(), false, total}, ms, Mat<T>{wide.data(), false, total}, fixed, total,
+         Kn, first.alpha, T(0));
+  else
+    gemm(Mat<T>{result.data(), false, fixed}, Mat<T>{wide.data(), false, Kn}, ms, total, fixed,
+         Kn, first.alpha, T(0));
+  for (size_t t = 0; t < calls.size(); ++t) {
+    const TileCall<T> &c = *calls[t];
+    const int64_t ld = shared == 0 ? total : fixed;
+    const T *from = result.data() + (shared == 0 ? at[t] : at[t] * fixed);
+    const MatrixWalk<T> w = matrixWalk(c.ops[2], g.I, g.J, c.labelExtent, ld);
+    addScaledStrided(w.tile.corner, w.tile.stride, from, w.matrixStride, w.tile.ext, T(1));
+    c.count();
+  }
+}
+
+/// Whether call `c` gains from running with others sharing its input
+/// `shared`: BLAS packs the shared block once for them all instead of once
+/// per call, while this call's other input and C, which BLAS would use in
+/// place where their layout allows, are copied into the wide operand and
+/// added from the scratch result (D46).
+template <typename T> bool worthSharing(const TileCall<T> &c, int shared) {
+  const Groups &g = c.g;
+  const int64_t M = c.volumeOf(g.I), N = c.volumeOf(g.J), Kn = c.volumeOf(g.K);
+  const bool otherInPlace =
+      shared == 0 ? directView(c.ops[1], g.K, g.J, c.labelExtent).has_value()
+                  : directView(c.ops[0], g.I, g.K, c.labelExtent).has_value();
+  const bool cInPlace = directView(c.ops[2], g.I, g.J, c.labelExtent).has_value();
+  const int64_t saved = shared == 0 ? M * Kn : Kn * N;
+  const int64_t copied = (otherInPlace ? (shared == 0 ? Kn * N : M * Kn) : 0) +
+                         (cInPlace ? M * N : 0);
+  return saved > copied;
+}
+
+} // namespace
+
+template <typename T> void contractBlocks(const std::vector<BlockProduct<T>> &products) {
+  TraceScope trace("tc_rt_tile_contract");
+  const int64_t budget = chunkElems(sizeof(T));
+  std::vector<TileCall<T>> calls;
+  calls.reserve(products.size());
+  for (const BlockProduct<T> &p : products) {
+    const Shape zeros(p.desc.a.shape.size() + p.desc.b.shape.size() + p.desc.c.shape.size(), 0);
+    calls.emplace_back(p.desc, p.a, p.b, p.c, zeros.data());
+  }
+  // Calls sharing their larger input block, by (which input, its block), in
+  // the order they first appear; plain batched products and products with a
+  // scalar run alone.
+  std::map<std::pair<int, int64_t>, std::vector<TileCall<T> *>> byShared;
+  std::vector<std::vector<TileCall<T> *> *> order;
+  std::vector<int> sharedOf;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    TileCall<T> &c = calls[i];
+    if (c.g.batched() || volume(c.g.K, c.labelExtent) == 1) {
+      c.run(budget);
+      continue;
+    }
+    const int shared = product(c.ops[0].shape) >= product(c.ops[1].shape) ? 0 : 1;
+    if (!worthSharing(c, shared)) {
+      c.run(budget);
+      continue;
+    }
+    auto [it, fresh] = byShared.try_emplace({shared, shared == 0 ? products[i].blockA
+                                                                 : products[i].blockB});
+    if (fresh)
+      order.push_back(&it->second), sharedOf.push_back(shared);
+    it->second.push_back(&c);
+  }
+  for (size_t k = 0; k < order.size(); ++k) {
+    const std::vector<TileCall<T> *> &group = *order[k];
+    const int shared = sharedOf[k];
+    // Runs of the group whose packing fits the budget: the shared block's
+    // (when packed), and per call its other input and its part of the result.
+    const TileCall<T> &first = *group.front();
+    const int64_t sharedElems = product(first.ops[shared].shape);
+    auto perCall = [&](const TileCall<T> &c) {
+      return product(c.ops[1 - shared].shape) + product(c.ops[2].shape);
+    };
+    size_t i = 0;
+    while (i < group.size()) {
+      size_t j = i + 1;
+      int64_t used = sharedElems + perCall(*group[i]);
+      while (j < group.size() && used + perCall(*group[j]) <= budget)
+        used += perCall(*group[j++]);
+      if (j - i == 1)
+        for (size_t t = i; t < j; ++t)
+          group[t]->run(budget);
+      else
+        contractShared(std::vector<TileCall<T> *>(group.begin() + i, group.begin() + j), shared);
+      i = j;
+    }
+  }
+}
+
+template void contractBlocks<double>(const std::vector<BlockProduct<double>> &);
+template void contractBlocks<float>(const std::vector<BlockProduct<float>> &);
+
+namespace {
 
 /// One product of kGemmBlock x kGemmBlock x 256 in each type: OpenBLAS maps
 /// and touches the packing memory such products use.
@@ -358,7 +538,7 @@ template <typename T> void warmUp() {
   const int64_t n = kGemmBlock, k = 256;
   std::vector<T> x(n * k, T(0)), y(k * n, T(0)), z(n * n, T(0));
   blas(Mat<T>{z.data(), false, n}, Mat<T>{x.data(), false, k}, Mat<T>{y.data(), false, n}, n, n,
-       k, T(1));
+       k, T(1), T(1));
 }
 
 } // namespace
