@@ -280,6 +280,10 @@ void reduceOutputs(BlockArray &c, const Touches &touch, StageBricks &bricks) {
   MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
 }
 
+bool contains(const Shape &labels, int64_t l) {
+  return std::find(labels.begin(), labels.end(), l) != labels.end();
+}
+
 /// One task: C's block += A's block * B's block, with the blocks' shapes.
 template <typename T>
 BlockProduct<T> productOf(const BlockPlanDescView &plan, BlockArray *arrays[3],
@@ -300,8 +304,19 @@ BlockProduct<T> productOf(const BlockPlanDescView &plan, BlockArray *arrays[3],
   desc.labelExtents = labelExtent;
   desc.elem = arrays[2]->elem;
   desc.alpha = plan.alpha();
-  return {std::move(desc), reinterpret_cast<T *>(buffers[0]), reinterpret_cast<T *>(buffers[1]),
-          reinterpret_cast<T *>(buffers[2]), blocks[0], blocks[1]};
+  std::vector<int64_t> summed;
+  for (size_t d = 0; d < desc.a.labels.size(); ++d) {
+    const int64_t l = desc.a.labels[d];
+    if (contains(desc.b.labels, l) && !contains(desc.c.labels, l))
+      summed.push_back(arrays[0]->blocks[blocks[0]][d]);
+  }
+  return {std::move(desc),
+          reinterpret_cast<T *>(buffers[0]),
+          reinterpret_cast<T *>(buffers[1]),
+          reinterpret_cast<T *>(buffers[2]),
+          blocks[0],
+          blocks[1],
+          std::move(summed)};
 }
 
 /// The bricks a group of tasks touches, per tensor, with the ranks running

@@ -399,53 +399,63 @@ MatrixWalk<T> matrixWalk(const Operand<T> &x, const Shape &rows, const Shape &co
           concat(rowStride, rowMajorStrides(extentsOf(cols)))};
 }
 
-/// The calls of `calls` sharing input `shared` (0: A, 1: B; one block) as
-/// one product (D46). Shared A [I,K]: the B blocks side by side as the
-/// column ranges of one [K, sum J], one product into a scratch [I, sum J],
-/// each C block adding its range. Shared B [K,J]: the A blocks as the row
-/// ranges of one [sum I, K], likewise.
-template <typename T> void contractShared(const std::vector<TileCall<T> *> &calls, int shared) {
-  const TileCall<T> &first = *calls.front();
+/// Calls on a grid of blocks (D46): the blocks of input `each` (0: A, 1: B)
+/// one at a time, the other input's blocks `wide` side by side as one wide
+/// operand; cells[e][w] is the product of each-block e and wide-block w.
+/// Each-block A [I,K]: the B blocks as the column ranges of one [K, sum J],
+/// one product per A block into a scratch [I, sum J]. Each-block B [K,J]:
+/// the A blocks as the row ranges of one [sum I, K], one product per B block
+/// into a scratch [sum I, J]. Every call then adds its range into its C
+/// block. Each block is packed (or read in place) once, and each product is
+/// as wide as the other input's blocks together.
+template <typename T> struct Grid {
+  int each;
+  std::vector<std::vector<TileCall<T> *>> cells;
+};
+
+template <typename T> void contractGrid(const Grid<T> &grid, size_t w0, size_t w1) {
+  const int each = grid.each, other = 1 - each;
+  const TileCall<T> &first = *grid.cells[0][w0];
   const Groups &g = first.g;
-  const int other = 1 - shared;
-  // The shared block's rows and columns, the others' and C's.
-  const Shape &sharedRows = shared == 0 ? g.I : g.K, &sharedCols = shared == 0 ? g.K : g.J;
-  const Shape &otherRows = shared == 0 ? g.K : g.I, &otherCols = shared == 0 ? g.J : g.K;
   const int64_t Kn = first.volumeOf(g.K);
-  // Per call, its range of the wide operand's (and the result's) columns
-  // (shared A) or rows (shared B).
+  // The wide operand: per wide block, its offset in columns (each A) or rows.
   std::vector<int64_t> at;
   int64_t total = 0;
-  for (TileCall<T> *c : calls) {
+  for (size_t w = w0; w < w1; ++w) {
     at.push_back(total);
-    total += c->volumeOf(shared == 0 ? g.J : g.I);
+    total += grid.cells[0][w]->volumeOf(each == 0 ? g.J : g.I);
   }
-  const int64_t fixed = first.volumeOf(shared == 0 ? g.I : g.J); // M or N
-  PooledVector<T> sharedPack;
-  const Mat<T> ms = asMatrix(first.ops[shared], sharedRows, sharedCols, first.labelExtent,
-                             sharedPack);
-  Buffer<T> wide(Kn * total), result(fixed * total);
-  for (size_t t = 0; t < calls.size(); ++t) {
-    const TileCall<T> &c = *calls[t];
-    const int64_t ld = shared == 0 ? total : Kn;
-    T *to = wide.data() + (shared == 0 ? at[t] : at[t] * Kn);
-    const MatrixWalk<T> w = matrixWalk(c.ops[other], otherRows, otherCols, c.labelExtent, ld);
-    copyStrided(to, w.matrixStride, static_cast<const T *>(w.tile.corner), w.tile.stride,
-                w.tile.ext);
+  Buffer<T> wide(Kn * total);
+  for (size_t w = w0; w < w1; ++w) {
+    const TileCall<T> &c = *grid.cells[0][w];
+    const MatrixWalk<T> m = each == 0 ? matrixWalk(c.ops[other], g.K, g.J, c.labelExtent, total)
+                                      : matrixWalk(c.ops[other], g.I, g.K, c.labelExtent, Kn);
+    T *to = wide.data() + (each == 0 ? at[w - w0] : at[w - w0] * Kn);
+    copyStrided(to, m.matrixStride, static_cast<const T *>(m.tile.corner), m.tile.stride,
+                m.tile.ext);
   }
-  if (shared == 0)
-    gemm(Mat<T>{result.data(), false, total}, ms, Mat<T>{wide.data(), false, total}, fixed, total,
-         Kn, first.alpha, T(0));
-  else
-    gemm(Mat<T>{result.data(), false, fixed}, Mat<T>{wide.data(), false, Kn}, ms, total, fixed,
-         Kn, first.alpha, T(0));
-  for (size_t t = 0; t < calls.size(); ++t) {
-    const TileCall<T> &c = *calls[t];
-    const int64_t ld = shared == 0 ? total : fixed;
-    const T *from = result.data() + (shared == 0 ? at[t] : at[t] * fixed);
-    const MatrixWalk<T> w = matrixWalk(c.ops[2], g.I, g.J, c.labelExtent, ld);
-    addScaledStrided(w.tile.corner, w.tile.stride, from, w.matrixStride, w.tile.ext, T(1));
-    c.count();
+  PooledVector<T> pack;
+  Buffer<T> result;
+  for (const std::vector<TileCall<T> *> &row : grid.cells) {
+    const TileCall<T> &c = *row[w0];
+    const Mat<T> me = each == 0 ? asMatrix(c.ops[0], g.I, g.K, c.labelExtent, pack)
+                                : asMatrix(c.ops[1], g.K, g.J, c.labelExtent, pack);
+    const int64_t fixed = c.volumeOf(each == 0 ? g.I : g.J); // M or N of this block
+    result.resize(fixed * total);
+    if (each == 0)
+      gemm(Mat<T>{result.data(), false, total}, me, Mat<T>{wide.data(), false, total}, fixed, total,
+           Kn, c.alpha, T(0));
+    else
+      gemm(Mat<T>{result.data(), false, fixed}, Mat<T>{wide.data(), false, Kn}, me, total, fixed,
+           Kn, c.alpha, T(0));
+    for (size_t w = w0; w < w1; ++w) {
+      const TileCall<T> &cell = *row[w];
+      const int64_t ld = each == 0 ? total : fixed;
+      const T *from = result.data() + (each == 0 ? at[w - w0] : at[w - w0] * fixed);
+      const MatrixWalk<T> m = matrixWalk(cell.ops[2], g.I, g.J, cell.labelExtent, ld);
+      addScaledStrided(m.tile.corner, m.tile.stride, from, m.matrixStride, m.tile.ext, T(1));
+      cell.count();
+    }
   }
 }
 
@@ -469,6 +479,40 @@ template <typename T> bool worthSharing(const TileCall<T> &c, int shared) {
 
 } // namespace
 
+/// Runs `grid` in pieces that pack within `budget` elements: all its each-
+/// blocks with as many wide blocks as fit; a single cell runs alone.
+template <typename T> void contractGridWithin(const Grid<T> &grid, int64_t budget) {
+  const int each = grid.each, other = 1 - each;
+  const size_t nw = grid.cells[0].size();
+  int64_t eachMost = 0, rowsMost = 0; // the largest each-block; its rows (M or N)
+  for (const auto &row : grid.cells) {
+    const TileCall<T> &c = *row[0];
+    eachMost = std::max(eachMost, product(c.ops[each].shape));
+    rowsMost = std::max(rowsMost, c.volumeOf(each == 0 ? c.g.I : c.g.J));
+  }
+  size_t w0 = 0;
+  while (w0 < nw) {
+    size_t w1 = w0;
+    int64_t wideElems = 0, cols = 0;
+    while (w1 < nw) {
+      const TileCall<T> &c = *grid.cells[0][w1];
+      const int64_t moreWide = product(c.ops[other].shape),
+                    moreCols = c.volumeOf(each == 0 ? c.g.J : c.g.I);
+      if (w1 > w0 && wideElems + moreWide + eachMost + rowsMost * (cols + moreCols) > budget)
+        break;
+      wideElems += moreWide, cols += moreCols, ++w1;
+    }
+    if (grid.cells.size() == 1 && w1 - w0 == 1)
+      grid.cells[0][w0]->run(budget);
+    else if (wideElems + eachMost + rowsMost * cols > budget)
+      for (const auto &row : grid.cells) // one wide block does not fit with the rest
+        row[w0]->run(budget);
+    else
+      contractGrid(grid, w0, w1);
+    w0 = w1;
+  }
+}
+
 template <typename T> void contractBlocks(const std::vector<BlockProduct<T>> &products) {
   TraceScope trace("tc_rt_tile_contract");
   const int64_t budget = chunkElems(sizeof(T));
@@ -478,52 +522,55 @@ template <typename T> void contractBlocks(const std::vector<BlockProduct<T>> &pr
     const Shape zeros(p.desc.a.shape.size() + p.desc.b.shape.size() + p.desc.c.shape.size(), 0);
     calls.emplace_back(p.desc, p.a, p.b, p.c, zeros.data());
   }
-  // Calls sharing their larger input block, by (which input, its block), in
-  // the order they first appear; plain batched products and products with a
-  // scalar run alone.
-  std::map<std::pair<int, int64_t>, std::vector<TileCall<T> *>> byShared;
-  std::vector<std::vector<TileCall<T> *> *> order;
-  std::vector<int> sharedOf;
+  // The calls by their summed labels' segments, in the order they first
+  // appear; batched products, products with a scalar and products that
+  // would copy more than they save run alone.
+  std::map<std::vector<int64_t>, std::vector<size_t>> bySummed;
+  std::vector<const std::vector<size_t> *> order;
   for (size_t i = 0; i < calls.size(); ++i) {
     TileCall<T> &c = calls[i];
-    if (c.g.batched() || volume(c.g.K, c.labelExtent) == 1) {
+    const int each = product(c.ops[0].shape) >= product(c.ops[1].shape) ? 0 : 1;
+    if (c.g.batched() || c.volumeOf(c.g.K) == 1 || !worthSharing(c, each)) {
       c.run(budget);
       continue;
     }
-    const int shared = product(c.ops[0].shape) >= product(c.ops[1].shape) ? 0 : 1;
-    if (!worthSharing(c, shared)) {
-      c.run(budget);
-      continue;
-    }
-    auto [it, fresh] = byShared.try_emplace({shared, shared == 0 ? products[i].blockA
-                                                                 : products[i].blockB});
+    auto [it, fresh] = bySummed.try_emplace(products[i].summedSegments);
     if (fresh)
-      order.push_back(&it->second), sharedOf.push_back(shared);
-    it->second.push_back(&c);
+      order.push_back(&it->second);
+    it->second.push_back(i);
   }
-  for (size_t k = 0; k < order.size(); ++k) {
-    const std::vector<TileCall<T> *> &group = *order[k];
-    const int shared = sharedOf[k];
-    // Runs of the group whose packing fits the budget: the shared block's
-    // (when packed), and per call its other input and its part of the result.
-    const TileCall<T> &first = *group.front();
-    const int64_t sharedElems = product(first.ops[shared].shape);
-    auto perCall = [&](const TileCall<T> &c) {
-      return product(c.ops[1 - shared].shape) + product(c.ops[2].shape);
+  for (const std::vector<size_t> *group : order) {
+    const TileCall<T> &first = calls[group->front()];
+    const int each = product(first.ops[0].shape) >= product(first.ops[1].shape) ? 0 : 1;
+    auto blockOf = [&](size_t i, int x) {
+      return x == 0 ? products[i].blockA : products[i].blockB;
     };
-    size_t i = 0;
-    while (i < group.size()) {
-      size_t j = i + 1;
-      int64_t used = sharedElems + perCall(*group[i]);
-      while (j < group.size() && used + perCall(*group[j]) <= budget)
-        used += perCall(*group[j++]);
-      if (j - i == 1)
-        for (size_t t = i; t < j; ++t)
-          group[t]->run(budget);
-      else
-        contractShared(std::vector<TileCall<T> *>(group.begin() + i, group.begin() + j), shared);
-      i = j;
+    // Rows: the distinct each-blocks; columns: the distinct other blocks.
+    std::map<int64_t, size_t> rowOf, colOf;
+    for (size_t i : *group) {
+      rowOf.try_emplace(blockOf(i, each), rowOf.size());
+      colOf.try_emplace(blockOf(i, 1 - each), colOf.size());
     }
+    Grid<T> full{each, std::vector<std::vector<TileCall<T> *>>(
+                           rowOf.size(), std::vector<TileCall<T> *>(colOf.size(), nullptr))};
+    bool complete = group->size() == rowOf.size() * colOf.size();
+    for (size_t i : *group) {
+      TileCall<T> *&cell = full.cells[rowOf[blockOf(i, each)]][colOf[blockOf(i, 1 - each)]];
+      complete &= cell == nullptr;
+      cell = &calls[i];
+    }
+    if (complete) {
+      contractGridWithin(full, budget);
+      continue;
+    }
+    // Not every pair is a task: one grid per each-block, of its own tasks.
+    std::map<int64_t, Grid<T>> perBlock;
+    for (size_t i : *group) {
+      Grid<T> &one = perBlock.try_emplace(blockOf(i, each), Grid<T>{each, {{}}}).first->second;
+      one.cells[0].push_back(&calls[i]);
+    }
+    for (auto &[block, one] : perBlock)
+      contractGridWithin(one, budget);
   }
 }
 

@@ -4,9 +4,11 @@
 // ladder each large integral block meets several small amplitude blocks, one
 // product each. Called one at a time, BLAS packs the large block again for
 // every product and runs it with a few dozen columns. contractBlocks runs the
-// products that share an input block as one: the others' blocks side by side
-// as one wide operand, one product into a scratch result, each task's part
-// added into its C block (docs/Derivations.md D46).
+// products over the same summed segments together: the smaller input's
+// blocks side by side as one wide operand, one product per block of the
+// larger into a scratch result, each task's part added into its C block; a
+// block is packed once per step, not once per product (docs/Derivations.md
+// D46).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TC_LIB_RUNTIME_TILECONTRACT_H
@@ -26,6 +28,10 @@ template <typename T> struct BlockProduct {
   T *a, *b, *c;
   /// The A and B blocks' ids in their tensors: equal ids, equal blocks.
   int64_t blockA, blockB;
+  /// The segment of each summed label (in A and B, not in C), in A's order:
+  /// the products of one step with the same summed segments form a grid
+  /// of A blocks by B blocks.
+  std::vector<int64_t> summedSegments;
 };
 
 /// Runs `products` (one rank's tasks of one step, in any order; every C
