@@ -4,7 +4,7 @@
 // (docs/BlockSparse.md, docs/Derivations.md D33): each brick has a home rank;
 // a stage's tasks run where the schedule put them. Per stage, each home reads
 // its bricks the stage touches once, sends each remote A and B brick once to
-// every rank whose tasks read it, each task is one dgemm on its blocks, a rank
+// every rank whose tasks read it, the tasks run as grids of blocks (D46), a rank
 // sends its partial sum of a remote C brick once to the brick's home, and the
 // homes write their C bricks back. These are exactly the bytes the planner
 // predicts per rank (tc-plan-block-sparse), and the counters check them.

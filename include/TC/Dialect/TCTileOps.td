@@ -452,7 +452,7 @@ def TC_BlockStageOp : TC_Op<"block_stage"> {
     dimensions (small integers; a label shared by two operands has the same
     segments in both). Per stage each home reads its bricks the stage touches,
     sends the remote A and B bricks to the processes whose tasks read them,
-    every task is one dgemm on its blocks, and partial sums of remote C bricks
+    the tasks run as grids of blocks (D46), and partial sums of remote C bricks
     go to their homes ([K] 5-6). `cached` lists four integers per read a
     process's cache of remote bricks serves ([K] 6): the stage, the tensor
     (0: A, 1: B), the block and the process; its home then sends nothing, and
