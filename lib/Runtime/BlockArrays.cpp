@@ -304,19 +304,27 @@ BlockProduct<T> productOf(const BlockPlanDescView &plan, BlockArray *arrays[3],
   desc.labelExtents = labelExtent;
   desc.elem = arrays[2]->elem;
   desc.alpha = plan.alpha();
-  std::vector<int64_t> summed;
+  std::vector<int64_t> summed, rows, columns;
   for (size_t d = 0; d < desc.a.labels.size(); ++d) {
     const int64_t l = desc.a.labels[d];
-    if (contains(desc.b.labels, l) && !contains(desc.c.labels, l))
+    if (contains(desc.c.labels, l))
+      rows.push_back(arrays[0]->blocks[blocks[0]][d]);
+    else if (contains(desc.b.labels, l))
       summed.push_back(arrays[0]->blocks[blocks[0]][d]);
   }
+  for (size_t d = 0; d < desc.b.labels.size(); ++d)
+    if (contains(desc.c.labels, desc.b.labels[d]))
+      columns.push_back(arrays[1]->blocks[blocks[1]][d]);
   return {std::move(desc),
           reinterpret_cast<T *>(buffers[0]),
           reinterpret_cast<T *>(buffers[1]),
           reinterpret_cast<T *>(buffers[2]),
           blocks[0],
           blocks[1],
-          std::move(summed)};
+          blocks[2],
+          std::move(summed),
+          std::move(rows),
+          std::move(columns)};
 }
 
 /// The bricks a group of tasks touches, per tensor, with the ranks running

@@ -24,8 +24,10 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace tc_rt {
 namespace {
@@ -477,8 +479,6 @@ template <typename T> bool worthSharing(const TileCall<T> &c, int shared) {
   return saved > copied;
 }
 
-} // namespace
-
 /// Runs `grid` in pieces that pack within `budget` elements: all its each-
 /// blocks with as many wide blocks as fit; a single cell runs alone.
 template <typename T> void contractGridWithin(const Grid<T> &grid, int64_t budget) {
@@ -513,24 +513,18 @@ template <typename T> void contractGridWithin(const Grid<T> &grid, int64_t budge
   }
 }
 
-template <typename T> void contractBlocks(const std::vector<BlockProduct<T>> &products) {
-  TraceScope trace("tc_rt_tile_contract");
-  const int64_t budget = chunkElems(sizeof(T));
-  std::vector<TileCall<T>> calls;
-  calls.reserve(products.size());
-  for (const BlockProduct<T> &p : products) {
-    const Shape zeros(p.desc.a.shape.size() + p.desc.b.shape.size() + p.desc.c.shape.size(), 0);
-    calls.emplace_back(p.desc, p.a, p.b, p.c, zeros.data());
-  }
-  // The calls by their summed labels' segments, in the order they first
-  // appear; batched products, products with a scalar and products that
-  // would copy more than they save run alone.
+/// The tasks `tasks` by their summed segments, each a grid of A blocks by B
+/// blocks (one grid per block of the larger input where some pairing is not
+/// a task); a task that would copy more than it saves runs alone.
+template <typename T>
+void contractSummedGroups(const std::vector<BlockProduct<T>> &products,
+                          std::vector<TileCall<T>> &calls, const std::vector<size_t> &tasks,
+                          int64_t budget) {
   std::map<std::vector<int64_t>, std::vector<size_t>> bySummed;
   std::vector<const std::vector<size_t> *> order;
-  for (size_t i = 0; i < calls.size(); ++i) {
+  for (size_t i : tasks) {
     TileCall<T> &c = calls[i];
-    const int each = product(c.ops[0].shape) >= product(c.ops[1].shape) ? 0 : 1;
-    if (c.g.batched() || c.volumeOf(c.g.K) == 1 || !worthSharing(c, each)) {
+    if (!worthSharing(c, product(c.ops[0].shape) >= product(c.ops[1].shape) ? 0 : 1)) {
       c.run(budget);
       continue;
     }
@@ -563,7 +557,6 @@ template <typename T> void contractBlocks(const std::vector<BlockProduct<T>> &pr
       contractGridWithin(full, budget);
       continue;
     }
-    // Not every pair is a task: one grid per each-block, of its own tasks.
     std::map<int64_t, Grid<T>> perBlock;
     for (size_t i : *group) {
       Grid<T> &one = perBlock.try_emplace(blockOf(i, each), Grid<T>{each, {{}}}).first->second;
@@ -572,6 +565,137 @@ template <typename T> void contractBlocks(const std::vector<BlockProduct<T>> &pr
     for (auto &[block, one] : perBlock)
       contractGridWithin(one, budget);
   }
+}
+
+/// The positions of a component's row, summed and column segments in its
+/// assembled matrices: per key, its offset and its extent.
+struct Ranges {
+  std::map<std::vector<int64_t>, std::pair<int64_t, int64_t>> at;
+  int64_t total = 0;
+  void add(const std::vector<int64_t> &key, int64_t extent) {
+    if (at.try_emplace(key, total, extent).second)
+      total += extent;
+  }
+  int64_t offset(const std::vector<int64_t> &key) const { return at.at(key).first; }
+};
+
+/// Tasks over every pairing of their row, summed and column segments (each
+/// once) as one product (D46): A assembled as [rows, summed] from its
+/// blocks, B as [summed, columns], C = A B into a scratch, each C block
+/// added from its range once. False, doing nothing, if the tasks are not
+/// such a set or its matrices do not fit in `budget` elements.
+template <typename T>
+bool contractAssembled(const std::vector<BlockProduct<T>> &products,
+                       std::vector<TileCall<T>> &calls, const std::vector<size_t> &tasks,
+                       int64_t budget) {
+  Ranges rows, summed, columns;
+  std::set<std::vector<std::vector<int64_t>>> seen;
+  for (size_t i : tasks) {
+    const BlockProduct<T> &p = products[i];
+    const TileCall<T> &c = calls[i];
+    rows.add(p.rowSegments, c.volumeOf(c.g.I));
+    summed.add(p.summedSegments, c.volumeOf(c.g.K));
+    columns.add(p.columnSegments, c.volumeOf(c.g.J));
+    seen.insert({p.rowSegments, p.summedSegments, p.columnSegments});
+  }
+  const int64_t M = rows.total, Kn = summed.total, N = columns.total;
+  if (seen.size() != tasks.size() ||
+      tasks.size() != rows.at.size() * summed.at.size() * columns.at.size() ||
+      M * Kn + Kn * N + M * N > budget)
+    return false;
+  Buffer<T> a(M * Kn), b(Kn * N), c(M * N);
+  std::set<int64_t> packedA, packedB, addedC;
+  for (size_t i : tasks) {
+    const BlockProduct<T> &p = products[i];
+    const TileCall<T> &call = calls[i];
+    const Groups &g = call.g;
+    const int64_t r = rows.offset(p.rowSegments), k = summed.offset(p.summedSegments),
+                  n = columns.offset(p.columnSegments);
+    if (packedA.insert(p.blockA).second) {
+      const MatrixWalk<T> w = matrixWalk(call.ops[0], g.I, g.K, call.labelExtent, Kn);
+      copyStrided(a.data() + r * Kn + k, w.matrixStride, static_cast<const T *>(w.tile.corner),
+                  w.tile.stride, w.tile.ext);
+    }
+    if (packedB.insert(p.blockB).second) {
+      const MatrixWalk<T> w = matrixWalk(call.ops[1], g.K, g.J, call.labelExtent, N);
+      copyStrided(b.data() + k * N + n, w.matrixStride, static_cast<const T *>(w.tile.corner),
+                  w.tile.stride, w.tile.ext);
+    }
+  }
+  const TileCall<T> &first = calls[tasks.front()];
+  gemm(Mat<T>{c.data(), false, N}, Mat<T>{a.data(), false, Kn}, Mat<T>{b.data(), false, N}, M, N,
+       Kn, first.alpha, T(0));
+  for (size_t i : tasks) {
+    const BlockProduct<T> &p = products[i];
+    const TileCall<T> &call = calls[i];
+    if (addedC.insert(p.blockC).second) {
+      const MatrixWalk<T> w = matrixWalk(call.ops[2], call.g.I, call.g.J, call.labelExtent, N);
+      addScaledStrided(w.tile.corner, w.tile.stride,
+                       c.data() + rows.offset(p.rowSegments) * N + columns.offset(p.columnSegments),
+                       w.matrixStride, w.tile.ext, T(1));
+    }
+    call.count();
+  }
+  return true;
+}
+
+/// The tasks `tasks` in sets joined through shared A, B or C blocks, each
+/// set and its tasks in the order they first appear.
+template <typename T>
+std::vector<std::vector<size_t>> joinedByBlocks(const std::vector<BlockProduct<T>> &products,
+                                                const std::vector<size_t> &tasks) {
+  std::map<std::pair<int, int64_t>, size_t> nodeOf; // (tensor, block) -> node
+  std::vector<size_t> parent;
+  auto node = [&](int x, int64_t block) {
+    auto [it, fresh] = nodeOf.try_emplace({x, block}, parent.size());
+    if (fresh)
+      parent.push_back(parent.size());
+    return it->second;
+  };
+  std::function<size_t(size_t)> root = [&](size_t n) {
+    return parent[n] == n ? n : parent[n] = root(parent[n]);
+  };
+  for (size_t i : tasks) {
+    const size_t a = root(node(0, products[i].blockA));
+    parent[root(node(1, products[i].blockB))] = a;
+    parent[root(node(2, products[i].blockC))] = a;
+  }
+  std::map<size_t, size_t> setOf;
+  std::vector<std::vector<size_t>> sets;
+  for (size_t i : tasks) {
+    auto [it, fresh] = setOf.try_emplace(root(node(0, products[i].blockA)), sets.size());
+    if (fresh)
+      sets.emplace_back();
+    sets[it->second].push_back(i);
+  }
+  return sets;
+}
+
+} // namespace
+
+template <typename T> void contractBlocks(const std::vector<BlockProduct<T>> &products) {
+  TraceScope trace("tc_rt_tile_contract");
+  const int64_t budget = chunkElems(sizeof(T));
+  std::vector<TileCall<T>> calls;
+  calls.reserve(products.size());
+  for (const BlockProduct<T> &p : products) {
+    const Shape zeros(p.desc.a.shape.size() + p.desc.b.shape.size() + p.desc.c.shape.size(), 0);
+    calls.emplace_back(p.desc, p.a, p.b, p.c, zeros.data());
+  }
+  // Batched products and products with a scalar run alone.
+  std::vector<size_t> shared;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    TileCall<T> &c = calls[i];
+    if (c.g.batched() || c.volumeOf(c.g.K) == 1)
+      c.run(budget);
+    else
+      shared.push_back(i);
+  }
+  // Inputs BLAS would pack anyway are assembled; blocks it could read in
+  // place are not copied, and run as grids.
+  for (const std::vector<size_t> &set : joinedByBlocks(products, shared))
+    if (!contractAssembled(products, calls, set, budget))
+      contractSummedGroups(products, calls, set, budget);
 }
 
 template void contractBlocks<double>(const std::vector<BlockProduct<double>> &);

@@ -3,12 +3,13 @@
 // A block-sparse step runs many small products ([K] 2): in a coupled-cluster
 // ladder each large integral block meets several small amplitude blocks, one
 // product each. Called one at a time, BLAS packs the large block again for
-// every product and runs it with a few dozen columns. contractBlocks runs the
-// products over the same summed segments together: the smaller input's
-// blocks side by side as one wide operand, one product per block of the
-// larger into a scratch result, each task's part added into its C block; a
-// block is packed once per step, not once per product (docs/Derivations.md
-// D46).
+// every product and runs it with a few dozen columns. contractBlocks runs
+// products that share blocks together (docs/Derivations.md D46): a set of
+// tasks over every pairing of its row, summed and column segments as one
+// product of matrices assembled from the blocks, and otherwise the tasks
+// over the same summed segments as a grid (the smaller input's blocks side
+// by side as one wide operand, one product per block of the larger); each
+// task's part of the result is added into its C block.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TC_LIB_RUNTIME_TILECONTRACT_H
@@ -26,12 +27,12 @@ namespace tc_rt {
 template <typename T> struct BlockProduct {
   TileContractDesc desc;
   T *a, *b, *c;
-  /// The A and B blocks' ids in their tensors: equal ids, equal blocks.
-  int64_t blockA, blockB;
-  /// The segment of each summed label (in A and B, not in C), in A's order:
-  /// the products of one step with the same summed segments form a grid
-  /// of A blocks by B blocks.
-  std::vector<int64_t> summedSegments;
+  /// The A, B and C blocks' ids in their tensors: equal ids, equal blocks.
+  int64_t blockA, blockB, blockC;
+  /// The segment of each summed label (in A and B, not in C), in A's order;
+  /// of each of A's labels in C (its rows), in A's order; of each of B's
+  /// labels in C (its columns), in B's order.
+  std::vector<int64_t> summedSegments, rowSegments, columnSegments;
 };
 
 /// Runs `products` (one rank's tasks of one step, in any order; every C

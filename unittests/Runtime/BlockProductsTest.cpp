@@ -1,7 +1,8 @@
 //===- BlockProductsTest.cpp - a step's block products against naive loops ===//
 //
-// contractBlocks (TileContract.h) runs a block-sparse step's products on
-// grids of blocks over the same summed segments (D46). Each case builds the
+// contractBlocks (TileContract.h) runs a block-sparse step's products as
+// products of matrices assembled from blocks, or on grids of blocks over the
+// same summed segments (D46). Each case builds the
 // tasks of one contraction with XOR symmetry over segmented labels, as the
 // block-sparse pool does, runs them in a shuffled order and compares every C
 // block with naive loops, in f64 and f32.
@@ -114,13 +115,16 @@ template <typename T> void run(const Case &k, uint64_t seed) {
       }
     desc.elem = sizeof(T) == 4 ? TC_RT_F32 : TC_RT_F64;
     desc.alpha = k.alpha;
-    std::vector<int64_t> summed;
+    std::vector<int64_t> summed, rows, columns;
     for (char l : k.a)
-      if (k.b.find(l) != std::string::npos && k.c.find(l) == std::string::npos)
-        summed.push_back(t.seg.at(l));
+      (k.c.find(l) != std::string::npos ? rows : summed).push_back(t.seg.at(l));
+    for (char l : k.b)
+      if (k.c.find(l) != std::string::npos)
+        columns.push_back(t.seg.at(l));
     products.push_back({desc, buffers[0][t.block[0]].data(), buffers[1][t.block[1]].data(),
                         buffers[2][t.block[2]].data(), tensors[0].ids[t.block[0]],
-                        tensors[1].ids[t.block[1]], summed});
+                        tensors[1].ids[t.block[1]], tensors[2].ids[t.block[2]], summed, rows,
+                        columns});
     // Naive loops over every label's range in this task.
     double products1 = 1;
     for (char l : labels)
@@ -161,9 +165,10 @@ void runAll(const Case &k, uint64_t seed) {
   run<float>(k, seed);
 }
 
-TEST(BlockProducts, RingGridsOfPackedBlocks) {
-  // T[a,e,i,m] * W[m,b,e,j]: every block packed; each summed segment pair
-  // a full grid of A by B blocks.
+TEST(BlockProducts, RingsAsAssembledMatrices) {
+  // T[a,e,i,m] * W[m,b,e,j]: every block packed; the tasks of each symmetry
+  // pair every row, summed and column segment, one product of the matrices
+  // assembled from their blocks.
   runAll(
       {"aeim",
        "mbej",
@@ -193,7 +198,8 @@ TEST(BlockProducts, LadderWithALargeBlockInPlace) {
 }
 
 TEST(BlockProducts, IncompleteGridsAndSmallProducts) {
-  // Tasks missing from a grid: one grid per block of the larger input.
+  // Tasks missing: no assembled product, and from the summed segments' grids
+  // too (one grid per block of the larger input).
   runAll(
       {"aeim",
        "mbej",
@@ -212,8 +218,9 @@ TEST(BlockProducts, IncompleteGridsAndSmallProducts) {
 }
 
 TEST(BlockProducts, GridsSplitToFitTheChunk) {
-  // A chunk of a few hundred elements: grids run a few wide blocks at a
-  // time, and a block that fits with nothing else runs alone.
+  // Chunks of 400 to 4000 elements: assembled products only where they fit;
+  // grids run a few wide blocks at a time, and a block that fits with
+  // nothing else runs alone.
   const int64_t saved = tc_rt::ctx().chunkBytes;
   for (int64_t bytes : {8 * 400, 8 * 1200, 8 * 4000}) {
     tc_rt::ctx().chunkBytes = bytes;
