@@ -515,7 +515,7 @@ template <typename T> void contractGridWithin(const Grid<T> &grid, int64_t budge
 
 /// The tasks `tasks` by their summed segments, each a grid of A blocks by B
 /// blocks (one grid per block of the larger input where some pairing is not
-/// a task); a task that would copy more than it saves runs alone.
+/// a task).
 template <typename T>
 void contractSummedGroups(const std::vector<BlockProduct<T>> &products,
                           std::vector<TileCall<T>> &calls, const std::vector<size_t> &tasks,
@@ -523,11 +523,6 @@ void contractSummedGroups(const std::vector<BlockProduct<T>> &products,
   std::map<std::vector<int64_t>, std::vector<size_t>> bySummed;
   std::vector<const std::vector<size_t> *> order;
   for (size_t i : tasks) {
-    TileCall<T> &c = calls[i];
-    if (!worthSharing(c, product(c.ops[0].shape) >= product(c.ops[1].shape) ? 0 : 1)) {
-      c.run(budget);
-      continue;
-    }
     auto [it, fresh] = bySummed.try_emplace(products[i].summedSegments);
     if (fresh)
       order.push_back(&it->second);
@@ -671,6 +666,12 @@ std::vector<std::vector<size_t>> joinedByBlocks(const std::vector<BlockProduct<T
   return sets;
 }
 
+/// Whether BLAS could take call `c`'s inputs as they are stored.
+template <typename T> bool inputsInPlace(const TileCall<T> &c) {
+  return directView(c.ops[0], c.g.I, c.g.K, c.labelExtent) ||
+         directView(c.ops[1], c.g.K, c.g.J, c.labelExtent);
+}
+
 } // namespace
 
 template <typename T> void contractBlocks(const std::vector<BlockProduct<T>> &products) {
@@ -682,19 +683,23 @@ template <typename T> void contractBlocks(const std::vector<BlockProduct<T>> &pr
     const Shape zeros(p.desc.a.shape.size() + p.desc.b.shape.size() + p.desc.c.shape.size(), 0);
     calls.emplace_back(p.desc, p.a, p.b, p.c, zeros.data());
   }
-  // Batched products and products with a scalar run alone.
+  // Batched products, products with a scalar and products that would copy
+  // more than they save run alone.
   std::vector<size_t> shared;
   for (size_t i = 0; i < calls.size(); ++i) {
     TileCall<T> &c = calls[i];
-    if (c.g.batched() || c.volumeOf(c.g.K) == 1)
+    const int larger = product(c.ops[0].shape) >= product(c.ops[1].shape) ? 0 : 1;
+    if (c.g.batched() || c.volumeOf(c.g.K) == 1 || !worthSharing(c, larger))
       c.run(budget);
     else
       shared.push_back(i);
   }
   // Inputs BLAS would pack anyway are assembled; blocks it could read in
   // place are not copied, and run as grids.
+  // Sets whose inputs BLAS would pack anyway are assembled; blocks it can
+  // read in place are not copied, and run on grids.
   for (const std::vector<size_t> &set : joinedByBlocks(products, shared))
-    if (!contractAssembled(products, calls, set, budget))
+    if (inputsInPlace(calls[set.front()]) || !contractAssembled(products, calls, set, budget))
       contractSummedGroups(products, calls, set, budget);
 }
 
