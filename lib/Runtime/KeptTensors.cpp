@@ -21,10 +21,22 @@
 namespace tc_rt {
 namespace {
 
-std::map<std::string, std::unique_ptr<DistArray>> &keptTensors() {
-  static std::map<std::string, std::unique_ptr<DistArray>> kept;
+/// A kept tensor: this rank's part in the layout it was stored or first
+/// loaded in; for an input (which no statement changes), also its parts in
+/// the layouts later statements loaded it in, each handed over once.
+struct Kept {
+  std::unique_ptr<DistArray> part;
+  bool input = false;
+  std::vector<std::unique_ptr<DistArray>> otherLayouts;
+};
+
+std::map<std::string, Kept> &keptTensors() {
+  static std::map<std::string, Kept> kept;
   return kept;
 }
+
+/// The layout of `a` as a key (the ABI's one encoding of every field of it).
+std::vector<int64_t> layoutKey(const tc_layout::ArrayLayout &a) { return ArrayDesc{a}.encode(); }
 
 /// The elements this rank holds of `a`, from storage to a packed buffer.
 Selection heldPacked(const DistArray &a) {
@@ -53,8 +65,8 @@ template <typename T> void invertHeld(DistArray &a) {
 const tc_layout::RedistributionTraffic &
 predictedTraffic(const tc_layout::ArrayLayout &from, const tc_layout::ArrayLayout &to, int procs) {
   static std::map<std::vector<int64_t>, tc_layout::RedistributionTraffic> known;
-  std::vector<int64_t> key = ArrayDesc{from}.encode();
-  const std::vector<int64_t> toKey = ArrayDesc{to}.encode();
+  std::vector<int64_t> key = layoutKey(from);
+  const std::vector<int64_t> toKey = layoutKey(to);
   key.insert(key.end(), toKey.begin(), toKey.end());
   key.push_back(procs);
   auto it = known.find(key);
@@ -73,11 +85,8 @@ bool wholeTensor(const DistArray &a) { return a.sliceFull.empty() && a.summedExt
 /// does not send.
 bool keepable(const DistArray &a) { return wholeTensor(a) && !a.onDisk && a.kind != Holding::Slab; }
 
-/// Keeps a copy of this rank's part of `a` under its name (inverted when
-/// `invert`), dropping the earlier value in any form.
-void keepCopy(DistArray &a, bool invert) {
-  forgetKept(a.name);
-  forgetStoredIntermediate(a.name);
+/// A copy of this rank's part of `a` (inverted when `invert`).
+std::unique_ptr<DistArray> copyOf(DistArray &a, bool invert) {
   auto kept = std::make_unique<DistArray>();
   static_cast<tc_layout::ArrayLayout &>(*kept) = a;
   kept->name = a.name;
@@ -93,7 +102,33 @@ void keepCopy(DistArray &a, bool invert) {
     std::memcpy(kept->memory.data(), a.mem<void>(), bytes);
   if (invert)
     withElement(kept->elem, [&](auto zero) { invertHeld<decltype(zero)>(*kept); });
-  keptTensors()[a.name] = std::move(kept);
+  return kept;
+}
+
+/// Keeps a copy of this rank's part of `a` under its name (inverted when
+/// `invert`), dropping the earlier value in any form.
+void keepCopy(DistArray &a, bool invert, bool input) {
+  forgetKept(a.name);
+  forgetStoredIntermediate(a.name);
+  keptTensors()[a.name] = Kept{copyOf(a, invert), input, {}};
+}
+
+/// Keeps `a`, an input just handed over, in its layout too, when every
+/// rank's parts of the input in all its layouts then hold no more elements
+/// than the whole tensor, what the plan counts for a kept input (D44). A
+/// loop's later loads in that layout then copy it locally instead of
+/// redistributing again. Every rank decides alike (from the layouts alone),
+/// as the next hand-over, collective, needs.
+void keepLayout(Kept &kept, DistArray &a) {
+  const int64_t whole = product(a.datasetExtents());
+  for (int r = 0; r < ctx().size; ++r) {
+    int64_t held = elements(kept.part->runsOf(r, false)) + elements(a.runsOf(r, false));
+    for (const std::unique_ptr<DistArray> &other : kept.otherLayouts)
+      held += elements(other->runsOf(r, false));
+    if (held > whole)
+      return;
+  }
+  kept.otherLayouts.push_back(copyOf(a, /*invert=*/false));
 }
 
 } // namespace
@@ -102,13 +137,13 @@ bool keepWhereComputed(DistArray &a) {
   Context &c = ctx();
   if (c.storing != TC_RT_RESULT_MEMORY || !keepable(a))
     return false;
-  keepCopy(a, c.storingReciprocal);
+  keepCopy(a, c.storingReciprocal, /*input=*/false);
   return true;
 }
 
 void keepLoadedInput(DistArray &a) {
   if (ctx().keepingInputs && keepable(a) && !isKept(a.name))
-    keepCopy(a, /*invert=*/false);
+    keepCopy(a, /*invert=*/false, /*input=*/true);
 }
 
 bool isKept(const std::string &name) { return keptTensors().count(name) > 0; }
@@ -117,8 +152,9 @@ bool handOverKept(DistArray &a) {
   auto it = keptTensors().find(a.name);
   if (it == keptTensors().end())
     return false;
-  DistArray &kept = *it->second;
-  if (!wholeTensor(a) || a.elem != kept.elem || a.datasetExtents() != kept.datasetExtents()) {
+  Kept &entry = it->second;
+  if (!wholeTensor(a) || a.elem != entry.part->elem ||
+      a.datasetExtents() != entry.part->datasetExtents()) {
     makeKeptWhole(a.name);
     return false;
   }
@@ -132,6 +168,13 @@ bool handOverKept(DistArray &a) {
   tc_layout::ArrayLayout asFilled = a;
   if (slab)
     asFilled.kind = Holding::Slab;
+  // An input kept in a's layout already is copied locally.
+  DistArray *from = entry.part.get();
+  const std::vector<int64_t> key = layoutKey(a);
+  for (const std::unique_ptr<DistArray> &other : entry.otherLayouts)
+    if (layoutKey(*other) == key)
+      from = other.get();
+  DistArray &kept = *from;
   const tc_layout::RedistributionTraffic &t = predictedTraffic(kept, asFilled, c.size);
   c.handOver.predictedSent += static_cast<double>(t.sent[c.rank]) * a.elemBytes();
   c.handOver.predictedReceived += static_cast<double>(t.received[c.rank]) * a.elemBytes();
@@ -139,6 +182,8 @@ bool handOverKept(DistArray &a) {
   redistributeArray(kept, a, /*loading=*/slab);
   c.handOver.sent += counters().bytesSent - before.bytesSent;
   c.handOver.received += counters().bytesReceived - before.bytesReceived;
+  if (entry.input && from == entry.part.get() && !slab && keepable(a) && layoutKey(kept) != key)
+    keepLayout(entry, a);
   return true;
 }
 
@@ -146,7 +191,7 @@ void makeKeptWhole(const std::string &name) {
   auto it = keptTensors().find(name);
   if (it == keptTensors().end())
     return;
-  std::unique_ptr<DistArray> kept = std::move(it->second);
+  std::unique_ptr<DistArray> kept = std::move(it->second.part);
   keptTensors().erase(it);
   // Stored as the statement would have stored it: each rank its part into a
   // zero-filled whole copy, all-reduced (Hdf5IO.cpp); already inverted.

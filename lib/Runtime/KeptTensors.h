@@ -33,8 +33,9 @@ void keepLoadedInput(DistArray &a);
 bool isKept(const std::string &name);
 
 /// Collective. Fills `a` with the kept tensor of its name, redistributed into
-/// a's layout, and returns true; when `a` is not the whole tensor in the same
-/// element type (a slice, a dimension summed at load), makes the kept tensor
+/// a's layout (for an input: from its part in a's layout where it keeps one,
+/// and keeping a's part when memory allows, D44), and returns true; when `a` is not the whole
+/// tensor in the same element type (a slice, a dimension summed at load), makes the kept tensor
 /// whole instead (makeKeptWhole) and returns false.
 bool handOverKept(DistArray &a);
 

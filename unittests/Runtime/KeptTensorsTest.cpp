@@ -6,7 +6,8 @@
 // by a redistribution whose bytes on every rank are the layout library's
 // prediction; reciprocals are inverted once; a reader that takes a whole copy
 // (DIIS, checkpoints, a fused program's slices) gets one and later loads read
-// it; an accumulation's root-only array gets the values on the root alone.
+// it; an accumulation's root-only array gets the values on the root alone; a
+// loop's input is handed over into each layout once where memory allows.
 //
 //===----------------------------------------------------------------------===//
 #include "KeptTensors.h"
@@ -50,13 +51,13 @@ void *gathered(tc_rt_init init) {
   return tc_rt_array(d.encode().data(), "X", nullptr);
 }
 
-/// X as [j, k, i] split along j over [P], on disk: another order, another
-/// split, the destination out of core.
-void *otherSplitOnDisk(tc_rt_init init) {
+/// X as [j, k, i] split along j over [P], on disk unless `inMemory`: another
+/// order, another split, the destination out of core.
+void *otherSplitOnDisk(tc_rt_init init, bool inMemory = false) {
   const int64_t P = ctx().size;
   tc_rt::ArrayDesc d{
       layoutOf(TC_RT_DISTRIBUTED, {P}, {{J, 0, -1, 1}, {K, -1, -1, 2}, {I, -1, -1, 0}}), init,
-      true};
+      !inMemory};
   return tc_rt_array(d.encode().data(), "X", nullptr);
 }
 
@@ -81,6 +82,19 @@ void expectWhole(void *x, const std::function<double(int64_t, int64_t, int64_t)>
       for (int64_t k = 0; k < K; ++k)
         EXPECT_EQ(got[(i * J + j) * K + k], value(i, j, k))
             << "X[" << i << ", " << j << ", " << k << "] on rank " << ctx().rank;
+}
+
+/// `x` is X split along j in the order [j, k, i], each rank its block.
+void expectSplitAlongJ(void *x) {
+  DistArray &split = *static_cast<DistArray *>(x);
+  const int64_t P = ctx().size, block = (J + P - 1) / P;
+  std::vector<double> got(block * K * I, -1);
+  const int64_t zero[3] = {0, 0, 0};
+  tc_rt_read_tile(&split, got.data(), tc_rt::TileDesc{{block, K, I}}.encode().data(), zero);
+  for (int64_t l = 0; l < block && ctx().rank * block + l < J; ++l)
+    for (int64_t k = 0; k < K; ++k)
+      for (int64_t i = 0; i < I; ++i)
+        EXPECT_EQ(got[(l * K + k) * I + i], stored(i, ctx().rank * block + l, k));
 }
 
 void endRun() {
@@ -112,16 +126,56 @@ TEST(KeptTensors, HandedOverInAnotherOrderAndLayout) {
   EXPECT_EQ(ctx().handOver.received, 8.0 * (I - own) * J * K);
   expectHandOverAsPredicted();
   // Out of core, split along j in the order [j, k, i].
-  DistArray &split = *static_cast<DistArray *>(otherSplitOnDisk(TC_RT_INIT_INPUT));
-  const int64_t block = (J + P - 1) / P;
-  std::vector<double> got(block * K * I, -1);
-  const int64_t zero[3] = {0, 0, 0};
-  tc_rt_read_tile(&split, got.data(), tc_rt::TileDesc{{block, K, I}}.encode().data(), zero);
-  for (int64_t l = 0; l < block && ctx().rank * block + l < J; ++l)
-    for (int64_t k = 0; k < K; ++k)
-      for (int64_t i = 0; i < I; ++i)
-        EXPECT_EQ(got[(l * K + k) * I + i], stored(i, ctx().rank * block + l, k));
+  expectSplitAlongJ(otherSplitOnDisk(TC_RT_INIT_INPUT));
   expectHandOverAsPredicted();
+  endRun();
+}
+
+TEST(KeptTensors, InputsKeptInTheLayoutsTheyAreLoadedIn) {
+  // A loop's input Y[8, 6, 3], kept where its first statement loaded it
+  // (split along its first dimension), is handed over into another layout
+  // (split along its second) once; a second load in that layout copies the
+  // kept copy, moving nothing. Both parts together hold at most the whole
+  // tensor on every rank, on 1 to 4 processes.
+  const int64_t P = ctx().size, A = 8, B = 6, C = 3;
+  auto load = [&](int splitDim) {
+    std::vector<std::vector<int64_t>> dims = {{A, -1, -1, 0}, {B, -1, -1, 1}, {C, -1, -1, 2}};
+    dims[splitDim][1] = 0;
+    tc_rt::ArrayDesc d{layoutOf(TC_RT_DISTRIBUTED, {P}, dims), TC_RT_INIT_INPUT, false};
+    return static_cast<DistArray *>(tc_rt_array(d.encode().data(), "Y", nullptr));
+  };
+  auto expectY = [&](DistArray *y) {
+    std::vector<double> got(A * B * C, -1);
+    const int64_t zero[3] = {0, 0, 0};
+    const Shape shape = y->storeShape;
+    tc_rt_read_tile(y, got.data(), tc_rt::TileDesc{shape}.encode().data(), zero);
+    // This rank's block along the split dimension, the others whole.
+    const int split = shape[0] != A ? 0 : 1;
+    const int64_t first = ctx().rank * shape[split];
+    for (int64_t a = 0; a < shape[0]; ++a)
+      for (int64_t b = 0; b < shape[1]; ++b)
+        for (int64_t c = 0; c < C; ++c) {
+          const int64_t ga = split == 0 ? first + a : a, gb = split == 1 ? first + b : b;
+          if (ga < A && gb < B)
+            EXPECT_EQ(got[(a * shape[1] + b) * C + c],
+                      randomValue(11, "Y", static_cast<uint64_t>((ga * B + gb) * C + c)));
+        }
+  };
+  RandomInputs random(11);
+  tc_rt_begin_statement("S", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
+  expectY(load(0));
+  ASSERT_TRUE(isKept("Y"));
+  tc_rt_begin_statement("T", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
+  expectY(load(1));
+  const HandOver first = ctx().handOver;
+  if (P > 1)
+    EXPECT_GT(first.received, 0) << "rank " << ctx().rank;
+  tc_rt_begin_statement("U", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
+  expectY(load(1));
+  EXPECT_EQ(ctx().handOver.sent, first.sent) << "rank " << ctx().rank;
+  EXPECT_EQ(ctx().handOver.received, first.received) << "rank " << ctx().rank;
+  expectHandOverAsPredicted();
+  releaseKept();
   endRun();
 }
 
