@@ -168,8 +168,8 @@ TEST(KeptTensors, InputsKeptInTheLayoutsTheyAreLoadedIn) {
   tc_rt_begin_statement("T", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
   expectY(load(1));
   const HandOver first = ctx().handOver;
-  if (P > 1)
-    EXPECT_GT(first.received, 0) << "rank " << ctx().rank;
+  if (P > 1 && ctx().rank == 0) // its columns of Y were rows of every rank
+    EXPECT_GT(first.received, 0);
   tc_rt_begin_statement("U", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
   expectY(load(1));
   EXPECT_EQ(ctx().handOver.sent, first.sent) << "rank " << ctx().rank;
