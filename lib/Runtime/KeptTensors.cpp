@@ -142,7 +142,10 @@ bool keepWhereComputed(DistArray &a) {
 }
 
 void keepLoadedInput(DistArray &a) {
-  if (ctx().keepingInputs && keepable(a) && !isKept(a.name))
+  // A gathered array just loaded holds only this rank's slab: its layout
+  // says whole (the all-gather comes later, in the plan), and a copy kept
+  // now would hand zeros over for the other ranks' rows.
+  if (ctx().keepingInputs && keepable(a) && a.kind != Holding::Gathered && !isKept(a.name))
     keepCopy(a, /*invert=*/false, /*input=*/true);
 }
 

@@ -179,6 +179,20 @@ TEST(KeptTensors, InputsKeptInTheLayoutsTheyAreLoadedIn) {
   endRun();
 }
 
+TEST(KeptTensors, InputLoadedAsAGatheredOperandIsNotKept) {
+  // A replication algorithm's whole operand holds only this rank's slab when
+  // loaded (its all-gather comes later): a loop keeping the input then would
+  // hand zeros over for the other ranks' rows. The next load reads it whole.
+  RandomInputs random(11);
+  tc_rt_begin_statement("A", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
+  gathered(TC_RT_INIT_INPUT);
+  EXPECT_FALSE(isKept("X"));
+  tc_rt_begin_statement("B", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
+  expectWhole(replicated(TC_RT_INIT_INPUT), stored);
+  releaseKept();
+  endRun();
+}
+
 TEST(KeptTensors, GatheredOperandTakesItsSlabThenGathers) {
   // A replication algorithm's whole operand is handed over as a load fills
   // it, each rank its slab of i, which X's kept split along i already is:
