@@ -16,6 +16,9 @@
 // labels as the input loads instead, Hdf5IO.cpp). Products too small for BLAS to
 // pay off (an element-wise product has M = N = K = 1) run as plain loops.
 //
+// contractBlocks (TileContract.h) runs a block-sparse step's products on the
+// same machinery, assembled into larger products or on grids of blocks (D46).
+//
 //===----------------------------------------------------------------------===//
 #include "TileContract.h"
 #include "DistArray.h"
