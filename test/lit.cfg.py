@@ -16,8 +16,11 @@ import shutil
 _mpirun_dir = os.path.join(config.tc_obj_root, "test", "mpirun-isolated")
 os.makedirs(_mpirun_dir, exist_ok=True)
 _mpirun_link = os.path.join(_mpirun_dir, "mpirun")
+_mpirun_script = os.path.join(config.tc_src_root, "scripts", "mpirun-isolated")
+if os.path.islink(_mpirun_link) and os.readlink(_mpirun_link) != _mpirun_script:
+    os.remove(_mpirun_link)  # a build tree configured for another source tree
 if not os.path.islink(_mpirun_link):
-    os.symlink(os.path.join(config.tc_src_root, "scripts", "mpirun-isolated"), _mpirun_link)
+    os.symlink(_mpirun_script, _mpirun_link)
 _real_mpirun = shutil.which("mpirun", path=config.environment.get("PATH", os.environ.get("PATH")))
 if _real_mpirun:
     config.environment["TC_REAL_MPIRUN"] = _real_mpirun

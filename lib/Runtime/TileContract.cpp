@@ -336,16 +336,17 @@ template <typename T> struct TileCall {
   T alpha;
 
   /// The call `desc` on buffers a, b, c, at sub-tile offsets `offsets`
-  /// (the ABI's order: A's, then B's, then C's).
-  TileCall(const TileContractDesc &desc, T *a, T *b, T *c, const int64_t *offsets)
+  /// (the ABI's order: A's, then B's, then C's; none: whole buffers).
+  TileCall(const TileContractDesc &desc, T *a, T *b, T *c, const int64_t *offsets = nullptr)
       : labelExtent(desc.labelExtents), alpha(static_cast<T>(desc.alpha)) {
     T *buffers[3] = {a, b, c};
     for (int x : {TC_RT_OPERAND_A, TC_RT_OPERAND_B, TC_RT_OPERAND_C}) {
       const TileContractDesc::Operand &d = desc.operand(x);
       const size_t n = d.shape.size();
-      ops[x] = {buffers[x], d.shape, d.labels, Shape(offsets, offsets + n),
+      ops[x] = {buffers[x], d.shape, d.labels, offsets ? Shape(offsets, offsets + n) : Shape(n, 0),
                 d.steps.empty() ? Shape(n, 1) : d.steps};
-      offsets += n;
+      if (offsets)
+        offsets += n;
     }
     auto has = [](const Operand<T> &x, int64_t l) {
       return std::find(x.labels.begin(), x.labels.end(), l) != x.labels.end();
@@ -361,6 +362,9 @@ template <typename T> struct TileCall {
   }
 
   int64_t volumeOf(const Shape &labels) const { return volume(labels, labelExtent); }
+
+  /// The input with the larger buffer (0: A, 1: B; A on ties).
+  int largerInput() const { return product(ops[0].shape) >= product(ops[1].shape) ? 0 : 1; }
 
   /// C += alpha * A * B, packing at most `budget` elements at a time.
   void run(int64_t budget) {
@@ -533,7 +537,7 @@ void contractSummedGroups(const std::vector<BlockProduct<T>> &products,
   }
   for (const std::vector<size_t> *group : order) {
     const TileCall<T> &first = calls[group->front()];
-    const int each = product(first.ops[0].shape) >= product(first.ops[1].shape) ? 0 : 1;
+    const int each = first.largerInput();
     auto blockOf = [&](size_t i, int x) {
       return x == 0 ? products[i].blockA : products[i].blockB;
     };
@@ -565,16 +569,16 @@ void contractSummedGroups(const std::vector<BlockProduct<T>> &products,
   }
 }
 
-/// The positions of a component's row, summed and column segments in its
-/// assembled matrices: per key, its offset and its extent.
+/// The positions of a set's row, summed or column segments in its assembled
+/// matrices: per key, its offset.
 struct Ranges {
-  std::map<std::vector<int64_t>, std::pair<int64_t, int64_t>> at;
+  std::map<std::vector<int64_t>, int64_t> at;
   int64_t total = 0;
   void add(const std::vector<int64_t> &key, int64_t extent) {
-    if (at.try_emplace(key, total, extent).second)
+    if (at.try_emplace(key, total).second)
       total += extent;
   }
-  int64_t offset(const std::vector<int64_t> &key) const { return at.at(key).first; }
+  int64_t offset(const std::vector<int64_t> &key) const { return at.at(key); }
 };
 
 /// Tasks over every pairing of their row, summed and column segments (each
@@ -682,23 +686,18 @@ template <typename T> void contractBlocks(const std::vector<BlockProduct<T>> &pr
   const int64_t budget = chunkElems(sizeof(T));
   std::vector<TileCall<T>> calls;
   calls.reserve(products.size());
-  for (const BlockProduct<T> &p : products) {
-    const Shape zeros(p.desc.a.shape.size() + p.desc.b.shape.size() + p.desc.c.shape.size(), 0);
-    calls.emplace_back(p.desc, p.a, p.b, p.c, zeros.data());
-  }
+  for (const BlockProduct<T> &p : products)
+    calls.emplace_back(p.desc, p.a, p.b, p.c);
   // Batched products, products with a scalar and products that would copy
   // more than they save run alone.
   std::vector<size_t> shared;
   for (size_t i = 0; i < calls.size(); ++i) {
     TileCall<T> &c = calls[i];
-    const int larger = product(c.ops[0].shape) >= product(c.ops[1].shape) ? 0 : 1;
-    if (c.g.batched() || c.volumeOf(c.g.K) == 1 || !worthSharing(c, larger))
+    if (c.g.batched() || c.volumeOf(c.g.K) == 1 || !worthSharing(c, c.largerInput()))
       c.run(budget);
     else
       shared.push_back(i);
   }
-  // Inputs BLAS would pack anyway are assembled; blocks it could read in
-  // place are not copied, and run as grids.
   // Sets whose inputs BLAS would pack anyway are assembled; blocks it can
   // read in place are not copied, and run on grids.
   for (const std::vector<size_t> &set : joinedByBlocks(products, shared))
