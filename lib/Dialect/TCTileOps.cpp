@@ -45,6 +45,19 @@ LogicalResult ArrayOp::verify() {
   return success();
 }
 
+LogicalResult AllocStorageOp::verify() {
+  auto array = cast<ArrayType>(getArray());
+  MemRefType type = getBuffer().getType();
+  if (type.getElementType() != array.getElementType())
+    return emitOpError() << "buffer holds " << type.getElementType() << " but array '" << getName()
+                         << "' holds " << array.getElementType();
+  std::vector<int64_t> block = array.getLayout().getLayout().paddedBlock();
+  if (type.getShape() != ArrayRef<int64_t>(block))
+    return emitOpError() << "buffer " << type << " does not have the shape of array '" << getName()
+                         << "''s padded block [" << ArrayRef<int64_t>(block) << "]";
+  return success();
+}
+
 /// Offsets must index every dimension of the buffer.
 static LogicalResult verifyOffsets(Operation *op, MemRefType buffer, size_t numOffsets,
                                    StringRef what) {
@@ -91,6 +104,24 @@ LogicalResult BeginStatementOp::verify() {
   if (getInMemory() && !getIntermediate())
     return emitOpError() << "keeps in memory only an intermediate: 'in_memory' needs "
                             "'intermediate'";
+  return success();
+}
+
+LogicalResult StoreOp::verify() {
+  auto array = getArray().getDefiningOp<ArrayOp>();
+  if (!array || !array.getStorage())
+    return success();
+  Value storage = array.getStorage();
+  for (Operation *op = (*this)->getNextNode(); op; op = op->getNextNode()) {
+    if (hasSingleEffect<MemoryEffects::Free>(op, storage))
+      continue; // memref.dealloc
+    bool uses = false;
+    op->walk([&](Operation *inner) { uses |= llvm::is_contained(inner->getOperands(), storage); });
+    if (uses)
+      return emitOpError() << "ends the use of array '" << array.getName()
+                           << "' and its storage, but '" << op->getName()
+                           << "' uses the storage after it (only memref.dealloc may)";
+  }
   return success();
 }
 

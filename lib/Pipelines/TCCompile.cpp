@@ -48,6 +48,7 @@ void mlir::tc::buildTCCompilePipeline(OpPassManager &pm,
   pm.addPass(createPlanPipeline(options.planOptions()));
   pm.addPass(createLowerPlan());
   pm.addPass(createLowerFused());
+  pm.addPass(createReuseKeptStorage());
   if (!options.lowerToLLVM)
     return;
 

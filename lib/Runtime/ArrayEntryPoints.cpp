@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
+#include "KeptTensors.h"
 
 #include <cerrno>
 #include <cstring>
@@ -99,7 +100,7 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
         a->init == TC_RT_INIT_INPUT &&
         (a->kind == Holding::Distributed || a->kind == Holding::Replicated) &&
         elements(a->runsOf(ctx().rank, /*loading=*/true)) == product(a->storeShape);
-    if (!filledWhole)
+    if (!filledWhole && !storesKeptValue(*a))
       std::memset(a->mem<void>(), 0, bytes);
   }
   loadInitial(*a);
@@ -110,6 +111,13 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
   MPI_Barrier(MPI_COMM_WORLD);
   setPhase(Compute, /*sampleRss=*/false);
   return a;
+}
+
+extern "C" void *tc_rt_alloc_storage(const int64_t *desc, const char *name) {
+  ArrayDescView view(desc);
+  const tc_layout::ArrayLayout layout = view.layout();
+  const int64_t bytes = product(layout.paddedBlock()) * elementBytes(view.elem());
+  return keptStorage(name, layout, view.elem(), bytes);
 }
 
 extern "C" void tc_rt_read_tile(void *array, void *buf, const int64_t *desc,

@@ -18,7 +18,11 @@ namespace {
 
 struct Pool {
   std::multimap<size_t, void *> kept;       ///< freed buffers by size
-  std::unordered_map<void *, size_t> inUse; ///< pooled buffers handed out
+  struct Held {
+    size_t bytes;
+    int holders;
+  };
+  std::unordered_map<void *, Held> inUse; ///< pooled buffers handed out
   size_t keptBytes = 0, inUseBytes = 0, peakBytes = 0;
   bool keepingFreed = false; ///< keepFreedMemory(true): no trimming
 };
@@ -91,7 +95,7 @@ void *acquireBuffer(size_t bytes) {
     }
     buffer = allocate(bytes);
   }
-  p.inUse[buffer] = bytes;
+  p.inUse[buffer] = {bytes, 1};
   p.inUseBytes += bytes;
   p.peakBytes = std::max(p.peakBytes, p.inUseBytes + p.keptBytes);
   return buffer;
@@ -129,10 +133,20 @@ void releaseBuffer(void *buffer) {
     std::free(buffer);
     return;
   }
-  p.kept.emplace(it->second, buffer);
-  p.keptBytes += it->second;
-  p.inUseBytes -= it->second;
+  if (--it->second.holders > 0)
+    return;
+  p.kept.emplace(it->second.bytes, buffer);
+  p.keptBytes += it->second.bytes;
+  p.inUseBytes -= it->second.bytes;
   p.inUse.erase(it);
+}
+
+bool retainBuffer(void *buffer, size_t bytes) {
+  auto it = pool().inUse.find(buffer);
+  if (it == pool().inUse.end() || it->second.bytes < bytes)
+    return false;
+  ++it->second.holders;
+  return true;
 }
 
 } // namespace tc_rt

@@ -40,8 +40,14 @@ void startMemory();
 
 /// `bytes` of uninitialized memory (malloc's alignment); never null.
 void *acquireBuffer(size_t bytes);
-/// Returns a buffer of acquireBuffer (null: nothing).
+/// Returns a buffer of acquireBuffer (null: nothing). A buffer retained
+/// (retainBuffer) returns to the pool at its last release.
 void releaseBuffer(void *buffer);
+/// One more holder of `buffer`, a pooled buffer in use of at least `bytes`:
+/// true, and each holder releases it once; false (nothing retained) for any
+/// other pointer. A kept intermediate takes over the program's tile buffer
+/// this way instead of copying it (KeptTensors.cpp).
+bool retainBuffer(void *buffer, size_t bytes);
 /// Frees every kept buffer (those in use stay). An input's load holds a
 /// staging chunk beside the buffers already in use; kept, that chunk would
 /// stay resident through the computation beside what it allocates outside the
@@ -80,6 +86,15 @@ public:
   Buffer(const Buffer &) = delete;
   Buffer &operator=(const Buffer &) = delete;
   ~Buffer() { releaseBuffer(ptr); }
+  /// Shares `buffer`, `elements` of T retained from the pool (retainBuffer),
+  /// in place of this one's; false (nothing changed) if the pool cannot.
+  bool share(void *buffer, int64_t elements) {
+    if (elements <= 0 || !retainBuffer(buffer, static_cast<size_t>(elements) * sizeof(T)))
+      return false;
+    releaseBuffer(ptr);
+    ptr = static_cast<T *>(buffer), n = elements;
+    return true;
+  }
   /// Replaces the buffer with one of `n` elements (contents not kept).
   void resize(int64_t elements) {
     releaseBuffer(ptr);

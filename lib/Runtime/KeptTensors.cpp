@@ -85,8 +85,12 @@ bool wholeTensor(const DistArray &a) { return a.sliceFull.empty() && a.summedExt
 /// does not send.
 bool keepable(const DistArray &a) { return wholeTensor(a) && !a.onDisk && a.kind != Holding::Slab; }
 
-/// A copy of this rank's part of `a` (inverted when `invert`).
-std::unique_ptr<DistArray> copyOf(DistArray &a, bool invert) {
+/// A copy of this rank's part of `a` (inverted when `invert`). A `stored`
+/// array's storage is done with (a statement writes its result's storage no
+/// more once it stores it, tc.store): the copy takes that buffer over where
+/// the pool can share it, instead of copying a block of every statement's
+/// result (a CCSD iteration's Wabef, four times 8 MB per rank).
+std::unique_ptr<DistArray> copyOf(DistArray &a, bool invert, bool stored) {
   auto kept = std::make_unique<DistArray>();
   static_cast<tc_layout::ArrayLayout &>(*kept) = a;
   kept->name = a.name;
@@ -97,9 +101,11 @@ std::unique_ptr<DistArray> copyOf(DistArray &a, bool invert) {
   kept->shifts = a.shifts;
   kept->storeShape = a.storeShape;
   const int64_t bytes = product(a.storeShape) * a.elemBytes();
-  kept->memory.resize(bytes);
-  if (bytes > 0)
-    std::memcpy(kept->memory.data(), a.mem<void>(), bytes);
+  if (!stored || !kept->memory.share(a.mem<void>(), bytes)) {
+    kept->memory.resize(bytes);
+    if (bytes > 0)
+      std::memcpy(kept->memory.data(), a.mem<void>(), bytes);
+  }
   if (invert)
     withElement(kept->elem, [&](auto zero) { invertHeld<decltype(zero)>(*kept); });
   return kept;
@@ -110,7 +116,7 @@ std::unique_ptr<DistArray> copyOf(DistArray &a, bool invert) {
 void keepCopy(DistArray &a, bool invert, bool input) {
   forgetKept(a.name);
   forgetStoredIntermediate(a.name);
-  keptTensors()[a.name] = Kept{copyOf(a, invert), input, {}};
+  keptTensors()[a.name] = Kept{copyOf(a, invert, /*stored=*/!input), input, {}};
 }
 
 /// Keeps `a`, an input just handed over, in its layout too, when every
@@ -128,7 +134,7 @@ void keepLayout(Kept &kept, DistArray &a) {
     if (held > whole)
       return;
   }
-  kept.otherLayouts.push_back(copyOf(a, /*invert=*/false));
+  kept.otherLayouts.push_back(copyOf(a, /*invert=*/false, /*stored=*/false));
 }
 
 } // namespace
@@ -150,6 +156,28 @@ void keepLoadedInput(DistArray &a) {
 }
 
 bool isKept(const std::string &name) { return keptTensors().count(name) > 0; }
+
+void *keptStorage(const std::string &name, const tc_layout::ArrayLayout &layout, tc_rt_elem elem,
+                  int64_t bytes) {
+  auto it = keptTensors().find(name);
+  // An input's kept value outlives the statement (every iteration loads it);
+  // an intermediate's is replaced by what this statement stores.
+  if (it != keptTensors().end() && !it->second.input) {
+    DistArray &kept = *it->second.part;
+    void *buffer = kept.memory.data();
+    if (buffer && kept.elem == elem && product(kept.storeShape) * kept.elemBytes() == bytes &&
+        layoutKey(kept) == layoutKey(layout) && retainBuffer(buffer, bytes))
+      return buffer;
+  }
+  return acquireBuffer(bytes > 0 ? bytes : 1);
+}
+
+bool storesKeptValue(const DistArray &a) {
+  auto it = keptTensors().find(a.name);
+  return it != keptTensors().end() && a.external && !it->second.input &&
+         it->second.part->memory.data() == a.external &&
+         layoutKey(*it->second.part) == layoutKey(a);
+}
 
 bool handOverKept(DistArray &a) {
   auto it = keptTensors().find(a.name);
@@ -182,7 +210,8 @@ bool handOverKept(DistArray &a) {
   c.handOver.predictedSent += static_cast<double>(t.sent[c.rank]) * a.elemBytes();
   c.handOver.predictedReceived += static_cast<double>(t.received[c.rank]) * a.elemBytes();
   const Counters before = counters();
-  redistributeArray(kept, a, /*loading=*/slab);
+  if (!storesKeptValue(a)) // else already in place (tc_rt_alloc_storage)
+    redistributeArray(kept, a, /*loading=*/slab);
   c.handOver.sent += counters().bytesSent - before.bytesSent;
   c.handOver.received += counters().bytesReceived - before.bytesReceived;
   if (entry.input && from == entry.part.get() && !slab && keepable(a) && layoutKey(kept) != key)

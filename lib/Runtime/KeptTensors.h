@@ -39,6 +39,18 @@ bool isKept(const std::string &name);
 /// whole instead (makeKeptWhole) and returns false.
 bool handOverKept(DistArray &a);
 
+/// The storage of a statement's result array `name` in `layout` (element
+/// type `elem`, padded block of `bytes`) that the statement loads from its
+/// value and stores (tc_rt_alloc_storage): the kept value's own buffer, shared,
+/// where the tensor is an intermediate kept in that layout; else a fresh one.
+/// Released with releaseBuffer.
+void *keptStorage(const std::string &name, const tc_layout::ArrayLayout &layout, tc_rt_elem elem,
+                  int64_t bytes);
+
+/// True if `a`'s storage is its kept value's own buffer in `a`'s layout
+/// (keptStorage lent it): loading `a` moves nothing.
+bool storesKeptValue(const DistArray &a);
+
 /// Collective. The kept tensor `name` becomes a whole copy on every rank, in
 /// the store of in-memory intermediates (what storedIntermediateFile finds);
 /// nothing if it is not kept.

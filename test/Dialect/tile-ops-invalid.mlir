@@ -518,3 +518,34 @@ func.func @array_summed_zero() {
   %A = tc.array "A" init zero : !tc.array<f64, #tc.layout<distributed [6] on [2] dims [0] skew [-1] summed_file_dims [1] summed_extents [3]>>
   return
 }
+
+// -----
+
+// A store ends the use of the array's storage: the runtime may keep that
+// buffer as the stored value.
+func.func @write_after_store(%x: f64) {
+  %buf = memref.alloc() : memref<4xf64>
+  %C = tc.array "C" init zero storage %buf : memref<4xf64> : !tc.array<f64, #tc.layout<replicated [4] on [1] dims [-1] skew [-1]>>
+  // expected-error @+1 {{'tc.store' op ends the use of array 'C' and its storage, but 'memref.store' uses the storage after it (only memref.dealloc may)}}
+  tc.store %C : !tc.array<f64, #tc.layout<replicated [4] on [1] dims [-1] skew [-1]>>
+  %c0 = arith.constant 0 : index
+  memref.store %x, %buf[%c0] : memref<4xf64>
+  memref.dealloc %buf : memref<4xf64>
+  return
+}
+
+// -----
+
+func.func @alloc_storage_shape() {
+  // expected-error @+1 {{'tc.alloc_storage' op buffer 'memref<8x8xf64>' does not have the shape of array 'W''s padded block [4, 8]}}
+  %w = tc.alloc_storage "W" : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>> -> memref<8x8xf64>
+  return
+}
+
+// -----
+
+func.func @alloc_storage_element() {
+  // expected-error @+1 {{'tc.alloc_storage' op buffer holds 'f32' but array 'W' holds 'f64'}}
+  %w = tc.alloc_storage "W" : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>> -> memref<4x8xf32>
+  return
+}

@@ -30,6 +30,8 @@ func.func @tiles(%i: index, %k: index) {
   tc.allgather_array %A : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>
   // CHECK: tc.allreduce_array
   tc.allreduce_array %C : !tc.array<f64, #tc.layout<replicated [64, 64] on [4] dims [-1, -1] skew [-1, -1]>>
+  // CHECK: tc.alloc_storage "W" : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>> -> memref<4x8xf64>
+  %w = tc.alloc_storage "W" : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>> -> memref<4x8xf64>
   // CHECK: tc.store
   tc.store %C : !tc.array<f64, #tc.layout<replicated [64, 64] on [4] dims [-1, -1] skew [-1, -1]>>
   // CHECK: tc.begin_statement "prog_s2" {intermediate}

@@ -116,7 +116,7 @@ TEST(Descriptors, CyclicDimension) {
   EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
   EXPECT_EQ(v.decode().encode(), expect);
   EXPECT_EQ(TC_RT_ARRAY_DIM_FIELDS, 6);
-  EXPECT_EQ(TC_RT_API_VERSION, 14);
+  EXPECT_EQ(TC_RT_API_VERSION, 15);
 }
 
 TEST(Descriptors, CyclicPanel) {

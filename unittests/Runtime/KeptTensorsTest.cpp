@@ -251,4 +251,58 @@ TEST(KeptTensors, NewValueReplacesTheKeptOne) {
   endRun();
 }
 
+/// W[i, j, k] split along i over [P] with blocks of a pooled buffer's size:
+/// a statement's result that the program allocates (memref.alloc) or takes
+/// from tc_rt_alloc_storage.
+const int64_t WI = 40, WJ = 64, WK = 64;
+tc_rt::ArrayDesc splitW(tc_rt_init init) {
+  const int64_t P = ctx().size;
+  return {layoutOf(TC_RT_DISTRIBUTED, {P}, {{WI * P, 0, -1, 0}, {WJ, -1, -1, 1}, {WK, -1, -1, 2}}),
+          init, false};
+}
+double wValue(int64_t i, int64_t j, int64_t k) { return 0.5 * i - j + 0.25 * k; }
+
+TEST(KeptTensors, AStatementAddingATermTakesTheKeptBuffer) {
+  const int64_t block = WI * WJ * WK, first = ctx().rank * WI;
+  // Statement 1 computes W into the program's buffer and keeps it.
+  tc_rt_begin_statement("W", TC_RT_RESULT_MEMORY);
+  auto *computed = static_cast<double *>(acquireBuffer(block * sizeof(double)));
+  void *w = tc_rt_array(splitW(TC_RT_INIT_ZERO).encode().data(), "W", computed);
+  for (int64_t n = 0; n < block; ++n)
+    computed[n] = wValue(first + n / (WJ * WK), n / WK % WJ, n % WK);
+  tc_rt_store(w);
+  releaseBuffer(computed); // the program's memref.dealloc
+  // Statement 2 adds a term: its storage is the kept buffer, loaded in place.
+  tc_rt_begin_statement("W", TC_RT_RESULT_MEMORY);
+  auto *storage =
+      static_cast<double *>(tc_rt_alloc_storage(splitW(TC_RT_INIT_INPUT).encode().data(), "W"));
+  EXPECT_EQ(storage, computed) << "the kept value was copied instead of shared";
+  w = tc_rt_array(splitW(TC_RT_INIT_INPUT).encode().data(), "W", storage);
+  for (int64_t n = 0; n < block; ++n) {
+    ASSERT_EQ(storage[n], wValue(first + n / (WJ * WK), n / WK % WJ, n % WK)) << "element " << n;
+    storage[n] += 1;
+  }
+  EXPECT_EQ(ctx().handOver.sent + ctx().handOver.received, 0.0);
+  tc_rt_store(w);
+  releaseBuffer(storage);
+  // A reader in another layout (whole on every rank) gets the sum.
+  tc_rt_begin_statement("R", TC_RT_RESULT_OUTPUT);
+  const int64_t P = ctx().size;
+  tc_rt::ArrayDesc whole{
+      layoutOf(TC_RT_REPLICATED, {P}, {{WI * P, -1, -1, 0}, {WJ, -1, -1, 1}, {WK, -1, -1, 2}}),
+      TC_RT_INIT_INPUT, false};
+  void *fresh = tc_rt_alloc_storage(whole.encode().data(), "W");
+  EXPECT_NE(fresh, static_cast<void *>(storage)) << "a buffer of another layout's block";
+  releaseBuffer(fresh);
+  void *r = tc_rt_array(whole.encode().data(), "W", nullptr);
+  std::vector<double> got(WI * P * WJ * WK);
+  const int64_t zero[3] = {0, 0, 0};
+  tc_rt_read_tile(r, got.data(), tc_rt::TileDesc{{WI * P, WJ, WK}}.encode().data(), zero);
+  for (int64_t n = 0; n < static_cast<int64_t>(got.size()); ++n)
+    ASSERT_EQ(got[n], wValue(n / (WJ * WK), n / WK % WJ, n % WK) + 1) << "element " << n;
+  expectHandOverAsPredicted();
+  endRun();
+  releaseKept();
+}
+
 } // namespace

@@ -65,6 +65,28 @@ def TC_ArrayOp : TC_Op<"array", [MemoryEffects<[RuntimeRead, RuntimeWrite]>]> {
   let hasVerifier = 1;
 }
 
+def TC_AllocStorageOp : TC_Op<"alloc_storage", [MemoryEffects<[RuntimeRead]>]> {
+  let summary = "The storage of a statement's result that it also loads";
+  let description = [{
+    Allocates the storage buffer (the padded block) of array `name` of type
+    `array`, which the statement loads from the tensor's current value (`init
+    input`) and stores as its result, with no other array of that name
+    (tc-reuse-kept-storage decides). Where the runtime keeps the tensor in
+    memory in that layout (an intermediate of the loop or the program), the
+    buffer is the kept value's own: loading the array then copies nothing,
+    and the store keeps the buffer again. `memref.dealloc` frees it.
+
+    ```mlir
+    %buf = tc.alloc_storage "W" : !tc.array<f64, #tc.layout<distributed [38, 38] on [2] dims [0, -1] skew [-1, -1]>> -> memref<19x38xf64>
+    %W = tc.array "W" init input storage %buf : memref<19x38xf64> : !tc.array<...>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, TypeAttrOf<TC_ArrayType>:$array);
+  let results = (outs Res<TC_TileBuffer, "", [MemAlloc]>:$buffer);
+  let assemblyFormat = "$name `:` $array `->` type($buffer) attr-dict";
+  let hasVerifier = 1;
+}
+
 def TC_PredictedVolumesOp : TC_Op<"predicted_volumes", [MemoryEffects<[RuntimeWrite]>]> {
   let summary = "The plan's per-process predictions, for the run's report";
   let description = [{
@@ -339,8 +361,17 @@ def TC_RedistributeArrayOp : TC_Op<"redistribute_array"> {
 
 def TC_StoreOp : TC_Op<"store"> {
   let summary = "Write an array to the program's HDF5 output";
+  let description = [{
+    Stores the array as the statement's result: to the output file, the
+    intermediates file, or (an intermediate kept in memory) kept where the
+    statement computed it. A store ends the array's use: the runtime may keep
+    the array's `storage` buffer as the kept value instead of copying it, so
+    after the store the program only deallocates that buffer (verified: in the
+    store's block, no later op but `memref.dealloc` uses it).
+  }];
   let arguments = (ins Arg<TC_ArrayType, "", [MemRead, RuntimeWrite]>:$array);
   let assemblyFormat = "$array attr-dict `:` qualified(type($array))";
+  let hasVerifier = 1;
 }
 
 def TC_BeginStatementOp : TC_Op<"begin_statement",

@@ -27,7 +27,7 @@
 #include <string.h>
 
 /// The version of the descriptor layouts and of the tc_rt_* calls.
-#define TC_RT_API_VERSION 14
+#define TC_RT_API_VERSION 15
 
 #ifdef __cplusplus
 #define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -182,7 +182,7 @@ TC_RT_INLINE double tc_rt_contract_alpha(const int64_t *desc) {
 // version 13 tc_rt_begin_iteration's carried tensors and DIIS length;
 // version 14 TC_RT_KEEP_INPUTS (intermediates now stay distributed: the
 // runtime's, no layout changed).
-TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 14,
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 15,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
   TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")

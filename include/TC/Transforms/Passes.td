@@ -567,4 +567,25 @@ def LowerFused : Pass<"tc-lower-fused", "::mlir::ModuleOp"> {
   ];
 }
 
+def ReuseKeptStorage : Pass<"tc-reuse-kept-storage", "::mlir::ModuleOp"> {
+  let summary = "Let a statement's result take over the buffer of the value it adds to";
+  let description = [{
+    A statement that adds a term to a tensor (`W += ...`, and every term of a
+    sum after the first) loads the tensor's current value into its result
+    array and stores the array when done. When that value is an intermediate
+    kept in memory in the same layout, copying it into a fresh buffer and
+    keeping a copy of the result afterwards moves the whole tensor twice per
+    term (a CCSD iteration's `Wabef`: four terms of 8 MB per rank). This pass
+    allocates the storage of such a result with `tc.alloc_storage` instead of
+    `memref.alloc`, so that the runtime can hand the kept value's own buffer
+    over (docs/Derivations.md D47).
+
+    A result array qualifies when it is loaded from its value (`init input`),
+    lives in a buffer `memref.alloc` made in the same block, is stored
+    (`tc.store`), and no other array of its function has its name: nothing
+    else of the statement reads the value the result overwrites.
+  }];
+  let dependentDialects = ["::mlir::tc::TCDialect", "::mlir::memref::MemRefDialect"];
+}
+
 #endif // TC_TRANSFORMS_PASSES_TD

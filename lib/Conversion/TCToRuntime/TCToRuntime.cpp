@@ -70,6 +70,57 @@ struct ArrayOpLowering : OpConversionPattern<ArrayOp> {
   }
 };
 
+/// The runtime's buffer as a memref: the descriptor finalize-memref-to-llvm
+/// gives a statically shaped memref of the identity layout (allocated and
+/// aligned pointer the buffer, offset 0, row-major strides), cast to the
+/// memref type; reconcile-unrealized-casts removes the cast once the memref's
+/// uses are lowered to the same descriptor.
+Value memrefOfBuffer(OpBuilder &b, Location loc, MemRefType type, Value pointer) {
+  MLIRContext *ctx = b.getContext();
+  Type i64 = b.getI64Type();
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  const int64_t rank = type.getRank();
+  SmallVector<Type> fields = {ptr, ptr, i64};
+  if (rank > 0) {
+    fields.push_back(LLVM::LLVMArrayType::get(i64, rank));
+    fields.push_back(LLVM::LLVMArrayType::get(i64, rank));
+  }
+  auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+  auto constant = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v)).getResult();
+  };
+  Value desc = LLVM::UndefOp::create(b, loc, structType);
+  desc = LLVM::InsertValueOp::create(b, loc, desc, pointer, ArrayRef<int64_t>{0});
+  desc = LLVM::InsertValueOp::create(b, loc, desc, pointer, ArrayRef<int64_t>{1});
+  desc = LLVM::InsertValueOp::create(b, loc, desc, constant(0), ArrayRef<int64_t>{2});
+  int64_t stride = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    desc = LLVM::InsertValueOp::create(b, loc, desc, constant(type.getDimSize(d)),
+                                       ArrayRef<int64_t>{3, d});
+    desc = LLVM::InsertValueOp::create(b, loc, desc, constant(stride), ArrayRef<int64_t>{4, d});
+    stride *= type.getDimSize(d);
+  }
+  return UnrealizedConversionCastOp::create(b, loc, type, desc).getResult(0);
+}
+
+struct AllocStorageOpLowering : OpConversionPattern<AllocStorageOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AllocStorageOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto array = cast<ArrayType>(op.getArray());
+    abi::ArrayDesc desc;
+    desc.layout = array.getLayout().getLayout();
+    desc.init = TC_RT_INIT_INPUT;
+    desc.elem = elementCode(array.getElementType());
+    RuntimeCallBuilder b(rewriter, op);
+    runtime::Buffer buffer = b.call<Function::tc_rt_alloc_storage>(
+        {b.descriptor(desc.encode()), b.string(op.getName())});
+    rewriter.replaceOp(
+        op, memrefOfBuffer(rewriter, op.getLoc(), op.getBuffer().getType(), buffer.value));
+    return success();
+  }
+};
+
 struct PredictedVolumesOpLowering : OpConversionPattern<PredictedVolumesOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(PredictedVolumesOp op, OpAdaptor,
@@ -423,9 +474,9 @@ void mlir::tc::populateTCToRuntimeTypeConversions(TypeConverter &converter) {
 void mlir::tc::populateTCToRuntimeConversionPatterns(const TypeConverter &converter,
                                                      RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ArrayOpLowering, PredictedVolumesOpLowering, AllReduceTileOpLowering,
-               RedistributeArrayOpLowering, TileContractOpLowering, WaitOpLowering,
-               GridCoordOpLowering, BlockArrayOpLowering, BlockStageOpLowering,
+  patterns.add<ArrayOpLowering, AllocStorageOpLowering, PredictedVolumesOpLowering,
+               AllReduceTileOpLowering, RedistributeArrayOpLowering, TileContractOpLowering,
+               WaitOpLowering, GridCoordOpLowering, BlockArrayOpLowering, BlockStageOpLowering,
                BeginStatementOpLowering, BeginIterationOpLowering, EndIterationOpLowering>(
       converter, ctx);
   patterns.add<CyclicPanelLowering<GatherCyclicOp, Function::tc_rt_gather_cyclic>,

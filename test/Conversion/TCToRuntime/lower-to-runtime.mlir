@@ -178,3 +178,26 @@ module {
     return
   }
 }
+
+// -----
+
+// tc.alloc_storage: the runtime's buffer (the kept value's where it can be)
+// as a memref: the identity-layout descriptor of its static shape.
+// CHECK-LABEL: func.func @kept_storage()
+// CHECK: %[[P:.*]] = call @tc_rt_alloc_storage(%{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> !llvm.ptr
+// CHECK: llvm.insertvalue %[[P]], %{{.*}}[0]
+// CHECK: llvm.insertvalue %[[P]], %{{.*}}[1]
+// CHECK: %[[D:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[4, 0] : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+// CHECK: %[[M:.*]] = builtin.unrealized_conversion_cast %[[D]] : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)> to memref<4x8xf64>
+// CHECK: memref.extract_aligned_pointer_as_index %[[M]]
+// CHECK: call @tc_rt_array(
+// CHECK: memref.dealloc %[[M]]
+module {
+  func.func @kept_storage() {
+    %w = tc.alloc_storage "W" : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>> -> memref<4x8xf64>
+    %W = tc.array "W" init input storage %w : memref<4x8xf64> : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>>
+    tc.store %W : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>>
+    memref.dealloc %w : memref<4x8xf64>
+    return
+  }
+}
