@@ -23,6 +23,7 @@ struct Pool {
     int holders;
   };
   std::unordered_map<void *, Held> inUse; ///< pooled buffers handed out
+  std::unordered_map<void *, Held> small;  ///< smaller ones handed out (malloc's)
   size_t keptBytes = 0, inUseBytes = 0, peakBytes = 0;
   bool keepingFreed = false; ///< keepFreedMemory(true): no trimming
 };
@@ -70,7 +71,9 @@ void *acquireBuffer(size_t bytes) {
   Pool &p = pool();
   void *buffer = nullptr;
   if (bytes < kPooledBytes) {
-    return allocate(bytes ? bytes : 1);
+    buffer = allocate(bytes ? bytes : 1);
+    p.small[buffer] = {bytes, 1};
+    return buffer;
   }
   // The smallest kept buffer that holds the request, unless it is more than
   // twice as large and a buffer of the request's size can be mapped without
@@ -130,6 +133,11 @@ void releaseBuffer(void *buffer) {
   Pool &p = pool();
   auto it = p.inUse.find(buffer);
   if (it == p.inUse.end()) { // below kPooledBytes
+    auto small = p.small.find(buffer);
+    if (small != p.small.end() && --small->second.holders > 0)
+      return;
+    if (small != p.small.end())
+      p.small.erase(small);
     std::free(buffer);
     return;
   }
@@ -142,8 +150,11 @@ void releaseBuffer(void *buffer) {
 }
 
 bool retainBuffer(void *buffer, size_t bytes) {
-  auto it = pool().inUse.find(buffer);
-  if (it == pool().inUse.end() || it->second.bytes < bytes)
+  Pool &p = pool();
+  auto it = p.inUse.find(buffer);
+  if (it == p.inUse.end() && (it = p.small.find(buffer)) == p.small.end())
+    return false;
+  if (it->second.bytes < bytes)
     return false;
   ++it->second.holders;
   return true;

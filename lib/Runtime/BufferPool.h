@@ -43,9 +43,9 @@ void *acquireBuffer(size_t bytes);
 /// Returns a buffer of acquireBuffer (null: nothing). A buffer retained
 /// (retainBuffer) returns to the pool at its last release.
 void releaseBuffer(void *buffer);
-/// One more holder of `buffer`, a pooled buffer in use of at least `bytes`:
-/// true, and each holder releases it once; false (nothing retained) for any
-/// other pointer. A kept intermediate takes over the program's tile buffer
+/// One more holder of `buffer`, a buffer of acquireBuffer in use of at least
+/// `bytes`: true, and each holder releases it once; false (nothing retained)
+/// for any other pointer. A kept intermediate takes over the program's tile buffer
 /// this way instead of copying it (KeptTensors.cpp).
 bool retainBuffer(void *buffer, size_t bytes);
 /// Frees every kept buffer (those in use stay). An input's load holds a

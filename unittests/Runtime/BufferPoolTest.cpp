@@ -44,3 +44,21 @@ TEST(BufferPool, KeptBuffersServeRequestsTheyHold) {
   releaseBuffer(v);
   keepFreedMemory(false); // frees what the pool kept
 }
+
+TEST(BufferPool, ASharedBufferReturnsAtItsLastRelease) {
+  keepFreedMemory(true);
+  for (size_t bytes : {size_t(4096), size_t(8) << 20}) { // malloc's, and the pool's
+    void *x = acquireBuffer(bytes);
+    EXPECT_TRUE(retainBuffer(x, bytes)) << bytes;
+    EXPECT_FALSE(retainBuffer(x, 2 * bytes)) << "more bytes than the buffer holds";
+    releaseBuffer(x);
+    // Still held: a pooled buffer is not handed out again yet.
+    void *y = acquireBuffer(bytes);
+    EXPECT_NE(y, x) << bytes;
+    releaseBuffer(y);
+    releaseBuffer(x);
+  }
+  int onStack = 0;
+  EXPECT_FALSE(retainBuffer(&onStack, sizeof onStack)) << "not a buffer of the pool";
+  keepFreedMemory(false);
+}
