@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Diis.h"
+#include "KeptTensors.h"
 
 #include "Context.h"
 #include "StoredTensors.h"
@@ -98,7 +99,18 @@ void Diis::locate() {
   if (located_)
     return;
   located_ = true;
+  Context &c = ctx();
   for (const std::string &name : names_) {
+    // A tensor kept in memory is read as shares where it is kept; opening it
+    // as a stored tensor would make it whole on every rank.
+    Shape dims;
+    if (keptAsRows(name, dims)) {
+      auto [begin, end] = StoredTensor::shareOf(dims, c.rank, c.size);
+      pieces_.push_back({name, dims, total_, begin, end});
+      total_ += product(dims);
+      share_ += end - begin;
+      continue;
+    }
     StoredTensor t(name, "DIIS of loop " + loop_);
     DiisPiece p{name, t.dims(), total_, t.shareBegin(), t.shareEnd()};
     pieces_.push_back(p);
@@ -106,7 +118,6 @@ void Diis::locate() {
     share_ += t.shareSize();
     onDisk_ |= !t.inMemory();
   }
-  Context &c = ctx();
   if (!onDisk_) {
     memory_.assign(2 * length_ * share_, 0.0);
     return;
@@ -123,6 +134,14 @@ void Diis::readCarried(std::vector<double> &out) {
   out.resize(share_);
   double *at = out.data();
   for (const DiisPiece &p : pieces_) {
+    Shape dims;
+    if (keptAsRows(p.name, dims)) {
+      if (dims != p.dims)
+        fail("DIIS of loop " + loop_ + ": tensor '" + p.name + "' changed its shape");
+      readKeptShare(p.name, at);
+      at += p.end - p.begin;
+      continue;
+    }
     StoredTensor t(p.name, "DIIS of loop " + loop_);
     if (t.shareBegin() != p.begin || t.shareEnd() != p.end)
       fail("DIIS of loop " + loop_ + ": tensor '" + p.name + "' changed its shape");
@@ -213,11 +232,18 @@ int Diis::endIteration() {
     for (int64_t i = 0; i < share_; ++i)
       next[i] += coefficients[k] * values[i];
   }
+  // A kept tensor's next value stays as each rank's share (later statements
+  // hand over from there); a stored one is published to the store.
   const double *at = next.data();
   for (const DiisPiece &p : pieces_) {
-    StoredTensor t(p.name, "DIIS of loop " + loop_);
-    t.publish(at);
-    at += t.shareSize();
+    Shape dims;
+    if (keptAsRows(p.name, dims)) {
+      keepShares(p.name, dims, at);
+    } else {
+      StoredTensor t(p.name, "DIIS of loop " + loop_);
+      t.publish(at);
+    }
+    at += p.end - p.begin;
   }
   return m;
 }

@@ -9,10 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KeptTensors.h"
+#include "StoredTensors.h"
 
 #include "TC/Layout/RedistributionTraffic.h"
 #include "TC/Runtime/Descriptors.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -217,6 +219,55 @@ bool handOverKept(DistArray &a) {
   if (entry.input && from == entry.part.get() && !slab && keepable(a) && layoutKey(kept) != key)
     keepLayout(entry, a);
   return true;
+}
+
+namespace {
+
+/// The description of `name`'s rows layout: dataset order, dimension 0 split
+/// over all ranks (StoredTensor::shareOf's blocks), f64.
+ArrayDesc rowsLayout(const Shape &dims, tc_rt_init init) {
+  ArrayDesc desc;
+  desc.layout = tc_layout::ArrayLayout::whole(Holding::Distributed, dims, {ctx().size});
+  desc.layout.gridDim[0] = 0;
+  desc.init = init;
+  desc.elem = TC_RT_F64;
+  return desc;
+}
+
+/// The array `desc` describes, created as a statement creates it (its load
+/// included), in the caller's phase.
+DistArray &createInPhase(const ArrayDesc &desc, const std::string &name) {
+  const Phase phase = ctx().phase;
+  auto *a = static_cast<DistArray *>(tc_rt_array(desc.encode().data(), name.c_str(), nullptr));
+  setPhase(phase, /*sampleRss=*/false);
+  return *a;
+}
+
+} // namespace
+
+bool keptAsRows(const std::string &name, Shape &dims) {
+  auto it = keptTensors().find(name);
+  if (it == keptTensors().end() || it->second.part->elem != TC_RT_F64)
+    return false;
+  dims = it->second.part->datasetExtents();
+  return !dims.empty();
+}
+
+void readKeptShare(const std::string &name, double *out) {
+  Shape dims;
+  if (!keptAsRows(name, dims))
+    fail("tensor '" + name + "' is not kept in memory as a dense f64 tensor");
+  DistArray &rows = createInPhase(rowsLayout(dims, TC_RT_INIT_INPUT), name);
+  auto [begin, end] = StoredTensor::shareOf(dims, ctx().rank, ctx().size);
+  // The share's rows lead the padded block (rows of the same length).
+  std::copy(rows.mem<double>(), rows.mem<double>() + (end - begin), out);
+}
+
+void keepShares(const std::string &name, const Shape &dims, const double *share) {
+  DistArray &rows = createInPhase(rowsLayout(dims, TC_RT_INIT_ZERO), name);
+  auto [begin, end] = StoredTensor::shareOf(dims, ctx().rank, ctx().size);
+  std::copy(share, share + (end - begin), rows.mem<double>());
+  keepCopy(rows, /*invert=*/false, /*input=*/false);
 }
 
 void makeKeptWhole(const std::string &name) {

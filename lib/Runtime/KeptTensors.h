@@ -51,6 +51,25 @@ void *keptStorage(const std::string &name, const tc_layout::ArrayLayout &layout,
 /// (keptStorage lent it): loading `a` moves nothing.
 bool storesKeptValue(const DistArray &a);
 
+/// DIIS (Diis.cpp) works on each rank's share of a carried tensor's values:
+/// whole rows of dimension 0 in the dataset's order (StoredTensor::shareOf).
+/// A dense f64 tensor kept in memory is read and replaced as such shares
+/// without a whole copy on every rank.
+///
+/// True, with its dataset's extents, if `name` is kept so (a dense f64 tensor
+/// of at least one dimension).
+bool keptAsRows(const std::string &name, Shape &dims);
+
+/// Collective. This rank's share of the kept tensor `name` (keptAsRows), into
+/// `out`: a hand-over into the layout distributed along dimension 0 (bytes
+/// counted and predicted as every hand-over's).
+void readKeptShare(const std::string &name, double *out);
+
+/// Collective. `share` (this rank's, every rank calling) becomes the kept
+/// value of `name` of dataset extents `dims`, kept in that layout: no bytes
+/// move now, and later statements hand over from it.
+void keepShares(const std::string &name, const Shape &dims, const double *share);
+
 /// Collective. The kept tensor `name` becomes a whole copy on every rank, in
 /// the store of in-memory intermediates (what storedIntermediateFile finds);
 /// nothing if it is not kept.

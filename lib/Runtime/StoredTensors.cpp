@@ -8,6 +8,7 @@
 
 #include "Context.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace tc_rt {
@@ -15,7 +16,10 @@ namespace tc_rt {
 std::pair<int64_t, int64_t> StoredTensor::shareOf(const Shape &dims, int r, int p) {
   const int64_t rows = dims.empty() ? 1 : dims[0];
   const int64_t rowElements = dims.empty() ? 1 : product(Shape(dims.begin() + 1, dims.end()));
-  const int64_t first = rows * r / p, last = rows * (r + 1) / p;
+  // Blocks of ceil(rows / p) rows, as a layout distributed along dimension 0
+  // deals them (KeptTensors.h's shares of kept tensors).
+  const int64_t block = (rows + p - 1) / p;
+  const int64_t first = std::min(rows, r * block), last = std::min(rows, (r + 1) * block);
   return {first * rowElements, last * rowElements};
 }
 

@@ -36,7 +36,8 @@ public:
   const Shape &dims() const { return dims_; } ///< the values' dataset extents
   int64_t elements() const { return product(dims_); }
   /// This rank's share: whole rows of dimension 0 (elements of a block-sparse
-  /// tensor's values), balanced over the ranks, as element offsets.
+  /// tensor's values), rank r the r-th block of ceil(rows / P) rows, as
+  /// element offsets.
   int64_t shareBegin() const { return shareBegin_; }
   int64_t shareEnd() const { return shareEnd_; }
   int64_t shareSize() const { return shareEnd_ - shareBegin_; }
@@ -47,7 +48,8 @@ public:
   /// each rank writes its own. Collective.
   void publish(const double *share);
 
-  /// Row-aligned element range [begin, end) of rank `r` of `p`.
+  /// Row-aligned element range [begin, end) of rank `r` of `p`: the rows a
+  /// layout distributed along dimension 0 over [p] gives rank r.
   static std::pair<int64_t, int64_t> shareOf(const Shape &dims, int r, int p);
 
 private:

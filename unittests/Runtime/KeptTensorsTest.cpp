@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KeptTensors.h"
+#include "StoredTensors.h"
 #include "TestArrays.h"
 
 #include <gtest/gtest.h>
@@ -249,6 +250,32 @@ TEST(KeptTensors, NewValueReplacesTheKeptOne) {
   tc_rt_begin_statement("Y", TC_RT_RESULT_OUTPUT);
   expectWhole(replicated(TC_RT_INIT_INPUT), next);
   endRun();
+}
+
+TEST(KeptTensors, SharesOfRowsReadAndReplacedInPlace) {
+  storeX(TC_RT_RESULT_MEMORY);
+  Shape dims;
+  ASSERT_TRUE(keptAsRows("X", dims));
+  EXPECT_EQ(dims, (Shape{I, J, K}));
+  // This rank's rows of X, as DIIS reads them: handed over, not made whole.
+  auto [begin, end] = StoredTensor::shareOf(dims, ctx().rank, ctx().size);
+  std::vector<double> share(end - begin);
+  readKeptShare("X", share.data());
+  for (int64_t n = begin; n < end; ++n)
+    EXPECT_EQ(share[n - begin], stored(n / (J * K), n / K % J, n % K)) << "element " << n;
+  EXPECT_TRUE(isKept("X"));
+  expectHandOverAsPredicted();
+  // New values as shares: kept where they are, read whole by a later load.
+  for (int64_t n = begin; n < end; ++n)
+    share[n - begin] = -n;
+  keepShares("X", dims, share.data());
+  EXPECT_TRUE(isKept("X"));
+  tc_rt_begin_statement("Y", TC_RT_RESULT_OUTPUT);
+  expectWhole(replicated(TC_RT_INIT_INPUT),
+              [](int64_t i, int64_t j, int64_t k) { return -1.0 * ((i * J + j) * K + k); });
+  expectHandOverAsPredicted();
+  endRun();
+  releaseKept();
 }
 
 /// W[i, j, k] split along i over [P] with blocks of a pooled buffer's size:
