@@ -113,11 +113,11 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
   return a;
 }
 
-extern "C" void *tc_rt_alloc_storage(const int64_t *desc, const char *name) {
+extern "C" void *tc_rt_alloc_storage(const int64_t *desc, const char *name, int64_t readOnly) {
   ArrayDescView view(desc);
   const tc_layout::ArrayLayout layout = view.layout();
   const int64_t bytes = product(layout.paddedBlock()) * elementBytes(view.elem());
-  return keptStorage(name, layout, view.elem(), bytes);
+  return keptStorage(name, layout, view.elem(), bytes, readOnly != 0);
 }
 
 extern "C" void tc_rt_read_tile(void *array, void *buf, const int64_t *desc,

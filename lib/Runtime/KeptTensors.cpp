@@ -77,6 +77,14 @@ predictedTraffic(const tc_layout::ArrayLayout &from, const tc_layout::ArrayLayou
   return it->second;
 }
 
+/// Every part a kept tensor holds: its first, and an input's other layouts.
+std::vector<DistArray *> heldParts(const Kept &kept) {
+  std::vector<DistArray *> parts{kept.part.get()};
+  for (const std::unique_ptr<DistArray> &other : kept.otherLayouts)
+    parts.push_back(other.get());
+  return parts;
+}
+
 /// True if `a` is a whole tensor of its name: not a slice of a fused
 /// program's, nothing summed at load.
 bool wholeTensor(const DistArray &a) { return a.sliceFull.empty() && a.summedExtent.empty(); }
@@ -160,25 +168,31 @@ void keepLoadedInput(DistArray &a) {
 bool isKept(const std::string &name) { return keptTensors().count(name) > 0; }
 
 void *keptStorage(const std::string &name, const tc_layout::ArrayLayout &layout, tc_rt_elem elem,
-                  int64_t bytes) {
+                  int64_t bytes, bool readOnly) {
   auto it = keptTensors().find(name);
-  // An input's kept value outlives the statement (every iteration loads it);
-  // an intermediate's is replaced by what this statement stores.
-  if (it != keptTensors().end() && !it->second.input) {
-    DistArray &kept = *it->second.part;
-    void *buffer = kept.memory.data();
-    if (buffer && kept.elem == elem && product(kept.storeShape) * kept.elemBytes() == bytes &&
-        layoutKey(kept) == layoutKey(layout) && retainBuffer(buffer, bytes))
-      return buffer;
+  // An input's kept value outlives the statement (every iteration loads it):
+  // only an array that never writes may share it. A result replaces an
+  // intermediate's with what it stores.
+  if (it != keptTensors().end() && (readOnly || !it->second.input)) {
+    const std::vector<int64_t> key = layoutKey(layout);
+    for (DistArray *kept : heldParts(it->second)) {
+      void *buffer = kept->memory.data();
+      if (buffer && kept->elem == elem && product(kept->storeShape) * kept->elemBytes() == bytes &&
+          layoutKey(*kept) == key && retainBuffer(buffer, bytes))
+        return buffer;
+    }
   }
   return acquireBuffer(bytes > 0 ? bytes : 1);
 }
 
 bool storesKeptValue(const DistArray &a) {
   auto it = keptTensors().find(a.name);
-  return it != keptTensors().end() && a.external && !it->second.input &&
-         it->second.part->memory.data() == a.external &&
-         layoutKey(*it->second.part) == layoutKey(a);
+  if (it == keptTensors().end() || !a.external)
+    return false;
+  for (DistArray *kept : heldParts(it->second))
+    if (kept->memory.data() == a.external && layoutKey(*kept) == layoutKey(a))
+      return true;
+  return false;
 }
 
 bool handOverKept(DistArray &a) {

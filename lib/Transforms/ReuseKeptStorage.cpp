@@ -3,8 +3,8 @@
 // A statement that adds a term to a tensor loads the tensor's value into its
 // result array and stores the result; where that value is kept in memory in
 // the same layout, the array can live in the kept buffer itself
-// (tc.alloc_storage, docs/Derivations.md D47). This pass decides which
-// arrays may: those whose function reads the old value through them alone.
+// (tc.alloc_storage, docs/Derivations.md D47); and so can an operand nothing
+// writes. This pass decides which arrays may.
 //
 //===----------------------------------------------------------------------===//
 #include "TC/Dialect/TCDialect.h"
@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace mlir::tc {
@@ -26,18 +27,54 @@ using namespace mlir::tc;
 
 namespace {
 
-/// The buffer `array` may share with its kept value: its storage, allocated
-/// in the array's block, when the array is loaded from its value and stored,
-/// and it is the only array of its name in the function (`arraysNamed`).
-memref::AllocOp sharableStorage(ArrayOp array, const llvm::StringMap<int> &arraysNamed) {
-  if (array.getInit() != ArrayInitKind::Input || array.getOnDisk() || !array.getStorage() ||
-      arraysNamed.lookup(array.getName()) != 1)
-    return {};
+/// True if `op` may write `value` (it declares a write effect on it, or
+/// declares no effects).
+bool mayWrite(Operation *op, Value value) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return true;
+  SmallVector<MemoryEffects::EffectInstance> onValue;
+  effects.getEffectsOnValue(value, onValue);
+  return llvm::any_of(onValue, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Write>(e.getEffect());
+  });
+}
+
+/// True if nothing writes `array` or its storage after its load: every use
+/// of the storage reads it (a tile contraction's input, a read of the array
+/// into its own storage, which moves nothing) or frees it, and no use of the
+/// array writes it (a shift, a gather, a store).
+bool readOnly(ArrayOp array) {
+  Value storage = array.getStorage();
+  for (Operation *user : storage.getUsers()) {
+    if (user == array.getOperation() || hasSingleEffect<MemoryEffects::Free>(user, storage))
+      continue;
+    if (auto read = dyn_cast<ReadTileOp>(user); read && read.getArray() == array.getResult())
+      continue;
+    if (mayWrite(user, storage))
+      return false;
+  }
+  return llvm::none_of(array->getUsers(),
+                       [&](Operation *user) { return mayWrite(user, array.getResult()); });
+}
+
+/// How an array may share its kept value's buffer: as the statement's result
+/// (loaded from its value and stored, the only array of its name in the
+/// function: nothing else reads the value it overwrites), or as an array
+/// nothing writes.
+enum class Sharing { None, Result, ReadOnly };
+
+/// How `array` may share, if its storage is a buffer allocated in its block.
+Sharing sharing(ArrayOp array, const llvm::StringMap<int> &arraysNamed) {
+  if (array.getInit() != ArrayInitKind::Input || array.getOnDisk() || !array.getStorage())
+    return Sharing::None;
   auto alloc = array.getStorage().getDefiningOp<memref::AllocOp>();
   if (!alloc || alloc->getBlock() != array->getBlock())
-    return {};
+    return Sharing::None;
   bool stored = llvm::any_of(array->getUsers(), [](Operation *user) { return isa<StoreOp>(user); });
-  return stored ? alloc : memref::AllocOp();
+  if (stored)
+    return arraysNamed.lookup(array.getName()) == 1 ? Sharing::Result : Sharing::None;
+  return readOnly(array) ? Sharing::ReadOnly : Sharing::None;
 }
 
 struct ReuseKeptStoragePass : public tc::impl::ReuseKeptStorageBase<ReuseKeptStoragePass> {
@@ -53,12 +90,14 @@ struct ReuseKeptStoragePass : public tc::impl::ReuseKeptStorageBase<ReuseKeptSto
           ++arraysNamed[blocks.getName()];
       });
       func.walk([&](ArrayOp array) {
-        memref::AllocOp alloc = sharableStorage(array, arraysNamed);
-        if (!alloc)
+        Sharing how = sharing(array, arraysNamed);
+        if (how == Sharing::None)
           return;
+        auto alloc = array.getStorage().getDefiningOp<memref::AllocOp>();
         OpBuilder b(alloc);
-        Value storage = AllocStorageOp::create(b, alloc.getLoc(), alloc.getType(), array.getName(),
-                                               array.getType());
+        Value storage =
+            AllocStorageOp::create(b, alloc.getLoc(), alloc.getType(), array.getName(),
+                                   array.getType(), /*read_only=*/how == Sharing::ReadOnly);
         alloc.replaceAllUsesWith(storage);
         alloc.erase();
       });

@@ -1,11 +1,12 @@
-// tc-reuse-kept-storage: a result loaded from its value and stored, with no
-// other array of its name, takes its storage from tc.alloc_storage.
+// tc-reuse-kept-storage: an array loaded from its value takes its storage
+// from tc.alloc_storage when it is the statement's stored result with no
+// other array of its name, or (read_only) when nothing writes it.
 // RUN: tc-opt %s -tc-reuse-kept-storage -split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @adds_a_term
 func.func @adds_a_term() {
-  // CHECK: %[[A:.*]] = memref.alloc() : memref<4x8xf64>
-  // CHECK: %[[W:.*]] = tc.alloc_storage "W" : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>> -> memref<4x8xf64>
+  // CHECK: %[[A:.*]] = tc.alloc_storage "A" : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>> -> memref<4x8xf64> {read_only}
+  // CHECK: %[[W:.*]] = tc.alloc_storage "W" : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>> -> memref<4x8xf64>{{$}}
   // CHECK: tc.array "A" init input storage %[[A]]
   // CHECK: tc.array "W" init input storage %[[W]]
   // CHECK: memref.dealloc %[[W]]
@@ -34,8 +35,11 @@ func.func @starts_at_zero() {
 
 // -----
 
-// W += W * X: another array reads the value the result overwrites.
+// W += W * X: the result overwrites a value another array reads, so it gets
+// a buffer of its own; the operand, which nothing writes, may share.
 // CHECK-LABEL: func.func @read_twice
+// CHECK: %[[R:.*]] = tc.alloc_storage "W" {{.*}} -> memref<8x8xf64> {read_only}
+// CHECK: %[[W:.*]] = memref.alloc() : memref<4x8xf64>
 // CHECK-NOT: tc.alloc_storage
 func.func @read_twice() {
   %r = memref.alloc() : memref<8x8xf64>
@@ -50,12 +54,41 @@ func.func @read_twice() {
 
 // -----
 
-// An array loaded but not stored (an operand) keeps a buffer of its own.
-// CHECK-LABEL: func.func @not_stored
+// An operand that the contraction only reads (from the array into its own
+// storage, then as a contraction input).
+// CHECK-LABEL: func.func @read_only_operand
+// CHECK: %[[A:.*]] = tc.alloc_storage "A" : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>> -> memref<4x8xf64> {read_only}
+// CHECK: %[[C:.*]] = memref.alloc() : memref<4x4xf64>
+// CHECK: tc.array "A" init input storage %[[A]]
+func.func @read_only_operand(%i: index) {
+  %a = memref.alloc() : memref<4x8xf64>
+  %c = memref.alloc() : memref<4x4xf64>
+  %A = tc.array "A" init input storage %a : memref<4x8xf64> : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>>
+  tc.read_tile %A[%i, %i] into %a : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>>, memref<4x8xf64>
+  tc.tile_contract %c[%i, %i] ["i", "j"] += %a[%i, %i] ["i", "k"] * %a[%i, %i] ["j", "k"]
+      extents {i = 4 : i64, j = 4 : i64, k = 8 : i64}
+      : memref<4x8xf64>, memref<4x8xf64> -> memref<4x4xf64>
+  memref.dealloc %a : memref<4x8xf64>
+  memref.dealloc %c : memref<4x4xf64>
+  return
+}
+
+// -----
+
+// Arrays the algorithm rotates in place (tc.shift_array) or adds into (a
+// contraction's result buffer, not stored) are written: buffers of their own.
+// CHECK-LABEL: func.func @written_operands
 // CHECK-NOT: tc.alloc_storage
-func.func @not_stored() {
-  %w = memref.alloc() : memref<4x8xf64>
-  %W = tc.array "W" init input storage %w : memref<4x8xf64> : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>>
-  memref.dealloc %w : memref<4x8xf64>
+func.func @written_operands(%i: index) {
+  %a = memref.alloc() : memref<4x8xf64>
+  %c = memref.alloc() : memref<4x4xf64>
+  %A = tc.array "A" init input storage %a : memref<4x8xf64> : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>>
+  %C = tc.array "C" init input storage %c : memref<4x4xf64> : !tc.array<f64, #tc.layout<distributed [8, 4] on [2] dims [0, -1] skew [-1, -1]>>
+  tc.shift_array %A along 0 : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>>
+  tc.tile_contract %c[%i, %i] ["i", "j"] += %a[%i, %i] ["i", "k"] * %a[%i, %i] ["j", "k"]
+      extents {i = 4 : i64, j = 4 : i64, k = 8 : i64}
+      : memref<4x8xf64>, memref<4x8xf64> -> memref<4x4xf64>
+  memref.dealloc %a : memref<4x8xf64>
+  memref.dealloc %c : memref<4x4xf64>
   return
 }

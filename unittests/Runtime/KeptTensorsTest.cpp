@@ -278,6 +278,37 @@ TEST(KeptTensors, SharesOfRowsReadAndReplacedInPlace) {
   releaseKept();
 }
 
+TEST(KeptTensors, ReadOnlyArraysShareAKeptInput) {
+  // A loop's input X, kept where its first statement loaded it (split along
+  // i): a later read-only array in that layout lives in the kept buffer (no
+  // copy); a result in that layout, which would overwrite it, does not.
+  RandomInputs random(11);
+  const int64_t P = ctx().size;
+  tc_rt::ArrayDesc split{
+      layoutOf(TC_RT_DISTRIBUTED, {P}, {{I, 0, -1, 0}, {J, -1, -1, 1}, {K, -1, -1, 2}}),
+      TC_RT_INIT_INPUT, false};
+  tc_rt_begin_statement("S", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
+  tc_rt_array(split.encode().data(), "X", nullptr);
+  ASSERT_TRUE(isKept("X"));
+  tc_rt_begin_statement("T", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
+  void *shared = tc_rt_alloc_storage(split.encode().data(), "X", /*read_only=*/1);
+  void *again = tc_rt_alloc_storage(split.encode().data(), "X", /*read_only=*/1);
+  void *result = tc_rt_alloc_storage(split.encode().data(), "X", /*read_only=*/0);
+  EXPECT_EQ(again, shared) << "both read-only arrays share the kept buffer";
+  EXPECT_NE(result, shared) << "a result would overwrite a loop's input";
+  auto *x = static_cast<DistArray *>(tc_rt_array(split.encode().data(), "X", shared));
+  EXPECT_TRUE(storesKeptValue(*x));
+  const int64_t rows = (I + P - 1) / P, first = ctx().rank * rows;
+  const auto *values = static_cast<const double *>(shared);
+  for (int64_t n = 0; n < rows * J * K && first + n / (J * K) < I; ++n)
+    EXPECT_EQ(values[n], stored(first + n / (J * K), n / K % J, n % K)) << "element " << n;
+  EXPECT_EQ(ctx().handOver.sent + ctx().handOver.received, 0.0);
+  for (void *buffer : {shared, again, result})
+    releaseBuffer(buffer);
+  releaseKept();
+  endRun();
+}
+
 /// W[i, j, k] split along i over [P] with blocks of a pooled buffer's size:
 /// a statement's result that the program allocates (memref.alloc) or takes
 /// from tc_rt_alloc_storage.
@@ -302,7 +333,7 @@ TEST(KeptTensors, AStatementAddingATermTakesTheKeptBuffer) {
   // Statement 2 adds a term: its storage is the kept buffer, loaded in place.
   tc_rt_begin_statement("W", TC_RT_RESULT_MEMORY);
   auto *storage =
-      static_cast<double *>(tc_rt_alloc_storage(splitW(TC_RT_INIT_INPUT).encode().data(), "W"));
+      static_cast<double *>(tc_rt_alloc_storage(splitW(TC_RT_INIT_INPUT).encode().data(), "W", 0));
   EXPECT_EQ(storage, computed) << "the kept value was copied instead of shared";
   w = tc_rt_array(splitW(TC_RT_INIT_INPUT).encode().data(), "W", storage);
   for (int64_t n = 0; n < block; ++n) {
@@ -318,7 +349,7 @@ TEST(KeptTensors, AStatementAddingATermTakesTheKeptBuffer) {
   tc_rt::ArrayDesc whole{
       layoutOf(TC_RT_REPLICATED, {P}, {{WI * P, -1, -1, 0}, {WJ, -1, -1, 1}, {WK, -1, -1, 2}}),
       TC_RT_INIT_INPUT, false};
-  void *fresh = tc_rt_alloc_storage(whole.encode().data(), "W");
+  void *fresh = tc_rt_alloc_storage(whole.encode().data(), "W", 0);
   EXPECT_NE(fresh, static_cast<void *>(storage)) << "a buffer of another layout's block";
   releaseBuffer(fresh);
   void *r = tc_rt_array(whole.encode().data(), "W", nullptr);

@@ -69,19 +69,21 @@ def TC_AllocStorageOp : TC_Op<"alloc_storage", [MemoryEffects<[RuntimeRead]>]> {
   let summary = "The storage of a statement's result that it also loads";
   let description = [{
     Allocates the storage buffer (the padded block) of array `name` of type
-    `array`, which the statement loads from the tensor's current value (`init
-    input`) and stores as its result, with no other array of that name
+    `array`, loaded from the tensor's current value (`init input`): either
+    the statement's result, which it stores, with no other array of that name
+    in the statement, or, `read_only`, an operand nothing writes
     (tc-reuse-kept-storage decides). Where the runtime keeps the tensor in
-    memory in that layout (an intermediate of the loop or the program), the
-    buffer is the kept value's own: loading the array then copies nothing,
-    and the store keeps the buffer again. `memref.dealloc` frees it.
+    memory in that layout (an intermediate of the program, or for a
+    read-only operand also a loop's input), the buffer is the kept value's
+    own: loading the array then copies nothing, and a result's store keeps
+    the buffer again. `memref.dealloc` frees it.
 
     ```mlir
     %buf = tc.alloc_storage "W" : !tc.array<f64, #tc.layout<distributed [38, 38] on [2] dims [0, -1] skew [-1, -1]>> -> memref<19x38xf64>
     %W = tc.array "W" init input storage %buf : memref<19x38xf64> : !tc.array<...>
     ```
   }];
-  let arguments = (ins StrAttr:$name, TypeAttrOf<TC_ArrayType>:$array);
+  let arguments = (ins StrAttr:$name, TypeAttrOf<TC_ArrayType>:$array, UnitAttr:$read_only);
   let results = (outs Res<TC_TileBuffer, "", [MemAlloc]>:$buffer);
   let assemblyFormat = "$name `:` $array `->` type($buffer) attr-dict";
   let hasVerifier = 1;

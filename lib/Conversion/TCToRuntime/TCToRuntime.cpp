@@ -114,7 +114,7 @@ struct AllocStorageOpLowering : OpConversionPattern<AllocStorageOp> {
     desc.elem = elementCode(array.getElementType());
     RuntimeCallBuilder b(rewriter, op);
     runtime::Buffer buffer = b.call<Function::tc_rt_alloc_storage>(
-        {b.descriptor(desc.encode()), b.string(op.getName())});
+        {b.descriptor(desc.encode()), b.string(op.getName()), b.i64(op.getReadOnly() ? 1 : 0)});
     rewriter.replaceOp(
         op, memrefOfBuffer(rewriter, op.getLoc(), op.getBuffer().getType(), buffer.value));
     return success();

@@ -184,7 +184,7 @@ module {
 // tc.alloc_storage: the runtime's buffer (the kept value's where it can be)
 // as a memref: the identity-layout descriptor of its static shape.
 // CHECK-LABEL: func.func @kept_storage()
-// CHECK: %[[P:.*]] = call @tc_rt_alloc_storage(%{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> !llvm.ptr
+// CHECK: %[[P:.*]] = call @tc_rt_alloc_storage(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64) -> !llvm.ptr
 // CHECK: llvm.insertvalue %[[P]], %{{.*}}[0]
 // CHECK: llvm.insertvalue %[[P]], %{{.*}}[1]
 // CHECK: %[[D:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[4, 0] : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
