@@ -42,8 +42,8 @@ bool mayWrite(Operation *op, Value value) {
 
 /// True if nothing writes `array` or its storage after its load: every use
 /// of the storage reads it (a tile contraction's input, a read of the array
-/// into its own storage, which moves nothing) or frees it, and no use of the
-/// array writes it (a shift, a gather, a store).
+/// into its own storage, which moves nothing) or frees it, none makes a view
+/// of it, and no use of the array writes it (a shift, a gather, a store).
 bool readOnly(ArrayOp array) {
   Value storage = array.getStorage();
   for (Operation *user : storage.getUsers()) {
@@ -51,7 +51,8 @@ bool readOnly(ArrayOp array) {
       continue;
     if (auto read = dyn_cast<ReadTileOp>(user); read && read.getArray() == array.getResult())
       continue;
-    if (mayWrite(user, storage))
+    // A view of the storage (a subview) could be written through.
+    if (user->getNumResults() > 0 || mayWrite(user, storage))
       return false;
   }
   return llvm::none_of(array->getUsers(),

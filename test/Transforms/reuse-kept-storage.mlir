@@ -92,3 +92,16 @@ func.func @written_operands(%i: index) {
   memref.dealloc %c : memref<4x4xf64>
   return
 }
+
+// -----
+
+// A view of the storage could be written through: a buffer of its own.
+// CHECK-LABEL: func.func @viewed_storage
+// CHECK-NOT: tc.alloc_storage
+func.func @viewed_storage() {
+  %a = memref.alloc() : memref<4x8xf64>
+  %A = tc.array "A" init input storage %a : memref<4x8xf64> : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>>
+  %v = memref.subview %a[0, 0] [2, 8] [1, 1] : memref<4x8xf64> to memref<2x8xf64, strided<[8, 1]>>
+  memref.dealloc %a : memref<4x8xf64>
+  return
+}
