@@ -169,7 +169,9 @@ def run(a, work):
     print(f"converged with DIIS: {conv['iterations']} iterations, E = {energy:.10f} "
           f"(psi4 {psi4:.10f}, difference {energy - psi4:.1e}), {conv_wall:.4f} s per "
           f"iteration = {conv_wall / mean([phase(i, 'compute') for i in conv_its]):.2f}x its "
-          "compute phase")
+          "compute phase" + (f" (iterations 2-{len(conv_its)}: "
+                             f"{mean([i['seconds'] for i in conv_its[1:]]) / mean([phase(i, 'compute') for i in conv_its[1:]]):.2f}x)"
+                             if len(conv_its) > 1 else ""))
     if a.ooc_mem:
         its = ooc["per_iteration"]
         disk = mean([i["compute"]["bytes_read"] + i["compute"]["bytes_written"] for i in its])
