@@ -21,9 +21,9 @@ struct Pool {
   struct Held {
     size_t bytes;
     int holders;
+    bool pooled; ///< kPooledBytes or more: kept when released, else freed
   };
-  std::unordered_map<void *, Held> inUse; ///< pooled buffers handed out
-  std::unordered_map<void *, Held> small;  ///< smaller ones handed out (malloc's)
+  std::unordered_map<void *, Held> inUse; ///< buffers handed out
   size_t keptBytes = 0, inUseBytes = 0, peakBytes = 0;
   bool keepingFreed = false; ///< keepFreedMemory(true): no trimming
 };
@@ -72,7 +72,7 @@ void *acquireBuffer(size_t bytes) {
   void *buffer = nullptr;
   if (bytes < kPooledBytes) {
     buffer = allocate(bytes ? bytes : 1);
-    p.small[buffer] = {bytes, 1};
+    p.inUse[buffer] = {bytes, 1, false};
     return buffer;
   }
   // The smallest kept buffer that holds the request, unless it is more than
@@ -98,7 +98,7 @@ void *acquireBuffer(size_t bytes) {
     }
     buffer = allocate(bytes);
   }
-  p.inUse[buffer] = {bytes, 1};
+  p.inUse[buffer] = {bytes, 1, true};
   p.inUseBytes += bytes;
   p.peakBytes = std::max(p.peakBytes, p.inUseBytes + p.keptBytes);
   return buffer;
@@ -132,17 +132,17 @@ void releaseBuffer(void *buffer) {
     return;
   Pool &p = pool();
   auto it = p.inUse.find(buffer);
-  if (it == p.inUse.end()) { // below kPooledBytes
-    auto small = p.small.find(buffer);
-    if (small != p.small.end() && --small->second.holders > 0)
-      return;
-    if (small != p.small.end())
-      p.small.erase(small);
+  if (it == p.inUse.end()) { // not handed out here: malloc's
     std::free(buffer);
     return;
   }
   if (--it->second.holders > 0)
     return;
+  if (!it->second.pooled) {
+    p.inUse.erase(it);
+    std::free(buffer);
+    return;
+  }
   p.kept.emplace(it->second.bytes, buffer);
   p.keptBytes += it->second.bytes;
   p.inUseBytes -= it->second.bytes;
@@ -150,11 +150,8 @@ void releaseBuffer(void *buffer) {
 }
 
 bool retainBuffer(void *buffer, size_t bytes) {
-  Pool &p = pool();
-  auto it = p.inUse.find(buffer);
-  if (it == p.inUse.end() && (it = p.small.find(buffer)) == p.small.end())
-    return false;
-  if (it->second.bytes < bytes)
+  auto it = pool().inUse.find(buffer);
+  if (it == pool().inUse.end() || it->second.bytes < bytes)
     return false;
   ++it->second.holders;
   return true;

@@ -77,12 +77,20 @@ predictedTraffic(const tc_layout::ArrayLayout &from, const tc_layout::ArrayLayou
   return it->second;
 }
 
-/// Every part a kept tensor holds: its first, and an input's other layouts.
-std::vector<DistArray *> heldParts(const Kept &kept) {
-  std::vector<DistArray *> parts{kept.part.get()};
+/// The part `kept` holds in the layout of key `key` (its first, or one of an
+/// input's other layouts), if any.
+DistArray *partIn(const Kept &kept, const std::vector<int64_t> &key) {
+  if (layoutKey(*kept.part) == key)
+    return kept.part.get();
   for (const std::unique_ptr<DistArray> &other : kept.otherLayouts)
-    parts.push_back(other.get());
-  return parts;
+    if (layoutKey(*other) == key)
+      return other.get();
+  return nullptr;
+}
+
+/// True if `a`'s storage is the buffer of `part`, a kept part in a's layout.
+bool inPlace(const DistArray &a, const DistArray *part) {
+  return part && a.external && part->memory.data() == a.external;
 }
 
 /// True if `a` is a whole tensor of its name: not a slice of a fused
@@ -147,6 +155,26 @@ void keepLayout(Kept &kept, DistArray &a) {
   kept.otherLayouts.push_back(copyOf(a, /*invert=*/false, /*stored=*/false));
 }
 
+/// The description of `name`'s rows layout: dataset order, dimension 0 split
+/// over all ranks (StoredTensor::shareOf's blocks), f64.
+ArrayDesc rowsLayout(const Shape &dims, tc_rt_init init) {
+  ArrayDesc desc;
+  desc.layout = tc_layout::ArrayLayout::whole(Holding::Distributed, dims, {ctx().size});
+  desc.layout.gridDim[0] = 0;
+  desc.init = init;
+  desc.elem = TC_RT_F64;
+  return desc;
+}
+
+/// The array `desc` describes, created as a statement creates it (its load
+/// included), in the caller's phase.
+DistArray &createInPhase(const ArrayDesc &desc, const std::string &name) {
+  const Phase phase = ctx().phase;
+  auto *a = static_cast<DistArray *>(tc_rt_array(desc.encode().data(), name.c_str(), nullptr));
+  setPhase(phase, /*sampleRss=*/false);
+  return *a;
+}
+
 } // namespace
 
 bool keepWhereComputed(DistArray &a) {
@@ -174,25 +202,18 @@ void *keptStorage(const std::string &name, const tc_layout::ArrayLayout &layout,
   // only an array that never writes may share it. A result replaces an
   // intermediate's with what it stores.
   if (it != keptTensors().end() && (readOnly || !it->second.input)) {
-    const std::vector<int64_t> key = layoutKey(layout);
-    for (DistArray *kept : heldParts(it->second)) {
-      void *buffer = kept->memory.data();
-      if (buffer && kept->elem == elem && product(kept->storeShape) * kept->elemBytes() == bytes &&
-          layoutKey(*kept) == key && retainBuffer(buffer, bytes))
-        return buffer;
-    }
+    DistArray *kept = partIn(it->second, layoutKey(layout));
+    void *buffer = kept ? kept->memory.data() : nullptr;
+    if (buffer && kept->elem == elem && product(kept->storeShape) * kept->elemBytes() == bytes &&
+        retainBuffer(buffer, bytes))
+      return buffer;
   }
   return acquireBuffer(bytes > 0 ? bytes : 1);
 }
 
 bool storesKeptValue(const DistArray &a) {
   auto it = keptTensors().find(a.name);
-  if (it == keptTensors().end() || !a.external)
-    return false;
-  for (DistArray *kept : heldParts(it->second))
-    if (kept->memory.data() == a.external && layoutKey(*kept) == layoutKey(a))
-      return true;
-  return false;
+  return it != keptTensors().end() && a.external && inPlace(a, partIn(it->second, layoutKey(a)));
 }
 
 bool handOverKept(DistArray &a) {
@@ -215,49 +236,22 @@ bool handOverKept(DistArray &a) {
   tc_layout::ArrayLayout asFilled = a;
   if (slab)
     asFilled.kind = Holding::Slab;
-  // An input kept in a's layout already is copied locally.
-  DistArray *from = entry.part.get();
-  const std::vector<int64_t> key = layoutKey(a);
-  for (const std::unique_ptr<DistArray> &other : entry.otherLayouts)
-    if (layoutKey(*other) == key)
-      from = other.get();
-  DistArray &kept = *from;
+  // A part kept in a's layout already (an input's) is copied locally, or is
+  // a's storage itself (tc_rt_alloc_storage) and moves nothing.
+  DistArray *sameLayout = partIn(entry, layoutKey(a));
+  DistArray &kept = sameLayout ? *sameLayout : *entry.part;
   const tc_layout::RedistributionTraffic &t = predictedTraffic(kept, asFilled, c.size);
   c.handOver.predictedSent += static_cast<double>(t.sent[c.rank]) * a.elemBytes();
   c.handOver.predictedReceived += static_cast<double>(t.received[c.rank]) * a.elemBytes();
   const Counters before = counters();
-  if (!storesKeptValue(a)) // else already in place (tc_rt_alloc_storage)
+  if (!inPlace(a, sameLayout))
     redistributeArray(kept, a, /*loading=*/slab);
   c.handOver.sent += counters().bytesSent - before.bytesSent;
   c.handOver.received += counters().bytesReceived - before.bytesReceived;
-  if (entry.input && from == entry.part.get() && !slab && keepable(a) && layoutKey(kept) != key)
+  if (entry.input && !sameLayout && !slab && keepable(a))
     keepLayout(entry, a);
   return true;
 }
-
-namespace {
-
-/// The description of `name`'s rows layout: dataset order, dimension 0 split
-/// over all ranks (StoredTensor::shareOf's blocks), f64.
-ArrayDesc rowsLayout(const Shape &dims, tc_rt_init init) {
-  ArrayDesc desc;
-  desc.layout = tc_layout::ArrayLayout::whole(Holding::Distributed, dims, {ctx().size});
-  desc.layout.gridDim[0] = 0;
-  desc.init = init;
-  desc.elem = TC_RT_F64;
-  return desc;
-}
-
-/// The array `desc` describes, created as a statement creates it (its load
-/// included), in the caller's phase.
-DistArray &createInPhase(const ArrayDesc &desc, const std::string &name) {
-  const Phase phase = ctx().phase;
-  auto *a = static_cast<DistArray *>(tc_rt_array(desc.encode().data(), name.c_str(), nullptr));
-  setPhase(phase, /*sampleRss=*/false);
-  return *a;
-}
-
-} // namespace
 
 bool keptAsRows(const std::string &name, Shape &dims) {
   auto it = keptTensors().find(name);

@@ -16,6 +16,8 @@
 
 #include "RuntimeCalls.h"
 
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -71,35 +73,12 @@ struct ArrayOpLowering : OpConversionPattern<ArrayOp> {
 };
 
 /// The runtime's buffer as a memref: the descriptor finalize-memref-to-llvm
-/// gives a statically shaped memref of the identity layout (allocated and
-/// aligned pointer the buffer, offset 0, row-major strides), cast to the
-/// memref type; reconcile-unrealized-casts removes the cast once the memref's
-/// uses are lowered to the same descriptor.
+/// builds for a statically shaped memref at that pointer (upstream's
+/// MemRefDescriptor), cast to the memref type; reconcile-unrealized-casts
+/// removes the cast once the memref's uses are lowered to the same descriptor.
 Value memrefOfBuffer(OpBuilder &b, Location loc, MemRefType type, Value pointer) {
-  MLIRContext *ctx = b.getContext();
-  Type i64 = b.getI64Type();
-  Type ptr = LLVM::LLVMPointerType::get(ctx);
-  const int64_t rank = type.getRank();
-  SmallVector<Type> fields = {ptr, ptr, i64};
-  if (rank > 0) {
-    fields.push_back(LLVM::LLVMArrayType::get(i64, rank));
-    fields.push_back(LLVM::LLVMArrayType::get(i64, rank));
-  }
-  auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
-  auto constant = [&](int64_t v) {
-    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v)).getResult();
-  };
-  Value desc = LLVM::UndefOp::create(b, loc, structType);
-  desc = LLVM::InsertValueOp::create(b, loc, desc, pointer, ArrayRef<int64_t>{0});
-  desc = LLVM::InsertValueOp::create(b, loc, desc, pointer, ArrayRef<int64_t>{1});
-  desc = LLVM::InsertValueOp::create(b, loc, desc, constant(0), ArrayRef<int64_t>{2});
-  int64_t stride = 1;
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    desc = LLVM::InsertValueOp::create(b, loc, desc, constant(type.getDimSize(d)),
-                                       ArrayRef<int64_t>{3, d});
-    desc = LLVM::InsertValueOp::create(b, loc, desc, constant(stride), ArrayRef<int64_t>{4, d});
-    stride *= type.getDimSize(d);
-  }
+  LLVMTypeConverter converter(b.getContext());
+  Value desc = MemRefDescriptor::fromStaticShape(b, loc, converter, type, pointer);
   return UnrealizedConversionCastOp::create(b, loc, type, desc).getResult(0);
 }
 

@@ -187,7 +187,17 @@ module {
 // CHECK: %[[P:.*]] = call @tc_rt_alloc_storage(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64) -> !llvm.ptr
 // CHECK: llvm.insertvalue %[[P]], %{{.*}}[0]
 // CHECK: llvm.insertvalue %[[P]], %{{.*}}[1]
-// CHECK: %[[D:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[4, 0] : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+// Offset 0, sizes [4, 8], strides [8, 1].
+// CHECK: %[[OFF:.*]] = llvm.mlir.constant(0 : index) : i64
+// CHECK: llvm.insertvalue %[[OFF]], %{{.*}}[2]
+// CHECK: %[[S0:.*]] = llvm.mlir.constant(4 : index) : i64
+// CHECK: llvm.insertvalue %[[S0]], %{{.*}}[3, 0]
+// CHECK: %[[T0:.*]] = llvm.mlir.constant(8 : index) : i64
+// CHECK: llvm.insertvalue %[[T0]], %{{.*}}[4, 0]
+// CHECK: %[[S1:.*]] = llvm.mlir.constant(8 : index) : i64
+// CHECK: llvm.insertvalue %[[S1]], %{{.*}}[3, 1]
+// CHECK: %[[T1:.*]] = llvm.mlir.constant(1 : index) : i64
+// CHECK: %[[D:.*]] = llvm.insertvalue %[[T1]], %{{.*}}[4, 1] : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
 // CHECK: %[[M:.*]] = builtin.unrealized_conversion_cast %[[D]] : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)> to memref<4x8xf64>
 // CHECK: memref.extract_aligned_pointer_as_index %[[M]]
 // CHECK: call @tc_rt_array(
