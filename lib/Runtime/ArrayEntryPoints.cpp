@@ -37,7 +37,9 @@ using namespace tc_rt;
 
 extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storage) {
   tc_rt::TraceScope trace("tc_rt_array");
-  setPhase(Load);
+  // The phase left is the statement's compute between two of its arrays, or
+  // none: the compute's peak RSS is read when it ends, at the store.
+  setPhase(Load, /*sampleRss=*/false);
   auto *a = new DistArray;
   registerArray(a);
   a->name = name;
@@ -51,6 +53,7 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
   // The layout library's rules, the ones the compiler verified #tc.layout by.
   if (std::string why = a->verify(); !why.empty())
     fail("array '" + a->name + "': " + why);
+  a->layoutKey = ArrayDesc{*a}.encode();
   if (!a->summedExtent.empty() && a->init == TC_RT_INIT_ZERO)
     fail("array '" + a->name + "' sums dimensions of an input but is not loaded from one");
   // A grid of fewer processes than the run leaves the others idle (COSMA,

@@ -52,7 +52,7 @@ void setPhase(Phase p, bool sampleRss) {
   Context &c = ctx();
   double now = MPI_Wtime();
   c.counters[c.phase].seconds += now - c.phaseStart;
-  if (sampleRss)
+  if (sampleRss && c.phase != Idle)
     c.counters[c.phase].peakRss = peakRssBytes();
   c.phase = p;
   c.phaseStart = now;

@@ -205,7 +205,8 @@ void startProcess(int *argc, char ***argv, const std::string &program);
 Counters &counters(); ///< of the current phase
 
 /// Switches the phase the counters charge (closes the time of the previous one
-/// and, with sampleRss, records its peak RSS: a read of /proc, about a ms).
+/// and, with sampleRss, records its peak RSS: getrusage's high-water mark; the
+/// time between statements, Idle, has none).
 void setPhase(Phase p, bool sampleRss = true);
 
 /// Prints "<program>: rank R: error: <message>", removes scratch files and partial output, and

@@ -72,6 +72,10 @@ struct DistArray : tc_layout::ArrayLayout {
   }
   int fd = -1;
   std::string path;
+  /// Its layout as the ABI encodes it (ArrayDesc::encode), set when it is
+  /// created: what work done once per layout is known by (a loop hands the
+  /// same tensors over between the same layouts in every iteration).
+  std::vector<int64_t> layoutKey;
 
   // The layout's arithmetic (parts, storeRows, subRows, slabRows, isCyclic,
   // splitDimension) is ArrayLayout's; what follows is this process's view.

@@ -60,15 +60,17 @@ template <typename T> void invertHeld(DistArray &a) {
   transferRuns(a, false, held, values.data(), lengths(held), "a kept block");
 }
 
-/// What handing a tensor over from `from` to `to` moves, as
-/// redistributionTraffic predicts it, worked out once per pair of layouts: a
-/// loop hands the same ones over in every iteration. A layout is known by its
-/// array description (the ABI's one encoding of every field of it).
-const tc_layout::RedistributionTraffic &
-predictedTraffic(const tc_layout::ArrayLayout &from, const tc_layout::ArrayLayout &to, int procs) {
+/// What handing a tensor over from `from` to `to` (of layout key `toKey`)
+/// moves, as redistributionTraffic predicts it, worked out once per pair of
+/// layouts: a loop hands the same ones over in every iteration.
+const tc_layout::RedistributionTraffic &predictedTraffic(const DistArray &from,
+                                                         const tc_layout::ArrayLayout &to,
+                                                         const std::vector<int64_t> &toKey,
+                                                         int procs) {
   static std::map<std::vector<int64_t>, tc_layout::RedistributionTraffic> known;
-  std::vector<int64_t> key = layoutKey(from);
-  const std::vector<int64_t> toKey = layoutKey(to);
+  std::vector<int64_t> key;
+  key.reserve(from.layoutKey.size() + toKey.size() + 1);
+  key.insert(key.end(), from.layoutKey.begin(), from.layoutKey.end());
   key.insert(key.end(), toKey.begin(), toKey.end());
   key.push_back(procs);
   auto it = known.find(key);
@@ -80,10 +82,10 @@ predictedTraffic(const tc_layout::ArrayLayout &from, const tc_layout::ArrayLayou
 /// The part `kept` holds in the layout of key `key` (its first, or one of an
 /// input's other layouts), if any.
 DistArray *partIn(const Kept &kept, const std::vector<int64_t> &key) {
-  if (layoutKey(*kept.part) == key)
+  if (kept.part->layoutKey == key)
     return kept.part.get();
   for (const std::unique_ptr<DistArray> &other : kept.otherLayouts)
-    if (layoutKey(*other) == key)
+    if (other->layoutKey == key)
       return other.get();
   return nullptr;
 }
@@ -111,6 +113,7 @@ bool keepable(const DistArray &a) { return wholeTensor(a) && !a.onDisk && a.kind
 std::unique_ptr<DistArray> copyOf(DistArray &a, bool invert, bool stored) {
   auto kept = std::make_unique<DistArray>();
   static_cast<tc_layout::ArrayLayout &>(*kept) = a;
+  kept->layoutKey = a.layoutKey;
   kept->name = a.name;
   kept->elem = a.elem;
   kept->comm = a.comm;
@@ -213,7 +216,7 @@ void *keptStorage(const std::string &name, const tc_layout::ArrayLayout &layout,
 
 bool storesKeptValue(const DistArray &a) {
   auto it = keptTensors().find(a.name);
-  return it != keptTensors().end() && a.external && inPlace(a, partIn(it->second, layoutKey(a)));
+  return it != keptTensors().end() && a.external && inPlace(a, partIn(it->second, a.layoutKey));
 }
 
 bool handOverKept(DistArray &a) {
@@ -234,13 +237,17 @@ bool handOverKept(DistArray &a) {
   // completes it: handed over whole, every element would move twice.
   const bool slab = a.kind == Holding::Gathered && a.rank() > 0;
   tc_layout::ArrayLayout asFilled = a;
-  if (slab)
+  std::vector<int64_t> slabKey;
+  if (slab) {
     asFilled.kind = Holding::Slab;
+    slabKey = layoutKey(asFilled);
+  }
+  const std::vector<int64_t> &filledKey = slab ? slabKey : a.layoutKey;
   // A part kept in a's layout already (an input's) is copied locally, or is
   // a's storage itself (tc_rt_alloc_storage) and moves nothing.
-  DistArray *sameLayout = partIn(entry, layoutKey(a));
+  DistArray *sameLayout = partIn(entry, a.layoutKey);
   DistArray &kept = sameLayout ? *sameLayout : *entry.part;
-  const tc_layout::RedistributionTraffic &t = predictedTraffic(kept, asFilled, c.size);
+  const tc_layout::RedistributionTraffic &t = predictedTraffic(kept, asFilled, filledKey, c.size);
   c.handOver.predictedSent += static_cast<double>(t.sent[c.rank]) * a.elemBytes();
   c.handOver.predictedReceived += static_cast<double>(t.received[c.rank]) * a.elemBytes();
   const Counters before = counters();

@@ -15,11 +15,16 @@
 // dimensions in different orders (an intermediate handed from the statement
 // that computed it to one that reads it, KeptTensors.cpp): overlaps are taken
 // and messages packed in the dataset's order, each side permuting its chunk.
+// What each rank sends and receives depends on the two layouts alone: it is
+// worked out once per pair (a loop hands the same tensors over every
+// iteration; a CCSD iteration at small bases spent more on it than on moving
+// the elements).
 //
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
 
 #include <algorithm>
+#include <map>
 
 namespace tc_rt {
 namespace {
@@ -166,60 +171,106 @@ template <typename T> void copyLocal(DistArray &src, DistArray &dst, const Selec
   });
 }
 
-template <typename T> void redistribute(DistArray &src, DistArray &dst, bool loading) {
-  if (src.rank() == 0)
-    return redistributeScalar<T>(src, dst);
-  const int64_t e = sizeof(T);
+/// What a redistribution from `src` to `dst` moves on this rank: the overlap
+/// it holds of both, and per round (send to rank+k, receive from rank-k) the
+/// chunks sent and received, as many calls as the most chunks any rank sends
+/// in that round (a pair's two sides then agree). Every rank works out what
+/// each rank holds of either array from the layouts alone: the rounds'
+/// lengths need no messages.
+struct Schedule {
+  struct Round {
+    int to, from;
+    std::vector<Selection> sent, received; ///< per call; an empty box sends nothing
+  };
+  Selection local;
+  std::vector<Round> rounds;
+};
+
+Schedule scheduleOf(const DistArray &src, const DistArray &dst, bool loading) {
+  const int64_t e = src.elemBytes();
   const int P = ctx().size, me = ctx().rank;
-  Selection mySrc = heldBy(src, me), myDst = heldBy(dst, me, loading);
-  PooledVector<T> out, in, stored;
-  // Local part: what this process already holds (anything it would otherwise
-  // receive from a replica of its own block).
-  Selection local = overlap(mySrc, myDst);
-  if (!src.onDisk && !dst.onDisk && elements(local) > 0)
-    copyLocal<T>(src, dst, local);
-  else
-    for (int64_t i = 0; i < numChunks(local, e); ++i) {
-      Selection c = chunk(local, i, e);
-      transferChunk(src, true, c, in, stored);
-      transferChunk(dst, false, c, in, stored);
-    }
-  const Selection none(src.rank());
-  // What each rank holds of either array, as every rank computes it: the
-  // rounds' lengths need no messages.
   std::vector<Selection> srcHeld(P), dstHeld(P);
   for (int r = 0; r < P; ++r)
-    srcHeld[r] = r == me ? mySrc : heldBy(src, r),
-    dstHeld[r] = r == me ? myDst : heldBy(dst, r, loading);
+    srcHeld[r] = heldBy(src, r), dstHeld[r] = heldBy(dst, r, loading);
+  Schedule s;
+  s.local = overlap(srcHeld[me], dstHeld[me]);
+  const Selection none(src.rank());
   auto sent = [&](int holder, int rank) {
     return sends(src, holder, rank) ? overlap(srcHeld[holder], dstHeld[rank]) : none;
   };
   for (int k = 1; k < P; ++k) {
-    int to = (me + k) % P, from = (me - k + P) % P;
-    Selection sendOv = sent(me, to), recvOv = sent(from, me);
-    // Every rank makes the round's number of calls, the most chunks any
-    // rank sends in it (a pair's two sides then agree).
-    int64_t all = 0;
+    Schedule::Round round{(me + k) % P, (me - k + P) % P, {}, {}};
+    Selection sendOv = sent(me, round.to), recvOv = sent(round.from, me);
+    int64_t calls = 0;
     for (int r = 0; r < P; ++r)
-      all = std::max(all, r == me     ? numChunks(sendOv, e)
-                          : r == from ? numChunks(recvOv, e)
-                                      : numChunks(sent(r, (r + k) % P), e));
-    for (int64_t i = 0; i < all; ++i) {
-      Selection sc = chunk(sendOv, i, e), rc = chunk(recvOv, i, e);
+      calls = std::max(calls, r == me           ? numChunks(sendOv, e)
+                              : r == round.from ? numChunks(recvOv, e)
+                                                : numChunks(sent(r, (r + k) % P), e));
+    for (int64_t i = 0; i < calls; ++i) {
+      round.sent.push_back(chunk(sendOv, i, e));
+      round.received.push_back(chunk(recvOv, i, e));
+    }
+    s.rounds.push_back(std::move(round));
+  }
+  return s;
+}
+
+/// `src` to `dst`'s schedule, worked out once per pair of layouts (with the
+/// arrays' shifts and slices, where they are held, the chunk size): a loop
+/// hands the same tensors over between the same layouts in every iteration.
+const Schedule &scheduleFor(const DistArray &src, const DistArray &dst, bool loading) {
+  static std::map<std::vector<int64_t>, Schedule> known;
+  std::vector<int64_t> key = src.layoutKey;
+  auto append = [&](const Shape &v) {
+    key.push_back(static_cast<int64_t>(v.size()));
+    key.insert(key.end(), v.begin(), v.end());
+  };
+  append(dst.layoutKey);
+  for (const DistArray *a : {&src, &dst}) {
+    append(a->shifts);
+    append(a->sliceFull);
+    append(a->sliceShift);
+    key.push_back(a->onDisk);
+  }
+  key.insert(key.end(), {loading, src.elemBytes(), ctx().chunkBytes, ctx().size});
+  auto it = known.find(key);
+  if (it == known.end())
+    it = known.emplace(std::move(key), scheduleOf(src, dst, loading)).first;
+  return it->second;
+}
+
+template <typename T> void redistribute(DistArray &src, DistArray &dst, bool loading) {
+  if (src.rank() == 0)
+    return redistributeScalar<T>(src, dst);
+  const int64_t e = sizeof(T);
+  const Schedule &s = scheduleFor(src, dst, loading);
+  PooledVector<T> out, in, stored;
+  // Local part: what this process already holds (anything it would otherwise
+  // receive from a replica of its own block).
+  if (!src.onDisk && !dst.onDisk && elements(s.local) > 0)
+    copyLocal<T>(src, dst, s.local);
+  else
+    for (int64_t i = 0; i < numChunks(s.local, e); ++i) {
+      Selection c = chunk(s.local, i, e);
+      transferChunk(src, true, c, in, stored);
+      transferChunk(dst, false, c, in, stored);
+    }
+  for (const Schedule::Round &round : s.rounds)
+    for (size_t i = 0; i < round.sent.size(); ++i) {
+      const Selection &sc = round.sent[i], &rc = round.received[i];
       int64_t ns = elements(sc), nr = elements(rc);
       out.resize(ns);
       in.resize(nr);
       if (ns)
         transferChunk(src, true, sc, out, stored);
-      MPI_Sendrecv(out.data(), static_cast<int>(ns), Element<T>::mpi(), to, 11, in.data(),
-                   static_cast<int>(nr), Element<T>::mpi(), from, 11, MPI_COMM_WORLD,
+      MPI_Sendrecv(out.data(), static_cast<int>(ns), Element<T>::mpi(), round.to, 11, in.data(),
+                   static_cast<int>(nr), Element<T>::mpi(), round.from, 11, MPI_COMM_WORLD,
                    MPI_STATUS_IGNORE);
       counters().bytesSent += static_cast<double>(e) * ns;
       counters().bytesReceived += static_cast<double>(e) * nr;
       if (nr)
         transferChunk(dst, false, rc, in, stored);
     }
-  }
 }
 
 } // namespace

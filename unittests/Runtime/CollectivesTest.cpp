@@ -84,6 +84,29 @@ TEST(Collectives, OutOfCoreShiftArrayMovesBlocksDiskToDisk) {
     EXPECT_EQ(x, (R() + 1) % P());
 }
 
+// A redistribution's schedule is worked out once per pair of layouts; a
+// shifted array holds other blocks in the same layout and must not reuse the
+// unshifted one's.
+TEST(Collectives, RedistributingAShiftedArraySendsTheBlocksItNowHolds) {
+  const int64_t n = 4 * int64_t(P());
+  void *a = makeArray("resched", {n}, {true}, TC_RT_DISTRIBUTED, false);
+  std::vector<double> buf(4);
+  for (int i = 0; i < 4; ++i)
+    buf[i] = 4.0 * R() + i; // the tensor's value is its index
+  Desc desc = TileDesc{{4}}.encode();
+  int64_t offsets[] = {0};
+  tc_rt_write_tile(a, buf.data(), desc.data(), offsets);
+  for (bool shifted : {false, true, false}) {
+    if (shifted)
+      tc_rt_shift_array(a, 0);
+    void *whole = makeArray("resched-whole", {n}, {false}, TC_RT_REPLICATED, false);
+    tc_rt_redistribute(a, whole);
+    const double *got = static_cast<DistArray *>(whole)->mem<double>();
+    for (int64_t g = 0; g < n; ++g)
+      ASSERT_EQ(got[g], double(g)) << "index " << g << (shifted ? " after a shift" : "");
+  }
+}
+
 TEST(Collectives, OutOfCoreAllReduceAndAllGather) {
   void *c = makeArray("disk-sum", {5, 4}, {false, false}, TC_RT_REPLICATED, true);
   std::vector<double> buf(20, 1.0 + R());
