@@ -8,9 +8,11 @@
 #include "DistArray.h"
 #include "KeptTensors.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace tc_rt {
 
@@ -31,6 +33,33 @@ std::vector<int64_t> arrayDescription(const Shape &extents, const Shape &grid,
   return desc.encode();
 }
 
+namespace {
+
+/// An array descriptor's layout, decoded and checked once: a loop's
+/// statements create the same arrays in every iteration, from the same
+/// constant descriptors (a CCSD iteration, two hundred arrays of a few
+/// microseconds' work each at small bases, spent a tenth of its time here).
+struct DecodedLayout {
+  std::vector<int64_t> desc; ///< the descriptor's words, compared on every use
+  tc_layout::ArrayLayout layout;
+  std::string invalid; ///< the layout library's objection; empty: valid
+  std::vector<int64_t> key;
+};
+
+const DecodedLayout &decodedLayout(const int64_t *desc) {
+  static std::unordered_map<const int64_t *, DecodedLayout> byAddress;
+  const int64_t size = tc_rt_array_size(desc);
+  DecodedLayout &d = byAddress[desc];
+  if (static_cast<int64_t>(d.desc.size()) == size && std::equal(d.desc.begin(), d.desc.end(), desc))
+    return d;
+  d.desc.assign(desc, desc + size);
+  d.layout = ArrayDescView(desc).layout();
+  d.invalid = d.layout.verify(); // the rules the compiler verified #tc.layout by
+  d.key = ArrayDesc{d.layout}.encode();
+  return d;
+}
+
+} // namespace
 } // namespace tc_rt
 
 using namespace tc_rt;
@@ -44,16 +73,16 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
   registerArray(a);
   a->name = name;
   ArrayDescView view(desc);
-  static_cast<tc_layout::ArrayLayout &>(*a) = view.layout();
+  const DecodedLayout &decoded = decodedLayout(desc);
+  static_cast<tc_layout::ArrayLayout &>(*a) = decoded.layout;
   a->init = view.init();
   a->onDisk = view.onDisk();
   a->elem = view.elem();
   if (a->elem != TC_RT_F64 && a->elem != TC_RT_F32)
     fail("array '" + a->name + "': unknown element type " + std::to_string(a->elem));
-  // The layout library's rules, the ones the compiler verified #tc.layout by.
-  if (std::string why = a->verify(); !why.empty())
-    fail("array '" + a->name + "': " + why);
-  a->layoutKey = ArrayDesc{*a}.encode();
+  if (!decoded.invalid.empty())
+    fail("array '" + a->name + "': " + decoded.invalid);
+  a->layoutKey = decoded.key;
   if (!a->summedExtent.empty() && a->init == TC_RT_INIT_ZERO)
     fail("array '" + a->name + "' sums dimensions of an input but is not loaded from one");
   // A grid of fewer processes than the run leaves the others idle (COSMA,
@@ -110,7 +139,7 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
   trimPool(); // the load's staging chunks (BufferPool.h)
   // Ranks finish loading at different times; the wait belongs to the load phase,
   // and so does reading its peak RSS (before the barrier, off the compute clock).
-  ctx().counters[Load].peakRss = peakRssBytes();
+  ctx().counters[Load].peakRss = phasePeakRssBytes();
   MPI_Barrier(MPI_COMM_WORLD);
   setPhase(Compute, /*sampleRss=*/false);
   return a;
@@ -118,9 +147,9 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
 
 extern "C" void *tc_rt_alloc_storage(const int64_t *desc, const char *name, int64_t readOnly) {
   ArrayDescView view(desc);
-  const tc_layout::ArrayLayout layout = view.layout();
-  const int64_t bytes = product(layout.paddedBlock()) * elementBytes(view.elem());
-  return keptStorage(name, layout, view.elem(), bytes, readOnly != 0);
+  const DecodedLayout &decoded = decodedLayout(desc);
+  const int64_t bytes = product(decoded.layout.paddedBlock()) * elementBytes(view.elem());
+  return keptStorage(name, decoded.key, view.elem(), bytes, readOnly != 0);
 }
 
 extern "C" void tc_rt_read_tile(void *array, void *buf, const int64_t *desc,

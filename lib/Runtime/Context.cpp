@@ -48,12 +48,20 @@ TraceScope::~TraceScope() {
     std::fprintf(stderr, "rank %d: %s %.6f s\n", ctx().rank, name, MPI_Wtime() - start);
 }
 
+double phasePeakRssBytes() {
+  static double value = 0, readAt = -1;
+  const double now = MPI_Wtime();
+  if (readAt < 0 || now - readAt >= 1e-3)
+    value = peakRssBytes(), readAt = now;
+  return value;
+}
+
 void setPhase(Phase p, bool sampleRss) {
   Context &c = ctx();
   double now = MPI_Wtime();
   c.counters[c.phase].seconds += now - c.phaseStart;
   if (sampleRss && c.phase != Idle)
-    c.counters[c.phase].peakRss = peakRssBytes();
+    c.counters[c.phase].peakRss = phasePeakRssBytes();
   c.phase = p;
   c.phaseStart = now;
 }

@@ -38,8 +38,13 @@ Counters countersBetween(const Counters &begin, const Counters &end);
 /// Resident set size now ("VmRSS:") or at its peak ("VmHWM:"), in bytes.
 double rssBytes(const char *key);
 /// The peak resident set size so far (VmHWM), in bytes, without reading
-/// /proc (sampled at every phase change).
+/// /proc.
 double peakRssBytes();
+/// peakRssBytes for the end of a phase, read again only when the last read is
+/// a millisecond old: getrusage costs a microsecond, the phases of a small
+/// statement ten, and in a millisecond the first touch of pages adds a few MB
+/// at most.
+double phasePeakRssBytes();
 
 struct Options {
   std::map<std::string, std::string> inputs; ///< --input NAME=file.h5
@@ -205,8 +210,8 @@ void startProcess(int *argc, char ***argv, const std::string &program);
 Counters &counters(); ///< of the current phase
 
 /// Switches the phase the counters charge (closes the time of the previous one
-/// and, with sampleRss, records its peak RSS: getrusage's high-water mark; the
-/// time between statements, Idle, has none).
+/// and, with sampleRss, records its peak RSS, phasePeakRssBytes; the time between
+/// statements, Idle, has none).
 void setPhase(Phase p, bool sampleRss = true);
 
 /// Prints "<program>: rank R: error: <message>", removes scratch files and partial output, and

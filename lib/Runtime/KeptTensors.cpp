@@ -198,14 +198,14 @@ void keepLoadedInput(DistArray &a) {
 
 bool isKept(const std::string &name) { return keptTensors().count(name) > 0; }
 
-void *keptStorage(const std::string &name, const tc_layout::ArrayLayout &layout, tc_rt_elem elem,
+void *keptStorage(const std::string &name, const std::vector<int64_t> &layoutKey, tc_rt_elem elem,
                   int64_t bytes, bool readOnly) {
   auto it = keptTensors().find(name);
   // An input's kept value outlives the statement (every iteration loads it):
   // only an array that never writes may share it. A result replaces an
   // intermediate's with what it stores.
   if (it != keptTensors().end() && (readOnly || !it->second.input)) {
-    DistArray *kept = partIn(it->second, layoutKey(layout));
+    DistArray *kept = partIn(it->second, layoutKey);
     void *buffer = kept ? kept->memory.data() : nullptr;
     if (buffer && kept->elem == elem && product(kept->storeShape) * kept->elemBytes() == bytes &&
         retainBuffer(buffer, bytes))
