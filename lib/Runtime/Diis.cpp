@@ -161,6 +161,14 @@ void Diis::slotIO(int slot, int which, bool read, double *data) {
          "the DIIS history of loop " + loop_, ctx().options.scratch);
 }
 
+const double *Diis::slotData(int slot, int which, std::vector<double> &scratch) {
+  if (!onDisk_)
+    return memory_.data() + (2 * static_cast<int64_t>(slot) + which) * share_;
+  scratch.resize(share_);
+  slotIO(slot, which, true, scratch.data());
+  return scratch.data();
+}
+
 void Diis::beginIteration() {
   locate();
   readCarried(start_);
@@ -181,13 +189,9 @@ void Diis::record(const std::vector<double> &values, const std::vector<double> &
   slotIO(slot, 1, false, const_cast<double *>(errors.data()));
   order_.push_back(slot);
   // The new error's overlaps with every entry's (its own included).
-  std::vector<double> dots(order_.size(), 0.0), other(share_);
+  std::vector<double> dots(order_.size(), 0.0), other;
   for (size_t k = 0; k < order_.size(); ++k) {
-    const double *e = errors.data();
-    if (order_[k] != slot) {
-      slotIO(order_[k], 1, true, other.data());
-      e = other.data();
-    }
+    const double *e = order_[k] == slot ? errors.data() : slotData(order_[k], 1, other);
     double s = 0;
     for (int64_t i = 0; i < share_; ++i)
       s += errors[i] * e[i];
@@ -228,9 +232,9 @@ int Diis::endIteration() {
     return 1;
   std::vector<double> next(share_, 0.0);
   for (int k = 0; k < m; ++k) {
-    slotIO(order_[k], 0, true, values.data());
+    const double *v = slotData(order_[k], 0, values);
     for (int64_t i = 0; i < share_; ++i)
-      next[i] += coefficients[k] * values[i];
+      next[i] += coefficients[k] * v[i];
   }
   // A kept tensor's next value stays as each rank's share (later statements
   // hand over from there); a stored one is published to the store.

@@ -76,6 +76,9 @@ public:
 private:
   void readCarried(std::vector<double> &out);
   void slotIO(int slot, int which, bool read, double *data);
+  /// A slot's values (which 0) or errors (1): in the history itself when it
+  /// is in memory, else read into `scratch`.
+  const double *slotData(int slot, int which, std::vector<double> &scratch);
   /// Records (values, errors) in a free slot, the oldest one's when full;
   /// its overlaps with the other entries' errors go into b_. Collective.
   void record(const std::vector<double> &values, const std::vector<double> &errors);
