@@ -14,7 +14,9 @@ product in several statements with other coefficients and signs, statements
 that begin with the same term, intermediates of intermediates, outputs read by
 later statements, some terms broadcast along target indices their factors
 lack. Each is compiled once for every process count of --procs
-with tc-check-rewrites on (in memory, and out of core with a cap of 2-16 KB
+with tc-check-rewrites on and antisymmetrizer copies sharing every product
+that sums 2 or more terms (--min-summed-volume 2: the default 32 leaves the
+small extents here alone) (in memory, and out of core with a cap of 2-16 KB
 drawn per program when a plan fits it) and run on every count by
 scripts/run-program.py with --check-bytes: outputs within 1e-12 (1e-5 for f32)
 of scripts/tce_numpy.py, every rank's bytes as predicted. The only refusal
@@ -301,7 +303,7 @@ def run(a, counts, work):
             exe = os.path.join(work, f"p{n}-{mem}")
             r = subprocess.run([tcc, path, "-o", exe, "--procs", a.procs, "--mem", mem,
                                 "--net-bw", "1GB/s", "--disk-bw", "200MB/s",
-                                "--check-rewrites", "true"],
+                                "--check-rewrites", "true", "--min-summed-volume", "2"],
                                capture_output=True, text=True)
             if r.returncode != 0:
                 # A memory too small for some statement is the planner's refusal.

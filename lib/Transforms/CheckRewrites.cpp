@@ -180,9 +180,12 @@ struct CheckRewritesPass : public tc::impl::CheckRewritesBase<CheckRewritesPass>
 
     MinimizeOperationsOptions minimize;
     minimize.tolerance = tolerance;
+    SharePermutedProductsOptions share;
+    share.minSummedVolume = minSummedVolume;
     std::pair<const char *, std::unique_ptr<Pass>> stages[] = {
         {"tc-minimize-operations", createMinimizeOperations(minimize)},
         {"tc-share-products", createShareProducts()},
+        {"tc-share-permuted-products", createSharePermutedProducts(share)},
         {"tc-split-program", createSplitProgram()},
     };
     for (auto &[pass, created] : stages) {

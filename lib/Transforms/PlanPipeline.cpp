@@ -53,12 +53,16 @@ void addPlanPasses(OpPassManager &pm, const Options &options) {
   if (options.checkRewrites) {
     CheckRewritesOptions check;
     check.tolerance = options.tolerance;
+    check.minSummedVolume = options.minSummedVolume;
     pm.addPass(createCheckRewrites(check));
   }
   MinimizeOperationsOptions minimize;
   minimize.tolerance = options.tolerance;
   pm.addPass(createMinimizeOperations(minimize));
   pm.addPass(createShareProducts());
+  SharePermutedProductsOptions share;
+  share.minSummedVolume = options.minSummedVolume;
+  pm.addPass(createSharePermutedProducts(share));
   pm.addPass(createSplitProgram());
   PlanBlockSparseOptions blockSparse;
   blockSparse.imbalance = options.imbalance;

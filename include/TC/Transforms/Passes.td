@@ -250,6 +250,38 @@ def ShareProducts : Pass<"tc-share-products", "::mlir::ModuleOp"> {
   }];
 }
 
+defvar SharePermutedProductsOptions = [
+  Option<"minSummedVolume", "min-summed-volume", "int64_t", /*default=*/"32",
+         "Shared permuted products: the fewest terms summed per element of a "
+         "product that antisymmetrizer copies share (tc-share-permuted-products)",
+         "llvm::cl::value_desc(\"N\")">,
+];
+
+def SharePermutedProducts : Pass<"tc-share-permuted-products", "::mlir::ModuleOp"> {
+  let dependentDialects = ["::mlir::tc::TCDialect", "::mlir::arith::ArithDialect"];
+  let summary = "Compute once a product that several terms read in different orders";
+  let description = [{
+    An antisymmetrizer's copies of a term (`P(ij) t = t - t'`) read the same
+    tensors with result labels exchanged: one product in two orders of its
+    dimensions (docs/Derivations.md D48). Two `tc.contract`s of two dense,
+    non-scalar inputs are such a pair when they read the same values, a
+    renaming of labels turns one's input labels into the other's position by
+    position and maps result labels onto result labels, and they give the
+    same element type. For each group of two or more whose inputs the
+    program names (inputs and statements' results: the inner products of
+    `tc-minimize-operations`' trees are left in their trees) and whose
+    product sums at least `min-summed-volume` terms per element (32: fewer
+    cost about what adding the result in another order does), the first's
+    product is computed once,
+    unscaled and without
+    accumulator, before it; each member becomes the addition of that value,
+    in its own order and with its own coefficient and accumulator (a product
+    with the scalar 1). Runs after `tc-share-products`; block-sparse operands
+    are left alone.
+  }];
+  let options = SharePermutedProductsOptions;
+}
+
 defvar CheckRewritesOption = [
   Option<"checkRewrites", "check-rewrites", "bool", /*default=*/"false",
          "Debug mode: check that operation minimization, shared products and "
@@ -267,8 +299,9 @@ def CheckRewrites : Pass<"tc-check-rewrites", "::mlir::ModuleOp"> {
     not yet planned or split, a
     copy is evaluated element by element on random arrays whose extents are
     the function's capped at 3 (the rewrites are the same at any extent);
-    then `tc-minimize-operations`, `tc-share-products` and `tc-split-program`
-    run on the copy one after the other, and after each the copy is evaluated
+    then `tc-minimize-operations`, `tc-share-products`,
+    `tc-share-permuted-products` and `tc-split-program` run on the copy one
+    after the other, and after each the copy is evaluated
     again: as a function of values after the first two, and after the split
     as the runtime runs its statements (every tensor under its name, an
     accumulation updating the tensor named as its result in place). A result
@@ -277,7 +310,7 @@ def CheckRewrites : Pass<"tc-check-rewrites", "::mlir::ModuleOp"> {
     is left as it is. `tc-plan` runs it first with `check-rewrites=true`
     (`tcc --check-rewrites true`); the random program tests do.
   }];
-  let options = MinimizeOperationsOptions;
+  let options = !listconcat(MinimizeOperationsOptions, SharePermutedProductsOptions);
 }
 
 def OutlineLoops : Pass<"tc-outline-loops", "::mlir::ModuleOp"> {
@@ -461,8 +494,9 @@ def PlanPipeline : Pass<"tc-plan", "::mlir::ModuleOp"> {
     entry repeats), `tc-specialize-procs` (when `specialize-procs` lists
     process counts), `tc-check-rewrites` (when asked), `tc-minimize-operations`
     (products of several tensors into trees of binary contractions),
-    `tc-share-products`, `tc-split-program` (a program into statements),
-    `tc-plan-block-sparse` (contractions
+    `tc-share-products`, `tc-share-permuted-products` (an antisymmetrizer's
+    copies of a product computed once), `tc-split-program` (a program into
+    statements), `tc-plan-block-sparse` (contractions
     over block-sparse tensors), `tc-fuse-distribute`
     (Cociorva et al.'s fusion and
     distribution of operator trees), `tc-select-algorithm`, `tc-place-io` and
@@ -478,7 +512,8 @@ def PlanPipeline : Pass<"tc-plan", "::mlir::ModuleOp"> {
     --mlir-print-debug-counter` counts the searches).
   }];
   let options = !listconcat(MachineFileOption, MachineOptions, SpecializeProcsOptions,
-                            MinimizeOperationsOptions, CheckRewritesOption, BlockSparseOptions,
+                            MinimizeOperationsOptions, SharePermutedProductsOptions,
+                            CheckRewritesOption, BlockSparseOptions,
                             FusionOptions, ReportOptions);
   let dependentDialects = ["::mlir::tc::TCDialect"];
 }

@@ -1,5 +1,6 @@
 """Every option of tc-set-machine, tc-specialize-procs, tc-minimize-operations,
-tc-plan-block-sparse, tc-fuse-distribute and tc-plan-report reaches
+tc-share-permuted-products, tc-plan-block-sparse, tc-fuse-distribute and
+tc-plan-report reaches
 its pass through tc-plan, the tc-compile pipeline and tcc.
 
 Option lists come from `tc-opt --help`, so an option added to a pass is checked
@@ -22,9 +23,10 @@ import subprocess
 import sys
 
 SUBPASSES = ["tc-set-machine", "tc-specialize-procs", "tc-minimize-operations",
-             "tc-plan-block-sparse", "tc-fuse-distribute", "tc-plan-report"]
+             "tc-share-permuted-products", "tc-plan-block-sparse", "tc-fuse-distribute",
+             "tc-plan-report"]
 CHAIN = ["tc-set-machine", "tc-specialize-procs", "tc-minimize-operations", "tc-share-products",
-         "tc-split-program",
+         "tc-share-permuted-products", "tc-split-program",
          "tc-plan-block-sparse",
          "tc-fuse-distribute", "tc-select-algorithm", "tc-place-io", "tc-solve-tiles",
          "tc-plan-report"]
@@ -66,6 +68,7 @@ VALUES = {
     "cache-bytes": "1000000",
     "partitioner": "builtin",
     "tolerance": "0.05",
+    "min-summed-volume": "2",
     "check-rewrites": "true",
 }
 # Options of block-sparse contractions are tried on one (plan-options.mlir has
@@ -73,6 +76,7 @@ VALUES = {
 INPUTS = {o: "plan-options-blocks.mlir" for o in ["imbalance", "assignment", "cache-bytes",
                                                       "partitioner"]}
 INPUTS["tolerance"] = "plan-options-product.mlir"
+INPUTS["min-summed-volume"] = "plan-options-permuted.mlir"
 # tcc's spelling of tc-plan's report files.
 TCC_NAMES = {"report": "plan-report", "table": "plan-table"}
 
