@@ -121,6 +121,8 @@ void releaseFreedMemory() {
   malloc_trim(0);
 }
 
+bool freedMemoryKept() { return pool().keepingFreed; }
+
 void keepFreedMemory(bool keep) {
   pool().keepingFreed = keep;
   mallopt(M_TRIM_THRESHOLD, keep ? std::numeric_limits<int>::max() : kHeapTopBytes);

@@ -67,6 +67,8 @@ void releaseFreedMemory();
 /// iteration a third of its time). When the loop ends (`!keep`), everything
 /// kept is freed.
 void keepFreedMemory(bool keep);
+/// True while freed memory is kept (keepFreedMemory(true)).
+bool freedMemoryKept();
 
 /// A buffer of `n` elements of T from the pool, uninitialized, returned when
 /// it goes out of scope.
