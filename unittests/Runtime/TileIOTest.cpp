@@ -52,3 +52,24 @@ TEST(TileIO, RootOnlyReadZeroesOtherRanks) {
 }
 
 } // namespace
+
+// tc_rt_array decodes a descriptor once per address and checks its words on
+// every use: a descriptor rewritten in place (a caller's buffer reused) is
+// decoded anew.
+TEST(TileIO, ADescriptorRewrittenInPlaceIsDecodedAnew) {
+  const int64_t P = ctx().size;
+  Desc first = arrayDescription({4 * P, 3}, {P}, {0, -1}, TC_RT_DISTRIBUTED, TC_RT_INIT_ZERO, false,
+                                {}, {}, TC_RT_F64);
+  Desc second = arrayDescription({4 * P, 3}, {P}, {-1, -1}, TC_RT_REPLICATED, TC_RT_INIT_ZERO,
+                                 false, {}, {}, TC_RT_F64);
+  ASSERT_EQ(first.size(), second.size());
+  Desc buffer = first;
+  auto *a = static_cast<DistArray *>(tc_rt_array(buffer.data(), "rewritten", nullptr));
+  std::copy(second.begin(), second.end(), buffer.begin());
+  auto *b = static_cast<DistArray *>(tc_rt_array(buffer.data(), "rewritten", nullptr));
+  EXPECT_EQ(a->storeShape, (Shape{4, 3}));
+  EXPECT_EQ(b->storeShape, (Shape{4 * P, 3}));
+  EXPECT_EQ(a->layoutKey, ArrayDesc{*a}.encode());
+  EXPECT_EQ(b->layoutKey, ArrayDesc{*b}.encode());
+  EXPECT_NE(a->layoutKey, b->layoutKey);
+}
