@@ -172,15 +172,16 @@ template <typename T> void copyLocal(DistArray &src, DistArray &dst, const Selec
 }
 
 /// What a redistribution from `src` to `dst` moves on this rank: the overlap
-/// it holds of both, and per round (send to rank+k, receive from rank-k) the
-/// chunks sent and received, as many calls as the most chunks any rank sends
-/// in that round (a pair's two sides then agree). Every rank works out what
-/// each rank holds of either array from the layouts alone: the rounds'
-/// lengths need no messages.
+/// it holds of both, and per round (send to rank+k, receive from rank-k) what
+/// it sends and receives, in as many calls (chunks) as the most chunks any
+/// rank sends in that round (a pair's two sides then agree). Every rank works
+/// out what each rank holds of either array from the layouts alone: the
+/// rounds' lengths need no messages.
 struct Schedule {
   struct Round {
     int to, from;
-    std::vector<Selection> sent, received; ///< per call; an empty box sends nothing
+    Selection sent, received;
+    int64_t calls;
   };
   Selection local;
   std::vector<Round> rounds;
@@ -199,17 +200,12 @@ Schedule scheduleOf(const DistArray &src, const DistArray &dst, bool loading) {
     return sends(src, holder, rank) ? overlap(srcHeld[holder], dstHeld[rank]) : none;
   };
   for (int k = 1; k < P; ++k) {
-    Schedule::Round round{(me + k) % P, (me - k + P) % P, {}, {}};
-    Selection sendOv = sent(me, round.to), recvOv = sent(round.from, me);
-    int64_t calls = 0;
+    const int to = (me + k) % P, from = (me - k + P) % P;
+    Schedule::Round round{to, from, sent(me, to), sent(from, me), 0};
     for (int r = 0; r < P; ++r)
-      calls = std::max(calls, r == me           ? numChunks(sendOv, e)
-                              : r == round.from ? numChunks(recvOv, e)
-                                                : numChunks(sent(r, (r + k) % P), e));
-    for (int64_t i = 0; i < calls; ++i) {
-      round.sent.push_back(chunk(sendOv, i, e));
-      round.received.push_back(chunk(recvOv, i, e));
-    }
+      round.calls = std::max(round.calls, r == me     ? numChunks(round.sent, e)
+                                          : r == from ? numChunks(round.received, e)
+                                                      : numChunks(sent(r, (r + k) % P), e));
     s.rounds.push_back(std::move(round));
   }
   return s;
@@ -256,8 +252,8 @@ template <typename T> void redistribute(DistArray &src, DistArray &dst, bool loa
       transferChunk(dst, false, c, in, stored);
     }
   for (const Schedule::Round &round : s.rounds)
-    for (size_t i = 0; i < round.sent.size(); ++i) {
-      const Selection &sc = round.sent[i], &rc = round.received[i];
+    for (int64_t i = 0; i < round.calls; ++i) {
+      Selection sc = chunk(round.sent, i, e), rc = chunk(round.received, i, e);
       int64_t ns = elements(sc), nr = elements(rc);
       out.resize(ns);
       in.resize(nr);

@@ -30,17 +30,7 @@ using namespace mlir::tc;
 namespace {
 
 SmallVector<StringRef> labelsOf(ArrayAttr labels) {
-  SmallVector<StringRef> out;
-  for (Attribute l : labels)
-    out.push_back(cast<StringAttr>(l).getValue());
-  return out;
-}
-
-ArrayAttr labelAttr(Builder &b, ArrayRef<StringRef> labels) {
-  SmallVector<Attribute> attrs;
-  for (StringRef l : labels)
-    attrs.push_back(b.getStringAttr(l));
-  return b.getArrayAttr(attrs);
+  return llvm::to_vector(labels.getAsValueRange<StringAttr>());
 }
 
 /// True if `v` is a tensor the program names (an input, or a statement's
@@ -164,7 +154,7 @@ struct SharePermutedProductsPass
           b, op.getLoc(), DenseElementsAttr::get(scalar, b.getFloatAttr(elem, 1.0).getValue()));
       auto copy = ContractOp::create(b, op.getLoc(), op.getResult().getType(),
                                      ValueRange{product.getResult(), one}, op.getInit(),
-                                     b.getArrayAttr({labelAttr(b, order), b.getArrayAttr({})}),
+                                     b.getArrayAttr({b.getStrArrayAttr(order), b.getArrayAttr({})}),
                                      op.getResultLabels(), op.getScaleAttr());
       if (Attribute name = op->getAttr(TCDialect::getNameAttrName()))
         copy->setAttr(TCDialect::getNameAttrName(), name);
