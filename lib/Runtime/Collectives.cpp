@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
+#include "KeptTensors.h"
 #include "StridedCopy.h"
 #include "TC/Layout/Ownership.h"
 
@@ -284,7 +285,9 @@ extern "C" void tc_rt_allreduce_array(void *array) {
 
 extern "C" void tc_rt_allgather_array(void *array) {
   tc_rt::TraceScope trace("tc_rt_allgather_array");
-  if (ctx().size == 1)
-    return;
-  onArray(array, [&](DistArray &a, auto zero) { allgatherArray<decltype(zero)>(a); });
+  onArray(array, [&](DistArray &a, auto zero) {
+    if (ctx().size > 1)
+      allgatherArray<decltype(zero)>(a);
+    keepGatheredInput(a);
+  });
 }

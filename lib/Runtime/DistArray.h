@@ -76,6 +76,9 @@ struct DistArray : tc_layout::ArrayLayout {
   /// created: what work done once per layout is known by (a loop hands the
   /// same tensors over between the same layouts in every iteration).
   std::vector<int64_t> layoutKey;
+  /// A gathered input a loop keeps (keepLoadedInput): kept when its
+  /// all-gather has made it whole.
+  bool keepOnceGathered = false;
 
   // The layout's arithmetic (parts, storeRows, subRows, slabRows, isCyclic,
   // splitDimension) is ArrayLayout's; what follows is this process's view.

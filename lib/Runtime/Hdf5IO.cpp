@@ -367,15 +367,22 @@ void loadInitial(DistArray &a) {
       return;
     }
   }
-  if (rootOnly && c.rank != 0)
+  // Inside accumulation only the root carries C's old value, but a loop that
+  // keeps its inputs has every rank load an input's copy once, so that later
+  // iterations hand it over instead of reading the file again (D44).
+  const bool keepRootInput = rootOnly && a.init != TC_RT_INIT_ONES && keepsLoadedInput(a) &&
+                             !c.storedIntermediates.count(a.name);
+  if (rootOnly && c.rank != 0 && !keepRootInput)
     return;
   if (a.init == TC_RT_INIT_ONES) {
     Selection owned = ownedRuns(a);
     withElement(a.elem, [&](auto zero) { loadOnes<decltype(zero)>(a, owned); });
     return;
   }
-  if (loadSlice(a) && !rootOnly) // read once in a loop that keeps its inputs
+  if (loadSlice(a) && (!rootOnly || keepRootInput)) // read once in a loop that keeps its inputs
     keepLoadedInput(a);
+  if (rootOnly && c.rank != 0)
+    std::memset(a.mem<void>(), 0, product(a.storeShape) * a.elemBytes());
 }
 
 bool loadSlice(DistArray &a) {

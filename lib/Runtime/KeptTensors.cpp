@@ -188,12 +188,34 @@ bool keepWhereComputed(DistArray &a) {
   return true;
 }
 
+bool keepsLoadedInput(const DistArray &a) {
+  return ctx().keepingInputs && keepable(a) && !isKept(a.name);
+}
+
 void keepLoadedInput(DistArray &a) {
+  if (!keepsLoadedInput(a))
+    return;
   // A gathered array just loaded holds only this rank's slab: its layout
   // says whole (the all-gather comes later, in the plan), and a copy kept
   // now would hand zeros over for the other ranks' rows.
-  if (ctx().keepingInputs && keepable(a) && a.kind != Holding::Gathered && !isKept(a.name))
+  if (a.kind == Holding::Gathered)
+    a.keepOnceGathered = true;
+  else
     keepCopy(a, /*invert=*/false, /*input=*/true);
+}
+
+void keepGatheredInput(DistArray &a) {
+  if (!a.keepOnceGathered)
+    return;
+  a.keepOnceGathered = false;
+  if (isKept(a.name))
+    return;
+  // Whole on every rank now, so kept as replicated: a gathered layout's
+  // store and redistribution take each rank's slab alone.
+  keepCopy(a, /*invert=*/false, /*input=*/true);
+  DistArray &kept = *keptTensors().at(a.name).part;
+  kept.kind = Holding::Replicated;
+  kept.layoutKey = layoutKey(kept);
 }
 
 bool isKept(const std::string &name) { return keptTensors().count(name) > 0; }

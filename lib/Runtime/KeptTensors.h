@@ -28,6 +28,13 @@ bool keepWhereComputed(DistArray &a);
 /// tensor in memory: later loads of it redistribute from there.
 void keepLoadedInput(DistArray &a);
 
+/// True when keepLoadedInput(a) would keep `a` (its input loaded by every rank).
+bool keepsLoadedInput(const DistArray &a);
+
+/// Keeps a gathered input that keepLoadedInput left for later, now that the
+/// all-gather has made it whole on every rank.
+void keepGatheredInput(DistArray &a);
+
 /// True if tensor `name` is kept where it was computed (the same on every
 /// rank: every rank keeps a part, maybe an empty one).
 bool isKept(const std::string &name);

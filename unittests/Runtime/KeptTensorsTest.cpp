@@ -7,7 +7,8 @@
 // prediction; reciprocals are inverted once; a reader that takes a whole copy
 // (DIIS, checkpoints, a fused program's slices) gets one and later loads read
 // it; an accumulation's root-only array gets the values on the root alone; a
-// loop's input is handed over into each layout once where memory allows.
+// loop's input (a gathered operand once gathered, a root-only one too) is
+// handed over into each layout once where memory allows.
 //
 //===----------------------------------------------------------------------===//
 #include "KeptTensors.h"
@@ -180,15 +181,44 @@ TEST(KeptTensors, InputsKeptInTheLayoutsTheyAreLoadedIn) {
   endRun();
 }
 
-TEST(KeptTensors, InputLoadedAsAGatheredOperandIsNotKept) {
+TEST(KeptTensors, InputLoadedAsAGatheredOperandIsKeptOnceGathered) {
   // A replication algorithm's whole operand holds only this rank's slab when
-  // loaded (its all-gather comes later): a loop keeping the input then would
-  // hand zeros over for the other ranks' rows. The next load reads it whole.
+  // loaded: a loop keeps the input once its all-gather has made it whole,
+  // and the next load takes the kept values (inputs of another seed would
+  // read differently), as does a whole copy made of it (what a load that
+  // sums a dimension reads; a gathered layout's store wrote the root's slab
+  // alone).
   RandomInputs random(11);
   tc_rt_begin_statement("A", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
-  gathered(TC_RT_INIT_INPUT);
+  void *x = gathered(TC_RT_INIT_INPUT);
   EXPECT_FALSE(isKept("X"));
+  tc_rt_allgather_array(x);
+  EXPECT_TRUE(isKept("X"));
+  RandomInputs other(99);
   tc_rt_begin_statement("B", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
+  expectWhole(replicated(TC_RT_INIT_INPUT), stored);
+  makeKeptWhole("X");
+  tc_rt_begin_statement("C", TC_RT_RESULT_OUTPUT);
+  expectWhole(replicated(TC_RT_INIT_INPUT), stored);
+  releaseKept();
+  endRun();
+}
+
+TEST(KeptTensors, RootOnlyInputOfALoopIsKeptWhole) {
+  // Inside accumulation only the root carries C's old value, but a loop that
+  // keeps its inputs has every rank load it once: the next root-only load and
+  // a load by every rank take the kept values, not the file's.
+  RandomInputs random(11);
+  tc_rt_begin_statement("C", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
+  auto onRoot = [](int64_t i, int64_t j, int64_t k) {
+    return ctx().rank == 0 ? stored(i, j, k) : 0.0;
+  };
+  expectWhole(replicated(TC_RT_INIT_ROOT_INPUT), onRoot);
+  EXPECT_TRUE(isKept("X"));
+  RandomInputs other(99);
+  tc_rt_begin_statement("D", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
+  expectWhole(replicated(TC_RT_INIT_ROOT_INPUT), onRoot);
+  tc_rt_begin_statement("E", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
   expectWhole(replicated(TC_RT_INIT_INPUT), stored);
   releaseKept();
   endRun();
