@@ -14,6 +14,7 @@
 #include "TC/Runtime/Descriptors.h"
 
 #include <hdf5.h>
+#include <mpi.h>
 
 #include <cstdint>
 #include <map>
@@ -38,6 +39,7 @@ struct BlockArray {
   hid_t file = -1, values = -1;
   std::vector<int64_t> fileOffset;
   std::string source; ///< where the input comes from, for messages
+  bool userInput = false; ///< loaded from the user's file (--input), not a stored result
   /// On disk, a result: this rank's bricks in a scratch file (byte offsets),
   /// and which have been written (a brick not yet written is zero, or the
   /// input's value when accumulating).
@@ -83,10 +85,16 @@ void writeInts(hid_t group, const char *name, const std::vector<hsize_t> &dims,
                const std::vector<int64_t> &values, const std::string &where, bool everyRank);
 /// Frees every block-sparse array (the end of one run of the program).
 void releaseBlockArrays();
+/// A communicator of the block transfers alone, so that their messages
+/// (matched in posting order per pair of ranks) meet no other. Collective on
+/// its first call: every rank calls it as a stage starts or a brick moves.
+MPI_Comm blockComm();
 /// Writes `a` as the group NAME of the output file or, when the statement's
 /// result is an intermediate, of the intermediates file or of every rank's
-/// memory (collective; tc_rt_begin_statement says which).
-void storeBlockOutput(BlockArray &a);
+/// memory, completed by an all-reduce (collective; tc_rt_begin_statement says
+/// which). An intermediate kept in memory stays at its homes instead
+/// (KeptBlocks.h).
+void writeBlockResult(BlockArray &a);
 
 } // namespace tc_rt
 

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "BlockArray.h"
 #include "DistArray.h"
+#include "KeptBlocks.h"
 #include "TileContract.h"
 
 #include <algorithm>
@@ -70,6 +71,13 @@ void BlockArray::writeHome(int64_t block, const char *in) {
   written[block] = 1;
 }
 
+MPI_Comm blockComm() {
+  static MPI_Comm comm = MPI_COMM_NULL;
+  if (comm == MPI_COMM_NULL)
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  return comm;
+}
+
 namespace {
 
 /// Out of core, the bricks a rank is home of and writes live in a scratch file
@@ -96,16 +104,6 @@ void openScratchBricks(BlockArray &a) {
 std::vector<BlockArray *> &allBlockArrays() {
   static std::vector<BlockArray *> arrays;
   return arrays;
-}
-
-/// A communicator of the block transfers alone, so that their messages
-/// (matched in posting order per pair of ranks) meet no other. Collective on
-/// its first call: every rank calls it as a stage starts.
-MPI_Comm blockComm() {
-  static MPI_Comm comm = MPI_COMM_NULL;
-  if (comm == MPI_COMM_NULL)
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  return comm;
 }
 
 void checkBlocks(const BlockArray &a) {
@@ -484,6 +482,10 @@ extern "C" void *tc_rt_block_array(const int64_t *desc, const char *name) {
   checkBlocks(*a);
   const int me = ctx().rank;
   const size_t n = a->blocks.size();
+  if (a->init == TC_RT_INIT_INPUT && handOverKeptBlocks(*a)) {
+    setPhase(Idle);
+    return a;
+  }
   if (a->init == TC_RT_INIT_INPUT)
     openBlockInput(*a);
   if (!a->onDisk) {
@@ -498,6 +500,8 @@ extern "C" void *tc_rt_block_array(const int64_t *desc, const char *name) {
       H5Fclose(a->file);
       a->values = a->file = -1;
     }
+    if (a->userInput)
+      keepLoadedBlocks(*a);
   }
   setPhase(Idle);
   return a;
@@ -523,6 +527,8 @@ extern "C" void tc_rt_block_stage(const int64_t *desc, void *a, void *b, void *c
 extern "C" void tc_rt_block_store(void *array) {
   TraceScope trace("tc_rt_block_store");
   setPhase(Store);
-  storeBlockOutput(*static_cast<BlockArray *>(array));
+  BlockArray &a = *static_cast<BlockArray *>(array);
+  if (!keepBlocksWhereComputed(a))
+    writeBlockResult(a);
   setPhase(Idle);
 }

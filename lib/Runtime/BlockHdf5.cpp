@@ -78,6 +78,7 @@ void openBlockInput(BlockArray &a) {
       failOnRoot("no input for block-sparse tensor '" + a.name + "': pass --input " + a.name +
                  "=file.h5 (block-sparse inputs come from files, docs/BlockSparse.md)");
     a.source = it->second;
+    a.userInput = true;
     a.file = openInputFile(a.source);
     if (a.file < 0)
       failOnRoot("cannot open input file " + a.source + " for block-sparse tensor '" + a.name +
@@ -160,7 +161,7 @@ void readBlockValues(BlockArray &a, int64_t offset, int64_t elements, char *out)
   counters().bytesRead += static_cast<double>(elements) * a.elemBytes();
 }
 
-void storeBlockOutput(BlockArray &a) {
+void writeBlockResult(BlockArray &a) {
   Context &c = ctx();
   if (c.options.output.empty() && !c.storingIntermediate())
     return;

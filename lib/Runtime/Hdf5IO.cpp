@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
+#include "KeptBlocks.h"
 #include "KeptTensors.h"
 #include "StridedCopy.h"
 
@@ -506,6 +507,7 @@ Shape extentsOf(int64_t dataset) {
 int64_t storedIntermediateFile(const std::string &name, std::string &where) {
   Context &c = ctx();
   makeKeptWhole(name); // readers of a stored file take whole copies
+  makeKeptBlocksWhole(name);
   auto kept = c.storedIntermediates.find(name);
   if (kept == c.storedIntermediates.end())
     return -1;
@@ -546,6 +548,7 @@ void forgetStoredIntermediate(const std::string &name) {
 ResultFile openResultFile(const std::string &name) {
   Context &c = ctx();
   forgetKept(name); // a new value, stored in a file
+  forgetKeptBlocks(name);
   ResultFile out;
   if (c.storing == TC_RT_RESULT_MEMORY) {
     out.file = createMemoryFile(name);
@@ -714,6 +717,7 @@ void closeRunFiles() {
       H5Fclose(memoryFile);
   c.storedIntermediates.clear();
   releaseKept();
+  releaseKeptBlocks();
 }
 
 void storeSlice(DistArray &a) {

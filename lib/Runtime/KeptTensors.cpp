@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KeptTensors.h"
+#include "KeptBlocks.h"
 #include "StoredTensors.h"
 
 #include "TC/Layout/RedistributionTraffic.h"
@@ -136,6 +137,7 @@ std::unique_ptr<DistArray> copyOf(DistArray &a, bool invert, bool stored) {
 /// `invert`), dropping the earlier value in any form.
 void keepCopy(DistArray &a, bool invert, bool input) {
   forgetKept(a.name);
+  forgetKeptBlocks(a.name);
   forgetStoredIntermediate(a.name);
   keptTensors()[a.name] = Kept{copyOf(a, invert, /*stored=*/!input), input, {}};
 }

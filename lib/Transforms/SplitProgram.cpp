@@ -243,6 +243,7 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
     const int64_t budget = machine ? machine.getMemBytes() / 4 : 0;
     llvm::StringMap<int64_t> kept;
     int64_t keptBytes = 0;
+    bool everyIntermediate = true;
     for (Prepared &p : program) {
       const ProgramGraph &g = p.fg.graph;
       for (const ProgramStatement &st : p.partition.statements) {
@@ -252,13 +253,15 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
         const int64_t bytes = storedBytes(cast<RankedTensorType>(p.fg.values[root].getType()));
         const int64_t before = kept.lookup(p.names[root]);
         const int64_t after = keptBytes - before + std::max(before, bytes);
-        if (after > budget)
+        if (after > budget) {
+          everyIntermediate = false;
           continue;
+        }
         kept[p.names[root]] = std::max(before, bytes);
         keptBytes = after;
       }
     }
-    keptBytes = keepLoopInputs(program, budget, keptBytes);
+    keptBytes = keepInputs(program, budget, keptBytes, /*outsideLoops=*/everyIntermediate);
     // Any statement storing into a tensor kept in memory keeps it there (a
     // chain of accumulations is one tensor).
     for (Prepared &p : program) {
@@ -274,20 +277,30 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
     }
   }
 
-  /// The statements of a loop (#tc.loop) keep the dense inputs they load
-  /// (the user's tensors: names no statement stores) in memory, so that the
-  /// loop reads them once, while they fit in what the intermediates leave of
-  /// the budget, statement by statement in program order (docs/Derivations.md
-  /// D44). Returns the bytes kept, intermediates and inputs, counted whole.
-  static int64_t keepLoopInputs(MutableArrayRef<Prepared> program, int64_t budget,
-                                int64_t keptBytes) {
+  /// Statements keep the inputs they load (the user's tensors: names no
+  /// statement stores) in memory, so that the run reads each once, while they
+  /// fit in what the intermediates leave of the budget, statement by
+  /// statement in program order (docs/Derivations.md D44): a loop's
+  /// statements every input, since each iteration loads it again; with
+  /// `outsideLoops` (every intermediate stays in memory: a run whose memory
+  /// is not all taken), the others an input a later statement loads too.
+  /// Returns the bytes kept, intermediates and inputs, counted whole.
+  static int64_t keepInputs(MutableArrayRef<Prepared> program, int64_t budget, int64_t keptBytes,
+                            bool outsideLoops) {
     llvm::StringSet<> stored, keptInputs;
+    llvm::StringMap<int> readers; // statements loading each name
     for (Prepared &p : program)
-      for (const ProgramStatement &st : p.partition.statements)
+      for (const ProgramStatement &st : p.partition.statements) {
         stored.insert(p.names[p.fg.graph.valueOf(st.root())]);
+        llvm::StringSet<> names;
+        for (int v : st.leaves)
+          if (v < p.fg.graph.numLeaves && !p.fg.graph.constantLeaf[v])
+            names.insert(p.names[v]);
+        for (const auto &name : names)
+          ++readers[name.getKey()];
+      }
     for (Prepared &p : program) {
-      if (!p.func->hasAttr(TCDialect::getLoopAttrName()))
-        continue;
+      const bool loop = p.func->hasAttr(TCDialect::getLoopAttrName());
       const ProgramGraph &g = p.fg.graph;
       for (const ProgramStatement &st : p.partition.statements) {
         int64_t more = 0;
@@ -298,7 +311,7 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
           auto type = cast<RankedTensorType>(p.fg.values[v].getType());
           const std::string &name = p.names[v];
           if (stored.contains(name) || keptInputs.contains(name) ||
-              isa_and_nonnull<BlocksAttr>(type.getEncoding()) || !fresh.insert(name).second)
+              (!loop && (!outsideLoops || readers.lookup(name) < 2)) || !fresh.insert(name).second)
             continue;
           more += storedBytes(type);
         }

@@ -11,7 +11,8 @@
 // CHECK: tc.tile_contract {{.*}} {alpha = 2.000000e+00 : f64}
 // CHECK-LABEL: func.func @prog_s2()
 // T is S's first value (S accumulates into it): it is stored under S's name.
-// CHECK-NEXT: tc.begin_statement "S ({{.*}}:{{[0-9]+}})" {in_memory, intermediate}
+// It keeps the input C, which S's accumulation loads again (D44).
+// CHECK-NEXT: tc.begin_statement "S ({{.*}}:{{[0-9]+}})" {in_memory, intermediate, keep_inputs}
 // CHECK-LABEL: func.func @prog_s3()
 // CHECK-NEXT: tc.begin_statement "S ({{.*}}:{{[0-9]+}})"{{$}}
 // CHECK: tc.tile_contract {{.*}} {alpha = -5.000000e-01 : f64}

@@ -160,6 +160,56 @@ TEST_P(Intermediates, BlocksStoredByOneHomeLoadByAnother) {
     rmdir(scratch.c_str());
 }
 
+TEST(KeptBlocks, BricksMoveOnlyWhereTheirHomeChanges) {
+  // Kept in memory at its homes (block i on rank i mod P), X is loaded by a
+  // statement whose homes are shifted by one: each brick moves from its old
+  // home to its new one, and nothing else moves; the bytes every rank sends
+  // and receives are the prediction's. A second load takes the kept bricks
+  // again, and no rank holds a brick it is not home of.
+  tc_rt_begin_statement("X", TC_RT_RESULT_MEMORY);
+  BlockArray *x = blocks(TC_RT_INIT_ZERO, /*onDisk=*/false, 0);
+  std::vector<int> oldHome = x->home;
+  for (int64_t b = 0; b < 2; ++b)
+    if (x->home[b] == ctx().rank) {
+      std::vector<double> v(x->blockElements(b));
+      for (size_t e = 0; e < v.size(); ++e)
+        v[e] = blockValue(b, static_cast<int64_t>(e));
+      x->writeHome(b, reinterpret_cast<const char *>(v.data()));
+    }
+  tc_rt_block_store(x);
+  for (int load = 0; load < 2; ++load) {
+    tc_rt_begin_statement("Y", TC_RT_RESULT_OUTPUT);
+    const HandOver before = ctx().handOver;
+    BlockArray *back = blocks(TC_RT_INIT_INPUT, /*onDisk=*/false, 1);
+    const HandOver moved = ctx().handOver.since(before);
+    double sent = 0, received = 0;
+    for (int64_t b = 0; b < 2; ++b) {
+      const double bytes = static_cast<double>(back->blockBytes(b));
+      if (oldHome[b] != back->home[b]) {
+        sent += oldHome[b] == ctx().rank ? bytes : 0;
+        received += back->home[b] == ctx().rank ? bytes : 0;
+      }
+      if (back->home[b] != ctx().rank) {
+        EXPECT_TRUE(back->data[b].empty()) << "block " << b;
+        continue;
+      }
+      std::vector<double> v(back->blockElements(b), -1);
+      back->readHome(b, reinterpret_cast<char *>(v.data()));
+      for (size_t e = 0; e < v.size(); ++e)
+        EXPECT_EQ(v[e], blockValue(b, static_cast<int64_t>(e))) << "block " << b;
+    }
+    EXPECT_EQ(moved.sent, sent) << "rank " << ctx().rank;
+    EXPECT_EQ(moved.received, received) << "rank " << ctx().rank;
+    EXPECT_EQ(moved.predictedSent, sent) << "rank " << ctx().rank;
+    EXPECT_EQ(moved.predictedReceived, received) << "rank " << ctx().rank;
+  }
+  closeRunFiles();
+  releaseBlockArrays();
+  ctx().statements.clear();
+  ctx().storing = TC_RT_RESULT_OUTPUT;
+  ctx().handOver = HandOver();
+}
+
 INSTANTIATE_TEST_SUITE_P(Places, Intermediates,
                          ::testing::Values(TC_RT_RESULT_MEMORY, TC_RT_RESULT_FILE),
                          [](const auto &info) {

@@ -60,10 +60,10 @@ def TC_Dialect : Dialect {
     /// On such a function, with tc.intermediate: its result is kept in memory
     /// (the plan left room for it), not in the intermediates file.
     static constexpr ::llvm::StringLiteral getInMemoryAttrName() { return "tc.in_memory"; }
-    /// On such a function, in a loop (#tc.loop): the inputs it loads from the
-    /// user's files are kept in memory where it loads them, so that every
-    /// later load reads them from there (the plan left room for them): a
-    /// loop reads its inputs once.
+    /// On such a function: the inputs it loads from the user's files are kept
+    /// in memory where it loads them, so that every later load reads them
+    /// from there (the plan left room for them): a loop, or a later
+    /// statement, reads them no more.
     static constexpr ::llvm::StringLiteral getKeepInputsAttrName() { return "tc.keep_inputs"; }
     /// On a function result: the tensor is stored as an intermediate of the
     /// program for later functions to read by its tc.name (a value a loop

@@ -390,9 +390,11 @@ def TC_BeginStatementOp : TC_Op<"begin_statement",
     it): each rank keeps its part where the statement computed it, and a
     later statement redistributes what it needs (docs/Derivations.md D44). With `reciprocal` its stores write the
     element-wise reciprocal of the values (`X = 1 / (...)`). With
-    `keep_inputs` (a statement of a loop) the inputs it loads from the
-    user's files stay in memory where it loaded them, and every later load
-    of them redistributes from there.
+    `keep_inputs` (a statement of a loop, or the first to load an input a
+    later statement loads too) the inputs it loads from the user's files
+    stay in memory where it loaded them, and every later load of them
+    redistributes from there (a block-sparse input: each home keeps its
+    bricks).
 
     ```mlir
     tc.begin_statement "ccd_s2" {intermediate}

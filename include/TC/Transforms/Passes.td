@@ -360,10 +360,12 @@ def SplitProgram : Pass<"tc-split-program", "::mlir::ModuleOp"> {
     keeps the name of the tensor it updates) and carry `tc.statement` (their
     name in the run's report) and, when their result is read by later
     statements rather than returned, `tc.intermediate`; with `tc.in_memory`
-    too when every rank keeps it whole in memory: intermediates are so kept,
+    too when it stays in memory: intermediates are so kept, counted whole,
     first come first, while they take at most a quarter of each process's
-    memory, and every statement's `tc.machine` then has that much less
-    memory. A function that is
+    memory; with what is left of that quarter, `tc.keep_inputs` marks the
+    statements that first load an input a later statement (or a loop's next
+    iteration) loads again, so that the run reads it once. Every statement's
+    `tc.machine` then has that much less memory. A function that is
     already one contraction or operator tree, has redistributions or
     block-sparse operands, or is planned already, is left as it is.
     Requires `tc-minimize-operations` first.

@@ -1,22 +1,24 @@
 // RUN: tc-opt %s --tc-outline-loops --tc-split-program --split-input-file | FileCheck %s
 
-// A loop's statements keep the inputs they load (tc.keep_inputs: the runtime
-// keeps them where they were loaded, and later loads read them from there):
-// the loop reads W and V once. The budget of a quarter of 1 MB holds every
+// Statements keep the inputs they load (tc.keep_inputs: the runtime keeps
+// them where they were loaded, and later loads read them from there): the
+// run reads W and V once. The budget of a quarter of 1 MB holds every
 // intermediate (T, Y, Z, G, G~2, T~2: 120 B each; E, E~2: 8 B) and both
 // inputs (W 200 B, V 120 B): every statement is planned with 1056 B left
-// out. Statements outside the loops keep nothing; G, an input the second
-// loop overwrites, is not an input to keep; statements reading only
-// intermediates need no mark.
+// out. The statement before the loop keeps V, which the loop loads again,
+// so the loop's statement loading V needs no mark; the loop's first keeps W;
+// G, an input the second loop overwrites, is not an input to keep;
+// statements reading only intermediates need no mark.
 // CHECK-LABEL: func.func @loops.0_s1(
-// CHECK-NOT: tc.keep_inputs
+// CHECK-SAME: {tc.name = "V"}
+// CHECK-SAME: tc.keep_inputs
 // CHECK-SAME: mem = 998944,
 // CHECK-LABEL: func.func @loops.loop1_s1(
 // CHECK-SAME: {tc.name = "W"}
 // CHECK-SAME: tc.keep_inputs
 // CHECK-LABEL: func.func @loops.loop1_s2(
 // CHECK-SAME: {tc.name = "V"}
-// CHECK-SAME: tc.keep_inputs
+// CHECK-NOT: tc.keep_inputs
 // CHECK-LABEL: func.func @loops.loop1_s3(
 // CHECK-NOT: tc.keep_inputs
 // CHECK-LABEL: func.func @loops.loop1_s4(
@@ -83,4 +85,22 @@ module {
     %3 = tc.contract [i, j] = %1#0[a, i] * %2[a, j] {tc.name = "S"} : tensor<5x3xf64>, tensor<5x3xf64> -> tensor<3x3xf64> loc("import-tce-loops.tce":35:10)
     return %1#0, %1#1, %3 : tensor<5x3xf64>, tensor<f64>, tensor<3x3xf64> loc("import-tce-loops.tce":1:1)
   } loc("import-tce-loops.tce":1:1)
-} loc("import-tce-loops.tce":1:1)
+} loc("import-tce-loops.tce":1:1)// -----
+
+// Without a loop, a statement keeps an input a later statement loads too (V,
+// 120 B) and not one no other statement loads (W): with the intermediate X
+// (120 B), every statement is planned with 240 B left out. The second
+// statement finds V kept and needs no mark.
+// CHECK-LABEL: func.func @straight_s1(
+// CHECK-SAME: tc.keep_inputs
+// CHECK-SAME: mem = 999760,
+// CHECK-LABEL: func.func @straight_s2(
+// CHECK-NOT: tc.keep_inputs
+// CHECK-SAME: mem = 999760,
+module {
+  func.func @straight(%V: tensor<5x3xf64> {tc.name = "V"}, %W: tensor<5x5xf64> {tc.name = "W"}) -> (tensor<f64> {tc.name = "E"}) attributes {tc.machine = #tc.machine<procs = 2, mem = 1000000, net_bw = 1.0e9, disk_bw = 2.0e8>} {
+    %0 = tc.contract [a, i] = %W[a, b] * %V[b, i] {tc.name = "X"} : tensor<5x5xf64>, tensor<5x3xf64> -> tensor<5x3xf64>
+    %1 = tc.contract [] = %V[a, i] * %0[a, i] {tc.name = "E"} : tensor<5x3xf64>, tensor<5x3xf64> -> tensor<f64>
+    return %1 : tensor<f64>
+  }
+}

@@ -1,0 +1,179 @@
+//===- KeptBlocks.cpp - block-sparse intermediates left at their homes ----===//
+//
+// Before, an in-memory block-sparse intermediate was written into a
+// zero-filled copy of the whole tensor on every rank and completed by an
+// all-reduce: every rank held the whole tensor, and the store moved about
+// twice its bytes per rank, whatever the next statement needed. Now each home
+// keeps its bricks and the reader's homes fetch theirs (D49).
+//
+//===----------------------------------------------------------------------===//
+#include "KeptBlocks.h"
+#include "DistArray.h"
+#include "KeptTensors.h"
+
+#include <climits>
+#include <cstring>
+#include <map>
+#include <memory>
+
+namespace tc_rt {
+namespace {
+
+std::map<std::string, std::unique_ptr<BlockArray>> &keptBlocks() {
+  static std::map<std::string, std::unique_ptr<BlockArray>> kept;
+  return kept;
+}
+
+/// The same message tag for every brick: a pair of ranks posts its sends and
+/// receives in the order of the reader's bricks, and MPI matches them in
+/// posting order.
+constexpr int TagBrick = 7;
+
+int messageBytes(const BlockArray &a, int64_t block) {
+  const int64_t bytes = a.blockBytes(block);
+  if (bytes > INT_MAX)
+    fail("brick " + str(a.blocks[block]) + " of '" + a.name + "' has " + std::to_string(bytes) +
+         " bytes, more than one message carries");
+  return static_cast<int>(bytes);
+}
+
+/// A kept tensor of `a`'s name and shape, holding no bricks yet.
+std::unique_ptr<BlockArray> emptyLike(const BlockArray &a) {
+  auto kept = std::make_unique<BlockArray>();
+  kept->name = a.name;
+  kept->elem = a.elem;
+  kept->segments = a.segments;
+  kept->blocks = a.blocks;
+  kept->home = a.home;
+  return kept;
+}
+
+} // namespace
+
+bool keepBlocksWhereComputed(BlockArray &a) {
+  Context &c = ctx();
+  if (c.storing != TC_RT_RESULT_MEMORY)
+    return false;
+  forgetKept(a.name);
+  forgetStoredIntermediate(a.name);
+  std::unique_ptr<BlockArray> kept = emptyLike(a);
+  kept->data.resize(a.blocks.size());
+  for (size_t i = 0; i < a.blocks.size(); ++i) {
+    if (a.home[i] != c.rank)
+      continue;
+    const int64_t block = static_cast<int64_t>(i);
+    if (a.onDisk) {
+      kept->data[i].resize(a.blockBytes(block));
+      a.readHome(block, kept->data[i].data());
+    } else {
+      kept->data[i].swap(a.data[i]); // the statement is done with its result's bricks
+    }
+    if (c.storingReciprocal) // X = 1 / (...): the kept bricks' values inverted
+      withElement(a.elem, [&](auto zero) {
+        invertEach(reinterpret_cast<decltype(zero) *>(kept->data[i].data()),
+                   a.blockElements(block));
+      });
+  }
+  keptBlocks()[a.name] = std::move(kept);
+  return true;
+}
+
+void keepLoadedBlocks(const BlockArray &a) {
+  if (!ctx().keepingInputs || keptBlocks().count(a.name))
+    return;
+  std::unique_ptr<BlockArray> kept = emptyLike(a);
+  kept->data = a.data; // the statement still reads and may not write its own
+  keptBlocks()[a.name] = std::move(kept);
+}
+
+bool handOverKeptBlocks(BlockArray &a) {
+  auto it = keptBlocks().find(a.name);
+  if (it == keptBlocks().end())
+    return false;
+  const BlockArray &kept = *it->second;
+  std::map<Shape, int64_t> keptIndex;
+  for (size_t j = 0; j < kept.blocks.size(); ++j)
+    keptIndex[kept.blocks[j]] = static_cast<int64_t>(j);
+  bool same = !a.onDisk && a.elem == kept.elem && a.segments == kept.segments &&
+              a.blocks.size() == kept.blocks.size();
+  for (size_t i = 0; same && i < a.blocks.size(); ++i)
+    same = keptIndex.count(a.blocks[i]) > 0;
+  if (!same) { // every rank decides alike, from the tensors' shapes alone
+    makeKeptBlocksWhole(a.name);
+    return false;
+  }
+  Context &c = ctx();
+  const int me = c.rank;
+  const MPI_Comm comm = blockComm(); // collective: every rank, bricks to move or not
+  // The prediction, from the two home maps alone: a brick moves when its
+  // home changes.
+  for (size_t i = 0; i < a.blocks.size(); ++i) {
+    const int source = kept.home[keptIndex[a.blocks[i]]], target = a.home[i];
+    const double bytes = static_cast<double>(a.blockBytes(static_cast<int64_t>(i)));
+    if (source == me && target != me)
+      c.handOver.predictedSent += bytes;
+    if (target == me && source != me)
+      c.handOver.predictedReceived += bytes;
+  }
+  std::vector<MPI_Request> sends, receives;
+  double sent = 0;
+  a.data.assign(a.blocks.size(), {});
+  for (size_t i = 0; i < a.blocks.size(); ++i) {
+    const int64_t block = static_cast<int64_t>(i), from = keptIndex[a.blocks[i]];
+    const int source = kept.home[from], target = a.home[i];
+    if (target == me)
+      a.data[i].resize(a.blockBytes(block));
+    if (source == me && target == me) {
+      std::memcpy(a.data[i].data(), kept.data[from].data(), a.blockBytes(block));
+    } else if (target == me) {
+      receives.emplace_back();
+      MPI_Irecv(a.data[i].data(), messageBytes(a, block), MPI_BYTE, source, TagBrick, comm,
+                &receives.back());
+    } else if (source == me) {
+      sends.emplace_back();
+      MPI_Isend(kept.data[from].data(), messageBytes(a, block), MPI_BYTE, target, TagBrick, comm,
+                &sends.back());
+      sent += static_cast<double>(a.blockBytes(block));
+    }
+  }
+  std::vector<MPI_Status> statuses(receives.size());
+  MPI_Waitall(static_cast<int>(receives.size()), receives.data(), statuses.data());
+  MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
+  double received = 0;
+  for (MPI_Status &s : statuses) {
+    int n = 0;
+    MPI_Get_count(&s, MPI_BYTE, &n);
+    received += n;
+  }
+  counters().bytesSent += sent;
+  counters().bytesReceived += received;
+  c.handOver.sent += sent;
+  c.handOver.received += received;
+  return true;
+}
+
+void makeKeptBlocksWhole(const std::string &name) {
+  auto it = keptBlocks().find(name);
+  if (it == keptBlocks().end())
+    return;
+  std::unique_ptr<BlockArray> kept = std::move(it->second);
+  keptBlocks().erase(it);
+  // Stored as the statement would have stored it (already inverted).
+  Context &c = ctx();
+  const Phase phase = c.phase;
+  const int64_t storing = c.storing;
+  const bool reciprocal = c.storingReciprocal;
+  c.storing = TC_RT_RESULT_MEMORY;
+  c.storingReciprocal = false;
+  setPhase(Store, /*sampleRss=*/false);
+  writeBlockResult(*kept);
+  setPhase(phase, /*sampleRss=*/false);
+  c.storing = storing;
+  c.storingReciprocal = reciprocal;
+}
+
+void forgetKeptBlocks(const std::string &name) { keptBlocks().erase(name); }
+
+void releaseKeptBlocks() { keptBlocks().clear(); }
+
+} // namespace tc_rt
