@@ -32,16 +32,17 @@ INPUTS = ["foo", "fov", "fvv", "eo", "ev", "Voooo", "Vooov", "Voovv", "Vovov", "
 LOOP = re.compile(r"iterate max \d+ until E converges to \S+ diis \d+ \{")
 
 
-def variants(text, iterations):
-    """(fixed-count loop, one relaunched iteration) of examples/ccsd.tce."""
+def variants(text, iterations, blocks=False):
+    """(fixed-count loop, one relaunched iteration) of examples/ccsd.tce; with
+    `blocks` the relaunch's amplitude inputs are block-sparse like T1 and T2."""
     looped = LOOP.sub(f"iterate {iterations} {{", text)
     step = LOOP.sub("iterate 1 {", text)
     step = step.replace("T1[a,i] = fov[i,a] * d1[a,i];", "T1[a,i] = T1in[a,i];")
     step = step.replace("T2[a,b,i,j] = Voovv[i,j,a,b] * d2[a,b,i,j];",
                         "T2[a,b,i,j] = T2in[a,b,i,j];")
-    step = re.sub(r"^(input eo\[i\], ev\[a\])", r"input T1in[a,i], T2in[a,b,i,j];\n\1", step,
-                  flags=re.M)
-    assert looped != text and "T1in" in step and "T2in[a,b,i,j];\n" in step
+    declare = "input T1in[a,i], T2in[a,b,i,j]" + (" : symmetry 0" if blocks else "") + ";"
+    step = re.sub(r"^(input eo\[i\], ev\[a\])", declare + r"\n\1", step, flags=re.M)
+    assert looped != text and "T1in" in step and "input T1in" in step
     return looped, step
 
 
@@ -102,7 +103,7 @@ def run(a, work):
            os.path.join(root, "examples", "ccsd.tce"), "--integrals", ints, "-o", program]
     subprocess.run(cmd + (["--blocks"] if a.blocks else []), check=True)
     text = open(program).read()
-    looped, step = variants(text, a.iterations)
+    looped, step = variants(text, a.iterations, a.blocks)
     exes = {}
     builds = [("converged", text, a.mem), ("looped", looped, a.mem), ("step", step, a.mem)]
     if a.ooc_mem:
