@@ -158,18 +158,7 @@ void makeKeptBlocksWhole(const std::string &name) {
     return;
   std::unique_ptr<BlockArray> kept = std::move(it->second);
   keptBlocks().erase(it);
-  // Stored as the statement would have stored it (already inverted).
-  Context &c = ctx();
-  const Phase phase = c.phase;
-  const int64_t storing = c.storing;
-  const bool reciprocal = c.storingReciprocal;
-  c.storing = TC_RT_RESULT_MEMORY;
-  c.storingReciprocal = false;
-  setPhase(Store, /*sampleRss=*/false);
-  writeBlockResult(*kept);
-  setPhase(phase, /*sampleRss=*/false);
-  c.storing = storing;
-  c.storingReciprocal = reciprocal;
+  storeKeptInMemory([&] { writeBlockResult(*kept); });
 }
 
 void forgetKeptBlocks(const std::string &name) { keptBlocks().erase(name); }

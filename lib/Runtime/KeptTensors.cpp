@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <vector>
@@ -315,8 +316,12 @@ void makeKeptWhole(const std::string &name) {
     return;
   std::unique_ptr<DistArray> kept = std::move(it->second.part);
   keptTensors().erase(it);
-  // Stored as the statement would have stored it: each rank its part into a
-  // zero-filled whole copy, all-reduced (Hdf5IO.cpp); already inverted.
+  // Each rank its part into a zero-filled whole copy, all-reduced (Hdf5IO.cpp).
+  storeKeptInMemory([&] { storeOutput(*kept); });
+}
+
+void storeKeptInMemory(const std::function<void()> &store) {
+  // Stored as the statement would have stored it, already inverted.
   Context &c = ctx();
   const Phase phase = c.phase;
   const int64_t storing = c.storing;
@@ -324,7 +329,7 @@ void makeKeptWhole(const std::string &name) {
   c.storing = TC_RT_RESULT_MEMORY;
   c.storingReciprocal = false;
   setPhase(Store, /*sampleRss=*/false);
-  storeOutput(*kept);
+  store();
   setPhase(phase, /*sampleRss=*/false);
   c.storing = storing;
   c.storingReciprocal = reciprocal;

@@ -13,6 +13,7 @@
 
 #include "DistArray.h"
 
+#include <functional>
 #include <string>
 
 namespace tc_rt {
@@ -84,6 +85,11 @@ void keepShares(const std::string &name, const Shape &dims, const double *share)
 /// the store of in-memory intermediates (what storedIntermediateFile finds);
 /// nothing if it is not kept.
 void makeKeptWhole(const std::string &name);
+
+/// Collective. Runs `store` (a kept tensor's store) as a statement keeping its
+/// result in memory does, in the store phase, the caller's statement
+/// unchanged: what makeKeptWhole and makeKeptBlocksWhole do.
+void storeKeptInMemory(const std::function<void()> &store);
 
 /// Drops the kept tensor `name` (a statement stores a new value of it), if any.
 void forgetKept(const std::string &name);

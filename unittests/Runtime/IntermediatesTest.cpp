@@ -119,6 +119,17 @@ BlockArray *blocks(tc_rt_init init, bool onDisk, int shift) {
 
 double blockValue(int64_t block, int64_t element) { return 10.0 * block + element + 0.5; }
 
+/// Writes blockValue into the bricks of `x` this rank is home of.
+void writeBlockValues(BlockArray *x) {
+  for (int64_t b = 0; b < 2; ++b)
+    if (x->home[b] == ctx().rank) {
+      std::vector<double> v(x->blockElements(b));
+      for (size_t e = 0; e < v.size(); ++e)
+        v[e] = blockValue(b, static_cast<int64_t>(e));
+      x->writeHome(b, reinterpret_cast<const char *>(v.data()));
+    }
+}
+
 TEST_P(Intermediates, BlocksStoredByOneHomeLoadByAnother) {
   const std::string scratch = "/tmp/tc-block-intermediates-test-" + std::to_string(ctx().jobId);
   if (ctx().rank == 0)
@@ -128,13 +139,7 @@ TEST_P(Intermediates, BlocksStoredByOneHomeLoadByAnother) {
   ctx().options.scratch = scratch;
   tc_rt_begin_statement("X", GetParam());
   BlockArray *x = blocks(TC_RT_INIT_ZERO, /*onDisk=*/false, 0);
-  for (int64_t b = 0; b < 2; ++b)
-    if (x->home[b] == ctx().rank) {
-      std::vector<double> v(x->blockElements(b));
-      for (size_t e = 0; e < v.size(); ++e)
-        v[e] = blockValue(b, static_cast<int64_t>(e));
-      x->writeHome(b, reinterpret_cast<const char *>(v.data()));
-    }
+  writeBlockValues(x);
   tc_rt_block_store(x);
   // Loaded in the next statement by other homes, in memory and from files.
   tc_rt_begin_statement("Y", TC_RT_RESULT_OUTPUT);
@@ -169,13 +174,7 @@ TEST(KeptBlocks, BricksMoveOnlyWhereTheirHomeChanges) {
   tc_rt_begin_statement("X", TC_RT_RESULT_MEMORY);
   BlockArray *x = blocks(TC_RT_INIT_ZERO, /*onDisk=*/false, 0);
   std::vector<int> oldHome = x->home;
-  for (int64_t b = 0; b < 2; ++b)
-    if (x->home[b] == ctx().rank) {
-      std::vector<double> v(x->blockElements(b));
-      for (size_t e = 0; e < v.size(); ++e)
-        v[e] = blockValue(b, static_cast<int64_t>(e));
-      x->writeHome(b, reinterpret_cast<const char *>(v.data()));
-    }
+  writeBlockValues(x);
   tc_rt_block_store(x);
   for (int load = 0; load < 2; ++load) {
     tc_rt_begin_statement("Y", TC_RT_RESULT_OUTPUT);
