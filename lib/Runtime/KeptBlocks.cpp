@@ -96,8 +96,12 @@ bool handOverKeptBlocks(BlockArray &a) {
     keptIndex[kept.blocks[j]] = static_cast<int64_t>(j);
   bool same = !a.onDisk && a.elem == kept.elem && a.segments == kept.segments &&
               a.blocks.size() == kept.blocks.size();
-  for (size_t i = 0; same && i < a.blocks.size(); ++i)
-    same = keptIndex.count(a.blocks[i]) > 0;
+  std::vector<int64_t> from; // per brick of `a`, the kept tensor's brick
+  for (size_t i = 0; same && i < a.blocks.size(); ++i) {
+    auto found = keptIndex.find(a.blocks[i]);
+    same = found != keptIndex.end();
+    from.push_back(same ? found->second : -1);
+  }
   if (!same) { // every rank decides alike, from the tensors' shapes alone
     makeKeptBlocksWhole(a.name);
     return false;
@@ -108,7 +112,7 @@ bool handOverKeptBlocks(BlockArray &a) {
   // The prediction, from the two home maps alone: a brick moves when its
   // home changes.
   for (size_t i = 0; i < a.blocks.size(); ++i) {
-    const int source = kept.home[keptIndex[a.blocks[i]]], target = a.home[i];
+    const int source = kept.home[from[i]], target = a.home[i];
     const double bytes = static_cast<double>(a.blockBytes(static_cast<int64_t>(i)));
     if (source == me && target != me)
       c.handOver.predictedSent += bytes;
@@ -119,19 +123,19 @@ bool handOverKeptBlocks(BlockArray &a) {
   double sent = 0;
   a.data.assign(a.blocks.size(), {});
   for (size_t i = 0; i < a.blocks.size(); ++i) {
-    const int64_t block = static_cast<int64_t>(i), from = keptIndex[a.blocks[i]];
-    const int source = kept.home[from], target = a.home[i];
+    const int64_t block = static_cast<int64_t>(i);
+    const int source = kept.home[from[i]], target = a.home[i];
     if (target == me)
       a.data[i].resize(a.blockBytes(block));
     if (source == me && target == me) {
-      std::memcpy(a.data[i].data(), kept.data[from].data(), a.blockBytes(block));
+      std::memcpy(a.data[i].data(), kept.data[from[i]].data(), a.blockBytes(block));
     } else if (target == me) {
       receives.emplace_back();
       MPI_Irecv(a.data[i].data(), messageBytes(a, block), MPI_BYTE, source, TagBrick, comm,
                 &receives.back());
     } else if (source == me) {
       sends.emplace_back();
-      MPI_Isend(kept.data[from].data(), messageBytes(a, block), MPI_BYTE, target, TagBrick, comm,
+      MPI_Isend(kept.data[from[i]].data(), messageBytes(a, block), MPI_BYTE, target, TagBrick, comm,
                 &sends.back());
       sent += static_cast<double>(a.blockBytes(block));
     }

@@ -23,6 +23,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -287,22 +288,31 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
   /// Returns the bytes kept, intermediates and inputs, counted whole.
   static int64_t keepInputs(MutableArrayRef<Prepared> program, int64_t budget, int64_t keptBytes,
                             bool outsideLoops) {
+    // The names a statement loads: its arguments, not formulas or constants.
+    auto loaded = [](const Prepared &p, const ProgramStatement &st) {
+      llvm::StringSet<> names;
+      for (int v : st.leaves)
+        if (v < p.fg.graph.numLeaves && !p.fg.graph.constantLeaf[v])
+          names.insert(p.names[v]);
+      return names;
+    };
     llvm::StringSet<> stored, keptInputs;
-    llvm::StringMap<int> readers; // statements loading each name
+    llvm::StringMap<int> readers; // statements loading each name, from this one on
     for (Prepared &p : program)
       for (const ProgramStatement &st : p.partition.statements) {
         stored.insert(p.names[p.fg.graph.valueOf(st.root())]);
-        llvm::StringSet<> names;
-        for (int v : st.leaves)
-          if (v < p.fg.graph.numLeaves && !p.fg.graph.constantLeaf[v])
-            names.insert(p.names[v]);
-        for (const auto &name : names)
+        for (const auto &name : loaded(p, st))
           ++readers[name.getKey()];
       }
     for (Prepared &p : program) {
       const bool loop = p.func->hasAttr(TCDialect::getLoopAttrName());
       const ProgramGraph &g = p.fg.graph;
       for (const ProgramStatement &st : p.partition.statements) {
+        const llvm::StringSet<> names = loaded(p, st);
+        auto passed = llvm::make_scope_exit([&] {
+          for (const auto &name : names)
+            --readers[name.getKey()];
+        });
         int64_t more = 0;
         llvm::StringSet<> fresh;
         for (int v : st.leaves) {
