@@ -44,6 +44,7 @@ struct DecodedLayout {
   tc_layout::ArrayLayout layout;
   std::string invalid; ///< the layout library's objection; empty: valid
   std::vector<int64_t> key;
+  int64_t image = -1; ///< heldImage of the layout
 };
 
 const DecodedLayout &decodedLayout(const int64_t *desc) {
@@ -56,6 +57,7 @@ const DecodedLayout &decodedLayout(const int64_t *desc) {
   d.layout = ArrayDescView(desc).layout();
   d.invalid = d.layout.verify(); // the rules the compiler verified #tc.layout by
   d.key = ArrayDesc{d.layout}.encode();
+  d.image = d.invalid.empty() ? heldImage(d.layout, d.key, Shape(d.layout.grid.size(), 0)) : -1;
   return d;
 }
 
@@ -83,6 +85,7 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
   if (!decoded.invalid.empty())
     fail("array '" + a->name + "': " + decoded.invalid);
   a->layoutKey = decoded.key;
+  a->image = decoded.image;
   if (!a->summedExtent.empty() && a->init == TC_RT_INIT_ZERO)
     fail("array '" + a->name + "' sums dimensions of an input but is not loaded from one");
   // A grid of fewer processes than the run leaves the others idle (COSMA,
@@ -149,7 +152,7 @@ extern "C" void *tc_rt_alloc_storage(const int64_t *desc, const char *name, int6
   ArrayDescView view(desc);
   const DecodedLayout &decoded = decodedLayout(desc);
   const int64_t bytes = product(decoded.layout.paddedBlock()) * elementBytes(view.elem());
-  return keptStorage(name, decoded.key, view.elem(), bytes, readOnly != 0);
+  return keptStorage(name, decoded.image, decoded.key, view.elem(), bytes, readOnly != 0);
 }
 
 extern "C" void tc_rt_read_tile(void *array, void *buf, const int64_t *desc,

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <map>
 #include <sys/stat.h>
 #include <tuple>
 #include <unistd.h>
@@ -109,6 +110,41 @@ Selection DistArray::runsOf(int r, bool loading) const {
     sel.push_back(runs);
   }
   return sel;
+}
+
+int64_t heldImage(const tc_layout::ArrayLayout &layout, const std::vector<int64_t> &key,
+                  const Shape &shifts) {
+  if (layout.kind != Holding::Distributed && layout.kind != Holding::Replicated)
+    return -1;
+  // Worked out once per layout and shifts (a loop creates the same arrays in
+  // every iteration), numbered once per image.
+  static std::map<std::vector<int64_t>, int64_t> byLayout;
+  static std::map<Shape, int64_t> byImage;
+  std::vector<int64_t> at = key;
+  for (size_t g = 0; g < shifts.size(); ++g)
+    at.push_back(shifts[g] % layout.grid[g]);
+  auto it = byLayout.find(at);
+  if (it != byLayout.end())
+    return it->second;
+  DistArray a;
+  static_cast<tc_layout::ArrayLayout &>(a) = layout;
+  a.shifts = shifts;
+  // Per rank its padded block and, per storage dimension, the dataset
+  // dimension it is and the runs from storage to global index.
+  Shape image;
+  for (int r = 0; r < ctx().size; ++r) {
+    const Shape block = a.inGrid(r) ? a.paddedBlock() : Shape(a.rank(), 0);
+    image.insert(image.end(), block.begin(), block.end());
+    const Selection held = a.runsOf(r, /*loading=*/false);
+    for (int d = 0; d < a.rank(); ++d) {
+      image.push_back(a.datasetPlace(d));
+      image.push_back(static_cast<int64_t>(held[d].size()));
+      for (const Run &x : held[d])
+        image.insert(image.end(), {x.from, x.to, x.len});
+    }
+  }
+  const int64_t number = byImage.emplace(std::move(image), byImage.size()).first->second;
+  return byLayout.emplace(std::move(at), number).first->second;
 }
 
 int DistArray::splitGridDim() const {

@@ -76,6 +76,10 @@ struct DistArray : tc_layout::ArrayLayout {
   /// created: what work done once per layout is known by (a loop hands the
   /// same tensors over between the same layouts in every iteration).
   std::vector<int64_t> layoutKey;
+  /// What every rank holds of it, as heldImage numbers it (-1: none), set
+  /// when it is created: an array of another layout with the same image
+  /// can take its storage as it is (KeptTensors.cpp).
+  int64_t image = -1;
   /// A gathered input a loop keeps (keepLoadedInput): kept when its
   /// all-gather has made it whole.
   bool keepOnceGathered = false;
@@ -134,6 +138,15 @@ struct DistArray : tc_layout::ArrayLayout {
   /// Rows [first, second) of dim 0 in the slab of `rank`.
   std::pair<int64_t, int64_t> slabRange(int rank) const;
 };
+
+/// What every rank holds of a distributed or replicated array of `layout` (of
+/// key `key`, ArrayDesc::encode) after `shifts`, and where, as a number:
+/// two arrays with the same number store the same elements at the same
+/// places of their storage on every rank, whatever their layouts say (on one
+/// process every layout of a tensor is the whole tensor in some order).
+/// Every rank numbers alike. -1 for the other kinds, whose loads fill a slab.
+int64_t heldImage(const tc_layout::ArrayLayout &layout, const std::vector<int64_t> &key,
+                  const Shape &shifts);
 
 /// The part of a tile at `offsets` (block-relative, compute view) that the
 /// process at grid coordinates `at` holds: where it starts in that process's

@@ -81,13 +81,19 @@ const tc_layout::RedistributionTraffic &predictedTraffic(const DistArray &from,
   return it->second;
 }
 
-/// The part `kept` holds in the layout of key `key` (its first, or one of an
-/// input's other layouts), if any.
-DistArray *partIn(const Kept &kept, const std::vector<int64_t> &key) {
-  if (kept.part->layoutKey == key)
+/// True if an array of layout key `key` and image `image` (DistArray::image)
+/// may use `part`'s storage as its own: the same layout, or the same image.
+bool holdsAs(const DistArray &part, int64_t image, const std::vector<int64_t> &key) {
+  return part.layoutKey == key || (image >= 0 && part.image == image);
+}
+
+/// The part `kept` holds in the layout of key `key` or with image `image`
+/// (its first, or one of an input's other layouts), if any.
+DistArray *partIn(const Kept &kept, int64_t image, const std::vector<int64_t> &key) {
+  if (holdsAs(*kept.part, image, key))
     return kept.part.get();
   for (const std::unique_ptr<DistArray> &other : kept.otherLayouts)
-    if (other->layoutKey == key)
+    if (holdsAs(*other, image, key))
       return other.get();
   return nullptr;
 }
@@ -123,6 +129,11 @@ std::unique_ptr<DistArray> copyOf(DistArray &a, bool invert, bool stored) {
   kept->coords = a.coords;
   kept->shifts = a.shifts;
   kept->storeShape = a.storeShape;
+  // Shifted by other than whole turns of its grid, it holds other blocks.
+  bool turned = true;
+  for (size_t g = 0; g < a.shifts.size(); ++g)
+    turned &= a.shifts[g] % a.grid[g] == 0;
+  kept->image = turned ? a.image : heldImage(a, a.layoutKey, a.shifts);
   const int64_t bytes = product(a.storeShape) * a.elemBytes();
   if (!stored || !kept->memory.share(a.mem<void>(), bytes)) {
     kept->memory.resize(bytes);
@@ -219,18 +230,19 @@ void keepGatheredInput(DistArray &a) {
   DistArray &kept = *keptTensors().at(a.name).part;
   kept.kind = Holding::Replicated;
   kept.layoutKey = layoutKey(kept);
+  kept.image = heldImage(kept, kept.layoutKey, kept.shifts);
 }
 
 bool isKept(const std::string &name) { return keptTensors().count(name) > 0; }
 
-void *keptStorage(const std::string &name, const std::vector<int64_t> &layoutKey, tc_rt_elem elem,
-                  int64_t bytes, bool readOnly) {
+void *keptStorage(const std::string &name, int64_t image, const std::vector<int64_t> &layoutKey,
+                  tc_rt_elem elem, int64_t bytes, bool readOnly) {
   auto it = keptTensors().find(name);
   // An input's kept value outlives the statement (every iteration loads it):
   // only an array that never writes may share it. A result replaces an
   // intermediate's with what it stores.
   if (it != keptTensors().end() && (readOnly || !it->second.input)) {
-    DistArray *kept = partIn(it->second, layoutKey);
+    DistArray *kept = partIn(it->second, image, layoutKey);
     void *buffer = kept ? kept->memory.data() : nullptr;
     if (buffer && kept->elem == elem && product(kept->storeShape) * kept->elemBytes() == bytes &&
         retainBuffer(buffer, bytes))
@@ -241,7 +253,8 @@ void *keptStorage(const std::string &name, const std::vector<int64_t> &layoutKey
 
 bool storesKeptValue(const DistArray &a) {
   auto it = keptTensors().find(a.name);
-  return it != keptTensors().end() && a.external && inPlace(a, partIn(it->second, a.layoutKey));
+  return it != keptTensors().end() && a.external &&
+         inPlace(a, partIn(it->second, a.image, a.layoutKey));
 }
 
 bool handOverKept(DistArray &a) {
@@ -270,7 +283,7 @@ bool handOverKept(DistArray &a) {
   const std::vector<int64_t> &filledKey = slab ? slabKey : a.layoutKey;
   // A part kept in a's layout already (an input's) is copied locally, or is
   // a's storage itself (tc_rt_alloc_storage) and moves nothing.
-  DistArray *sameLayout = partIn(entry, a.layoutKey);
+  DistArray *sameLayout = partIn(entry, a.image, a.layoutKey);
   DistArray &kept = sameLayout ? *sameLayout : *entry.part;
   const tc_layout::RedistributionTraffic &t = predictedTraffic(kept, asFilled, filledKey, c.size);
   c.handOver.predictedSent += static_cast<double>(t.sent[c.rank]) * a.elemBytes();

@@ -47,16 +47,16 @@ bool isKept(const std::string &name);
 /// whole instead (makeKeptWhole) and returns false.
 bool handOverKept(DistArray &a);
 
-/// The storage of array `name` in the layout of key `layoutKey`
-/// (DistArray::layoutKey; element type `elem`, padded
+/// The storage of array `name` in the layout of key `layoutKey` and image
+/// `image` (DistArray::layoutKey and DistArray::image; element type `elem`, padded
 /// block of `bytes`) that a statement loads from the tensor's value and then
 /// stores as its result, or never writes (`readOnly`; tc_rt_alloc_storage):
 /// the kept value's own buffer, shared, where the tensor is kept in that
-/// layout (a result: an intermediate; a read-only array: any kept tensor,
-/// in any of the layouts it is kept in); else a fresh one. Released with
-/// releaseBuffer.
-void *keptStorage(const std::string &name, const std::vector<int64_t> &layoutKey, tc_rt_elem elem,
-                  int64_t bytes, bool readOnly);
+/// layout, or in one whose part on this rank is stored alike (a result: an
+/// intermediate; a read-only array: any kept tensor, in any of the layouts
+/// it is kept in); else a fresh one. Released with releaseBuffer.
+void *keptStorage(const std::string &name, int64_t image, const std::vector<int64_t> &layoutKey,
+                  tc_rt_elem elem, int64_t bytes, bool readOnly);
 
 /// True if `a`'s storage is its kept value's own buffer in `a`'s layout
 /// (keptStorage lent it): loading `a` moves nothing.

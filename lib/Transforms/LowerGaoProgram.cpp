@@ -368,8 +368,12 @@ void TiledLowering::emitProgram(func::FuncOp newFunc) {
     auto passes = scf::ForOp::create(b, loc, index(0), index(grid[0]), index(1));
     b.setInsertionPointToStart(passes.getBody());
     emitGroup(0);
+    // Along a grid dimension of one process a shift moves nothing; without
+    // it the array is written by nothing and may live in its kept value's
+    // buffer (tc-reuse-kept-storage).
     for (Operand x : {Operand::A, Operand::B})
-      ShiftArrayOp::create(b, loc, arrays[x].handle, b.getI64IntegerAttr(arrays[x].shiftDim));
+      if (grid[arrays[x].shiftDim] > 1)
+        ShiftArrayOp::create(b, loc, arrays[x].handle, b.getI64IntegerAttr(arrays[x].shiftDim));
   } else {
     emitGroup(0);
   }

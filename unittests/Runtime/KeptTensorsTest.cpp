@@ -380,7 +380,10 @@ TEST(KeptTensors, AStatementAddingATermTakesTheKeptBuffer) {
       layoutOf(TC_RT_REPLICATED, {P}, {{WI * P, -1, -1, 0}, {WJ, -1, -1, 1}, {WK, -1, -1, 2}}),
       TC_RT_INIT_INPUT, false};
   void *fresh = tc_rt_alloc_storage(whole.encode().data(), "W", 0);
-  EXPECT_NE(fresh, static_cast<void *>(storage)) << "a buffer of another layout's block";
+  if (P > 1)
+    EXPECT_NE(fresh, static_cast<void *>(storage)) << "a buffer of another layout's block";
+  else // one process: both layouts store the whole tensor alike
+    EXPECT_EQ(fresh, static_cast<void *>(storage)) << "the whole tensor stored alike was copied";
   releaseBuffer(fresh);
   void *r = tc_rt_array(whole.encode().data(), "W", nullptr);
   std::vector<double> got(WI * P * WJ * WK);
@@ -388,6 +391,42 @@ TEST(KeptTensors, AStatementAddingATermTakesTheKeptBuffer) {
   tc_rt_read_tile(r, got.data(), tc_rt::TileDesc{{WI * P, WJ, WK}}.encode().data(), zero);
   for (int64_t n = 0; n < static_cast<int64_t>(got.size()); ++n)
     ASSERT_EQ(got[n], wValue(n / (WJ * WK), n / WK % WJ, n % WK) + 1) << "element " << n;
+  expectHandOverAsPredicted();
+  endRun();
+  releaseKept();
+}
+
+TEST(KeptTensors, AReaderWhoseLayoutHoldsTheSameElementsTakesTheKeptBuffer) {
+  const int64_t P = ctx().size, block = WI * WJ * WK, first = ctx().rank * WI;
+  // W split over a grid of P x 1; the reader's layout also splits j along
+  // the grid's dimension of one process, skewed by the other (Cannon's
+  // alignment): another layout, the same elements at the same places on
+  // every rank.
+  auto onPBy1 = [&](int64_t jGridDim, int64_t jSkew, tc_rt_init init) {
+    return tc_rt::ArrayDesc{
+        layoutOf(TC_RT_DISTRIBUTED, {P, 1},
+                 {{WI * P, 0, -1, 0}, {WJ, jGridDim, jSkew, 1}, {WK, -1, -1, 2}}),
+        init, false};
+  };
+  tc_rt_begin_statement("W", TC_RT_RESULT_MEMORY);
+  auto *computed = static_cast<double *>(acquireBuffer(block * sizeof(double)));
+  void *w = tc_rt_array(onPBy1(-1, -1, TC_RT_INIT_ZERO).encode().data(), "W", computed);
+  for (int64_t n = 0; n < block; ++n)
+    computed[n] = wValue(first + n / (WJ * WK), n / WK % WJ, n % WK);
+  tc_rt_store(w);
+  releaseBuffer(computed);
+  tc_rt_begin_statement("R", TC_RT_RESULT_OUTPUT);
+  const tc_rt::ArrayDesc reader = onPBy1(1, 0, TC_RT_INIT_INPUT);
+  ASSERT_NE(reader.encode(), onPBy1(-1, -1, TC_RT_INIT_INPUT).encode());
+  auto *storage =
+      static_cast<double *>(tc_rt_alloc_storage(reader.encode().data(), "W", /*readOnly=*/1));
+  EXPECT_EQ(storage, computed) << "the kept value was copied instead of shared";
+  void *r = tc_rt_array(reader.encode().data(), "W", storage);
+  for (int64_t n = 0; n < block; ++n)
+    ASSERT_EQ(storage[n], wValue(first + n / (WJ * WK), n / WK % WJ, n % WK)) << "element " << n;
+  EXPECT_EQ(ctx().handOver.sent + ctx().handOver.received, 0.0);
+  (void)r;
+  releaseBuffer(storage);
   expectHandOverAsPredicted();
   endRun();
   releaseKept();
