@@ -44,7 +44,12 @@ struct DecodedLayout {
   tc_layout::ArrayLayout layout;
   std::string invalid; ///< the layout library's objection; empty: valid
   std::vector<int64_t> key;
+  int64_t id = -1;    ///< layoutNumber of the key
   int64_t image = -1; ///< heldImage of the layout
+  // This rank's view of a valid layout:
+  std::vector<int> coords;     ///< its grid coordinates (none: idle)
+  Shape padded;                ///< the padded block (the same on every rank of the grid)
+  bool loadFillsBlock = false; ///< a distributed or replicated load writes every element of it
 };
 
 const DecodedLayout &decodedLayout(const int64_t *desc) {
@@ -57,7 +62,18 @@ const DecodedLayout &decodedLayout(const int64_t *desc) {
   d.layout = ArrayDescView(desc).layout();
   d.invalid = d.layout.verify(); // the rules the compiler verified #tc.layout by
   d.key = ArrayDesc{d.layout}.encode();
+  d.id = layoutNumber(d.key);
   d.image = d.invalid.empty() ? heldImage(d.layout, d.key, Shape(d.layout.grid.size(), 0)) : -1;
+  if (!d.invalid.empty())
+    return d;
+  DistArray view;
+  static_cast<tc_layout::ArrayLayout &>(view) = d.layout;
+  view.shifts.assign(d.layout.grid.size(), 0);
+  d.coords = view.coordsOf(ctx().rank);
+  d.padded = d.layout.paddedBlock();
+  d.loadFillsBlock =
+      (d.layout.kind == Holding::Distributed || d.layout.kind == Holding::Replicated) &&
+      !d.coords.empty() && elements(view.runsOf(ctx().rank, /*loading=*/true)) == product(d.padded);
   return d;
 }
 
@@ -71,12 +87,21 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
   // The phase left is the statement's compute between two of its arrays, or
   // none: the compute's peak RSS is read when it ends, at the store.
   setPhase(Load, /*sampleRss=*/false);
-  auto *a = new DistArray;
-  registerArray(a);
-  a->name = name;
   ArrayDescView view(desc);
   const DecodedLayout &decoded = decodedLayout(desc);
-  static_cast<tc_layout::ArrayLayout &>(*a) = decoded.layout;
+  // An array of this descriptor released by an earlier statement (a loop's)
+  // has the layout already.
+  DistArray *a = reusedArray(desc, decoded.id);
+  if (!a) {
+    a = new DistArray;
+    static_cast<tc_layout::ArrayLayout &>(*a) = decoded.layout;
+    a->layoutKey = decoded.key;
+    a->layoutId = decoded.id;
+    a->image = decoded.image;
+    a->desc = desc;
+  }
+  registerArray(a);
+  a->name = name;
   a->init = view.init();
   a->onDisk = view.onDisk();
   a->elem = view.elem();
@@ -84,8 +109,6 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
     fail("array '" + a->name + "': unknown element type " + std::to_string(a->elem));
   if (!decoded.invalid.empty())
     fail("array '" + a->name + "': " + decoded.invalid);
-  a->layoutKey = decoded.key;
-  a->image = decoded.image;
   if (!a->summedExtent.empty() && a->init == TC_RT_INIT_ZERO)
     fail("array '" + a->name + "' sums dimensions of an input but is not loaded from one");
   // A grid of fewer processes than the run leaves the others idle (COSMA,
@@ -97,12 +120,12 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
          std::to_string(ctx().size) + ": only distributed arrays leave ranks idle");
   const int d = a->rank();
   a->comm = gridComm(a->grid);
-  a->coords = a->coordsOf(ctx().rank); // none past the grid or off a first slice
+  a->coords = decoded.coords; // none past the grid or off a first slice
   a->idle = a->coords.empty();
   a->shifts.assign(a->grid.size(), 0);
   // The padded block (the same on every process of the grid); an idle rank's
   // block is empty.
-  Shape padded = a->paddedBlock();
+  const Shape &padded = decoded.padded;
   a->storeShape = a->idle ? Shape(d, 0) : padded;
   int64_t bytes = product(a->storeShape) * a->elemBytes();
   if (a->idle) {
@@ -131,10 +154,7 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
     // Zeros where the load writes nothing: padding, another rank's part, an
     // array that starts at zero. A block with no padding that a load fills
     // whole needs none (on a CCSD iteration's every array, a tenth of it).
-    const bool filledWhole =
-        a->init == TC_RT_INIT_INPUT &&
-        (a->kind == Holding::Distributed || a->kind == Holding::Replicated) &&
-        elements(a->runsOf(ctx().rank, /*loading=*/true)) == product(a->storeShape);
+    const bool filledWhole = a->init == TC_RT_INIT_INPUT && decoded.loadFillsBlock;
     if (!filledWhole && !storesKeptValue(*a))
       std::memset(a->mem<void>(), 0, bytes);
   }

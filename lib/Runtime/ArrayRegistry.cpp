@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
 
+#include <memory>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace tc_rt {
 
@@ -18,6 +20,15 @@ std::vector<DistArray *> &allArrays() {
   return arrays;
 }
 
+/// Released arrays by the descriptor they were created from: a loop's
+/// statements create the same arrays in every iteration, and an array's
+/// layout is a dozen vectors to allocate, copy and free (a CCSD iteration
+/// at small bases creates two hundred).
+std::unordered_map<const int64_t *, std::vector<std::unique_ptr<DistArray>>> &spareArrays() {
+  static std::unordered_map<const int64_t *, std::vector<std::unique_ptr<DistArray>>> spares;
+  return spares;
+}
+
 } // namespace
 
 void registerArray(DistArray *array) { allArrays().push_back(array); }
@@ -26,9 +37,31 @@ void releaseArrays() {
   for (DistArray *a : allArrays()) {
     if (a->fd >= 0)
       ::close(a->fd); // unnamed since it was opened: closing frees it
-    delete a;
+    if (!a->desc) {
+      delete a;
+      continue;
+    }
+    a->memory.resize(0);
+    a->external = nullptr;
+    a->fd = -1;
+    a->path.clear();
+    a->sliceFull.clear();
+    a->sliceShift.clear();
+    a->coords.clear();
+    a->keepOnceGathered = false;
+    spareArrays()[a->desc].emplace_back(a);
   }
   allArrays().clear();
+}
+
+DistArray *reusedArray(const int64_t *desc, int64_t layoutId) {
+  auto it = spareArrays().find(desc);
+  if (it == spareArrays().end() || it->second.empty())
+    return nullptr;
+  std::unique_ptr<DistArray> a = std::move(it->second.back());
+  it->second.pop_back();
+  // Another descriptor at that address (a caller's that was freed).
+  return a->layoutId == layoutId ? a.release() : nullptr;
 }
 
 } // namespace tc_rt

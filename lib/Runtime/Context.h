@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -141,7 +142,7 @@ struct Context {
   std::vector<int64_t> plannedProcs;
   /// The statements of this run, in order (empty: tc_main calls no
   /// tc_rt_begin_statement).
-  std::vector<StatementMark> statements;
+  std::deque<StatementMark> statements; ///< grows by blocks: a long loop's marks are never moved
   /// Where the current statement's stores go (enum tc_rt_result): the output
   /// file, or as an intermediate later statements read back (Hdf5IO.cpp).
   int64_t storing = 0;

@@ -112,6 +112,16 @@ Selection DistArray::runsOf(int r, bool loading) const {
   return sel;
 }
 
+int64_t layoutNumber(const std::vector<int64_t> &key) {
+  static std::map<std::vector<int64_t>, int64_t> numbers;
+  return numbers.emplace(key, static_cast<int64_t>(numbers.size())).first->second;
+}
+
+void setLayoutKey(DistArray &a) {
+  a.layoutKey = ArrayDesc{a}.encode();
+  a.layoutId = layoutNumber(a.layoutKey);
+}
+
 int64_t heldImage(const tc_layout::ArrayLayout &layout, const std::vector<int64_t> &key,
                   const Shape &shifts) {
   if (layout.kind != Holding::Distributed && layout.kind != Holding::Replicated)

@@ -76,6 +76,8 @@ struct DistArray : tc_layout::ArrayLayout {
   /// created: what work done once per layout is known by (a loop hands the
   /// same tensors over between the same layouts in every iteration).
   std::vector<int64_t> layoutKey;
+  /// layoutKey as layoutNumber numbers it: the same key, the same number.
+  int64_t layoutId = -1;
   /// What every rank holds of it, as heldImage numbers it (-1: none), set
   /// when it is created: an array of another layout with the same image
   /// can take its storage as it is (KeptTensors.cpp).
@@ -83,6 +85,9 @@ struct DistArray : tc_layout::ArrayLayout {
   /// A gathered input a loop keeps (keepLoadedInput): kept when its
   /// all-gather has made it whole.
   bool keepOnceGathered = false;
+  /// The descriptor tc_rt_array created it from, if any: released, it waits
+  /// for the next array of that descriptor (reusedArray).
+  const int64_t *desc = nullptr;
 
   // The layout's arithmetic (parts, storeRows, subRows, slabRows, isCyclic,
   // splitDimension) is ArrayLayout's; what follows is this process's view.
@@ -138,6 +143,14 @@ struct DistArray : tc_layout::ArrayLayout {
   /// Rows [first, second) of dim 0 in the slab of `rank`.
   std::pair<int64_t, int64_t> slabRange(int rank) const;
 };
+
+/// A number for the layout of key `key` (ArrayDesc::encode), the same for
+/// the same key in this run: caches of work done per pair of layouts look
+/// up two numbers instead of comparing two keys.
+int64_t layoutNumber(const std::vector<int64_t> &key);
+
+/// Sets `a`'s layoutKey and layoutId from its layout fields (after they change).
+void setLayoutKey(DistArray &a);
 
 /// What every rank holds of a distributed or replicated array of `layout` (of
 /// key `key`, ArrayDesc::encode) after `shifts`, and where, as a number:
@@ -237,8 +250,13 @@ std::vector<int64_t> arrayDescription(const Shape &extents, const Shape &grid,
 /// Hands `array` to the registry, which frees it with the others.
 void registerArray(DistArray *array);
 /// Frees every array created so far: closes and removes scratch files (the end of
-/// one run of the program).
+/// one run of the program, or of a statement). An array tc_rt_array created
+/// keeps its layout for reuse by the next array of its descriptor.
 void releaseArrays();
+/// An array released from descriptor `desc` in the layout numbered
+/// `layoutId`, with its layout and nothing else (no name, storage, file,
+/// coordinates or slice), to fill in; null if none.
+DistArray *reusedArray(const int64_t *desc, int64_t layoutId);
 
 /// Loads the initial contents (HDF5 input, random values or zeros).
 void loadInitial(DistArray &a);

@@ -39,9 +39,6 @@ std::map<std::string, Kept> &keptTensors() {
   return kept;
 }
 
-/// The layout of `a` as a key (the ABI's one encoding of every field of it).
-std::vector<int64_t> layoutKey(const tc_layout::ArrayLayout &a) { return ArrayDesc{a}.encode(); }
-
 /// The elements this rank holds of `a`, from storage to a packed buffer.
 Selection heldPacked(const DistArray &a) {
   Selection held = a.runsOf(ctx().rank, /*loading=*/false);
@@ -62,22 +59,31 @@ template <typename T> void invertHeld(DistArray &a) {
   transferRuns(a, false, held, values.data(), lengths(held), "a kept block");
 }
 
-/// What handing a tensor over from `from` to `to` (of layout key `toKey`)
-/// moves, as redistributionTraffic predicts it, worked out once per pair of
-/// layouts: a loop hands the same ones over in every iteration.
-const tc_layout::RedistributionTraffic &predictedTraffic(const DistArray &from,
-                                                         const tc_layout::ArrayLayout &to,
-                                                         const std::vector<int64_t> &toKey,
+/// What handing a tensor over from `from` to `to` moves, as
+/// redistributionTraffic predicts it, worked out once per pair of layouts: a
+/// loop hands the same ones over in every iteration.
+const tc_layout::RedistributionTraffic &predictedTraffic(const DistArray &from, const DistArray &to,
                                                          int procs) {
-  static std::map<std::vector<int64_t>, tc_layout::RedistributionTraffic> known;
-  std::vector<int64_t> key;
-  key.reserve(from.layoutKey.size() + toKey.size() + 1);
-  key.insert(key.end(), from.layoutKey.begin(), from.layoutKey.end());
-  key.insert(key.end(), toKey.begin(), toKey.end());
-  key.push_back(procs);
+  static std::map<std::pair<int64_t, int64_t>, tc_layout::RedistributionTraffic> known;
+  const std::pair<int64_t, int64_t> key{from.layoutId, to.layoutId};
   auto it = known.find(key);
   if (it == known.end())
-    it = known.emplace(std::move(key), tc_layout::redistributionTraffic(from, to, procs)).first;
+    it = known.emplace(key, tc_layout::redistributionTraffic(from, to, procs)).first;
+  return it->second;
+}
+
+/// `a`, a gathered array, as a load fills it: a slab of its first dimension
+/// per rank (its layout only), made once per layout.
+const DistArray &slabOf(const DistArray &a) {
+  static std::map<int64_t, DistArray> slabs;
+  auto it = slabs.find(a.layoutId);
+  if (it == slabs.end()) {
+    DistArray slab;
+    static_cast<tc_layout::ArrayLayout &>(slab) = a;
+    slab.kind = Holding::Slab;
+    setLayoutKey(slab);
+    it = slabs.emplace(a.layoutId, std::move(slab)).first;
+  }
   return it->second;
 }
 
@@ -122,6 +128,7 @@ std::unique_ptr<DistArray> copyOf(DistArray &a, bool invert, bool stored) {
   auto kept = std::make_unique<DistArray>();
   static_cast<tc_layout::ArrayLayout &>(*kept) = a;
   kept->layoutKey = a.layoutKey;
+  kept->layoutId = a.layoutId;
   kept->name = a.name;
   kept->elem = a.elem;
   kept->comm = a.comm;
@@ -148,9 +155,10 @@ std::unique_ptr<DistArray> copyOf(DistArray &a, bool invert, bool stored) {
 /// Keeps a copy of this rank's part of `a` under its name (inverted when
 /// `invert`), dropping the earlier value in any form.
 void keepCopy(DistArray &a, bool invert, bool input) {
-  forgetKept(a.name);
   forgetKeptBlocks(a.name);
   forgetStoredIntermediate(a.name);
+  // The earlier value's entry takes the new one (a loop keeps the same
+  // tensors in every iteration).
   keptTensors()[a.name] = Kept{copyOf(a, invert, /*stored=*/!input), input, {}};
 }
 
@@ -229,7 +237,7 @@ void keepGatheredInput(DistArray &a) {
   keepCopy(a, /*invert=*/false, /*input=*/true);
   DistArray &kept = *keptTensors().at(a.name).part;
   kept.kind = Holding::Replicated;
-  kept.layoutKey = layoutKey(kept);
+  setLayoutKey(kept);
   kept.image = heldImage(kept, kept.layoutKey, kept.shifts);
 }
 
@@ -267,6 +275,18 @@ bool handOverKept(DistArray &a) {
     makeKeptWhole(a.name);
     return false;
   }
+  // A part kept in a's layout already, or holding alike (an input's, or on
+  // one process), is copied locally, or is a's storage itself
+  // (tc_rt_alloc_storage): every rank holds what it needs where a holds it,
+  // so nothing moves and the prediction of the redistribution is zero.
+  if (DistArray *alike = partIn(entry, a.image, a.layoutKey)) {
+    const int64_t bytes = product(a.storeShape) * a.elemBytes();
+    if (a.onDisk) // written to a's scratch file
+      redistributeArray(*alike, a);
+    else if (!inPlace(a, alike) && bytes > 0)
+      std::memcpy(a.mem<void>(), alike->mem<void>(), bytes);
+    return true;
+  }
   // What moves is a redistribution's: predicted from the two layouts by the
   // analysis the planners use, counted as the messages go.
   Context &c = ctx();
@@ -274,26 +294,16 @@ bool handOverKept(DistArray &a) {
   // a load fills it, each rank its slab, and the algorithm's all-gather
   // completes it: handed over whole, every element would move twice.
   const bool slab = a.kind == Holding::Gathered && a.rank() > 0;
-  tc_layout::ArrayLayout asFilled = a;
-  std::vector<int64_t> slabKey;
-  if (slab) {
-    asFilled.kind = Holding::Slab;
-    slabKey = layoutKey(asFilled);
-  }
-  const std::vector<int64_t> &filledKey = slab ? slabKey : a.layoutKey;
-  // A part kept in a's layout already (an input's) is copied locally, or is
-  // a's storage itself (tc_rt_alloc_storage) and moves nothing.
-  DistArray *sameLayout = partIn(entry, a.image, a.layoutKey);
-  DistArray &kept = sameLayout ? *sameLayout : *entry.part;
-  const tc_layout::RedistributionTraffic &t = predictedTraffic(kept, asFilled, filledKey, c.size);
+  DistArray &kept = *entry.part;
+  const tc_layout::RedistributionTraffic &t =
+      slab ? predictedTraffic(kept, slabOf(a), c.size) : predictedTraffic(kept, a, c.size);
   c.handOver.predictedSent += static_cast<double>(t.sent[c.rank]) * a.elemBytes();
   c.handOver.predictedReceived += static_cast<double>(t.received[c.rank]) * a.elemBytes();
   const Counters before = counters();
-  if (!inPlace(a, sameLayout))
-    redistributeArray(kept, a, /*loading=*/slab);
+  redistributeArray(kept, a, /*loading=*/slab);
   c.handOver.sent += counters().bytesSent - before.bytesSent;
   c.handOver.received += counters().bytesReceived - before.bytesReceived;
-  if (entry.input && !sameLayout && !slab && keepable(a))
+  if (entry.input && !slab && keepable(a))
     keepLayout(entry, a);
   return true;
 }

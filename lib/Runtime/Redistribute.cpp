@@ -24,6 +24,7 @@
 #include "DistArray.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 namespace tc_rt {
@@ -215,6 +216,21 @@ Schedule scheduleOf(const DistArray &src, const DistArray &dst, bool loading) {
 /// arrays' shifts and slices, where they are held, the chunk size): a loop
 /// hands the same tensors over between the same layouts in every iteration.
 const Schedule &scheduleFor(const DistArray &src, const DistArray &dst, bool loading) {
+  // Two arrays as created (unshifted whole tensors, a hand-over's) are known
+  // by their layouts' numbers: no key to build.
+  auto asCreated = [](const DistArray &a) {
+    return a.layoutId >= 0 && a.sliceFull.empty() &&
+           std::all_of(a.shifts.begin(), a.shifts.end(), [](int64_t s) { return s == 0; });
+  };
+  if (asCreated(src) && asCreated(dst)) {
+    static std::map<std::array<int64_t, 6>, Schedule> byNumbers;
+    const std::array<int64_t, 6> key{src.layoutId, dst.layoutId,    2 * src.onDisk + dst.onDisk,
+                                     loading,      src.elemBytes(), ctx().chunkBytes};
+    auto it = byNumbers.find(key);
+    if (it == byNumbers.end())
+      it = byNumbers.emplace(key, scheduleOf(src, dst, loading)).first;
+    return it->second;
+  }
   static std::map<std::vector<int64_t>, Schedule> known;
   std::vector<int64_t> key = src.layoutKey;
   auto append = [&](const Shape &v) {
