@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Water's CCSD per iteration: one run with a loop against a relaunch per iteration.
 
-  bench/ccsd-iterations.py [--integrals FILE.h5 [--blocks]] [--np 2] [--mem 1GB]
+  bench/ccsd-iterations.py [--integrals FILE.h5 [--blocks [--spin]]] [--np 2] [--mem 1GB]
                            [--iterations 8] [--ooc-mem 4MB --scratch DIR]
 
 examples/ccsd.tce, retargeted to the molecule of an integrals file
@@ -32,15 +32,20 @@ INPUTS = ["foo", "fov", "fvv", "eo", "ev", "Voooo", "Vooov", "Voovv", "Vovov", "
 LOOP = re.compile(r"iterate max \d+ until E converges to \S+ diis \d+ \{")
 
 
-def variants(text, iterations, blocks=False):
+def variants(text, iterations, blocks=False, spin=False):
     """(fixed-count loop, one relaunched iteration) of examples/ccsd.tce; with
-    `blocks` the relaunch's amplitude inputs are block-sparse like T1 and T2."""
+    `blocks` the relaunch's amplitude inputs are block-sparse like T1 and T2
+    (with `spin`, conserving it as they do)."""
     looped = LOOP.sub(f"iterate {iterations} {{", text)
     step = LOOP.sub("iterate 1 {", text)
     step = step.replace("T1[a,i] = fov[i,a] * d1[a,i];", "T1[a,i] = T1in[a,i];")
     step = step.replace("T2[a,b,i,j] = Voovv[i,j,a,b] * d2[a,b,i,j];",
                         "T2[a,b,i,j] = T2in[a,b,i,j];")
-    declare = "input T1in[a,i], T2in[a,b,i,j]" + (" : symmetry 0" if blocks else "") + ";"
+    if spin:
+        declare = ("input T1in[a,i] : symmetry 0 charge 0 signs [+, -];\n"
+                   "input T2in[a,b,i,j] : symmetry 0 charge 0 signs [+, +, -, -];")
+    else:
+        declare = "input T1in[a,i], T2in[a,b,i,j]" + (" : symmetry 0" if blocks else "") + ";"
     step = re.sub(r"^(input eo\[i\], ev\[a\])", declare + r"\n\1", step, flags=re.M)
     assert looped != text and "T1in" in step and "input T1in" in step
     return looped, step
@@ -51,6 +56,9 @@ def main():
     ap.add_argument("--integrals", default=os.path.join(root, "test", "Integration", "Inputs",
                                                         "water-sto3g.h5"))
     ap.add_argument("--blocks", action="store_true", help="the integrals file is block-sparse")
+    ap.add_argument("--spin", action="store_true",
+                    help="with --blocks: the program conserves spin (molecule.py --spin); the "
+                         "integrals file is then the dense one, cut here into its blocks")
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--mem", default="1GB")
     ap.add_argument("--iterations", type=int, default=8)
@@ -67,9 +75,9 @@ def read_output(path, name, blocks):
         return f[name][...]
 
 
-def write_amplitudes(path, ints, blocks, t1, t2):
+def write_amplitudes(path, ints, blocks, t1, t2, spin=False):
     """T1in, T2in as the step program reads them (block-sparse: symmetry 0
-    over the molecule's labelled segments)."""
+    over the molecule's labelled segments, with `spin` conserving it)."""
     with h5py.File(path, "w") as f:
         if not blocks:
             f["T1in"], f["T2in"] = t1, t2
@@ -83,7 +91,11 @@ def write_amplitudes(path, ints, blocks, t1, t2):
         lab[m.group(1)] = [int(x) for x in m.group(3).split(",")]
     for name, t, dims in (("T1in", t1, "VO"), ("T2in", t2, "VVOO")):
         segments, labels = [seg[d] for d in dims], [lab[d] for d in dims]
-        tc_blocks.write(path, name, t, segments, tc_blocks.symmetric(segments, 0, labels))
+        present = tc_blocks.symmetric(segments, 0, labels)
+        if spin:
+            present = tc_blocks.charged(present, [[1 if x < 4 else -1 for x in l] for l in labels],
+                                        [1] * (len(dims) // 2) + [-1] * (len(dims) // 2))
+        tc_blocks.write(path, name, t, segments, present)
 
 
 def mean(xs):
@@ -98,12 +110,20 @@ def run(a, work):
     tcc = os.environ.get("TCC", os.path.join(root, "build", "bin", "tcc"))
     env = tc_run.mpirun_env()
     ints = os.path.abspath(a.integrals)
+    molecule = [sys.executable, os.path.join(root, "scripts", "molecule.py")]
+    if a.spin:  # the dense integrals cut into the blocks that conserve spin
+        if not a.blocks:
+            sys.exit("ccsd-iterations.py: --spin needs --blocks")
+        spin_ints = os.path.join(work, "spin-blocks.h5")
+        subprocess.run(molecule + ["blocks", ints, "--spin", "-o", spin_ints], check=True)
+        ints = spin_ints
     program = os.path.join(work, "ccsd.tce")
-    cmd = [sys.executable, os.path.join(root, "scripts", "molecule.py"), "program",
-           os.path.join(root, "examples", "ccsd.tce"), "--integrals", ints, "-o", program]
-    subprocess.run(cmd + (["--blocks"] if a.blocks else []), check=True)
+    cmd = molecule + ["program", os.path.join(root, "examples", "ccsd.tce"), "--integrals", ints,
+                      "-o", program]
+    subprocess.run(cmd + (["--blocks"] if a.blocks else []) + (["--spin"] if a.spin else []),
+                   check=True)
     text = open(program).read()
-    looped, step = variants(text, a.iterations, a.blocks)
+    looped, step = variants(text, a.iterations, a.blocks, a.spin)
     exes = {}
     builds = [("converged", text, a.mem), ("looped", looped, a.mem), ("step", step, a.mem)]
     if a.ooc_mem:
@@ -156,7 +176,7 @@ def run(a, work):
     t1, t2 = fov.T * d1, voovv.transpose(2, 3, 0, 1) * d2
     relaunch = []
     for k in range(a.iterations):
-        write_amplitudes(state, ints, a.blocks, t1, t2)
+        write_amplitudes(state, ints, a.blocks, t1, t2, a.spin)
         out, seconds = launch(exes["step"], ["--input", f"T1in={state}", "--input",
                                              f"T2in={state}"])
         relaunch.append(seconds)
@@ -164,7 +184,8 @@ def run(a, work):
     err = max(float(np.max(np.abs(read_output(loop_out, "T1", a.blocks) - t1))),
               float(np.max(np.abs(read_output(loop_out, "T2", a.blocks) - t2))))
     print(f"{molecule} {basis}: O = {eo.size}, V = {ev.size}, integrals {stored / 1e6:.1f} MB; "
-          f"np {a.np}, mem {a.mem}{' (block-sparse)' if a.blocks else ''}")
+          f"np {a.np}, mem {a.mem}{' (block-sparse)' if a.blocks else ''}"
+          f"{' (conserving spin)' if a.spin else ''}")
     conv_its = conv["per_iteration"]
     conv_wall = mean([i["seconds"] for i in conv_its])
     print(f"converged with DIIS: {conv['iterations']} iterations, E = {energy:.10f} "

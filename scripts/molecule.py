@@ -9,11 +9,20 @@
       range declarations of the molecule are attributes of both files.
       Needs psi4 (Debian: apt-get install psi4); nothing else in tc does.
 
-  molecule.py program examples/ccsd.tce --integrals water.h5 [--blocks] -o prog.tce
+  molecule.py program examples/ccsd.tce --integrals water.h5 [--blocks [--spin]] -o prog.tce
       Rewrites a program's `range O` and `range V` declarations for the
       molecule of an integrals file; with --blocks the ranges are cut into
       segments by irrep and spin and every input and output is declared
-      `symmetry 0` (reads the file only: no psi4 needed).
+      `symmetry 0` (reads the file only: no psi4 needed). With --spin the
+      segments also carry their spin as a charge (alpha +1, beta -1) and
+      every tensor of two or four indices conserves it: `charge 0 signs
+      [+, -]` or `[+, +, -, -]` (spin(p) + spin(q) = spin(r) + spin(s) for
+      <pq||rs>, and likewise for the amplitudes t_ij^ab as T2[a,b,i,j]).
+
+  molecule.py blocks water.h5 [--spin] -o water-spin-blocks.h5
+      Writes the block-sparse groups of a dense integrals file, by irrep and
+      spin, with --spin only the blocks that conserve spin (the blocks a
+      program of `molecule.py program --blocks --spin` reads).
 
 Spin orbitals are ordered occupied first, then virtual; within each, by spin
 (alpha, beta), then irrep, then orbital energy, so that each (spin, irrep)
@@ -192,19 +201,83 @@ def integrals(args):
     print(blocks_path + ": the same by irrep and spin")
 
 
+def spin_charges(labels):
+    """A segment's spin as a charge, from its label (irrep + 4 * spin): alpha
+    +1, beta -1."""
+    return [1 if label < 4 else -1 for label in labels]
+
+
+def spin_signs(rank):
+    """A tensor's conserved spin: its first half of indices in, the second
+    out (<pq||rs>, t_ij^ab as T[a,b,i,j], f_pq)."""
+    return [1] * (rank // 2) + [-1] * (rank // 2)
+
+
+def parse_ranges(text):
+    """{range name: (segments, labels)} of `ranges_blocks` declarations."""
+    out = {}
+    for m in re.finditer(r"range (\w+) = \d+ : segments \[([^\]]*)\] labels \[([^\]]*)\]", text):
+        out[m.group(1)] = ([int(x) for x in m.group(2).split(",")],
+                           [int(x) for x in m.group(3).split(",")])
+    return out
+
+
+def blocks(args):
+    """The block-sparse file of a dense integrals file (by irrep and spin;
+    with --spin only the blocks conserving it)."""
+    with h5py.File(args.integrals, "r") as f:
+        text = f.attrs["ranges_blocks"]
+        text = text.decode() if isinstance(text, bytes) else text
+        ranges = parse_ranges(text)
+        segs = {"o": ranges["O"][0], "v": ranges["V"][0]}
+        labs = {"o": ranges["O"][1], "v": ranges["V"][1]}
+        attrs = dict(f.attrs)
+        tensors = {name: f[name][...] for name in f if not isinstance(f[name], h5py.Group)}
+    if os.path.exists(args.output):
+        os.remove(args.output)
+    for name, t in tensors.items():
+        dims = [segs[ch] for ch in kinds(name)]
+        label = [labs[ch] for ch in kinds(name)]
+        if len(dims) == 1:  # orbital energies: every block (see block_sparse())
+            present = tc_blocks.all_blocks(dims)
+        else:
+            present = tc_blocks.symmetric(dims, 0, label)
+            if args.spin:
+                present = tc_blocks.charged(present, [spin_charges(x) for x in label],
+                                            spin_signs(len(dims)))
+        tc_blocks.write(args.output, name, t, dims, present)
+    with h5py.File(args.output, "a") as f:
+        f.attrs.update(attrs)
+
+
 def kinds(name):
     """The ranges ('o'/'v') of a tensor's dimensions, from its name."""
     return name[1:]
 
 
-def block_sparse(declaration):
+def block_sparse(declaration, spin=False):
     """A declaration made block-sparse: orbital-energy vectors have every
     block (each element is totally symmetric, not its one label), other
-    tensors those whose labels XOR to 0."""
+    tensors those whose labels XOR to 0 and, with `spin`, those of two or
+    four indices also those conserving spin."""
     text = declaration.group(1)
-    vectors = all(len([i for i in idx.split(",") if i.strip()]) == 1
-                  for idx in re.findall(r"\[([^\]]*)\]", text))
-    return text + (" : blocks all;" if vectors else " : symmetry 0;")
+    ranks = {len([i for i in idx.split(",") if i.strip()])
+             for idx in re.findall(r"\[([^\]]*)\]", text)}
+    if ranks == {1}:
+        return text + " : blocks all;"
+    if not spin or 0 in ranks:
+        return text + " : symmetry 0;"
+    # One declaration per tensor: its signs are as many as its indices.
+    keyword = text.split()[0]
+    out = []
+    for ref in re.findall(r"\w+\[[^\]]*\]", text):
+        rank = len([i for i in ref[ref.index("[") + 1:-1].split(",") if i.strip()])
+        if rank % 2:
+            sys.exit("molecule.py: error: %s has %d indices: --spin conserves the spin of "
+                     "tensors of an even number" % (ref, rank))
+        signs = ", ".join("+" if s > 0 else "-" for s in spin_signs(rank))
+        out.append("%s %s : symmetry 0 charge 0 signs [%s];" % (keyword, ref, signs))
+    return "\n".join(out)
 
 
 def program(args):
@@ -213,13 +286,20 @@ def program(args):
         ranges = f.attrs["ranges_blocks" if args.blocks else "ranges_dense"]
     ranges = ranges.decode() if isinstance(ranges, bytes) else ranges
     lines = ranges.strip().split("\n")
+    if args.spin and not args.blocks:
+        sys.exit("molecule.py: error: --spin needs --blocks")
     for name, line in zip(("O", "V"), lines):
-        text, n = re.subn(r"^range %s\b[^;]*;" % name, line.rstrip(), text, flags=re.M)
+        line = line.rstrip()
+        if args.spin:  # each segment's spin, from its label, as a charge
+            labels = [int(x) for x in re.search(r"labels \[([^\]]*)\]", line).group(1).split(",")]
+            line = line[:-1] + " charges [%s];" % ", ".join(map(str, spin_charges(labels)))
+        text, n = re.subn(r"^range %s\b[^;]*;" % name, line, text, flags=re.M)
         if n != 1:
             sys.exit("molecule.py: error: %s declares range %s %d times, not once"
                      % (args.tce, name, n))
     if args.blocks:  # every input and output block-sparse by irrep and spin
-        text = re.sub(r"^((?:input|output)\b[^;:]*);", block_sparse, text, flags=re.M)
+        text = re.sub(r"^((?:input|output)\b[^;:]*);", lambda m: block_sparse(m, args.spin),
+                      text, flags=re.M)
     with open(args.output, "w") as out:
         out.write(text)
 
@@ -237,9 +317,14 @@ def main():
     p.add_argument("tce")
     p.add_argument("--integrals", required=True)
     p.add_argument("--blocks", action="store_true")
+    p.add_argument("--spin", action="store_true")
     p.add_argument("-o", "--output", required=True)
+    b = sub.add_parser("blocks")
+    b.add_argument("integrals")
+    b.add_argument("--spin", action="store_true")
+    b.add_argument("-o", "--output", required=True)
     args = ap.parse_args()
-    integrals(args) if args.command == "integrals" else program(args)
+    {"integrals": integrals, "program": program, "blocks": blocks}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,14 @@ def symmetric(segments, symmetry=0, labels=None):
     return out
 
 
+def charged(blocks, charges, signs, total=0):
+    """Of `blocks`, those whose segments' charges (per dimension, its
+    segments' charges), each times its dimension's sign (+1 or -1), sum to
+    `total` (tc's `charge Q signs [...]`)."""
+    return [b for b in blocks
+            if sum(s * charges[d][i] for d, (i, s) in enumerate(zip(b, signs))) == total]
+
+
 def block_slices(segments, block):
     starts = [np.concatenate([[0], np.cumsum(s)]) for s in segments]
     return tuple(slice(int(starts[d][i]), int(starts[d][i + 1])) for d, i in enumerate(block))

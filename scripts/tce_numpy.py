@@ -109,6 +109,7 @@ class Program:
         self.name, self.ranges, self.index_range, self.tensors = "tce", {}, {}, {}
         self.segments, self.presence = {}, {}  # block-sparse ranges and tensors
         self.labels = {}  # per labelled range, its segments' symmetry labels
+        self.charges = {}  # per charged range, its segments' charges
         self.statements, self.loops, self.iterations = [], [], []
         self.reciprocals = set()  # statements `X = 1 / (...)`, by position
         t, self.t, self.at = tokens(text), None, 0
@@ -129,6 +130,9 @@ class Program:
                     if self.peek() == "labels":  # `labels [l, ...]`
                         self.at += 1
                         self.labels[name] = [int(x) for x in self.int_list()]
+                    if self.peek() == "charges":  # `charges [c, ...]`
+                        self.at += 1
+                        self.charges[name] = self.signed_list()
                 self.expect(";")
             elif word == "index" and nxt != "[":
                 self.at += 1
@@ -155,7 +159,19 @@ class Program:
                         if x in ("f32", "f64"):
                             dtype = np.float32 if x == "f32" else np.float64
                         elif x == "symmetry":
-                            presence = ("symmetry", int(self.take()))
+                            presence = ("symmetry", int(self.take()), None)
+                        elif x == "charge":  # `charge Q signs [+, -, ...]`
+                            total = self.signed()
+                            self.expect("signs")
+                            self.expect("[")
+                            signs = []
+                            while self.peek() != "]":
+                                sign = self.take()
+                                if sign != ",":
+                                    signs.append(1 if sign == "+" else -1)
+                            self.take()
+                            presence = ("symmetry", presence[1] if presence else None,
+                                        (total, signs))
                         elif x == "blocks" and self.peek() == "all":
                             self.take()
                             presence = ("all",)
@@ -262,6 +278,22 @@ class Program:
         if self.take() != s:
             raise ValueError(f"expected {s!r} near token {self.at}")
 
+    def signed(self):
+        """An integer with an optional '-'."""
+        negative = self.peek() == "-"
+        if negative:
+            self.take()
+        value = int(self.take())
+        return -value if negative else value
+
+    def signed_list(self):
+        """'[' signed (',' signed)* ']'."""
+        self.expect("[")
+        out = [self.signed()]
+        while self.take() == ",":
+            out.append(self.signed())
+        return out
+
     def int_list(self):
         """'[' n (',' n)* ']' or '[' ']'."""
         self.expect("[")
@@ -347,8 +379,13 @@ class Program:
         if p[0] == "all":
             return tc_blocks.all_blocks(segs)
         if p[0] == "symmetry":
-            labels = [self.labels.get(self.index_range[i]) for i in self.tensors[name][1]]
-            return tc_blocks.symmetric(segs, p[1], labels)
+            ranges = [self.index_range[i] for i in self.tensors[name][1]]
+            blocks = (tc_blocks.all_blocks(segs) if p[1] is None else
+                      tc_blocks.symmetric(segs, p[1], [self.labels.get(r) for r in ranges]))
+            if p[2] is not None:  # and the signed charges sum to the total
+                charges = [self.charges.get(r, [0] * len(self.segments[r])) for r in ranges]
+                blocks = tc_blocks.charged(blocks, charges, p[2][1], p[2][0])
+            return blocks
         return sorted(p[1])
 
     def mask(self, name, value):

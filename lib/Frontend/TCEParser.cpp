@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <set>
 #include <utility>
 
@@ -371,7 +372,7 @@ private:
     if (status != std::errc() || end != last || value <= 0)
       return fail(extent.loc,
                   extentWhat + " must be a positive integer, not " + quoted(extent.text));
-    IndexRange range{std::string(name->text), value, {}, {}, name->loc};
+    IndexRange range{std::string(name->text), value, {}, {}, {}, name->loc};
     if (at(TokenKind::Colon)) {
       // `: segments [n, ...]`: the range cut into segments ([K] 2), in order.
       consume();
@@ -398,14 +399,26 @@ private:
                                       std::to_string(range.segments.size()) + " segments but " +
                                       std::to_string(range.labels.size()) + " labels");
       }
+      // `charges [c, ...]`: each segment's additive charge, which `charge Q
+      // signs [...]` sums.
+      if (atIdentifier("charges")) {
+        const Token &charges = consume();
+        if (!parseSignedIntegerList(range.charges, "a segment charge"))
+          return false;
+        if (range.charges.size() != range.segments.size())
+          return fail(charges.loc, "range " + quoted(name->text) + " has " +
+                                       std::to_string(range.segments.size()) + " segments but " +
+                                       std::to_string(range.charges.size()) + " charges");
+      }
     }
     const bool segmented = !range.segments.empty();
-    const bool labelled = !range.labels.empty();
+    const bool labelled = !range.labels.empty(), charged = !range.charges.empty();
     program.ranges.push_back(std::move(range));
-    return expect(TokenKind::Semicolon, labelled ? "';' after the labels"
-                                        : segmented
-                                            ? "';' or 'labels [...]' after the segments"
-                                            : "';' or ': segments [...]' after the range extent");
+    return expect(TokenKind::Semicolon,
+                  charged     ? "';' after the charges"
+                  : labelled  ? "';' or 'charges [...]' after the labels"
+                  : segmented ? "';', 'labels [...]' or 'charges [...]' after the segments"
+                              : "';' or ': segments [...]' after the range extent");
   }
 
   /// One integer at least `minimum`.
@@ -421,20 +434,29 @@ private:
     return true;
   }
 
-  /// '[' integer (',' integer)* ']', or '[' ']' when `minimum` is 0 (the
-  /// segment ids of a scalar's one block).
-  bool parseIntegerList(std::vector<int64_t> &values, std::string_view what, int64_t minimum) {
+  /// An integer with an optional '-' (a charge).
+  bool parseSignedInteger(int64_t &value, std::string_view what) {
+    const bool negative = at(TokenKind::Minus);
+    if (negative)
+      consume();
+    if (!parseInteger(value, what, 0))
+      return false;
+    value = negative ? -value : value;
+    return true;
+  }
+
+  /// '[' element (',' element)* ']', each element parsed by `element`
+  /// (which appends it); '[' ']' too when `emptyAllowed`.
+  bool parseList(const std::function<bool()> &element, bool emptyAllowed = false) {
     if (!expect(TokenKind::LBracket, "'['"))
       return false;
-    if (minimum == 0 && at(TokenKind::RBracket)) {
+    if (emptyAllowed && at(TokenKind::RBracket)) {
       consume();
       return true;
     }
     while (true) {
-      int64_t value = 0;
-      if (!parseInteger(value, what, minimum))
+      if (!element())
         return false;
-      values.push_back(value);
       if (at(TokenKind::RBracket)) {
         consume();
         return true;
@@ -442,6 +464,47 @@ private:
       if (!expect(TokenKind::Comma, "',' or ']'"))
         return false;
     }
+  }
+
+  /// '[' signed integer (',' signed integer)* ']'.
+  bool parseSignedIntegerList(std::vector<int64_t> &values, std::string_view what) {
+    return parseList([&] {
+      int64_t value = 0;
+      if (!parseSignedInteger(value, what))
+        return false;
+      values.push_back(value);
+      return true;
+    });
+  }
+
+  /// 'charge' Q 'signs' '[' ('+' | '-') (',' ('+' | '-'))* ']' (the
+  /// keyword consumed by the caller).
+  bool parseChargeRule(ChargeRule &rule) {
+    if (!parseSignedInteger(rule.total, "the charge"))
+      return false;
+    if (!atIdentifier("signs"))
+      return failExpected("'signs [...]' after the charge");
+    consume();
+    return parseList([&] {
+      if (!at(TokenKind::Plus) && !at(TokenKind::Minus))
+        return failExpected("'+' or '-' (the sign of a dimension's charge)");
+      rule.signs.push_back(consume().kind == TokenKind::Plus ? 1 : -1);
+      return true;
+    });
+  }
+
+  /// '[' integer (',' integer)* ']', or '[' ']' when `minimum` is 0 (the
+  /// segment ids of a scalar's one block).
+  bool parseIntegerList(std::vector<int64_t> &values, std::string_view what, int64_t minimum) {
+    return parseList(
+        [&] {
+          int64_t value = 0;
+          if (!parseInteger(value, what, minimum))
+            return false;
+          values.push_back(value);
+          return true;
+        },
+        /*emptyAllowed=*/minimum == 0);
   }
 
   bool parseIndexDeclaration() {
@@ -511,15 +574,16 @@ private:
         const ElementType element = consume().text == "f32" ? ElementType::F32 : ElementType::F64;
         for (size_t i = first; i < program.tensors.size(); ++i)
           program.tensors[i].element = element;
-      } else if (!sparse && (atIdentifier("symmetry") || atIdentifier("blocks"))) {
+      } else if (!sparse &&
+                 (atIdentifier("symmetry") || atIdentifier("charge") || atIdentifier("blocks"))) {
         sparse = true;
         if (!parseBlockPresence(first))
           return false;
       } else {
         return failExpected(typed && sparse ? "';'"
-                            : typed         ? "'symmetry', 'blocks' or ';'"
+                            : typed         ? "'symmetry', 'charge', 'blocks' or ';'"
                             : sparse        ? "'f64', 'f32' or ';'"
-                                            : "'f64', 'f32', 'symmetry' or 'blocks'");
+                                            : "'f64', 'f32', 'symmetry', 'charge' or 'blocks'");
       }
     }
     consume();
@@ -527,15 +591,31 @@ private:
   }
 
   /// `symmetry S` (the blocks whose segment ids XOR to S, TCE's spatial
-  /// symmetry), `blocks all`, or `blocks [[ids], ...]`, for the tensors of a
-  /// declaration from `first` on; each must range over segmented indices.
+  /// symmetry), optionally followed by `charge Q signs [...]` (a conserved
+  /// charge, ChargeRule), or the charge rule alone, `blocks all`, or `blocks
+  /// [[ids], ...]`, for the tensors of a declaration from `first` on; each
+  /// must range over segmented indices.
   bool parseBlockPresence(size_t first) {
     const Token &keyword = consume();
     BlockPresence presence;
+    std::optional<int64_t> symmetry;
+    std::optional<ChargeRule> charge;
     if (keyword.text == "symmetry") {
       presence.kind = BlockPresence::Kind::Symmetry;
       if (!parseInteger(presence.symmetry, "the symmetry", 0))
         return false;
+      symmetry = presence.symmetry;
+    }
+    if (keyword.text == "charge" || atIdentifier("charge")) {
+      if (keyword.text != "charge")
+        consume();
+      presence.kind = BlockPresence::Kind::Symmetry;
+      charge.emplace();
+      if (!parseChargeRule(*charge))
+        return false;
+    }
+    if (presence.kind == BlockPresence::Kind::Symmetry) {
+      // resolved per tensor below
     } else if (atIdentifier("all")) {
       consume();
     } else {
@@ -566,17 +646,26 @@ private:
                                        index->range + " = N : segments [...];')");
       }
       BlockSparseShape shape{program.segments(tensor), presence};
+      if (charge && charge->signs.size() != tensor.indices.size())
+        return fail(keyword.loc, quoted(tensor.name) + " has " +
+                                     std::to_string(tensor.indices.size()) +
+                                     " indices but its charge has " +
+                                     std::to_string(charge->signs.size()) + " signs");
       // With labelled segments a symmetry names the blocks whose labels XOR to
-      // it: kept as that list (or as a symmetry when the labels are the
-      // positions), the form the dialect and the planner read.
+      // it (and whose charges sum to the rule's total): kept as that list (or
+      // as a symmetry when that names it), the form the dialect and the
+      // planner read.
       if (presence.kind == BlockPresence::Kind::Symmetry) {
         std::vector<std::vector<int64_t>> blocks =
-            program.symmetricBlocks(tensor, presence.symmetry);
+            program.symmetricBlocks(tensor, symmetry, charge ? &*charge : nullptr);
         if (blocks.empty())
-          return fail(keyword.loc, quoted(tensor.name) +
-                                       " has no present block (no block's segment labels "
-                                       "XOR to " +
-                                       std::to_string(presence.symmetry) + ")");
+          return fail(
+              keyword.loc,
+              quoted(tensor.name) + " has no present block (no block's " +
+                  (symmetry ? "segment labels XOR to " + std::to_string(*symmetry) : "") +
+                  (symmetry && charge ? " with " : "") +
+                  (charge ? "signed charges summing to " + std::to_string(charge->total) : "") +
+                  ")");
         shape.presence = simplestPresence(shape.segments, std::move(blocks));
       }
       std::string wrong = shape.verify(program.extents(tensor));

@@ -38,18 +38,23 @@ std::vector<std::vector<int64_t>> Program::segments(const Tensor &t) const {
 }
 
 std::vector<std::vector<int64_t>> Program::symmetricBlocks(const Tensor &t,
-                                                           int64_t symmetry) const {
+                                                           std::optional<int64_t> symmetry,
+                                                           const ChargeRule *charge) const {
   std::vector<const IndexRange *> ranges;
   for (const std::string &indexName : t.indices)
     ranges.push_back(findRange(findIndex(indexName)->range));
   // Every block, row-major (a scalar has one, empty, block), kept when its
-  // segments' labels XOR to the symmetry.
+  // segments' labels XOR to the symmetry and their signed charges sum to the
+  // rule's total.
   std::vector<std::vector<int64_t>> blocks;
   for (std::vector<int64_t> &ids : BlockSparseShape{segments(t), BlockPresence{}}.presentBlocks()) {
-    int64_t x = 0;
-    for (size_t d = 0; d < ids.size(); ++d)
+    int64_t x = 0, sum = 0;
+    for (size_t d = 0; d < ids.size(); ++d) {
       x ^= ranges[d]->label(ids[d]);
-    if (x == symmetry)
+      if (charge)
+        sum += charge->signs[d] * ranges[d]->charge(ids[d]);
+    }
+    if ((!symmetry || x == *symmetry) && (!charge || sum == charge->total))
       blocks.push_back(std::move(ids));
   }
   return blocks;

@@ -296,9 +296,9 @@ TEST(TCEParser, ScalarsAndElementTypes) {
                       5, 15, "'B' is f64 but this statement computes f32"));
   // The element type ends the declaration: it applies to all of its tensors.
   EXPECT_TRUE(rejects("range O = 3;\nindex i : O;\ninput A[i] : f32, B[i];\n", 3, 17,
-                      "expected 'symmetry', 'blocks' or ';', found ','"));
+                      "expected 'symmetry', 'charge', 'blocks' or ';', found ','"));
   EXPECT_TRUE(rejects("range O = 3;\nindex i : O;\ninput A[i] : f16;\n", 3, 14,
-                      "expected 'f64', 'f32', 'symmetry' or 'blocks', found 'f16'"));
+                      "expected 'f64', 'f32', 'symmetry', 'charge' or 'blocks', found 'f16'"));
 }
 
 TEST(TCEParser, KeywordsOnlyWhereExpected) {
@@ -490,6 +490,33 @@ TEST(TCEParser, LabelledSegments) {
   EXPECT_EQ(p.symmetricBlocks(*t, 0), (std::vector<std::vector<int64_t>>{{0, 0}, {2, 1}, {3, 2}}));
 }
 
+// Segments with charges (twice the spin projection): `charge Q signs [...]`
+// keeps the blocks whose signed charges sum to Q, with `symmetry S` as well
+// when both are given, or alone.
+TEST(TCEParser, ChargedSegments) {
+  Program p = parseOk("range O = 4 : segments [1, 1, 1, 1] labels [0, 1, 4, 5] "
+                      "charges [1, 1, -1, -1];\n"
+                      "index i, j : O;\n"
+                      "input F[i,j] : charge 0 signs [+, -];\n"
+                      "input G[i,j] : symmetry 1 charge -2 signs [-, -];\n"
+                      "output R[i,j] : charge 0 signs [+, -];\nR[i,j] = F[i,j] + G[i,j];\n");
+  EXPECT_EQ(p.findRange("O")->charges, (std::vector<int64_t>{1, 1, -1, -1}));
+  EXPECT_EQ(p.findRange("O")->charge(3), -1);
+  EXPECT_EQ(p.findRange("O")->charge(0), 1);
+  // F: equal spins.
+  EXPECT_EQ(p.findTensor("F")->presence.blocks,
+            (std::vector<std::vector<int64_t>>{
+                {0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 2}, {2, 3}, {3, 2}, {3, 3}}));
+  // G: -c(i) - c(j) = -2 (both alpha: segments 0 and 1) and labels XOR to 1.
+  EXPECT_EQ(p.findTensor("G")->presence.blocks,
+            (std::vector<std::vector<int64_t>>{{0, 1}, {1, 0}}));
+  // One alpha and one beta, with and without a symmetry.
+  ChargeRule rule{0, {1, 1}};
+  EXPECT_EQ(p.symmetricBlocks(*p.findTensor("F"), 4, &rule),
+            (std::vector<std::vector<int64_t>>{{0, 2}, {1, 3}, {2, 0}, {3, 1}}));
+  EXPECT_EQ(p.symmetricBlocks(*p.findTensor("F"), std::nullopt, &rule).size(), 8u);
+}
+
 TEST(TCEParser, BlockSparseErrors) {
   const std::string ranges = "range O = 3 : segments [2, 1];\nrange P = 2;\nindex i, j : O;\n"
                              "index p : P;\n";
@@ -510,14 +537,15 @@ TEST(TCEParser, BlockSparseErrors) {
                       "expected ';', found 'blocks'"));
   EXPECT_TRUE(rejects(ranges + "input A[i,j] : symmetry 4;\n", 5, 16,
                       "'A' has no present block (no block's segment labels XOR to 4)"));
-  EXPECT_TRUE(rejects("range O = 3 : segments [2, 1] 4;\n", 1, 31,
-                      "expected ';' or 'labels [...]' after the segments, found '4'"));
+  EXPECT_TRUE(
+      rejects("range O = 3 : segments [2, 1] 4;\n", 1, 31,
+              "expected ';', 'labels [...]' or 'charges [...]' after the segments, found '4'"));
   EXPECT_TRUE(rejects("range O = 3 : segments [2, 1] labels [0];\n", 1, 31,
                       "range 'O' has 2 segments but 1 labels"));
   EXPECT_TRUE(rejects("range O = 3 : segments [2, 1] labels [0, -3];\n", 1, 42,
                       "expected a segment label, found '-'"));
   EXPECT_TRUE(rejects("range O = 3 : segments [2, 1] labels [1, 2] 3;\n", 1, 45,
-                      "expected ';' after the labels, found '3'"));
+                      "expected ';' or 'charges [...]' after the labels, found '3'"));
   EXPECT_TRUE(rejects("range O = 3 labels [1, 2];\n", 1, 13,
                       "expected ';' or ': segments [...]' after the range extent"));
   EXPECT_TRUE(rejects("range O = 3 : segments [2, 1] labels [0, 1];\nindex i, j : O;\n"

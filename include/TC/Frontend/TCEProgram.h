@@ -14,6 +14,7 @@
 #include "TC/Analysis/BlockSparse.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,15 +29,27 @@ struct SourceLoc {
 /// `range O = 40;` or, cut into segments (irreps) for block-sparse tensors,
 /// `range O = 40 : segments [12, 12, 8, 8];`, whose symmetry labels are their
 /// positions unless given: `... segments [3, 1, 3] labels [0, 2, 3];` (a
-/// molecule's irreducible representations, some with no orbital of the range).
+/// molecule's irreducible representations, some with no orbital of the range),
+/// and which may carry an additive charge each: `... charges [1, 1, -1];` (a
+/// conserved quantity such as twice the spin projection).
 struct IndexRange {
   std::string name;
   int64_t extent = 0;
   std::vector<int64_t> segments; ///< lengths summing to extent; empty: not segmented
   std::vector<int64_t> labels;   ///< per segment its symmetry label; empty: its position
+  std::vector<int64_t> charges;  ///< per segment its charge; empty: all 0
   SourceLoc loc;
 
   int64_t label(int64_t segment) const { return labels.empty() ? segment : labels[segment]; }
+  int64_t charge(int64_t segment) const { return charges.empty() ? 0 : charges[segment]; }
+};
+
+/// `charge Q signs [+, +, -, -]` in a block-sparse declaration: a block is
+/// present only when its segments' charges, each with its dimension's sign,
+/// sum to `total` (a conserved charge: what flows in equals what flows out).
+struct ChargeRule {
+  int64_t total = 0;
+  std::vector<int64_t> signs; ///< +1 or -1 per dimension
 };
 
 /// `index i, j, k : O;` declares one Index per name.
@@ -126,8 +139,11 @@ struct Program {
   /// Per dimension, its range's segments (block-sparse tensors).
   std::vector<std::vector<int64_t>> segments(const Tensor &t) const;
   /// The blocks of `t` whose segments' symmetry labels XOR to `symmetry`
-  /// (`symmetry S`), row-major in the segment ids.
-  std::vector<std::vector<int64_t>> symmetricBlocks(const Tensor &t, int64_t symmetry) const;
+  /// (`symmetry S`; none: any) and, with a charge rule, whose signed charges
+  /// sum to its total, row-major in the segment ids.
+  std::vector<std::vector<int64_t>> symmetricBlocks(const Tensor &t,
+                                                    std::optional<int64_t> symmetry,
+                                                    const ChargeRule *charge = nullptr) const;
   /// The tensors `loop` carries: those it assigns and reads (a factor, or
   /// the target of `+=`) before assigning them in an iteration, in the order
   /// of their first read.
