@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <set>
 #include <tuple>
 
@@ -35,7 +36,12 @@ Shape BlockArray::blockShape(int64_t block) const {
   return s;
 }
 
-int64_t BlockArray::blockElements(int64_t block) const { return product(blockShape(block)); }
+int64_t BlockArray::blockElements(int64_t block) const {
+  int64_t n = 1; // blockShape's product, without a vector: stages ask for every brick's
+  for (int64_t d = 0; d < rank(); ++d)
+    n *= segments[d][blocks[block][d]];
+  return n;
+}
 
 void BlockArray::readInitial(int64_t block, char *out) {
   if (init == TC_RT_INIT_INPUT)
@@ -140,8 +146,13 @@ enum { TagA = 1, TagB = 2, TagC = 3 };
 /// What the stages need to know about a schedule, built once per schedule:
 /// each stage's tasks, the reads of remote bricks a rank's cache serves and
 /// where each rank reads each remote brick ([K] 6).
+struct StagePhases;
+
 struct ScheduleIndex {
   std::map<int64_t, std::vector<int64_t>> tasksOf; ///< stage -> its tasks, in order
+  /// stage -> its phases on this rank (phasesOf), worked out at its first run:
+  /// a loop runs the same stages in every iteration.
+  mutable std::map<int64_t, std::shared_ptr<const StagePhases>> phases;
   std::set<std::tuple<int64_t, int64_t, int64_t, int64_t>> cached; ///< stage, x, block, rank
   /// (x, block, rank) -> the stages, ascending, in which the rank's tasks read it.
   std::map<std::tuple<int64_t, int64_t, int64_t>, std::vector<int64_t>> readsAt;
@@ -420,10 +431,13 @@ void runStage(const int64_t *desc, const BlockPlanDescView &plan, BlockArray *ar
               int64_t stage) {
   blockComm();
   const ScheduleIndex &cache = scheduleIndexOf(desc, plan, arrays);
-  StagePhases phases = phasesOf(plan, cache, stage);
+  std::shared_ptr<const StagePhases> &known = cache.phases[stage];
+  if (!known)
+    known = std::make_shared<const StagePhases>(phasesOf(plan, cache, stage));
+  const StagePhases &phases = *known;
   StageBricks bricks;
   beginPhase(arrays, phases.shared, bricks, cache, stage);
-  for (auto &[step, phase] : phases.steps) {
+  for (const auto &[step, phase] : phases.steps) {
     beginPhase(arrays, phase, bricks, cache, stage);
     std::vector<BlockProduct<T>> products;
     for (int64_t t : phase.tasks) {
