@@ -426,6 +426,37 @@ void endPhase(BlockArray *arrays[3], const Phase &p, StageBricks &bricks,
     }
 }
 
+/// The products of a step's tasks on this rank (their buffers to set), made
+/// once per schedule, stage and step: a loop runs the same tasks in every
+/// iteration, and a product's shapes and labels are a dozen vectors (at
+/// water's cc-pVDZ, tasks of a few hundred flops each spent more on them
+/// than on the arithmetic). Remade if the tasks differ (another schedule at
+/// that address).
+template <typename T>
+std::vector<BlockProduct<T>> &productsOf(const int64_t *desc, int64_t stage, int64_t step,
+                                         const BlockPlanDescView &plan, BlockArray *arrays[3],
+                                         const Phase &phase) {
+  static std::map<std::tuple<const int64_t *, int64_t, int64_t>, std::vector<BlockProduct<T>>>
+      known;
+  std::vector<BlockProduct<T>> &products = known[{desc, stage, step}];
+  bool same = products.size() == phase.tasks.size();
+  for (size_t i = 0; same && i < products.size(); ++i) {
+    const tc_rt::BlockTaskEntry task = plan.task(phase.tasks[i]);
+    same = products[i].blockA == task.a && products[i].blockB == task.b &&
+           products[i].blockC == task.c;
+  }
+  if (same)
+    return products;
+  products.clear();
+  for (int64_t t : phase.tasks) {
+    const tc_rt::BlockTaskEntry task = plan.task(t);
+    const int64_t blocks[3] = {task.a, task.b, task.c};
+    char *none[3] = {nullptr, nullptr, nullptr};
+    products.push_back(productOf<T>(plan, arrays, blocks, none));
+  }
+  return products;
+}
+
 template <typename T>
 void runStage(const int64_t *desc, const BlockPlanDescView &plan, BlockArray *arrays[3],
               int64_t stage) {
@@ -439,12 +470,11 @@ void runStage(const int64_t *desc, const BlockPlanDescView &plan, BlockArray *ar
   beginPhase(arrays, phases.shared, bricks, cache, stage);
   for (const auto &[step, phase] : phases.steps) {
     beginPhase(arrays, phase, bricks, cache, stage);
-    std::vector<BlockProduct<T>> products;
-    for (int64_t t : phase.tasks) {
-      tc_rt::BlockTaskEntry task = plan.task(t);
-      const int64_t blocks[3] = {task.a, task.b, task.c};
-      char *buffers[3] = {bricks.at(0, task.a), bricks.at(1, task.b), bricks.at(2, task.c)};
-      products.push_back(productOf<T>(plan, arrays, blocks, buffers));
+    std::vector<BlockProduct<T>> &products = productsOf<T>(desc, stage, step, plan, arrays, phase);
+    for (BlockProduct<T> &product : products) {
+      product.a = reinterpret_cast<T *>(bricks.at(0, product.blockA));
+      product.b = reinterpret_cast<T *>(bricks.at(1, product.blockB));
+      product.c = reinterpret_cast<T *>(bricks.at(2, product.blockC));
     }
     contractBlocks(products);
     endPhase<T>(arrays, phase, bricks, cache, stage);

@@ -679,15 +679,39 @@ template <typename T> bool inputsInPlace(const TileCall<T> &c) {
          directView(c.ops[1], c.g.K, c.g.J, c.labelExtent);
 }
 
+/// The calls of `products`, made once per list of products (a loop's steps
+/// run the same products, BlockArrays.cpp keeps them) with their buffers set
+/// on every use; made again when the list holds other products.
+template <typename T>
+std::vector<TileCall<T>> &callsOf(const std::vector<BlockProduct<T>> &products) {
+  static std::map<const std::vector<BlockProduct<T>> *, std::vector<TileCall<T>>> known;
+  std::vector<TileCall<T>> &calls = known[&products];
+  bool same = calls.size() == products.size();
+  for (size_t i = 0; same && i < products.size(); ++i)
+    for (int x : {TC_RT_OPERAND_A, TC_RT_OPERAND_B, TC_RT_OPERAND_C})
+      same &= calls[i].ops[x].shape == products[i].desc.operand(x).shape &&
+              calls[i].ops[x].labels == products[i].desc.operand(x).labels &&
+              calls[i].alpha == static_cast<T>(products[i].desc.alpha);
+  if (!same) {
+    calls.clear();
+    calls.reserve(products.size());
+    for (const BlockProduct<T> &p : products)
+      calls.emplace_back(p.desc, p.a, p.b, p.c);
+  }
+  for (size_t i = 0; i < products.size(); ++i) {
+    calls[i].ops[TC_RT_OPERAND_A].data = products[i].a;
+    calls[i].ops[TC_RT_OPERAND_B].data = products[i].b;
+    calls[i].ops[TC_RT_OPERAND_C].data = products[i].c;
+  }
+  return calls;
+}
+
 } // namespace
 
 template <typename T> void contractBlocks(const std::vector<BlockProduct<T>> &products) {
   TraceScope trace("tc_rt_tile_contract");
   const int64_t budget = chunkElems(sizeof(T));
-  std::vector<TileCall<T>> calls;
-  calls.reserve(products.size());
-  for (const BlockProduct<T> &p : products)
-    calls.emplace_back(p.desc, p.a, p.b, p.c);
+  std::vector<TileCall<T>> &calls = callsOf(products);
   // Batched products, products with a scalar and products that would copy
   // more than they save run alone.
   std::vector<size_t> shared;
