@@ -439,11 +439,24 @@ std::vector<BlockProduct<T>> &productsOf(const int64_t *desc, int64_t stage, int
   static std::map<std::tuple<const int64_t *, int64_t, int64_t>, std::vector<BlockProduct<T>>>
       known;
   std::vector<BlockProduct<T>> &products = known[{desc, stage, step}];
+  // Equal schedules of two statements may be one constant: the same tasks
+  // over blocks of other shapes.
+  auto sameShape = [&](const tc_rt::TileContractDesc::Operand &op, const BlockArray &a,
+                       int64_t block) {
+    if (static_cast<int64_t>(op.shape.size()) != a.rank())
+      return false;
+    for (int64_t d = 0; d < a.rank(); ++d)
+      if (op.shape[d] != a.segments[d][a.blocks[block][d]])
+        return false;
+    return true;
+  };
   bool same = products.size() == phase.tasks.size();
   for (size_t i = 0; same && i < products.size(); ++i) {
     const tc_rt::BlockTaskEntry task = plan.task(phase.tasks[i]);
-    same = products[i].blockA == task.a && products[i].blockB == task.b &&
-           products[i].blockC == task.c;
+    const BlockProduct<T> &p = products[i];
+    same = p.blockA == task.a && p.blockB == task.b && p.blockC == task.c &&
+           sameShape(p.desc.a, *arrays[0], task.a) && sameShape(p.desc.b, *arrays[1], task.b) &&
+           sameShape(p.desc.c, *arrays[2], task.c);
   }
   if (same)
     return products;
