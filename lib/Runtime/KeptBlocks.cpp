@@ -11,6 +11,7 @@
 #include "DistArray.h"
 #include "KeptTensors.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <map>
@@ -35,6 +36,31 @@ int messageBytes(const BlockArray &a, int64_t block) {
     fail("brick " + str(a.blocks[block]) + " of '" + a.name + "' has " + std::to_string(bytes) +
          " bytes, more than one message carries");
   return static_cast<int>(bytes);
+}
+
+/// Per brick of `a`, the brick of `kept` with its segment ids (-1: none),
+/// worked out once per pair of block lists: a loop hands the same tensors
+/// over in every iteration.
+const std::vector<int64_t> &bricksFrom(const BlockArray &kept, const BlockArray &a) {
+  struct Known {
+    std::vector<Shape> keptBlocks, blocks;
+    std::vector<int64_t> from;
+  };
+  static std::map<std::string, Known> known;
+  Known &k = known[a.name];
+  if (k.keptBlocks == kept.blocks && k.blocks == a.blocks)
+    return k.from;
+  std::map<Shape, int64_t> keptIndex;
+  for (size_t j = 0; j < kept.blocks.size(); ++j)
+    keptIndex[kept.blocks[j]] = static_cast<int64_t>(j);
+  k.keptBlocks = kept.blocks;
+  k.blocks = a.blocks;
+  k.from.clear();
+  for (const Shape &block : a.blocks) {
+    auto found = keptIndex.find(block);
+    k.from.push_back(found != keptIndex.end() ? found->second : -1);
+  }
+  return k.from;
 }
 
 /// A kept tensor of `a`'s name and shape, holding no bricks yet.
@@ -91,18 +117,11 @@ bool handOverKeptBlocks(BlockArray &a) {
   if (it == keptBlocks().end())
     return false;
   const BlockArray &kept = *it->second;
-  std::map<Shape, int64_t> keptIndex;
-  for (size_t j = 0; j < kept.blocks.size(); ++j)
-    keptIndex[kept.blocks[j]] = static_cast<int64_t>(j);
-  bool same = !a.onDisk && a.elem == kept.elem && a.segments == kept.segments &&
-              a.blocks.size() == kept.blocks.size();
-  std::vector<int64_t> from; // per brick of `a`, the kept tensor's brick
-  for (size_t i = 0; same && i < a.blocks.size(); ++i) {
-    auto found = keptIndex.find(a.blocks[i]);
-    same = found != keptIndex.end();
-    from.push_back(same ? found->second : -1);
-  }
-  if (!same) { // every rank decides alike, from the tensors' shapes alone
+  const bool same = !a.onDisk && a.elem == kept.elem && a.segments == kept.segments &&
+                    a.blocks.size() == kept.blocks.size();
+  const std::vector<int64_t> &from = bricksFrom(kept, a); // per brick of `a`, the kept one
+  if (!same || std::count(from.begin(), from.end(), -1) > 0) {
+    // every rank decides alike, from the tensors' shapes alone
     makeKeptBlocksWhole(a.name);
     return false;
   }
