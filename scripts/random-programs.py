@@ -35,6 +35,10 @@ with distinct symmetry labels in 0-3 (irreps of a group of four, some absent),
 and every input and output is block-sparse (`symmetry 0` or `1`, `blocks all`
 or a random block list);
 a program with a tensor that has no block (which tcc refuses) is drawn again.
+With --charges (block-sparse) every range's segments also carry charges in
+-1..1 (`charges [...]`, spin-like), and some tensors of rank 1 or more
+declare a conserved charge, `charge Q signs [...]` with random signs, alone or
+after `symmetry S`.
 """
 import argparse, os, random, subprocess, sys
 
@@ -49,9 +53,14 @@ def segments(rng, extent):
     return [bounds[k + 1] - bounds[k] for k in range(len(bounds) - 1)]
 
 
-def presence(rng, idx, segs):
-    """A random block-sparse declaration of a tensor over `idx`."""
+def presence(rng, idx, segs, charged=False):
+    """A random block-sparse declaration of a tensor over `idx` (with
+    `charged`, a third of those of rank 1 or more a conserved charge)."""
     counts = [len(segs[i]) for i in idx]
+    if charged and idx and rng.random() < 0.35:
+        signs = ", ".join(rng.choice("+-") for _ in idx)
+        symmetry = f"symmetry {rng.choice([0, 1])} " if rng.random() < 0.5 else ""
+        return f"{symmetry}charge {rng.choice([0, 0, 1, -1])} signs [{signs}]"
     roll = rng.random()
     if roll < 0.15:
         return "blocks all"
@@ -64,7 +73,7 @@ def presence(rng, idx, segs):
     return f"symmetry {rng.choice([0, 0, 1]) if idx else 0}"
 
 
-def program(rng, n, blocks=False, loops=False):
+def program(rng, n, blocks=False, loops=False, charges=False):
     # Extents that 2, 3 and 4 processes rarely divide (5, 7) among the others.
     ranges = {"O": rng.choice([2, 3, 4, 5, 7]), "V": rng.choice([3, 4, 5, 6, 7])}
     if rng.random() < 0.5:
@@ -80,6 +89,8 @@ def program(rng, n, blocks=False, loops=False):
             labels = ""
             if rng.random() < 0.5:
                 labels = f" labels [{', '.join(map(str, rng.sample(range(4), len(segs[r]))))}]"
+            if charges:
+                labels += f" charges [{', '.join(str(rng.randint(-1, 1)) for _ in segs[r])}]"
             lines.append(f"range {r} = {e} : segments [{', '.join(map(str, segs[r]))}]{labels};")
     else:
         lines += [f"range {r} = {e};" for r, e in ranges.items()]
@@ -91,7 +102,7 @@ def program(rng, n, blocks=False, loops=False):
             return [f"{kind} " + ", ".join(f"{t}[{','.join(tensors[t])}]" for t in ts) +
                     f" : {dtype};"]
         return [f"{kind} {t}[{','.join(tensors[t])}] : {dtype} "
-                f"{presence(rng, tensors[t], index_segs)};" for t in ts]
+                f"{presence(rng, tensors[t], index_segs, charges)};" for t in ts]
 
     def shape(rank):
         out, used = [], set()
@@ -263,10 +274,13 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--procs", default="1-3")
     ap.add_argument("--blocks", action="store_true", help="block-sparse programs")
+    ap.add_argument("--charges", action="store_true",
+                    help="block-sparse programs whose segments carry charges (implies --blocks)")
     ap.add_argument("--loops", action="store_true",
                     help="a run of statements repeated in a loop (iterate)")
     ap.add_argument("--keep")
     a = ap.parse_args()
+    a.blocks |= a.charges
     lo, _, hi = a.procs.partition("-")
     counts = list(range(int(lo), int(hi or lo) + 1))
     if a.keep:
@@ -288,7 +302,7 @@ def run(a, counts, work):
     for n in range(a.count):
         path = os.path.join(work, f"p{n}.tce")
         for _ in range(100):  # until every output is assigned and, block-sparse,
-            text = program(rng, n, a.blocks, a.loops)  # every tensor has a block
+            text = program(rng, n, a.blocks, a.loops, a.charges)  # every tensor has a block
             if text is None:
                 continue
             open(path, "w").write(text)
