@@ -25,6 +25,7 @@ import numpy as np
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 sys.path.insert(0, os.path.join(root, "scripts"))
+import molecule  # noqa: E402
 import tc_blocks  # noqa: E402
 import tc_run  # noqa: E402
 
@@ -82,20 +83,10 @@ def write_amplitudes(path, ints, blocks, t1, t2, spin=False):
         if not blocks:
             f["T1in"], f["T2in"] = t1, t2
             return
-    with h5py.File(ints) as f:
-        ranges = f.attrs["ranges_blocks"]
-    ranges = ranges.decode() if isinstance(ranges, bytes) else ranges
-    seg, lab = {}, {}
-    for m in re.finditer(r"range (\w) = \d+ : segments \[([^\]]*)\] labels \[([^\]]*)\]", ranges):
-        seg[m.group(1)] = [int(x) for x in m.group(2).split(",")]
-        lab[m.group(1)] = [int(x) for x in m.group(3).split(",")]
+    ranges = molecule.block_ranges(ints)
     for name, t, dims in (("T1in", t1, "VO"), ("T2in", t2, "VVOO")):
-        segments, labels = [seg[d] for d in dims], [lab[d] for d in dims]
-        present = tc_blocks.symmetric(segments, 0, labels)
-        if spin:
-            present = tc_blocks.charged(present, [[1 if x < 4 else -1 for x in l] for l in labels],
-                                        [1] * (len(dims) // 2) + [-1] * (len(dims) // 2))
-        tc_blocks.write(path, name, t, segments, present)
+        segments, labels = [ranges[d][0] for d in dims], [ranges[d][1] for d in dims]
+        tc_blocks.write(path, name, t, segments, molecule.present_blocks(segments, labels, spin))
 
 
 def mean(xs):
@@ -110,15 +101,15 @@ def run(a, work):
     tcc = os.environ.get("TCC", os.path.join(root, "build", "bin", "tcc"))
     env = tc_run.mpirun_env()
     ints = os.path.abspath(a.integrals)
-    molecule = [sys.executable, os.path.join(root, "scripts", "molecule.py")]
+    molecule_py = [sys.executable, os.path.join(root, "scripts", "molecule.py")]
     if a.spin:  # the dense integrals cut into the blocks that conserve spin
         if not a.blocks:
             sys.exit("ccsd-iterations.py: --spin needs --blocks")
         spin_ints = os.path.join(work, "spin-blocks.h5")
-        subprocess.run(molecule + ["blocks", ints, "--spin", "-o", spin_ints], check=True)
+        subprocess.run(molecule_py + ["blocks", ints, "--spin", "-o", spin_ints], check=True)
         ints = spin_ints
     program = os.path.join(work, "ccsd.tce")
-    cmd = molecule + ["program", os.path.join(root, "examples", "ccsd.tce"), "--integrals", ints,
+    cmd = molecule_py + ["program", os.path.join(root, "examples", "ccsd.tce"), "--integrals", ints,
                       "-o", program]
     subprocess.run(cmd + (["--blocks"] if a.blocks else []) + (["--spin"] if a.spin else []),
                    check=True)
@@ -150,7 +141,7 @@ def run(a, work):
     conv_out, _ = launch(exes["converged"], [], conv_report)
     with h5py.File(ints) as f:
         psi4 = float(f.attrs["ccsd_correlation_energy"])
-        molecule, basis = f.attrs["molecule"], f.attrs["basis"]
+        molecule_name, basis = f.attrs["molecule"], f.attrs["basis"]
         stored = sum((f[n]["values"] if isinstance(f[n], h5py.Group) else f[n]).nbytes
                      for n in INPUTS)
     with h5py.File(conv_out) as f:
@@ -183,7 +174,7 @@ def run(a, work):
         t1, t2 = read_output(out, "T1", a.blocks), read_output(out, "T2", a.blocks)
     err = max(float(np.max(np.abs(read_output(loop_out, "T1", a.blocks) - t1))),
               float(np.max(np.abs(read_output(loop_out, "T2", a.blocks) - t2))))
-    print(f"{molecule} {basis}: O = {eo.size}, V = {ev.size}, integrals {stored / 1e6:.1f} MB; "
+    print(f"{molecule_name} {basis}: O = {eo.size}, V = {ev.size}, integrals {stored / 1e6:.1f} MB; "
           f"np {a.np}, mem {a.mem}{' (block-sparse)' if a.blocks else ''}"
           f"{' (conserving spin)' if a.spin else ''}")
     conv_its = conv["per_iteration"]

@@ -191,9 +191,7 @@ def integrals(args):
     for name, t in tensors.items():
         dims = [segs[ch] for ch in kinds(name)]
         label = [labs[ch] for ch in kinds(name)]
-        present = (tc_blocks.all_blocks(dims) if len(dims) == 1  # see block_sparse()
-                   else tc_blocks.symmetric(dims, 0, label))
-        tc_blocks.write(blocks_path, name, t, dims, present)
+        tc_blocks.write(blocks_path, name, t, dims, present_blocks(dims, label))
     with h5py.File(blocks_path, "a") as f:
         f.attrs.update(attrs)
     print("%s: %d occupied and %d virtual spin orbitals; SCF %.12f, CCSD correlation %.12f"
@@ -213,8 +211,11 @@ def spin_signs(rank):
     return [1] * (rank // 2) + [-1] * (rank // 2)
 
 
-def parse_ranges(text):
-    """{range name: (segments, labels)} of `ranges_blocks` declarations."""
+def block_ranges(path):
+    """{range name: (segments, labels)} of an integrals file's `ranges_blocks`."""
+    with h5py.File(path, "r") as f:
+        text = f.attrs["ranges_blocks"]
+    text = text.decode() if isinstance(text, bytes) else text
     out = {}
     for m in re.finditer(r"range (\w+) = \d+ : segments \[([^\]]*)\] labels \[([^\]]*)\]", text):
         out[m.group(1)] = ([int(x) for x in m.group(2).split(",")],
@@ -222,15 +223,26 @@ def parse_ranges(text):
     return out
 
 
+def present_blocks(dims, labels, spin=False):
+    """The blocks a tensor of segments `dims` and labels `labels` stores:
+    every block of a vector (see block_sparse()), else those whose labels
+    XOR to 0 and, with `spin`, that conserve spin."""
+    if len(dims) == 1:
+        return tc_blocks.all_blocks(dims)
+    present = tc_blocks.symmetric(dims, 0, labels)
+    if spin:
+        present = tc_blocks.charged(present, [spin_charges(x) for x in labels],
+                                    spin_signs(len(dims)))
+    return present
+
+
 def blocks(args):
     """The block-sparse file of a dense integrals file (by irrep and spin;
     with --spin only the blocks conserving it)."""
+    ranges = block_ranges(args.integrals)
+    segs = {"o": ranges["O"][0], "v": ranges["V"][0]}
+    labs = {"o": ranges["O"][1], "v": ranges["V"][1]}
     with h5py.File(args.integrals, "r") as f:
-        text = f.attrs["ranges_blocks"]
-        text = text.decode() if isinstance(text, bytes) else text
-        ranges = parse_ranges(text)
-        segs = {"o": ranges["O"][0], "v": ranges["V"][0]}
-        labs = {"o": ranges["O"][1], "v": ranges["V"][1]}
         attrs = dict(f.attrs)
         tensors = {name: f[name][...] for name in f if not isinstance(f[name], h5py.Group)}
     if os.path.exists(args.output):
@@ -238,14 +250,7 @@ def blocks(args):
     for name, t in tensors.items():
         dims = [segs[ch] for ch in kinds(name)]
         label = [labs[ch] for ch in kinds(name)]
-        if len(dims) == 1:  # orbital energies: every block (see block_sparse())
-            present = tc_blocks.all_blocks(dims)
-        else:
-            present = tc_blocks.symmetric(dims, 0, label)
-            if args.spin:
-                present = tc_blocks.charged(present, [spin_charges(x) for x in label],
-                                            spin_signs(len(dims)))
-        tc_blocks.write(args.output, name, t, dims, present)
+        tc_blocks.write(args.output, name, t, dims, present_blocks(dims, label, args.spin))
     with h5py.File(args.output, "a") as f:
         f.attrs.update(attrs)
 

@@ -63,9 +63,10 @@ const DecodedLayout &decodedLayout(const int64_t *desc) {
   d.invalid = d.layout.verify(); // the rules the compiler verified #tc.layout by
   d.key = ArrayDesc{d.layout}.encode();
   d.id = layoutNumber(d.key);
-  d.image = d.invalid.empty() ? heldImage(d.layout, d.key, Shape(d.layout.grid.size(), 0)) : -1;
+  d.image = -1;
   if (!d.invalid.empty())
     return d;
+  d.image = heldImage(d.layout, d.key, Shape(d.layout.grid.size(), 0));
   DistArray view;
   static_cast<tc_layout::ArrayLayout &>(view) = d.layout;
   view.shifts.assign(d.layout.grid.size(), 0);

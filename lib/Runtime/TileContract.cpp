@@ -687,11 +687,12 @@ std::vector<TileCall<T>> &callsOf(const std::vector<BlockProduct<T>> &products) 
   static std::map<const std::vector<BlockProduct<T>> *, std::vector<TileCall<T>>> known;
   std::vector<TileCall<T>> &calls = known[&products];
   bool same = calls.size() == products.size();
-  for (size_t i = 0; same && i < products.size(); ++i)
+  for (size_t i = 0; same && i < products.size(); ++i) {
+    same = calls[i].alpha == static_cast<T>(products[i].desc.alpha);
     for (int x : {TC_RT_OPERAND_A, TC_RT_OPERAND_B, TC_RT_OPERAND_C})
-      same &= calls[i].ops[x].shape == products[i].desc.operand(x).shape &&
-              calls[i].ops[x].labels == products[i].desc.operand(x).labels &&
-              calls[i].alpha == static_cast<T>(products[i].desc.alpha);
+      same = same && calls[i].ops[x].shape == products[i].desc.operand(x).shape &&
+             calls[i].ops[x].labels == products[i].desc.operand(x).labels;
+  }
   if (!same) {
     calls.clear();
     calls.reserve(products.size());
