@@ -7,30 +7,19 @@
 // tc-compile's options (TCCompileOptions) as --NAME VALUE, and its own.
 //
 //===----------------------------------------------------------------------===//
-#include "TC/Dialect/TCDialect.h"
-#include "TC/Frontend/ImportTCE.h"
-#include "TC/Partition/ZoltanPartitioner.h"
+#include "TC/Driver/Driver.h"
 #include "TC/Pipelines/Pipelines.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -246,32 +235,13 @@ struct Step {
   std::function<int()> run;
 };
 
-/// Runs `command`; its exit status, 127 if it could not start.
+/// Runs `command`; its exit status, 127 (said) if it could not start.
 int execute(ArrayRef<std::string> command) {
-  SmallVector<StringRef> args(command.begin(), command.end());
   std::string error;
-  int status = llvm::sys::ExecuteAndWait(command.front(), args, std::nullopt, {}, 0, 0,
-                                         &error);
-  if (status < 0) {
-    llvm::errs() << "tcc: error: " << command.front() << ": " << error << "\n";
-    return 127;
-  }
+  int status = tc::executeCommand(command, error);
+  if (status == 127)
+    llvm::errs() << "tcc: error: " << error << "\n";
   return status;
-}
-
-/// Moves `from` to `to`, copying when they are on different file systems.
-int moveFile(StringRef from, StringRef to) {
-  if (!llvm::sys::fs::rename(from, to))
-    return 0;
-  llvm::ErrorOr<llvm::sys::fs::perms> perms = llvm::sys::fs::getPermissions(from);
-  std::error_code error = llvm::sys::fs::copy_file(from, to);
-  if (!error && perms)
-    error = llvm::sys::fs::setPermissions(to, *perms);
-  if (error) {
-    llvm::errs() << "tcc: error: cannot write " << to << ": " << error.message() << "\n";
-    return 1;
-  }
-  return 0;
 }
 
 /// Prints `op` (with locations when `debugInfo`) to `path`; the file is kept
@@ -483,23 +453,17 @@ int main(int argc, char **argv) {
   std::string binDir = llvm::sys::path::parent_path(
                            llvm::sys::fs::getMainExecutable(argv[0], (void *)(intptr_t)&shellQuote))
                            .str();
-  std::string runtimeLib = binDir + "/" TCC_BIN_TO_LIB "/" TCC_RUNTIME_NAME;
+  std::string runtimeLib = binDir + "/" TCC_BIN_TO_LIB "/" + tc::runtimeLibraryName().str();
   if (!llvm::sys::fs::exists(runtimeLib))
-    runtimeLib = binDir + "/../lib/" TCC_RUNTIME_NAME;
+    runtimeLib = binDir + "/../lib/" + tc::runtimeLibraryName().str();
+  const tc::Toolchain tools = tc::configuredToolchain(runtimeLib);
 
-  // tcc links MPI: block-sparse plans use Zoltan's partitioner, as tc-opt's do.
-  tc::registerZoltanPartitioner();
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registry.insert<tc::TCDialect>();
-  registerAllToLLVMIRTranslations(registry);
+  tc::registerCompileDialects(registry);
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   Diagnostics diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module;
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule;
 
   std::string compileFlag = "--tc-compile";
   if (std::string options = given.str(); !options.empty())
@@ -527,7 +491,7 @@ int main(int argc, char **argv) {
                      [&]() -> int {
                        if (!readInput())
                          return 1;
-                       module = tc::importTCE(sourceMgr, &context);
+                       module = tc::parseProgram(sourceMgr, &context, tc::SourceLanguage::TCE);
                        if (!module)
                          return 1;
                        return keepTemps ? writeMLIR(*module, programMLIR, true) : 0;
@@ -545,16 +509,11 @@ int main(int argc, char **argv) {
          if (!module) {
            if (!readInput())
              return 1;
-           module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+           module = tc::parseProgram(sourceMgr, &context, tc::SourceLanguage::MLIR);
            if (!module)
              return 1;
          }
-         auto options = tc::TCCompileOptions::createFromString(given.str());
-         if (!options)
-           return 1;
-         PassManager pm(&context);
-         tc::buildTCCompilePipeline(pm, *options);
-         if (failed(pm.run(*module)))
+         if (failed(tc::runCompilePipeline(*module, given.str())))
            return 1;
          if (emit == "mlir" || keepTemps)
            return writeMLIR(*module, loweredMLIR, false);
@@ -562,22 +521,14 @@ int main(int argc, char **argv) {
        }});
 
   if (emit != "mlir") {
-    steps.push_back({{TCC_MLIR_TRANSLATE, "--mlir-to-llvmir", loweredMLIR, "-o", llvmIR},
-                     [&]() -> int {
-                       llvmModule = translateModuleToLLVMIR(*module, llvmContext);
-                       if (!llvmModule)
-                         return 1;
-                       llvmModule->removeDebugIntrinsicDeclarations();
-                       std::string error;
-                       auto file = openOutputFile(llvmIR, &error);
-                       if (!file) {
-                         llvm::errs() << "tcc: error: " << error << "\n";
-                         return 1;
-                       }
-                       llvmModule->print(file->os(), nullptr);
-                       file->keep();
-                       return 0;
-                     }});
+    steps.push_back(
+        {{TCC_MLIR_TRANSLATE, "--mlir-to-llvmir", loweredMLIR, "-o", llvmIR}, [&]() -> int {
+           std::string error;
+           if (tc::writeLLVMIR(*module, llvmIR, error))
+             return 0;
+           llvm::errs() << "tcc: error: " << error << "\n";
+           return 1;
+         }});
     if (emit == "llvm") {
       steps.push_back({{"cp", llvmIR, output}, [&]() -> int {
                          if (std::error_code error = llvm::sys::fs::copy_file(llvmIR, output)) {
@@ -588,19 +539,19 @@ int main(int argc, char **argv) {
                          return 0;
                        }});
     } else {
-      SmallVector<std::string> compile = {
-          TCC_CLANG, "-O2", "-Wno-override-module", "-c", llvmIR, "-o", object};
+      SmallVector<std::string> compile = tc::objectCommand(tools, llvmIR, object);
       steps.push_back({compile, [compile] { return execute(compile); }});
       // Link into a temporary name first: a failed link leaves no half-written
       // program.
-      SmallVector<std::string> link = {TCC_MPICXX, object, runtimeLib};
-      SmallVector<StringRef> linkLibs;
-      StringRef(TCC_LINK_LIBS).split(linkLibs, ' ', -1, /*KeepEmpty=*/false);
-      for (StringRef lib : linkLibs)
-        link.push_back(lib.str());
-      link.append({"-o", program});
+      SmallVector<std::string> link = tc::linkCommand(tools, object, program);
       steps.push_back({link, [link] { return execute(link); }});
-      steps.push_back({{"mv", program, output}, [&] { return moveFile(program, output); }});
+      steps.push_back({{"mv", program, output}, [&] {
+                         std::string error;
+                         if (tc::moveFile(program, output, error))
+                           return 0;
+                         llvm::errs() << "tcc: error: " << error << "\n";
+                         return 1;
+                       }});
     }
   }
 
