@@ -3,7 +3,11 @@ run ends, and mpirun's environment on these machines (root, oversubscribed
 cores, no single-copy mechanism in containers)."""
 import os
 import shutil
+import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from tc.launch import mpirun_env  # noqa: E402,F401
 
 
 def in_work_dir(prefix, fn, *args):
@@ -13,12 +17,6 @@ def in_work_dir(prefix, fn, *args):
         return fn(*args, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-
-
-def mpirun_env():
-    return dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-                OMPI_MCA_rmaps_base_oversubscribe="1",
-                OMPI_MCA_btl_vader_single_copy_mechanism="none")
 
 
 def bytes_as_predicted(c):

@@ -17,6 +17,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -29,6 +30,17 @@ void registerCompileDialects(DialectRegistry &registry) {
   registerAllExtensions(registry);
   registry.insert<TCDialect>();
   registerAllToLLVMIRTranslations(registry);
+}
+
+std::string calibratedMachineFile() {
+  std::optional<std::string> envFile = llvm::sys::Process::GetEnv("TC_MACHINE_FILE");
+  if (envFile && !envFile->empty())
+    return *envFile;
+  std::optional<std::string> config = llvm::sys::Process::GetEnv("XDG_CONFIG_HOME");
+  if (!config || config->empty())
+    config = llvm::sys::Process::GetEnv("HOME").value_or("") + "/.config";
+  std::string calibrated = *config + "/tc/machine.json";
+  return llvm::sys::fs::is_regular_file(calibrated) ? calibrated : "";
 }
 
 SourceLanguage languageOfPath(StringRef path) {

@@ -19,7 +19,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -405,17 +404,9 @@ std::optional<int> parseCommandLine(int argc, char **argv,
   }
   // The machine tc-calibrate measured (its default --output), for the
   // bandwidths, flop rate and costs that neither the options nor the module give.
-  if (!given.has("default-machine-file")) {
-    std::optional<std::string> envFile = llvm::sys::Process::GetEnv("TC_MACHINE_FILE");
-    std::optional<std::string> config = llvm::sys::Process::GetEnv("XDG_CONFIG_HOME");
-    if (!config || config->empty())
-      config = llvm::sys::Process::GetEnv("HOME").value_or("") + "/.config";
-    std::string calibrated = *config + "/tc/machine.json";
-    if (envFile && !envFile->empty())
-      given.set("default-machine-file", *envFile);
-    else if (llvm::sys::fs::is_regular_file(calibrated))
+  if (!given.has("default-machine-file"))
+    if (std::string calibrated = tc::calibratedMachineFile(); !calibrated.empty())
       given.set("default-machine-file", calibrated);
-  }
   // --emit mlir stops at the tile-level tc ops (after tc-lower-plan).
   if (emit == "mlir")
     given.set("lower-to-llvm", "false");

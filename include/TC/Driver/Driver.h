@@ -14,6 +14,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <string>
 
 namespace llvm {
@@ -30,6 +31,11 @@ namespace tc {
 /// extensions, tc's, and the LLVM IR translations. Also registers the Zoltan
 /// partitioner of block-sparse plans.
 void registerCompileDialects(DialectRegistry &registry);
+
+/// The machine file tc-calibrate writes, for options that name none: the
+/// file $TC_MACHINE_FILE names, else ${XDG_CONFIG_HOME:-~/.config}/tc/
+/// machine.json when it exists; "" when neither.
+std::string calibratedMachineFile();
 
 /// A program's text: tc's tensor-expression language or MLIR.
 enum class SourceLanguage { TCE, MLIR };

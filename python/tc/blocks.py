@@ -1,0 +1,134 @@
+"""Block-sparse tensors in tc's HDF5 layout (docs/BlockSparse.md), with h5py.
+
+A tensor NAME is the group /NAME holding
+  segment_counts  int64 [rank]           segments per dimension
+  segments        int64 [sum of counts]  their lengths, dimension 0's first
+  blocks          int64 [n, rank]        each stored block's segment ids
+  offsets         int64 [n]              where its elements start in values
+  values          f64 or f32 [total]     the blocks, each row-major
+
+    from tc import blocks
+    blocks.write("A.h5", "A", dense, [[8, 4, 2, 2], [16, 8, 4, 4]],
+                 blocks.symmetric([[8, 4, 2, 2], [16, 8, 4, 4]], 0))
+    dense, segments, present = blocks.read("out.h5", "C")
+    as_dict = blocks.to_dict(dense, segments, present)   # {block ids: array}
+"""
+import itertools
+
+import h5py
+import numpy as np
+
+
+def all_blocks(segments):
+    """Every block's segment ids, row-major."""
+    return [list(b) for b in itertools.product(*[range(len(s)) for s in segments])]
+
+
+def symmetric(segments, symmetry=0, labels=None):
+    """The blocks whose segment ids XOR to `symmetry` (tc's #tc.blocks symmetry),
+    or, where `labels` gives a dimension its segments' symmetry labels (a
+    labelled range of tc's language), whose labels do."""
+    labels = labels or [None] * len(segments)
+    out = []
+    for b in all_blocks(segments):
+        x = 0
+        for d, i in enumerate(b):
+            x ^= i if labels[d] is None else labels[d][i]
+        if x == symmetry:
+            out.append(b)
+    return out
+
+
+def charged(blocks, charges, signs, total=0):
+    """Of `blocks`, those whose segments' charges (per dimension, its
+    segments' charges), each times its dimension's sign (+1 or -1), sum to
+    `total` (tc's `charge Q signs [...]`)."""
+    return [b for b in blocks
+            if sum(s * charges[d][i] for d, (i, s) in enumerate(zip(b, signs))) == total]
+
+
+def block_slices(segments, block):
+    starts = [np.concatenate([[0], np.cumsum(s)]) for s in segments]
+    return tuple(slice(int(starts[d][i]), int(starts[d][i + 1])) for d, i in enumerate(block))
+
+
+def mask(dense, segments, blocks):
+    """`dense` with every element outside `blocks` set to zero."""
+    out = np.zeros_like(dense)
+    for b in blocks:
+        sl = block_slices(segments, b)
+        out[sl] = dense[sl]
+    return out
+
+
+def write(path, name, dense, segments, blocks, mode="a", order=None):
+    """Stores the `blocks` of `dense` as group `name` of `path`; `order`, a
+    permutation of range(len(blocks)), lists them in another order."""
+    order = list(range(len(blocks))) if order is None else order
+    values, offsets, at = [], [], 0
+    for i in order:
+        v = np.ascontiguousarray(dense[block_slices(segments, blocks[i])]).ravel()
+        offsets.append(at)
+        values.append(v)
+        at += v.size
+    with h5py.File(path, mode) as f:
+        g = f.create_group(name)
+        g["segment_counts"] = np.array([len(s) for s in segments], dtype=np.int64)
+        g["segments"] = np.array([x for s in segments for x in s], dtype=np.int64)
+        g["blocks"] = np.array([blocks[i] for i in order], dtype=np.int64).reshape(
+            len(blocks), len(segments))
+        g["offsets"] = np.array(offsets, dtype=np.int64)
+        g["values"] = np.concatenate(values) if values else np.zeros(0, dense.dtype)
+
+
+def read(path, name):
+    """(dense tensor with absent blocks zero, segments, stored blocks)."""
+    with h5py.File(path, "r") as f:
+        g = f[name]
+        counts = list(g["segment_counts"][()])
+        flat = list(g["segments"][()])
+        segments, at = [], 0
+        for c in counts:
+            segments.append([int(x) for x in flat[at:at + c]])
+            at += c
+        offsets = g["offsets"][()]
+        blocks = [list(map(int, b))
+                  for b in g["blocks"][()].reshape(len(offsets), len(counts))]
+        values = g["values"][()]
+    dense = np.zeros([sum(s) for s in segments], dtype=values.dtype)
+    for b, o in zip(blocks, offsets):
+        sl = block_slices(segments, b)
+        shape = [s.stop - s.start for s in sl]
+        dense[sl] = values[o:o + int(np.prod(shape))].reshape(shape)
+    return dense, segments, blocks
+
+
+def to_dict(dense, segments, blocks):
+    """{segment ids (a tuple): the block's elements} of `dense`."""
+    return {tuple(b): np.array(dense[block_slices(segments, b)]) for b in blocks}
+
+
+def from_dict(pieces, segments, blocks, dtype=np.float64):
+    """The dense tensor (absent blocks zero) of {segment ids: elements};
+    ValueError naming a block that is not one of `blocks` or has the wrong
+    shape. Blocks of `blocks` missing from `pieces` are zero."""
+    present = {tuple(b) for b in blocks}
+    dense = np.zeros([sum(s) for s in segments], dtype=dtype)
+    for key, value in pieces.items():
+        key = tuple(int(k) for k in key)
+        if key not in present:
+            raise ValueError(f"block {list(key)} is not one of the tensor's blocks")
+        sl = block_slices(segments, key)
+        shape = tuple(s.stop - s.start for s in sl)
+        value = np.asarray(value)
+        if value.shape != shape:
+            raise ValueError(f"block {list(key)} has shape {value.shape}, not {shape}")
+        dense[sl] = value
+    return dense
+
+
+def outside(dense, segments, blocks):
+    """The largest magnitude of `dense` outside `blocks` (0 when it is zero
+    there)."""
+    rest = np.abs(dense - mask(dense, segments, blocks))
+    return float(rest.max()) if rest.size else 0.0

@@ -1,0 +1,264 @@
+"""Running a compiled program under mpirun (docs/Python.md)."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+from collections.abc import Mapping
+
+import h5py
+import numpy as np
+
+from . import blocks as tc_blocks
+from .errors import InputError, RunError
+from .launch import mpirun_env
+from .records import Record
+from .report import Report
+
+# Rank 0's line per iteration of a loop (lib/Runtime/Iterations.cpp).
+_ITERATION = re.compile(r": loop (?P<loop>\S+): iteration (?P<iteration>\d+) of at most "
+                        r"(?P<max>\d+)(?:: (?P<name>\S+) = (?P<value>\S+?)"
+                        r"(?:, change (?P<change>\S+?))?)?(?:, DIIS of (?P<diis>\d+))?"
+                        r", (?P<seconds>\S+) s$")
+
+
+class Result(Mapping):
+    """A run's outputs {name: numpy array} (block-sparse: dense with absent
+    blocks zero, or {segment ids: block} with blocks="dict"), its `report`
+    (Report) and `iterations` (every loop's, as Records)."""
+
+    def __init__(self, outputs, report, stderr):
+        self._outputs, self.report, self.stderr = outputs, report, stderr
+
+    def __getitem__(self, name):
+        return self._outputs[name]
+
+    def __iter__(self):
+        return iter(self._outputs)
+
+    def __len__(self):
+        return len(self._outputs)
+
+    @property
+    def iterations(self):
+        return self.report.iterations
+
+    def __repr__(self):
+        return f"Result({', '.join(f'{k}{list(np.shape(v))}' for k, v in self._outputs.items())})"
+
+
+class Executable:
+    """A compiled program: `path`, the `procs` it was planned for, and run()."""
+
+    def __init__(self, path, program, procs, owned_dir=None):
+        self.path, self.program, self.procs = path, program, list(procs)
+        self._owned = owned_dir
+
+    def __del__(self):
+        if getattr(self, "_owned", None):
+            shutil.rmtree(self._owned, ignore_errors=True)
+
+    def run(self, np=None, inputs=None, *, random_inputs=None, scratch=None, blocks="dense",
+            checkpoint=None, checkpoint_every=None, restart=None, on_iteration=None,
+            blas_kernel=None, timeout=None, mpirun="mpirun", mpirun_args=(), env=None):
+        """Runs on `np` processes (default: the first count compiled for).
+
+        inputs: {name: numpy array, or an HDF5 file holding dataset (or
+        block-sparse group) `name`, or (file, dataset)}; a block-sparse input
+        may also be {segment ids: block}. Every input needs one unless
+        `random_inputs` (a seed) fills the others. scratch: the directory of
+        out-of-core arrays (default: a temporary one). checkpoint / restart
+        (HDF5 files) and checkpoint_every: a loop's checkpoints. on_iteration:
+        called with each loop iteration's Record (loop, iteration, value,
+        change, diis, seconds) as rank 0 reports it. Raises InputError before
+        running anything when the inputs do not fit the program, RunError when
+        the program fails; neither leaves a file behind."""
+        np_ = self.procs[0] if np is None else int(np)
+        if np_ not in self.procs:
+            raise InputError(f"the program was compiled for {self.procs} processes, not {np_} "
+                             "(compile with procs=[...] to run on several counts)")
+        inputs = dict(inputs or {})
+        declared = {t.name: t for t in self.program.inputs}
+        unknown = sorted(set(inputs) - set(declared))
+        if unknown:
+            raise InputError(f"the program has no input '{unknown[0]}' (its inputs: "
+                             f"{', '.join(declared) or 'none'})")
+        missing = [n for n in declared if n not in inputs]
+        if missing and random_inputs is None:
+            raise InputError(f"no value for input '{missing[0]}' (give every input, or "
+                             "random_inputs=SEED for the rest)")
+        if blocks not in ("dense", "dict"):
+            raise InputError(f"blocks={blocks!r}: 'dense' or 'dict'")
+        for path in (restart,):
+            if path is not None and not os.path.exists(path):
+                raise InputError(f"cannot read the restart file {path}")
+        prepared = {name: _prepare(declared[name], value) for name, value in inputs.items()}
+
+        work = tempfile.mkdtemp(prefix="tc-run-")
+        try:
+            args = []
+            staged = os.path.join(work, "inputs.h5")
+            for name, (kind, value) in prepared.items():
+                if kind == "file":
+                    args += ["--input", f"{name}={value}"]
+                    continue
+                _write_input(staged, declared[name], value)
+                args += ["--input", f"{name}={staged}"]
+            if random_inputs is not None:
+                args += ["--random-inputs", str(int(random_inputs))]
+            output, report = os.path.join(work, "outputs.h5"), os.path.join(work, "report.json")
+            args += ["--output", output, "--report", report, "--scratch", scratch or work]
+            if checkpoint:
+                args += ["--checkpoint", checkpoint]
+            if checkpoint_every:
+                args += ["--checkpoint-every", str(int(checkpoint_every))]
+            if restart:
+                args += ["--restart", restart]
+            if blas_kernel:
+                args += ["--blas-kernel", blas_kernel]
+            command = [mpirun, "-np", str(np_), *mpirun_args, self.path, *args]
+            returncode, stderr = _launch(command, mpirun_env(env), on_iteration, timeout)
+            # 3: every output and the report are complete, a loop did not converge.
+            if returncode not in (0, 3):
+                tail = "\n".join(stderr.splitlines()[-20:])
+                raise RunError(f"{os.path.basename(self.path)} failed on {np_} processes "
+                               f"(exit status {returncode}):\n{tail}", returncode, stderr)
+            with open(report) as f:
+                rep = Report(json.load(f))
+            outputs = {t.name: _read_output(output, t, blocks) for t in self.program.outputs}
+            result = Result(outputs, rep, stderr)
+            result.converged = returncode == 0
+            return result
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _prepare(tensor, value):
+    """("file", path) for a file the program reads as it is; ("array", dense
+    numpy array) for anything else, checked against the tensor."""
+    if isinstance(value, (str, os.PathLike)):
+        path = os.fspath(value)
+        _check_file(tensor, path, tensor.name)
+        return "file", os.path.abspath(path)
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], (str, os.PathLike)):
+        path, dataset = os.fspath(value[0]), value[1]
+        _check_file(tensor, path, dataset)
+        with h5py.File(path, "r") as f:
+            if isinstance(f[dataset], h5py.Group):
+                dense, _, _ = tc_blocks.read(path, dataset)
+                return "array", _checked_array(tensor, dense)
+            return "array", _checked_array(tensor, f[dataset][()])
+    if isinstance(value, dict):
+        if not tensor.block_sparse:
+            raise InputError(f"input '{tensor.name}' is dense: give an array, not blocks")
+        try:
+            dense = tc_blocks.from_dict(value, tensor.segments, tensor.blocks, tensor.dtype)
+        except ValueError as e:
+            raise InputError(f"input '{tensor.name}': {e}") from None
+        return "array", dense
+    return "array", _checked_array(tensor, value)
+
+
+def _checked_array(tensor, value):
+    a = np.asarray(value)
+    if a.shape != tensor.shape:
+        raise InputError(f"input '{tensor.name}' has shape {list(a.shape)}; the program "
+                         f"declares {list(tensor.shape)}")
+    if a.dtype != tensor.dtype:
+        raise InputError(f"input '{tensor.name}' has dtype {a.dtype}; the program declares "
+                         f"{tensor.dtype} (convert it with .astype)")
+    if tensor.block_sparse:
+        off = tc_blocks.outside(a, tensor.segments, tensor.blocks)
+        if off != 0:
+            raise InputError(f"input '{tensor.name}' is non-zero (up to {off:.3g}) outside "
+                             "the program's blocks")
+    return a
+
+
+def _check_file(tensor, path, dataset):
+    if not os.path.exists(path):
+        raise InputError(f"input '{tensor.name}': no file {path}")
+    try:
+        with h5py.File(path, "r") as f:
+            if dataset not in f:
+                raise InputError(f"input '{tensor.name}': {path} has no dataset '{dataset}'")
+            node = f[dataset]
+            if isinstance(node, h5py.Group):
+                if not tensor.block_sparse:
+                    raise InputError(f"input '{tensor.name}': '{dataset}' in {path} is "
+                                     "block-sparse; the program declares it dense")
+                return
+            if tensor.block_sparse:
+                raise InputError(f"input '{tensor.name}': '{dataset}' in {path} is dense; "
+                                 "the program declares it block-sparse")
+            if tuple(node.shape) != tensor.shape:
+                raise InputError(f"input '{tensor.name}': '{dataset}' in {path} has shape "
+                                 f"{list(node.shape)}; the program declares "
+                                 f"{list(tensor.shape)}")
+    except OSError as e:
+        raise InputError(f"input '{tensor.name}': cannot read {path} as HDF5 ({e})") from None
+
+
+def _write_input(path, tensor, dense):
+    if tensor.block_sparse:
+        tc_blocks.write(path, tensor.name, dense, tensor.segments,
+                        [list(b) for b in tensor.blocks])
+    else:
+        with h5py.File(path, "a") as f:
+            f[tensor.name] = dense
+
+
+def _read_output(path, tensor, blocks):
+    with h5py.File(path, "r") as f:
+        node = f[tensor.name]
+        if not isinstance(node, h5py.Group):
+            return node[()]
+    dense, segments, present = tc_blocks.read(path, tensor.name)
+    return tc_blocks.to_dict(dense, segments, present) if blocks == "dict" else dense
+
+
+def _launch(command, env, on_iteration, timeout):
+    """Runs `command`; (exit status, stderr), each iteration line of stderr
+    passed to `on_iteration` as it comes."""
+    try:
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE, text=True)
+    except FileNotFoundError:
+        raise RunError(f"cannot start {command[0]} (is OpenMPI installed?)") from None
+    lines = []
+
+    def read():
+        for line in process.stderr:
+            lines.append(line)
+            match = _ITERATION.search(line.rstrip("\n"))
+            if match and on_iteration is not None:
+                fields = {k: v for k, v in match.groupdict().items() if v is not None}
+                for key in ("iteration", "max", "diis"):
+                    if key in fields:
+                        fields[key] = int(fields[key])
+                for key in ("value", "change", "seconds"):
+                    if key in fields:
+                        fields[key] = float(fields[key])
+                try:
+                    on_iteration(Record(fields))
+                except Exception as e:  # the callback's error ends the run
+                    callback_error.append(e)
+                    process.kill()
+
+    callback_error = []
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        reader.join()
+        raise RunError(f"{command[0]}: no result after {timeout} s "
+                       "(killed)", None, "".join(lines)) from None
+    reader.join()
+    if callback_error:
+        raise callback_error[0]
+    return process.returncode, "".join(lines)
