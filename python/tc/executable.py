@@ -245,7 +245,7 @@ def _launch(command, env, on_iteration, timeout):
                     on_iteration(Record(fields))
                 except Exception as e:  # the callback's error ends the run
                     callback_error.append(e)
-                    process.kill()
+                    _stop(process)
 
     callback_error = []
     reader = threading.Thread(target=read, daemon=True)
@@ -253,8 +253,7 @@ def _launch(command, env, on_iteration, timeout):
     try:
         process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+        _stop(process)
         reader.join()
         raise RunError(f"{command[0]}: no result after {timeout} s "
                        "(killed)", None, "".join(lines)) from None
@@ -262,3 +261,14 @@ def _launch(command, env, on_iteration, timeout):
     if callback_error:
         raise callback_error[0]
     return process.returncode, "".join(lines)
+
+
+def _stop(process):
+    """Ends a run: SIGTERM first, which mpirun passes to the ranks before it
+    removes its session directory; SIGKILL if that takes more than 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

@@ -1,0 +1,68 @@
+"""Block-sparse tensors from and to numpy: dense arrays with absent blocks
+zero, or {segment ids: block}, with the program's segments and symmetry."""
+import re
+
+import numpy as np
+import pytest
+
+import tc
+import tce_numpy
+from conftest import SOURCE, read
+from tc import blocks
+
+
+@pytest.fixture(scope="module")
+def ccd_blocks(source_dir):
+    text = read(source_dir, "examples", "ccd-blocks.tce")
+    prog = tc.Program.from_tce(text, "ccd-blocks.tce")
+    rng = np.random.default_rng(11)
+    inputs = {t.name: blocks.mask(rng.uniform(-1, 1, t.shape), t.segments,
+                                  [list(b) for b in t.blocks]) for t in prog.inputs}
+    return prog, inputs, tce_numpy.Program(text).evaluate(dict(inputs))
+
+
+def test_dense_arrays_in_and_out(ccd_blocks):
+    prog, inputs, expected = ccd_blocks
+    out = prog.compile(procs=[1, 3], mem="1GB").run(np=3, inputs=inputs)
+    for name, value in expected.items():
+        np.testing.assert_allclose(out[name], value, atol=1e-11 * np.abs(value).max())
+    assert out.report.bytes_as_predicted
+
+
+def test_blocks_as_dicts_in_and_out(ccd_blocks):
+    prog, inputs, expected = ccd_blocks
+    given = {}
+    for t in prog.inputs:
+        pieces = blocks.to_dict(inputs[t.name], t.segments, t.blocks)
+        # A block left out is zero.
+        dropped = t.blocks[0]
+        if t.name == "T":
+            pieces.pop(dropped)
+            inputs = dict(inputs, T=blocks.from_dict(pieces, t.segments, t.blocks))
+        given[t.name] = pieces
+    expected = tce_numpy.Program(prog.source).evaluate(dict(inputs))
+    out = prog.compile(procs=1, mem="1GB").run(inputs=given, blocks="dict")
+    r = prog.tensors["R"]
+    assert set(out["R"]) == set(r.blocks)
+    dense = blocks.from_dict(out["R"], r.segments, r.blocks)
+    np.testing.assert_allclose(dense, expected["R"], atol=1e-11 * np.abs(expected["R"]).max())
+
+
+def test_values_outside_the_blocks_are_refused(ccd_blocks, clean_tmp):
+    prog, inputs, _ = ccd_blocks
+    t = prog.tensors["T"]
+    bad = inputs["T"].copy()
+    absent = next(b for b in blocks.all_blocks(t.segments) if tuple(b) not in t.blocks)
+    bad[blocks.block_slices(t.segments, absent)] = 0.5
+    exe = prog.compile(procs=1, mem="1GB")
+    with pytest.raises(tc.InputError, match=r"input 'T' is non-zero \(up to 0.5\) outside"):
+        exe.run(inputs=dict(inputs, T=bad))
+    with pytest.raises(tc.InputError, match=re.escape(f"input 'T': block {absent} is not one of")):
+        exe.run(inputs=dict(inputs, T={tuple(absent): np.zeros((4, 4, 2, 2))}))
+    good = t.blocks[0]
+    with pytest.raises(tc.InputError, match="has shape \\(1, 1\\)"):
+        exe.run(inputs=dict(inputs, T={good: np.zeros((1, 1))}))
+    with pytest.raises(tc.InputError, match="input 'fvv' is dense: give an array"):
+        tc.Program.from_tce(read(SOURCE, "examples", "ccd.tce"), "ccd.tce").compile(procs=1, mem="1GB").run(
+            inputs={"fvv": {(0, 0): np.zeros((2, 2))}}, random_inputs=1)
+    assert list(clean_tmp.iterdir()) == []
