@@ -22,7 +22,9 @@
 #include <pybind11/stl.h>
 
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <unistd.h>
 
 namespace py = pybind11;
 using namespace mlir;
@@ -105,6 +107,33 @@ public:
   llvm::SourceMgr sourceMgr;
   OwningOpRef<ModuleOp> module;
   std::vector<std::string> errors, warnings;
+};
+
+/// Block-sparse plans partition with Zoltan, which starts MPI in this process
+/// when it is not running (ZoltanPartitioner.cpp). Open MPI's singleton then
+/// puts its own variables into the process's environment, and an mpirun that a
+/// script later starts with that environment takes itself for a child of this
+/// process and fails. This guard removes the variables MPI added during a call.
+class KeepEnvironment {
+public:
+  KeepEnvironment() {
+    for (char **e = environ; *e; ++e)
+      before.insert(std::string(*e).substr(0, std::string(*e).find('=')));
+  }
+  ~KeepEnvironment() {
+    std::vector<std::string> added;
+    for (char **e = environ; *e; ++e) {
+      std::string name = std::string(*e).substr(0, std::string(*e).find('='));
+      if (!before.count(name) && (name.rfind("OMPI_", 0) == 0 || name.rfind("PMIX_", 0) == 0 ||
+                                  name.rfind("OPAL_", 0) == 0 || name.rfind("ORTE_", 0) == 0))
+        added.push_back(name);
+    }
+    for (const std::string &name : added)
+      unsetenv(name.c_str());
+  }
+
+private:
+  std::set<std::string> before;
 };
 
 /// tc-compile's option string with the calibrated machine file when it names none.
@@ -196,6 +225,7 @@ py::list tensors(const std::string &source, const std::string &name, bool tce) {
 /// (JSON report, table, warnings) of tc-plan.
 py::tuple plan(const std::string &source, const std::string &name, bool tce,
                const std::string &options) {
+  KeepEnvironment environment;
   Session s(source, name, tce);
   WorkDir work;
   const std::string report = work.path + "/plan.json", table = work.path + "/plan.txt";
@@ -208,6 +238,7 @@ py::tuple plan(const std::string &source, const std::string &name, bool tce,
 /// ops and runtime calls, before LLVM), llvm (the LLVM dialect) or llvm-ir.
 py::tuple stageIR(const std::string &source, const std::string &name, bool tce,
                   const std::string &options, const std::string &stage) {
+  KeepEnvironment environment;
   Session s(source, name, tce);
   std::string all = withMachine(options);
   if (stage == "planned")
@@ -233,6 +264,7 @@ py::tuple stageIR(const std::string &source, const std::string &name, bool tce,
 std::vector<std::string> compile(const std::string &source, const std::string &name, bool tce,
                                  const std::string &options, const std::string &output,
                                  const std::string &runtimeLib) {
+  KeepEnvironment environment;
   Session s(source, name, tce);
   WorkDir work;
   std::string error;
@@ -257,6 +289,6 @@ PYBIND11_MODULE(_tc, m) {
         py::arg("options"), py::arg("output"), py::arg("runtime_lib"),
         "Builds the executable; the warnings");
   m.attr("runtime_library_name") = tc::runtimeLibraryName().str();
-  m.attr("runtime_library_build") = TC_PY_RUNTIME_BUILD;
   m.attr("module_to_libdir") = TC_PY_MODULE_TO_LIBDIR;
+  m.attr("module_to_build_lib") = TC_PY_MODULE_TO_BUILD_LIB;
 }

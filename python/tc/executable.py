@@ -220,17 +220,18 @@ def _read_output(path, tensor, blocks):
 
 
 def _launch(command, env, on_iteration, timeout):
-    """Runs `command`; (exit status, stderr), each iteration line of stderr
-    passed to `on_iteration` as it comes."""
+    """Runs `command`; (exit status, its output), each iteration line passed
+    to `on_iteration` as it comes."""
     try:
-        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.PIPE, text=True)
+        # One stream: mpirun says some of its errors on stdout.
+        process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     except FileNotFoundError:
         raise RunError(f"cannot start {command[0]} (is OpenMPI installed?)") from None
     lines = []
 
     def read():
-        for line in process.stderr:
+        for line in process.stdout:
             lines.append(line)
             match = _ITERATION.search(line.rstrip("\n"))
             if match and on_iteration is not None:

@@ -239,13 +239,12 @@ def runtime_library():
     """tc's runtime library: beside the installed package, else the build's."""
     _tc = _compiler()
     here = os.path.dirname(os.path.abspath(_tc.__file__))
-    installed = os.path.normpath(os.path.join(here, _tc.module_to_libdir,
-                                              _tc.runtime_library_name))
-    for path in (installed, _tc.runtime_library_build):
+    places = [os.path.normpath(os.path.join(here, d, _tc.runtime_library_name))
+              for d in (_tc.module_to_libdir, _tc.module_to_build_lib)]
+    for path in places:
         if os.path.exists(path):
             return path
-    raise CompileError(f"tc's runtime library {_tc.runtime_library_name} is neither at "
-                       f"{installed} nor at {_tc.runtime_library_build}")
+    raise CompileError(f"tc's runtime library is neither at {places[0]} nor at {places[1]}")
 
 
 def _build_id(runtime):

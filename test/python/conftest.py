@@ -14,6 +14,9 @@ def pytest_configure(config):
     # The machine's bandwidths default as in the lit suites (no calibration
     # file); test_program checks that the warning reaches Python.
     config.addinivalue_line("filterwarnings", "ignore:.*no measured bandwidths")
+    # An exception in run()'s output reader is a failure, not a warning.
+    config.addinivalue_line("filterwarnings",
+                            "error::pytest.PytestUnhandledThreadExceptionWarning")
 
 
 @pytest.fixture(scope="session")

@@ -130,3 +130,14 @@ def test_compiler_warnings_are_python_warnings(monkeypatch, tmp_path):
     monkeypatch.delenv("TC_MACHINE_FILE", raising=False)
     with pytest.warns(UserWarning, match=r"einsum.tce:1:1: warning: no measured bandwidths"):
         tc.Program.einsum("ik,kj->ij", (4, 3), (3, 2)).plan(procs=1, mem="1GB")
+
+
+def test_planning_leaves_the_environment_to_mpirun(source_dir, monkeypatch):
+    """Block-sparse planning starts MPI in this process (Zoltan); an mpirun
+    started later with the process's environment still runs."""
+    tc.Program.from_tce(read(source_dir, "examples", "ccd-blocks.tce"), "b.tce").plan(
+        procs=3, mem="1GB")
+    monkeypatch.setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
+    monkeypatch.setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    run = subprocess.run(["mpirun", "-np", "1", "true"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
