@@ -260,16 +260,18 @@ py::tuple stageIR(const std::string &source, const std::string &name, bool tce,
   return py::make_tuple(readFile(path), s.warnings);
 }
 
-/// Compiles into the executable `output`, linked with `runtimeLib`; the warnings.
+/// Compiles into the executable `output` (or a shared library for a host's MPI
+/// job, include/TC/Runtime/Embedding.h), linked with `runtimeLib`; the warnings.
 std::vector<std::string> compile(const std::string &source, const std::string &name, bool tce,
                                  const std::string &options, const std::string &output,
-                                 const std::string &runtimeLib) {
+                                 const std::string &runtimeLib, bool sharedLibrary) {
   KeepEnvironment environment;
   Session s(source, name, tce);
   WorkDir work;
   std::string error;
-  bool ok = tc::compileToExecutable(*s.module, withMachine(options),
-                                    tc::configuredToolchain(runtimeLib), work.path, output, error);
+  bool ok = tc::compileToExecutable(
+      *s.module, withMachine(options), tc::configuredToolchain(runtimeLib), work.path, output,
+      error, sharedLibrary ? tc::BuildKind::SharedLibrary : tc::BuildKind::Executable);
   s.check(ok, error);
   return s.warnings;
 }
@@ -285,9 +287,9 @@ PYBIND11_MODULE(_tc, m) {
         "tc-plan's JSON report and table, and the warnings");
   m.def("stage_ir", &stageIR, py::arg("source"), py::arg("name"), py::arg("tce"),
         py::arg("options"), py::arg("stage"), "The IR after a stage, and the warnings");
-  m.def("compile", &compile, py::arg("source"), py::arg("name"), py::arg("tce"),
-        py::arg("options"), py::arg("output"), py::arg("runtime_lib"),
-        "Builds the executable; the warnings");
+  m.def("compile", &compile, py::arg("source"), py::arg("name"), py::arg("tce"), py::arg("options"),
+        py::arg("output"), py::arg("runtime_lib"), py::arg("shared_library") = false,
+        "Builds the executable (or a shared library a host loads); the warnings");
   m.attr("runtime_library_name") = tc::runtimeLibraryName().str();
   m.attr("module_to_libdir") = TC_PY_MODULE_TO_LIBDIR;
   m.attr("module_to_build_lib") = TC_PY_MODULE_TO_BUILD_LIB;

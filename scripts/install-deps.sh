@@ -20,6 +20,8 @@ PACKAGES=(
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   python3-numpy python3-h5py
+  # the Python package (python/, docs/Python.md) and its tests
+  pybind11-dev python3-dev python3-pytest python3-mpi4py
 )
 
 missing=()

@@ -100,11 +100,18 @@ Toolchain configuredToolchain(StringRef runtimeLib) {
 StringRef runtimeLibraryName() { return TC_DRIVER_RUNTIME_NAME; }
 
 SmallVector<std::string> objectCommand(const Toolchain &tools, StringRef llvmIR, StringRef object) {
-  return {tools.clang, "-O2", "-Wno-override-module", "-c", llvmIR.str(), "-o", object.str()};
+  return {tools.clang, "-O2",        "-fPIC", "-Wno-override-module",
+          "-c",        llvmIR.str(), "-o",    object.str()};
 }
 
-SmallVector<std::string> linkCommand(const Toolchain &tools, StringRef object, StringRef program) {
-  SmallVector<std::string> link = {tools.mpicxx, object.str(), tools.runtimeLib};
+SmallVector<std::string> linkCommand(const Toolchain &tools, StringRef object, StringRef program,
+                                     BuildKind kind) {
+  SmallVector<std::string> link = {tools.mpicxx};
+  // The host's entry is in the runtime archive, which nothing in the program
+  // references.
+  if (kind == BuildKind::SharedLibrary)
+    link.append({"-shared", "-Wl,-u,tc_rt_embedded_run", "-Wl,-u,tc_rt_embedded_report"});
+  link.append({object.str(), tools.runtimeLib});
   link.append(tools.linkLibs.begin(), tools.linkLibs.end());
   link.append({"-o", program.str()});
   return link;
@@ -138,7 +145,7 @@ bool moveFile(StringRef from, StringRef to, std::string &error) {
 }
 
 bool compileToExecutable(ModuleOp module, StringRef options, const Toolchain &tools,
-                         StringRef workDir, StringRef output, std::string &error) {
+                         StringRef workDir, StringRef output, std::string &error, BuildKind kind) {
   if (failed(runCompilePipeline(module, options))) {
     error = "tc-compile failed";
     return false;
@@ -148,7 +155,7 @@ bool compileToExecutable(ModuleOp module, StringRef options, const Toolchain &to
   if (!writeLLVMIR(module, llvmIR, error))
     return false;
   if (executeCommand(objectCommand(tools, llvmIR, object), error) ||
-      executeCommand(linkCommand(tools, object, program), error))
+      executeCommand(linkCommand(tools, object, program, kind), error))
     return false;
   return moveFile(program, output, error);
 }

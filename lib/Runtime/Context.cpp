@@ -189,6 +189,17 @@ void startProcess(int *argc, char ***argv, const std::string &program) {
   c.jobId = job;
 }
 
+void startEmbedded(const std::string &program) {
+  Context &c = ctx();
+  MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &c.size);
+  c.program = program;
+  c.embedded = true;
+  unsigned long long job = static_cast<unsigned long long>(::getpid());
+  MPI_Bcast(&job, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+  c.jobId = job;
+}
+
 } // namespace tc_rt
 
 using namespace tc_rt;

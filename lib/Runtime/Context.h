@@ -190,6 +190,9 @@ struct Context {
   // Fault injection: TC_FAIL_WRITE_AFTER_BYTES.
   double failWriteAfter = -1;
   bool trace = false; ///< TC_TRACE=1: one stderr line per runtime call
+  // Run inside a host's MPI job (Embedding.cpp): the report stays here.
+  bool embedded = false;
+  std::string embeddedReport;
 };
 
 /// With TC_TRACE=1, prints "rank R: NAME S s" when the scope ends (per call).
@@ -208,6 +211,16 @@ Context &ctx();
 /// MPI_Init and the context every process needs: rank, size, program name and
 /// the job id (rank 0's pid, which names scratch and temporary files).
 void startProcess(int *argc, char ***argv, const std::string &program);
+/// The same in a host that already runs MPI (Embedding.cpp): no MPI_Init, no
+/// other OpenBLAS kernel (the host started it).
+void startEmbedded(const std::string &program);
+
+/// Runs the program (tc_main) as its command line says, `--repeat` times, and
+/// writes the report; the exit status (3: a loop did not converge). MPI runs.
+/// `beforeEachRun`, if any, runs just before each run's tc_main.
+int runProgram(int argc, char **argv, void (*beforeEachRun)() = nullptr);
+/// Clears what a run leaves for the next run in this process.
+void resetRunState();
 Counters &counters(); ///< of the current phase
 
 /// Switches the phase the counters charge (closes the time of the previous one

@@ -311,6 +311,13 @@ struct ResultFile {
 };
 /// Collective.
 ResultFile openResultFile(const std::string &name);
+
+/// A host's tensors (Embedding.cpp): `file` (an HDF5 image in memory) is the
+/// run's open input file of `path`; an output the host takes, and the copy of
+/// this rank's rows of its complete in-memory dataset into the host's buffer.
+void adoptInputFile(const std::string &path, int64_t file);
+bool isHostOutput(const std::string &name);
+void copyHostOutput(const std::string &name, int64_t dataset);
 /// Creates dataset `name` of `type` and `space` under `location` (the file or
 /// a group of it), zero-filled when the result is kept in memory.
 int64_t createResultDataset(const ResultFile &result, int64_t location, const std::string &name,

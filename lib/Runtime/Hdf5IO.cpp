@@ -456,6 +456,13 @@ hid_t openInputFile(const std::string &path) {
   return open->second;
 }
 
+void adoptInputFile(const std::string &path, int64_t file) {
+  RunFiles &f = runFiles();
+  if (auto open = f.inputs.find(path); open != f.inputs.end())
+    H5Fclose(open->second);
+  f.inputs[path] = file;
+}
+
 hid_t runOutputFile(std::string &path) {
   RunFiles &f = runFiles();
   if (f.output < 0)
@@ -560,6 +567,10 @@ ResultFile openResultFile(const std::string &name) {
     out.earlier = H5Lexists(out.file, name.c_str(), H5P_DEFAULT) > 0;
     if (out.earlier)
       MPI_Barrier(MPI_COMM_WORLD);
+  } else if (isHostOutput(name)) { // whole on every rank, then each its rows
+    out.file = createMemoryFile(name);
+    out.path = "memory";
+    out.inMemory = true;
   } else {
     out.file = runOutputFile(out.path);
   }
@@ -720,8 +731,15 @@ void closeRunFiles() {
   releaseKeptBlocks();
 }
 
+/// Whether a store of `a` writes anywhere: the output file, the host's
+/// buffer, or an intermediate's store.
+bool storesResult(const DistArray &a) {
+  const Context &c = ctx();
+  return !c.options.output.empty() || c.storingIntermediate() || isHostOutput(a.name);
+}
+
 void storeSlice(DistArray &a) {
-  if (ctx().options.output.empty() && !ctx().storingIntermediate())
+  if (!storesResult(a))
     return;
   OpenDataset &out = datasetOf(a);
   withElement(a.elem, [&](auto zero) { writeOwnBlock<decltype(zero)>(a, out); });
@@ -729,7 +747,7 @@ void storeSlice(DistArray &a) {
 
 void finishStore(DistArray &a) {
   Context &c = ctx();
-  if (c.options.output.empty() && !c.storingIntermediate())
+  if (!storesResult(a))
     return;
   OpenDataset out = datasetOf(a);
   openDatasets().erase(&a);
@@ -741,8 +759,13 @@ void finishStore(DistArray &a) {
     completeInMemory(out.dataset, a.elem, product(a.fileExtents()), a.name);
     setPhase(phase, /*sampleRss=*/false);
   }
+  const bool toHost = !c.storingIntermediate() && isHostOutput(a.name);
+  if (toHost)
+    copyHostOutput(a.name, out.dataset);
   H5Sclose(out.space);
   H5Dclose(out.dataset);
+  if (toHost)
+    H5Fclose(out.result.file);
   resultStored(a.name, out.result);
 }
 

@@ -248,7 +248,7 @@ void writeReport() {
   MPI_Gather(mine.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   const std::string statements = statementsReport();
   const std::string loops = loopsReport();
-  if (c.rank != 0 || c.options.report.empty())
+  if (c.rank != 0 || (c.options.report.empty() && !c.embedded))
     return;
   // Received bytes are predicted per rank when every statement predicts them
   // (fused programs); a single contraction receives what it sends.
@@ -312,6 +312,10 @@ void writeReport() {
     out += ",\n  \"best_compute_seconds\": " + std::to_string(best);
   }
   out += "\n}\n";
+  if (c.embedded) { // the host reads it (Embedding.cpp)
+    c.embeddedReport = out;
+    return;
+  }
   std::ofstream f(c.options.report);
   f << out;
   if (!f)
@@ -461,9 +465,25 @@ std::string loopsReport() {
 
 } // namespace
 
-int main(int argc, char **argv) {
-  const char *slash = std::strrchr(argv[0], '/');
-  startProcess(&argc, &argv, slash ? slash + 1 : argv[0]);
+namespace tc_rt {
+
+/// Clears what a run of the program leaves for the next run in this process
+/// (--repeat, or a host's next call, Embedding.cpp).
+void resetRunState() {
+  Context &c = ctx();
+  for (Counters &k : c.counters)
+    k = Counters();
+  c.predictedDisk = c.predictedComm = c.plannedFlops = 0;
+  c.predictedReceived = -1;
+  c.receivedPredictions = 0;
+  c.statements.clear();
+  c.iterations.clear();
+  c.loops.clear();
+  c.restarted = false;
+  c.loopsBegun = 0;
+}
+
+int runProgram(int argc, char **argv, void (*beforeEachRun)()) {
   Context &c = ctx();
   parseArgs(argc, argv);
   // One BLAS thread per rank unless the user says otherwise (ranks fill the cores).
@@ -487,20 +507,13 @@ int main(int argc, char **argv) {
   // What MPI, HDF5 and OpenBLAS hold before the program touches any data: the
   // fixed part of the memory a run needs beyond the plan's budget.
   baselineRss = rssBytes("VmRSS:");
+  runSeconds.clear();
   for (int run = 0; run < c.options.repeat; ++run) {
-    if (run > 0) { // every run reports on its own; only timings accumulate
-      for (Counters &k : c.counters)
-        k = Counters();
-      c.predictedDisk = c.predictedComm = c.plannedFlops = 0;
-      c.predictedReceived = -1;
-      c.receivedPredictions = 0;
-      c.statements.clear();
-      c.iterations.clear();
-      c.loops.clear();
-      c.restarted = false;
-      c.loopsBegun = 0;
-    }
+    if (run > 0) // every run reports on its own; only timings accumulate
+      resetRunState();
     c.running = true;
+    if (beforeEachRun)
+      beforeEachRun();
     tc_main();
     c.running = false;
     setPhase(Idle);
@@ -520,8 +533,17 @@ int main(int argc, char **argv) {
   if (c.progressShown)
     std::fputc('\n', stderr);
   writeReport();
-  MPI_Finalize();
   // Outputs and report are complete; a loop that did not converge (it said
   // so on stderr) makes the run's status 3.
   return anyLoopUnconverged() ? 3 : 0;
+}
+
+} // namespace tc_rt
+
+int main(int argc, char **argv) {
+  const char *slash = std::strrchr(argv[0], '/');
+  tc_rt::startProcess(&argc, &argv, slash ? slash + 1 : argv[0]);
+  const int status = tc_rt::runProgram(argc, argv);
+  MPI_Finalize();
+  return status;
 }

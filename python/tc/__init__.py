@@ -14,8 +14,8 @@ extension tc._tc); programs run under mpirun.
 from .errors import CompileError, InputError, RunError
 from .records import Record
 from .program import Plan, Program, Tensor
-from .executable import Executable, Result
+from .executable import Executable, Result, local_rows
 from .report import Report
 
 __all__ = ["CompileError", "InputError", "RunError", "Record", "Plan", "Program", "Tensor",
-           "Executable", "Result", "Report"]
+           "Executable", "Result", "Report", "local_rows"]

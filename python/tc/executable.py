@@ -50,10 +50,12 @@ class Result(Mapping):
 
 
 class Executable:
-    """A compiled program: `path`, the `procs` it was planned for, and run()."""
+    """A compiled program: `path`, the `procs` it was planned for, run()
+    under mpirun and run_in_job() inside a running MPI job."""
 
-    def __init__(self, path, program, procs, owned_dir=None):
+    def __init__(self, path, program, procs, options="", owned_dir=None, cache=True):
         self.path, self.program, self.procs = path, program, list(procs)
+        self._options, self._cache = options, owned_dir or cache
         self._owned = owned_dir
 
     def __del__(self):
@@ -133,6 +135,147 @@ class Executable:
             return result
         finally:
             shutil.rmtree(work, ignore_errors=True)
+
+
+    def run_in_job(self, inputs=None, *, comm=None, random_inputs=None, scratch=None,
+                   checkpoint=None, checkpoint_every=None, restart=None, quiet=True):
+        """Runs inside this MPI job (mpi4py), every rank of MPI_COMM_WORLD
+        calling it with its local part of each input: the rows
+        local_rows(n0) of the first dimension (all of a scalar). Returns its
+        local part of each output, and the report on every rank; nothing is
+        read or written in files for them (scratch holds out-of-core arrays,
+        unnamed). Dense f64 tensors only. Bad input on any rank raises
+        InputError on every rank before anything runs; an error in the run
+        aborts the job, as it would end the program."""
+        from mpi4py import MPI
+        world = MPI.COMM_WORLD
+        comm = world if comm is None else comm
+        size, rank = world.Get_size(), world.Get_rank()
+        inputs = dict(inputs or {})
+        problem = None
+        try:
+            if comm.Get_size() != size:
+                raise InputError("the program runs on MPI_COMM_WORLD: call run_in_job on "
+                                 "every rank of it")
+            if size not in self.procs:
+                raise InputError(f"the program was compiled for {self.procs} processes, "
+                                 f"not {size} (compile with procs=[...] for this job)")
+            declared = {t.name: t for t in self.program.inputs}
+            for t in list(self.program.inputs) + list(self.program.outputs):
+                if t.block_sparse:
+                    raise InputError(f"tensor '{t.name}' is block-sparse: run_in_job takes "
+                                     "dense tensors (use run())")
+                if t.dtype != np.float64:
+                    raise InputError(f"tensor '{t.name}' is {t.dtype}: run_in_job takes f64")
+            unknown = sorted(set(inputs) - set(declared))
+            if unknown:
+                raise InputError(f"the program has no input '{unknown[0]}'")
+            missing = [n for n in declared if n not in inputs]
+            if missing and random_inputs is None:
+                raise InputError(f"no value for input '{missing[0]}'")
+            local = {}
+            for name, value in inputs.items():
+                shape = local_shape(declared[name].shape, size, rank)
+                a = np.asarray(value)
+                if a.shape != shape:
+                    raise InputError(f"rank {rank}: input '{name}' has local shape "
+                                     f"{list(a.shape)}; its rows here are {list(shape)}")
+                if a.dtype != np.float64:
+                    raise InputError(f"rank {rank}: input '{name}' has dtype {a.dtype}, "
+                                     "not float64")
+                local[name] = np.ascontiguousarray(a)
+        except InputError as e:
+            problem = str(e)
+        problems = [p for p in world.allgather(problem) if p]
+        if problems:
+            raise InputError(problems[0])
+        library = _shared_library(self, world)
+        outputs = {t.name: np.zeros(local_shape(t.shape, size, rank))
+                   for t in self.program.outputs}
+        work = tempfile.mkdtemp(prefix="tc-job-")
+        try:
+            args = [os.path.basename(self.path), "--scratch", scratch or work]
+            if quiet:
+                args.append("--quiet")
+            if random_inputs is not None:
+                args += ["--random-inputs", str(int(random_inputs))]
+            for flag, value in (("--checkpoint", checkpoint), ("--restart", restart),
+                                ("--checkpoint-every", checkpoint_every)):
+                if value is not None:
+                    args += [flag, str(value)]
+            status, report = _call_library(library, args, self.program, local, outputs)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        report = Report(json.loads(world.bcast(report if rank == 0 else None, root=0)))
+        result = Result(outputs, report, "")
+        result.converged = status == 0
+        return result
+
+
+def local_rows(n0, size=None, rank=None):
+    """The rows [first, last) of a first dimension of extent n0 that `rank`
+    of `size` holds in run_in_job (default: this process in MPI_COMM_WORLD):
+    blocks of ceil(n0 / size) rows."""
+    if size is None or rank is None:
+        from mpi4py import MPI
+        size, rank = MPI.COMM_WORLD.Get_size(), MPI.COMM_WORLD.Get_rank()
+    block = -(-n0 // size)
+    return min(n0, rank * block), min(n0, (rank + 1) * block)
+
+
+def local_shape(shape, size, rank):
+    if not shape:
+        return ()
+    first, last = local_rows(shape[0], size, rank)
+    return (last - first,) + tuple(shape[1:])
+
+
+_libraries = {}
+
+
+def _shared_library(exe, world):
+    """The program as a library (built by rank 0 into the cache, loaded by
+    every rank once)."""
+    import ctypes
+    path, problem = None, None
+    if world.Get_rank() == 0:
+        try:
+            path = exe.program._build(exe._options, True, exe._cache)
+        except Exception as e:  # every rank raises it
+            problem = e
+    path, problem = world.bcast((path, problem), root=0)
+    if problem is not None:
+        raise problem
+    if path not in _libraries:
+        lib = ctypes.CDLL(path)
+        lib.tc_rt_embedded_run.restype = ctypes.c_int
+        lib.tc_rt_embedded_report.restype = ctypes.c_char_p
+        _libraries[path] = lib
+    return _libraries[path]
+
+
+def _call_library(lib, args, program, local, outputs):
+    import ctypes
+
+    class HostTensor(ctypes.Structure):  # include/TC/Runtime/Embedding.h
+        _fields_ = [("name", ctypes.c_char_p), ("output", ctypes.c_int32),
+                    ("f32", ctypes.c_int32), ("rank", ctypes.c_int32),
+                    ("extents", ctypes.POINTER(ctypes.c_int64)), ("local", ctypes.c_void_p)]
+
+    keep, tensors = [], []
+    for role, given in ((0, local), (1, outputs)):
+        for t in (program.inputs if role == 0 else program.outputs):
+            if t.name not in given:
+                continue
+            extents = (ctypes.c_int64 * max(1, len(t.shape)))(*t.shape)
+            name = t.name.encode()
+            keep += [extents, name, given[t.name]]
+            tensors.append(HostTensor(name, role, 0, len(t.shape), extents,
+                                      given[t.name].ctypes.data))
+    argv = (ctypes.c_char_p * (len(args) + 1))(*[a.encode() for a in args], None)
+    array = (HostTensor * max(1, len(tensors)))(*tensors)
+    status = lib.tc_rt_embedded_run(len(args), argv, len(tensors), array)
+    return status, lib.tc_rt_embedded_report().decode()
 
 
 def _prepare(tensor, value):

@@ -197,34 +197,40 @@ class Program:
         compiles into a temporary directory removed with the Executable."""
         from .executable import Executable
         text, counts = compile_options(procs, mem, options)
-        _tc = _compiler()
-        runtime = runtime_library()
         if cache is False:
             work = tempfile.mkdtemp(prefix="tc-exe-")
-            path = os.path.join(work, os.path.splitext(os.path.basename(self.name))[0]
-                                or "program")
             try:
-                _warn(_call(_tc.compile, self.source, self.name, self.tce, text, path, runtime))
+                path = self._build(text, False, work)
             except BaseException:
                 os.rmdir(work)
                 raise
-            return Executable(path, self, counts, owned_dir=work)
+            return Executable(path, self, counts, text, owned_dir=work)
+        return Executable(self._build(text, False, cache), self, counts, text, cache=cache)
+
+    def _build(self, text, shared, cache):
+        """The executable (or, `shared`, the library a host's MPI job loads)
+        for tc-compile's options `text`, in the cache (True: the default
+        directory) or the directory `cache`; built unless there."""
+        _tc = _compiler()
+        runtime = runtime_library()
         directory = cache_dir() if cache is True else str(cache)
         os.makedirs(directory, exist_ok=True)
         key = hashlib.sha256("\0".join(
-            [self.source, self.name, self.language, text, _build_id(runtime)]).encode()).hexdigest()
+            [self.source, self.name, self.language, text, _build_id(runtime),
+             "shared" if shared else "program"]).encode()).hexdigest()
         stem = os.path.splitext(os.path.basename(self.name))[0] or "program"
-        path = os.path.join(directory, f"{stem}-{key[:24]}")
+        path = os.path.join(directory, f"{'lib' if shared else ''}{stem}-{key[:24]}"
+                                       f"{'.so' if shared else ''}")
         if not os.path.exists(path):
             partial = path + f".{os.getpid()}.partial"
             try:
                 _warn(_call(_tc.compile, self.source, self.name, self.tce, text, partial,
-                            runtime))
+                            runtime, shared))
                 os.replace(partial, path)
             finally:
                 if os.path.exists(partial):
                     os.remove(partial)
-        return Executable(path, self, counts)
+        return path
 
 
 def cache_dir():

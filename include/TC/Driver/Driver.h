@@ -72,12 +72,17 @@ Toolchain configuredToolchain(StringRef runtimeLib);
 /// The runtime library's file name (libTCRuntime.a).
 StringRef runtimeLibraryName();
 
+/// What a compile builds: a program, or a shared library a host loads to run
+/// it inside its own MPI job (include/TC/Runtime/Embedding.h).
+enum class BuildKind { Executable, SharedLibrary };
+
 /// clang's command compiling `llvmIR` into `object`.
 llvm::SmallVector<std::string> objectCommand(const Toolchain &tools, StringRef llvmIR,
                                              StringRef object);
 /// The MPI wrapper's command linking `object` with the runtime into `program`.
 llvm::SmallVector<std::string> linkCommand(const Toolchain &tools, StringRef object,
-                                           StringRef program);
+                                           StringRef program,
+                                           BuildKind kind = BuildKind::Executable);
 
 /// Runs `command`; its exit status (127 if it could not start, with `error`
 /// set).
@@ -92,7 +97,8 @@ bool moveFile(StringRef from, StringRef to, std::string &error);
 /// complete. False with `error` set (a pipeline failure has also emitted its
 /// diagnostics).
 bool compileToExecutable(ModuleOp module, StringRef options, const Toolchain &tools,
-                         StringRef workDir, StringRef output, std::string &error);
+                         StringRef workDir, StringRef output, std::string &error,
+                         BuildKind kind = BuildKind::Executable);
 
 } // namespace tc
 } // namespace mlir
