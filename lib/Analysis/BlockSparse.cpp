@@ -71,6 +71,26 @@ std::vector<std::vector<int64_t>> BlockSparseShape::presentBlocks() const {
   return out;
 }
 
+int64_t BlockSparseShape::allBlocks() const {
+  int64_t n = 1;
+  for (const std::vector<int64_t> &dim : segments)
+    n *= static_cast<int64_t>(dim.size());
+  return n;
+}
+
+BlockStorage mlir::tc::storageOf(const BlockSparseShape &shape) {
+  BlockStorage s;
+  s.allBlocks = shape.allBlocks();
+  s.denseElements = 1;
+  for (int64_t d = 0; d < shape.rank(); ++d)
+    s.denseElements *= shape.extent(d);
+  for (const std::vector<int64_t> &ids : shape.presentBlocks()) {
+    ++s.blocks;
+    s.elements += shape.blockElements(ids);
+  }
+  return s;
+}
+
 std::string BlockSparseShape::verify(const std::vector<int64_t> &extents) const {
   if (extents.size() != segments.size())
     return "has " + std::to_string(segments.size()) + " segmented dimensions for a tensor of rank " +

@@ -9,12 +9,15 @@
 #include "DecisionAttrs.h"
 #include "MachineSetup.h"
 #include "PlanProblems.h"
+#include "TC/Analysis/BlockSparse.h"
 #include "TC/Analysis/LowerBounds.h"
 #include "TC/Analysis/Units.h"
+#include "TC/Dialect/TCAttrs.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Transforms/Passes.h"
 
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -118,6 +121,40 @@ FailureOr<TreeEntry> describeTree(func::FuncOp func) {
   return entry;
 }
 
+/// A block-sparse tensor of the program, by name: what it stores against the
+/// same tensor without its symmetries (issue 36's per-tensor report).
+struct TensorStorage {
+  std::string name;
+  BlockStorage storage;
+  int64_t elemBytes = 8;
+};
+
+/// The named block-sparse tensors: the functions' arguments and results, then
+/// the statements' results (intermediates), each name once.
+std::vector<TensorStorage> blockTensors(ModuleOp module) {
+  std::vector<TensorStorage> out;
+  llvm::StringSet<> seen;
+  auto add = [&](Attribute name, Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    auto text = dyn_cast_or_null<StringAttr>(name);
+    auto blocks = tensor ? dyn_cast_or_null<BlocksAttr>(tensor.getEncoding()) : BlocksAttr();
+    if (!blocks || !text || !seen.insert(text.getValue()).second)
+      return;
+    out.push_back({text.str(), storageOf(blocks.toShape()),
+                   static_cast<int64_t>(tensor.getElementTypeBitWidth() / 8)});
+  };
+  const StringRef nameAttr = TCDialect::getNameAttrName();
+  module.walk([&](func::FuncOp func) {
+    FunctionType type = func.getFunctionType();
+    for (unsigned i = 0; i < type.getNumInputs(); ++i)
+      add(func.getArgAttr(i, nameAttr), type.getInput(i));
+    for (unsigned i = 0; i < type.getNumResults(); ++i)
+      add(func.getResultAttr(i, nameAttr), type.getResult(i));
+  });
+  module.walk([&](ContractOp op) { add(op->getAttr(nameAttr), op.getType()); });
+  return out;
+}
+
 bool samePlan(const ContractionPlan &a, const ContractionPlan &b) {
   if (a.inCore != b.inCore || a.algorithm != b.algorithm)
     return false;
@@ -200,14 +237,16 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                             flops.getAs<FloatAttr>("before").getValueAsDouble(),
                             flops.getAs<FloatAttr>("after").getValueAsDouble()});
     });
+    const std::vector<TensorStorage> tensors = blockTensors(module);
     if (!reportPath.empty() && failed(write(reportPath, [&](llvm::raw_ostream &os) {
-          writeJson(os, *machine, entries, problems, trees, blockPlans, products);
+          writeJson(os, *machine, entries, problems, trees, blockPlans, products, tensors);
         })))
       return signalPassFailure();
     if (!tablePath.empty() && failed(write(tablePath, [&](llvm::raw_ostream &os) {
           writeTable(os, *machine, entries, problems);
           writeTreeTables(os, *machine, trees);
           writeBlockTables(os, blockPlans);
+          writeStorageTable(os, tensors);
           for (const Product &p : products)
             os << "product " << p.op << "  (tc-minimize-operations: "
                << llvm::format("%.4g", p.before) << " flops as one loop nest, "
@@ -228,12 +267,11 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
     return success();
   }
 
-  static void writeJson(llvm::raw_ostream &os, const MachineModel &m,
-                        const std::vector<Entry> &entries,
-                        const std::vector<ContractionProblem> &problems,
-                        const std::vector<TreeEntry> &trees,
-                        const std::vector<std::pair<std::string, BlockPlanAttr>> &blockPlans,
-                        const std::vector<Product> &products) {
+  static void
+  writeJson(llvm::raw_ostream &os, const MachineModel &m, const std::vector<Entry> &entries,
+            const std::vector<ContractionProblem> &problems, const std::vector<TreeEntry> &trees,
+            const std::vector<std::pair<std::string, BlockPlanAttr>> &blockPlans,
+            const std::vector<Product> &products, const std::vector<TensorStorage> &tensors) {
     llvm::json::OStream j(os, 2);
     j.object([&] {
       j.attributeObject("machine", [&] {
@@ -362,6 +400,17 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
               });
           });
       });
+      // Per block-sparse tensor: what it stores against the dense tensor.
+      j.attributeArray("tensors", [&] {
+        for (const TensorStorage &t : tensors)
+          j.object([&] {
+            j.attribute("name", t.name);
+            j.attribute("blocks", t.storage.blocks);
+            j.attribute("all_blocks", t.storage.allBlocks);
+            j.attribute("bytes", t.storage.elements * t.elemBytes);
+            j.attribute("dense_bytes", t.storage.denseElements * t.elemBytes);
+          });
+      });
       j.attributeArray("products", [&] {
         for (const Product &p : products)
           j.object([&] {
@@ -391,6 +440,19 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                            static_cast<size_t>(llvm::count(plan.getTaskRank().asArrayRef(),
                                                            static_cast<int64_t>(p))),
                            io[p], plan.getReceivedPerRank()[p], plan.getSentPerRank()[p]);
+    }
+  }
+
+  /// One line per block-sparse tensor: its stored blocks and bytes against
+  /// the same tensor without its symmetries.
+  static void writeStorageTable(llvm::raw_ostream &os, const std::vector<TensorStorage> &tensors) {
+    for (const TensorStorage &t : tensors) {
+      const BlockStorage &s = t.storage;
+      os << "block-sparse tensor " << t.name << "  (" << s.blocks << " of " << s.allBlocks
+         << " blocks, " << s.elements * t.elemBytes << " of " << s.denseElements * t.elemBytes
+         << " bytes dense: "
+         << llvm::format("%.1f", 100.0 * s.elements / std::max<int64_t>(1, s.denseElements))
+         << "%)\n";
     }
   }
 

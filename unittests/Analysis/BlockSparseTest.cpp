@@ -39,6 +39,21 @@ TEST(BlockSparse, ShapesCountBlocksAndElements) {
   EXPECT_EQ(s.blockElements({2, 3}), 400);
 }
 
+TEST(BlockSparse, StorageCountsWhatTheSymmetryKeepsAgainstTheDenseTensor) {
+  BlockSparseShape s{{{80, 40, 20, 20}, {80, 40, 20, 20}}, symmetric()};
+  BlockStorage st = storageOf(s);
+  EXPECT_EQ(st.blocks, 4);
+  EXPECT_EQ(st.allBlocks, 16);
+  EXPECT_EQ(st.elements, 6400 + 1600 + 400 + 400);
+  EXPECT_EQ(st.denseElements, 160 * 160);
+  // A scalar: one block, one element.
+  BlockStorage scalar = storageOf(BlockSparseShape{{}, BlockPresence{}});
+  EXPECT_EQ(scalar.blocks, 1);
+  EXPECT_EQ(scalar.allBlocks, 1);
+  EXPECT_EQ(scalar.elements, 1);
+  EXPECT_EQ(scalar.denseElements, 1);
+}
+
 TEST(BlockSparse, VerifyNamesWhatIsWrong) {
   BlockSparseShape s{{{80, 40}, {10}}, {}};
   EXPECT_EQ(s.verify({120, 10}), "");

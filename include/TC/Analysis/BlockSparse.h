@@ -47,12 +47,22 @@ struct BlockSparseShape {
   int64_t blockElements(const std::vector<int64_t> &segmentIds) const;
   /// The present blocks, in row-major order of their segment ids.
   std::vector<std::vector<int64_t>> presentBlocks() const;
+  /// Every block, present or not (the product of the segment counts).
+  int64_t allBlocks() const;
   /// Why the shape is malformed ("" if it is not), against the tensor's
   /// extents: a dimension without segments, a segment of length < 1, lengths
   /// not summing to the extent, a listed block of the wrong rank, out of range
   /// or listed twice, a negative symmetry.
   std::string verify(const std::vector<int64_t> &extents) const;
 };
+
+/// What a block-sparse tensor stores against the same tensor without its
+/// symmetries (every block, dense): the plan report's per-tensor lines.
+struct BlockStorage {
+  int64_t blocks = 0, allBlocks = 0;
+  int64_t elements = 0, denseElements = 0;
+};
+BlockStorage storageOf(const BlockSparseShape &shape);
 
 /// A binary contraction over block-sparse tensors: C[c] (+)= A[a] * B[b], labels
 /// as indices into `labelSegments` (a label has the same segments in every
