@@ -484,6 +484,10 @@ def PlanReport : Pass<"tc-plan-report", "::mlir::ModuleOp"> {
     `"block_sparse"` (schedule, tasks, bricks, stages, each task's process,
     stage and step, disk and received bytes, and per process the disk,
     received and sent bytes) and in the table with a line per process.
+    Every block-sparse tensor of the program (inputs, outputs,
+    intermediates, by name) appears under `"tensors"` (its stored blocks and
+    bytes, against every block and the dense bytes of the same tensor
+    without its symmetries) and in the table with a line each.
   }];
   let options = ReportOptions;
 }
