@@ -29,8 +29,9 @@ class Result(Mapping):
     blocks zero, or {segment ids: block} with blocks="dict"), its `report`
     (Report) and `iterations` (every loop's, as Records)."""
 
-    def __init__(self, outputs, report, stderr):
+    def __init__(self, outputs, report, stderr, converged=True):
         self._outputs, self.report, self.stderr = outputs, report, stderr
+        self.converged = converged  #: False: a loop reached its count unconverged
 
     def __getitem__(self, name):
         return self._outputs[name]
@@ -93,9 +94,8 @@ class Executable:
                              "random_inputs=SEED for the rest)")
         if blocks not in ("dense", "dict"):
             raise InputError(f"blocks={blocks!r}: 'dense' or 'dict'")
-        for path in (restart,):
-            if path is not None and not os.path.exists(path):
-                raise InputError(f"cannot read the restart file {path}")
+        if restart is not None and not os.path.exists(restart):
+            raise InputError(f"cannot read the restart file {restart}")
         prepared = {name: _prepare(declared[name], value) for name, value in inputs.items()}
 
         work = tempfile.mkdtemp(prefix="tc-run-")
@@ -130,12 +130,9 @@ class Executable:
             with open(report) as f:
                 rep = Report(json.load(f))
             outputs = {t.name: _read_output(output, t, blocks) for t in self.program.outputs}
-            result = Result(outputs, rep, stderr)
-            result.converged = returncode == 0
-            return result
+            return Result(outputs, rep, stderr, converged=returncode == 0)
         finally:
             shutil.rmtree(work, ignore_errors=True)
-
 
     def run_in_job(self, inputs=None, *, comm=None, random_inputs=None, scratch=None,
                    checkpoint=None, checkpoint_every=None, restart=None, quiet=True):
@@ -207,9 +204,7 @@ class Executable:
         finally:
             shutil.rmtree(work, ignore_errors=True)
         report = Report(json.loads(world.bcast(report if rank == 0 else None, root=0)))
-        result = Result(outputs, report, "")
-        result.converged = status == 0
-        return result
+        return Result(outputs, report, "", converged=status == 0)
 
 
 def local_rows(n0, size=None, rank=None):

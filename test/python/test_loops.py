@@ -83,3 +83,13 @@ def test_water_ccsd_energy(source_dir):
     assert abs(float(out["E"]) - psi4) < 1e-8
     assert 10 <= len(out.iterations) <= 20  # DIIS: about 14
     assert out.report.bytes_as_predicted
+
+
+def test_a_loop_that_does_not_converge(source_dir):
+    """Exit status 3: outputs and report complete, `converged` False."""
+    prog = tc.Program.from_file(os.path.join(source_dir, "test", "Integration", "Inputs",
+                                             "iterate-unconverged.tce"))
+    out = prog.compile(procs=1, mem="1GB").run(random_inputs=3)
+    assert not out.converged
+    assert len(out.iterations) == out.report.loops[0].max_iterations
+    assert all(t.name in out for t in prog.outputs)
