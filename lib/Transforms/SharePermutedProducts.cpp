@@ -8,6 +8,8 @@
 // fresh value, and each copy adds it in its order (docs/Derivations.md D48).
 //
 //===----------------------------------------------------------------------===//
+#include "ProgramCopies.h"
+#include "TC/Dialect/TCAttrs.h"
 #include "TC/Dialect/TCDialect.h"
 #include "TC/Dialect/TCOps.h"
 #include "TC/Transforms/Passes.h"
@@ -41,9 +43,10 @@ bool named(Value v) {
   return !def || def->hasAttr(TCDialect::getNameAttrName());
 }
 
-/// A contraction worth sharing: two dense, named inputs that are not a
-/// scalar (a product with one is a copy, as cheap as the copy that would
-/// replace it), summing at least `minSummed` terms per element. Fewer cost
+/// A contraction worth sharing: two named inputs that are not a scalar (a
+/// product with one is a copy, as cheap as the copy that would replace it),
+/// summing at least `minSummed` terms per element; dense, or block-sparse
+/// (a copy's task pool then reads each block of the product permuted). Fewer cost
 /// about what adding the result in another order does (a permuted copy, a
 /// hand-over and a statement of its own): at 2 flops per term and tens of
 /// GFLOP/s, the default 32 take a few ns per element, a strided copy one or two.
@@ -52,14 +55,16 @@ bool shareable(ContractOp op, int64_t minSummed) {
       !llvm::all_of(op.getInputs(), named))
     return false;
   auto result = cast<RankedTensorType>(op.getResult().getType());
-  if (result.getEncoding())
+  const bool blocks = isa_and_nonnull<BlocksAttr>(result.getEncoding());
+  if (result.getEncoding() && !blocks)
     return false;
   SmallVector<StringRef> resultLabels = labelsOf(op.getResultLabels());
   int64_t summed = 1;
   llvm::StringMap<bool> seen;
   for (unsigned i = 0; i < 2; ++i) {
     auto type = cast<RankedTensorType>(op.getInputs()[i].getType());
-    if (type.getEncoding() || type.getRank() == 0)
+    if (type.getRank() == 0 || isa_and_nonnull<BlocksAttr>(type.getEncoding()) != blocks ||
+        (type.getEncoding() && !blocks))
       return false;
     for (auto [d, l] : llvm::enumerate(labelsOf(op.getLabelsOfInput(i))))
       if (!llvm::is_contained(resultLabels, l) && seen.try_emplace(l, true).second)
@@ -149,7 +154,7 @@ struct SharePermutedProductsPass
       ContractOp op = member;
       b.setInsertionPoint(op);
       Type elem = type.getElementType();
-      auto scalar = RankedTensorType::get({}, elem);
+      RankedTensorType scalar = onesTypeFor(type); // block-sparse with a block-sparse product
       Value one = arith::ConstantOp::create(
           b, op.getLoc(), DenseElementsAttr::get(scalar, b.getFloatAttr(elem, 1.0).getValue()));
       auto copy = ContractOp::create(b, op.getLoc(), op.getResult().getType(),

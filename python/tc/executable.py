@@ -71,7 +71,8 @@ class Executable:
         inputs: {name: numpy array, or an HDF5 file holding dataset (or
         block-sparse group) `name`, or (file, dataset)}; a block-sparse input
         may also be {segment ids: block}. Every input needs one unless
-        `random_inputs` (a seed) fills the others. scratch: the directory of
+        `random_inputs` (a seed) fills the others (dense ones by the runtime,
+        the same for any process count; block-sparse ones by numpy here). scratch: the directory of
         out-of-core arrays (default: a temporary one). checkpoint / restart
         (HDF5 files) and checkpoint_every: a loop's checkpoints. on_iteration:
         called with each loop iteration's Record (loop, iteration, value,
@@ -97,6 +98,13 @@ class Executable:
         if restart is not None and not os.path.exists(restart):
             raise InputError(f"cannot read the restart file {restart}")
         prepared = {name: _prepare(declared[name], value) for name, value in inputs.items()}
+        # The runtime fills dense inputs from the seed; block-sparse ones come
+        # from files, so they are drawn here (numpy's generator, absent blocks
+        # zero).
+        for name in missing:
+            t = declared[name]
+            if random_inputs is not None and t.block_sparse:
+                prepared[name] = ("array", _random_blocks(t, int(random_inputs)))
 
         work = tempfile.mkdtemp(prefix="tc-run-")
         try:
@@ -271,6 +279,14 @@ def _call_library(lib, args, program, local, outputs):
     array = (HostTensor * max(1, len(tensors)))(*tensors)
     status = lib.tc_rt_embedded_run(len(args), argv, len(tensors), array)
     return status, lib.tc_rt_embedded_report().decode()
+
+
+def _random_blocks(tensor, seed):
+    """Values in [-1, 1) for the present blocks of `tensor`, from `seed` and
+    its name (zero elsewhere)."""
+    rng = np.random.default_rng([seed, *tensor.name.encode()])
+    dense = rng.uniform(-1, 1, tensor.shape).astype(tensor.dtype)
+    return tc_blocks.mask(dense, tensor.segments, [list(b) for b in tensor.blocks])
 
 
 def _prepare(tensor, value):

@@ -55,3 +55,23 @@ func.func @alone(%T: tensor<6x6x4x4xf64>, %W: tensor<4x6x6x4xf64>, %F: tensor<6x
   %6 = tc.contract [a, b, i, j] = %T[a, c, j, k] * %t[k, b, c, i] {tc.name = "V2"} : tensor<6x6x4x4xf64>, tensor<4x6x6x4xf64> -> tensor<6x6x4x4xf64>
   return %1, %2, %3, %4, %5, %6 : tensor<6x6x4x4xf64>, tensor<6x6xf64>, tensor<6x6xf64>, tensor<6x6x4x4xf64>, tensor<6x6x4x4xf64>, tensor<6x6x4x4xf64>
 }
+
+// -----
+
+// Block-sparse (issue 36: the P(ab) of an equation computed once): the
+// product keeps the result's blocks, and each copy adds it, permuted, times
+// a block-sparse scalar of ones (c and k sum 8 x 4 terms) (its task pool reads each block of the
+// product permuted).
+// CHECK-LABEL: func.func @blocks(
+// CHECK: %[[X:.*]] = tc.contract [a, b, i, j] = %arg0[a, c, i, k] * %arg1[k, b, c, j] : {{.*}} -> tensor<8x8x4x4xf64, #tc.blocks<{{.*}}symmetry = 0>>
+// CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f64, #tc.blocks<[]>>
+// CHECK: %[[R0:.*]] = tc.contract [a, b, i, j] = %[[X]][a, b, i, j] * %[[ONE]][] {tc.name = "R"}
+// CHECK: tc.contract %[[R0]][a, b, i, j] += -1.000000e+00 * %[[X]][b, a, i, j] * %{{.*}}[] {tc.name = "R"} : tensor<8x8x4x4xf64, #tc.blocks<{{.*}}>>, tensor<f64, #tc.blocks<[]>>
+// CHECK-NOT: %arg0[
+func.func @blocks(%T: tensor<8x8x4x4xf64, #tc.blocks<[[4, 4], [4, 4], [2, 2], [2, 2]], symmetry = 0>>,
+                  %W: tensor<4x8x8x4xf64, #tc.blocks<[[2, 2], [4, 4], [4, 4], [2, 2]], symmetry = 0>>)
+    -> (tensor<8x8x4x4xf64, #tc.blocks<[[4, 4], [4, 4], [2, 2], [2, 2]], symmetry = 0>> {tc.name = "R"}) {
+  %0 = tc.contract [a, b, i, j] = %T[a, c, i, k] * %W[k, b, c, j] {tc.name = "R"} : tensor<8x8x4x4xf64, #tc.blocks<[[4, 4], [4, 4], [2, 2], [2, 2]], symmetry = 0>>, tensor<4x8x8x4xf64, #tc.blocks<[[2, 2], [4, 4], [4, 4], [2, 2]], symmetry = 0>> -> tensor<8x8x4x4xf64, #tc.blocks<[[4, 4], [4, 4], [2, 2], [2, 2]], symmetry = 0>>
+  %1 = tc.contract %0[a, b, i, j] += -1.0 * %T[b, c, i, k] * %W[k, a, c, j] {tc.name = "R"} : tensor<8x8x4x4xf64, #tc.blocks<[[4, 4], [4, 4], [2, 2], [2, 2]], symmetry = 0>>, tensor<4x8x8x4xf64, #tc.blocks<[[2, 2], [4, 4], [4, 4], [2, 2]], symmetry = 0>> -> tensor<8x8x4x4xf64, #tc.blocks<[[4, 4], [4, 4], [2, 2], [2, 2]], symmetry = 0>>
+  return %1 : tensor<8x8x4x4xf64, #tc.blocks<[[4, 4], [4, 4], [2, 2], [2, 2]], symmetry = 0>>
+}

@@ -66,3 +66,15 @@ def test_values_outside_the_blocks_are_refused(ccd_blocks, clean_tmp):
         tc.Program.from_tce(read(SOURCE, "examples", "ccd.tce"), "ccd.tce").compile(procs=1, mem="1GB").run(
             inputs={"fvv": {(0, 0): np.zeros((2, 2))}}, random_inputs=1)
     assert list(clean_tmp.iterdir()) == []
+
+
+def test_random_block_sparse_inputs(ccd_blocks):
+    """random_inputs fills block-sparse inputs too: the same values on any
+    process count, zero outside the blocks."""
+    prog = ccd_blocks[0]
+    exe = prog.compile(procs=[1, 3], mem="1GB")
+    one, three = exe.run(np=1, random_inputs=4), exe.run(np=3, random_inputs=4)
+    np.testing.assert_allclose(one["R"], three["R"], atol=1e-11 * np.abs(one["R"]).max())
+    r = prog.tensors["R"]
+    assert blocks.outside(one["R"], r.segments, r.blocks) == 0
+    assert np.abs(one["R"]).max() > 0
