@@ -18,6 +18,7 @@
 #include "TC/Transforms/Passes.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace mlir::tc {
@@ -45,6 +46,51 @@ std::vector<double> residentBytes(const BlockTaskPool &pool, const BrickAssignme
     for (int j : held[p])
       bytes[p] += pool.bricks[j].bytes;
   return bytes;
+}
+
+/// Where the runtime holds the bricks of `op`'s operands that an earlier
+/// statement left in memory at their homes (docs/Derivations.md D49): per
+/// brick of `pool`, the home of that block in its producer's in-memory plan,
+/// -1 where none. Fixing those bricks there keeps a tensor that a chain of
+/// statements builds and reads (CCSD's `Wabef`, `R2`) where it is, instead of
+/// each statement's partition moving about half its bricks.
+std::vector<int> heldHomes(ContractOp op, const BlockTaskPool &pool) {
+  std::vector<int> homes(pool.bricks.size(), -1);
+  auto reader = op->getParentOfType<func::FuncOp>();
+  if (!reader || !reader->hasAttr(TCDialect::getStatementAttrName()))
+    return homes;
+  const PerOperand<Value> operands = {{op.getLhs(), op.getRhs(), op.getInit()}};
+  for (Operand x : kOperands) {
+    auto arg = dyn_cast_or_null<BlockArgument>(operands[x]);
+    if (!arg || arg.getOwner() != &reader.getBody().front())
+      continue;
+    auto name =
+        reader.getArgAttrOfType<StringAttr>(arg.getArgNumber(), TCDialect::getNameAttrName());
+    func::FuncOp producer = name ? producerOf(reader, name.getValue()) : func::FuncOp();
+    if (!producer || !producer->hasAttr(TCDialect::getInMemoryAttrName()))
+      continue;
+    auto ret = dyn_cast<func::ReturnOp>(producer.getBody().front().getTerminator());
+    auto computed = ret ? ret.getOperand(0).getDefiningOp<ContractOp>() : ContractOp();
+    auto plan = computed ? computed->getAttrOfType<BlockPlanAttr>(TCDialect::getBlockPlanAttrName())
+                         : BlockPlanAttr();
+    if (!plan || plan.getSchedule() != BlockSchedule::InMemory ||
+        computed.getResult().getType() != operands[x].getType())
+      continue;
+    // The producer's bricks are numbered as its task pool enumerates them.
+    BlockTaskPool made = buildTaskPool(buildBlockContraction(computed), 8);
+    ArrayRef<int64_t> owner = plan.getBrickOwner().asArrayRef();
+    if (owner.size() != made.bricks.size())
+      continue;
+    std::map<std::vector<int64_t>, int> home;
+    for (size_t j = 0; j < made.bricks.size(); ++j)
+      if (made.bricks[j].tensor == Operand::C)
+        home[made.bricks[j].block] = static_cast<int>(owner[j]);
+    for (size_t j = 0; j < pool.bricks.size(); ++j)
+      if (pool.bricks[j].tensor == x)
+        if (auto it = home.find(pool.bricks[j].block); it != home.end())
+          homes[j] = it->second;
+  }
+  return homes;
 }
 
 struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSparsePass> {
@@ -87,8 +133,12 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
       return baseline ? nextTaskAssignment(tasks, procs, owners)
                       : assignBricks(tasks, procs, owners, chosenPartitioner, imbalance);
     };
-    // [K] 5: tasks and bricks together; the bricks' places are their homes.
-    BrickAssignment whole = assign(pool, {});
+    // [K] 5: tasks and bricks together; the bricks' places are their homes,
+    // those an earlier statement left in memory kept where they are.
+    std::vector<int> held = baseline ? std::vector<int>() : heldHomes(op, pool);
+    if (llvm::none_of(held, [](int h) { return h >= 0; }))
+      held.clear();
+    BrickAssignment whole = assign(pool, held);
     if (!whole.error.empty())
       return op.emitOpError() << whole.error;
     std::vector<double> resident = residentBytes(pool, whole, procs);

@@ -44,9 +44,7 @@ static Layout toLayout(GridAttr grid, DistAttr dist, ArrayAttr ownLabels,
   return layout;
 }
 
-/// The statement function before `reader` (in the module's order, for the same
-/// process count) whose result is the intermediate `name`, or null.
-static func::FuncOp producerOf(func::FuncOp reader, StringRef name) {
+func::FuncOp mlir::tc::producerOf(func::FuncOp reader, StringRef name) {
   auto machine = reader->getAttr(TCDialect::getMachineAttrName());
   func::FuncOp producer;
   for (Operation &op : *reader->getBlock()) {

@@ -32,6 +32,10 @@ BlockContraction buildBlockContraction(ContractOp op);
 /// Whether `op` has block-sparse operands.
 bool isBlockSparse(ContractOp op);
 
+/// The statement function before `reader` (in the module's order, for the same
+/// process count) whose result is the intermediate `name`, or null.
+func::FuncOp producerOf(func::FuncOp reader, StringRef name);
+
 /// A function's operator tree and, per node, the IR it came from.
 struct FunctionTree {
   OperatorTree tree;
