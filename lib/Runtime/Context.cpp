@@ -176,10 +176,10 @@ void reportProgress() {
   c.progressShown = true;
 }
 
-void startProcess(int *argc, char ***argv, const std::string &program) {
-  selectBlasKernel(argc, *argv); // may run the program again: before anything starts
-  startMemory();                 // before MPI and HDF5 allocate anything
-  MPI_Init(argc, argv);
+namespace {
+
+/// Rank, size, program name and job id (rank 0's pid), MPI running.
+void joinWorld(const std::string &program) {
   Context &c = ctx();
   MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &c.size);
@@ -189,15 +189,18 @@ void startProcess(int *argc, char ***argv, const std::string &program) {
   c.jobId = job;
 }
 
+} // namespace
+
+void startProcess(int *argc, char ***argv, const std::string &program) {
+  selectBlasKernel(argc, *argv); // may run the program again: before anything starts
+  startMemory();                 // before MPI and HDF5 allocate anything
+  MPI_Init(argc, argv);
+  joinWorld(program);
+}
+
 void startEmbedded(const std::string &program) {
-  Context &c = ctx();
-  MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &c.size);
-  c.program = program;
-  c.embedded = true;
-  unsigned long long job = static_cast<unsigned long long>(::getpid());
-  MPI_Bcast(&job, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-  c.jobId = job;
+  joinWorld(program);
+  ctx().embedded = true;
 }
 
 } // namespace tc_rt

@@ -312,6 +312,10 @@ struct ResultFile {
 /// Collective.
 ResultFile openResultFile(const std::string &name);
 
+/// A new HDF5 file in memory (core driver, no backing store), named after
+/// `label`; negative when HDF5 cannot make it.
+int64_t memoryFile(const std::string &label);
+
 /// A host's tensors (Embedding.cpp): `file` (an HDF5 image in memory) is the
 /// run's open input file of `path`; an output the host takes, and the copy of
 /// this rank's rows of its complete in-memory dataset into the host's buffer.

@@ -456,6 +456,18 @@ hid_t openInputFile(const std::string &path) {
   return open->second;
 }
 
+hid_t memoryFile(const std::string &label) {
+  static int64_t created = 0;
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  // The image grows in small steps: an intermediate costs its bytes, not a
+  // megabyte (the plan counts its bytes, SplitProgram.cpp).
+  H5Pset_fapl_core(fapl, 64 << 10, /*backing_store=*/0);
+  const std::string id = "tc-memory-" + std::to_string(++created) + "-" + label;
+  hid_t file = H5Fcreate(id.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl);
+  H5Pclose(fapl);
+  return file;
+}
+
 void adoptInputFile(const std::string &path, int64_t file) {
   RunFiles &f = runFiles();
   if (auto open = f.inputs.find(path); open != f.inputs.end())
@@ -526,15 +538,8 @@ namespace {
 
 /// The core driver keeps no backing store: nothing reaches a disk.
 hid_t createMemoryFile(const std::string &name) {
-  static int64_t created = 0;
   forgetStoredIntermediate(name);
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  // The image grows in small steps: an intermediate costs its bytes, not a
-  // megabyte (the plan counts its bytes, SplitProgram.cpp).
-  H5Pset_fapl_core(fapl, 64 << 10, /*backing_store=*/0);
-  const std::string id = "tc-memory-" + std::to_string(++created) + "-" + name;
-  hid_t file = H5Fcreate(id.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl);
-  H5Pclose(fapl);
+  hid_t file = memoryFile(name);
   if (file < 0)
     fail("cannot keep intermediate '" + name + "' in memory");
   return file;

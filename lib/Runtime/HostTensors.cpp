@@ -27,12 +27,7 @@ namespace {
 
 /// A one-element HDF5 file in memory holding `value` as dataset `name`.
 hid_t scalarImage(const std::string &name, double value) {
-  static int64_t images = 0;
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  H5Pset_fapl_core(fapl, 4096, /*backing_store=*/0);
-  const std::string id = "tc-host-" + std::to_string(++images) + "-" + name;
-  hid_t file = H5Fcreate(id.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl);
-  H5Pclose(fapl);
+  hid_t file = memoryFile("host-" + name);
   hid_t space = H5Screate(H5S_SCALAR);
   hid_t ds =
       H5Dcreate2(file, name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -42,6 +37,14 @@ hid_t scalarImage(const std::string &name, double value) {
   H5Dclose(ds);
   H5Sclose(space);
   return file;
+}
+
+/// The host's output `name`, or null.
+const HostTensor *hostOutput(const std::string &name) {
+  for (const HostTensor &t : hostTensors())
+    if (t.output && t.name == name)
+      return &t;
+  return nullptr;
 }
 
 } // namespace
@@ -63,27 +66,21 @@ void placeHostInputs() {
   }
 }
 
-bool isHostOutput(const std::string &name) {
-  for (const HostTensor &t : hostTensors())
-    if (t.output && t.name == name)
-      return true;
-  return false;
-}
+bool isHostOutput(const std::string &name) { return hostOutput(name) != nullptr; }
 
 void copyHostOutput(const std::string &name, int64_t dataset) {
-  for (const HostTensor &t : hostTensors()) {
-    if (!t.output || t.name != name)
-      continue;
-    // This rank's rows of the whole copy every rank holds.
-    auto [begin, end] = StoredTensor::shareOf(t.extents, ctx().rank, ctx().size);
-    if (t.extents.empty())
-      begin = 0, end = 1; // a scalar: on every rank
-    hid_t space = H5Dget_space(dataset);
-    selectRows(space, t.extents, begin, end);
-    transferSelected(dataset, space, /*read=*/true, end - begin, static_cast<double *>(t.local),
-                     "output '" + name + "' for the host");
-    H5Sclose(space);
-  }
+  const HostTensor *t = hostOutput(name);
+  if (!t)
+    return;
+  // This rank's rows of the whole copy every rank holds.
+  auto [begin, end] = StoredTensor::shareOf(t->extents, ctx().rank, ctx().size);
+  if (t->extents.empty())
+    begin = 0, end = 1; // a scalar: on every rank
+  hid_t space = H5Dget_space(dataset);
+  selectRows(space, t->extents, begin, end);
+  transferSelected(dataset, space, /*read=*/true, end - begin, static_cast<double *>(t->local),
+                   "output '" + name + "' for the host");
+  H5Sclose(space);
 }
 
 } // namespace tc_rt

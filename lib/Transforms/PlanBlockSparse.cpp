@@ -56,27 +56,16 @@ std::vector<double> residentBytes(const BlockTaskPool &pool, const BrickAssignme
 /// each statement's partition moving about half its bricks.
 std::vector<int> heldHomes(ContractOp op, const BlockTaskPool &pool) {
   std::vector<int> homes(pool.bricks.size(), -1);
-  auto reader = op->getParentOfType<func::FuncOp>();
-  if (!reader || !reader->hasAttr(TCDialect::getStatementAttrName()))
-    return homes;
   const PerOperand<Value> operands = {{op.getLhs(), op.getRhs(), op.getInit()}};
   for (Operand x : kOperands) {
-    auto arg = dyn_cast_or_null<BlockArgument>(operands[x]);
-    if (!arg || arg.getOwner() != &reader.getBody().front())
-      continue;
-    auto name =
-        reader.getArgAttrOfType<StringAttr>(arg.getArgNumber(), TCDialect::getNameAttrName());
-    func::FuncOp producer = name ? producerOf(reader, name.getValue()) : func::FuncOp();
-    if (!producer || !producer->hasAttr(TCDialect::getInMemoryAttrName()))
-      continue;
-    auto ret = dyn_cast<func::ReturnOp>(producer.getBody().front().getTerminator());
-    auto computed = ret ? ret.getOperand(0).getDefiningOp<ContractOp>() : ContractOp();
+    ContractOp computed = keptProducerOf(op, operands[x]);
     auto plan = computed ? computed->getAttrOfType<BlockPlanAttr>(TCDialect::getBlockPlanAttrName())
                          : BlockPlanAttr();
     if (!plan || plan.getSchedule() != BlockSchedule::InMemory ||
         computed.getResult().getType() != operands[x].getType())
       continue;
-    // The producer's bricks are numbered as its task pool enumerates them.
+    // The producer's bricks are numbered as its task pool enumerates them
+    // (their bytes play no part here).
     BlockTaskPool made = buildTaskPool(buildBlockContraction(computed), 8);
     ArrayRef<int64_t> owner = plan.getBrickOwner().asArrayRef();
     if (owner.size() != made.bricks.size())

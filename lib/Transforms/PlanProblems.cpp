@@ -44,7 +44,9 @@ static Layout toLayout(GridAttr grid, DistAttr dist, ArrayAttr ownLabels,
   return layout;
 }
 
-func::FuncOp mlir::tc::producerOf(func::FuncOp reader, StringRef name) {
+/// The statement function before `reader` (in the module's order, for the same
+/// process count) whose result is the intermediate `name`, or null.
+static func::FuncOp producerOf(func::FuncOp reader, StringRef name) {
   auto machine = reader->getAttr(TCDialect::getMachineAttrName());
   func::FuncOp producer;
   for (Operation &op : *reader->getBlock()) {
@@ -66,20 +68,24 @@ func::FuncOp mlir::tc::producerOf(func::FuncOp reader, StringRef name) {
 /// `labels` (docs/Derivations.md D45). None when the operand is not such an
 /// intermediate, or its producer has no such plan yet (planned later, fused,
 /// block-sparse or out of core: then nothing is kept where it was computed).
-static std::optional<Layout> heldLayout(ContractOp op, Value operand,
-                                        const std::vector<std::string> &labels,
-                                        const std::map<std::string, int64_t> &extents) {
+ContractOp mlir::tc::keptProducerOf(ContractOp op, Value operand) {
   auto arg = dyn_cast_or_null<BlockArgument>(operand);
   auto reader = op->getParentOfType<func::FuncOp>();
   if (!arg || !reader || arg.getOwner() != &reader.getBody().front() ||
       !reader->hasAttr(TCDialect::getStatementAttrName()))
-    return std::nullopt;
+    return {};
   auto name = reader.getArgAttrOfType<StringAttr>(arg.getArgNumber(), TCDialect::getNameAttrName());
   func::FuncOp producer = name ? producerOf(reader, name.getValue()) : func::FuncOp();
   if (!producer || !producer->hasAttr(TCDialect::getInMemoryAttrName()))
-    return std::nullopt;
+    return {};
   auto ret = dyn_cast<func::ReturnOp>(producer.getBody().front().getTerminator());
-  auto computed = ret ? ret.getOperand(0).getDefiningOp<ContractOp>() : ContractOp();
+  return ret ? ret.getOperand(0).getDefiningOp<ContractOp>() : ContractOp();
+}
+
+static std::optional<Layout> heldLayout(ContractOp op, Value operand,
+                                        const std::vector<std::string> &labels,
+                                        const std::map<std::string, int64_t> &extents) {
+  ContractOp computed = keptProducerOf(op, operand);
   auto plan =
       computed ? computed->getAttrOfType<PlanAttr>(TCDialect::getPlanAttrName()) : PlanAttr();
   if (!plan || !plan.getGrid() || !plan.getDistC() || !plan.getInCore() ||

@@ -32,9 +32,13 @@ BlockContraction buildBlockContraction(ContractOp op);
 /// Whether `op` has block-sparse operands.
 bool isBlockSparse(ContractOp op);
 
-/// The statement function before `reader` (in the module's order, for the same
-/// process count) whose result is the intermediate `name`, or null.
-func::FuncOp producerOf(func::FuncOp reader, StringRef name);
+/// The contraction by which an earlier statement function computed `operand`
+/// of `op` (an argument of `op`'s statement function) and kept it in memory:
+/// that of the latest statement function before it (in the module's order,
+/// for the same process count) whose result is the argument's name, when it
+/// has `tc.in_memory`; null otherwise. Where the runtime holds the operand
+/// follows from its plan (docs/Derivations.md D45, D49).
+ContractOp keptProducerOf(ContractOp op, Value operand);
 
 /// A function's operator tree and, per node, the IR it came from.
 struct FunctionTree {

@@ -72,27 +72,18 @@ class Executable:
         block-sparse group) `name`, or (file, dataset)}; a block-sparse input
         may also be {segment ids: block}. Every input needs one unless
         `random_inputs` (a seed) fills the others (dense ones by the runtime,
-        the same for any process count; block-sparse ones by numpy here). scratch: the directory of
-        out-of-core arrays (default: a temporary one). checkpoint / restart
+        the same for any process count; block-sparse ones by numpy here).
+        scratch: the directory of out-of-core arrays (default: a temporary
+        one). checkpoint / restart
         (HDF5 files) and checkpoint_every: a loop's checkpoints. on_iteration:
         called with each loop iteration's Record (loop, iteration, value,
         change, diis, seconds) as rank 0 reports it. Raises InputError before
         running anything when the inputs do not fit the program, RunError when
         the program fails; neither leaves a file behind."""
         np_ = self.procs[0] if np is None else int(np)
-        if np_ not in self.procs:
-            raise InputError(f"the program was compiled for {self.procs} processes, not {np_} "
-                             "(compile with procs=[...] to run on several counts)")
+        self._check_procs(np_)
         inputs = dict(inputs or {})
-        declared = {t.name: t for t in self.program.inputs}
-        unknown = sorted(set(inputs) - set(declared))
-        if unknown:
-            raise InputError(f"the program has no input '{unknown[0]}' (its inputs: "
-                             f"{', '.join(declared) or 'none'})")
-        missing = [n for n in declared if n not in inputs]
-        if missing and random_inputs is None:
-            raise InputError(f"no value for input '{missing[0]}' (give every input, or "
-                             "random_inputs=SEED for the rest)")
+        declared, missing = self._check_names(inputs, random_inputs)
         if blocks not in ("dense", "dict"):
             raise InputError(f"blocks={blocks!r}: 'dense' or 'dict'")
         if restart is not None and not os.path.exists(restart):
@@ -142,6 +133,26 @@ class Executable:
         finally:
             shutil.rmtree(work, ignore_errors=True)
 
+    def _check_procs(self, count):
+        if count not in self.procs:
+            raise InputError(f"the program was compiled for {self.procs} processes, not {count} "
+                             "(compile with procs=[...] to run on several counts)")
+
+    def _check_names(self, inputs, random_inputs):
+        """({name: Tensor} of the program's inputs, the names not given);
+        InputError for a name the program lacks or one missing without
+        random_inputs."""
+        declared = {t.name: t for t in self.program.inputs}
+        unknown = sorted(set(inputs) - set(declared))
+        if unknown:
+            raise InputError(f"the program has no input '{unknown[0]}' (its inputs: "
+                             f"{', '.join(declared) or 'none'})")
+        missing = [n for n in declared if n not in inputs]
+        if missing and random_inputs is None:
+            raise InputError(f"no value for input '{missing[0]}' (give every input, or "
+                             "random_inputs=SEED for the rest)")
+        return declared, missing
+
     def run_in_job(self, inputs=None, *, comm=None, random_inputs=None, scratch=None,
                    checkpoint=None, checkpoint_every=None, restart=None, quiet=True):
         """Runs inside this MPI job (mpi4py), every rank of MPI_COMM_WORLD
@@ -162,22 +173,14 @@ class Executable:
             if comm.Get_size() != size:
                 raise InputError("the program runs on MPI_COMM_WORLD: call run_in_job on "
                                  "every rank of it")
-            if size not in self.procs:
-                raise InputError(f"the program was compiled for {self.procs} processes, "
-                                 f"not {size} (compile with procs=[...] for this job)")
-            declared = {t.name: t for t in self.program.inputs}
+            self._check_procs(size)
+            declared, _ = self._check_names(inputs, random_inputs)
             for t in list(self.program.inputs) + list(self.program.outputs):
                 if t.block_sparse:
                     raise InputError(f"tensor '{t.name}' is block-sparse: run_in_job takes "
                                      "dense tensors (use run())")
                 if t.dtype != np.float64:
                     raise InputError(f"tensor '{t.name}' is {t.dtype}: run_in_job takes f64")
-            unknown = sorted(set(inputs) - set(declared))
-            if unknown:
-                raise InputError(f"the program has no input '{unknown[0]}'")
-            missing = [n for n in declared if n not in inputs]
-            if missing and random_inputs is None:
-                raise InputError(f"no value for input '{missing[0]}'")
             local = {}
             for name, value in inputs.items():
                 shape = local_shape(declared[name].shape, size, rank)

@@ -1,6 +1,7 @@
 """Programs, their tensors and their plans (docs/Python.md)."""
 import hashlib
 import json
+import numbers
 import os
 import string
 import tempfile
@@ -41,7 +42,8 @@ class Tensor:
 def compile_options(procs, mem, options):
     """tc-compile's option string: procs (a count or several: one plan each),
     mem, and every keyword as NAME=VALUE (underscores as dashes)."""
-    counts = sorted(set([procs] if isinstance(procs, int) else [int(p) for p in procs]))
+    counts = sorted(set([int(procs)] if isinstance(procs, numbers.Integral)
+                        else [int(p) for p in procs]))
     if not counts or counts[0] < 1:
         raise InputError(f"procs {procs!r}: give a process count or a list of counts (>= 1)")
     parts = [f"procs={counts[0]}"]
@@ -137,8 +139,7 @@ class Program:
     @classmethod
     def from_file(cls, path):
         with open(path) as f:
-            return cls(f.read(), path,
-                       "tce" if path.endswith(".tce") else "mlir")
+            return cls(f.read(), path)
 
     @classmethod
     def einsum(cls, spec, *operands, names=None, output=None):

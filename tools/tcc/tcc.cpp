@@ -475,7 +475,7 @@ int main(int argc, char **argv) {
   };
 
   // A tensor-expression program: its tc IR, with locations in the .tce file.
-  if (StringRef(input).ends_with(".tce")) {
+  if (tc::languageOfPath(input) == tc::SourceLanguage::TCE) {
     programMLIR = tmp.path("prog.mlir");
     steps.push_back({{binDir + "/tc-translate", "--import-tce", "--mlir-print-debuginfo",
                       input, "-o", programMLIR},
