@@ -177,7 +177,9 @@ py::dict describeTensor(Type type, Attribute name, const char *role, const std::
   if (auto blocks = dyn_cast_or_null<tc::BlocksAttr>(tensor.getEncoding())) {
     tc::BlockSparseShape shape = blocks.toShape();
     d["segments"] = shape.segments;
-    d["blocks"] = shape.presentBlocks();
+    d["blocks"] = shape.storedBlocks();
+    if (shape.presence.restricted())
+      d["flip"] = shape.presence.flip;
   }
   return d;
 }

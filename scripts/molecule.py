@@ -9,7 +9,7 @@
       range declarations of the molecule are attributes of both files.
       Needs psi4 (Debian: apt-get install psi4); nothing else in tc does.
 
-  molecule.py program examples/ccsd.tce --integrals water.h5 [--blocks [--spin]] -o prog.tce
+  molecule.py program examples/ccsd.tce --integrals water.h5 [--blocks [--spin [--restricted]]] -o prog.tce
       Rewrites a program's `range O` and `range V` declarations for the
       molecule of an integrals file; with --blocks the ranges are cut into
       segments by irrep and spin and every input and output is declared
@@ -18,11 +18,16 @@
       every tensor of two or four indices conserves it: `charge 0 signs
       [+, -]` or `[+, +, -, -]` (spin(p) + spin(q) = spin(r) + spin(s) for
       <pq||rs>, and likewise for the amplitudes t_ij^ab as T2[a,b,i,j]).
+      With --restricted each range also gives each segment's partner of the
+      other spin (`flip [...]`) and every tensor with indices is declared
+      `restricted`: it equals its blocks with every spin flipped (an RHF
+      reference), so it stores, and computes, one block of each such pair.
 
-  molecule.py blocks water.h5 [--spin] -o water-spin-blocks.h5
+  molecule.py blocks water.h5 [--spin [--restricted]] -o water-spin-blocks.h5
       Writes the block-sparse groups of a dense integrals file, by irrep and
       spin, with --spin only the blocks that conserve spin (the blocks a
-      program of `molecule.py program --blocks --spin` reads).
+      program of `molecule.py program --blocks --spin` reads), with
+      --restricted only one of each spin-flipped pair and the flip.
 
 Spin orbitals are ordered occupied first, then virtual; within each, by spin
 (alpha, beta), then irrep, then orbital energy, so that each (spin, irrep)
@@ -205,6 +210,12 @@ def spin_charges(labels):
     return [1 if label < 4 else -1 for label in labels]
 
 
+def spin_flip(labels):
+    """Each segment's partner when every spin flips: the segment of the same
+    irrep and the other spin (label irrep + 4 * spin)."""
+    return [labels.index(label ^ 4) for label in labels]
+
+
 def spin_signs(rank):
     """A tensor's conserved spin: its first half of indices in, the second
     out (<pq||rs>, t_ij^ab as T[a,b,i,j], f_pq)."""
@@ -242,6 +253,8 @@ def blocks(args):
     ranges = block_ranges(args.integrals)
     segs = {"o": ranges["O"][0], "v": ranges["V"][0]}
     labs = {"o": ranges["O"][1], "v": ranges["V"][1]}
+    if args.restricted and not args.spin:
+        sys.exit("molecule.py: error: --restricted needs --spin")
     with h5py.File(args.integrals, "r") as f:
         attrs = dict(f.attrs)
         tensors = {name: f[name][...] for name in f if not isinstance(f[name], h5py.Group)}
@@ -250,7 +263,9 @@ def blocks(args):
     for name, t in tensors.items():
         dims = [segs[ch] for ch in kinds(name)]
         label = [labs[ch] for ch in kinds(name)]
-        tc_blocks.write(args.output, name, t, dims, present_blocks(dims, label, args.spin))
+        flip = [spin_flip(x) for x in label] if args.restricted else None
+        tc_blocks.write(args.output, name, t, dims, present_blocks(dims, label, args.spin),
+                        flip=flip)
     with h5py.File(args.output, "a") as f:
         f.attrs.update(attrs)
 
@@ -260,16 +275,18 @@ def kinds(name):
     return name[1:]
 
 
-def block_sparse(declaration, spin=False):
+def block_sparse(declaration, spin=False, restricted=False):
     """A declaration made block-sparse: orbital-energy vectors have every
     block (each element is totally symmetric, not its one label), other
     tensors those whose labels XOR to 0 and, with `spin`, those of two or
-    four indices also those conserving spin."""
+    four indices also those conserving spin; with `restricted`, every tensor
+    with indices equal to its spin flip (a closed-shell reference)."""
     text = declaration.group(1)
     ranks = {len([i for i in idx.split(",") if i.strip()])
              for idx in re.findall(r"\[([^\]]*)\]", text)}
+    restrict = " restricted" if restricted and 0 not in ranks else ""
     if ranks == {1}:
-        return text + " : blocks all;"
+        return text + " : blocks all%s;" % restrict
     if not spin or 0 in ranks:
         return text + " : symmetry 0;"
     # One declaration per tensor: its signs are as many as its indices.
@@ -281,7 +298,7 @@ def block_sparse(declaration, spin=False):
             sys.exit("molecule.py: error: %s has %d indices: --spin conserves the spin of "
                      "tensors of an even number" % (ref, rank))
         signs = ", ".join("+" if s > 0 else "-" for s in spin_signs(rank))
-        out.append("%s %s : symmetry 0 charge 0 signs [%s];" % (keyword, ref, signs))
+        out.append("%s %s : symmetry 0 charge 0 signs [%s]%s;" % (keyword, ref, signs, restrict))
     return "\n".join(out)
 
 
@@ -293,18 +310,22 @@ def program(args):
     lines = ranges.strip().split("\n")
     if args.spin and not args.blocks:
         sys.exit("molecule.py: error: --spin needs --blocks")
+    if args.restricted and not args.spin:
+        sys.exit("molecule.py: error: --restricted needs --spin")
     for name, line in zip(("O", "V"), lines):
         line = line.rstrip()
         if args.spin:  # each segment's spin, from its label, as a charge
             labels = [int(x) for x in re.search(r"labels \[([^\]]*)\]", line).group(1).split(",")]
             line = line[:-1] + " charges [%s];" % ", ".join(map(str, spin_charges(labels)))
+            if args.restricted:  # and its partner of the other spin
+                line = line[:-1] + " flip [%s];" % ", ".join(map(str, spin_flip(labels)))
         text, n = re.subn(r"^range %s\b[^;]*;" % name, line, text, flags=re.M)
         if n != 1:
             sys.exit("molecule.py: error: %s declares range %s %d times, not once"
                      % (args.tce, name, n))
     if args.blocks:  # every input and output block-sparse by irrep and spin
-        text = re.sub(r"^((?:input|output)\b[^;:]*);", lambda m: block_sparse(m, args.spin),
-                      text, flags=re.M)
+        text = re.sub(r"^((?:input|output)\b[^;:]*);",
+                      lambda m: block_sparse(m, args.spin, args.restricted), text, flags=re.M)
     with open(args.output, "w") as out:
         out.write(text)
 
@@ -323,10 +344,14 @@ def main():
     p.add_argument("--integrals", required=True)
     p.add_argument("--blocks", action="store_true")
     p.add_argument("--spin", action="store_true")
+    p.add_argument("--restricted", action="store_true",
+                   help="with --spin: every tensor restricted (one of each spin-flipped pair)")
     p.add_argument("-o", "--output", required=True)
     b = sub.add_parser("blocks")
     b.add_argument("integrals")
     b.add_argument("--spin", action="store_true")
+    b.add_argument("--restricted", action="store_true",
+                   help="with --spin: store one block of each spin-flipped pair, and the flip")
     b.add_argument("-o", "--output", required=True)
     args = ap.parse_args()
     {"integrals": integrals, "program": program, "blocks": blocks}[args.command](args)

@@ -70,7 +70,8 @@ def run(a, work):
             with h5py.File(path, "a") as f:
                 f[name] = x
         else:  # a group in tc's block-sparse layout
-            tc_blocks.write(path, name, x, program.tensor_segments(name), blocks)
+            tc_blocks.write(path, name, x, program.tensor_segments(name), blocks,
+                            flip=program.flip(name))
         inputs[name] = x
     return run_on(a, work, program, path, inputs)
 

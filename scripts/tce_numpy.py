@@ -108,6 +108,8 @@ class Program:
     def __init__(self, text):
         self.name, self.ranges, self.index_range, self.tensors = "tce", {}, {}, {}
         self.segments, self.presence = {}, {}  # block-sparse ranges and tensors
+        self.restricted = set()  # tensors declared `restricted` (spin restriction)
+        self.flips = {}  # per range with `flip [...]`, its segments' spin partners
         self.labels = {}  # per labelled range, its segments' symmetry labels
         self.charges = {}  # per charged range, its segments' charges
         self.statements, self.loops, self.iterations = [], [], []
@@ -133,6 +135,9 @@ class Program:
                     if self.peek() == "charges":  # `charges [c, ...]`
                         self.at += 1
                         self.charges[name] = self.signed_list()
+                    if self.peek() == "flip":  # `flip [p, ...]`: spin partners
+                        self.at += 1
+                        self.flips[name] = [int(x) for x in self.int_list()]
                 self.expect(";")
             elif word == "index" and nxt != "[":
                 self.at += 1
@@ -151,7 +156,7 @@ class Program:
                 while self.peek() == ",":
                     self.take()
                     decls.append(self.ref())
-                dtype, presence = np.float64, None
+                dtype, presence, restricted = np.float64, None, False
                 if self.peek() == ":":
                     self.take()
                     while self.peek() != ";":
@@ -172,6 +177,8 @@ class Program:
                             self.take()
                             presence = ("symmetry", presence[1] if presence else None,
                                         (total, signs))
+                        elif x == "restricted":  # one of each spin-flipped pair stored
+                            restricted = True
                         elif x == "blocks" and self.peek() == "all":
                             self.take()
                             presence = ("all",)
@@ -186,6 +193,8 @@ class Program:
                     self.tensors[name] = (word, idx, dtype)
                     if presence is not None:
                         self.presence[name] = presence
+                    if restricted:
+                        self.restricted.add(name)
             elif word == "iterate" and nxt != "[":
                 self.loop()
             else:
@@ -369,7 +378,24 @@ class Program:
         """Per dimension of a declared tensor, its range's segment lengths."""
         return [self.segments[self.index_range[i]] for i in self.tensors[name][1]]
 
+    def flip(self, name):
+        """A restricted tensor's spin flip (per dimension, each segment's
+        partner: equal length and label, opposite charge); None otherwise."""
+        if name not in self.restricted:
+            return None
+        ranges = [self.index_range[i] for i in self.tensors[name][1]]
+        return [self.flips[r] if r in self.flips else
+                tc_blocks.partners(self.segments[r],
+                                   self.charges.get(r, [0] * len(self.segments[r])),
+                                   self.labels.get(r)) for r in ranges]
+
     def blocks(self, name):
+        """The stored blocks of a declared block-sparse tensor, row-major (a
+        restricted one: one of each spin-flipped pair); None for a dense one."""
+        blocks = self.present_blocks(name)
+        return None if blocks is None else tc_blocks.stored(blocks, self.flip(name))
+
+    def present_blocks(self, name):
         """The present blocks of a declared block-sparse tensor, row-major;
         None for a dense one."""
         p = self.presence.get(name)
@@ -389,10 +415,14 @@ class Program:
         return sorted(p[1])
 
     def mask(self, name, value):
-        """`value` with the blocks `name` does not store set to zero."""
-        blocks = self.blocks(name)
-        return value if blocks is None else tc_blocks.mask(value, self.tensor_segments(name),
-                                                           blocks)
+        """`value` with the blocks `name` does not have present set to zero,
+        and each flipped block equal to its stored one when it is restricted."""
+        blocks = self.present_blocks(name)
+        if blocks is None:
+            return value
+        segments = self.tensor_segments(name)
+        return tc_blocks.with_flips(tc_blocks.mask(value, segments, blocks), segments,
+                                    self.blocks(name), self.flip(name))
 
     def inputs(self):
         return {n: (idx, dt) for n, (role, idx, dt) in self.tensors.items() if role == "input"}

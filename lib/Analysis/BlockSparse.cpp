@@ -24,6 +24,23 @@ bool BlockPresence::present(const std::vector<int64_t> &segmentIds) const {
   return false;
 }
 
+std::vector<int64_t> BlockPresence::flipped(const std::vector<int64_t> &segmentIds) const {
+  if (!restricted())
+    return segmentIds;
+  std::vector<int64_t> out(segmentIds.size());
+  for (size_t d = 0; d < segmentIds.size(); ++d)
+    out[d] = flip[d][segmentIds[d]];
+  return out;
+}
+
+std::vector<int64_t> BlockPresence::storedAs(const std::vector<int64_t> &segmentIds) const {
+  return std::min(segmentIds, flipped(segmentIds));
+}
+
+bool BlockPresence::stored(const std::vector<int64_t> &segmentIds) const {
+  return present(segmentIds) && storedAs(segmentIds) == segmentIds;
+}
+
 int64_t BlockSparseShape::extent(int64_t dim) const {
   return std::accumulate(segments[dim].begin(), segments[dim].end(), int64_t{0});
 }
@@ -53,6 +70,13 @@ template <typename F> void forEachBlock(const std::vector<int64_t> &counts, F f)
   }
 }
 
+std::string idsText(const std::vector<int64_t> &ids) {
+  std::string s = "[";
+  for (size_t i = 0; i < ids.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(ids[i]);
+  return s + "]";
+}
+
 std::vector<int64_t> segmentCounts(const std::vector<std::vector<int64_t>> &segments) {
   std::vector<int64_t> counts;
   for (const auto &s : segments)
@@ -71,6 +95,15 @@ std::vector<std::vector<int64_t>> BlockSparseShape::presentBlocks() const {
   return out;
 }
 
+std::vector<std::vector<int64_t>> BlockSparseShape::storedBlocks() const {
+  std::vector<std::vector<int64_t>> out;
+  forEachBlock(segmentCounts(segments), [&](const std::vector<int64_t> &ids) {
+    if (presence.stored(ids))
+      out.push_back(ids);
+  });
+  return out;
+}
+
 int64_t BlockSparseShape::allBlocks() const {
   int64_t n = 1;
   for (const std::vector<int64_t> &dim : segments)
@@ -84,7 +117,7 @@ BlockStorage mlir::tc::storageOf(const BlockSparseShape &shape) {
   s.denseElements = 1;
   for (int64_t d = 0; d < shape.rank(); ++d)
     s.denseElements *= shape.extent(d);
-  for (const std::vector<int64_t> &ids : shape.presentBlocks()) {
+  for (const std::vector<int64_t> &ids : shape.storedBlocks()) {
     ++s.blocks;
     s.elements += shape.blockElements(ids);
   }
@@ -122,7 +155,45 @@ std::string BlockSparseShape::verify(const std::vector<int64_t> &extents) const 
         return "a block is listed twice";
     }
   }
-  return "";
+  return verifyFlip();
+}
+
+std::string BlockSparseShape::verifyFlip() const {
+  const std::vector<std::vector<int64_t>> &flip = presence.flip;
+  if (flip.empty())
+    return "";
+  if (flip.size() != segments.size())
+    return "the spin flip has " + std::to_string(flip.size()) +
+           " dimensions for a tensor of rank " + std::to_string(segments.size());
+  for (size_t d = 0; d < segments.size(); ++d) {
+    const int64_t n = static_cast<int64_t>(segments[d].size());
+    if (static_cast<int64_t>(flip[d].size()) != n)
+      return "the spin flip of dimension " + std::to_string(d) + " maps " +
+             std::to_string(flip[d].size()) + " segments, not its " + std::to_string(n);
+    for (int64_t s = 0; s < n; ++s)
+      if (flip[d][s] < 0 || flip[d][s] >= n)
+        return "the spin flip maps segment " + std::to_string(s) + " of dimension " +
+               std::to_string(d) + " to segment " + std::to_string(flip[d][s]) +
+               ", which it does not have";
+    for (int64_t s = 0; s < n; ++s) {
+      const int64_t t = flip[d][s];
+      if (flip[d][t] != s)
+        return "the spin flip of dimension " + std::to_string(d) + " maps segment " +
+               std::to_string(s) + " to " + std::to_string(t) + " but " + std::to_string(t) +
+               " to " + std::to_string(flip[d][t]) + " (flipping twice must give it back)";
+      if (segments[d][t] != segments[d][s])
+        return "the spin flip maps segment " + std::to_string(s) + " of dimension " +
+               std::to_string(d) + " (length " + std::to_string(segments[d][s]) +
+               ") to one of length " + std::to_string(segments[d][t]);
+    }
+  }
+  std::string error;
+  forEachBlock(segmentCounts(segments), [&](const std::vector<int64_t> &ids) {
+    if (error.empty() && presence.present(ids) && !presence.present(presence.flipped(ids)))
+      error = "block " + idsText(ids) + " is present but its spin flip " +
+              idsText(presence.flipped(ids)) + " is not";
+  });
+  return error;
 }
 
 BlockSparseShape BlockContraction::shapeOf(const std::vector<int> &labels,
@@ -184,7 +255,7 @@ BlockTaskPool mlir::tc::buildTaskPool(const BlockContraction &problem, int64_t e
   };
 
   std::vector<int64_t> segOfLabel(numLabels, 0);
-  for (const std::vector<int64_t> &cBlock : cShape.presentBlocks()) {
+  for (const std::vector<int64_t> &cBlock : cShape.storedBlocks()) {
     for (size_t d = 0; d < problem.cLabels.size(); ++d)
       segOfLabel[problem.cLabels[d]] = cBlock[d];
     forEachBlock(segmentCounts(summedSegments), [&](const std::vector<int64_t> &ids) {
@@ -194,9 +265,12 @@ BlockTaskPool mlir::tc::buildTaskPool(const BlockContraction &problem, int64_t e
       std::vector<int64_t> bBlock = idsOf(problem.bLabels, segOfLabel);
       if (!problem.aPresence.present(aBlock) || !problem.bPresence.present(bBlock))
         return;
+      // A flipped block has the same elements (partners have equal lengths).
       BlockTask task;
-      task.a = brickOf(Operand::A, aBlock, elementsOf(problem.aLabels, aBlock));
-      task.b = brickOf(Operand::B, bBlock, elementsOf(problem.bLabels, bBlock));
+      task.a = brickOf(Operand::A, problem.aPresence.storedAs(aBlock),
+                       elementsOf(problem.aLabels, aBlock));
+      task.b = brickOf(Operand::B, problem.bPresence.storedAs(bBlock),
+                       elementsOf(problem.bLabels, bBlock));
       task.c = brickOf(Operand::C, cBlock, elementsOf(problem.cLabels, cBlock));
       double products = 1;
       for (int l = 0; l < numLabels; ++l)
@@ -317,6 +391,27 @@ mlir::tc::productBlocks(const std::vector<std::vector<int64_t>> &labelSegments,
     ordered.insert(std::move(ids));
   }
   return {ordered.begin(), ordered.end()};
+}
+
+std::vector<std::vector<int64_t>> mlir::tc::productFlip(const std::vector<BlockFactor> &factors,
+                                                        const std::vector<int> &resultLabels) {
+  std::map<int, std::vector<int64_t>> flipOf;
+  for (const BlockFactor &f : factors) {
+    if (f.labels.empty())
+      continue; // a scalar is its own flip
+    if (!f.presence.restricted())
+      return {};
+    for (size_t d = 0; d < f.labels.size(); ++d)
+      flipOf.try_emplace(f.labels[d], f.presence.flip[d]);
+  }
+  std::vector<std::vector<int64_t>> flip;
+  for (int l : resultLabels) {
+    auto it = flipOf.find(l);
+    if (it == flipOf.end())
+      return {};
+    flip.push_back(it->second);
+  }
+  return flip;
 }
 
 BlockPresence mlir::tc::simplestPresence(const std::vector<std::vector<int64_t>> &segments,

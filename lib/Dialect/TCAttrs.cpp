@@ -543,22 +543,43 @@ MachineAttr mlir::tc::getEnclosingMachine(Operation *scope) {
 // #tc.blocks
 //===----------------------------------------------------------------------===//
 
-BlockSparseShape BlocksAttr::toShape() const {
+namespace {
+/// The analyses' shape of an encoding's parameters (not yet verified).
+BlockSparseShape shapeOfParameters(ArrayRef<int64_t> counts, ArrayRef<int64_t> lengths,
+                                   std::optional<int64_t> symmetry, DenseI64ArrayAttr present,
+                                   DenseI64ArrayAttr flip) {
   BlockSparseShape shape;
-  for (unsigned d = 0; d < getRank(); ++d) {
-    SmallVector<int64_t> s = getSegments(d);
-    shape.segments.emplace_back(s.begin(), s.end());
+  size_t at = 0;
+  for (int64_t c : counts) {
+    shape.segments.emplace_back(lengths.begin() + at, lengths.begin() + at + c);
+    at += c;
   }
-  if (std::optional<int64_t> s = getSymmetry()) {
+  const size_t rank = counts.size();
+  if (symmetry) {
     shape.presence.kind = BlockPresence::Kind::Symmetry;
-    shape.presence.symmetry = *s;
-  } else if (DenseI64ArrayAttr present = getPresent()) {
+    shape.presence.symmetry = *symmetry;
+  } else if (present) {
     shape.presence.kind = BlockPresence::Kind::List;
     ArrayRef<int64_t> ids = present.asArrayRef();
-    for (size_t i = 0; getRank() && i + getRank() <= ids.size(); i += getRank())
-      shape.presence.blocks.emplace_back(ids.begin() + i, ids.begin() + i + getRank());
+    for (size_t i = 0; rank && i + rank <= ids.size(); i += rank)
+      shape.presence.blocks.emplace_back(ids.begin() + i, ids.begin() + i + rank);
+  }
+  if (flip) {
+    ArrayRef<int64_t> partners = flip.asArrayRef();
+    at = 0;
+    for (int64_t c : counts) {
+      const size_t end = std::min(partners.size(), at + static_cast<size_t>(c));
+      shape.presence.flip.emplace_back(partners.begin() + std::min(at, end),
+                                       partners.begin() + end);
+      at += c;
+    }
   }
   return shape;
+}
+} // namespace
+
+BlockSparseShape BlocksAttr::toShape() const {
+  return shapeOfParameters(getCounts(), getLengths(), getSymmetry(), getPresent(), getFlip());
 }
 
 BlocksAttr BlocksAttr::fromShape(MLIRContext *context, const BlockSparseShape &shape) {
@@ -568,7 +589,13 @@ BlocksAttr BlocksAttr::fromShape(MLIRContext *context, const BlockSparseShape &s
     lengths.append(s.begin(), s.end());
   }
   std::optional<int64_t> symmetry;
-  DenseI64ArrayAttr listed;
+  DenseI64ArrayAttr listed, flip;
+  if (shape.presence.restricted()) {
+    SmallVector<int64_t> partners;
+    for (const std::vector<int64_t> &f : shape.presence.flip)
+      partners.append(f.begin(), f.end());
+    flip = DenseI64ArrayAttr::get(context, partners);
+  }
   if (shape.segments.empty()) {
     // A scalar lists no ids: its one block is there (every block) or not
     // (a symmetry no empty tuple has).
@@ -581,7 +608,7 @@ BlocksAttr BlocksAttr::fromShape(MLIRContext *context, const BlockSparseShape &s
       present.append(b.begin(), b.end());
     listed = DenseI64ArrayAttr::get(context, present);
   }
-  return BlocksAttr::get(context, counts, lengths, symmetry, listed);
+  return BlocksAttr::get(context, counts, lengths, symmetry, listed, flip);
 }
 
 SmallVector<int64_t> BlocksAttr::getSegments(unsigned dim) const {
@@ -594,13 +621,16 @@ SmallVector<int64_t> BlocksAttr::getSegments(unsigned dim) const {
 
 LogicalResult BlocksAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> counts, ArrayRef<int64_t> lengths,
-                                 std::optional<int64_t> symmetry, DenseI64ArrayAttr present) {
+                                 std::optional<int64_t> symmetry, DenseI64ArrayAttr present,
+                                 DenseI64ArrayAttr flip) {
   // A scalar (rank 0, `#tc.blocks<[]>`) has one block, the empty tuple of
   // segment ids: the sum of a block-sparse product over every label, or the
   // ones of a one-tensor term.
   if (counts.empty() && present)
     return emitError() << "#tc.blocks: a scalar lists no segment ids (omit present; "
                           "symmetry = 1 leaves its one block out)";
+  if (counts.empty() && flip)
+    return emitError() << "#tc.blocks: a scalar has no segments to flip (omit flip)";
   int64_t total = 0;
   for (int64_t c : counts) {
     if (c < 1)
@@ -615,25 +645,14 @@ LogicalResult BlocksAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (present && !counts.empty() && present.size() % counts.size() != 0)
     return emitError() << "#tc.blocks: present lists " << present.size()
                        << " segment ids, not a multiple of the rank " << counts.size();
+  if (flip && static_cast<int64_t>(flip.size()) != total)
+    return emitError() << "#tc.blocks: flip lists " << flip.size() << " partners for " << total
+                       << " segments";
   // The rest as the analyses check it, against the extents the lengths give.
-  BlockSparseShape shape;
-  size_t at = 0;
+  BlockSparseShape shape = shapeOfParameters(counts, lengths, symmetry, present, flip);
   std::vector<int64_t> extents;
-  for (int64_t c : counts) {
-    shape.segments.emplace_back(lengths.begin() + at, lengths.begin() + at + c);
-    extents.push_back(std::accumulate(lengths.begin() + at, lengths.begin() + at + c,
-                                      int64_t{0}));
-    at += c;
-  }
-  if (symmetry) {
-    shape.presence.kind = BlockPresence::Kind::Symmetry;
-    shape.presence.symmetry = *symmetry;
-  } else if (present) {
-    shape.presence.kind = BlockPresence::Kind::List;
-    ArrayRef<int64_t> ids = present.asArrayRef();
-    for (size_t i = 0; i < ids.size(); i += counts.size())
-      shape.presence.blocks.emplace_back(ids.begin() + i, ids.begin() + i + counts.size());
-  }
+  for (int64_t d = 0; d < shape.rank(); ++d)
+    extents.push_back(shape.extent(d));
   std::string why = shape.verify(extents);
   if (!why.empty())
     return emitError() << "#tc.blocks: " << why;
@@ -659,12 +678,13 @@ LogicalResult BlocksAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
 }
 
 /// blocks ::= `<` `[` segments (`,` segments)* `]` (`,` `symmetry` `=` int
-///            | `,` `present` `=` `[` ids (`,` ids)* `]`)? `>`
+///            | `,` `present` `=` `[` ids (`,` ids)* `]`)?
+///            (`,` `flip` `=` `[` partners (`,` partners)* `]`)? `>`
 Attribute BlocksAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
-  SmallVector<int64_t> counts, lengths, present;
+  SmallVector<int64_t> counts, lengths, present, partners;
   std::optional<int64_t> symmetry;
-  bool listed = false;
+  bool listed = false, flipped = false;
   auto parseInts = [&](SmallVectorImpl<int64_t> &out, int64_t *count) -> ParseResult {
     return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
       int64_t v;
@@ -698,19 +718,41 @@ Attribute BlocksAttr::parse(AsmParser &parser, Type) {
             return parseInts(present, nullptr);
           }))
         return {};
+    } else if (key == "flip" && !flipped) {
+      flipped = true;
+      size_t dim = 0;
+      if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            int64_t n = 0;
+            SMLoc at = parser.getCurrentLocation();
+            if (parseInts(partners, &n))
+              return failure();
+            if (dim < counts.size() && n != counts[dim])
+              return parser.emitError(at)
+                     << "#tc.blocks: flip of dimension " << dim << " lists " << n
+                     << " partners for its " << counts[dim] << " segments";
+            ++dim;
+            return success();
+          }))
+        return {};
+      if (dim != counts.size())
+        return parser.emitError(keyLoc) << "#tc.blocks: flip lists " << dim
+                                        << " dimensions for a tensor of rank " << counts.size(),
+               Attribute();
     } else {
       return parser.emitError(keyLoc)
                  << "#tc.blocks: unexpected '" << key
-                 << "' (expected symmetry = N or present = [[ids], ...], each at most once)",
+                 << "' (expected symmetry = N, present = [[ids], ...] or flip = [[partners], "
+                    "...], each at most once)",
              Attribute();
     }
   }
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), counts,
-                    lengths, symmetry,
-                    listed ? DenseI64ArrayAttr::get(parser.getContext(), present)
-                           : DenseI64ArrayAttr());
+  auto listOf = [&](bool given, ArrayRef<int64_t> values) {
+    return given ? DenseI64ArrayAttr::get(parser.getContext(), values) : DenseI64ArrayAttr();
+  };
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), counts, lengths,
+                    symmetry, listOf(listed, present), listOf(flipped, partners));
 }
 
 void BlocksAttr::print(AsmPrinter &printer) const {
@@ -731,6 +773,16 @@ void BlocksAttr::print(AsmPrinter &printer) const {
     {
       printer << (i ? ", [" : "[");
       llvm::interleaveComma(ids.slice(i, getRank()), printer);
+      printer << "]";
+    }
+    printer << "]";
+  }
+  if (getFlip()) {
+    BlockSparseShape shape = toShape();
+    printer << ", flip = [";
+    for (unsigned d = 0; d < getRank(); ++d) {
+      printer << (d ? ", [" : "[");
+      llvm::interleaveComma(shape.presence.flip[d], printer);
       printer << "]";
     }
     printer << "]";

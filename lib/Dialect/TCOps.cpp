@@ -161,8 +161,10 @@ static void printLabeledOp(OpTy op, OpAsmPrinter &p) {
   p << " -> " << op.getResult().getType();
 }
 
-/// Block-sparse operands (#tc.blocks): all or none, and a label cut into the
-/// same segments wherever it appears.
+/// Block-sparse operands (#tc.blocks): all or none, a label cut into the same
+/// segments wherever it appears (and flipped alike where spin-restricted),
+/// and a restricted result computed from restricted operands only (a scalar
+/// has nothing to flip): only then is it unchanged by flipping every spin.
 template <typename OpTy>
 static LogicalResult verifyBlocks(OpTy op) {
   SmallVector<std::pair<Type, ArrayAttr>> operands;
@@ -196,6 +198,25 @@ static LogicalResult verifyBlocks(OpTy op) {
         llvm::interleaveComma(segments, diag);
         return diag << "] in " << name(i);
       }
+    }
+  }
+  if (!sparse)
+    return success();
+  const BlockSparseShape resultShape = blocksOf(operands.back().first).toShape();
+  llvm::StringMap<std::pair<std::vector<int64_t>, size_t>> flipOf;
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    const BlockSparseShape shape = blocksOf(operand.first).toShape();
+    if (resultShape.presence.restricted() && shape.rank() > 0 && !shape.presence.restricted())
+      return op.emitOpError() << "the result is spin-restricted (#tc.blocks flip) but " << name(i)
+                              << " is not: its flipped blocks need not equal it";
+    if (!shape.presence.restricted())
+      continue;
+    for (auto [d, label] : llvm::enumerate(operand.second)) {
+      StringRef l = cast<StringAttr>(label).getValue();
+      auto [it, added] = flipOf.try_emplace(l, shape.presence.flip[d], i);
+      if (!added && it->second.first != shape.presence.flip[d])
+        return op.emitOpError() << "label '" << l << "' flips its segments one way in "
+                                << name(it->second.second) << " and another in " << name(i);
     }
   }
   return success();

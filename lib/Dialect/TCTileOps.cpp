@@ -319,10 +319,10 @@ LogicalResult CombinePartialOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult BlockArrayOp::verify() {
-  const size_t present = getType().getBlocks().toShape().presentBlocks().size();
-  if (getHomes().size() != present)
-    return emitOpError() << "block-sparse array '" << getName() << "' has " << present
-                         << " present blocks but " << getHomes().size() << " homes";
+  const size_t stored = getType().getBlocks().toShape().storedBlocks().size();
+  if (getHomes().size() != stored)
+    return emitOpError() << "block-sparse array '" << getName() << "' has " << stored
+                         << " stored blocks but " << getHomes().size() << " homes";
   for (auto [i, home] : llvm::enumerate(getHomes()))
     if (home < 0)
       return emitOpError() << "block " << i << " of '" << getName() << "' has home " << home
@@ -344,7 +344,7 @@ LogicalResult BlockStageOp::verify() {
     if (labels[x].size() != encoding.getRank())
       return emitOpError() << names[x] << " has " << encoding.getRank() << " dimensions but "
                            << labels[x].size() << " labels";
-    blocks[x] = encoding.toShape().presentBlocks().size();
+    blocks[x] = encoding.toShape().storedBlocks().size();
     for (auto [d, l] : llvm::enumerate(labels[x])) {
       if (l < 0)
         return emitOpError() << "label " << l << " of " << names[x] << " is negative";

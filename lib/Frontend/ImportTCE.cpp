@@ -75,6 +75,9 @@ struct ModuleBuilder {
         const tce::IndexRange *range = program.findRange(program.findIndex(index)->range);
         extents.push_back(range->extent);
         ones.segments.push_back(range->segments);
+        // Ones equal their spin flip: restricted with a restricted target.
+        if (t.presence.restricted())
+          range->partners(ones.presence.flip.emplace_back());
       }
       Attribute blocks;
       if (t.blockSparse)

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "TC/Frontend/TCEProgram.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -55,7 +56,7 @@ bool inferIntermediateBlocks(Program &program, Diagnostic &error) {
     if (t.role == TensorRole::Intermediate && t.blockSparse)
       found[t.name];
   if (found.empty())
-    return true;
+    return inferRestriction(program, error);
   // Blocks only grow and are finitely many: iterate to the fixed point.
   for (bool grew = true; grew;) {
     grew = false;
@@ -78,6 +79,49 @@ bool inferIntermediateBlocks(Program &program, Diagnostic &error) {
       return false;
     }
     t.presence = simplestPresence(program.segments(t), {it->second.begin(), it->second.end()});
+  }
+  return inferRestriction(program, error);
+}
+
+bool inferRestriction(Program &program, Diagnostic &error) {
+  // The greatest fixed point: an intermediate is restricted unless a term
+  // assigning it has a factor that is not (a product of tensors equal to
+  // their spin flips equals its own; a loop's carried value by induction).
+  std::set<std::string> restricted;
+  for (const Tensor &t : program.tensors) {
+    std::vector<std::vector<int64_t>> flip;
+    if (t.role == TensorRole::Intermediate && t.blockSparse && program.flip(t, flip).empty())
+      restricted.insert(t.name);
+  }
+  auto isRestricted = [&](const Factor &f) {
+    const Tensor &t = *program.findTensor(f.tensor);
+    return f.indices.empty() || restricted.count(t.name) ||
+           (t.role != TensorRole::Intermediate && t.presence.restricted());
+  };
+  for (bool shrank = true; shrank;) {
+    shrank = false;
+    for (const Statement &s : program.statements)
+      if (restricted.count(s.target.tensor))
+        for (const Term &term : s.terms)
+          if (!std::all_of(term.factors.begin(), term.factors.end(), isRestricted) &&
+              restricted.erase(s.target.tensor))
+            shrank = true;
+  }
+  for (Tensor &t : program.tensors)
+    if (restricted.count(t.name))
+      program.flip(t, t.presence.flip);
+  // A declared tensor said to be restricted must be assigned restricted terms.
+  for (const Statement &s : program.statements) {
+    const Tensor &target = *program.findTensor(s.target.tensor);
+    if (target.role == TensorRole::Intermediate || !target.presence.restricted())
+      continue;
+    for (const Term &term : s.terms)
+      for (const Factor &f : term.factors)
+        if (!isRestricted(f)) {
+          error = {f.loc, "'" + target.name + "' is restricted but its term's factor '" + f.tensor +
+                              "' is not: the term need not equal its spin flip"};
+          return false;
+        }
   }
   return true;
 }

@@ -372,7 +372,7 @@ private:
     if (status != std::errc() || end != last || value <= 0)
       return fail(extent.loc,
                   extentWhat + " must be a positive integer, not " + quoted(extent.text));
-    IndexRange range{std::string(name->text), value, {}, {}, {}, name->loc};
+    IndexRange range{std::string(name->text), value, {}, {}, {}, {}, name->loc};
     if (at(TokenKind::Colon)) {
       // `: segments [n, ...]`: the range cut into segments ([K] 2), in order.
       consume();
@@ -410,14 +410,27 @@ private:
                                        std::to_string(range.segments.size()) + " segments but " +
                                        std::to_string(range.charges.size()) + " charges");
       }
+      // `flip [p, ...]`: each segment's partner when every spin flips, which
+      // `restricted` tensors use (else found from lengths, labels, charges).
+      if (atIdentifier("flip")) {
+        const Token &flip = consume();
+        if (!parseIntegerList(range.flip, "a segment's partner", 0))
+          return false;
+        std::vector<int64_t> partners;
+        if (std::string why = range.partners(partners); !why.empty())
+          return fail(flip.loc, why);
+      }
     }
     const bool segmented = !range.segments.empty();
     const bool labelled = !range.labels.empty(), charged = !range.charges.empty();
+    const bool flipped = !range.flip.empty();
     program.ranges.push_back(std::move(range));
     return expect(TokenKind::Semicolon,
-                  charged     ? "';' after the charges"
-                  : labelled  ? "';' or 'charges [...]' after the labels"
-                  : segmented ? "';', 'labels [...]' or 'charges [...]' after the segments"
+                  flipped     ? "';' after the flip"
+                  : charged   ? "';' or 'flip [...]' after the charges"
+                  : labelled  ? "';', 'charges [...]' or 'flip [...]' after the labels"
+                  : segmented ? "';', 'labels [...]', 'charges [...]' or 'flip [...]' after the "
+                                "segments"
                               : "';' or ': segments [...]' after the range extent");
   }
 
@@ -568,8 +581,13 @@ private:
     // What follows ':' applies to every tensor of the declaration, so it ends it.
     consume();
     bool typed = false, sparse = false;
+    const Token *restricted = nullptr;
     while (!at(TokenKind::Semicolon)) {
-      if (!typed && (atIdentifier("f32") || atIdentifier("f64"))) {
+      if (sparse && !restricted && atIdentifier("restricted")) {
+        restricted = &consume();
+        if (!restrict(first, *restricted))
+          return false;
+      } else if (!typed && (atIdentifier("f32") || atIdentifier("f64"))) {
         typed = true;
         const ElementType element = consume().text == "f32" ? ElementType::F32 : ElementType::F64;
         for (size_t i = first; i < program.tensors.size(); ++i)
@@ -579,14 +597,44 @@ private:
         sparse = true;
         if (!parseBlockPresence(first))
           return false;
+      } else if (!sparse && atIdentifier("restricted")) {
+        return fail(peek().loc, "'restricted' follows the blocks of a block-sparse tensor "
+                                "('symmetry', 'charge' or 'blocks')");
       } else {
-        return failExpected(typed && sparse ? "';'"
-                            : typed         ? "'symmetry', 'charge', 'blocks' or ';'"
-                            : sparse        ? "'f64', 'f32' or ';'"
-                                            : "'f64', 'f32', 'symmetry', 'charge' or 'blocks'");
+        std::vector<std::string> expected;
+        if (!typed)
+          expected = {"'f64'", "'f32'"};
+        if (!sparse)
+          expected.insert(expected.end(), {"'symmetry'", "'charge'", "'blocks'"});
+        else if (!restricted)
+          expected.push_back("'restricted'");
+        if (typed || sparse)
+          expected.push_back("';'");
+        std::string list;
+        for (size_t i = 0; i < expected.size(); ++i)
+          list += (i == 0 ? "" : i + 1 == expected.size() ? " or " : ", ") + expected[i];
+        return failExpected(list);
       }
     }
     consume();
+    return true;
+  }
+
+  /// `restricted` (spin restriction, a closed-shell reference): the tensors
+  /// of a declaration from `first` on equal their blocks with every spin
+  /// flipped (IndexRange::partners), so each stores one of each pair.
+  bool restrict(size_t first, const Token &keyword) {
+    for (size_t i = first; i < program.tensors.size(); ++i) {
+      Tensor &tensor = program.tensors[i];
+      std::vector<std::vector<int64_t>> flip;
+      if (std::string why = program.flip(tensor, flip); !why.empty())
+        return fail(keyword.loc, quoted(tensor.name) + " cannot be restricted: " + why);
+      BlockSparseShape shape{program.segments(tensor), tensor.presence};
+      shape.presence.flip = std::move(flip);
+      if (std::string wrong = shape.verify(program.extents(tensor)); !wrong.empty())
+        return fail(keyword.loc, "the blocks of restricted " + quoted(tensor.name) + ": " + wrong);
+      tensor.presence = shape.presence;
+    }
     return true;
   }
 

@@ -37,6 +37,63 @@ std::vector<std::vector<int64_t>> Program::segments(const Tensor &t) const {
   return result;
 }
 
+std::string IndexRange::partners(std::vector<int64_t> &out) const {
+  out.clear();
+  if (!flip.empty()) {
+    const int64_t n = static_cast<int64_t>(segments.size());
+    if (static_cast<int64_t>(flip.size()) != n)
+      return "range '" + name + "' has " + std::to_string(n) + " segments but a flip of " +
+             std::to_string(flip.size());
+    for (int64_t s = 0; s < n; ++s)
+      if (flip[s] >= n)
+        return "range '" + name + "' flips segment " + std::to_string(s) + " to segment " +
+               std::to_string(flip[s]) + ", which it does not have";
+    for (int64_t s = 0; s < n; ++s) {
+      const int64_t t = flip[s];
+      if (flip[t] != s)
+        return "range '" + name + "' flips segment " + std::to_string(s) + " to " +
+               std::to_string(t) + " but " + std::to_string(t) + " to " + std::to_string(flip[t]) +
+               " (flipping twice must give it back)";
+      if (segments[t] != segments[s] || charge(t) != -charge(s))
+        return "range '" + name + "' flips segment " + std::to_string(s) + " (length " +
+               std::to_string(segments[s]) + ", charge " + std::to_string(charge(s)) +
+               ") to one of length " + std::to_string(segments[t]) + ", charge " +
+               std::to_string(charge(t)) + " (a partner has its length and the opposite charge)";
+    }
+    out = flip;
+    return "";
+  }
+  for (size_t s = 0; s < segments.size(); ++s) {
+    std::vector<int64_t> found;
+    for (size_t t = 0; t < segments.size(); ++t)
+      if (segments[t] == segments[s] && charge(t) == -charge(s) &&
+          (labels.empty() || labels[t] == labels[s]))
+        found.push_back(static_cast<int64_t>(t));
+    if (charge(s) == 0)
+      found = {static_cast<int64_t>(s)};
+    if (found.size() != 1)
+      return "segment " + std::to_string(s) + " of range '" + name + "' (length " +
+             std::to_string(segments[s]) +
+             (labels.empty() ? "" : ", label " + std::to_string(labels[s])) + ", charge " +
+             std::to_string(charge(s)) + ") has " + std::to_string(found.size()) +
+             " segments of equal length" + (labels.empty() ? "" : " and label") +
+             " with the opposite charge; a spin flip pairs it with exactly one";
+    out.push_back(found.front());
+  }
+  return "";
+}
+
+std::string Program::flip(const Tensor &t, std::vector<std::vector<int64_t>> &out) const {
+  out.clear();
+  for (const std::string &indexName : t.indices) {
+    std::vector<int64_t> partners;
+    if (std::string why = findRange(findIndex(indexName)->range)->partners(partners); !why.empty())
+      return why;
+    out.push_back(std::move(partners));
+  }
+  return "";
+}
+
 std::vector<std::vector<int64_t>> Program::symmetricBlocks(const Tensor &t,
                                                            std::optional<int64_t> symmetry,
                                                            const ChargeRule *charge) const {

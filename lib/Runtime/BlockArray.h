@@ -29,8 +29,11 @@ struct BlockArray {
   bool onDisk = false;
   tc_rt_elem elem = TC_RT_F64;
   std::vector<Shape> segments; ///< per dimension, the segment lengths
-  std::vector<Shape> blocks;   ///< per present block, its segment ids
-  std::vector<int> home;       ///< per present block, the rank holding it
+  std::vector<Shape> blocks;   ///< per stored block, its segment ids
+  std::vector<int> home;       ///< per stored block, the rank holding it
+  /// Spin-restricted only: per dimension, the segment each segment becomes
+  /// when every spin flips (the blocks are one of each flipped pair).
+  std::vector<Shape> flip;
 
   /// In memory: the bricks this rank is home of (others empty).
   std::vector<std::vector<char>> data;

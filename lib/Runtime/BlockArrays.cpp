@@ -313,17 +313,28 @@ BlockProduct<T> productOf(const BlockPlanDescView &plan, BlockArray *arrays[3],
   desc.labelExtents = labelExtent;
   desc.elem = arrays[2]->elem;
   desc.alpha = plan.alpha();
+  // Rows and columns by C's segments (a stored C block is the one the task
+  // computes); the summed labels by A's and B's blocks, each of which may be
+  // a spin-restricted tensor's stored block for its flipped one: equal keys,
+  // equal bricks (TileContract.cpp checks that an assembled set agrees).
   std::vector<int64_t> summed, rows, columns;
-  for (size_t d = 0; d < desc.a.labels.size(); ++d) {
-    const int64_t l = desc.a.labels[d];
+  auto segmentOf = [&](int x, int64_t l) {
+    const Shape &labels = ops[x]->labels;
+    const size_t d = std::find(labels.begin(), labels.end(), l) - labels.begin();
+    return arrays[x]->blocks[blocks[x]][d];
+  };
+  for (const int64_t l : desc.a.labels) {
     if (contains(desc.c.labels, l))
-      rows.push_back(arrays[0]->blocks[blocks[0]][d]);
+      rows.push_back(segmentOf(2, l));
     else if (contains(desc.b.labels, l))
-      summed.push_back(arrays[0]->blocks[blocks[0]][d]);
+      summed.push_back(segmentOf(0, l));
   }
-  for (size_t d = 0; d < desc.b.labels.size(); ++d)
-    if (contains(desc.c.labels, desc.b.labels[d]))
-      columns.push_back(arrays[1]->blocks[blocks[1]][d]);
+  for (const int64_t l : desc.a.labels)
+    if (!contains(desc.c.labels, l) && contains(desc.b.labels, l))
+      summed.push_back(segmentOf(1, l));
+  for (const int64_t l : desc.b.labels)
+    if (contains(desc.c.labels, l))
+      columns.push_back(segmentOf(2, l));
   return {std::move(desc),
           reinterpret_cast<T *>(buffers[0]),
           reinterpret_cast<T *>(buffers[1]),
@@ -536,6 +547,8 @@ extern "C" void *tc_rt_block_array(const int64_t *desc, const char *name) {
     a->blocks.push_back(view.block(i));
     a->home.push_back(static_cast<int>(view.home(i)));
   }
+  for (int64_t d = 0; view.restricted() && d < view.rank(); ++d)
+    a->flip.push_back(view.flip(d));
   checkBlocks(*a);
   const int me = ctx().rank;
   const size_t n = a->blocks.size();

@@ -6,8 +6,10 @@
 //   blocks          int64 [n, rank]       each stored block's segment ids
 //   offsets         int64 [n]             where its elements start in values
 //   values          f64|f32 [total]       the blocks, each row-major
+//   flip            int64 [sum of counts] spin-restricted only: each segment's
+//                                         partner when every spin flips
 // An input may list its blocks in any order; it must hold every block the
-// program's tensor has present and no other. Every rank checks the input
+// program's tensor stores and no other, and be restricted alike. Every rank checks the input
 // alike, so rank 0 alone reports what is wrong with it. Outputs list them in the
 // program's order (row-major in the segment ids).
 //
@@ -61,6 +63,35 @@ void selectRange(hid_t space, int64_t offset, int64_t n) {
   H5Sselect_hyperslab(space, H5S_SELECT_SET, &start, nullptr, &count, nullptr);
 }
 
+/// The array's spin flip, flattened as the `flip` dataset holds it.
+std::vector<int64_t> flatFlip(const BlockArray &a) {
+  std::vector<int64_t> out;
+  for (const Shape &f : a.flip)
+    out.insert(out.end(), f.begin(), f.end());
+  return out;
+}
+
+/// An input is spin-restricted (one of each flipped pair of blocks, and the
+/// `flip` dataset saying how) exactly when the program's tensor is, with the
+/// same partners: otherwise its blocks mean other elements.
+void checkFlip(const BlockArray &a, hid_t group, const std::string &where,
+               const std::vector<int64_t> &lengths) {
+  const bool fileRestricted = H5Lexists(group, "flip", H5P_DEFAULT) > 0;
+  if (!a.flip.empty() && !fileRestricted)
+    failOnRoot(where + " is not spin-restricted (no dataset 'flip') but the program's tensor is: "
+                       "write one block of each spin-flipped pair and the flip "
+                       "(docs/BlockSparse.md)");
+  if (a.flip.empty() && fileRestricted)
+    failOnRoot(where + " is spin-restricted (it has a dataset 'flip') but the program's tensor "
+                       "is not: it needs every present block");
+  if (!fileRestricted)
+    return;
+  std::vector<int64_t> partners = readInts(group, "flip", where);
+  if (partners.size() != lengths.size() || partners != flatFlip(a))
+    failOnRoot(where + " flips its segments as " + str(partners) + " but the program's tensor as " +
+               str(flatFlip(a)));
+}
+
 } // namespace
 
 void openBlockInput(BlockArray &a) {
@@ -101,6 +132,7 @@ void openBlockInput(BlockArray &a) {
     failOnRoot(where + " has segments " + str(lengths) + " (counts " + str(counts) +
          ") but the program's tensor has " + str(program) + " (counts " + str(programCounts) +
          ")");
+  checkFlip(a, group, where, program);
   std::vector<hsize_t> blockDims;
   std::vector<int64_t> ids = readInts(group, "blocks", where, &blockDims);
   std::vector<int64_t> offsets = readInts(group, "offsets", where);
@@ -212,6 +244,8 @@ void writeBlockResult(BlockArray &a) {
     writeInts(group, "segments", {lengths.size()}, lengths, where, result.inMemory);
     writeInts(group, "blocks", {n, r}, ids, where, result.inMemory);
     writeInts(group, "offsets", {n}, offsets, where, result.inMemory);
+    if (!a.flip.empty())
+      writeInts(group, "flip", {lengths.size()}, flatFlip(a), where, result.inMemory);
     hsize_t all = total;
     hid_t space = H5Screate_simple(1, &all, nullptr);
     values = createResultDataset(result, group, "values",

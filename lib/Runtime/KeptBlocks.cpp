@@ -71,6 +71,7 @@ std::unique_ptr<BlockArray> emptyLike(const BlockArray &a) {
   kept->segments = a.segments;
   kept->blocks = a.blocks;
   kept->home = a.home;
+  kept->flip = a.flip;
   return kept;
 }
 
@@ -118,7 +119,7 @@ bool handOverKeptBlocks(BlockArray &a) {
     return false;
   const BlockArray &kept = *it->second;
   const bool same = !a.onDisk && a.elem == kept.elem && a.segments == kept.segments &&
-                    a.blocks.size() == kept.blocks.size();
+                    a.flip == kept.flip && a.blocks.size() == kept.blocks.size();
   const std::vector<int64_t> &from = bricksFrom(kept, a); // per brick of `a`, the kept one
   if (!same || std::count(from.begin(), from.end(), -1) > 0) {
     // every rank decides alike, from the tensors' shapes alone

@@ -605,20 +605,35 @@ bool contractAssembled(const std::vector<BlockProduct<T>> &products,
       tasks.size() != rows.at.size() * summed.at.size() * columns.at.size() ||
       M * Kn + Kn * N + M * N > budget)
     return false;
+  // One A block per (row, summed) place, one B block per (summed, column):
+  // a spin-restricted tensor's brick may stand for two blocks, and the keys
+  // must not join tasks that read different bricks at one place.
+  std::map<std::pair<int64_t, int64_t>, int64_t> blockAt[3];
+  for (size_t i : tasks) {
+    const BlockProduct<T> &p = products[i];
+    const int64_t r = rows.offset(p.rowSegments), k = summed.offset(p.summedSegments),
+                  n = columns.offset(p.columnSegments);
+    const std::pair<std::pair<int64_t, int64_t>, int64_t> places[3] = {
+        {{r, k}, p.blockA}, {{k, n}, p.blockB}, {{r, n}, p.blockC}};
+    for (int x = 0; x < 3; ++x)
+      if (blockAt[x].try_emplace(places[x].first, places[x].second).first->second !=
+          places[x].second)
+        return false;
+  }
   Buffer<T> a(M * Kn), b(Kn * N), c(M * N);
-  std::set<int64_t> packedA, packedB, addedC;
+  std::set<std::pair<int64_t, int64_t>> packedA, packedB, addedC;
   for (size_t i : tasks) {
     const BlockProduct<T> &p = products[i];
     const TileCall<T> &call = calls[i];
     const Groups &g = call.g;
     const int64_t r = rows.offset(p.rowSegments), k = summed.offset(p.summedSegments),
                   n = columns.offset(p.columnSegments);
-    if (packedA.insert(p.blockA).second) {
+    if (packedA.insert({r, k}).second) {
       const MatrixWalk<T> w = matrixWalk(call.ops[0], g.I, g.K, call.labelExtent, Kn);
       copyStrided(a.data() + r * Kn + k, w.matrixStride, static_cast<const T *>(w.tile.corner),
                   w.tile.stride, w.tile.ext);
     }
-    if (packedB.insert(p.blockB).second) {
+    if (packedB.insert({k, n}).second) {
       const MatrixWalk<T> w = matrixWalk(call.ops[1], g.K, g.J, call.labelExtent, N);
       copyStrided(b.data() + k * N + n, w.matrixStride, static_cast<const T *>(w.tile.corner),
                   w.tile.stride, w.tile.ext);
@@ -630,11 +645,11 @@ bool contractAssembled(const std::vector<BlockProduct<T>> &products,
   for (size_t i : tasks) {
     const BlockProduct<T> &p = products[i];
     const TileCall<T> &call = calls[i];
-    if (addedC.insert(p.blockC).second) {
+    const int64_t r = rows.offset(p.rowSegments), n = columns.offset(p.columnSegments);
+    if (addedC.insert({r, n}).second) {
       const MatrixWalk<T> w = matrixWalk(call.ops[2], call.g.I, call.g.J, call.labelExtent, N);
-      addScaledStrided(w.tile.corner, w.tile.stride,
-                       c.data() + rows.offset(p.rowSegments) * N + columns.offset(p.columnSegments),
-                       w.matrixStride, w.tile.ext, T(1));
+      addScaledStrided(w.tile.corner, w.tile.stride, c.data() + r * N + n, w.matrixStride,
+                       w.tile.ext, T(1));
     }
     call.count();
   }

@@ -29,9 +29,11 @@ template <typename T> struct BlockProduct {
   T *a, *b, *c;
   /// The A, B and C blocks' ids in their tensors: equal ids, equal blocks.
   int64_t blockA, blockB, blockC;
-  /// The segment of each summed label (in A and B, not in C), in A's order;
-  /// of each of A's labels in C (its rows), in A's order; of each of B's
-  /// labels in C (its columns), in B's order.
+  /// The segment of each summed label (in A and B, not in C), in A's order,
+  /// as A's block has it and then as B's has it (a spin-restricted tensor's
+  /// stored block may be the flip of the one the task reads); of each of A's
+  /// labels in C (its rows), in A's order; of each of B's labels in C (its
+  /// columns), in B's order.
   std::vector<int64_t> summedSegments, rowSegments, columnSegments;
 };
 

@@ -48,7 +48,7 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
       return op.emitOpError() << "#tc.block_plan names process " << r << " but the machine has "
                               << procs;
 
-  // Each tensor's present blocks, in the encoding's order; a block no task
+  // Each tensor's stored blocks, in the encoding's order; a block no task
   // touches gets a home in turn.
   const PerOperand<Value> operands = {{op.getLhs(), op.getRhs(), op.getResult()}};
   const PerOperand<Value> named = {{op.getLhs(), op.getRhs(), op.getInit()}};
@@ -57,7 +57,7 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
   for (Operand x : kOperands) {
     auto type = cast<RankedTensorType>(operands[x].getType());
     std::vector<std::vector<int64_t>> blocks =
-        cast<BlocksAttr>(type.getEncoding()).toShape().presentBlocks();
+        cast<BlocksAttr>(type.getEncoding()).toShape().storedBlocks();
     for (size_t i = 0; i < blocks.size(); ++i) {
       indexOf[x][blocks[i]] = static_cast<int64_t>(i);
       homes[x].push_back(static_cast<int64_t>(i) % procs);

@@ -96,12 +96,13 @@ struct MinimizeOperationsPass
         BlockSparseShape stepShape;
         for (int l : step.labels)
           stepShape.segments.push_back(labelSegments[l]);
-        stepShape.presence = simplestPresence(
-            stepShape.segments,
-            productBlocks(labelSegments,
-                          {{labelsOf[step.lhs], presences[step.lhs]},
-                           {labelsOf[step.rhs], presences[step.rhs]}},
-                          step.labels));
+        const std::vector<BlockFactor> factors = {{labelsOf[step.lhs], presences[step.lhs]},
+                                                  {labelsOf[step.rhs], presences[step.rhs]}};
+        stepShape.presence = simplestPresence(stepShape.segments,
+                                              productBlocks(labelSegments, factors, step.labels));
+        // A product of spin-restricted tensors is restricted (and a
+        // restricted result's operands must be).
+        stepShape.presence.flip = productFlip(factors, step.labels);
         presences.push_back(stepShape.presence);
         blocks = BlocksAttr::fromShape(op.getContext(), stepShape);
       }

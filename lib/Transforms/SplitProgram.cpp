@@ -547,13 +547,13 @@ struct SplitProgramPass : public tc::impl::SplitProgramBase<SplitProgramPass> {
   }
 
   /// What a kept intermediate takes on each rank: the whole tensor, or for a
-  /// block-sparse one its present blocks.
+  /// block-sparse one its stored blocks.
   static int64_t storedBytes(RankedTensorType type) {
     int64_t elements = type.getNumElements();
     if (auto blocks = dyn_cast_or_null<BlocksAttr>(type.getEncoding())) {
       BlockSparseShape shape = blocks.toShape();
       elements = 0;
-      for (const std::vector<int64_t> &b : shape.presentBlocks())
+      for (const std::vector<int64_t> &b : shape.storedBlocks())
         elements += shape.blockElements(b);
     }
     return elements * type.getElementTypeBitWidth() / 8;

@@ -6,6 +6,10 @@ A tensor NAME is the group /NAME holding
   blocks          int64 [n, rank]        each stored block's segment ids
   offsets         int64 [n]              where its elements start in values
   values          f64 or f32 [total]     the blocks, each row-major
+  flip            int64 [sum of counts]  spin-restricted only: each segment's
+                                         partner when every spin flips; of
+                                         each flipped pair of blocks (equal)
+                                         only the one with lower ids is stored
 
     from tc import blocks
     blocks.write("A.h5", "A", dense, [[8, 4, 2, 2], [16, 8, 4, 4]],
@@ -47,6 +51,50 @@ def charged(blocks, charges, signs, total=0):
             if sum(s * charges[d][i] for d, (i, s) in enumerate(zip(b, signs))) == total]
 
 
+def flipped(block, flip):
+    """The block with every spin flipped (`flip`: per dimension, each
+    segment's partner)."""
+    return [flip[d][i] for d, i in enumerate(block)]
+
+
+def stored(blocks, flip=None):
+    """Of the present `blocks`, those a spin-restricted tensor stores: one of
+    each flipped pair, the one whose segment ids come first (all without
+    `flip`)."""
+    if flip is None:
+        return [list(b) for b in blocks]
+    return [list(b) for b in blocks if list(b) <= flipped(b, flip)]
+
+
+def partners(segments, charges, labels=None):
+    """The spin flip of a range's segments: each segment's partner is the one
+    of equal length (and label, where `labels` are given) with the opposite
+    charge, a charge-0 segment its own; ValueError if some segment has none
+    or several."""
+    out = []
+    for i, (n, q) in enumerate(zip(segments, charges)):
+        same = [j for j, (m, r) in enumerate(zip(segments, charges))
+                if m == n and r == -q and (labels is None or labels[j] == labels[i])]
+        if q == 0:
+            same = [i]
+        if len(same) != 1:
+            raise ValueError(f"segment {i} (length {n}, charge {q}) has {len(same)} partners "
+                             "of opposite charge")
+        out.append(same[0])
+    return out
+
+
+def with_flips(dense, segments, blocks, flip):
+    """`dense` with each stored block's flipped block set equal to it (a
+    spin-restricted tensor's elements from its stored blocks)."""
+    if flip is None:
+        return dense
+    out = np.array(dense)
+    for b in blocks:
+        out[block_slices(segments, flipped(b, flip))] = dense[block_slices(segments, b)]
+    return out
+
+
 def block_slices(segments, block):
     starts = [np.concatenate([[0], np.cumsum(s)]) for s in segments]
     return tuple(slice(int(starts[d][i]), int(starts[d][i + 1])) for d, i in enumerate(block))
@@ -61,9 +109,12 @@ def mask(dense, segments, blocks):
     return out
 
 
-def write(path, name, dense, segments, blocks, mode="a", order=None):
+def write(path, name, dense, segments, blocks, mode="a", order=None, flip=None):
     """Stores the `blocks` of `dense` as group `name` of `path`; `order`, a
-    permutation of range(len(blocks)), lists them in another order."""
+    permutation of range(len(blocks)), lists them in another order. With
+    `flip` (per dimension, each segment's partner), spin-restricted: of the
+    present `blocks` only one of each flipped pair (`stored`)."""
+    blocks = stored(blocks, flip)
     order = list(range(len(blocks))) if order is None else order
     values, offsets, at = [], [], 0
     for i in order:
@@ -79,10 +130,13 @@ def write(path, name, dense, segments, blocks, mode="a", order=None):
             len(blocks), len(segments))
         g["offsets"] = np.array(offsets, dtype=np.int64)
         g["values"] = np.concatenate(values) if values else np.zeros(0, dense.dtype)
+        if flip is not None:
+            g["flip"] = np.array([x for f in flip for x in f], dtype=np.int64)
 
 
 def read(path, name):
-    """(dense tensor with absent blocks zero, segments, stored blocks)."""
+    """(dense tensor with absent blocks zero, segments, stored blocks); a
+    spin-restricted tensor's flipped blocks are filled from the stored ones."""
     with h5py.File(path, "r") as f:
         g = f[name]
         counts = list(g["segment_counts"][()])
@@ -95,11 +149,19 @@ def read(path, name):
         blocks = [list(map(int, b))
                   for b in g["blocks"][()].reshape(len(offsets), len(counts))]
         values = g["values"][()]
+        flip = None
+        if "flip" in g:
+            flat_flip, flip, at = list(g["flip"][()]), [], 0
+            for c in counts:
+                flip.append([int(x) for x in flat_flip[at:at + c]])
+                at += c
     dense = np.zeros([sum(s) for s in segments], dtype=values.dtype)
     for b, o in zip(blocks, offsets):
         sl = block_slices(segments, b)
         shape = [s.stop - s.start for s in sl]
         dense[sl] = values[o:o + int(np.prod(shape))].reshape(shape)
+        if flip is not None:
+            dense[block_slices(segments, flipped(b, flip))] = dense[sl]
     return dense, segments, blocks
 
 

@@ -289,7 +289,8 @@ def _random_blocks(tensor, seed):
     its name (zero elsewhere)."""
     rng = np.random.default_rng([seed, *tensor.name.encode()])
     dense = rng.uniform(-1, 1, tensor.shape).astype(tensor.dtype)
-    return tc_blocks.mask(dense, tensor.segments, [list(b) for b in tensor.blocks])
+    dense = tc_blocks.mask(dense, tensor.segments, [list(b) for b in tensor.blocks])
+    return tc_blocks.with_flips(dense, tensor.segments, tensor.blocks, tensor.flip)
 
 
 def _prepare(tensor, value):
@@ -312,6 +313,7 @@ def _prepare(tensor, value):
             raise InputError(f"input '{tensor.name}' is dense: give an array, not blocks")
         try:
             dense = tc_blocks.from_dict(value, tensor.segments, tensor.blocks, tensor.dtype)
+            dense = tc_blocks.with_flips(dense, tensor.segments, tensor.blocks, tensor.flip)
         except ValueError as e:
             raise InputError(f"input '{tensor.name}': {e}") from None
         return "array", dense
@@ -327,10 +329,15 @@ def _checked_array(tensor, value):
         raise InputError(f"input '{tensor.name}' has dtype {a.dtype}; the program declares "
                          f"{tensor.dtype} (convert it with .astype)")
     if tensor.block_sparse:
-        off = tc_blocks.outside(a, tensor.segments, tensor.blocks)
+        off = tc_blocks.outside(a, tensor.segments, tensor.present_blocks)
         if off != 0:
             raise InputError(f"input '{tensor.name}' is non-zero (up to {off:.3g}) outside "
                              "the program's blocks")
+        unequal = np.abs(a - tc_blocks.with_flips(a, tensor.segments, tensor.blocks,
+                                                  tensor.flip)).max(initial=0)
+        if unequal != 0:
+            raise InputError(f"input '{tensor.name}' is spin-restricted but a flipped block "
+                             f"differs from its stored one (by up to {unequal:.3g})")
     return a
 
 
@@ -361,7 +368,7 @@ def _check_file(tensor, path, dataset):
 def _write_input(path, tensor, dense):
     if tensor.block_sparse:
         tc_blocks.write(path, tensor.name, dense, tensor.segments,
-                        [list(b) for b in tensor.blocks])
+                        [list(b) for b in tensor.blocks], flip=tensor.flip)
     else:
         with h5py.File(path, "a") as f:
             f[tensor.name] = dense

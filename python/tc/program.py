@@ -20,8 +20,10 @@ def _compiler():
 
 class Tensor:
     """One input or output of a program: name, role ("input" or "output"),
-    shape, dtype and, block-sparse, its segments (lengths per dimension) and
-    present blocks (segment ids per dimension)."""
+    shape, dtype and, block-sparse, its segments (lengths per dimension),
+    stored blocks (segment ids per dimension) and, spin-restricted, its flip
+    (per dimension, each segment's partner; a flipped block equals its stored
+    one)."""
 
     def __init__(self, raw):
         self.name, self.role, self.function = raw["name"], raw["role"], raw["function"]
@@ -29,6 +31,16 @@ class Tensor:
         self.dtype = np.dtype(raw["dtype"])
         self.segments = raw.get("segments")
         self.blocks = [tuple(b) for b in raw["blocks"]] if "blocks" in raw else None
+        self.flip = raw.get("flip")
+
+    @property
+    def present_blocks(self):
+        """The blocks that may be non-zero: the stored ones and their flips."""
+        if self.blocks is None or self.flip is None:
+            return self.blocks
+        from . import blocks as tc_blocks
+        return sorted({tuple(b) for b in self.blocks} |
+                      {tuple(tc_blocks.flipped(b, self.flip)) for b in self.blocks})
 
     @property
     def block_sparse(self):

@@ -12,7 +12,7 @@ func.func @int(%a: !tc.block_array<tensor<4xi32, #tc.blocks<[[2, 2]]>>>)
 // -----
 
 func.func @homes() {
-  // expected-error @+1 {{block-sparse array 'A' has 2 present blocks but 3 homes}}
+  // expected-error @+1 {{block-sparse array 'A' has 2 stored blocks but 3 homes}}
   %a = tc.block_array "A" homes [0, 1, 0] init input : !tc.block_array<tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>>
   return
 }

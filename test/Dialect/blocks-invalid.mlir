@@ -53,7 +53,7 @@ func.func @ragged(%a: tensor<2x2xf64, #tc.blocks<[[1, 1], [2]], present = [[0, 0
 
 // -----
 
-// expected-error @+1 {{#tc.blocks: unexpected 'irreps' (expected symmetry = N or present = [[ids], ...], each at most once)}}
+// expected-error @+1 {{#tc.blocks: unexpected 'irreps' (expected symmetry = N, present = [[ids], ...] or flip = [[partners], ...], each at most once)}}
 func.func @key(%a: tensor<2xf64, #tc.blocks<[[1, 1]], irreps = 4>>)
 
 // -----
@@ -107,3 +107,59 @@ func.func @plan_cache_negative() attributes {p = #tc.block_plan<schedule = one_l
 
 // expected-error @+1 {{#tc.blocks: a scalar lists no segment ids (omit present; symmetry = 1 leaves its one block out)}}
 func.func @scalar_present(%a: tensor<f64, #tc.blocks<[], present = []>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: the spin flip of dimension 0 maps segment 0 to 1 but 1 to 1 (flipping twice must give it back)}}
+func.func @flip_not_involution(%a: tensor<4xf64, #tc.blocks<[[2, 2]], flip = [[1, 1]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: the spin flip maps segment 0 of dimension 0 (length 3) to one of length 1}}
+func.func @flip_lengths(%a: tensor<4xf64, #tc.blocks<[[3, 1]], flip = [[1, 0]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: block [0, 1] is present but its spin flip [1, 0] is not}}
+func.func @flip_not_closed(%a: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], present = [[0, 1]], flip = [[1, 0], [1, 0]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: flip of dimension 1 lists 1 partners for its 2 segments}}
+func.func @flip_count(%a: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], flip = [[1, 0], [0]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: flip lists 1 dimensions for a tensor of rank 2}}
+func.func @flip_rank(%a: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], flip = [[1, 0]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: a scalar has no segments to flip (omit flip)}}
+func.func @flip_scalar(%a: tensor<f64, #tc.blocks<[], flip = []>>)
+
+// -----
+
+func.func @restricted_of_unrestricted(
+    %x: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], flip = [[1, 0], [1, 0]]>>,
+    %y: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>) {
+  // expected-error @+1 {{'tc.contract' op the result is spin-restricted (#tc.blocks flip) but input #1 is not: its flipped blocks need not equal it}}
+  %z = tc.contract [a, c] = %x[a, b] * %y[b, c]
+         : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], flip = [[1, 0], [1, 0]]>>,
+           tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>
+        -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], flip = [[1, 0], [1, 0]]>>
+  return
+}
+
+// -----
+
+func.func @flips_disagree(
+    %x: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], flip = [[1, 0], [1, 0]]>>,
+    %y: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], flip = [[0, 1], [1, 0]]>>) {
+  // expected-error @+1 {{'tc.contract' op label 'b' flips its segments one way in input #0 and another in input #1}}
+  %z = tc.contract [a, c] = %x[a, b] * %y[b, c]
+         : tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], flip = [[1, 0], [1, 0]]>>,
+           tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], flip = [[0, 1], [1, 0]]>>
+        -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>
+  return
+}

@@ -41,3 +41,24 @@ func.func @scalar(%s: tensor<f64, #tc.blocks<[]>>, %v: tensor<4xf64, #tc.blocks<
   %e = tc.contract [] = %v[i] * %v[i] : tensor<4xf64, #tc.blocks<[[2, 2]], symmetry = 0>>, tensor<4xf64, #tc.blocks<[[2, 2]], symmetry = 0>> -> tensor<f64, #tc.blocks<[]>>
   return %e : tensor<f64, #tc.blocks<[]>>
 }
+
+// Spin restriction: each dimension's segment partners when every spin flips
+// (alpha 0, 1 and beta 2, 3); a restricted product of restricted operands,
+// and a scalar of ones (nothing to flip) beside them.
+// CHECK-LABEL: func.func @restricted
+// CHECK-SAME: tensor<8x8xf64, #tc.blocks<{{\[}}[3, 1, 3, 1], [3, 1, 3, 1]], symmetry = 0, flip = {{\[}}[2, 3, 0, 1], [2, 3, 0, 1]]>>
+// CHECK: tc.contract [a, c] = %{{.*}}[a, b] * %{{.*}}[b, c]
+// CHECK: tc.contract [a, c] = %{{.*}}[a, c] * %{{.*}}[]
+func.func @restricted(%x: tensor<8x8xf64, #tc.blocks<[[3, 1, 3, 1], [3, 1, 3, 1]], symmetry = 0, flip = [[2, 3, 0, 1], [2, 3, 0, 1]]>>,
+                      %ones: tensor<f64, #tc.blocks<[]>>)
+    -> tensor<8x8xf64, #tc.blocks<[[3, 1, 3, 1], [3, 1, 3, 1]], symmetry = 0, flip = [[2, 3, 0, 1], [2, 3, 0, 1]]>> {
+  %y = tc.contract [a, c] = %x[a, b] * %x[b, c]
+         : tensor<8x8xf64, #tc.blocks<[[3, 1, 3, 1], [3, 1, 3, 1]], symmetry = 0, flip = [[2, 3, 0, 1], [2, 3, 0, 1]]>>,
+           tensor<8x8xf64, #tc.blocks<[[3, 1, 3, 1], [3, 1, 3, 1]], symmetry = 0, flip = [[2, 3, 0, 1], [2, 3, 0, 1]]>>
+        -> tensor<8x8xf64, #tc.blocks<[[3, 1, 3, 1], [3, 1, 3, 1]], symmetry = 0, flip = [[2, 3, 0, 1], [2, 3, 0, 1]]>>
+  %z = tc.contract [a, c] = %y[a, c] * %ones[]
+         : tensor<8x8xf64, #tc.blocks<[[3, 1, 3, 1], [3, 1, 3, 1]], symmetry = 0, flip = [[2, 3, 0, 1], [2, 3, 0, 1]]>>,
+           tensor<f64, #tc.blocks<[]>>
+        -> tensor<8x8xf64, #tc.blocks<[[3, 1, 3, 1], [3, 1, 3, 1]], symmetry = 0, flip = [[2, 3, 0, 1], [2, 3, 0, 1]]>>
+  return %z : tensor<8x8xf64, #tc.blocks<[[3, 1, 3, 1], [3, 1, 3, 1]], symmetry = 0, flip = [[2, 3, 0, 1], [2, 3, 0, 1]]>>
+}

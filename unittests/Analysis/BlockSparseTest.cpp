@@ -193,4 +193,90 @@ TEST(BlockSparse, ProductFoldsThreeFactorsAndSumsAwayLabels) {
             BlockPresence::Kind::All);
 }
 
+/// Spin orbitals of two irreps, alpha then beta: segments 0, 1 (alpha) and
+/// 2, 3 (beta), partners 0 <-> 2 and 1 <-> 3.
+BlockPresence restricted(BlockPresence p = {}) {
+  p.flip = {{2, 3, 0, 1}, {2, 3, 0, 1}};
+  return p;
+}
+
+TEST(BlockSparse, RestrictedStoresOneOfEachFlippedPair) {
+  BlockSparseShape s{{{3, 1, 3, 1}, {3, 1, 3, 1}}, restricted()};
+  EXPECT_EQ(s.verify({8, 8}), "");
+  EXPECT_EQ(s.presence.flipped({0, 3}), (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(s.presence.storedAs({2, 1}), (std::vector<int64_t>{0, 3}));
+  EXPECT_TRUE(s.presence.present({2, 1}));
+  EXPECT_FALSE(s.presence.stored({2, 1}));
+  EXPECT_TRUE(s.presence.stored({0, 3}));
+  // 16 blocks in 8 pairs (no block is its own flip).
+  EXPECT_EQ(s.presentBlocks().size(), 16u);
+  EXPECT_EQ(s.storedBlocks().size(), 8u);
+  BlockStorage st = storageOf(s);
+  EXPECT_EQ(st.blocks, 8);
+  EXPECT_EQ(st.elements, 32);
+  EXPECT_EQ(st.denseElements, 64);
+  // A charge-0 segment is its own partner: its block is stored once.
+  BlockSparseShape self{{{2, 1}}, {}};
+  self.presence.flip = {{0, 1}};
+  EXPECT_EQ(self.storedBlocks().size(), 2u);
+}
+
+TEST(BlockSparse, VerifyChecksTheSpinFlip) {
+  BlockSparseShape s{{{3, 1, 3, 1}}, {}};
+  s.presence.flip = {{2, 3, 0}};
+  EXPECT_EQ(s.verify({8}), "the spin flip of dimension 0 maps 3 segments, not its 4");
+  s.presence.flip = {{2, 3, 1, 0}};
+  EXPECT_EQ(s.verify({8}), "the spin flip of dimension 0 maps segment 0 to 2 but 2 to 1 "
+                           "(flipping twice must give it back)");
+  s.presence.flip = {{1, 0, 2, 3}};
+  EXPECT_EQ(s.verify({8}), "the spin flip maps segment 0 of dimension 0 (length 3) to one of "
+                           "length 1");
+  s.presence.flip = {{2, 3, 0, 4}};
+  EXPECT_EQ(s.verify({8}), "the spin flip maps segment 3 of dimension 0 to segment 4, which it "
+                           "does not have");
+  s.presence.flip = {{2, 3, 0, 1}};
+  s.presence.kind = BlockPresence::Kind::List;
+  s.presence.blocks = {{0}, {1}, {3}};
+  EXPECT_EQ(s.verify({8}), "block [0] is present but its spin flip [2] is not");
+  s.presence.blocks = {{0}, {1}, {2}, {3}};
+  EXPECT_EQ(s.verify({8}), "");
+}
+
+TEST(BlockSparse, RestrictedPoolComputesEachPairOnceFromStoredBricks) {
+  // C = A B over restricted tensors: a task per stored C block only, each
+  // reading the stored blocks equal to the A and B blocks it multiplies.
+  const std::vector<int64_t> seg = {3, 1, 3, 1};
+  BlockTaskPool full = buildTaskPool(matmul(seg, {}), 8);
+  BlockTaskPool pool = buildTaskPool(matmul(seg, restricted()), 8);
+  EXPECT_EQ(full.tasks.size(), 64u);
+  EXPECT_EQ(pool.tasks.size(), 32u); // 8 stored C blocks x 4 k segments
+  EXPECT_DOUBLE_EQ(pool.totalFlops(), full.totalFlops() / 2);
+  const BlockPresence p = restricted();
+  for (const BlockTask &t : pool.tasks)
+    for (int brick : {t.a, t.b, t.c})
+      EXPECT_TRUE(p.stored(pool.bricks[brick].block));
+  // Only the stored blocks are bricks: 8 of each tensor.
+  EXPECT_EQ(pool.bricks.size(), 24u);
+  // An unrestricted result of restricted operands: every C block, the
+  // operands still read from their stored blocks.
+  BlockContraction mixed = matmul(seg, restricted());
+  mixed.cPresence = {};
+  BlockTaskPool all = buildTaskPool(mixed, 8);
+  EXPECT_EQ(all.tasks.size(), 64u);
+  EXPECT_DOUBLE_EQ(all.totalFlops(), full.totalFlops());
+}
+
+TEST(BlockSparse, ProductOfRestrictedFactorsIsRestricted) {
+  const BlockPresence p = restricted();
+  std::vector<BlockFactor> factors = {{{0, 2}, p}, {{2, 1}, p}};
+  EXPECT_EQ(productFlip(factors, {0, 1}),
+            (std::vector<std::vector<int64_t>>{{2, 3, 0, 1}, {2, 3, 0, 1}}));
+  // A scalar factor has nothing to flip.
+  factors.push_back({{}, BlockPresence{}});
+  EXPECT_EQ(productFlip(factors, {1}).size(), 1u);
+  // An unrestricted factor, or a result label no factor has: not restricted.
+  EXPECT_TRUE(productFlip({{{0, 2}, p}, {{2, 1}, BlockPresence{}}}, {0, 1}).empty());
+  EXPECT_TRUE(productFlip({{{0, 2}, p}}, {0, 1}).empty());
+}
+
 } // namespace

@@ -21,7 +21,8 @@
 
 namespace mlir::tc {
 
-/// Which blocks of a tensor are present (stored, possibly non-zero).
+/// Which blocks of a tensor are present (possibly non-zero) and which of them
+/// are stored.
 struct BlockPresence {
   enum class Kind {
     All,      ///< every block (a dense tensor cut into blocks)
@@ -31,8 +32,23 @@ struct BlockPresence {
   Kind kind = Kind::All;
   int64_t symmetry = 0;
   std::vector<std::vector<int64_t>> blocks; ///< segment ids per dimension
+  /// Spin restriction (a closed-shell reference, as NWChem's TCE uses it):
+  /// per dimension, the segment each segment becomes when every spin flips
+  /// (the same orbitals with the other spin); empty when the tensor is not
+  /// restricted. A restricted tensor's block equals its flipped block, and of
+  /// each such pair only the one whose segment ids come first is stored.
+  std::vector<std::vector<int64_t>> flip;
 
+  /// Whether the block may be non-zero (stored, or equal to a stored block).
   bool present(const std::vector<int64_t> &segmentIds) const;
+  bool restricted() const { return !flip.empty(); }
+  /// The block with every spin flipped (`segmentIds` if not restricted).
+  std::vector<int64_t> flipped(const std::vector<int64_t> &segmentIds) const;
+  /// The stored block holding a present block's elements: the block or its
+  /// flip, whichever comes first.
+  std::vector<int64_t> storedAs(const std::vector<int64_t> &segmentIds) const;
+  /// Whether the block is present and stored.
+  bool stored(const std::vector<int64_t> &segmentIds) const;
 };
 
 /// A tensor's block structure: the segment lengths of each dimension and the
@@ -47,13 +63,21 @@ struct BlockSparseShape {
   int64_t blockElements(const std::vector<int64_t> &segmentIds) const;
   /// The present blocks, in row-major order of their segment ids.
   std::vector<std::vector<int64_t>> presentBlocks() const;
+  /// The stored blocks (the present ones, one of each spin-flipped pair), in
+  /// row-major order: a block-sparse array's bricks and its HDF5 blocks.
+  std::vector<std::vector<int64_t>> storedBlocks() const;
   /// Every block, present or not (the product of the segment counts).
   int64_t allBlocks() const;
   /// Why the shape is malformed ("" if it is not), against the tensor's
   /// extents: a dimension without segments, a segment of length < 1, lengths
   /// not summing to the extent, a listed block of the wrong rank, out of range
-  /// or listed twice, a negative symmetry.
+  /// or listed twice, a negative symmetry; a spin flip that is not an
+  /// involution of each dimension's segments onto segments of equal length,
+  /// or present blocks whose flip is not present.
   std::string verify(const std::vector<int64_t> &extents) const;
+
+private:
+  std::string verifyFlip() const;
 };
 
 /// What a block-sparse tensor stores against the same tensor without its
@@ -66,7 +90,8 @@ BlockStorage storageOf(const BlockSparseShape &shape);
 
 /// A binary contraction over block-sparse tensors: C[c] (+)= A[a] * B[b], labels
 /// as indices into `labelSegments` (a label has the same segments in every
-/// tensor it appears in).
+/// tensor it appears in). A restricted C has restricted (or scalar) operands:
+/// a product of tensors unchanged by flipping every spin is unchanged too.
 struct BlockContraction {
   std::vector<std::vector<int64_t>> labelSegments;
   std::vector<int> aLabels, bLabels, cLabels;
@@ -89,9 +114,11 @@ struct BlockTask {
 };
 
 /// [K] 2: the tasks of a contraction and the bricks they touch. A task exists
-/// for every present C block and every assignment of segment ids to the labels
+/// for every stored C block and every assignment of segment ids to the labels
 /// not in C for which the A and B blocks are present too; bricks no task
-/// touches are left out.
+/// touches are left out. A restricted operand's block is read from the
+/// stored block equal to it (its brick), so a restricted result is computed
+/// once per pair of flipped blocks.
 struct BlockTaskPool {
   std::vector<Brick> bricks;
   std::vector<BlockTask> tasks;
@@ -117,6 +144,13 @@ struct BlockFactor {
 std::vector<std::vector<int64_t>>
 productBlocks(const std::vector<std::vector<int64_t>> &labelSegments,
               const std::vector<BlockFactor> &factors, const std::vector<int> &resultLabels);
+
+/// The spin flip of a product of `factors` over `resultLabels` (per result
+/// label, its segments' partners), when the product is restricted: every
+/// factor with labels is, and each result label is some factor's. Empty
+/// otherwise: the product need not equal its flip.
+std::vector<std::vector<int64_t>> productFlip(const std::vector<BlockFactor> &factors,
+                                              const std::vector<int> &resultLabels);
 
 /// The simplest presence naming exactly `blocks` (each in range, none twice)
 /// of a tensor with these segments: every block, a symmetry, else the list.

@@ -260,14 +260,24 @@ def TC_BlocksAttr : TC_Attr<"Blocks", "blocks",
     - A scalar, `tensor<f64, #tc.blocks<[]>>`, has one block (no segment ids):
       a block-sparse product summed over every label, or the ones of a
       one-tensor term; `symmetry = 1` leaves it out (no ids XOR to 1).
-    - In a `tc.contract`, a label has the same segments in every operand, and
-      either every operand is block-sparse or none is.
+    - `flip = [[...], ...]`: spin restriction (a closed-shell reference).
+      Per dimension, the segment each segment becomes when every spin flips
+      (its partner: the same orbitals with the other spin, of equal length;
+      flipping twice gives it back). The tensor's block equals its flipped
+      block, the present blocks are closed under the flip, and of each pair
+      only the block whose segment ids come first is stored:
+      `tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], flip = [[1, 0], [1, 0]]>>`
+      stores blocks [0, 0], [0, 1] ([1, 1] equals [0, 0], [1, 0] equals [0, 1]).
+    - In a `tc.contract`, a label has the same segments (and spin flip) in
+      every operand, and either every operand is block-sparse or none is; a
+      restricted result needs restricted (or scalar) operands.
   }];
   let parameters = (ins
     ArrayRefParameter<"int64_t", "segments per dimension">:$counts,
     ArrayRefParameter<"int64_t", "segment lengths, dimension after dimension">:$lengths,
     OptionalParameter<"std::optional<int64_t>">:$symmetry,
-    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$present);
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$present,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$flip);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

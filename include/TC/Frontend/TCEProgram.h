@@ -38,10 +38,19 @@ struct IndexRange {
   std::vector<int64_t> segments; ///< lengths summing to extent; empty: not segmented
   std::vector<int64_t> labels;   ///< per segment its symmetry label; empty: its position
   std::vector<int64_t> charges;  ///< per segment its charge; empty: all 0
+  std::vector<int64_t> flip;     ///< per segment its spin partner; empty: found (partners)
   SourceLoc loc;
 
   int64_t label(int64_t segment) const { return labels.empty() ? segment : labels[segment]; }
   int64_t charge(int64_t segment) const { return charges.empty() ? 0 : charges[segment]; }
+  /// The spin flip of the segments (a `restricted` tensor's): `flip` where
+  /// given, else each segment's partner is the one of equal length (and
+  /// label, where labels are given) with the opposite charge, a charge-0
+  /// segment its own. Why there is none ("" if there is): a segment with no
+  /// such partner or several; a given flip that maps a segment out of range,
+  /// is not its own inverse, or pairs segments of other lengths or of charges
+  /// that do not cancel.
+  std::string partners(std::vector<int64_t> &out) const;
 };
 
 /// `charge Q signs [+, +, -, -]` in a block-sparse declaration: a block is
@@ -74,7 +83,9 @@ struct Tensor {
   ElementType element = ElementType::F64;
   SourceLoc loc;
   bool blockSparse = false;
-  BlockPresence presence; ///< blockSparse only: which blocks are stored
+  /// blockSparse only: which blocks are present and stored (with `restricted`,
+  /// or for an intermediate whose terms' factors all are, presence.flip)
+  BlockPresence presence;
 };
 
 /// One tensor reference in a statement, `T[c,d,i,j]`.
@@ -138,6 +149,9 @@ struct Program {
   std::vector<int64_t> extents(const Tensor &t) const;
   /// Per dimension, its range's segments (block-sparse tensors).
   std::vector<std::vector<int64_t>> segments(const Tensor &t) const;
+  /// The spin flip of `t`'s dimensions (IndexRange::partners), into `out`;
+  /// why there is none ("" if there is), naming the range.
+  std::string flip(const Tensor &t, std::vector<std::vector<int64_t>> &out) const;
   /// The blocks of `t` whose segments' symmetry labels XOR to `symmetry`
   /// (`symmetry S`; none: any) and, with a charge rule, whose signed charges
   /// sum to its total, row-major in the segment ids.
@@ -165,6 +179,12 @@ bool parseTCE(std::string_view text, Program &program, Diagnostic &error);
 /// point (a statement may read what a later one accumulates). Fails naming an
 /// intermediate that no block of could be non-zero. parseTCE calls it.
 bool inferIntermediateBlocks(Program &program, Diagnostic &error);
+
+/// Spin restriction (`restricted`): an intermediate is restricted when every
+/// factor of every term assigning it is (its presence.flip from its ranges);
+/// fails naming a factor that is not in a term of a tensor declared
+/// restricted. inferIntermediateBlocks calls it.
+bool inferRestriction(Program &program, Diagnostic &error);
 
 } // namespace mlir::tc::tce
 

@@ -27,7 +27,7 @@
 #include <string.h>
 
 /// The version of the descriptor layouts and of the tc_rt_* calls.
-#define TC_RT_API_VERSION 15
+#define TC_RT_API_VERSION 16
 
 #ifdef __cplusplus
 #define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -181,8 +181,9 @@ TC_RT_INLINE double tc_rt_contract_alpha(const int64_t *desc) {
 // and tc_rt_end_iteration (programs with loops) and TC_RT_RESULT_RECIPROCAL;
 // version 13 tc_rt_begin_iteration's carried tensors and DIIS length;
 // version 14 TC_RT_KEEP_INPUTS (intermediates now stay distributed: the
-// runtime's, no layout changed).
-TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 15,
+// runtime's, no layout changed); version 15 tc_rt_alloc_storage (D47);
+// version 16 the block array's spin restriction (its flip).
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 16,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
   TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")
@@ -219,7 +220,7 @@ TC_RT_LAYOUT(TC_RT_PANEL_RANK == 0 && TC_RT_PANEL_DIM == 1 && TC_RT_PANEL_MODULU
              TC_RT_PANEL_SHAPE == 3);
 TC_RT_LAYOUT(TC_RT_BLOCKS_RANK == 0 && TC_RT_BLOCKS_INIT == 1 && TC_RT_BLOCKS_ON_DISK == 2 &&
              TC_RT_BLOCKS_ELEM == 3 && TC_RT_BLOCKS_NUM_BLOCKS == 4 &&
-             TC_RT_BLOCKS_NUM_SEGMENTS == 5);
+             TC_RT_BLOCKS_RESTRICTED == 5 && TC_RT_BLOCKS_NUM_SEGMENTS == 6);
 TC_RT_LAYOUT(TC_RT_BLOCK_PLAN_RANK == 0 && TC_RT_BLOCK_PLAN_NUM_TASKS == 3 &&
              TC_RT_BLOCK_PLAN_NUM_STAGES == 4 && TC_RT_BLOCK_PLAN_NUM_CACHED == 5 &&
              TC_RT_BLOCK_PLAN_ALPHA == 6 && TC_RT_BLOCK_PLAN_LABELS == 7);
@@ -669,8 +670,9 @@ public:
 struct BlockArrayDesc {
   int64_t init = TC_RT_INIT_INPUT, onDisk = 0, elem = TC_RT_F64;
   std::vector<Desc> segments; ///< per dimension, the segment lengths
-  std::vector<Desc> blocks;   ///< per present block, its segment ids
-  Desc homes;                 ///< per present block, the rank holding it
+  std::vector<Desc> blocks;   ///< per stored block, its segment ids
+  Desc homes;                 ///< per stored block, the rank holding it
+  std::vector<Desc> flip;     ///< restricted only: per dimension, each segment's partner
 
   Desc encode() const {
     using F = BlockArrayFields;
@@ -682,6 +684,7 @@ struct BlockArrayDesc {
     F::onDisk(d.data(), onDisk != 0);
     F::elem(d.data(), static_cast<tc_rt_elem>(elem));
     F::numBlocks(d.data(), static_cast<int64_t>(blocks.size()));
+    F::restricted(d.data(), !flip.empty());
     Desc counts;
     for (const Desc &s : segments)
       counts.push_back(static_cast<int64_t>(s.size()));
@@ -693,6 +696,9 @@ struct BlockArrayDesc {
       entry.push_back(homes[i]);
       F::blocks(d, static_cast<int64_t>(i), entry);
     }
+    assert((flip.empty() || static_cast<int64_t>(flip.size()) == rank) && "a flip per dimension");
+    for (size_t i = 0; i < flip.size(); ++i)
+      F::flip(d, static_cast<int64_t>(i), flip[i]);
     return F::checked(std::move(d));
   }
 };
@@ -708,14 +714,16 @@ public:
   }
   int64_t home(int64_t i) const { return d[tc_rt_block_array_blocks(d, i) + rank()]; }
   BlockArrayDesc decode() const {
-    BlockArrayDesc x{d[TC_RT_BLOCKS_INIT], d[TC_RT_BLOCKS_ON_DISK], d[TC_RT_BLOCKS_ELEM], {}, {},
-                     {}};
+    BlockArrayDesc x{
+        d[TC_RT_BLOCKS_INIT], d[TC_RT_BLOCKS_ON_DISK], d[TC_RT_BLOCKS_ELEM], {}, {}, {}, {}};
     for (int64_t i = 0; i < rank(); ++i)
       x.segments.push_back(segments(i));
     for (int64_t i = 0; i < numBlocks(); ++i) {
       x.blocks.push_back(block(i));
       x.homes.push_back(home(i));
     }
+    for (int64_t i = 0; restricted() && i < rank(); ++i)
+      x.flip.push_back(flip(i));
     return x;
   }
 };

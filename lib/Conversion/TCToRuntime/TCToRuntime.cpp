@@ -324,8 +324,10 @@ struct BlockArrayOpLowering : OpConversionPattern<BlockArrayOp> {
       SmallVector<int64_t> segments = blocks.getSegments(d);
       desc.segments.emplace_back(segments.begin(), segments.end());
     }
-    desc.blocks = blocks.toShape().presentBlocks();
+    const BlockSparseShape shape = blocks.toShape();
+    desc.blocks = shape.storedBlocks();
     desc.homes.assign(op.getHomes().begin(), op.getHomes().end());
+    desc.flip = shape.presence.flip;
     RuntimeCallBuilder b(rewriter, op);
     runtime::Handle array =
         b.call<Function::tc_rt_block_array>({b.descriptor(desc.encode()), b.string(op.getName())});

@@ -23,9 +23,13 @@
 // CHECK-DAG: = dense<[2, 1, 16, 8]>
 // slice: [rank, extents...]
 // CHECK-DAG: = dense<[3, 1000, 70, 40]>
-// block array: [rank, init, on_disk, elem, num_blocks, segment counts...,
-// segment lengths..., (segment ids..., home) per present block]
-// CHECK-DAG: = dense<[2, 0, 1, 0, 2, 2, 2, 2, 1, 2, 2, 0, 0, 0, 1, 1, 1]>
+// block array: [rank, init, on_disk, elem, num_blocks, restricted, segment
+// counts..., segment lengths..., (segment ids..., home) per stored block,
+// restricted only: each dimension's spin flip]
+// CHECK-DAG: = dense<[2, 0, 1, 0, 2, 0, 2, 2, 2, 1, 2, 2, 0, 0, 0, 1, 1, 1]>
+// A restricted one: of the four blocks, [0, 0] ([1, 1] equal to it) and
+// [0, 1] ([1, 0] equal to it) stored, then the flips [1, 0] and [1, 0].
+// CHECK-DAG: = dense<[2, 1, 0, 0, 2, 1, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0]>
 // block schedule: [ranks, num_tasks, num_stages, num_cached, alpha (bits of
 // 0.5), labels..., (a, b, c, rank, stage, step) per task, (stage, tensor,
 // block, rank) per cached read]
@@ -58,6 +62,7 @@ func.func @block_descriptions(%s: index) {
   %a = tc.block_array "A" homes [0, 1] init input {on_disk} : !tc.block_array<tensor<3x4xf64, #tc.blocks<[[2, 1], [2, 2]], symmetry = 0>>>
   %b = tc.block_array "B" homes [0, 1] init input {on_disk} : !tc.block_array<tensor<4x3xf64, #tc.blocks<[[2, 2], [1, 2]], symmetry = 0>>>
   %c = tc.block_array "C" homes [0, 1] init zero {on_disk} : !tc.block_array<tensor<3x3xf64, #tc.blocks<[[2, 1], [1, 2]], symmetry = 0>>>
+  %r = tc.block_array "R" homes [0, 1] init zero : !tc.block_array<tensor<2x2xf64, #tc.blocks<[[1, 1], [1, 1]], flip = [[1, 0], [1, 0]]>>>
   tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1] cached [1, 1, 0, 1] alpha 5.000000e-01 stages 2
     : !tc.block_array<tensor<3x4xf64, #tc.blocks<[[2, 1], [2, 2]], symmetry = 0>>>,
       !tc.block_array<tensor<4x3xf64, #tc.blocks<[[2, 2], [1, 2]], symmetry = 0>>>,
