@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Water's CCSD per iteration: one run with a loop against a relaunch per iteration.
 
-  bench/ccsd-iterations.py [--integrals FILE.h5 [--blocks [--spin]]] [--np 2] [--mem 1GB]
+  bench/ccsd-iterations.py [--integrals FILE.h5 [--blocks [--spin [--restricted]]]] [--np 2] [--mem 1GB]
                            [--iterations 8] [--ooc-mem 4MB --scratch DIR]
 
 examples/ccsd.tce, retargeted to the molecule of an integrals file
@@ -33,18 +33,19 @@ INPUTS = ["foo", "fov", "fvv", "eo", "ev", "Voooo", "Vooov", "Voovv", "Vovov", "
 LOOP = re.compile(r"iterate max \d+ until E converges to \S+ diis \d+ \{")
 
 
-def variants(text, iterations, blocks=False, spin=False):
+def variants(text, iterations, blocks=False, spin=False, restricted=False):
     """(fixed-count loop, one relaunched iteration) of examples/ccsd.tce; with
     `blocks` the relaunch's amplitude inputs are block-sparse like T1 and T2
-    (with `spin`, conserving it as they do)."""
+    (with `spin`, conserving it as they do; with `restricted`, restricted)."""
     looped = LOOP.sub(f"iterate {iterations} {{", text)
     step = LOOP.sub("iterate 1 {", text)
     step = step.replace("T1[a,i] = fov[i,a] * d1[a,i];", "T1[a,i] = T1in[a,i];")
     step = step.replace("T2[a,b,i,j] = Voovv[i,j,a,b] * d2[a,b,i,j];",
                         "T2[a,b,i,j] = T2in[a,b,i,j];")
     if spin:
-        declare = ("input T1in[a,i] : symmetry 0 charge 0 signs [+, -];\n"
-                   "input T2in[a,b,i,j] : symmetry 0 charge 0 signs [+, +, -, -];")
+        r = " restricted" if restricted else ""
+        declare = (f"input T1in[a,i] : symmetry 0 charge 0 signs [+, -]{r};\n"
+                   f"input T2in[a,b,i,j] : symmetry 0 charge 0 signs [+, +, -, -]{r};")
     else:
         declare = "input T1in[a,i], T2in[a,b,i,j]" + (" : symmetry 0" if blocks else "") + ";"
     step = re.sub(r"^(input eo\[i\], ev\[a\])", declare + r"\n\1", step, flags=re.M)
@@ -60,6 +61,8 @@ def main():
     ap.add_argument("--spin", action="store_true",
                     help="with --blocks: the program conserves spin (molecule.py --spin); the "
                          "integrals file is then the dense one, cut here into its blocks")
+    ap.add_argument("--restricted", action="store_true",
+                    help="with --spin: every tensor spin-restricted (molecule.py --restricted)")
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--mem", default="1GB")
     ap.add_argument("--iterations", type=int, default=8)
@@ -76,9 +79,10 @@ def read_output(path, name, blocks):
         return f[name][...]
 
 
-def write_amplitudes(path, ints, blocks, t1, t2, spin=False):
+def write_amplitudes(path, ints, blocks, t1, t2, spin=False, restricted=False):
     """T1in, T2in as the step program reads them (block-sparse: symmetry 0
-    over the molecule's labelled segments, with `spin` conserving it)."""
+    over the molecule's labelled segments, with `spin` conserving it, with
+    `restricted` one of each spin-flipped pair)."""
     with h5py.File(path, "w") as f:
         if not blocks:
             f["T1in"], f["T2in"] = t1, t2
@@ -86,7 +90,9 @@ def write_amplitudes(path, ints, blocks, t1, t2, spin=False):
     ranges = molecule.block_ranges(ints)
     for name, t, dims in (("T1in", t1, "VO"), ("T2in", t2, "VVOO")):
         segments, labels = [ranges[d][0] for d in dims], [ranges[d][1] for d in dims]
-        tc_blocks.write(path, name, t, segments, molecule.present_blocks(segments, labels, spin))
+        flip = [molecule.spin_flip(x) for x in labels] if restricted else None
+        tc_blocks.write(path, name, t, segments, molecule.present_blocks(segments, labels, spin),
+                        flip=flip)
 
 
 def mean(xs):
@@ -105,16 +111,19 @@ def run(a, work):
     if a.spin:  # the dense integrals cut into the blocks that conserve spin
         if not a.blocks:
             sys.exit("ccsd-iterations.py: --spin needs --blocks")
+        if a.restricted and not a.spin:
+            sys.exit("ccsd-iterations.py: --restricted needs --spin")
         spin_ints = os.path.join(work, "spin-blocks.h5")
-        subprocess.run(molecule_py + ["blocks", ints, "--spin", "-o", spin_ints], check=True)
+        subprocess.run(molecule_py + ["blocks", ints, "--spin", "-o", spin_ints] +
+                       (["--restricted"] if a.restricted else []), check=True)
         ints = spin_ints
     program = os.path.join(work, "ccsd.tce")
     cmd = molecule_py + ["program", os.path.join(root, "examples", "ccsd.tce"), "--integrals", ints,
                       "-o", program]
-    subprocess.run(cmd + (["--blocks"] if a.blocks else []) + (["--spin"] if a.spin else []),
-                   check=True)
+    subprocess.run(cmd + (["--blocks"] if a.blocks else []) + (["--spin"] if a.spin else []) +
+                   (["--restricted"] if a.restricted else []), check=True)
     text = open(program).read()
-    looped, step = variants(text, a.iterations, a.blocks, a.spin)
+    looped, step = variants(text, a.iterations, a.blocks, a.spin, a.restricted)
     exes = {}
     builds = [("converged", text, a.mem), ("looped", looped, a.mem), ("step", step, a.mem)]
     if a.ooc_mem:
@@ -167,7 +176,7 @@ def run(a, work):
     t1, t2 = fov.T * d1, voovv.transpose(2, 3, 0, 1) * d2
     relaunch = []
     for k in range(a.iterations):
-        write_amplitudes(state, ints, a.blocks, t1, t2, a.spin)
+        write_amplitudes(state, ints, a.blocks, t1, t2, a.spin, a.restricted)
         out, seconds = launch(exes["step"], ["--input", f"T1in={state}", "--input",
                                              f"T2in={state}"])
         relaunch.append(seconds)
@@ -176,7 +185,7 @@ def run(a, work):
               float(np.max(np.abs(read_output(loop_out, "T2", a.blocks) - t2))))
     print(f"{molecule_name} {basis}: O = {eo.size}, V = {ev.size}, integrals {stored / 1e6:.1f} MB; "
           f"np {a.np}, mem {a.mem}{' (block-sparse)' if a.blocks else ''}"
-          f"{' (conserving spin)' if a.spin else ''}")
+          f"{' (conserving spin)' if a.spin else ''}{', restricted' if a.restricted else ''}")
     conv_its = conv["per_iteration"]
     conv_wall = mean([i["seconds"] for i in conv_its])
     print(f"converged with DIIS: {conv['iterations']} iterations, E = {energy:.10f} "

@@ -78,3 +78,37 @@ def test_random_block_sparse_inputs(ccd_blocks):
     r = prog.tensors["R"]
     assert blocks.outside(one["R"], r.segments, r.blocks) == 0
     assert np.abs(one["R"]).max() > 0
+
+
+def test_restricted_tensors(source_dir):
+    """A spin-restricted program (integration test restricted-blocks.tce):
+    dense inputs equal to their flips, {stored block: array} inputs, outputs
+    with their flipped blocks filled; a dense input whose flipped block
+    differs is refused."""
+    text = read(source_dir, "test", "Integration", "Inputs", "restricted-blocks.tce")
+    prog = tc.Program.from_tce(text, "restricted-blocks.tce")
+    reference = tce_numpy.Program(text)
+    t = prog.tensors["T"]
+    assert t.flip == [[2, 3, 0, 1], [2, 3, 0, 1], [2, 3, 0, 1], [2, 3, 0, 1]]
+    assert len(t.present_blocks) == 2 * len(t.blocks)
+    rng = np.random.default_rng(5)
+    inputs = {x.name: reference.mask(x.name, rng.uniform(-1, 1, x.shape)) for x in prog.inputs}
+    expected = reference.evaluate(dict(inputs))
+    exe = prog.compile(procs=2, mem="1GB")
+    out = exe.run(np=2, inputs=inputs)
+    for name, value in expected.items():
+        np.testing.assert_allclose(out[name], value, atol=1e-11 * np.abs(value).max())
+    assert out.report.bytes_as_predicted
+    given = {x.name: blocks.to_dict(inputs[x.name], x.segments, x.blocks) for x in prog.inputs}
+    out = exe.run(np=2, inputs=given, blocks="dict")
+    r = prog.tensors["R"]
+    assert set(out["R"]) == set(r.blocks)
+    dense = blocks.with_flips(blocks.from_dict(out["R"], r.segments, r.blocks), r.segments,
+                              r.blocks, r.flip)
+    np.testing.assert_allclose(dense, expected["R"], atol=1e-11 * np.abs(expected["R"]).max())
+    bad = inputs["T"].copy()
+    flipped = blocks.flipped(list(t.blocks[0]), t.flip)
+    bad[blocks.block_slices(t.segments, flipped)] += 0.25
+    with pytest.raises(tc.InputError, match=r"input 'T' is spin-restricted but a flipped block "
+                                            r"differs from its stored one \(by up to 0.25\)"):
+        exe.run(np=2, inputs=dict(inputs, T=bad))
