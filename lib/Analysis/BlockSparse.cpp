@@ -431,6 +431,22 @@ BlockPresence mlir::tc::simplestPresence(const std::vector<std::vector<int64_t>>
   return BlockPresence{BlockPresence::Kind::List, 0, std::move(blocks)};
 }
 
+std::vector<int64_t> mlir::tc::blockHomes(const BlockTaskPool &pool, Operand tensor,
+                                          const std::vector<std::vector<int64_t>> &stored,
+                                          const std::vector<int64_t> &owner, int64_t procs) {
+  std::map<std::vector<int64_t>, size_t> indexOf;
+  std::vector<int64_t> homes;
+  for (size_t i = 0; i < stored.size(); ++i) {
+    indexOf[stored[i]] = i;
+    homes.push_back(static_cast<int64_t>(i) % procs);
+  }
+  for (size_t j = 0; j < pool.bricks.size() && j < owner.size(); ++j)
+    if (pool.bricks[j].tensor == tensor)
+      if (auto it = indexOf.find(pool.bricks[j].block); it != indexOf.end())
+        homes[it->second] = owner[j];
+  return homes;
+}
+
 BlockTaskPool mlir::tc::subPool(const BlockTaskPool &pool, const std::vector<int> &tasks,
                                 std::vector<int> &brickOf) {
   BlockTaskPool sub;

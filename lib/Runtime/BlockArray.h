@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,13 @@ struct BlockArray {
   /// when every spin flips (the blocks are one of each flipped pair).
   std::vector<Shape> flip;
 
-  /// In memory: the bricks this rank is home of (others empty).
-  std::vector<std::vector<char>> data;
+  /// In memory: the bricks this rank is home of (others null). A brick may
+  /// be shared with a kept tensor (KeptBlocks.cpp) that a later statement
+  /// reads where it is; writeable() gives the array its own copy first
+  /// where the shared one must stay as it was.
+  std::vector<std::shared_ptr<std::vector<char>>> data;
+  /// Some bricks are shared with a kept input (which no statement changes).
+  bool sharesInput = false;
   /// On disk, an input: its HDF5 file stays open and each brick is read from
   /// its place (element offset) in the values dataset when a stage needs it.
   hid_t file = -1, values = -1;
@@ -59,6 +65,11 @@ struct BlockArray {
   Shape blockShape(int64_t block) const;
   int64_t blockElements(int64_t block) const;
   int64_t blockBytes(int64_t block) const { return blockElements(block) * elemBytes(); }
+  /// A fresh brick of this rank's, of the block's size (contents unset).
+  void allocate(int64_t block);
+  /// Brick `block`'s bytes, to write: its own copy when it is shared and
+  /// `copyShared` (a kept input, or another operand of the stage reads it).
+  char *writeable(int64_t block, bool copyShared);
   /// The block's initial value (from the input or intermediate, zeros or
   /// ones) into `out`, counted as bytes read when it comes from a file.
   void readInitial(int64_t block, char *out);

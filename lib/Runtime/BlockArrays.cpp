@@ -55,9 +55,19 @@ void BlockArray::readInitial(int64_t block, char *out) {
     std::memset(out, 0, blockBytes(block));
 }
 
+void BlockArray::allocate(int64_t block) {
+  data[block] = std::make_shared<std::vector<char>>(blockBytes(block));
+}
+
+char *BlockArray::writeable(int64_t block, bool copyShared) {
+  if (copyShared && data[block].use_count() > 1)
+    data[block] = std::make_shared<std::vector<char>>(*data[block]);
+  return data[block]->data();
+}
+
 void BlockArray::readHome(int64_t block, char *out) {
   if (!onDisk)
-    std::memcpy(out, data[block].data(), blockBytes(block));
+    std::memcpy(out, data[block]->data(), blockBytes(block));
   else if (fd >= 0 && written[block])
     fileIO(fd, true, out, blockBytes(block), scratchOffset[block],
            "brick " + std::to_string(block) + " of '" + name + "'", path);
@@ -67,7 +77,7 @@ void BlockArray::readHome(int64_t block, char *out) {
 
 void BlockArray::writeHome(int64_t block, const char *in) {
   if (!onDisk) {
-    std::memcpy(data[block].data(), in, blockBytes(block));
+    std::memcpy(writeable(block, true), in, blockBytes(block));
     return;
   }
   if (fd < 0)
@@ -401,7 +411,12 @@ void beginPhase(BlockArray *arrays[3], const Phase &p, StageBricks &bricks,
       if (arrays[x]->home[block] != me)
         continue;
       if (!arrays[x]->onDisk) {
-        bricks.inPlace[x][block] = arrays[x]->data[block].data();
+        // C's bricks are written where they are: its own, unless shared with
+        // a kept input or with what A or B read (a value accumulated into
+        // itself); a kept intermediate it replaces may change with it.
+        BlockArray &a = *arrays[x];
+        const bool copy = a.sharesInput || arrays[0]->name == a.name || arrays[1]->name == a.name;
+        bricks.inPlace[x][block] = x == 2 ? a.writeable(block, copy) : a.data[block]->data();
         continue;
       }
       std::vector<char> &buf = bricks.held[x][block];
@@ -562,8 +577,8 @@ extern "C" void *tc_rt_block_array(const int64_t *desc, const char *name) {
     a->data.resize(n);
     for (size_t i = 0; i < n; ++i)
       if (a->home[i] == me) {
-        a->data[i].resize(a->blockBytes(i));
-        a->readInitial(static_cast<int64_t>(i), a->data[i].data());
+        a->allocate(static_cast<int64_t>(i));
+        a->readInitial(static_cast<int64_t>(i), a->data[i]->data());
       }
     if (a->values >= 0) { // all read: the file is not needed again
       H5Dclose(a->values);

@@ -90,14 +90,14 @@ bool keepBlocksWhereComputed(BlockArray &a) {
       continue;
     const int64_t block = static_cast<int64_t>(i);
     if (a.onDisk) {
-      kept->data[i].resize(a.blockBytes(block));
-      a.readHome(block, kept->data[i].data());
+      kept->allocate(block);
+      a.readHome(block, kept->data[i]->data());
     } else {
-      kept->data[i].swap(a.data[i]); // the statement is done with its result's bricks
+      kept->data[i] = std::move(a.data[i]); // the statement is done with its result's bricks
     }
     if (c.storingReciprocal) // X = 1 / (...): the kept bricks' values inverted
       withElement(a.elem, [&](auto zero) {
-        invertEach(reinterpret_cast<decltype(zero) *>(kept->data[i].data()),
+        invertEach(reinterpret_cast<decltype(zero) *>(kept->writeable(block, true)),
                    a.blockElements(block));
       });
   }
@@ -109,7 +109,8 @@ void keepLoadedBlocks(const BlockArray &a) {
   if (!ctx().keepingInputs || keptBlocks().count(a.name))
     return;
   std::unique_ptr<BlockArray> kept = emptyLike(a);
-  kept->data = a.data; // the statement still reads and may not write its own
+  kept->data = a.data; // shared: the statement only reads an input
+  kept->sharesInput = true;
   keptBlocks()[a.name] = std::move(kept);
 }
 
@@ -141,22 +142,22 @@ bool handOverKeptBlocks(BlockArray &a) {
   }
   std::vector<MPI_Request> sends, receives;
   double sent = 0;
-  a.data.assign(a.blocks.size(), {});
+  a.data.assign(a.blocks.size(), nullptr);
+  a.sharesInput = kept.sharesInput;
   for (size_t i = 0; i < a.blocks.size(); ++i) {
     const int64_t block = static_cast<int64_t>(i);
     const int source = kept.home[from[i]], target = a.home[i];
-    if (target == me)
-      a.data[i].resize(a.blockBytes(block));
     if (source == me && target == me) {
-      std::memcpy(a.data[i].data(), kept.data[from[i]].data(), a.blockBytes(block));
+      a.data[i] = kept.data[from[i]]; // shared where it is (BlockArray::writeable)
     } else if (target == me) {
+      a.allocate(block);
       receives.emplace_back();
-      MPI_Irecv(a.data[i].data(), messageBytes(a, block), MPI_BYTE, source, TagBrick, comm,
+      MPI_Irecv(a.data[i]->data(), messageBytes(a, block), MPI_BYTE, source, TagBrick, comm,
                 &receives.back());
     } else if (source == me) {
       sends.emplace_back();
-      MPI_Isend(kept.data[from[i]].data(), messageBytes(a, block), MPI_BYTE, target, TagBrick, comm,
-                &sends.back());
+      MPI_Isend(kept.data[from[i]]->data(), messageBytes(a, block), MPI_BYTE, target, TagBrick,
+                comm, &sends.back());
       sent += static_cast<double>(a.blockBytes(block));
     }
   }

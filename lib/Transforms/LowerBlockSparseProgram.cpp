@@ -48,24 +48,20 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
       return op.emitOpError() << "#tc.block_plan names process " << r << " but the machine has "
                               << procs;
 
-  // Each tensor's stored blocks, in the encoding's order; a block no task
-  // touches gets a home in turn.
+  // Each tensor's stored blocks, in the encoding's order, at their homes.
   const PerOperand<Value> operands = {{op.getLhs(), op.getRhs(), op.getResult()}};
   const PerOperand<Value> named = {{op.getLhs(), op.getRhs(), op.getInit()}};
   PerOperand<std::map<std::vector<int64_t>, int64_t>> indexOf;
   PerOperand<SmallVector<int64_t>> homes;
+  const std::vector<int64_t> owners(owner.begin(), owner.end());
   for (Operand x : kOperands) {
     auto type = cast<RankedTensorType>(operands[x].getType());
     std::vector<std::vector<int64_t>> blocks =
         cast<BlocksAttr>(type.getEncoding()).toShape().storedBlocks();
-    for (size_t i = 0; i < blocks.size(); ++i) {
+    for (size_t i = 0; i < blocks.size(); ++i)
       indexOf[x][blocks[i]] = static_cast<int64_t>(i);
-      homes[x].push_back(static_cast<int64_t>(i) % procs);
-    }
-  }
-  for (size_t j = 0; j < pool.bricks.size(); ++j) {
-    const Brick &brick = pool.bricks[j];
-    homes[brick.tensor][indexOf[brick.tensor].at(brick.block)] = owner[j];
+    std::vector<int64_t> h = blockHomes(pool, x, blocks, owners, procs);
+    homes[x].assign(h.begin(), h.end());
   }
   SmallVector<int64_t> tasks;
   int64_t stages = 1;

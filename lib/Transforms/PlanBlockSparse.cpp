@@ -51,29 +51,43 @@ std::vector<double> residentBytes(const BlockTaskPool &pool, const BrickAssignme
 /// Where the runtime holds the bricks of `op`'s operands that an earlier
 /// statement left in memory at their homes (docs/Derivations.md D49): per
 /// brick of `pool`, the home of that block in its producer's in-memory plan,
-/// -1 where none. Fixing those bricks there keeps a tensor that a chain of
-/// statements builds and reads (CCSD's `Wabef`, `R2`) where it is, instead of
-/// each statement's partition moving about half its bricks.
-std::vector<int> heldHomes(ContractOp op, const BlockTaskPool &pool) {
+/// or for an input the runtime keeps (D44) in the plan of the statement whose
+/// load it keeps; -1 where none. Fixing those bricks there keeps a tensor that
+/// a chain of statements builds and reads (CCSD's `Wabef`, `R2`), and the
+/// integrals the statements of a loop read, where they are, instead of each
+/// statement's partition moving about half their bricks.
+std::vector<int> heldHomes(ContractOp op, const BlockTaskPool &pool, int64_t procs) {
   std::vector<int> homes(pool.bricks.size(), -1);
   const PerOperand<Value> operands = {{op.getLhs(), op.getRhs(), op.getInit()}};
   for (Operand x : kOperands) {
-    ContractOp computed = keptProducerOf(op, operands[x]);
-    auto plan = computed ? computed->getAttrOfType<BlockPlanAttr>(TCDialect::getBlockPlanAttrName())
-                         : BlockPlanAttr();
+    ContractOp source = keptProducerOf(op, operands[x]);
+    Operand at = Operand::C;
+    if (!source)
+      if (std::optional<std::pair<ContractOp, Operand>> loader = keptInputLoaderOf(op, operands[x]))
+        std::tie(source, at) = *loader;
+    auto plan = source ? source->getAttrOfType<BlockPlanAttr>(TCDialect::getBlockPlanAttrName())
+                       : BlockPlanAttr();
+    const PerOperand<Value> held = {{source ? source.getLhs() : Value(),
+                                     source ? source.getRhs() : Value(),
+                                     source ? source.getResult() : Value()}};
     if (!plan || plan.getSchedule() != BlockSchedule::InMemory ||
-        computed.getResult().getType() != operands[x].getType())
+        held[at].getType() != operands[x].getType())
       continue;
-    // The producer's bricks are numbered as its task pool enumerates them
+    // The holder's bricks are numbered as its task pool enumerates them
     // (their bytes play no part here).
-    BlockTaskPool made = buildTaskPool(buildBlockContraction(computed), 8);
+    BlockTaskPool made = buildTaskPool(buildBlockContraction(source), 8);
     ArrayRef<int64_t> owner = plan.getBrickOwner().asArrayRef();
     if (owner.size() != made.bricks.size())
       continue;
+    const std::vector<std::vector<int64_t>> stored =
+        cast<BlocksAttr>(cast<RankedTensorType>(operands[x].getType()).getEncoding())
+            .toShape()
+            .storedBlocks();
+    const std::vector<int64_t> where =
+        blockHomes(made, at, stored, std::vector<int64_t>(owner.begin(), owner.end()), procs);
     std::map<std::vector<int64_t>, int> home;
-    for (size_t j = 0; j < made.bricks.size(); ++j)
-      if (made.bricks[j].tensor == Operand::C)
-        home[made.bricks[j].block] = static_cast<int>(owner[j]);
+    for (size_t i = 0; i < stored.size(); ++i)
+      home[stored[i]] = static_cast<int>(where[i]);
     for (size_t j = 0; j < pool.bricks.size(); ++j)
       if (pool.bricks[j].tensor == x)
         if (auto it = home.find(pool.bricks[j].block); it != home.end())
@@ -124,7 +138,7 @@ struct PlanBlockSparsePass : public tc::impl::PlanBlockSparseBase<PlanBlockSpars
     };
     // [K] 5: tasks and bricks together; the bricks' places are their homes,
     // those an earlier statement left in memory kept where they are.
-    std::vector<int> held = baseline ? std::vector<int>() : heldHomes(op, pool);
+    std::vector<int> held = baseline ? std::vector<int>() : heldHomes(op, pool, procs);
     if (llvm::none_of(held, [](int h) { return h >= 0; }))
       held.clear();
     BrickAssignment whole = assign(pool, held);

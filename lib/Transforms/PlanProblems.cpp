@@ -82,6 +82,41 @@ ContractOp mlir::tc::keptProducerOf(ContractOp op, Value operand) {
   return ret ? ret.getOperand(0).getDefiningOp<ContractOp>() : ContractOp();
 }
 
+std::optional<std::pair<ContractOp, Operand>> mlir::tc::keptInputLoaderOf(ContractOp op,
+                                                                          Value operand) {
+  auto arg = dyn_cast_or_null<BlockArgument>(operand);
+  auto reader = op->getParentOfType<func::FuncOp>();
+  if (!arg || !reader || arg.getOwner() != &reader.getBody().front() ||
+      !reader->hasAttr(TCDialect::getStatementAttrName()))
+    return std::nullopt;
+  auto name = reader.getArgAttrOfType<StringAttr>(arg.getArgNumber(), TCDialect::getNameAttrName());
+  if (!name || producerOf(reader, name.getValue()))
+    return std::nullopt; // an intermediate's value, not the program's input
+  auto machine = reader->getAttr(TCDialect::getMachineAttrName());
+  for (Operation &o : *reader->getBlock()) {
+    if (&o == reader.getOperation())
+      break;
+    auto f = dyn_cast<func::FuncOp>(o);
+    if (!f || !f->hasAttr(TCDialect::getStatementAttrName()) ||
+        !f->hasAttr(TCDialect::getKeepInputsAttrName()) ||
+        f->getAttr(TCDialect::getMachineAttrName()) != machine || f.isExternal())
+      continue;
+    std::optional<std::pair<ContractOp, Operand>> found;
+    f.walk([&](ContractOp loader) {
+      const PerOperand<Value> read = {{loader.getLhs(), loader.getRhs(), loader.getInit()}};
+      for (Operand x : kOperands) {
+        auto a = dyn_cast_or_null<BlockArgument>(read[x]);
+        if (!found && a && a.getOwner() == &f.getBody().front() &&
+            f.getArgAttrOfType<StringAttr>(a.getArgNumber(), TCDialect::getNameAttrName()) == name)
+          found = std::make_pair(loader, x);
+      }
+    });
+    if (found)
+      return found;
+  }
+  return std::nullopt;
+}
+
 static std::optional<Layout> heldLayout(ContractOp op, Value operand,
                                         const std::vector<std::string> &labels,
                                         const std::map<std::string, int64_t> &extents) {

@@ -40,6 +40,13 @@ bool isBlockSparse(ContractOp op);
 /// follows from its plan (docs/Derivations.md D45, D49).
 ContractOp keptProducerOf(ContractOp op, Value operand);
 
+/// The contraction whose load of `operand` of `op`, an input of the program
+/// (a name no statement stores), the runtime keeps for later statements
+/// (D44): that of the first statement function before `op`'s (the module's
+/// order, the same process count) marked tc.keep_inputs that reads the name,
+/// and which of its operands does. None when no such statement comes first.
+std::optional<std::pair<ContractOp, Operand>> keptInputLoaderOf(ContractOp op, Value operand);
+
 /// A function's operator tree and, per node, the IR it came from.
 struct FunctionTree {
   OperatorTree tree;

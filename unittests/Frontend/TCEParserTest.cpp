@@ -534,18 +534,19 @@ TEST(TCEParser, BlockSparseErrors) {
   EXPECT_TRUE(rejects(ranges + "input A[i,j] : symmetry -1;\n", 5, 25,
                       "expected the symmetry, found '-'"));
   EXPECT_TRUE(rejects(ranges + "input A[i,j] : symmetry 0 f32 blocks all;\n", 5, 31,
-                      "expected ';', found 'blocks'"));
+                      "expected 'restricted' or ';', found 'blocks'"));
   EXPECT_TRUE(rejects(ranges + "input A[i,j] : symmetry 4;\n", 5, 16,
                       "'A' has no present block (no block's segment labels XOR to 4)"));
   EXPECT_TRUE(
       rejects("range O = 3 : segments [2, 1] 4;\n", 1, 31,
-              "expected ';', 'labels [...]' or 'charges [...]' after the segments, found '4'"));
+              "expected ';', 'labels [...]', 'charges [...]' or 'flip [...]' after the segments, "
+              "found '4'"));
   EXPECT_TRUE(rejects("range O = 3 : segments [2, 1] labels [0];\n", 1, 31,
                       "range 'O' has 2 segments but 1 labels"));
   EXPECT_TRUE(rejects("range O = 3 : segments [2, 1] labels [0, -3];\n", 1, 42,
                       "expected a segment label, found '-'"));
   EXPECT_TRUE(rejects("range O = 3 : segments [2, 1] labels [1, 2] 3;\n", 1, 45,
-                      "expected ';' or 'charges [...]' after the labels, found '3'"));
+                      "expected ';', 'charges [...]' or 'flip [...]' after the labels, found '3'"));
   EXPECT_TRUE(rejects("range O = 3 labels [1, 2];\n", 1, 13,
                       "expected ';' or ': segments [...]' after the range extent"));
   EXPECT_TRUE(rejects("range O = 3 : segments [2, 1] labels [0, 1];\nindex i, j : O;\n"

@@ -116,7 +116,7 @@ TEST(Descriptors, CyclicDimension) {
   EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
   EXPECT_EQ(v.decode().encode(), expect);
   EXPECT_EQ(TC_RT_ARRAY_DIM_FIELDS, 6);
-  EXPECT_EQ(TC_RT_API_VERSION, 15);
+  EXPECT_EQ(TC_RT_API_VERSION, 16);
 }
 
 TEST(Descriptors, CyclicPanel) {
@@ -228,17 +228,33 @@ TEST(Descriptors, BlockArrayMatchesTheCompiler) {
   // tc.block_array "A" homes [0, 1] init input {on_disk}
   //   : !tc.block_array<tensor<3x4xf64, #tc.blocks<[[2, 1], [2, 2]], symmetry = 0>>>
   BlockArrayDesc a{TC_RT_INIT_INPUT, 1, TC_RT_F64, {{2, 1}, {2, 2}}, {{0, 0}, {1, 1}}, {0, 1}};
-  Desc expect = {2, 0, 1, 0, 2, 2, 2, 2, 1, 2, 2, 0, 0, 0, 1, 1, 1};
+  Desc expect = {2, 0, 1, 0, 2, 0, 2, 2, 2, 1, 2, 2, 0, 0, 0, 1, 1, 1};
   EXPECT_EQ(a.encode(), expect);
   BlockArrayDescView v(expect.data());
   EXPECT_EQ(v.rank(), 2);
   EXPECT_TRUE(v.onDisk());
+  EXPECT_FALSE(v.restricted());
   EXPECT_EQ(v.init(), TC_RT_INIT_INPUT);
   EXPECT_EQ(v.numBlocks(), 2);
   EXPECT_EQ(v.segments(0), (Desc{2, 1}));
   EXPECT_EQ(v.segments(1), (Desc{2, 2}));
   EXPECT_EQ(v.block(1), (Desc{1, 1}));
   EXPECT_EQ(v.home(1), 1);
+  EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
+  EXPECT_EQ(v.decode().encode(), expect);
+}
+
+TEST(Descriptors, RestrictedBlockArrayCarriesItsFlip) {
+  // tc.block_array "R" homes [0, 1] init zero
+  //   : !tc.block_array<tensor<2x2xf64, #tc.blocks<[[1, 1], [1, 1]], flip = [[1, 0], [1, 0]]>>>
+  BlockArrayDesc r{TC_RT_INIT_ZERO,  0,      TC_RT_F64,       {{1, 1}, {1, 1}},
+                   {{0, 0}, {0, 1}}, {0, 1}, {{1, 0}, {1, 0}}};
+  Desc expect = {2, 1, 0, 0, 2, 1, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0};
+  EXPECT_EQ(r.encode(), expect);
+  BlockArrayDescView v(expect.data());
+  EXPECT_TRUE(v.restricted());
+  EXPECT_EQ(v.flip(0), (Desc{1, 0}));
+  EXPECT_EQ(v.flip(1), (Desc{1, 0}));
   EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
   EXPECT_EQ(v.decode().encode(), expect);
 }

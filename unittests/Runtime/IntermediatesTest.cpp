@@ -189,7 +189,7 @@ TEST(KeptBlocks, BricksMoveOnlyWhereTheirHomeChanges) {
         received += back->home[b] == ctx().rank ? bytes : 0;
       }
       if (back->home[b] != ctx().rank) {
-        EXPECT_TRUE(back->data[b].empty()) << "block " << b;
+        EXPECT_FALSE(back->data[b]) << "block " << b;
         continue;
       }
       std::vector<double> v(back->blockElements(b), -1);

@@ -157,6 +157,14 @@ std::vector<std::vector<int64_t>> productFlip(const std::vector<BlockFactor> &fa
 BlockPresence simplestPresence(const std::vector<std::vector<int64_t>> &segments,
                                std::vector<std::vector<int64_t>> blocks);
 
+/// Where each stored block of a contraction's operand `tensor` lives when it
+/// runs with brick owners `owner` (per brick of `pool`): its brick's owner,
+/// and for a block no task touches the processes in turn. Per block of
+/// `stored` (the operand's storedBlocks()).
+std::vector<int64_t> blockHomes(const BlockTaskPool &pool, Operand tensor,
+                                const std::vector<std::vector<int64_t>> &stored,
+                                const std::vector<int64_t> &owner, int64_t procs);
+
 /// The pool of `tasks` (indices into `pool.tasks`) and the bricks they touch,
 /// renumbered in order of first use; `brickOf[j]` is new brick j's index in
 /// `pool`.
