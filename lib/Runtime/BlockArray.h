@@ -10,6 +10,7 @@
 #ifndef TC_LIB_RUNTIME_BLOCKARRAY_H
 #define TC_LIB_RUNTIME_BLOCKARRAY_H
 
+#include "BufferPool.h"
 #include "Runs.h"
 #include "TC/Runtime/Descriptors.h"
 
@@ -23,6 +24,10 @@
 #include <vector>
 
 namespace tc_rt {
+
+/// A brick's bytes: not zeroed when allocated (every brick is read, received,
+/// copied or zero-filled before it is used).
+using BrickBytes = PooledVector<char>;
 
 struct BlockArray {
   std::string name;
@@ -40,7 +45,7 @@ struct BlockArray {
   /// be shared with a kept tensor (KeptBlocks.cpp) that a later statement
   /// reads where it is; writeable() gives the array its own copy first
   /// where the shared one must stay as it was.
-  std::vector<std::shared_ptr<std::vector<char>>> data;
+  std::vector<std::shared_ptr<BrickBytes>> data;
   /// Some bricks are shared with a kept input (which no statement changes).
   bool sharesInput = false;
   /// On disk, an input: its HDF5 file stays open and each brick is read from

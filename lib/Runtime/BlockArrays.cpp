@@ -56,12 +56,12 @@ void BlockArray::readInitial(int64_t block, char *out) {
 }
 
 void BlockArray::allocate(int64_t block) {
-  data[block] = std::make_shared<std::vector<char>>(blockBytes(block));
+  data[block] = std::make_shared<BrickBytes>(blockBytes(block));
 }
 
 char *BlockArray::writeable(int64_t block, bool copyShared) {
   if (copyShared && data[block].use_count() > 1)
-    data[block] = std::make_shared<std::vector<char>>(*data[block]);
+    data[block] = std::make_shared<BrickBytes>(*data[block]);
   return data[block]->data();
 }
 
