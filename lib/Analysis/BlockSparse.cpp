@@ -33,8 +33,32 @@ std::vector<int64_t> BlockPresence::flipped(const std::vector<int64_t> &segmentI
   return out;
 }
 
-std::vector<int64_t> BlockPresence::storedAs(const std::vector<int64_t> &segmentIds) const {
-  return std::min(segmentIds, flipped(segmentIds));
+StoredBlock BlockPresence::storedFor(const std::vector<int64_t> &segmentIds) const {
+  // Every combination of exchanged pairs (subsets in increasing order, so
+  // fewer exchanges first among equal candidates), with and without the
+  // flip; the first candidate of the least segment ids wins.
+  StoredBlock best{segmentIds, {}, 1};
+  const size_t n = segmentIds.size();
+  for (uint64_t subset = 0; subset < (uint64_t{1} << pairs.size()); ++subset) {
+    std::vector<int64_t> ids = segmentIds, dims(n);
+    std::iota(dims.begin(), dims.end(), int64_t{0});
+    double sign = 1;
+    for (size_t k = 0; k < pairs.size(); ++k)
+      if (subset >> k & 1) {
+        std::swap(ids[pairs[k].first], ids[pairs[k].second]);
+        std::swap(dims[pairs[k].first], dims[pairs[k].second]);
+        sign *= pairs[k].antisymmetric ? -1 : 1;
+      }
+    for (bool flipIt : {false, true}) {
+      if (flipIt && !restricted())
+        break;
+      const std::vector<int64_t> candidate = flipIt ? flipped(ids) : ids;
+      if (candidate < best.ids) {
+        best = {candidate, subset ? dims : std::vector<int64_t>{}, sign};
+      }
+    }
+  }
+  return best;
 }
 
 bool BlockPresence::stored(const std::vector<int64_t> &segmentIds) const {
@@ -155,7 +179,9 @@ std::string BlockSparseShape::verify(const std::vector<int64_t> &extents) const 
         return "a block is listed twice";
     }
   }
-  return verifyFlip();
+  if (std::string why = verifyFlip(); !why.empty())
+    return why;
+  return verifyPairs();
 }
 
 std::string BlockSparseShape::verifyFlip() const {
@@ -192,6 +218,36 @@ std::string BlockSparseShape::verifyFlip() const {
     if (error.empty() && presence.present(ids) && !presence.present(presence.flipped(ids)))
       error = "block " + idsText(ids) + " is present but its spin flip " +
               idsText(presence.flipped(ids)) + " is not";
+  });
+  return error;
+}
+
+std::string BlockSparseShape::verifyPairs() const {
+  std::set<int64_t> used;
+  const int64_t rank = static_cast<int64_t>(segments.size());
+  for (const PairSymmetry &p : presence.pairs) {
+    const std::string pair = "the pair symmetry of dimensions " + std::to_string(p.first) + ", " +
+                             std::to_string(p.second);
+    if (p.first < 0 || p.second < 0 || p.first >= rank || p.second >= rank || p.first == p.second)
+      return pair + " names two distinct dimensions of a tensor of rank " + std::to_string(rank) +
+             " it does not";
+    if (!used.insert(p.first).second || !used.insert(p.second).second)
+      return pair + " shares a dimension with another pair";
+    if (segments[p.first] != segments[p.second])
+      return pair + ": they have other segments";
+    if (presence.restricted() && presence.flip[p.first] != presence.flip[p.second])
+      return pair + ": they flip their segments differently";
+  }
+  std::string error;
+  forEachBlock(segmentCounts(segments), [&](const std::vector<int64_t> &ids) {
+    for (const PairSymmetry &p : presence.pairs) {
+      std::vector<int64_t> swapped = ids;
+      std::swap(swapped[p.first], swapped[p.second]);
+      if (error.empty() && presence.present(ids) && !presence.present(swapped))
+        error = "block " + idsText(ids) + " is present but its exchange " + idsText(swapped) +
+                " (dimensions " + std::to_string(p.first) + ", " + std::to_string(p.second) +
+                ") is not";
+    }
   });
   return error;
 }
@@ -265,12 +321,16 @@ BlockTaskPool mlir::tc::buildTaskPool(const BlockContraction &problem, int64_t e
       std::vector<int64_t> bBlock = idsOf(problem.bLabels, segOfLabel);
       if (!problem.aPresence.present(aBlock) || !problem.bPresence.present(bBlock))
         return;
-      // A flipped block has the same elements (partners have equal lengths).
+      // A flipped block has the same elements (partners have equal lengths);
+      // an exchanged one the same, permuted and signed.
+      const StoredBlock aStored = problem.aPresence.storedFor(aBlock);
+      const StoredBlock bStored = problem.bPresence.storedFor(bBlock);
       BlockTask task;
-      task.a = brickOf(Operand::A, problem.aPresence.storedAs(aBlock),
-                       elementsOf(problem.aLabels, aBlock));
-      task.b = brickOf(Operand::B, problem.bPresence.storedAs(bBlock),
-                       elementsOf(problem.bLabels, bBlock));
+      task.a = brickOf(Operand::A, aStored.ids, elementsOf(problem.aLabels, aBlock));
+      task.b = brickOf(Operand::B, bStored.ids, elementsOf(problem.bLabels, bBlock));
+      task.aDims = aStored.dims;
+      task.bDims = bStored.dims;
+      task.sign = aStored.sign * bStored.sign;
       task.c = brickOf(Operand::C, cBlock, elementsOf(problem.cLabels, cBlock));
       double products = 1;
       for (int l = 0; l < numLabels; ++l)

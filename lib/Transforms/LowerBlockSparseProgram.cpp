@@ -67,6 +67,11 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
   int64_t stages = 1;
   for (size_t t = 0; t < pool.tasks.size(); ++t) {
     const BlockTask &task = pool.tasks[t];
+    // The runtime reads each brick as it is stored (no #tc.blocks says a
+    // pair symmetry yet).
+    if (!task.aDims.empty() || !task.bDims.empty() || task.sign != 1)
+      return op.emitOpError() << "reads a block permuted or signed, which the runtime's block "
+                                 "stages do not do";
     for (int brick : {task.a, task.b, task.c})
       tasks.push_back(indexOf[pool.bricks[brick].tensor].at(pool.bricks[brick].block));
     tasks.push_back(taskRank[t]);

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <map>
+#include <random>
+
 using namespace mlir::tc;
 
 namespace {
@@ -277,6 +281,210 @@ TEST(BlockSparse, ProductOfRestrictedFactorsIsRestricted) {
   // An unrestricted factor, or a result label no factor has: not restricted.
   EXPECT_TRUE(productFlip({{{0, 2}, p}, {{2, 1}, BlockPresence{}}}, {0, 1}).empty());
   EXPECT_TRUE(productFlip({{{0, 2}, p}}, {0, 1}).empty());
+}
+
+/// A dense tensor, row-major, for checking what a task pool computes.
+struct Dense {
+  std::vector<int64_t> extents;
+  std::vector<double> values;
+  explicit Dense(std::vector<int64_t> e) : extents(std::move(e)) {
+    int64_t n = 1;
+    for (int64_t x : extents)
+      n *= x;
+    values.assign(n, 0);
+  }
+  double &at(const std::vector<int64_t> &index) {
+    int64_t flat = 0;
+    for (size_t d = 0; d < extents.size(); ++d)
+      flat = flat * extents[d] + index[d];
+    return values[flat];
+  }
+};
+
+/// Calls f with every index tuple within `extents`.
+template <typename F> void forEachIndex(const std::vector<int64_t> &extents, F f) {
+  std::vector<int64_t> i(extents.size(), 0);
+  while (true) {
+    f(i);
+    int64_t d = static_cast<int64_t>(i.size()) - 1;
+    while (d >= 0 && ++i[d] == extents[d])
+      i[d--] = 0;
+    if (d < 0)
+      return;
+  }
+}
+
+int64_t segmentStart(const std::vector<int64_t> &segments, int64_t id) {
+  int64_t at = 0;
+  for (int64_t s = 0; s < id; ++s)
+    at += segments[s];
+  return at;
+}
+
+/// The tensor exchanged in dimensions p and q, times `sign`, added to itself
+/// (an antisymmetrizer for sign -1).
+Dense antisymmetrized(const Dense &x, int64_t p, int64_t q) {
+  Dense out = x;
+  forEachIndex(x.extents, [&](const std::vector<int64_t> &i) {
+    std::vector<int64_t> j = i;
+    std::swap(j[p], j[q]);
+    out.at(i) = const_cast<Dense &>(x).at(i) - const_cast<Dense &>(x).at(j);
+  });
+  return out;
+}
+
+TEST(BlockSparse, AntisymmetricPoolReadsPermutedSignedBricksAndComputesStoredBlocksOnce) {
+  // C[a,b,i,j] = V[a,b,e,f] * T[e,f,i,j], V and T antisymmetric in both
+  // pairs (as <ab||ef> and t_ij^ef), so C is too. Every label cut into
+  // segments (2, 1, 2). The pool computes C's stored blocks only, reading
+  // V's and T's blocks from their stored ones, permuted and signed; C's other
+  // blocks follow from its stored ones. Checked element by element against
+  // the dense product.
+  const std::vector<int64_t> seg = {2, 1, 2};
+  const int64_t n = 5;
+  BlockPresence pairs;
+  pairs.pairs = {{0, 1, true}, {2, 3, true}};
+  BlockContraction problem;
+  problem.labelSegments.assign(6, seg); // a b e f i j
+  problem.aLabels = {0, 1, 2, 3};       // V[a,b,e,f]
+  problem.bLabels = {2, 3, 4, 5};       // T[e,f,i,j]
+  problem.cLabels = {0, 1, 4, 5};       // C[a,b,i,j]
+  problem.aPresence = problem.bPresence = problem.cPresence = pairs;
+  BlockTaskPool pool = buildTaskPool(problem, 8);
+  BlockContraction plain = problem;
+  plain.aPresence = plain.bPresence = plain.cPresence = BlockPresence{};
+  const BlockTaskPool full = buildTaskPool(plain, 8);
+  // 6 stored of C's 9 x 9 block pairs (a <= b, i <= j): 36 of 81 blocks.
+  EXPECT_EQ(pool.tasks.size(), 36u * 9u);
+  EXPECT_EQ(full.tasks.size(), 81u * 9u);
+
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  Dense v({n, n, n, n}), t({n, n, n, n});
+  for (double &x : v.values)
+    x = u(rng);
+  for (double &x : t.values)
+    x = u(rng);
+  v = antisymmetrized(antisymmetrized(v, 0, 1), 2, 3);
+  t = antisymmetrized(antisymmetrized(t, 0, 1), 2, 3);
+  Dense expect({n, n, n, n});
+  forEachIndex({n, n, n, n, n, n}, [&](const std::vector<int64_t> &x) { // a b i j e f
+    expect.at({x[0], x[1], x[2], x[3]}) +=
+        v.at({x[0], x[1], x[4], x[5]}) * t.at({x[4], x[5], x[2], x[3]});
+  });
+
+  // The bricks: each stored block's elements, C's zero.
+  const Dense *source[3] = {&v, &t, nullptr};
+  std::vector<std::vector<double>> bricks(pool.bricks.size());
+  auto blockExtents = [&](const std::vector<int64_t> &ids) {
+    std::vector<int64_t> e;
+    for (int64_t id : ids)
+      e.push_back(seg[id]);
+    return e;
+  };
+  for (size_t k = 0; k < pool.bricks.size(); ++k) {
+    const Brick &b = pool.bricks[k];
+    EXPECT_TRUE(pairs.stored(b.block)) << "brick " << k;
+    forEachIndex(blockExtents(b.block), [&](const std::vector<int64_t> &x) {
+      std::vector<int64_t> g;
+      for (size_t d = 0; d < x.size(); ++d)
+        g.push_back(segmentStart(seg, b.block[d]) + x[d]);
+      const Dense *from = source[static_cast<int>(b.tensor)];
+      bricks[k].push_back(from ? const_cast<Dense *>(from)->at(g) : 0.0);
+    });
+  }
+  auto flat = [&](const std::vector<int64_t> &ids, const std::vector<int64_t> &x) {
+    int64_t f = 0;
+    for (size_t d = 0; d < x.size(); ++d)
+      f = f * seg[ids[d]] + x[d];
+    return f;
+  };
+  // Each task: the brick's dimension d carries its operand's dimension
+  // dims[d], so a label's segment and local index come from where it sits.
+  for (const BlockTask &task : pool.tasks) {
+    const Brick &a = pool.bricks[task.a], &b = pool.bricks[task.b], &c = pool.bricks[task.c];
+    std::vector<int64_t> segOf(6, -1);
+    auto place = [&](const Brick &brick, const std::vector<int> &labels,
+                     const std::vector<int64_t> &dims) {
+      for (size_t d = 0; d < brick.block.size(); ++d) {
+        const int label = labels[dims.empty() ? d : dims[d]];
+        if (segOf[label] >= 0)
+          EXPECT_EQ(segOf[label], brick.block[d]) << "label " << label;
+        segOf[label] = brick.block[d];
+      }
+    };
+    place(c, problem.cLabels, {});
+    place(a, problem.aLabels, task.aDims);
+    place(b, problem.bLabels, task.bDims);
+    std::vector<int64_t> ext;
+    for (int64_t s : segOf)
+      ext.push_back(seg[s]);
+    forEachIndex(ext, [&](const std::vector<int64_t> &x) {
+      auto local = [&](const Brick &brick, const std::vector<int> &labels,
+                       const std::vector<int64_t> &dims) {
+        std::vector<int64_t> y;
+        for (size_t d = 0; d < brick.block.size(); ++d)
+          y.push_back(x[labels[dims.empty() ? d : dims[d]]]);
+        return flat(brick.block, y);
+      };
+      bricks[task.c][local(c, problem.cLabels, {})] +=
+          task.sign * bricks[task.a][local(a, problem.aLabels, task.aDims)] *
+          bricks[task.b][local(b, problem.bLabels, task.bDims)];
+    });
+  }
+  // Every element of C from its stored block.
+  std::map<std::vector<int64_t>, size_t> brickOf;
+  for (size_t k = 0; k < pool.bricks.size(); ++k)
+    if (pool.bricks[k].tensor == Operand::C)
+      brickOf[pool.bricks[k].block] = k;
+  double worst = 0;
+  forEachIndex({n, n, n, n}, [&](const std::vector<int64_t> &g) {
+    std::vector<int64_t> ids, x;
+    for (int64_t i : g) {
+      int64_t s = 0;
+      while (segmentStart(seg, s + 1) <= i)
+        ++s;
+      ids.push_back(s);
+      x.push_back(i - segmentStart(seg, s));
+    }
+    const StoredBlock st = pairs.storedFor(ids);
+    std::vector<int64_t> y(x.size());
+    for (size_t d = 0; d < x.size(); ++d)
+      y[d] = x[st.dims.empty() ? d : st.dims[d]];
+    const double got = st.sign * bricks[brickOf.at(st.ids)][flat(st.ids, y)];
+    worst = std::max(worst, std::abs(got - expect.at(g)));
+  });
+  EXPECT_LT(worst, 1e-12);
+}
+
+TEST(BlockSparse, VerifyChecksThePairSymmetries) {
+  BlockSparseShape s{{{2, 1}, {2, 1}, {3}}, {}};
+  s.presence.pairs = {{0, 2, true}};
+  EXPECT_EQ(s.verify({3, 3, 3}), "the pair symmetry of dimensions 0, 2: they have other segments");
+  s.presence.pairs = {{0, 1, true}, {1, 2, false}};
+  EXPECT_EQ(s.verify({3, 3, 3}),
+            "the pair symmetry of dimensions 1, 2 shares a dimension with another pair");
+  s.presence.pairs = {{0, 3, true}};
+  EXPECT_EQ(s.verify({3, 3, 3}), "the pair symmetry of dimensions 0, 3 names two distinct "
+                                 "dimensions of a tensor of rank 3 it does not");
+  s.presence.pairs = {{0, 1, true}};
+  s.presence.kind = BlockPresence::Kind::List;
+  s.presence.blocks = {{0, 1, 0}};
+  EXPECT_EQ(s.verify({3, 3, 3}),
+            "block [0, 1, 0] is present but its exchange [1, 0, 0] (dimensions 0, 1) is not");
+  s.presence.blocks = {{0, 1, 0}, {1, 0, 0}};
+  EXPECT_EQ(s.verify({3, 3, 3}), "");
+  // Stored: the block of the lesser ids; [1, 0, 0] is read from [0, 1, 0]
+  // with its first two dimensions exchanged and the sign changed.
+  EXPECT_EQ(s.storedBlocks(), (std::vector<std::vector<int64_t>>{{0, 1, 0}}));
+  const StoredBlock st = s.presence.storedFor({1, 0, 0});
+  EXPECT_EQ(st.ids, (std::vector<int64_t>{0, 1, 0}));
+  EXPECT_EQ(st.dims, (std::vector<int64_t>{1, 0, 2}));
+  EXPECT_EQ(st.sign, -1);
+  // A diagonal block is its own exchange: stored as it is.
+  const StoredBlock diagonal = s.presence.storedFor({0, 0, 0});
+  EXPECT_TRUE(diagonal.dims.empty());
+  EXPECT_EQ(diagonal.sign, 1);
 }
 
 } // namespace

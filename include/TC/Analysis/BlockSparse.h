@@ -21,6 +21,26 @@
 
 namespace mlir::tc {
 
+/// Permutational symmetry of two dimensions with the same segments: the
+/// tensor is unchanged (symmetric) or changes sign (antisymmetric) when their
+/// indices are exchanged, T[..p..q..] = +-T[..q..p..] (<pq||rs> in p, q and
+/// in r, s; the amplitudes t_ij^ab in a, b and in i, j).
+struct PairSymmetry {
+  int64_t first = 0, second = 0; ///< the two dimensions
+  bool antisymmetric = true;
+};
+
+/// How a present block is read from the block stored for it: element x of
+/// the block (per dimension, an index within that dimension's segment) is
+/// `sign` times the stored block's element y with y[d] = x[dims[d]] (`dims`
+/// empty: the identity, y = x). The stored block's dimension d therefore
+/// carries the block's dimension dims[d].
+struct StoredBlock {
+  std::vector<int64_t> ids; ///< the stored block's segment ids
+  std::vector<int64_t> dims;
+  double sign = 1;
+};
+
 /// Which blocks of a tensor are present (possibly non-zero) and which of them
 /// are stored.
 struct BlockPresence {
@@ -38,15 +58,23 @@ struct BlockPresence {
   /// restricted. A restricted tensor's block equals its flipped block, and of
   /// each such pair only the one whose segment ids come first is stored.
   std::vector<std::vector<int64_t>> flip;
+  /// Permutational symmetries, of disjoint pairs of dimensions: of the
+  /// blocks they relate (with the spin flip) the one whose segment ids come
+  /// first is stored, and the others are read from it, permuted and signed.
+  std::vector<PairSymmetry> pairs;
 
   /// Whether the block may be non-zero (stored, or equal to a stored block).
   bool present(const std::vector<int64_t> &segmentIds) const;
   bool restricted() const { return !flip.empty(); }
   /// The block with every spin flipped (`segmentIds` if not restricted).
   std::vector<int64_t> flipped(const std::vector<int64_t> &segmentIds) const;
-  /// The stored block holding a present block's elements: the block or its
-  /// flip, whichever comes first.
-  std::vector<int64_t> storedAs(const std::vector<int64_t> &segmentIds) const;
+  /// The stored block holding a present block's elements: of the blocks the
+  /// spin flip and the pairs' exchanges relate it to, the one whose segment
+  /// ids come first (reached by the fewest exchanges, in the pairs' order).
+  StoredBlock storedFor(const std::vector<int64_t> &segmentIds) const;
+  std::vector<int64_t> storedAs(const std::vector<int64_t> &segmentIds) const {
+    return storedFor(segmentIds).ids;
+  }
   /// Whether the block is present and stored.
   bool stored(const std::vector<int64_t> &segmentIds) const;
 };
@@ -73,11 +101,14 @@ struct BlockSparseShape {
   /// not summing to the extent, a listed block of the wrong rank, out of range
   /// or listed twice, a negative symmetry; a spin flip that is not an
   /// involution of each dimension's segments onto segments of equal length,
-  /// or present blocks whose flip is not present.
+  /// or present blocks whose flip is not present; a pair symmetry of
+  /// dimensions out of range, equal, shared with another pair or with other
+  /// segments (or spin flips), or present blocks whose exchange is not.
   std::string verify(const std::vector<int64_t> &extents) const;
 
 private:
   std::string verifyFlip() const;
+  std::string verifyPairs() const;
 };
 
 /// What a block-sparse tensor stores against the same tensor without its
@@ -111,6 +142,11 @@ struct Brick {
 struct BlockTask {
   int a = -1, b = -1, c = -1; ///< bricks
   double flops = 0;           ///< 2 x the product of every label's segment length
+  /// How the task reads A's and B's blocks from their bricks (StoredBlock:
+  /// the brick's dimension d carries the operand's dimension aDims[d];
+  /// empty: as they are), and the product of the two reads' signs.
+  std::vector<int64_t> aDims, bDims;
+  double sign = 1;
 };
 
 /// [K] 2: the tasks of a contraction and the bricks they touch. A task exists
@@ -118,7 +154,10 @@ struct BlockTask {
 /// not in C for which the A and B blocks are present too; bricks no task
 /// touches are left out. A restricted operand's block is read from the
 /// stored block equal to it (its brick), so a restricted result is computed
-/// once per pair of flipped blocks.
+/// once per pair of flipped blocks. A block of an operand with permutational
+/// symmetry (`pairs`) is read from its stored block permuted and signed (the
+/// task's aDims, bDims and sign), and a result with it is computed once per
+/// stored block.
 struct BlockTaskPool {
   std::vector<Brick> bricks;
   std::vector<BlockTask> tasks;
