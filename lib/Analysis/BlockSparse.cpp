@@ -108,24 +108,28 @@ std::vector<int64_t> segmentCounts(const std::vector<std::vector<int64_t>> &segm
   return counts;
 }
 
-} // namespace
-
-std::vector<std::vector<int64_t>> BlockSparseShape::presentBlocks() const {
+/// The blocks over `segments` that `keep` admits, row-major.
+template <typename F>
+std::vector<std::vector<int64_t>> blocksWhere(const std::vector<std::vector<int64_t>> &segments,
+                                              F keep) {
   std::vector<std::vector<int64_t>> out;
   forEachBlock(segmentCounts(segments), [&](const std::vector<int64_t> &ids) {
-    if (presence.present(ids))
+    if (keep(ids))
       out.push_back(ids);
   });
   return out;
 }
 
+} // namespace
+
+std::vector<std::vector<int64_t>> BlockSparseShape::presentBlocks() const {
+  return blocksWhere(segments,
+                     [&](const std::vector<int64_t> &ids) { return presence.present(ids); });
+}
+
 std::vector<std::vector<int64_t>> BlockSparseShape::storedBlocks() const {
-  std::vector<std::vector<int64_t>> out;
-  forEachBlock(segmentCounts(segments), [&](const std::vector<int64_t> &ids) {
-    if (presence.stored(ids))
-      out.push_back(ids);
-  });
-  return out;
+  return blocksWhere(segments,
+                     [&](const std::vector<int64_t> &ids) { return presence.stored(ids); });
 }
 
 int64_t BlockSparseShape::allBlocks() const {
