@@ -39,6 +39,12 @@ With --charges (block-sparse) every range's segments also carry charges in
 -1..1 (`charges [...]`, spin-like), and some tensors of rank 1 or more
 declare a conserved charge, `charge Q signs [...]` with random signs, alone or
 after `symmetry S`.
+With --restricted (block-sparse, charged) every range is spin orbitals: its
+first half of segments alpha (charge 1), the second the same lengths and
+labels beta (charge -1), each segment's partner given by `flip [...]`, and
+every input and output is declared `restricted` (blocks closed under the
+flip: a conserved charge of 0, a symmetry of the labels, every block, or a
+random block list with the flips of its blocks).
 """
 import argparse, os, random, subprocess, sys
 
@@ -53,44 +59,62 @@ def segments(rng, extent):
     return [bounds[k + 1] - bounds[k] for k in range(len(bounds) - 1)]
 
 
-def presence(rng, idx, segs, charged=False):
+def presence(rng, idx, segs, charged=False, restricted=False):
     """A random block-sparse declaration of a tensor over `idx` (with
-    `charged`, a third of those of rank 1 or more a conserved charge)."""
+    `charged`, a third of those of rank 1 or more a conserved charge; with
+    `restricted`, blocks closed under the spin flip, and `restricted`)."""
     counts = [len(segs[i]) for i in idx]
+    restrict = " restricted" if restricted and idx else ""
     if charged and idx and rng.random() < 0.35:
         signs = ", ".join(rng.choice("+-") for _ in idx)
         symmetry = f"symmetry {rng.choice([0, 1])} " if rng.random() < 0.5 else ""
-        return f"{symmetry}charge {rng.choice([0, 0, 1, -1])} signs [{signs}]"
+        total = 0 if restricted else rng.choice([0, 0, 1, -1])
+        return f"{symmetry}charge {total} signs [{signs}]{restrict}"
     roll = rng.random()
     if roll < 0.15:
-        return "blocks all"
+        return "blocks all" + restrict
     if roll < 0.3 and idx:
         every = [[]]
         for c in counts:
             every = [b + [x] for b in every for x in range(c)]
-        chosen = sorted(rng.sample(every, rng.randint(1, len(every))))
-        return "blocks [" + ", ".join("[" + ", ".join(map(str, b)) + "]" for b in chosen) + "]"
-    return f"symmetry {rng.choice([0, 0, 1]) if idx else 0}"
+        chosen = rng.sample(every, rng.randint(1, len(every)))
+        if restricted:  # with each block's flip (the other half's segments)
+            chosen += [[(x + c // 2) % c for x, c in zip(b, counts)] for b in chosen]
+        chosen = sorted({tuple(b) for b in chosen})
+        return ("blocks [" + ", ".join("[" + ", ".join(map(str, b)) + "]" for b in chosen) + "]" +
+                restrict)
+    return f"symmetry {rng.choice([0, 0, 1]) if idx else 0}" + restrict
 
 
-def program(rng, n, blocks=False, loops=False, charges=False):
+def program(rng, n, blocks=False, loops=False, charges=False, restricted=False):
     # Extents that 2, 3 and 4 processes rarely divide (5, 7) among the others.
     ranges = {"O": rng.choice([2, 3, 4, 5, 7]), "V": rng.choice([3, 4, 5, 6, 7])}
     if rng.random() < 0.5:
         ranges["X"] = rng.randint(2, 4)
+    if restricted:  # alpha and beta halves
+        ranges = {r: 2 * max(1, e // 2) for r, e in ranges.items()}
     names = {"O": ["i", "j", "k", "l"], "V": ["a", "b", "c", "d"], "X": ["p", "q", "r"]}
     indices = {i: r for r in ranges for i in names[r]}
     dtype = "f32" if rng.random() < 0.25 else "f64"
     lines = [f"program random{n};"]
     # (Dense programs draw no segments: a seed gives the programs it gave.)
     segs = {r: segments(rng, e) if blocks else [e] for r, e in ranges.items()}
+    if restricted:  # the alpha half's segments, then the same for beta
+        segs = {r: 2 * segments(rng, e // 2) if e > 2 else [1, 1] for r, e in ranges.items()}
     if blocks:
         for r, e in ranges.items():
             labels = ""
-            if rng.random() < 0.5:
-                labels = f" labels [{', '.join(map(str, rng.sample(range(4), len(segs[r]))))}]"
-            if charges:
-                labels += f" charges [{', '.join(str(rng.randint(-1, 1)) for _ in segs[r])}]"
+            half = len(segs[r]) // 2
+            if restricted:  # beta's labels as alpha's: the labels' XOR is the flip's too
+                alpha = rng.sample(range(4), half)
+                labels = (f" labels [{', '.join(map(str, alpha + alpha))}]"
+                          f" charges [{', '.join(['1'] * half + ['-1'] * half)}]"
+                          f" flip [{', '.join(str((k + half) % (2 * half)) for k in range(2 * half))}]")
+            else:
+                if rng.random() < 0.5:
+                    labels = f" labels [{', '.join(map(str, rng.sample(range(4), len(segs[r]))))}]"
+                if charges:
+                    labels += f" charges [{', '.join(str(rng.randint(-1, 1)) for _ in segs[r])}]"
             lines.append(f"range {r} = {e} : segments [{', '.join(map(str, segs[r]))}]{labels};")
     else:
         lines += [f"range {r} = {e};" for r, e in ranges.items()]
@@ -102,7 +126,7 @@ def program(rng, n, blocks=False, loops=False, charges=False):
             return [f"{kind} " + ", ".join(f"{t}[{','.join(tensors[t])}]" for t in ts) +
                     f" : {dtype};"]
         return [f"{kind} {t}[{','.join(tensors[t])}] : {dtype} "
-                f"{presence(rng, tensors[t], index_segs, charges)};" for t in ts]
+                f"{presence(rng, tensors[t], index_segs, charges, restricted)};" for t in ts]
 
     def shape(rank):
         out, used = [], set()
@@ -276,10 +300,13 @@ def main():
     ap.add_argument("--blocks", action="store_true", help="block-sparse programs")
     ap.add_argument("--charges", action="store_true",
                     help="block-sparse programs whose segments carry charges (implies --blocks)")
+    ap.add_argument("--restricted", action="store_true",
+                    help="spin-restricted block-sparse programs (implies --charges)")
     ap.add_argument("--loops", action="store_true",
                     help="a run of statements repeated in a loop (iterate)")
     ap.add_argument("--keep")
     a = ap.parse_args()
+    a.charges |= a.restricted
     a.blocks |= a.charges
     lo, _, hi = a.procs.partition("-")
     counts = list(range(int(lo), int(hi or lo) + 1))
@@ -302,7 +329,8 @@ def run(a, counts, work):
     for n in range(a.count):
         path = os.path.join(work, f"p{n}.tce")
         for _ in range(100):  # until every output is assigned and, block-sparse,
-            text = program(rng, n, a.blocks, a.loops, a.charges)  # every tensor has a block
+            text = program(rng, n, a.blocks, a.loops, a.charges,  # every tensor has a block
+                           a.restricted)
             if text is None:
                 continue
             open(path, "w").write(text)
