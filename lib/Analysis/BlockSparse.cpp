@@ -37,6 +37,8 @@ StoredBlock BlockPresence::storedFor(const std::vector<int64_t> &segmentIds) con
   // Every combination of exchanged pairs (subsets in increasing order, so
   // fewer exchanges first among equal candidates), with and without the
   // flip; the first candidate of the least segment ids wins.
+  if (pairs.empty()) // the common case, read for every task of a pool: no exchanges
+    return {std::min(segmentIds, flipped(segmentIds)), {}, 1};
   StoredBlock best{segmentIds, {}, 1};
   const size_t n = segmentIds.size();
   for (uint64_t subset = 0; subset < (uint64_t{1} << pairs.size()); ++subset) {
@@ -53,9 +55,8 @@ StoredBlock BlockPresence::storedFor(const std::vector<int64_t> &segmentIds) con
       if (flipIt && !restricted())
         break;
       const std::vector<int64_t> candidate = flipIt ? flipped(ids) : ids;
-      if (candidate < best.ids) {
+      if (candidate < best.ids)
         best = {candidate, subset ? dims : std::vector<int64_t>{}, sign};
-      }
     }
   }
   return best;

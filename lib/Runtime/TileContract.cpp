@@ -605,54 +605,48 @@ bool contractAssembled(const std::vector<BlockProduct<T>> &products,
       tasks.size() != rows.at.size() * summed.at.size() * columns.at.size() ||
       M * Kn + Kn * N + M * N > budget)
     return false;
-  // One A block per (row, summed) place, one B block per (summed, column):
-  // a spin-restricted tensor's brick may stand for two blocks, and the keys
+  // Per place of the assembled A (row, summed), B (summed, column) and C
+  // (row, column), the first task there. One brick per place: a
+  // spin-restricted tensor's brick may stand for two blocks, and the keys
   // must not join tasks that read different bricks at one place.
-  std::map<std::pair<int64_t, int64_t>, int64_t> blockAt[3];
+  using Place = std::pair<int64_t, int64_t>;
+  std::map<Place, size_t> firstAt[3];
   for (size_t i : tasks) {
     const BlockProduct<T> &p = products[i];
     const int64_t r = rows.offset(p.rowSegments), k = summed.offset(p.summedSegments),
                   n = columns.offset(p.columnSegments);
-    const std::pair<std::pair<int64_t, int64_t>, int64_t> places[3] = {
-        {{r, k}, p.blockA}, {{k, n}, p.blockB}, {{r, n}, p.blockC}};
+    const Place places[3] = {{r, k}, {k, n}, {r, n}};
+    auto brick = [&](int x, size_t t) {
+      return x == 0 ? products[t].blockA : x == 1 ? products[t].blockB : products[t].blockC;
+    };
     for (int x = 0; x < 3; ++x)
-      if (blockAt[x].try_emplace(places[x].first, places[x].second).first->second !=
-          places[x].second)
+      if (brick(x, firstAt[x].try_emplace(places[x], i).first->second) != brick(x, i))
         return false;
   }
   Buffer<T> a(M * Kn), b(Kn * N), c(M * N);
-  std::set<std::pair<int64_t, int64_t>> packedA, packedB, addedC;
-  for (size_t i : tasks) {
-    const BlockProduct<T> &p = products[i];
+  for (const auto &[place, i] : firstAt[0]) {
     const TileCall<T> &call = calls[i];
-    const Groups &g = call.g;
-    const int64_t r = rows.offset(p.rowSegments), k = summed.offset(p.summedSegments),
-                  n = columns.offset(p.columnSegments);
-    if (packedA.insert({r, k}).second) {
-      const MatrixWalk<T> w = matrixWalk(call.ops[0], g.I, g.K, call.labelExtent, Kn);
-      copyStrided(a.data() + r * Kn + k, w.matrixStride, static_cast<const T *>(w.tile.corner),
-                  w.tile.stride, w.tile.ext);
-    }
-    if (packedB.insert({k, n}).second) {
-      const MatrixWalk<T> w = matrixWalk(call.ops[1], g.K, g.J, call.labelExtent, N);
-      copyStrided(b.data() + k * N + n, w.matrixStride, static_cast<const T *>(w.tile.corner),
-                  w.tile.stride, w.tile.ext);
-    }
+    const MatrixWalk<T> w = matrixWalk(call.ops[0], call.g.I, call.g.K, call.labelExtent, Kn);
+    copyStrided(a.data() + place.first * Kn + place.second, w.matrixStride,
+                static_cast<const T *>(w.tile.corner), w.tile.stride, w.tile.ext);
+  }
+  for (const auto &[place, i] : firstAt[1]) {
+    const TileCall<T> &call = calls[i];
+    const MatrixWalk<T> w = matrixWalk(call.ops[1], call.g.K, call.g.J, call.labelExtent, N);
+    copyStrided(b.data() + place.first * N + place.second, w.matrixStride,
+                static_cast<const T *>(w.tile.corner), w.tile.stride, w.tile.ext);
   }
   const TileCall<T> &first = calls[tasks.front()];
   gemm(Mat<T>{c.data(), false, N}, Mat<T>{a.data(), false, Kn}, Mat<T>{b.data(), false, N}, M, N,
        Kn, first.alpha, T(0));
-  for (size_t i : tasks) {
-    const BlockProduct<T> &p = products[i];
+  for (const auto &[place, i] : firstAt[2]) {
     const TileCall<T> &call = calls[i];
-    const int64_t r = rows.offset(p.rowSegments), n = columns.offset(p.columnSegments);
-    if (addedC.insert({r, n}).second) {
-      const MatrixWalk<T> w = matrixWalk(call.ops[2], call.g.I, call.g.J, call.labelExtent, N);
-      addScaledStrided(w.tile.corner, w.tile.stride, c.data() + r * N + n, w.matrixStride,
-                       w.tile.ext, T(1));
-    }
-    call.count();
+    const MatrixWalk<T> w = matrixWalk(call.ops[2], call.g.I, call.g.J, call.labelExtent, N);
+    addScaledStrided(w.tile.corner, w.tile.stride, c.data() + place.first * N + place.second,
+                     w.matrixStride, w.tile.ext, T(1));
   }
+  for (size_t i : tasks)
+    calls[i].count();
   return true;
 }
 

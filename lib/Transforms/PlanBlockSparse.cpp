@@ -65,11 +65,10 @@ std::vector<int> heldHomes(ContractOp op, const BlockTaskPool &pool, int64_t pro
     if (!source)
       if (std::optional<std::pair<ContractOp, Operand>> loader = keptInputLoaderOf(op, operands[x]))
         std::tie(source, at) = *loader;
-    auto plan = source ? source->getAttrOfType<BlockPlanAttr>(TCDialect::getBlockPlanAttrName())
-                       : BlockPlanAttr();
-    const PerOperand<Value> held = {{source ? source.getLhs() : Value(),
-                                     source ? source.getRhs() : Value(),
-                                     source ? source.getResult() : Value()}};
+    if (!source)
+      continue;
+    auto plan = source->getAttrOfType<BlockPlanAttr>(TCDialect::getBlockPlanAttrName());
+    const PerOperand<Value> held = {{source.getLhs(), source.getRhs(), source.getResult()}};
     if (!plan || plan.getSchedule() != BlockSchedule::InMemory ||
         held[at].getType() != operands[x].getType())
       continue;

@@ -44,23 +44,45 @@ static Layout toLayout(GridAttr grid, DistAttr dist, ArrayAttr ownLabels,
   return layout;
 }
 
-/// The statement function before `reader` (in the module's order, for the same
-/// process count) whose result is the intermediate `name`, or null.
-static func::FuncOp producerOf(func::FuncOp reader, StringRef name) {
+/// The statement functions before `reader` in the module's order, for the
+/// same process count, first to last.
+static SmallVector<func::FuncOp> statementsBefore(func::FuncOp reader) {
   auto machine = reader->getAttr(TCDialect::getMachineAttrName());
-  func::FuncOp producer;
+  SmallVector<func::FuncOp> out;
   for (Operation &op : *reader->getBlock()) {
     if (&op == reader.getOperation())
       break;
     auto f = dyn_cast<func::FuncOp>(op);
-    if (!f || !f->hasAttr(TCDialect::getStatementAttrName()) || f.getNumResults() != 1 ||
-        f->getAttr(TCDialect::getMachineAttrName()) != machine)
-      continue;
-    if (auto n = f.getResultAttrOfType<StringAttr>(0, TCDialect::getNameAttrName());
+    if (f && f->hasAttr(TCDialect::getStatementAttrName()) &&
+        f->getAttr(TCDialect::getMachineAttrName()) == machine)
+      out.push_back(f);
+  }
+  return out;
+}
+
+/// The statement function before `reader` (statementsBefore) whose result is
+/// the intermediate `name`, the latest, or null.
+static func::FuncOp producerOf(func::FuncOp reader, StringRef name) {
+  func::FuncOp producer;
+  for (func::FuncOp f : statementsBefore(reader))
+    if (auto n = f.getNumResults() == 1
+                     ? f.getResultAttrOfType<StringAttr>(0, TCDialect::getNameAttrName())
+                     : StringAttr();
         n && n.getValue() == name)
       producer = f;
-  }
   return producer;
+}
+
+/// The name (tc.name) of `operand` of `op` when it is an argument of `op`'s
+/// statement function, with that function; null otherwise.
+static std::pair<StringAttr, func::FuncOp> statementArgumentName(ContractOp op, Value operand) {
+  auto arg = dyn_cast_or_null<BlockArgument>(operand);
+  auto reader = op->getParentOfType<func::FuncOp>();
+  if (!arg || !reader || arg.getOwner() != &reader.getBody().front() ||
+      !reader->hasAttr(TCDialect::getStatementAttrName()))
+    return {};
+  return {reader.getArgAttrOfType<StringAttr>(arg.getArgNumber(), TCDialect::getNameAttrName()),
+          reader};
 }
 
 /// Where the runtime holds `operand` of `op` when a statement before it left
@@ -69,12 +91,7 @@ static func::FuncOp producerOf(func::FuncOp reader, StringRef name) {
 /// intermediate, or its producer has no such plan yet (planned later, fused,
 /// block-sparse or out of core: then nothing is kept where it was computed).
 ContractOp mlir::tc::keptProducerOf(ContractOp op, Value operand) {
-  auto arg = dyn_cast_or_null<BlockArgument>(operand);
-  auto reader = op->getParentOfType<func::FuncOp>();
-  if (!arg || !reader || arg.getOwner() != &reader.getBody().front() ||
-      !reader->hasAttr(TCDialect::getStatementAttrName()))
-    return {};
-  auto name = reader.getArgAttrOfType<StringAttr>(arg.getArgNumber(), TCDialect::getNameAttrName());
+  auto [name, reader] = statementArgumentName(op, operand);
   func::FuncOp producer = name ? producerOf(reader, name.getValue()) : func::FuncOp();
   if (!producer || !producer->hasAttr(TCDialect::getInMemoryAttrName()))
     return {};
@@ -84,22 +101,11 @@ ContractOp mlir::tc::keptProducerOf(ContractOp op, Value operand) {
 
 std::optional<std::pair<ContractOp, Operand>> mlir::tc::keptInputLoaderOf(ContractOp op,
                                                                           Value operand) {
-  auto arg = dyn_cast_or_null<BlockArgument>(operand);
-  auto reader = op->getParentOfType<func::FuncOp>();
-  if (!arg || !reader || arg.getOwner() != &reader.getBody().front() ||
-      !reader->hasAttr(TCDialect::getStatementAttrName()))
-    return std::nullopt;
-  auto name = reader.getArgAttrOfType<StringAttr>(arg.getArgNumber(), TCDialect::getNameAttrName());
+  auto [name, reader] = statementArgumentName(op, operand);
   if (!name || producerOf(reader, name.getValue()))
     return std::nullopt; // an intermediate's value, not the program's input
-  auto machine = reader->getAttr(TCDialect::getMachineAttrName());
-  for (Operation &o : *reader->getBlock()) {
-    if (&o == reader.getOperation())
-      break;
-    auto f = dyn_cast<func::FuncOp>(o);
-    if (!f || !f->hasAttr(TCDialect::getStatementAttrName()) ||
-        !f->hasAttr(TCDialect::getKeepInputsAttrName()) ||
-        f->getAttr(TCDialect::getMachineAttrName()) != machine || f.isExternal())
+  for (func::FuncOp f : statementsBefore(reader)) {
+    if (!f->hasAttr(TCDialect::getKeepInputsAttrName()) || f.isExternal())
       continue;
     std::optional<std::pair<ContractOp, Operand>> found;
     f.walk([&](ContractOp loader) {
