@@ -180,6 +180,12 @@ py::dict describeTensor(Type type, Attribute name, const char *role, const std::
     d["blocks"] = shape.storedBlocks();
     if (shape.presence.restricted())
       d["flip"] = shape.presence.flip;
+    if (!shape.presence.pairs.empty()) {
+      py::list pairs;
+      for (const tc::PairSymmetry &p : shape.presence.pairs)
+        pairs.append(py::make_tuple(p.first, p.second, p.antisymmetric));
+      d["pairs"] = pairs;
+    }
   }
   return d;
 }

@@ -71,7 +71,7 @@ def run(a, work):
                 f[name] = x
         else:  # a group in tc's block-sparse layout
             tc_blocks.write(path, name, x, program.tensor_segments(name), blocks,
-                            flip=program.flip(name))
+                            flip=program.flip(name), pairs=program.pairs(name))
         inputs[name] = x
     return run_on(a, work, program, path, inputs)
 

@@ -109,6 +109,7 @@ class Program:
         self.name, self.ranges, self.index_range, self.tensors = "tce", {}, {}, {}
         self.segments, self.presence = {}, {}  # block-sparse ranges and tensors
         self.restricted = set()  # tensors declared `restricted` (spin restriction)
+        self.declared_pairs = {}  # per tensor, its (dimension, dimension, antisymmetric)
         self.flips = {}  # per range with `flip [...]`, its segments' spin partners
         self.labels = {}  # per labelled range, its segments' symmetry labels
         self.charges = {}  # per charged range, its segments' charges
@@ -156,7 +157,7 @@ class Program:
                 while self.peek() == ",":
                     self.take()
                     decls.append(self.ref())
-                dtype, presence, restricted = np.float64, None, False
+                dtype, presence, restricted, named_pairs = np.float64, None, False, []
                 if self.peek() == ":":
                     self.take()
                     while self.peek() != ";":
@@ -179,6 +180,14 @@ class Program:
                                         (total, signs))
                         elif x == "restricted":  # one of each spin-flipped pair stored
                             restricted = True
+                        elif x in ("antisymmetric", "symmetric"):  # `[a, b] [i, j]`
+                            while self.peek() == "[":
+                                self.take()
+                                one = self.take()
+                                self.expect(",")
+                                two = self.take()
+                                self.expect("]")
+                                named_pairs.append((one, two, x == "antisymmetric"))
                         elif x == "blocks" and self.peek() == "all":
                             self.take()
                             presence = ("all",)
@@ -195,6 +204,10 @@ class Program:
                         self.presence[name] = presence
                     if restricted:
                         self.restricted.add(name)
+                    if named_pairs:
+                        dims = [tuple(sorted((idx.index(p), idx.index(q)))) + (anti,)
+                                for p, q, anti in named_pairs]
+                        self.declared_pairs[name] = sorted(dims)
             elif word == "iterate" and nxt != "[":
                 self.loop()
             else:
@@ -389,11 +402,18 @@ class Program:
                                    self.charges.get(r, [0] * len(self.segments[r])),
                                    self.labels.get(r)) for r in ranges]
 
+    def pairs(self, name):
+        """A declared tensor's pair symmetries, (dimension, dimension,
+        antisymmetric) each, by first dimension; None without."""
+        return self.declared_pairs.get(name)
+
     def blocks(self, name):
         """The stored blocks of a declared block-sparse tensor, row-major (a
-        restricted one: one of each spin-flipped pair); None for a dense one."""
+        restricted one: one of each spin-flipped pair; one with pairs: one of
+        each set they relate); None for a dense one."""
         blocks = self.present_blocks(name)
-        return None if blocks is None else tc_blocks.stored(blocks, self.flip(name))
+        return None if blocks is None else tc_blocks.stored(blocks, self.flip(name),
+                                                            self.pairs(name))
 
     def present_blocks(self, name):
         """The present blocks of a declared block-sparse tensor, row-major;
@@ -416,13 +436,14 @@ class Program:
 
     def mask(self, name, value):
         """`value` with the blocks `name` does not have present set to zero,
-        and each flipped block equal to its stored one when it is restricted."""
+        equal to its spin flip when it is restricted and (anti)symmetric in
+        its pairs."""
         blocks = self.present_blocks(name)
         if blocks is None:
             return value
         segments = self.tensor_segments(name)
-        return tc_blocks.with_flips(tc_blocks.mask(value, segments, blocks), segments,
-                                    self.blocks(name), self.flip(name))
+        return tc_blocks.symmetrize(tc_blocks.mask(value, segments, blocks), segments,
+                                    self.flip(name), self.pairs(name))
 
     def inputs(self):
         return {n: (idx, dt) for n, (role, idx, dt) in self.tensors.items() if role == "input"}

@@ -547,7 +547,8 @@ namespace {
 /// The analyses' shape of an encoding's parameters (not yet verified).
 BlockSparseShape shapeOfParameters(ArrayRef<int64_t> counts, ArrayRef<int64_t> lengths,
                                    std::optional<int64_t> symmetry, DenseI64ArrayAttr present,
-                                   DenseI64ArrayAttr flip) {
+                                   DenseI64ArrayAttr flip, DenseI64ArrayAttr antisymmetric,
+                                   DenseI64ArrayAttr symmetric) {
   BlockSparseShape shape;
   size_t at = 0;
   for (int64_t c : counts) {
@@ -574,12 +575,21 @@ BlockSparseShape shapeOfParameters(ArrayRef<int64_t> counts, ArrayRef<int64_t> l
       at += c;
     }
   }
+  // Pairs by their first dimension: one shape, one stored block per orbit,
+  // whichever key named them.
+  for (auto [dims, anti] : {std::pair{antisymmetric, true}, std::pair{symmetric, false}})
+    if (dims)
+      for (size_t i = 0; i + 2 <= dims.size(); i += 2)
+        shape.presence.pairs.push_back({dims[i], dims[i + 1], anti});
+  llvm::stable_sort(shape.presence.pairs,
+                    [](const PairSymmetry &x, const PairSymmetry &y) { return x.first < y.first; });
   return shape;
 }
 } // namespace
 
 BlockSparseShape BlocksAttr::toShape() const {
-  return shapeOfParameters(getCounts(), getLengths(), getSymmetry(), getPresent(), getFlip());
+  return shapeOfParameters(getCounts(), getLengths(), getSymmetry(), getPresent(), getFlip(),
+                           getAntisymmetric(), getSymmetric());
 }
 
 BlocksAttr BlocksAttr::fromShape(MLIRContext *context, const BlockSparseShape &shape) {
@@ -596,6 +606,15 @@ BlocksAttr BlocksAttr::fromShape(MLIRContext *context, const BlockSparseShape &s
       partners.append(f.begin(), f.end());
     flip = DenseI64ArrayAttr::get(context, partners);
   }
+  DenseI64ArrayAttr pairs[2]; // antisymmetric, symmetric
+  for (int anti : {1, 0}) {
+    SmallVector<int64_t> dims;
+    for (const PairSymmetry &p : shape.presence.pairs)
+      if (p.antisymmetric == static_cast<bool>(anti))
+        dims.append({p.first, p.second});
+    if (!dims.empty())
+      pairs[1 - anti] = DenseI64ArrayAttr::get(context, dims);
+  }
   if (shape.segments.empty()) {
     // A scalar lists no ids: its one block is there (every block) or not
     // (a symmetry no empty tuple has).
@@ -608,7 +627,7 @@ BlocksAttr BlocksAttr::fromShape(MLIRContext *context, const BlockSparseShape &s
       present.append(b.begin(), b.end());
     listed = DenseI64ArrayAttr::get(context, present);
   }
-  return BlocksAttr::get(context, counts, lengths, symmetry, listed, flip);
+  return BlocksAttr::get(context, counts, lengths, symmetry, listed, flip, pairs[0], pairs[1]);
 }
 
 SmallVector<int64_t> BlocksAttr::getSegments(unsigned dim) const {
@@ -622,7 +641,8 @@ SmallVector<int64_t> BlocksAttr::getSegments(unsigned dim) const {
 LogicalResult BlocksAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> counts, ArrayRef<int64_t> lengths,
                                  std::optional<int64_t> symmetry, DenseI64ArrayAttr present,
-                                 DenseI64ArrayAttr flip) {
+                                 DenseI64ArrayAttr flip, DenseI64ArrayAttr antisymmetric,
+                                 DenseI64ArrayAttr symmetric) {
   // A scalar (rank 0, `#tc.blocks<[]>`) has one block, the empty tuple of
   // segment ids: the sum of a block-sparse product over every label, or the
   // ones of a one-tensor term.
@@ -648,8 +668,14 @@ LogicalResult BlocksAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (flip && static_cast<int64_t>(flip.size()) != total)
     return emitError() << "#tc.blocks: flip lists " << flip.size() << " partners for " << total
                        << " segments";
+  for (auto [dims, key] :
+       {std::pair{antisymmetric, "antisymmetric"}, std::pair{symmetric, "symmetric"}})
+    if (dims && dims.size() % 2 != 0)
+      return emitError() << "#tc.blocks: " << key << " lists " << dims.size()
+                         << " dimensions, not pairs";
   // The rest as the analyses check it, against the extents the lengths give.
-  BlockSparseShape shape = shapeOfParameters(counts, lengths, symmetry, present, flip);
+  BlockSparseShape shape =
+      shapeOfParameters(counts, lengths, symmetry, present, flip, antisymmetric, symmetric);
   std::vector<int64_t> extents;
   for (int64_t d = 0; d < shape.rank(); ++d)
     extents.push_back(shape.extent(d));
@@ -679,12 +705,13 @@ LogicalResult BlocksAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
 
 /// blocks ::= `<` `[` segments (`,` segments)* `]` (`,` `symmetry` `=` int
 ///            | `,` `present` `=` `[` ids (`,` ids)* `]`)?
-///            (`,` `flip` `=` `[` partners (`,` partners)* `]`)? `>`
+///            (`,` `flip` `=` `[` partners (`,` partners)* `]`)?
+///            (`,` (`antisymmetric` | `symmetric`) `=` `[` `[` d `,` d `]` ... `]`)* `>`
 Attribute BlocksAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
-  SmallVector<int64_t> counts, lengths, present, partners;
+  SmallVector<int64_t> counts, lengths, present, partners, pairDims[2];
   std::optional<int64_t> symmetry;
-  bool listed = false, flipped = false;
+  bool listed = false, flipped = false, paired[2] = {false, false};
   auto parseInts = [&](SmallVectorImpl<int64_t> &out, int64_t *count) -> ParseResult {
     return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
       int64_t v;
@@ -738,11 +765,27 @@ Attribute BlocksAttr::parse(AsmParser &parser, Type) {
         return parser.emitError(keyLoc) << "#tc.blocks: flip lists " << dim
                                         << " dimensions for a tensor of rank " << counts.size(),
                Attribute();
+    } else if ((key == "antisymmetric" || key == "symmetric") &&
+               !paired[key == "antisymmetric" ? 0 : 1]) {
+      const int which = key == "antisymmetric" ? 0 : 1;
+      paired[which] = true;
+      if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            int64_t n = 0;
+            SMLoc at = parser.getCurrentLocation();
+            if (parseInts(pairDims[which], &n))
+              return failure();
+            if (n != 2)
+              return parser.emitError(at)
+                     << "#tc.blocks: " << key << " lists pairs of dimensions, got " << n;
+            return success();
+          }))
+        return {};
     } else {
       return parser.emitError(keyLoc)
                  << "#tc.blocks: unexpected '" << key
-                 << "' (expected symmetry = N, present = [[ids], ...] or flip = [[partners], "
-                    "...], each at most once)",
+                 << "' (expected symmetry = N, present = [[ids], ...], flip = [[partners], "
+                    "...], antisymmetric = [[d1, d2], ...] or symmetric = [[d1, d2], ...], "
+                    "each at most once)",
              Attribute();
     }
   }
@@ -752,7 +795,8 @@ Attribute BlocksAttr::parse(AsmParser &parser, Type) {
     return given ? DenseI64ArrayAttr::get(parser.getContext(), values) : DenseI64ArrayAttr();
   };
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), counts, lengths,
-                    symmetry, listOf(listed, present), listOf(flipped, partners));
+                    symmetry, listOf(listed, present), listOf(flipped, partners),
+                    listOf(paired[0], pairDims[0]), listOf(paired[1], pairDims[1]));
 }
 
 void BlocksAttr::print(AsmPrinter &printer) const {
@@ -785,6 +829,15 @@ void BlocksAttr::print(AsmPrinter &printer) const {
       llvm::interleaveComma(shape.presence.flip[d], printer);
       printer << "]";
     }
+    printer << "]";
+  }
+  for (auto [dims, key] :
+       {std::pair{getAntisymmetric(), "antisymmetric"}, std::pair{getSymmetric(), "symmetric"}}) {
+    if (!dims)
+      continue;
+    printer << ", " << key << " = [";
+    for (size_t i = 0; i + 2 <= dims.size(); i += 2)
+      printer << (i ? ", [" : "[") << dims[i] << ", " << dims[i + 1] << "]";
     printer << "]";
   }
   printer << ">";

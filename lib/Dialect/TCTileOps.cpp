@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <map>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::tc;
@@ -387,6 +388,34 @@ LogicalResult BlockStageOp::verify() {
       return emitOpError() << "cached read " << i / 4 << " (stage " << stage << ", tensor "
                            << x << ", block " << block << ", rank " << cached[i + 3]
                            << ") names no stage, input block or process";
+  }
+  // A permuted read: its task, a permutation of A's and of B's dimensions,
+  // a sign.
+  ArrayRef<int64_t> reads = getReads().value_or(ArrayRef<int64_t>());
+  const size_t width = 2 + labels[0].size() + labels[1].size();
+  if (reads.size() % width != 0)
+    return emitOpError() << "reads hold " << width
+                         << " integers each (task, A's dimensions, B's dimensions, sign), got "
+                         << reads.size();
+  std::set<int64_t> readTasks;
+  for (size_t i = 0; i < reads.size(); i += width) {
+    const int64_t task = reads[i], sign = reads[i + width - 1];
+    if (task < 0 || static_cast<size_t>(task) >= tasks.size() / 6 || !readTasks.insert(task).second)
+      return emitOpError() << "read " << i / width << " names task " << task
+                           << ", which is not a task or has another read";
+    for (int x = 0; x < 2; ++x) {
+      ArrayRef<int64_t> dims = reads.slice(i + 1 + (x ? labels[0].size() : 0), labels[x].size());
+      SmallVector<int64_t> sorted(dims);
+      llvm::sort(sorted);
+      for (auto [k, d] : llvm::enumerate(sorted))
+        if (d != static_cast<int64_t>(k))
+          return emitOpError() << "read " << i / width << " of task " << task << " permutes "
+                               << names[x] << "'s dimensions as [" << dims
+                               << "], not a permutation";
+    }
+    if (sign != 1 && sign != -1)
+      return emitOpError() << "read " << i / width << " of task " << task << " has sign " << sign
+                           << " (1 or -1)";
   }
   return success();
 }

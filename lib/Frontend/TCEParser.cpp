@@ -71,7 +71,7 @@ public:
     // may come in any order, so sort (stably: each group keeps text order).
     std::stable_sort(program.tensors.begin(), program.tensors.end(),
                      [](const Tensor &a, const Tensor &b) { return a.role < b.role; });
-    if (!inferIntermediateBlocks(program, error))
+    if (!inferIntermediateBlocks(program, error) || !inferPairs(program, error))
       return false;
     result = std::move(program);
     return true;
@@ -582,11 +582,22 @@ private:
     consume();
     bool typed = false, sparse = false;
     const Token *restricted = nullptr;
+    bool paired[2] = {false, false}; // antisymmetric, symmetric
     while (!at(TokenKind::Semicolon)) {
       if (sparse && !restricted && atIdentifier("restricted")) {
         restricted = &consume();
         if (!restrict(first, *restricted))
           return false;
+      } else if (sparse && ((atIdentifier("antisymmetric") && !paired[0]) ||
+                            (atIdentifier("symmetric") && !paired[1]))) {
+        const bool anti = peek().text == "antisymmetric";
+        paired[anti ? 0 : 1] = true;
+        if (!parsePairs(first, anti))
+          return false;
+      } else if (!sparse && (atIdentifier("antisymmetric") || atIdentifier("symmetric"))) {
+        return fail(peek().loc, quoted(peek().text) +
+                                    " follows the blocks of a block-sparse tensor ('symmetry', "
+                                    "'charge' or 'blocks')");
       } else if (!typed && (atIdentifier("f32") || atIdentifier("f64"))) {
         typed = true;
         const ElementType element = consume().text == "f32" ? ElementType::F32 : ElementType::F64;
@@ -606,8 +617,14 @@ private:
           expected = {"'f64'", "'f32'"};
         if (!sparse)
           expected.insert(expected.end(), {"'symmetry'", "'charge'", "'blocks'"});
-        else if (!restricted)
-          expected.push_back("'restricted'");
+        else {
+          if (!restricted)
+            expected.push_back("'restricted'");
+          if (!paired[0])
+            expected.push_back("'antisymmetric'");
+          if (!paired[1])
+            expected.push_back("'symmetric'");
+        }
         if (typed || sparse)
           expected.push_back("';'");
         std::string list;
@@ -633,6 +650,51 @@ private:
       shape.presence.flip = std::move(flip);
       if (std::string wrong = shape.verify(program.extents(tensor)); !wrong.empty())
         return fail(keyword.loc, "the blocks of restricted " + quoted(tensor.name) + ": " + wrong);
+      tensor.presence = shape.presence;
+    }
+    return true;
+  }
+
+  /// `antisymmetric [a, b] [i, j]` or `symmetric [a, b]` (permutational
+  /// symmetry, NWChem TCE's): the tensors of a declaration from `first` on
+  /// change sign (or not) when the indices of each pair are exchanged, so
+  /// each stores one block of each set the exchanges relate. Each name is one
+  /// of every such tensor's indices, and the pair's two dimensions have the
+  /// same segments.
+  bool parsePairs(size_t first, bool antisymmetric) {
+    const Token &keyword = consume();
+    std::vector<std::pair<const Token *, const Token *>> named;
+    do {
+      const Token *one = nullptr, *two = nullptr;
+      if (!expect(TokenKind::LBracket, "'[' and two indices after " + quoted(keyword.text)) ||
+          !expectIdentifier("an index", one) || !expect(TokenKind::Comma, "',' between the pair") ||
+          !expectIdentifier("an index", two) ||
+          !expect(TokenKind::RBracket, "']' after the pair's two indices"))
+        return false;
+      named.push_back({one, two});
+    } while (at(TokenKind::LBracket));
+    for (size_t i = first; i < program.tensors.size(); ++i) {
+      Tensor &tensor = program.tensors[i];
+      BlockSparseShape shape{program.segments(tensor), tensor.presence};
+      for (auto [one, two] : named) {
+        int64_t dims[2];
+        for (int k = 0; k < 2; ++k) {
+          const Token *name = k ? two : one;
+          auto at = std::find(tensor.indices.begin(), tensor.indices.end(), name->text);
+          if (at == tensor.indices.end())
+            return fail(name->loc, quoted(tensor.name) + " has no index " + quoted(name->text) +
+                                       " to exchange (" + std::string(keyword.text) + ")");
+          dims[k] = at - tensor.indices.begin();
+        }
+        shape.presence.pairs.push_back(
+            {std::min(dims[0], dims[1]), std::max(dims[0], dims[1]), antisymmetric});
+      }
+      std::stable_sort(
+          shape.presence.pairs.begin(), shape.presence.pairs.end(),
+          [](const PairSymmetry &x, const PairSymmetry &y) { return x.first < y.first; });
+      if (std::string wrong = shape.verify(program.extents(tensor)); !wrong.empty())
+        return fail(keyword.loc, "the blocks of " + quoted(tensor.name) + " with " +
+                                     std::string(keyword.text) + " pairs: " + wrong);
       tensor.presence = shape.presence;
     }
     return true;

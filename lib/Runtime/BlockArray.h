@@ -40,6 +40,9 @@ struct BlockArray {
   /// Spin-restricted only: per dimension, the segment each segment becomes
   /// when every spin flips (the blocks are one of each flipped pair).
   std::vector<Shape> flip;
+  /// Per pair symmetry: its two dimensions and 1 if antisymmetric (0:
+  /// symmetric); the blocks are one of each set the exchanges relate.
+  std::vector<Shape> pairs;
 
   /// In memory: the bricks this rank is home of (others null). A brick may
   /// be shared with a kept tensor (KeptBlocks.cpp) that a later statement

@@ -166,6 +166,9 @@ struct ScheduleIndex {
   std::set<std::tuple<int64_t, int64_t, int64_t, int64_t>> cached; ///< stage, x, block, rank
   /// (x, block, rank) -> the stages, ascending, in which the rank's tasks read it.
   std::map<std::tuple<int64_t, int64_t, int64_t>, std::vector<int64_t>> readsAt;
+  /// task -> how it reads A's and B's stored blocks, for the tasks that read
+  /// one permuted or signed (pair symmetries).
+  std::map<int64_t, tc_rt::BlockRead> readOf;
 
   bool isCached(int64_t stage, int x, int64_t block, int rank) const {
     return cached.count({stage, x, block, rank}) != 0;
@@ -208,6 +211,14 @@ const ScheduleIndex &scheduleIndexOf(const int64_t *desc, const BlockPlanDescVie
   for (auto &[key, stages] : index.readsAt) {
     std::sort(stages.begin(), stages.end());
     stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
+  }
+  for (int64_t i = 0; i < plan.numReads(); ++i) {
+    tc_rt::BlockRead read = plan.read(i);
+    if (read.task < 0 || read.task >= plan.numTasks() || (read.sign != 1 && read.sign != -1))
+      fail("block-sparse schedule: read " + std::to_string(i) + " names task " +
+           std::to_string(read.task) + " of " + std::to_string(plan.numTasks()) + " with sign " +
+           std::to_string(read.sign));
+    index.readOf[read.task] = std::move(read);
   }
   return index;
 }
@@ -303,16 +314,42 @@ bool contains(const Shape &labels, int64_t l) {
   return std::find(labels.begin(), labels.end(), l) != labels.end();
 }
 
-/// One task: C's block += A's block * B's block, with the blocks' shapes.
+/// The key of a read of `block` through `dims` (BlockProduct::readA): the
+/// block and the permutation, as digits of base `rank`.
+int64_t readKey(int64_t block, const Shape &dims) {
+  const auto rank = static_cast<int64_t>(dims.size());
+  int64_t code = 0, span = 1;
+  for (int64_t d : dims)
+    code = code * rank + d, span *= rank;
+  return block * std::max<int64_t>(span, 1) + code;
+}
+
+/// One task: C's block += A's block * B's block, with the blocks' shapes. A
+/// task reading a block of a tensor with pair symmetries (`read`, else
+/// null) reads its stored block, whose dimension d carries the operand's
+/// dimension read->aDims[d] (the operand's label there), times the sign.
 template <typename T>
 BlockProduct<T> productOf(const BlockPlanDescView &plan, BlockArray *arrays[3],
-                          const int64_t blocks[3], char *buffers[3]) {
+                          const int64_t blocks[3], char *buffers[3], const tc_rt::BlockRead *read) {
   tc_rt::TileContractDesc desc;
   Shape labelExtent;
   tc_rt::TileContractDesc::Operand *ops[3] = {&desc.a, &desc.b, &desc.c};
+  Shape readDims[2];
   for (int x = 0; x < 3; ++x) {
     ops[x]->shape = arrays[x]->blockShape(blocks[x]);
     ops[x]->labels = plan.labels(x);
+    if (x < 2) {
+      Shape &dims = readDims[x];
+      if (read)
+        dims = x == 0 ? read->aDims : read->bDims;
+      else
+        for (size_t d = 0; d < ops[x]->labels.size(); ++d)
+          dims.push_back(static_cast<int64_t>(d));
+      Shape permuted;
+      for (int64_t d : dims)
+        permuted.push_back(ops[x]->labels.at(d));
+      ops[x]->labels = std::move(permuted);
+    }
     for (size_t d = 0; d < ops[x]->labels.size(); ++d) {
       const int64_t l = ops[x]->labels[d];
       if (static_cast<int64_t>(labelExtent.size()) <= l)
@@ -322,7 +359,7 @@ BlockProduct<T> productOf(const BlockPlanDescView &plan, BlockArray *arrays[3],
   }
   desc.labelExtents = labelExtent;
   desc.elem = arrays[2]->elem;
-  desc.alpha = plan.alpha();
+  desc.alpha = plan.alpha() * (read ? static_cast<double>(read->sign) : 1.0);
   // Rows and columns by C's segments (a stored C block is the one the task
   // computes); the summed labels by A's and B's blocks, each of which may be
   // a spin-restricted tensor's stored block for its flipped one: equal keys,
@@ -352,6 +389,8 @@ BlockProduct<T> productOf(const BlockPlanDescView &plan, BlockArray *arrays[3],
           blocks[0],
           blocks[1],
           blocks[2],
+          readKey(blocks[0], readDims[0]),
+          readKey(blocks[1], readDims[1]),
           std::move(summed),
           std::move(rows),
           std::move(columns)};
@@ -461,7 +500,7 @@ void endPhase(BlockArray *arrays[3], const Phase &p, StageBricks &bricks,
 template <typename T>
 std::vector<BlockProduct<T>> &productsOf(const int64_t *desc, int64_t stage, int64_t step,
                                          const BlockPlanDescView &plan, BlockArray *arrays[3],
-                                         const Phase &phase) {
+                                         const Phase &phase, const ScheduleIndex &index) {
   static std::map<std::tuple<const int64_t *, int64_t, int64_t>, std::vector<BlockProduct<T>>>
       known;
   std::vector<BlockProduct<T>> &products = known[{desc, stage, step}];
@@ -491,7 +530,9 @@ std::vector<BlockProduct<T>> &productsOf(const int64_t *desc, int64_t stage, int
     const tc_rt::BlockTaskEntry task = plan.task(t);
     const int64_t blocks[3] = {task.a, task.b, task.c};
     char *none[3] = {nullptr, nullptr, nullptr};
-    products.push_back(productOf<T>(plan, arrays, blocks, none));
+    auto read = index.readOf.find(t);
+    products.push_back(productOf<T>(plan, arrays, blocks, none,
+                                    read == index.readOf.end() ? nullptr : &read->second));
   }
   return products;
 }
@@ -509,7 +550,8 @@ void runStage(const int64_t *desc, const BlockPlanDescView &plan, BlockArray *ar
   beginPhase(arrays, phases.shared, bricks, cache, stage);
   for (const auto &[step, phase] : phases.steps) {
     beginPhase(arrays, phase, bricks, cache, stage);
-    std::vector<BlockProduct<T>> &products = productsOf<T>(desc, stage, step, plan, arrays, phase);
+    std::vector<BlockProduct<T>> &products =
+        productsOf<T>(desc, stage, step, plan, arrays, phase, cache);
     for (BlockProduct<T> &product : products) {
       product.a = reinterpret_cast<T *>(bricks.at(0, product.blockA));
       product.b = reinterpret_cast<T *>(bricks.at(1, product.blockB));
@@ -564,6 +606,8 @@ extern "C" void *tc_rt_block_array(const int64_t *desc, const char *name) {
   }
   for (int64_t d = 0; view.restricted() && d < view.rank(); ++d)
     a->flip.push_back(view.flip(d));
+  for (int64_t i = 0; i < view.numPairs(); ++i)
+    a->pairs.push_back(view.pairs(i));
   checkBlocks(*a);
   const int me = ctx().rank;
   const size_t n = a->blocks.size();

@@ -8,10 +8,13 @@
 //   values          f64|f32 [total]       the blocks, each row-major
 //   flip            int64 [sum of counts] spin-restricted only: each segment's
 //                                         partner when every spin flips
+//   pairs           int64 [p, 3]          with pair symmetries only: per pair
+//                                         its two dimensions and 1 if
+//                                         antisymmetric (0: symmetric)
 // An input may list its blocks in any order; it must hold every block the
-// program's tensor stores and no other, and be restricted alike. Every rank checks the input
-// alike, so rank 0 alone reports what is wrong with it. Outputs list them in the
-// program's order (row-major in the segment ids).
+// program's tensor stores and no other, and be restricted and paired alike. Every rank checks the
+// input alike, so rank 0 alone reports what is wrong with it. Outputs list them in the program's
+// order (row-major in the segment ids).
 //
 //===----------------------------------------------------------------------===//
 #include "BlockArray.h"
@@ -92,6 +95,30 @@ void checkFlip(const BlockArray &a, hid_t group, const std::string &where,
                str(flatFlip(a)));
 }
 
+/// The array's pair symmetries, flattened as the `pairs` dataset holds them.
+std::vector<int64_t> flatPairs(const BlockArray &a) {
+  std::vector<int64_t> out;
+  for (const Shape &p : a.pairs)
+    out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
+/// An input stores one block of each set its pair symmetries relate (and
+/// has the `pairs` dataset saying which) exactly when the program's tensor
+/// does, with the same pairs: otherwise its blocks mean other elements.
+void checkPairs(const BlockArray &a, hid_t group, const std::string &where) {
+  const bool filePaired = H5Lexists(group, "pairs", H5P_DEFAULT) > 0;
+  const std::vector<int64_t> file =
+      filePaired ? readInts(group, "pairs", where) : std::vector<int64_t>();
+  if (file != flatPairs(a))
+    failOnRoot(where + " has the pair symmetries " + str(file) +
+               " (dimension, dimension, antisymmetric; dataset 'pairs') but the program's "
+               "tensor " +
+               str(flatPairs(a)) +
+               ": write the blocks and pairs the program's tensor stores "
+               "(docs/BlockSparse.md)");
+}
+
 /// The layout of the block-sparse group of each name this run wrote last
 /// (writeBlockResult), and the file it went to. A later load of that group
 /// uses it instead of opening and reading the group's small datasets again
@@ -99,7 +126,7 @@ void checkFlip(const BlockArray &a, hid_t group, const std::string &where,
 /// iteration with DIIS, whose statements read the whole copies DIIS needs).
 struct WrittenGroup {
   hid_t file = -1;
-  std::vector<Shape> segments, blocks, flip;
+  std::vector<Shape> segments, blocks, flip, pairs;
   tc_rt_elem elem = TC_RT_F64;
   std::vector<int64_t> offsets;
   int64_t total = 0;
@@ -118,7 +145,7 @@ bool openWrittenGroup(BlockArray &a) {
     return false;
   const WrittenGroup &w = it->second;
   if (w.file != a.file || w.blocks != a.blocks || w.segments != a.segments || w.flip != a.flip ||
-      w.elem != a.elem)
+      w.pairs != a.pairs || w.elem != a.elem)
     return false;
   a.values = H5Dopen2(a.file, (a.name + "/values").c_str(), H5P_DEFAULT);
   if (a.values < 0)
@@ -181,6 +208,7 @@ void openBlockInput(BlockArray &a) {
          ") but the program's tensor has " + str(program) + " (counts " + str(programCounts) +
          ")");
   checkFlip(a, group, where, program);
+  checkPairs(a, group, where);
   std::vector<hsize_t> blockDims;
   std::vector<int64_t> ids = readInts(group, "blocks", where, &blockDims);
   std::vector<int64_t> offsets = readInts(group, "offsets", where);
@@ -294,6 +322,8 @@ void writeBlockResult(BlockArray &a) {
     writeInts(group, "offsets", {n}, offsets, where, result.inMemory);
     if (!a.flip.empty())
       writeInts(group, "flip", {lengths.size()}, flatFlip(a), where, result.inMemory);
+    if (!a.pairs.empty())
+      writeInts(group, "pairs", {a.pairs.size(), 3}, flatPairs(a), where, result.inMemory);
     hsize_t all = total;
     hid_t space = H5Screate_simple(1, &all, nullptr);
     values = createResultDataset(result, group, "values",
@@ -328,7 +358,8 @@ void writeBlockResult(BlockArray &a) {
     completeInMemory(values, a.elem, total, a.name);
   H5Dclose(values);
   H5Gclose(group);
-  writtenGroups()[a.name] = {result.file, a.segments, a.blocks, a.flip, a.elem, offsets, total};
+  writtenGroups()[a.name] = {result.file, a.segments, a.blocks, a.flip,
+                             a.pairs,     a.elem,     offsets,  total};
   resultStored(a.name, result);
 }
 

@@ -28,7 +28,8 @@ namespace tc_rt {
 namespace {
 
 constexpr int64_t kFormatVersion = 1;
-const char *const kSmallDatasets[] = {"segment_counts", "segments", "blocks", "offsets", "flip"};
+const char *const kSmallDatasets[] = {"segment_counts", "segments", "blocks",
+                                      "offsets",        "flip",     "pairs"};
 
 void putString(hid_t at, const char *name, const std::string &value) {
   hid_t type = H5Tcopy(H5T_C_S1);
@@ -143,8 +144,9 @@ void writeCarried(hid_t carried, const std::string &name, const std::string &loo
     group = H5Gcreate2(carried, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     const std::string what = "the checkpoint's group " + name;
     for (const char *small : kSmallDatasets) { // rank 0 writes the copy
-      if (std::string(small) == "flip" && H5Lexists(t.group(), small, H5P_DEFAULT) <= 0)
-        continue; // not spin-restricted
+      if ((std::string(small) == "flip" || std::string(small) == "pairs") &&
+          H5Lexists(t.group(), small, H5P_DEFAULT) <= 0)
+        continue; // not spin-restricted, no pair symmetries
       std::vector<hsize_t> dims;
       std::vector<int64_t> ints = readInts(t.group(), small, "tensor '" + name + "'", &dims);
       writeInts(group, small, dims, ints, what, /*everyRank=*/false);

@@ -72,6 +72,7 @@ std::unique_ptr<BlockArray> emptyLike(const BlockArray &a) {
   kept->blocks = a.blocks;
   kept->home = a.home;
   kept->flip = a.flip;
+  kept->pairs = a.pairs;
   return kept;
 }
 
@@ -120,7 +121,8 @@ bool handOverKeptBlocks(BlockArray &a) {
     return false;
   const BlockArray &kept = *it->second;
   const bool same = !a.onDisk && a.elem == kept.elem && a.segments == kept.segments &&
-                    a.flip == kept.flip && a.blocks.size() == kept.blocks.size();
+                    a.flip == kept.flip && a.pairs == kept.pairs &&
+                    a.blocks.size() == kept.blocks.size();
   const std::vector<int64_t> &from = bricksFrom(kept, a); // per brick of `a`, the kept one
   if (!same || std::count(from.begin(), from.end(), -1) > 0) {
     // every rank decides alike, from the tensors' shapes alone

@@ -538,9 +538,7 @@ void contractSummedGroups(const std::vector<BlockProduct<T>> &products,
   for (const std::vector<size_t> *group : order) {
     const TileCall<T> &first = calls[group->front()];
     const int each = first.largerInput();
-    auto blockOf = [&](size_t i, int x) {
-      return x == 0 ? products[i].blockA : products[i].blockB;
-    };
+    auto blockOf = [&](size_t i, int x) { return x == 0 ? products[i].readA : products[i].readB; };
     // Rows: the distinct each-blocks; columns: the distinct other blocks.
     std::map<int64_t, size_t> rowOf, colOf;
     for (size_t i : *group) {
@@ -617,7 +615,7 @@ bool contractAssembled(const std::vector<BlockProduct<T>> &products,
                   n = columns.offset(p.columnSegments);
     const Place places[3] = {{r, k}, {k, n}, {r, n}};
     auto brick = [&](int x, size_t t) {
-      return x == 0 ? products[t].blockA : x == 1 ? products[t].blockB : products[t].blockC;
+      return x == 0 ? products[t].readA : x == 1 ? products[t].readB : products[t].blockC;
     };
     for (int x = 0; x < 3; ++x)
       if (brick(x, firstAt[x].try_emplace(places[x], i).first->second) != brick(x, i))
@@ -650,15 +648,19 @@ bool contractAssembled(const std::vector<BlockProduct<T>> &products,
   return true;
 }
 
-/// The tasks `tasks` in sets joined through shared A, B or C blocks, each
-/// set and its tasks in the order they first appear.
+/// The tasks `tasks` in sets joined through shared A, B or C blocks (A and B
+/// read alike), each set and its tasks in the order they first appear. A set
+/// has one alpha: tasks whose products take other signs (pair symmetries)
+/// are not joined.
 template <typename T>
 std::vector<std::vector<size_t>> joinedByBlocks(const std::vector<BlockProduct<T>> &products,
                                                 const std::vector<size_t> &tasks) {
-  std::map<std::pair<int, int64_t>, size_t> nodeOf; // (tensor, block) -> node
+  // (tensor, read or block, alpha) -> node
+  std::map<std::tuple<int, int64_t, double>, size_t> nodeOf;
   std::vector<size_t> parent;
+  size_t i = 0; // the task whose nodes `node` names
   auto node = [&](int x, int64_t block) {
-    auto [it, fresh] = nodeOf.try_emplace({x, block}, parent.size());
+    auto [it, fresh] = nodeOf.try_emplace({x, block, products[i].desc.alpha}, parent.size());
     if (fresh)
       parent.push_back(parent.size());
     return it->second;
@@ -666,15 +668,17 @@ std::vector<std::vector<size_t>> joinedByBlocks(const std::vector<BlockProduct<T
   std::function<size_t(size_t)> root = [&](size_t n) {
     return parent[n] == n ? n : parent[n] = root(parent[n]);
   };
-  for (size_t i : tasks) {
-    const size_t a = root(node(0, products[i].blockA));
-    parent[root(node(1, products[i].blockB))] = a;
+  for (size_t t : tasks) {
+    i = t;
+    const size_t a = root(node(0, products[i].readA));
+    parent[root(node(1, products[i].readB))] = a;
     parent[root(node(2, products[i].blockC))] = a;
   }
   std::map<size_t, size_t> setOf;
   std::vector<std::vector<size_t>> sets;
-  for (size_t i : tasks) {
-    auto [it, fresh] = setOf.try_emplace(root(node(0, products[i].blockA)), sets.size());
+  for (size_t t : tasks) {
+    i = t;
+    auto [it, fresh] = setOf.try_emplace(root(node(0, products[i].readA)), sets.size());
     if (fresh)
       sets.emplace_back();
     sets[it->second].push_back(i);

@@ -29,6 +29,11 @@ template <typename T> struct BlockProduct {
   T *a, *b, *c;
   /// The A, B and C blocks' ids in their tensors: equal ids, equal blocks.
   int64_t blockA, blockB, blockC;
+  /// What the task reads of A and of B: its block and how it permutes the
+  /// block's dimensions (a block of a tensor with pair symmetries read for
+  /// an exchanged one). Equal keys, equal operands; products share packing
+  /// by these, not by the blocks.
+  int64_t readA, readB;
   /// The segment of each summed label (in A and B, not in C), in A's order,
   /// as A's block has it and then as B's has it (a spin-restricted tensor's
   /// stored block may be the flip of the one the task reads); of each of A's

@@ -63,15 +63,24 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
     std::vector<int64_t> h = blockHomes(pool, x, blocks, owners, procs);
     homes[x].assign(h.begin(), h.end());
   }
-  SmallVector<int64_t> tasks;
+  SmallVector<int64_t> tasks, reads;
   int64_t stages = 1;
+  auto dimsOr = [](const std::vector<int64_t> &dims, size_t rank) {
+    SmallVector<int64_t> out(dims.begin(), dims.end());
+    if (dims.empty()) // as stored
+      for (size_t d = 0; d < rank; ++d)
+        out.push_back(static_cast<int64_t>(d));
+    return out;
+  };
   for (size_t t = 0; t < pool.tasks.size(); ++t) {
     const BlockTask &task = pool.tasks[t];
-    // The runtime reads each brick as it is stored (no #tc.blocks says a
-    // pair symmetry yet).
-    if (!task.aDims.empty() || !task.bDims.empty() || task.sign != 1)
-      return op.emitOpError() << "reads a block permuted or signed, which the runtime's block "
-                                 "stages do not do";
+    // A block of a tensor with pair symmetries read from its stored block.
+    if (!task.aDims.empty() || !task.bDims.empty() || task.sign != 1) {
+      reads.push_back(static_cast<int64_t>(t));
+      reads.append(dimsOr(task.aDims, problem.aLabels.size()));
+      reads.append(dimsOr(task.bDims, problem.bLabels.size()));
+      reads.push_back(task.sign < 0 ? -1 : 1);
+    }
     for (int brick : {task.a, task.b, task.c})
       tasks.push_back(indexOf[pool.bricks[brick].tensor].at(pool.bricks[brick].block));
     tasks.push_back(taskRank[t]);
@@ -141,7 +150,8 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
   BlockStageOp::create(
       b, loc, loop.getInductionVar(), arrays[Operand::A], arrays[Operand::B], arrays[Operand::C],
       labels(problem.aLabels), labels(problem.bLabels), labels(problem.cLabels), tasks, stages,
-      cached.empty() ? DenseI64ArrayAttr() : b.getDenseI64ArrayAttr(cached), scaleAttr(op));
+      cached.empty() ? DenseI64ArrayAttr() : b.getDenseI64ArrayAttr(cached), scaleAttr(op),
+      reads.empty() ? DenseI64ArrayAttr() : b.getDenseI64ArrayAttr(reads));
   b.setInsertionPointAfter(loop);
   BlockStoreOp::create(b, loc, arrays[Operand::C]);
   func::ReturnOp::create(b, loc);

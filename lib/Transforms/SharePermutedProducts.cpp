@@ -144,7 +144,15 @@ struct SharePermutedProductsPass
 
   void share(ContractOp first, ArrayRef<std::pair<ContractOp, SmallVector<StringRef>>> group) {
     OpBuilder b(first);
+    // The product has the result's blocks and spin restriction, not its pair
+    // symmetries: those hold of the copies' sum, not of one product.
     auto type = cast<RankedTensorType>(first.getResult().getType());
+    if (auto blocks = dyn_cast_or_null<BlocksAttr>(type.getEncoding())) {
+      BlockSparseShape shape = blocks.toShape();
+      shape.presence.pairs.clear();
+      type = RankedTensorType::get(type.getShape(), type.getElementType(),
+                                   BlocksAttr::fromShape(type.getContext(), shape));
+    }
     auto product = ContractOp::create(b, first.getLoc(), type, first.getInputs(), Value(),
                                       first.getInputLabels(), first.getResultLabels(), FloatAttr());
     // The product's flops before and after tc-minimize-operations, reported once.

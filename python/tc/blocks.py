@@ -10,6 +10,14 @@ A tensor NAME is the group /NAME holding
                                          partner when every spin flips; of
                                          each flipped pair of blocks (equal)
                                          only the one with lower ids is stored
+  pairs           int64 [p, 3]           with pair symmetries only: per pair
+                                         its two dimensions and 1 if
+                                         antisymmetric (0: symmetric); of the
+                                         blocks the exchanges (and the flip)
+                                         relate, only the one with the lowest
+                                         ids is stored, the others are it
+                                         with those dimensions exchanged
+                                         (times -1 per antisymmetric pair)
 
     from tc import blocks
     blocks.write("A.h5", "A", dense, [[8, 4, 2, 2], [16, 8, 4, 4]],
@@ -57,13 +65,52 @@ def flipped(block, flip):
     return [flip[d][i] for d, i in enumerate(block)]
 
 
-def stored(blocks, flip=None):
-    """Of the present `blocks`, those a spin-restricted tensor stores: one of
-    each flipped pair, the one whose segment ids come first (all without
-    `flip`)."""
-    if flip is None:
-        return [list(b) for b in blocks]
-    return [list(b) for b in blocks if list(b) <= flipped(b, flip)]
+def relatives(block, flip=None, pairs=None):
+    """The blocks equal to `block` up to the spin flip and the pairs'
+    exchanges (`pairs`: (dimension, dimension, antisymmetric) each), as
+    (ids, exchanged pairs, sign), fewest exchanges first, the block itself
+    first."""
+    pairs = pairs or []
+    out = []
+    for flips in ([False, True] if flip is not None else [False]):
+        for subset in range(1 << len(pairs)):
+            ids, sign, used = list(block), 1, []
+            if flips:
+                ids = flipped(ids, flip)
+            for k, (p, q, anti) in enumerate(pairs):
+                if subset >> k & 1:
+                    ids[p], ids[q] = ids[q], ids[p]
+                    sign *= -1 if anti else 1
+                    used.append((p, q))
+            out.append((ids, used, sign))
+    return out
+
+
+def stored(blocks, flip=None, pairs=None):
+    """Of the present `blocks`, those a tensor with symmetries stores: of
+    the blocks the spin flip (`flip`) and the pairs' exchanges (`pairs`)
+    relate, the one whose segment ids come first (all without either)."""
+    return [list(b) for b in blocks
+            if all(list(b) <= ids for ids, _, _ in relatives(b, flip, pairs))]
+
+
+def symmetrize(dense, segments, flip=None, pairs=None):
+    """`dense` made equal to its spin flip (per dimension, each segment's
+    partner) and (anti)symmetric in each pair of dimensions: the average over
+    the symmetries, so that a tensor with them is unchanged."""
+    out = np.array(dense)
+    for p, q, anti in pairs or []:
+        out = 0.5 * (out + (-1 if anti else 1) * np.swapaxes(out, p, q))
+    if flip is not None:
+        starts = [np.concatenate([[0], np.cumsum(s)]) for s in segments]
+        order = []
+        for d, s in enumerate(segments):
+            perm = np.empty(sum(s), dtype=np.int64)
+            for i, j in enumerate(flip[d]):
+                perm[starts[d][i]:starts[d][i + 1]] = np.arange(starts[d][j], starts[d][j + 1])
+            order.append(perm)
+        out = 0.5 * (out + out[np.ix_(*order)])
+    return out.astype(dense.dtype)
 
 
 def partners(segments, charges, labels=None):
@@ -84,14 +131,20 @@ def partners(segments, charges, labels=None):
     return out
 
 
-def with_flips(dense, segments, blocks, flip):
-    """`dense` with each stored block's flipped block set equal to it (a
-    spin-restricted tensor's elements from its stored blocks)."""
-    if flip is None:
+def fill(dense, segments, blocks, flip=None, pairs=None):
+    """`dense` with the blocks its stored `blocks` stand for set from them:
+    flipped (`flip`) and exchanged (`pairs`, times -1 per antisymmetric pair
+    exchanged); a tensor with the symmetries from its stored blocks."""
+    if flip is None and not pairs:
         return dense
     out = np.array(dense)
     for b in blocks:
-        out[block_slices(segments, flipped(b, flip))] = dense[block_slices(segments, b)]
+        value = np.array(dense[block_slices(segments, b)])
+        for ids, used, sign in reversed(relatives(b, flip, pairs)):  # b itself last
+            v = value
+            for p, q in used:
+                v = np.swapaxes(v, p, q)
+            out[block_slices(segments, ids)] = sign * v
     return out
 
 
@@ -109,12 +162,13 @@ def mask(dense, segments, blocks):
     return out
 
 
-def write(path, name, dense, segments, blocks, mode="a", order=None, flip=None):
+def write(path, name, dense, segments, blocks, mode="a", order=None, flip=None, pairs=None):
     """Stores the `blocks` of `dense` as group `name` of `path`; `order`, a
     permutation of range(len(blocks)), lists them in another order. With
-    `flip` (per dimension, each segment's partner), spin-restricted: of the
-    present `blocks` only one of each flipped pair (`stored`)."""
-    blocks = stored(blocks, flip)
+    `flip` (per dimension, each segment's partner), spin-restricted, and with
+    `pairs` ((dimension, dimension, antisymmetric) each), pair-symmetric: of
+    the present `blocks` only those `stored` keeps."""
+    blocks = stored(blocks, flip, pairs)
     order = list(range(len(blocks))) if order is None else order
     values, offsets, at = [], [], 0
     for i in order:
@@ -132,11 +186,14 @@ def write(path, name, dense, segments, blocks, mode="a", order=None, flip=None):
         g["values"] = np.concatenate(values) if values else np.zeros(0, dense.dtype)
         if flip is not None:
             g["flip"] = np.array([x for f in flip for x in f], dtype=np.int64)
+        if pairs:
+            g["pairs"] = np.array([[p, q, int(bool(a))] for p, q, a in pairs], dtype=np.int64)
 
 
 def read(path, name):
-    """(dense tensor with absent blocks zero, segments, stored blocks); a
-    spin-restricted tensor's flipped blocks are filled from the stored ones."""
+    """(dense tensor with absent blocks zero, segments, stored blocks); the
+    blocks a spin-restricted or pair-symmetric tensor does not store are
+    filled from the stored ones (flipped, exchanged and signed)."""
     with h5py.File(path, "r") as f:
         g = f[name]
         counts = list(g["segment_counts"][()])
@@ -149,20 +206,19 @@ def read(path, name):
         blocks = [list(map(int, b))
                   for b in g["blocks"][()].reshape(len(offsets), len(counts))]
         values = g["values"][()]
-        flip = None
+        flip, pairs = None, []
         if "flip" in g:
             flat_flip, flip, at = list(g["flip"][()]), [], 0
             for c in counts:
                 flip.append([int(x) for x in flat_flip[at:at + c]])
                 at += c
+        pairs = [tuple(int(x) for x in p) for p in g["pairs"][()]] if "pairs" in g else []
     dense = np.zeros([sum(s) for s in segments], dtype=values.dtype)
     for b, o in zip(blocks, offsets):
         sl = block_slices(segments, b)
         shape = [s.stop - s.start for s in sl]
         dense[sl] = values[o:o + int(np.prod(shape))].reshape(shape)
-        if flip is not None:
-            dense[block_slices(segments, flipped(b, flip))] = dense[sl]
-    return dense, segments, blocks
+    return fill(dense, segments, blocks, flip, pairs), segments, blocks
 
 
 def to_dict(dense, segments, blocks):

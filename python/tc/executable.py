@@ -290,7 +290,7 @@ def _random_blocks(tensor, seed):
     rng = np.random.default_rng([seed, *tensor.name.encode()])
     dense = rng.uniform(-1, 1, tensor.shape).astype(tensor.dtype)
     dense = tc_blocks.mask(dense, tensor.segments, [list(b) for b in tensor.blocks])
-    return tc_blocks.with_flips(dense, tensor.segments, tensor.blocks, tensor.flip)
+    return tc_blocks.fill(dense, tensor.segments, tensor.blocks, tensor.flip, tensor.pairs)
 
 
 def _prepare(tensor, value):
@@ -313,7 +313,8 @@ def _prepare(tensor, value):
             raise InputError(f"input '{tensor.name}' is dense: give an array, not blocks")
         try:
             dense = tc_blocks.from_dict(value, tensor.segments, tensor.blocks, tensor.dtype)
-            dense = tc_blocks.with_flips(dense, tensor.segments, tensor.blocks, tensor.flip)
+            dense = tc_blocks.fill(dense, tensor.segments, tensor.blocks, tensor.flip,
+                                   tensor.pairs)
         except ValueError as e:
             raise InputError(f"input '{tensor.name}': {e}") from None
         return "array", dense
@@ -333,11 +334,15 @@ def _checked_array(tensor, value):
         if off != 0:
             raise InputError(f"input '{tensor.name}' is non-zero (up to {off:.3g}) outside "
                              "the program's blocks")
-        unequal = np.abs(a - tc_blocks.with_flips(a, tensor.segments, tensor.blocks,
-                                                  tensor.flip)).max(initial=0)
+        # Equal to its average over the symmetries: blocks on a pair's
+        # diagonal (stored whole) included.
+        unequal = np.abs(a - tc_blocks.symmetrize(a, tensor.segments, tensor.flip,
+                                                  tensor.pairs)).max(initial=0)
         if unequal != 0:
-            raise InputError(f"input '{tensor.name}' is spin-restricted but a flipped block "
-                             f"differs from its stored one (by up to {unequal:.3g})")
+            what = " and ".join(w for w, on in (("spin-restricted", tensor.flip is not None),
+                                                ("pair-symmetric", bool(tensor.pairs))) if on)
+            raise InputError(f"input '{tensor.name}' is {what} but differs from the average of "
+                             f"its flips and exchanges (by up to {unequal:.3g})")
     return a
 
 
@@ -368,7 +373,7 @@ def _check_file(tensor, path, dataset):
 def _write_input(path, tensor, dense):
     if tensor.block_sparse:
         tc_blocks.write(path, tensor.name, dense, tensor.segments,
-                        [list(b) for b in tensor.blocks], flip=tensor.flip)
+                        [list(b) for b in tensor.blocks], flip=tensor.flip, pairs=tensor.pairs)
     else:
         with h5py.File(path, "a") as f:
             f[tensor.name] = dense

@@ -21,9 +21,11 @@ def _compiler():
 class Tensor:
     """One input or output of a program: name, role ("input" or "output"),
     shape, dtype and, block-sparse, its segments (lengths per dimension),
-    stored blocks (segment ids per dimension) and, spin-restricted, its flip
-    (per dimension, each segment's partner; a flipped block equals its stored
-    one)."""
+    stored blocks (segment ids per dimension), spin-restricted its flip (per
+    dimension, each segment's partner; a flipped block equals its stored one)
+    and with pair symmetries its pairs ((dimension, dimension, antisymmetric)
+    each; an exchanged block is its stored one transposed, negated per
+    antisymmetric pair)."""
 
     def __init__(self, raw):
         self.name, self.role, self.function = raw["name"], raw["role"], raw["function"]
@@ -32,15 +34,17 @@ class Tensor:
         self.segments = raw.get("segments")
         self.blocks = [tuple(b) for b in raw["blocks"]] if "blocks" in raw else None
         self.flip = raw.get("flip")
+        self.pairs = [tuple(p) for p in raw["pairs"]] if "pairs" in raw else None
 
     @property
     def present_blocks(self):
-        """The blocks that may be non-zero: the stored ones and their flips."""
-        if self.blocks is None or self.flip is None:
+        """The blocks that may be non-zero: the stored ones, their flips and
+        exchanges."""
+        if self.blocks is None or (self.flip is None and not self.pairs):
             return self.blocks
         from . import blocks as tc_blocks
-        return sorted({tuple(b) for b in self.blocks} |
-                      {tuple(tc_blocks.flipped(b, self.flip)) for b in self.blocks})
+        return sorted({tuple(ids) for b in self.blocks
+                       for ids, _, _ in tc_blocks.relatives(b, self.flip, self.pairs)})
 
     @property
     def block_sparse(self):

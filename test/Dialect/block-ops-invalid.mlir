@@ -105,3 +105,39 @@ func.func @cached(%s: index, %a: !M, %b: !M, %c: !M) {
   tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [] cached [0, 2, 0, 1] stages 1 : !M, !M, !M
   return
 }
+
+// -----
+
+!M = !tc.block_array<tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>>
+func.func @read_width(%s: index, %a: !M, %b: !M, %c: !M) {
+  // expected-error @+1 {{reads hold 6 integers each (task, A's dimensions, B's dimensions, sign), got 5}}
+  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 0, 0, 0] reads [0, 1, 0, 0, 1] stages 1 : !M, !M, !M
+  return
+}
+
+// -----
+
+!M = !tc.block_array<tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>>
+func.func @read_task(%s: index, %a: !M, %b: !M, %c: !M) {
+  // expected-error @+1 {{read 0 names task 1, which is not a task or has another read}}
+  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 0, 0, 0] reads [1, 1, 0, 0, 1, -1] stages 1 : !M, !M, !M
+  return
+}
+
+// -----
+
+!M = !tc.block_array<tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>>
+func.func @read_permutation(%s: index, %a: !M, %b: !M, %c: !M) {
+  // expected-error @+1 {{read 0 of task 0 permutes B's dimensions as [1, 1], not a permutation}}
+  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 0, 0, 0] reads [0, 1, 0, 1, 1, -1] stages 1 : !M, !M, !M
+  return
+}
+
+// -----
+
+!M = !tc.block_array<tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>>
+func.func @read_sign(%s: index, %a: !M, %b: !M, %c: !M) {
+  // expected-error @+1 {{read 0 of task 0 has sign 2 (1 or -1)}}
+  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 0, 0, 0] reads [0, 1, 0, 0, 1, 2] stages 1 : !M, !M, !M
+  return
+}

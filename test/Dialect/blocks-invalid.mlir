@@ -53,7 +53,7 @@ func.func @ragged(%a: tensor<2x2xf64, #tc.blocks<[[1, 1], [2]], present = [[0, 0
 
 // -----
 
-// expected-error @+1 {{#tc.blocks: unexpected 'irreps' (expected symmetry = N, present = [[ids], ...] or flip = [[partners], ...], each at most once)}}
+// expected-error @+1 {{#tc.blocks: unexpected 'irreps' (expected symmetry = N, present = [[ids], ...], flip = [[partners], ...], antisymmetric = [[d1, d2], ...] or symmetric = [[d1, d2], ...], each at most once)}}
 func.func @key(%a: tensor<2xf64, #tc.blocks<[[1, 1]], irreps = 4>>)
 
 // -----
@@ -163,3 +163,33 @@ func.func @flips_disagree(
         -> tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]]>>
   return
 }
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: antisymmetric lists pairs of dimensions, got 3}}
+func.func @pair_of_three(%a: tensor<4x4x4xf64, #tc.blocks<[[2, 2], [2, 2], [2, 2]], antisymmetric = [[0, 1, 2]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: the pair symmetry of dimensions 0, 1: they have other segments}}
+func.func @pair_segments(%a: tensor<4x4xf64, #tc.blocks<[[2, 2], [3, 1]], antisymmetric = [[0, 1]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: the pair symmetry of dimensions 1, 2 shares a dimension with another pair}}
+func.func @pair_shared(%a: tensor<4x4x4xf64, #tc.blocks<[[2, 2], [2, 2], [2, 2]], antisymmetric = [[0, 1]], symmetric = [[1, 2]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: the pair symmetry of dimensions 0, 2 names two distinct dimensions of a tensor of rank 2 it does not}}
+func.func @pair_range(%a: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetric = [[0, 2]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: block [0, 1] is present but its exchange [1, 0] (dimensions 0, 1) is not}}
+func.func @pair_not_closed(%a: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], present = [[0, 1]], antisymmetric = [[0, 1]]>>)
+
+// -----
+
+// expected-error @+1 {{#tc.blocks: the pair symmetry of dimensions 0, 1: they flip their segments differently}}
+func.func @pair_flip(%a: tensor<4x4xf64, #tc.blocks<[[1, 1, 1, 1], [1, 1, 1, 1]], flip = [[1, 0, 3, 2], [2, 3, 0, 1]], symmetric = [[0, 1]]>>)

@@ -62,3 +62,19 @@ func.func @restricted(%x: tensor<8x8xf64, #tc.blocks<[[3, 1, 3, 1], [3, 1, 3, 1]
         -> tensor<8x8xf64, #tc.blocks<[[3, 1, 3, 1], [3, 1, 3, 1]], symmetry = 0, flip = [[2, 3, 0, 1], [2, 3, 0, 1]]>>
   return %z : tensor<8x8xf64, #tc.blocks<[[3, 1, 3, 1], [3, 1, 3, 1]], symmetry = 0, flip = [[2, 3, 0, 1], [2, 3, 0, 1]]>>
 }
+
+// Permutational symmetry: <ab||ef> antisymmetric in each pair, t2 too, and a
+// symmetric pair; printed in the order parsed, antisymmetric pairs first.
+// CHECK-LABEL: func.func @pairs
+// CHECK-SAME: tensor<4x4x4x4xf64, #tc.blocks<{{\[}}[2, 2], [2, 2], [2, 2], [2, 2]], symmetry = 0, antisymmetric = {{\[}}[0, 1], [2, 3]]>>
+// CHECK-SAME: tensor<4x4xf64, #tc.blocks<{{\[}}[2, 2], [2, 2]], symmetric = {{\[}}[0, 1]]>>
+// CHECK: tc.contract [a, b, i, j] = %{{.*}}[a, b, e, f] * %{{.*}}[e, f, i, j]
+func.func @pairs(%v: tensor<4x4x4x4xf64, #tc.blocks<[[2, 2], [2, 2], [2, 2], [2, 2]], symmetry = 0, antisymmetric = [[0, 1], [2, 3]]>>,
+                 %f: tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetric = [[0, 1]]>>)
+    -> tensor<4x4x4x4xf64, #tc.blocks<[[2, 2], [2, 2], [2, 2], [2, 2]], symmetry = 0, antisymmetric = [[0, 1], [2, 3]]>> {
+  %r = tc.contract [a, b, i, j] = %v[a, b, e, f] * %v[e, f, i, j]
+         : tensor<4x4x4x4xf64, #tc.blocks<[[2, 2], [2, 2], [2, 2], [2, 2]], symmetry = 0, antisymmetric = [[0, 1], [2, 3]]>>,
+           tensor<4x4x4x4xf64, #tc.blocks<[[2, 2], [2, 2], [2, 2], [2, 2]], symmetry = 0, antisymmetric = [[0, 1], [2, 3]]>>
+        -> tensor<4x4x4x4xf64, #tc.blocks<[[2, 2], [2, 2], [2, 2], [2, 2]], symmetry = 0, antisymmetric = [[0, 1], [2, 3]]>>
+  return %r : tensor<4x4x4x4xf64, #tc.blocks<[[2, 2], [2, 2], [2, 2], [2, 2]], symmetry = 0, antisymmetric = [[0, 1], [2, 3]]>>
+}

@@ -533,8 +533,9 @@ TEST(TCEParser, BlockSparseErrors) {
                       "a listed block has 1 segment ids for rank 2"));
   EXPECT_TRUE(rejects(ranges + "input A[i,j] : symmetry -1;\n", 5, 25,
                       "expected the symmetry, found '-'"));
-  EXPECT_TRUE(rejects(ranges + "input A[i,j] : symmetry 0 f32 blocks all;\n", 5, 31,
-                      "expected 'restricted' or ';', found 'blocks'"));
+  EXPECT_TRUE(
+      rejects(ranges + "input A[i,j] : symmetry 0 f32 blocks all;\n", 5, 31,
+              "expected 'restricted', 'antisymmetric', 'symmetric' or ';', found 'blocks'"));
   EXPECT_TRUE(rejects(ranges + "input A[i,j] : symmetry 4;\n", 5, 16,
                       "'A' has no present block (no block's segment labels XOR to 4)"));
   EXPECT_TRUE(

@@ -123,7 +123,8 @@ template <typename T> void run(const Case &k, uint64_t seed) {
         columns.push_back(t.seg.at(l));
     products.push_back({desc, buffers[0][t.block[0]].data(), buffers[1][t.block[1]].data(),
                         buffers[2][t.block[2]].data(), tensors[0].ids[t.block[0]],
-                        tensors[1].ids[t.block[1]], tensors[2].ids[t.block[2]], summed, rows,
+                        tensors[1].ids[t.block[1]], tensors[2].ids[t.block[2]],
+                        tensors[0].ids[t.block[0]], tensors[1].ids[t.block[1]], summed, rows,
                         columns});
     // Naive loops over every label's range in this task.
     double products1 = 1;

@@ -116,7 +116,7 @@ TEST(Descriptors, CyclicDimension) {
   EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
   EXPECT_EQ(v.decode().encode(), expect);
   EXPECT_EQ(TC_RT_ARRAY_DIM_FIELDS, 6);
-  EXPECT_EQ(TC_RT_API_VERSION, 16);
+  EXPECT_EQ(TC_RT_API_VERSION, 17);
 }
 
 TEST(Descriptors, CyclicPanel) {
@@ -228,7 +228,7 @@ TEST(Descriptors, BlockArrayMatchesTheCompiler) {
   // tc.block_array "A" homes [0, 1] init input {on_disk}
   //   : !tc.block_array<tensor<3x4xf64, #tc.blocks<[[2, 1], [2, 2]], symmetry = 0>>>
   BlockArrayDesc a{TC_RT_INIT_INPUT, 1, TC_RT_F64, {{2, 1}, {2, 2}}, {{0, 0}, {1, 1}}, {0, 1}};
-  Desc expect = {2, 0, 1, 0, 2, 0, 2, 2, 2, 1, 2, 2, 0, 0, 0, 1, 1, 1};
+  Desc expect = {2, 0, 1, 0, 2, 0, 0, 2, 2, 2, 1, 2, 2, 0, 0, 0, 1, 1, 1};
   EXPECT_EQ(a.encode(), expect);
   BlockArrayDescView v(expect.data());
   EXPECT_EQ(v.rank(), 2);
@@ -249,7 +249,7 @@ TEST(Descriptors, RestrictedBlockArrayCarriesItsFlip) {
   //   : !tc.block_array<tensor<2x2xf64, #tc.blocks<[[1, 1], [1, 1]], flip = [[1, 0], [1, 0]]>>>
   BlockArrayDesc r{TC_RT_INIT_ZERO,  0,      TC_RT_F64,       {{1, 1}, {1, 1}},
                    {{0, 0}, {0, 1}}, {0, 1}, {{1, 0}, {1, 0}}};
-  Desc expect = {2, 1, 0, 0, 2, 1, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0};
+  Desc expect = {2, 1, 0, 0, 2, 1, 0, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0};
   EXPECT_EQ(r.encode(), expect);
   BlockArrayDescView v(expect.data());
   EXPECT_TRUE(v.restricted());
@@ -259,13 +259,35 @@ TEST(Descriptors, RestrictedBlockArrayCarriesItsFlip) {
   EXPECT_EQ(v.decode().encode(), expect);
 }
 
+TEST(Descriptors, PairSymmetricBlockArrayCarriesItsPairs) {
+  // tc.block_array "T" homes [0, 0, 1] init zero : !tc.block_array<tensor<2x2xf64,
+  //   #tc.blocks<[[1, 1], [1, 1]], antisymmetric = [[0, 1]]>>>
+  BlockArrayDesc t{TC_RT_INIT_ZERO,          0,         TC_RT_F64, {{1, 1}, {1, 1}},
+                   {{0, 0}, {0, 1}, {1, 1}}, {0, 0, 1}, {},        {{0, 1, 1}}};
+  Desc expect = {2, 1, 0, 0, 3, 0, 1, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 0, 1, 1};
+  EXPECT_EQ(t.encode(), expect);
+  BlockArrayDescView v(expect.data());
+  EXPECT_FALSE(v.restricted());
+  EXPECT_EQ(v.numPairs(), 1);
+  EXPECT_EQ(v.pairs(0), (Desc{0, 1, 1}));
+  EXPECT_EQ(v.home(2), 1);
+  EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
+  EXPECT_EQ(v.decode().encode(), expect);
+}
+
 TEST(Descriptors, BlockPlanMatchesTheCompiler) {
   // tc.block_stage %s, %C[0, 1] += %A[0, 2] * %B[2, 1]
-  //   tasks [0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1] cached [1, 1, 0, 1] alpha 0.5 stages 2
-  BlockPlanDesc p{{{0, 2}, {2, 1}, {0, 1}}, {{0, 0, 0, 1, 0, 0}, {1, 1, 1, 1, 1, 1}}, 2, {{1, 1, 0, 1}},
-                  0.5};
-  Desc expect = {2, 2, 2, 2, 2, 1, 4602678819172646912, 0, 2, 2, 1, 0, 1, 0, 0, 0, 1, 0, 0, 1,
-                 1, 1, 1, 1, 1, 1, 1, 0, 1};
+  //   tasks [0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1] reads [1, 1, 0, 0, 1, -1]
+  //   cached [1, 1, 0, 1] alpha 0.5 stages 2
+  BlockPlanDesc p{
+      {{0, 2}, {2, 1}, {0, 1}}, {{0, 0, 0, 1, 0, 0}, {1, 1, 1, 1, 1, 1}}, 2, {{1, 1, 0, 1}}, 0.5,
+      {{1, {1, 0}, {0, 1}, -1}}};
+  Desc expect = {2, 2, 2, 2, 2, 1, 4602678819172646912,
+                 1, 0, 2, 2, 1, 0, 1,
+                 0, 0, 0, 1, 0, 0, 1,
+                 1, 1, 1, 1, 1, 1, 1,
+                 0, 1, 1, 1, 0, 0, 1,
+                 -1};
   EXPECT_EQ(p.encode(), expect);
   BlockPlanDescView v(expect.data());
   EXPECT_EQ(v.numTasks(), 2);
@@ -279,6 +301,11 @@ TEST(Descriptors, BlockPlanMatchesTheCompiler) {
   EXPECT_EQ(v.task(1).step, 1);
   EXPECT_EQ(v.cachedRead(0).tensor, 1);
   EXPECT_EQ(v.cachedRead(0).rank, 1);
+  EXPECT_EQ(v.numReads(), 1);
+  EXPECT_EQ(v.read(0).task, 1);
+  EXPECT_EQ(v.read(0).aDims, (Desc{1, 0}));
+  EXPECT_EQ(v.read(0).bDims, (Desc{0, 1}));
+  EXPECT_EQ(v.read(0).sign, -1);
   EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
   EXPECT_EQ(v.decode().encode(), expect);
 }

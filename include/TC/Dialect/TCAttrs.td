@@ -268,6 +268,19 @@ def TC_BlocksAttr : TC_Attr<"Blocks", "blocks",
       only the block whose segment ids come first is stored:
       `tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], flip = [[1, 0], [1, 0]]>>`
       stores blocks [0, 0], [0, 1] ([1, 1] equals [0, 0], [1, 0] equals [0, 1]).
+    - `antisymmetric = [[d1, d2], ...]`, `symmetric = [[d1, d2], ...]`:
+      permutational symmetry (NWChem TCE's, [K] 2). Exchanging the indices of
+      dimensions d1 and d2 changes the tensor's sign (antisymmetric,
+      <pq||rs> in p, q; t_ij^ab in a, b) or leaves it (symmetric). The two
+      dimensions have the same segments (and spin flip), no dimension is in
+      two pairs, and the present blocks are closed under the exchange. Of
+      the blocks the exchanges (and the spin flip) relate, only the one whose
+      segment ids come first is stored; the others are read from it,
+      permuted and signed. A block on the diagonal (equal segments) is
+      stored whole:
+      `tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], antisymmetric = [[0, 1]]>>`
+      stores blocks [0, 0], [0, 1], [1, 1] ([1, 0] is [0, 1] transposed,
+      negated).
     - In a `tc.contract`, a label has the same segments (and spin flip) in
       every operand, and either every operand is block-sparse or none is; a
       restricted result needs restricted (or scalar) operands.
@@ -277,7 +290,9 @@ def TC_BlocksAttr : TC_Attr<"Blocks", "blocks",
     ArrayRefParameter<"int64_t", "segment lengths, dimension after dimension">:$lengths,
     OptionalParameter<"std::optional<int64_t>">:$symmetry,
     OptionalParameter<"::mlir::DenseI64ArrayAttr">:$present,
-    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$flip);
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$flip,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$antisymmetric,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$symmetric);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -493,7 +493,11 @@ def TC_BlockStageOp : TC_Op<"block_stage"> {
     (0: A, 1: B), the block and the process; its home then sends nothing, and
     the process keeps a brick it received until its next read of it, when
     that read is one of these. `alpha` (default 1) scales every task's
-    product, C += alpha * A * B: the contraction's coefficient.
+    product, C += alpha * A * B: the contraction's coefficient. `reads` lists
+    the tasks that read a block of a tensor with pair symmetries from its
+    stored block (`#tc.blocks<..., antisymmetric = ...>`): per such task, its
+    index, the dimension of A each dimension of A's stored block carries,
+    the same for B, and the sign (1 or -1) the product takes.
 
     ```mlir
     tc.block_stage %s, %C[0, 1] += %A[0, 2] * %B[2, 1] tasks [0, 0, 0, 0, 0, 0] stages 1
@@ -506,10 +510,11 @@ def TC_BlockStageOp : TC_Op<"block_stage"> {
                    Arg<TC_BlockArrayType, "", [RuntimeRead, RuntimeWrite]>:$c,
                    DenseI64ArrayAttr:$labels_a, DenseI64ArrayAttr:$labels_b,
                    DenseI64ArrayAttr:$labels_c, DenseI64ArrayAttr:$tasks, I64Attr:$stages,
-                   OptionalAttr<DenseI64ArrayAttr>:$cached, OptionalAttr<F64Attr>:$alpha);
+                   OptionalAttr<DenseI64ArrayAttr>:$cached, OptionalAttr<F64Attr>:$alpha,
+                   OptionalAttr<DenseI64ArrayAttr>:$reads);
   let assemblyFormat = [{
     $stage `,` $c `` $labels_c `+` `` `=` $a `` $labels_a `*` $b `` $labels_b `tasks` $tasks
-    (`cached` $cached^)? (`alpha` $alpha^)? `stages` $stages
+    (`reads` $reads^)? (`cached` $cached^)? (`alpha` $alpha^)? `stages` $stages
     attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($c))
   }];
   let hasVerifier = 1;

@@ -186,6 +186,15 @@ bool inferIntermediateBlocks(Program &program, Diagnostic &error);
 /// restricted. inferIntermediateBlocks calls it.
 bool inferRestriction(Program &program, Diagnostic &error);
 
+/// Pair symmetries (`antisymmetric [a, b]`, `symmetric [a, b]`): an
+/// intermediate has a pair when every statement assigning it does (its terms
+/// with the two indices exchanged, each factor ordered by its own pairs, are
+/// the same terms times the pair's sign), to the greatest fixed point, its
+/// dimensions disjoint (antisymmetric first, then in order); fails naming a
+/// statement assigning a declared output whose terms do not keep one of its
+/// pairs. parseTCE calls it after inferIntermediateBlocks.
+bool inferPairs(Program &program, Diagnostic &error);
+
 } // namespace mlir::tc::tce
 
 #endif // TC_FRONTEND_TCEPROGRAM_H

@@ -27,7 +27,7 @@
 #include <string.h>
 
 /// The version of the descriptor layouts and of the tc_rt_* calls.
-#define TC_RT_API_VERSION 16
+#define TC_RT_API_VERSION 17
 
 #ifdef __cplusplus
 #define TC_RT_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
@@ -182,8 +182,10 @@ TC_RT_INLINE double tc_rt_contract_alpha(const int64_t *desc) {
 // version 13 tc_rt_begin_iteration's carried tensors and DIIS length;
 // version 14 TC_RT_KEEP_INPUTS (intermediates now stay distributed: the
 // runtime's, no layout changed); version 15 tc_rt_alloc_storage (D47);
-// version 16 the block array's spin restriction (its flip).
-TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 16,
+// version 16 the block array's spin restriction (its flip); version 17 the
+// block array's pair symmetries and the block schedule's permuted, signed
+// reads.
+TC_RT_STATIC_ASSERT(TC_RT_API_VERSION == 17,
                     "a new TC_RT_API_VERSION: fix its layouts in the asserts below");
 #define TC_RT_LAYOUT(cond)                                                                         \
   TC_RT_STATIC_ASSERT(cond, "a tc runtime descriptor layout changed: bump TC_RT_API_VERSION")
@@ -220,10 +222,12 @@ TC_RT_LAYOUT(TC_RT_PANEL_RANK == 0 && TC_RT_PANEL_DIM == 1 && TC_RT_PANEL_MODULU
              TC_RT_PANEL_SHAPE == 3);
 TC_RT_LAYOUT(TC_RT_BLOCKS_RANK == 0 && TC_RT_BLOCKS_INIT == 1 && TC_RT_BLOCKS_ON_DISK == 2 &&
              TC_RT_BLOCKS_ELEM == 3 && TC_RT_BLOCKS_NUM_BLOCKS == 4 &&
-             TC_RT_BLOCKS_RESTRICTED == 5 && TC_RT_BLOCKS_NUM_SEGMENTS == 6);
+             TC_RT_BLOCKS_RESTRICTED == 5 && TC_RT_BLOCKS_NUM_PAIRS == 6 &&
+             TC_RT_BLOCKS_NUM_SEGMENTS == 7);
 TC_RT_LAYOUT(TC_RT_BLOCK_PLAN_RANK == 0 && TC_RT_BLOCK_PLAN_NUM_TASKS == 3 &&
              TC_RT_BLOCK_PLAN_NUM_STAGES == 4 && TC_RT_BLOCK_PLAN_NUM_CACHED == 5 &&
-             TC_RT_BLOCK_PLAN_ALPHA == 6 && TC_RT_BLOCK_PLAN_LABELS == 7);
+             TC_RT_BLOCK_PLAN_ALPHA == 6 && TC_RT_BLOCK_PLAN_NUM_READS == 7 &&
+             TC_RT_BLOCK_PLAN_LABELS == 8);
 TC_RT_LAYOUT(TC_RT_BLOCK_CACHED_STAGE == 0 && TC_RT_BLOCK_CACHED_TENSOR == 1 &&
              TC_RT_BLOCK_CACHED_BLOCK == 2 && TC_RT_BLOCK_CACHED_RANK == 3 &&
              TC_RT_BLOCK_CACHED_FIELDS == 4);
@@ -673,6 +677,7 @@ struct BlockArrayDesc {
   std::vector<Desc> blocks;   ///< per stored block, its segment ids
   Desc homes;                 ///< per stored block, the rank holding it
   std::vector<Desc> flip;     ///< restricted only: per dimension, each segment's partner
+  std::vector<Desc> pairs;    ///< per pair symmetry: first, second, antisymmetric (1 or 0)
 
   Desc encode() const {
     using F = BlockArrayFields;
@@ -685,6 +690,7 @@ struct BlockArrayDesc {
     F::elem(d.data(), static_cast<tc_rt_elem>(elem));
     F::numBlocks(d.data(), static_cast<int64_t>(blocks.size()));
     F::restricted(d.data(), !flip.empty());
+    F::numPairs(d.data(), static_cast<int64_t>(pairs.size()));
     Desc counts;
     for (const Desc &s : segments)
       counts.push_back(static_cast<int64_t>(s.size()));
@@ -699,6 +705,8 @@ struct BlockArrayDesc {
     assert((flip.empty() || static_cast<int64_t>(flip.size()) == rank) && "a flip per dimension");
     for (size_t i = 0; i < flip.size(); ++i)
       F::flip(d, static_cast<int64_t>(i), flip[i]);
+    for (size_t i = 0; i < pairs.size(); ++i)
+      F::pairs(d, static_cast<int64_t>(i), pairs[i]);
     return F::checked(std::move(d));
   }
 };
@@ -715,7 +723,7 @@ public:
   int64_t home(int64_t i) const { return d[tc_rt_block_array_blocks(d, i) + rank()]; }
   BlockArrayDesc decode() const {
     BlockArrayDesc x{
-        d[TC_RT_BLOCKS_INIT], d[TC_RT_BLOCKS_ON_DISK], d[TC_RT_BLOCKS_ELEM], {}, {}, {}, {}};
+        d[TC_RT_BLOCKS_INIT], d[TC_RT_BLOCKS_ON_DISK], d[TC_RT_BLOCKS_ELEM], {}, {}, {}, {}, {}};
     for (int64_t i = 0; i < rank(); ++i)
       x.segments.push_back(segments(i));
     for (int64_t i = 0; i < numBlocks(); ++i) {
@@ -724,6 +732,8 @@ public:
     }
     for (int64_t i = 0; restricted() && i < rank(); ++i)
       x.flip.push_back(flip(i));
+    for (int64_t i = 0; i < numPairs(); ++i)
+      x.pairs.push_back(pairs(i));
     return x;
   }
 };
@@ -740,12 +750,22 @@ struct BlockCachedRead {
   int64_t stage = 0, tensor = 0, block = 0, rank = 0;
 };
 
+/// How task `task` reads its A and B blocks from their stored blocks: the
+/// stored block's dimension d carries the operand's dimension aDims[d]
+/// (bDims[d]), and the product is multiplied by `sign`.
+struct BlockRead {
+  int64_t task = 0;
+  Desc aDims, bDims;
+  int64_t sign = 1;
+};
+
 struct BlockPlanDesc {
   Desc labels[3]; ///< per operand (TC_RT_OPERAND_A, _B, _C)
   std::vector<BlockTaskEntry> tasks;
   int64_t stages = 1;
   std::vector<BlockCachedRead> cached;
   double alpha = 1.0; ///< C += alpha * A * B, every task
+  std::vector<BlockRead> reads; ///< the tasks not reading their blocks as stored
 
   Desc encode() const {
     using F = BlockPlanFields;
@@ -756,6 +776,7 @@ struct BlockPlanDesc {
     F::numStages(d.data(), stages);
     F::numCached(d.data(), static_cast<int64_t>(cached.size()));
     F::alpha(d.data(), alpha);
+    F::numReads(d.data(), static_cast<int64_t>(reads.size()));
     for (int x = 0; x < 3; ++x)
       F::labels(d, x, labels[x]);
     for (size_t i = 0; i < tasks.size(); ++i) {
@@ -776,6 +797,16 @@ struct BlockPlanDesc {
       BlockCachedFields::block(read, cached[i].block);
       BlockCachedFields::rank(read, cached[i].rank);
     }
+    for (size_t i = 0; i < reads.size(); ++i) {
+      const BlockRead &r = reads[i];
+      assert(r.aDims.size() == labels[0].size() && r.bDims.size() == labels[1].size() &&
+             "a read names every dimension of A and B");
+      Desc entry{r.task};
+      entry.insert(entry.end(), r.aDims.begin(), r.aDims.end());
+      entry.insert(entry.end(), r.bDims.begin(), r.bDims.end());
+      entry.push_back(r.sign);
+      F::reads(d, static_cast<int64_t>(i), entry);
+    }
     return F::checked(std::move(d));
   }
 };
@@ -791,12 +822,20 @@ public:
     BlockCachedFields c = cached(i);
     return {c.stage(), c.tensor(), c.block(), c.rank()};
   }
+  BlockRead read(int64_t i) const {
+    const Desc entry = reads(i);
+    const auto ra = static_cast<std::ptrdiff_t>(rank(0)), rb = static_cast<std::ptrdiff_t>(rank(1));
+    return {entry[0], Desc(entry.begin() + 1, entry.begin() + 1 + ra),
+            Desc(entry.begin() + 1 + ra, entry.begin() + 1 + ra + rb), entry[1 + ra + rb]};
+  }
   BlockPlanDesc decode() const {
-    BlockPlanDesc x{{labels(0), labels(1), labels(2)}, {}, numStages(), {}, alpha()};
+    BlockPlanDesc x{{labels(0), labels(1), labels(2)}, {}, numStages(), {}, alpha(), {}};
     for (int64_t i = 0; i < numTasks(); ++i)
       x.tasks.push_back(task(i));
     for (int64_t i = 0; i < numCached(); ++i)
       x.cached.push_back(cachedRead(i));
+    for (int64_t i = 0; i < numReads(); ++i)
+      x.reads.push_back(read(i));
     return x;
   }
 };

@@ -328,6 +328,8 @@ struct BlockArrayOpLowering : OpConversionPattern<BlockArrayOp> {
     desc.blocks = shape.storedBlocks();
     desc.homes.assign(op.getHomes().begin(), op.getHomes().end());
     desc.flip = shape.presence.flip;
+    for (const PairSymmetry &pair : shape.presence.pairs)
+      desc.pairs.push_back({pair.first, pair.second, pair.antisymmetric ? 1 : 0});
     RuntimeCallBuilder b(rewriter, op);
     runtime::Handle array =
         b.call<Function::tc_rt_block_array>({b.descriptor(desc.encode()), b.string(op.getName())});
@@ -354,6 +356,12 @@ struct BlockStageOpLowering : OpConversionPattern<BlockStageOp> {
       plan.cached.push_back({cached[i], cached[i + 1], cached[i + 2], cached[i + 3]});
     if (FloatAttr alpha = op.getAlphaAttr())
       plan.alpha = alpha.getValueAsDouble();
+    ArrayRef<int64_t> reads = op.getReads().value_or(ArrayRef<int64_t>());
+    const size_t ra = labels[0].size(), rb = labels[1].size(), width = 2 + ra + rb;
+    for (size_t i = 0; i + width <= reads.size(); i += width)
+      plan.reads.push_back({reads[i], abi::Desc(reads.begin() + i + 1, reads.begin() + i + 1 + ra),
+                            abi::Desc(reads.begin() + i + 1 + ra, reads.begin() + i + 1 + ra + rb),
+                            reads[i + width - 1]});
     RuntimeCallBuilder b(rewriter, op);
     runtime::I64 stage = b.index(adaptor.getStage());
     b.call<Function::tc_rt_block_stage>({b.descriptor(plan.encode()), b.handle(adaptor.getA()),

@@ -23,17 +23,22 @@
 // CHECK-DAG: = dense<[2, 1, 16, 8]>
 // slice: [rank, extents...]
 // CHECK-DAG: = dense<[3, 1000, 70, 40]>
-// block array: [rank, init, on_disk, elem, num_blocks, restricted, segment
-// counts..., segment lengths..., (segment ids..., home) per stored block,
-// restricted only: each dimension's spin flip]
-// CHECK-DAG: = dense<[2, 0, 1, 0, 2, 0, 2, 2, 2, 1, 2, 2, 0, 0, 0, 1, 1, 1]>
+// block array: [rank, init, on_disk, elem, num_blocks, restricted, num_pairs,
+// segment counts..., segment lengths..., (segment ids..., home) per stored
+// block, restricted only: each dimension's spin flip, (dimension, dimension,
+// antisymmetric) per pair]
+// CHECK-DAG: = dense<[2, 0, 1, 0, 2, 0, 0, 2, 2, 2, 1, 2, 2, 0, 0, 0, 1, 1, 1]>
 // A restricted one: of the four blocks, [0, 0] ([1, 1] equal to it) and
 // [0, 1] ([1, 0] equal to it) stored, then the flips [1, 0] and [1, 0].
-// CHECK-DAG: = dense<[2, 1, 0, 0, 2, 1, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0]>
+// CHECK-DAG: = dense<[2, 1, 0, 0, 2, 1, 0, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0]>
+// An antisymmetric one: blocks [0, 0], [0, 1], [1, 1] stored ([1, 0] is [0, 1]
+// transposed, negated), then the pair (0, 1, antisymmetric).
+// CHECK-DAG: = dense<[2, 1, 0, 0, 3, 0, 1, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 0, 1, 1]>
 // block schedule: [ranks, num_tasks, num_stages, num_cached, alpha (bits of
-// 0.5), labels..., (a, b, c, rank, stage, step) per task, (stage, tensor,
-// block, rank) per cached read]
-// CHECK-DAG: = dense<[2, 2, 2, 2, 2, 1, 4602678819172646912, 0, 2, 2, 1, 0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1]>
+// 0.5), num_reads, labels..., (a, b, c, rank, stage, step) per task, (stage,
+// tensor, block, rank) per cached read, (task, A's dimensions..., B's
+// dimensions..., sign) per permuted read]
+// CHECK-DAG: = dense<[2, 2, 2, 2, 2, 1, 4602678819172646912, 1, 0, 2, 2, 1, 0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 0, 0, 1, -1]>
 func.func @descriptions(%i: index, %k: index) {
   %A = tc.array "A" init input {on_disk} : !tc.array<f64, #tc.layout<distributed [64, 64] on [2, 2] dims [0, 1] skew [-1, 0]>>
   %C = tc.array "C" init root_input : !tc.array<f32, #tc.layout<replicated [8, 6, 4] on [4] dims [-1, -1, -1] skew [-1, -1, -1] file_dims [2, 0, 1]>>
@@ -63,7 +68,8 @@ func.func @block_descriptions(%s: index) {
   %b = tc.block_array "B" homes [0, 1] init input {on_disk} : !tc.block_array<tensor<4x3xf64, #tc.blocks<[[2, 2], [1, 2]], symmetry = 0>>>
   %c = tc.block_array "C" homes [0, 1] init zero {on_disk} : !tc.block_array<tensor<3x3xf64, #tc.blocks<[[2, 1], [1, 2]], symmetry = 0>>>
   %r = tc.block_array "R" homes [0, 1] init zero : !tc.block_array<tensor<2x2xf64, #tc.blocks<[[1, 1], [1, 1]], flip = [[1, 0], [1, 0]]>>>
-  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1] cached [1, 1, 0, 1] alpha 5.000000e-01 stages 2
+  %t = tc.block_array "T" homes [0, 0, 1] init zero : !tc.block_array<tensor<2x2xf64, #tc.blocks<[[1, 1], [1, 1]], antisymmetric = [[0, 1]]>>>
+  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1] reads [1, 1, 0, 0, 1, -1] cached [1, 1, 0, 1] alpha 5.000000e-01 stages 2
     : !tc.block_array<tensor<3x4xf64, #tc.blocks<[[2, 1], [2, 2]], symmetry = 0>>>,
       !tc.block_array<tensor<4x3xf64, #tc.blocks<[[2, 2], [1, 2]], symmetry = 0>>>,
       !tc.block_array<tensor<3x3xf64, #tc.blocks<[[2, 1], [1, 2]], symmetry = 0>>>
