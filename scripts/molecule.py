@@ -9,7 +9,7 @@
       range declarations of the molecule are attributes of both files.
       Needs psi4 (Debian: apt-get install psi4); nothing else in tc does.
 
-  molecule.py program examples/ccsd.tce --integrals water.h5 [--blocks [--spin [--restricted]]] -o prog.tce
+  molecule.py program examples/ccsd.tce --integrals water.h5 [--blocks [--spin [--restricted]] [--pairs]] -o prog.tce
       Rewrites a program's `range O` and `range V` declarations for the
       molecule of an integrals file; with --blocks the ranges are cut into
       segments by irrep and spin and every input and output is declared
@@ -22,12 +22,17 @@
       other spin (`flip [...]`) and every tensor with indices is declared
       `restricted`: it equals its blocks with every spin flipped (an RHF
       reference), so it stores, and computes, one block of each such pair.
+      With --pairs the integrals and T2 are declared antisymmetric in their
+      pairs of indices (<pq||rs> = -<qp||rs> = -<pq||sr>, t_ij^ab = -t_ji^ab
+      = -t_ij^ba) and the Fock blocks foo, fvv symmetric, so each stores one
+      block of each set the exchanges relate (docs/BlockSparse.md).
 
-  molecule.py blocks water.h5 [--spin [--restricted]] -o water-spin-blocks.h5
+  molecule.py blocks water.h5 [--spin [--restricted]] [--pairs] -o water-spin-blocks.h5
       Writes the block-sparse groups of a dense integrals file, by irrep and
       spin, with --spin only the blocks that conserve spin (the blocks a
       program of `molecule.py program --blocks --spin` reads), with
-      --restricted only one of each spin-flipped pair and the flip.
+      --restricted only one of each spin-flipped pair and the flip, with
+      --pairs only one of each set the pair symmetries relate and the pairs.
 
 Spin orbitals are ordered occupied first, then virtual; within each, by spin
 (alpha, beta), then irrep, then orbital energy, so that each (spin, irrep)
@@ -265,9 +270,32 @@ def blocks(args):
         label = [labs[ch] for ch in kinds(name)]
         flip = [spin_flip(x) for x in label] if args.restricted else None
         tc_blocks.write(args.output, name, t, dims, present_blocks(dims, label, args.spin),
-                        flip=flip)
+                        flip=flip, pairs=PAIRS.get(name) if args.pairs else None)
     with h5py.File(args.output, "a") as f:
         f.attrs.update(attrs)
+
+
+# The pair symmetries of the integrals and amplitudes, by tensor name: the
+# dimensions exchanged and whether that changes the sign. <pq||rs> is
+# antisymmetric in p, q and in r, s; Vovov's pairs mix ranges, so it has none.
+PAIRS = {
+    "foo": [(0, 1, False)], "fvv": [(0, 1, False)],
+    "Voooo": [(0, 1, True), (2, 3, True)], "Vooov": [(0, 1, True)],
+    "Voovv": [(0, 1, True), (2, 3, True)], "Vovvv": [(2, 3, True)],
+    "Vvvvv": [(0, 1, True), (2, 3, True)], "T2": [(0, 1, True), (2, 3, True)],
+}
+
+
+def pair_declaration(ref):
+    """` antisymmetric [a, b] [i, j]` (and ` symmetric [...]`) for a tensor
+    reference `NAME[indices]` with PAIRS, else ""."""
+    name, indices = ref[:ref.index("[")], [i.strip() for i in ref[ref.index("[") + 1:-1].split(",")]
+    out = ""
+    for anti, keyword in ((True, "antisymmetric"), (False, "symmetric")):
+        named = ["[%s, %s]" % (indices[p], indices[q]) for p, q, a in PAIRS.get(name, []) if a == anti]
+        if named:
+            out += " %s %s" % (keyword, " ".join(named))
+    return out
 
 
 def kinds(name):
@@ -275,30 +303,36 @@ def kinds(name):
     return name[1:]
 
 
-def block_sparse(declaration, spin=False, restricted=False):
+def block_sparse(declaration, spin=False, restricted=False, pairs=False):
     """A declaration made block-sparse: orbital-energy vectors have every
     block (each element is totally symmetric, not its one label), other
     tensors those whose labels XOR to 0 and, with `spin`, those of two or
     four indices also those conserving spin; with `restricted`, every tensor
-    with indices equal to its spin flip (a closed-shell reference)."""
+    with indices equal to its spin flip (a closed-shell reference); with
+    `pairs`, the PAIRS symmetries."""
     text = declaration.group(1)
     ranks = {len([i for i in idx.split(",") if i.strip()])
              for idx in re.findall(r"\[([^\]]*)\]", text)}
     restrict = " restricted" if restricted and 0 not in ranks else ""
     if ranks == {1}:
         return text + " : blocks all%s;" % restrict
-    if not spin or 0 in ranks:
-        return text + " : symmetry 0;"
-    # One declaration per tensor: its signs are as many as its indices.
     keyword = text.split()[0]
+    refs = re.findall(r"\w+\[[^\]]*\]", text)
+    if not spin or 0 in ranks:
+        if not pairs or 0 in ranks:
+            return text + " : symmetry 0;"
+        return "\n".join("%s %s : symmetry 0%s;" % (keyword, ref, pair_declaration(ref))
+                         for ref in refs)
+    # One declaration per tensor: its signs are as many as its indices.
     out = []
-    for ref in re.findall(r"\w+\[[^\]]*\]", text):
+    for ref in refs:
         rank = len([i for i in ref[ref.index("[") + 1:-1].split(",") if i.strip()])
         if rank % 2:
             sys.exit("molecule.py: error: %s has %d indices: --spin conserves the spin of "
                      "tensors of an even number" % (ref, rank))
         signs = ", ".join("+" if s > 0 else "-" for s in spin_signs(rank))
-        out.append("%s %s : symmetry 0 charge 0 signs [%s]%s;" % (keyword, ref, signs, restrict))
+        out.append("%s %s : symmetry 0 charge 0 signs [%s]%s%s;"
+                   % (keyword, ref, signs, restrict, pair_declaration(ref) if pairs else ""))
     return "\n".join(out)
 
 
@@ -312,6 +346,8 @@ def program(args):
         sys.exit("molecule.py: error: --spin needs --blocks")
     if args.restricted and not args.spin:
         sys.exit("molecule.py: error: --restricted needs --spin")
+    if args.pairs and not args.blocks:
+        sys.exit("molecule.py: error: --pairs needs --blocks")
     for name, line in zip(("O", "V"), lines):
         line = line.rstrip()
         if args.spin:  # each segment's spin, from its label, as a charge
@@ -325,7 +361,8 @@ def program(args):
                      % (args.tce, name, n))
     if args.blocks:  # every input and output block-sparse by irrep and spin
         text = re.sub(r"^((?:input|output)\b[^;:]*);",
-                      lambda m: block_sparse(m, args.spin, args.restricted), text, flags=re.M)
+                      lambda m: block_sparse(m, args.spin, args.restricted, args.pairs), text,
+                      flags=re.M)
     with open(args.output, "w") as out:
         out.write(text)
 
@@ -346,12 +383,17 @@ def main():
     p.add_argument("--spin", action="store_true")
     p.add_argument("--restricted", action="store_true",
                    help="with --spin: every tensor restricted (one of each spin-flipped pair)")
+    p.add_argument("--pairs", action="store_true",
+                   help="with --blocks: the integrals, T2 and Fock blocks with their pair "
+                        "symmetries (one block of each related set stored)")
     p.add_argument("-o", "--output", required=True)
     b = sub.add_parser("blocks")
     b.add_argument("integrals")
     b.add_argument("--spin", action="store_true")
     b.add_argument("--restricted", action="store_true",
                    help="with --spin: store one block of each spin-flipped pair, and the flip")
+    b.add_argument("--pairs", action="store_true",
+                   help="store one block of each set the pair symmetries relate, and the pairs")
     b.add_argument("-o", "--output", required=True)
     args = ap.parse_args()
     {"integrals": integrals, "program": program, "blocks": blocks}[args.command](args)

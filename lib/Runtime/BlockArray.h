@@ -105,6 +105,17 @@ std::vector<int64_t> readInts(hid_t group, const char *name, const std::string &
 /// into the shared file (creation is collective).
 void writeInts(hid_t group, const char *name, const std::vector<hsize_t> &dims,
                const std::vector<int64_t> &values, const std::string &where, bool everyRank);
+/// How many blocks the stored block `ids` stands for: the distinct blocks
+/// the spin flip (`flip`, per dimension each segment's partner; empty: none)
+/// and the pair exchanges (`pairs`: first, second, antisymmetric each)
+/// relate it to, itself included. Each holds its elements up to sign and
+/// order, so a sum over the whole tensor is a sum over the stored blocks
+/// with these weights.
+int64_t blockMultiplicity(const Shape &ids, const std::vector<Shape> &flip,
+                          const std::vector<Shape> &pairs);
+/// Per element of a block-sparse group's values, its block's multiplicity
+/// (blockMultiplicity); empty when every one is 1.
+std::vector<double> elementMultiplicities(hid_t group, const std::string &where);
 /// Frees every block-sparse array (the end of one run of the program).
 void releaseBlockArrays();
 /// A communicator of the block transfers alone, so that their messages

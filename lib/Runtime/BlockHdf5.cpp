@@ -21,6 +21,7 @@
 #include "DistArray.h"
 
 #include <map>
+#include <set>
 
 namespace tc_rt {
 
@@ -118,6 +119,70 @@ void checkPairs(const BlockArray &a, hid_t group, const std::string &where) {
                ": write the blocks and pairs the program's tensor stores "
                "(docs/BlockSparse.md)");
 }
+
+} // namespace
+
+int64_t blockMultiplicity(const Shape &ids, const std::vector<Shape> &flip,
+                          const std::vector<Shape> &pairs) {
+  std::set<Shape> seen;
+  for (int flips = 0; flips < (flip.empty() ? 1 : 2); ++flips)
+    for (uint64_t subset = 0; subset < (uint64_t{1} << pairs.size()); ++subset) {
+      Shape b = ids;
+      if (flips)
+        for (size_t d = 0; d < b.size(); ++d)
+          b[d] = flip[d][b[d]];
+      for (size_t k = 0; k < pairs.size(); ++k)
+        if (subset >> k & 1)
+          std::swap(b[pairs[k][0]], b[pairs[k][1]]);
+      seen.insert(b);
+    }
+  return static_cast<int64_t>(seen.size());
+}
+
+std::vector<double> elementMultiplicities(hid_t group, const std::string &where) {
+  const bool restricted = H5Lexists(group, "flip", H5P_DEFAULT) > 0;
+  const bool paired = H5Lexists(group, "pairs", H5P_DEFAULT) > 0;
+  if (!restricted && !paired)
+    return {};
+  const std::vector<int64_t> counts = readInts(group, "segment_counts", where);
+  const std::vector<int64_t> lengths = readInts(group, "segments", where);
+  const std::vector<int64_t> ids = readInts(group, "blocks", where);
+  const std::vector<int64_t> offsets = readInts(group, "offsets", where);
+  std::vector<Shape> flip, pairs;
+  if (restricted) {
+    const std::vector<int64_t> partners = readInts(group, "flip", where);
+    size_t at = 0;
+    for (int64_t c : counts) {
+      flip.emplace_back(partners.begin() + at, partners.begin() + at + c);
+      at += c;
+    }
+  }
+  if (paired) {
+    const std::vector<int64_t> flat = readInts(group, "pairs", where);
+    for (size_t i = 0; i + 3 <= flat.size(); i += 3)
+      pairs.push_back({flat[i], flat[i + 1], flat[i + 2]});
+  }
+  hid_t values = H5Dopen2(group, "values", H5P_DEFAULT);
+  const int64_t total = product(extentsOf(values));
+  H5Dclose(values);
+  const size_t rank = counts.size(), n = offsets.size();
+  std::vector<double> weights(total, 1.0);
+  for (size_t i = 0; i < n; ++i) {
+    const Shape block(ids.begin() + i * rank, ids.begin() + (i + 1) * rank);
+    const auto w = static_cast<double>(blockMultiplicity(block, flip, pairs));
+    int64_t elements = 1, first = 0; // the block's: its segments' lengths
+    for (size_t d = 0; d < rank; ++d) {
+      elements *= lengths.at(first + block[d]);
+      first += counts[d];
+    }
+    if (offsets[i] < 0 || offsets[i] + elements > total)
+      fail(where + ": block " + str(block) + " lies outside its values");
+    std::fill(weights.begin() + offsets[i], weights.begin() + offsets[i] + elements, w);
+  }
+  return weights;
+}
+
+namespace {
 
 /// The layout of the block-sparse group of each name this run wrote last
 /// (writeBlockResult), and the file it went to. A later load of that group

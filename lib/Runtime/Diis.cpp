@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Diis.h"
+#include "BlockArray.h"
 #include "KeptTensors.h"
 
 #include "Context.h"
@@ -109,11 +110,24 @@ void Diis::locate() {
       pieces_.push_back({name, dims, total_, begin, end});
       total_ += product(dims);
       share_ += end - begin;
+      if (!weights_.empty())
+        weights_.resize(share_, 1.0);
       continue;
     }
     StoredTensor t(name, "DIIS of loop " + loop_);
     DiisPiece p{name, t.dims(), total_, t.shareBegin(), t.shareEnd()};
     pieces_.push_back(p);
+    // Weights for the blocks a stored one stands for, else 1.
+    std::vector<double> w;
+    if (t.blockSparse())
+      w = elementMultiplicities(t.group(), "tensor '" + name + "'");
+    if (!w.empty() || !weights_.empty()) {
+      weights_.resize(share_, 1.0); // the pieces before: weight 1
+      if (w.empty())
+        weights_.resize(share_ + t.shareSize(), 1.0);
+      else
+        weights_.insert(weights_.end(), w.begin() + t.shareBegin(), w.begin() + t.shareEnd());
+    }
     total_ += t.elements();
     share_ += t.shareSize();
     onDisk_ |= !t.inMemory();
@@ -193,8 +207,12 @@ void Diis::record(const std::vector<double> &values, const std::vector<double> &
   for (size_t k = 0; k < order_.size(); ++k) {
     const double *e = order_[k] == slot ? errors.data() : slotData(order_[k], 1, other);
     double s = 0;
-    for (int64_t i = 0; i < share_; ++i)
-      s += errors[i] * e[i];
+    if (weights_.empty())
+      for (int64_t i = 0; i < share_; ++i)
+        s += errors[i] * e[i];
+    else
+      for (int64_t i = 0; i < share_; ++i)
+        s += errors[i] * e[i] * weights_[i];
     dots[k] = s;
   }
   MPI_Allreduce(MPI_IN_PLACE, dots.data(), static_cast<int>(dots.size()), MPI_DOUBLE, MPI_SUM,

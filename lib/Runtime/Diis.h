@@ -94,6 +94,11 @@ private:
   int fd_ = -1;                ///< or in a scratch file
   std::deque<int> order_;      ///< the slots in use, oldest first
   std::vector<double> b_;      ///< error overlaps by slot (length x length)
+  /// Per element of this rank's share, how many elements of the whole
+  /// tensors it stands for (a block-sparse tensor's stored block for its
+  /// flipped and exchanged ones): the overlaps are those of the whole
+  /// tensors. Empty: all 1.
+  std::vector<double> weights_;
 };
 
 } // namespace tc_rt
