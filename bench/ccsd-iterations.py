@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Water's CCSD per iteration: one run with a loop against a relaunch per iteration.
 
-  bench/ccsd-iterations.py [--integrals FILE.h5 [--blocks [--spin [--restricted]]]] [--np 2] [--mem 1GB]
+  bench/ccsd-iterations.py [--integrals FILE.h5 [--blocks [--spin [--restricted]] [--pairs]]] [--np 2] [--mem 1GB]
                            [--iterations 8] [--ooc-mem 4MB --scratch DIR]
 
 examples/ccsd.tce, retargeted to the molecule of an integrals file
@@ -33,10 +33,12 @@ INPUTS = ["foo", "fov", "fvv", "eo", "ev", "Voooo", "Vooov", "Voovv", "Vovov", "
 LOOP = re.compile(r"iterate max \d+ until E converges to \S+ diis \d+ \{")
 
 
-def variants(text, iterations, blocks=False, spin=False, restricted=False):
+def variants(text, iterations, blocks=False, spin=False, restricted=False, pairs=False):
     """(fixed-count loop, one relaunched iteration) of examples/ccsd.tce; with
     `blocks` the relaunch's amplitude inputs are block-sparse like T1 and T2
-    (with `spin`, conserving it as they do; with `restricted`, restricted)."""
+    (with `spin`, conserving it as they do; with `restricted`, restricted;
+    with `pairs`, T2's pair symmetries)."""
+    t2pairs = " antisymmetric [a, b] [i, j]" if pairs else ""
     looped = LOOP.sub(f"iterate {iterations} {{", text)
     step = LOOP.sub("iterate 1 {", text)
     step = step.replace("T1[a,i] = fov[i,a] * d1[a,i];", "T1[a,i] = T1in[a,i];")
@@ -45,7 +47,10 @@ def variants(text, iterations, blocks=False, spin=False, restricted=False):
     if spin:
         r = " restricted" if restricted else ""
         declare = (f"input T1in[a,i] : symmetry 0 charge 0 signs [+, -]{r};\n"
-                   f"input T2in[a,b,i,j] : symmetry 0 charge 0 signs [+, +, -, -]{r};")
+                   f"input T2in[a,b,i,j] : symmetry 0 charge 0 signs [+, +, -, -]{r}{t2pairs};")
+    elif pairs:
+        declare = ("input T1in[a,i] : symmetry 0;\n"
+                   f"input T2in[a,b,i,j] : symmetry 0{t2pairs};")
     else:
         declare = "input T1in[a,i], T2in[a,b,i,j]" + (" : symmetry 0" if blocks else "") + ";"
     step = re.sub(r"^(input eo\[i\], ev\[a\])", declare + r"\n\1", step, flags=re.M)
@@ -63,6 +68,9 @@ def main():
                          "integrals file is then the dense one, cut here into its blocks")
     ap.add_argument("--restricted", action="store_true",
                     help="with --spin: every tensor spin-restricted (molecule.py --restricted)")
+    ap.add_argument("--pairs", action="store_true",
+                    help="with --blocks: the integrals and T2 with their pair symmetries "
+                         "(molecule.py --pairs)")
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--mem", default="1GB")
     ap.add_argument("--iterations", type=int, default=8)
@@ -79,7 +87,7 @@ def read_output(path, name, blocks):
         return f[name][...]
 
 
-def write_amplitudes(path, ints, blocks, t1, t2, spin=False, restricted=False):
+def write_amplitudes(path, ints, blocks, t1, t2, spin=False, restricted=False, pairs=False):
     """T1in, T2in as the step program reads them (block-sparse: symmetry 0
     over the molecule's labelled segments, with `spin` conserving it, with
     `restricted` one of each spin-flipped pair)."""
@@ -92,7 +100,8 @@ def write_amplitudes(path, ints, blocks, t1, t2, spin=False, restricted=False):
         segments, labels = [ranges[d][0] for d in dims], [ranges[d][1] for d in dims]
         flip = [molecule.spin_flip(x) for x in labels] if restricted else None
         tc_blocks.write(path, name, t, segments, molecule.present_blocks(segments, labels, spin),
-                        flip=flip)
+                        flip=flip, pairs=molecule.PAIRS.get("T2") if pairs and name == "T2in"
+                        else None)
 
 
 def mean(xs):
@@ -108,22 +117,27 @@ def run(a, work):
     env = tc_run.mpirun_env()
     ints = os.path.abspath(a.integrals)
     molecule_py = [sys.executable, os.path.join(root, "scripts", "molecule.py")]
-    if a.spin:  # the dense integrals cut into the blocks that conserve spin
+    if a.pairs and not a.blocks:
+        sys.exit("ccsd-iterations.py: --pairs needs --blocks")
+    if a.spin or a.pairs:  # the dense integrals cut into blocks (conserving spin)
         if not a.blocks:
             sys.exit("ccsd-iterations.py: --spin needs --blocks")
         if a.restricted and not a.spin:
             sys.exit("ccsd-iterations.py: --restricted needs --spin")
         spin_ints = os.path.join(work, "spin-blocks.h5")
-        subprocess.run(molecule_py + ["blocks", ints, "--spin", "-o", spin_ints] +
-                       (["--restricted"] if a.restricted else []), check=True)
+        subprocess.run(molecule_py + ["blocks", ints, "-o", spin_ints] +
+                       (["--spin"] if a.spin else []) +
+                       (["--restricted"] if a.restricted else []) +
+                       (["--pairs"] if a.pairs else []), check=True)
         ints = spin_ints
     program = os.path.join(work, "ccsd.tce")
     cmd = molecule_py + ["program", os.path.join(root, "examples", "ccsd.tce"), "--integrals", ints,
                       "-o", program]
     subprocess.run(cmd + (["--blocks"] if a.blocks else []) + (["--spin"] if a.spin else []) +
-                   (["--restricted"] if a.restricted else []), check=True)
+                   (["--restricted"] if a.restricted else []) + (["--pairs"] if a.pairs else []),
+                   check=True)
     text = open(program).read()
-    looped, step = variants(text, a.iterations, a.blocks, a.spin, a.restricted)
+    looped, step = variants(text, a.iterations, a.blocks, a.spin, a.restricted, a.pairs)
     exes = {}
     builds = [("converged", text, a.mem), ("looped", looped, a.mem), ("step", step, a.mem)]
     if a.ooc_mem:
@@ -176,7 +190,7 @@ def run(a, work):
     t1, t2 = fov.T * d1, voovv.transpose(2, 3, 0, 1) * d2
     relaunch = []
     for k in range(a.iterations):
-        write_amplitudes(state, ints, a.blocks, t1, t2, a.spin, a.restricted)
+        write_amplitudes(state, ints, a.blocks, t1, t2, a.spin, a.restricted, a.pairs)
         out, seconds = launch(exes["step"], ["--input", f"T1in={state}", "--input",
                                              f"T2in={state}"])
         relaunch.append(seconds)
@@ -185,7 +199,8 @@ def run(a, work):
               float(np.max(np.abs(read_output(loop_out, "T2", a.blocks) - t2))))
     print(f"{molecule_name} {basis}: O = {eo.size}, V = {ev.size}, integrals {stored / 1e6:.1f} MB; "
           f"np {a.np}, mem {a.mem}{' (block-sparse)' if a.blocks else ''}"
-          f"{' (conserving spin)' if a.spin else ''}{', restricted' if a.restricted else ''}")
+          f"{' (conserving spin)' if a.spin else ''}{', restricted' if a.restricted else ''}"
+          f"{', pair symmetries' if a.pairs else ''}")
     conv_its = conv["per_iteration"]
     conv_wall = mean([i["seconds"] for i in conv_its])
     print(f"converged with DIIS: {conv['iterations']} iterations, E = {energy:.10f} "
