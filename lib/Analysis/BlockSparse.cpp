@@ -479,6 +479,36 @@ std::vector<std::vector<int64_t>> mlir::tc::productFlip(const std::vector<BlockF
   return flip;
 }
 
+std::vector<PairSymmetry> mlir::tc::productPairs(const std::vector<BlockFactor> &factors,
+                                                 const std::vector<int> &resultLabels) {
+  auto position = [&](int l) {
+    auto it = std::find(resultLabels.begin(), resultLabels.end(), l);
+    return it == resultLabels.end() ? int64_t{-1} : int64_t(it - resultLabels.begin());
+  };
+  auto elsewhere = [&](size_t self, int l) {
+    for (size_t g = 0; g < factors.size(); ++g)
+      if (g != self && std::count(factors[g].labels.begin(), factors[g].labels.end(), l))
+        return true;
+    return false;
+  };
+  std::vector<PairSymmetry> out;
+  std::set<int64_t> used;
+  for (size_t f = 0; f < factors.size(); ++f)
+    for (const PairSymmetry &p : factors[f].presence.pairs) {
+      const int x = factors[f].labels[p.first], y = factors[f].labels[p.second];
+      const int64_t px = position(x), py = position(y);
+      if (px < 0 || py < 0 || elsewhere(f, x) || elsewhere(f, y) || used.count(px) ||
+          used.count(py))
+        continue;
+      used.insert(px);
+      used.insert(py);
+      out.push_back({std::min(px, py), std::max(px, py), p.antisymmetric});
+    }
+  std::sort(out.begin(), out.end(),
+            [](const PairSymmetry &a, const PairSymmetry &b) { return a.first < b.first; });
+  return out;
+}
+
 BlockPresence mlir::tc::simplestPresence(const std::vector<std::vector<int64_t>> &segments,
                                          std::vector<std::vector<int64_t>> blocks) {
   std::sort(blocks.begin(), blocks.end());

@@ -8,6 +8,7 @@
 // fresh value, and each copy adds it in its order (docs/Derivations.md D48).
 //
 //===----------------------------------------------------------------------===//
+#include "PlanProblems.h"
 #include "ProgramCopies.h"
 #include "TC/Dialect/TCAttrs.h"
 #include "TC/Dialect/TCDialect.h"
@@ -145,11 +146,18 @@ struct SharePermutedProductsPass
   void share(ContractOp first, ArrayRef<std::pair<ContractOp, SmallVector<StringRef>>> group) {
     OpBuilder b(first);
     // The product has the result's blocks and spin restriction, not its pair
-    // symmetries: those hold of the copies' sum, not of one product.
+    // symmetries (those hold of the copies' sum, not of one product): the
+    // pairs one of its factors gives it, where its blocks allow them.
     auto type = cast<RankedTensorType>(first.getResult().getType());
     if (auto blocks = dyn_cast_or_null<BlocksAttr>(type.getEncoding())) {
       BlockSparseShape shape = blocks.toShape();
-      shape.presence.pairs.clear();
+      const BlockContraction problem = buildBlockContraction(first);
+      shape.presence.pairs =
+          productPairs({{problem.aLabels, problem.aPresence}, {problem.bLabels, problem.bPresence}},
+                       problem.cLabels);
+      if (!shape.verify(std::vector<int64_t>(type.getShape().begin(), type.getShape().end()))
+               .empty())
+        shape.presence.pairs.clear();
       type = RankedTensorType::get(type.getShape(), type.getElementType(),
                                    BlocksAttr::fromShape(type.getContext(), shape));
     }

@@ -283,6 +283,29 @@ TEST(BlockSparse, ProductOfRestrictedFactorsIsRestricted) {
   EXPECT_TRUE(productFlip({{{0, 2}, p}}, {0, 1}).empty());
 }
 
+TEST(BlockSparse, ProductKeepsTheFactorsPairsItDoesNotSum) {
+  BlockPresence v; // <ab||ef>: antisymmetric in a, b and in e, f
+  v.pairs = {{0, 1, true}, {2, 3, true}};
+  BlockPresence f; // f[c,d] symmetric
+  f.pairs = {{0, 1, false}};
+  // V[a,b,e,f] * T[e,f,i,j] (T without pairs) over [a, b, i, j]: a, b from V.
+  auto pairs = [](std::vector<PairSymmetry> ps) {
+    std::vector<std::tuple<int64_t, int64_t, bool>> out;
+    for (const PairSymmetry &p : ps)
+      out.emplace_back(p.first, p.second, p.antisymmetric);
+    return out;
+  };
+  using Pairs = std::vector<std::tuple<int64_t, int64_t, bool>>;
+  EXPECT_EQ(pairs(productPairs({{{0, 1, 2, 3}, v}, {{2, 3, 4, 5}, BlockPresence{}}}, {4, 0, 5, 1})),
+            (Pairs{{1, 3, true}}));
+  // A pair label another factor shares is not exchanged alone.
+  EXPECT_TRUE(
+      productPairs({{{0, 1, 2, 3}, v}, {{1, 4}, BlockPresence{}}}, {0, 1, 2, 3, 4}).size() == 1u);
+  // Both factors' pairs, disjoint; a summed pair gives nothing.
+  EXPECT_EQ(pairs(productPairs({{{0, 1, 2, 3}, v}, {{4, 5}, f}}, {0, 1, 4, 5})),
+            (Pairs{{0, 1, true}, {2, 3, false}}));
+}
+
 /// A dense tensor, row-major, for checking what a task pool computes.
 struct Dense {
   std::vector<int64_t> extents;

@@ -517,6 +517,47 @@ TEST(TCEParser, ChargedSegments) {
   EXPECT_EQ(p.symmetricBlocks(*p.findTensor("F"), std::nullopt, &rule).size(), 8u);
 }
 
+/// The pairs of tensor `name`, as (first, second, antisymmetric) triples.
+std::vector<std::tuple<int64_t, int64_t, bool>> pairsOf(const Program &p, const char *name) {
+  std::vector<std::tuple<int64_t, int64_t, bool>> out;
+  for (const mlir::tc::PairSymmetry &q : p.findTensor(name)->presence.pairs)
+    out.emplace_back(q.first, q.second, q.antisymmetric);
+  return out;
+}
+
+TEST(TCEParser, PairSymmetriesAreDeclaredAndInferred) {
+  using Pairs = std::vector<std::tuple<int64_t, int64_t, bool>>;
+  const std::string decls = "range O = 4 : segments [2, 2];\n"
+                            "range V = 6 : segments [3, 3];\n"
+                            "index i, j, k : O;\n"
+                            "index a, b, c, d : V;\n"
+                            "input V[a,b,c,d] : blocks all antisymmetric [a, b] [c, d];\n"
+                            "input T[a,b,i,j] : blocks all antisymmetric [b, a] [i, j];\n"
+                            "input F[a,c] : blocks all symmetric [a, c];\n"
+                            "input X[k,b,c,j] : blocks all;\n"
+                            "output R[a,b,i,j] : blocks all antisymmetric [a, b];\n";
+  Program p = parseOk(decls +
+                      // Antisymmetric alone (V's pair), and by pairing up (P(ab)).
+                      "Y[a,b,i,j] = 0.5 * V[a,b,c,d] * T[c,d,i,j] + P(ab) F[a,c] * T[c,b,i,j];\n"
+                      // No pair in a, b (X breaks it); i, j from T's pair.
+                      "Z[a,b,i,j] = T[a,c,i,j] * F[c,b];\n"
+                      // P(ij) P(ab) copies pair up in both.
+                      "W[a,b,i,j] = P(ij) P(ab) T[a,c,i,k] * X[k,b,c,j];\n"
+                      // Symmetric: a sum of a term and its exchange.
+                      "S[a,b] = F[a,c] * F[c,b] + F[a,b];\n"
+                      "R[a,b,i,j] = Y[a,b,i,j] + W[a,b,i,j];\n");
+  EXPECT_EQ(pairsOf(p, "T"), (Pairs{{0, 1, true}, {2, 3, true}}));
+  EXPECT_EQ(pairsOf(p, "F"), (Pairs{{0, 1, false}}));
+  EXPECT_EQ(pairsOf(p, "Y"), (Pairs{{0, 1, true}, {2, 3, true}}));
+  EXPECT_EQ(pairsOf(p, "Z"), (Pairs{{2, 3, true}}));
+  EXPECT_EQ(pairsOf(p, "W"), (Pairs{{0, 1, true}, {2, 3, true}}));
+  EXPECT_EQ(pairsOf(p, "S"), (Pairs{{0, 1, false}}));
+  // A declared output whose terms do not keep its pair: an error at the statement.
+  EXPECT_TRUE(rejects(decls + "R[a,b,i,j] = T[a,c,i,j] * F[c,b];\n", 10, 1,
+                      "'R' is declared antisymmetric [a, b] but the terms assigning it here are "
+                      "not: exchanging a and b does not change their sign"));
+}
+
 TEST(TCEParser, BlockSparseErrors) {
   const std::string ranges = "range O = 3 : segments [2, 1];\nrange P = 2;\nindex i, j : O;\n"
                              "index p : P;\n";

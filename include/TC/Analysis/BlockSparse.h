@@ -191,6 +191,14 @@ productBlocks(const std::vector<std::vector<int64_t>> &labelSegments,
 std::vector<std::vector<int64_t>> productFlip(const std::vector<BlockFactor> &factors,
                                               const std::vector<int> &resultLabels);
 
+/// The pair symmetries of a product of `factors` over `resultLabels` that a
+/// single factor gives it: a factor's pair whose two labels are both result
+/// labels and in no other factor (exchanging them exchanges them in that
+/// factor alone). Disjoint, in the factors' order, each as positions in
+/// `resultLabels` (first < second).
+std::vector<PairSymmetry> productPairs(const std::vector<BlockFactor> &factors,
+                                       const std::vector<int> &resultLabels);
+
 /// The simplest presence naming exactly `blocks` (each in range, none twice)
 /// of a tensor with these segments: every block, a symmetry, else the list.
 BlockPresence simplestPresence(const std::vector<std::vector<int64_t>> &segments,
