@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Random programs in tc's language, compiled by tcc and checked against numpy.
 
-  random-programs.py --count 20 --seed 1 [--procs 1-3] [--blocks] [--loops] [--keep DIR]
+  random-programs.py --count 20 --seed 1 [--procs 1-3] [--blocks] [--charges] [--restricted]
+                     [--pairs] [--loops] [--keep DIR]
 
 Each program has 2-3 index ranges of extents 2-7 (5 and 7 among them, which no
 process count divides), 2-4 inputs of rank 0-4, 2-8 statements and 1-2
@@ -45,8 +46,15 @@ labels beta (charge -1), each segment's partner given by `flip [...]`, and
 every input and output is declared `restricted` (blocks closed under the
 flip: a conserved charge of 0, a symmetry of the labels, every block, or a
 random block list with the flips of its blocks).
+With --pairs (block-sparse) about half the inputs and outputs with two
+indices of one range declare them `antisymmetric [x, y]` or `symmetric [x,
+y]` (one or two disjoint pairs; a charge's signs equal on a pair, a block
+list closed under the exchanges); an output whose statements do not keep its
+pairs (tcc's error) is declared without them; an output's pairs are
+antisymmetric and its statements' terms antisymmetrized in them (`P(x,y)`),
+so that most keep them. Intermediates get the pairs tc's language infers.
 """
-import argparse, os, random, subprocess, sys
+import argparse, os, random, re, subprocess, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
@@ -59,17 +67,48 @@ def segments(rng, extent):
     return [bounds[k + 1] - bounds[k] for k in range(len(bounds) - 1)]
 
 
-def presence(rng, idx, segs, charged=False, restricted=False):
+def draw_pairs(rng, idx, same_range):
+    """One or two disjoint pairs of positions of `idx` whose indices share a
+    range, each (first, second, antisymmetric), for about half the tensors
+    that have such a pair."""
+    candidates = [(x, y) for x in range(len(idx)) for y in range(x + 1, len(idx))
+                  if same_range(idx[x], idx[y])]
+    if not candidates or rng.random() < 0.5:
+        return []
+    rng.shuffle(candidates)
+    out, used = [], set()
+    for x, y in candidates[:rng.randint(1, 2)]:
+        if x not in used and y not in used:
+            used |= {x, y}
+            out.append((x, y, rng.random() < 0.7))
+    return out
+
+
+def pair_clause(idx, pairs):
+    """` antisymmetric [x, y] ...` and ` symmetric [...]` for `pairs`."""
+    out = ""
+    for anti, keyword in ((True, "antisymmetric"), (False, "symmetric")):
+        named = [f"[{idx[x]}, {idx[y]}]" for x, y, a in pairs if a == anti]
+        if named:
+            out += f" {keyword} " + " ".join(named)
+    return out
+
+
+def presence(rng, idx, segs, charged=False, restricted=False, pairs=()):
     """A random block-sparse declaration of a tensor over `idx` (with
     `charged`, a third of those of rank 1 or more a conserved charge; with
-    `restricted`, blocks closed under the spin flip, and `restricted`)."""
+    `restricted`, blocks closed under the spin flip, and `restricted`; with
+    `pairs`, (first, second, antisymmetric) positions, blocks closed under
+    their exchanges, and the pairs declared)."""
     counts = [len(segs[i]) for i in idx]
-    restrict = " restricted" if restricted and idx else ""
+    restrict = (" restricted" if restricted and idx else "") + pair_clause(idx, pairs)
     if charged and idx and rng.random() < 0.35:
-        signs = ", ".join(rng.choice("+-") for _ in idx)
+        signs = [rng.choice("+-") for _ in idx]
+        for x, y, _ in pairs:  # a charge conserved by the exchange
+            signs[y] = signs[x]
         symmetry = f"symmetry {rng.choice([0, 1])} " if rng.random() < 0.5 else ""
         total = 0 if restricted else rng.choice([0, 0, 1, -1])
-        return f"{symmetry}charge {total} signs [{signs}]{restrict}"
+        return f"{symmetry}charge {total} signs [{', '.join(signs)}]{restrict}"
     roll = rng.random()
     if roll < 0.15:
         return "blocks all" + restrict
@@ -78,15 +117,26 @@ def presence(rng, idx, segs, charged=False, restricted=False):
         for c in counts:
             every = [b + [x] for b in every for x in range(c)]
         chosen = rng.sample(every, rng.randint(1, len(every)))
-        if restricted:  # with each block's flip (the other half's segments)
-            chosen += [[(x + c // 2) % c for x, c in zip(b, counts)] for b in chosen]
-        chosen = sorted({tuple(b) for b in chosen})
+        closed = {tuple(b) for b in chosen}
+        while True:  # with each block's flip (the other half's segments) and exchanges
+            more = set(closed)
+            for b in closed:
+                if restricted:
+                    more.add(tuple((x + c // 2) % c for x, c in zip(b, counts)))
+                for x, y, _ in pairs:
+                    s = list(b)
+                    s[x], s[y] = s[y], s[x]
+                    more.add(tuple(s))
+            if more == closed:
+                break
+            closed = more
+        chosen = sorted(closed)
         return ("blocks [" + ", ".join("[" + ", ".join(map(str, b)) + "]" for b in chosen) + "]" +
                 restrict)
     return f"symmetry {rng.choice([0, 0, 1]) if idx else 0}" + restrict
 
 
-def program(rng, n, blocks=False, loops=False, charges=False, restricted=False):
+def program(rng, n, blocks=False, loops=False, charges=False, restricted=False, pairs=False):
     # Extents that 2, 3 and 4 processes rarely divide (5, 7) among the others.
     ranges = {"O": rng.choice([2, 3, 4, 5, 7]), "V": rng.choice([3, 4, 5, 6, 7])}
     if rng.random() < 0.5:
@@ -125,8 +175,16 @@ def program(rng, n, blocks=False, loops=False, charges=False, restricted=False):
         if not blocks:
             return [f"{kind} " + ", ".join(f"{t}[{','.join(tensors[t])}]" for t in ts) +
                     f" : {dtype};"]
-        return [f"{kind} {t}[{','.join(tensors[t])}] : {dtype} "
-                f"{presence(rng, tensors[t], index_segs, charges, restricted)};" for t in ts]
+        out = []
+        for t in ts:
+            drawn = (draw_pairs(rng, tensors[t], lambda x, y: indices[x] == indices[y])
+                     if pairs else [])
+            if kind == "output":  # antisymmetric, which P(x,y) on every term makes it
+                drawn = [(x, y, True) for x, y, _ in drawn]
+                output_pairs[t] = drawn
+            out.append(f"{kind} {t}[{','.join(tensors[t])}] : {dtype} "
+                       f"{presence(rng, tensors[t], index_segs, charges, restricted, drawn)};")
+        return out
 
     def shape(rank):
         out, used = [], set()
@@ -138,6 +196,7 @@ def program(rng, n, blocks=False, loops=False, charges=False, restricted=False):
         return out
 
     tensors = {}  # name -> declared indices
+    output_pairs = {}  # output -> its declared pairs (positions)
     inputs = [f"I{k}" for k in range(rng.randint(2, 4))]
     for t in inputs:
         tensors[t] = shape(rng.randint(1, 4))
@@ -226,6 +285,10 @@ def program(rng, n, blocks=False, loops=False, charges=False, restricted=False):
                 terms.insert(rng.randint(0, len(terms)), factor)
         if not terms:
             continue
+        for x, y, _ in output_pairs.get(target, []):
+            # An antisymmetric output: every term antisymmetrized in the pair.
+            p = f"P({idx[x]},{idx[y]}) "
+            terms = [t if p in t else p + t for t in terms]
         op = "+=" if update or (target in outputs and rng.random() < 0.3) else "="
         body = coefficient() + terms[0] + "".join(
             rng.choice([" + ", " - "]) + coefficient() + t for t in terms[1:])
@@ -302,12 +365,14 @@ def main():
                     help="block-sparse programs whose segments carry charges (implies --blocks)")
     ap.add_argument("--restricted", action="store_true",
                     help="spin-restricted block-sparse programs (implies --charges)")
+    ap.add_argument("--pairs", action="store_true",
+                    help="inputs and outputs with pair symmetries (implies --blocks)")
     ap.add_argument("--loops", action="store_true",
                     help="a run of statements repeated in a loop (iterate)")
     ap.add_argument("--keep")
     a = ap.parse_args()
     a.charges |= a.restricted
-    a.blocks |= a.charges
+    a.blocks |= a.charges or a.pairs
     lo, _, hi = a.procs.partition("-")
     counts = list(range(int(lo), int(hi or lo) + 1))
     if a.keep:
@@ -330,13 +395,21 @@ def run(a, counts, work):
         path = os.path.join(work, f"p{n}.tce")
         for _ in range(100):  # until every output is assigned and, block-sparse,
             text = program(rng, n, a.blocks, a.loops, a.charges,  # every tensor has a block
-                           a.restricted)
+                           a.restricted, a.pairs)
             if text is None:
                 continue
             open(path, "w").write(text)
             if not a.blocks:
                 break
             r = subprocess.run([translate, "--import-tce", path], capture_output=True, text=True)
+            if "but the terms assigning it here are not" in r.stderr:
+                # The outputs' statements do not keep their pairs: without them.
+                text = "\n".join(line if not line.startswith("output ") else
+                                 re.sub(r" (anti)?symmetric( \[[^\]]*\])+", "", line)
+                                 for line in text.split("\n"))
+                open(path, "w").write(text)
+                r = subprocess.run([translate, "--import-tce", path], capture_output=True,
+                                   text=True)
             if "can be non-zero" not in r.stderr and "has no present block" not in r.stderr:
                 break
         results = []

@@ -434,7 +434,7 @@ class Program:
             return blocks
         return sorted(p[1])
 
-    def mask(self, name, value):
+    def mask(self, name, value, magnitude=False):
         """`value` with the blocks `name` does not have present set to zero,
         equal to its spin flip when it is restricted and (anti)symmetric in
         its pairs."""
@@ -442,8 +442,13 @@ class Program:
         if blocks is None:
             return value
         segments = self.tensor_segments(name)
+        # Magnitudes are averaged as if every pair were symmetric: an
+        # antisymmetric average of magnitudes would cancel them.
+        pairs = self.pairs(name)
+        if magnitude and pairs:
+            pairs = [(p, q, False) for p, q, _ in pairs]
         return tc_blocks.symmetrize(tc_blocks.mask(value, segments, blocks), segments,
-                                    self.flip(name), self.pairs(name))
+                                    self.flip(name), pairs)
 
     def inputs(self):
         return {n: (idx, dt) for n, (role, idx, dt) in self.tensors.items() if role == "input"}
@@ -536,4 +541,4 @@ class Program:
             # A block-sparse tensor keeps only its blocks (an intermediate's
             # are those its terms can fill, so it needs no mask).
             if target in self.tensors:
-                env[target] = self.mask(target, env[target])
+                env[target] = self.mask(target, env[target], magnitude)

@@ -315,11 +315,42 @@ BlockTaskPool mlir::tc::buildTaskPool(const BlockContraction &problem, int64_t e
     return n;
   };
 
+  // Summed pairs both operands exchange alike: (positions in `summed`).
+  std::vector<std::pair<size_t, size_t>> summedPairs;
+  {
+    auto pairOf = [](const std::vector<int> &labels, const BlockPresence &p, int x, int y) {
+      for (const PairSymmetry &q : p.pairs) {
+        const int l1 = labels[q.first], l2 = labels[q.second];
+        if ((l1 == x && l2 == y) || (l1 == y && l2 == x))
+          return q.antisymmetric ? -1 : 1;
+      }
+      return 0;
+    };
+    std::set<size_t> used;
+    for (size_t i = 0; i < summed.size(); ++i)
+      for (size_t j = i + 1; j < summed.size(); ++j) {
+        const int a = pairOf(problem.aLabels, problem.aPresence, summed[i], summed[j]);
+        const int b = pairOf(problem.bLabels, problem.bPresence, summed[i], summed[j]);
+        if (a != 0 && a == b && !used.count(i) && !used.count(j)) {
+          used.insert(i);
+          used.insert(j);
+          summedPairs.push_back({i, j});
+        }
+      }
+  }
+
   std::vector<int64_t> segOfLabel(numLabels, 0);
   for (const std::vector<int64_t> &cBlock : cShape.storedBlocks()) {
     for (size_t d = 0; d < problem.cLabels.size(); ++d)
       segOfLabel[problem.cLabels[d]] = cBlock[d];
     forEachBlock(segmentCounts(summedSegments), [&](const std::vector<int64_t> &ids) {
+      double twice = 1;
+      for (auto [i, j] : summedPairs) {
+        if (ids[i] > ids[j])
+          return; // counted with its exchange
+        if (ids[i] < ids[j])
+          twice *= 2;
+      }
       for (size_t d = 0; d < summed.size(); ++d)
         segOfLabel[summed[d]] = ids[d];
       std::vector<int64_t> aBlock = idsOf(problem.aLabels, segOfLabel);
@@ -335,7 +366,7 @@ BlockTaskPool mlir::tc::buildTaskPool(const BlockContraction &problem, int64_t e
       task.b = brickOf(Operand::B, bStored.ids, elementsOf(problem.bLabels, bBlock));
       task.aDims = aStored.dims;
       task.bDims = bStored.dims;
-      task.sign = aStored.sign * bStored.sign;
+      task.factor = aStored.sign * bStored.sign * twice;
       task.c = brickOf(Operand::C, cBlock, elementsOf(problem.cLabels, cBlock));
       double products = 1;
       for (int l = 0; l < numLabels; ++l)

@@ -390,16 +390,16 @@ LogicalResult BlockStageOp::verify() {
                            << ") names no stage, input block or process";
   }
   // A permuted read: its task, a permutation of A's and of B's dimensions,
-  // a sign.
+  // a factor (a sign, times 2 per summed pair counted once).
   ArrayRef<int64_t> reads = getReads().value_or(ArrayRef<int64_t>());
   const size_t width = 2 + labels[0].size() + labels[1].size();
   if (reads.size() % width != 0)
     return emitOpError() << "reads hold " << width
-                         << " integers each (task, A's dimensions, B's dimensions, sign), got "
+                         << " integers each (task, A's dimensions, B's dimensions, factor), got "
                          << reads.size();
   std::set<int64_t> readTasks;
   for (size_t i = 0; i < reads.size(); i += width) {
-    const int64_t task = reads[i], sign = reads[i + width - 1];
+    const int64_t task = reads[i], factor = reads[i + width - 1];
     if (task < 0 || static_cast<size_t>(task) >= tasks.size() / 6 || !readTasks.insert(task).second)
       return emitOpError() << "read " << i / width << " names task " << task
                            << ", which is not a task or has another read";
@@ -413,9 +413,9 @@ LogicalResult BlockStageOp::verify() {
                                << names[x] << "'s dimensions as [" << dims
                                << "], not a permutation";
     }
-    if (sign != 1 && sign != -1)
-      return emitOpError() << "read " << i / width << " of task " << task << " has sign " << sign
-                           << " (1 or -1)";
+    if (factor == 0 || (std::abs(factor) & (std::abs(factor) - 1)) != 0)
+      return emitOpError() << "read " << i / width << " of task " << task << " has factor "
+                           << factor << " (a power of 2, or its negative)";
   }
   return success();
 }

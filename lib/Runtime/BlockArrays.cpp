@@ -214,10 +214,10 @@ const ScheduleIndex &scheduleIndexOf(const int64_t *desc, const BlockPlanDescVie
   }
   for (int64_t i = 0; i < plan.numReads(); ++i) {
     tc_rt::BlockRead read = plan.read(i);
-    if (read.task < 0 || read.task >= plan.numTasks() || (read.sign != 1 && read.sign != -1))
+    if (read.task < 0 || read.task >= plan.numTasks() || read.factor == 0)
       fail("block-sparse schedule: read " + std::to_string(i) + " names task " +
            std::to_string(read.task) + " of " + std::to_string(plan.numTasks()) + " with sign " +
-           std::to_string(read.sign));
+           std::to_string(read.factor));
     index.readOf[read.task] = std::move(read);
   }
   return index;
@@ -359,7 +359,7 @@ BlockProduct<T> productOf(const BlockPlanDescView &plan, BlockArray *arrays[3],
   }
   desc.labelExtents = labelExtent;
   desc.elem = arrays[2]->elem;
-  desc.alpha = plan.alpha() * (read ? static_cast<double>(read->sign) : 1.0);
+  desc.alpha = plan.alpha() * (read ? static_cast<double>(read->factor) : 1.0);
   // Rows and columns by C's segments (a stored C block is the one the task
   // computes); the summed labels by A's and B's blocks, each of which may be
   // a spin-restricted tensor's stored block for its flipped one: equal keys,

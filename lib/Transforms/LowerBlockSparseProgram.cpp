@@ -75,11 +75,11 @@ LogicalResult mlir::tc::lowerBlockSparseContraction(ContractOp op, func::FuncOp 
   for (size_t t = 0; t < pool.tasks.size(); ++t) {
     const BlockTask &task = pool.tasks[t];
     // A block of a tensor with pair symmetries read from its stored block.
-    if (!task.aDims.empty() || !task.bDims.empty() || task.sign != 1) {
+    if (!task.aDims.empty() || !task.bDims.empty() || task.factor != 1) {
       reads.push_back(static_cast<int64_t>(t));
       reads.append(dimsOr(task.aDims, problem.aLabels.size()));
       reads.append(dimsOr(task.bDims, problem.bLabels.size()));
-      reads.push_back(task.sign < 0 ? -1 : 1);
+      reads.push_back(static_cast<int64_t>(task.factor));
     }
     for (int brick : {task.a, task.b, task.c})
       tasks.push_back(indexOf[pool.bricks[brick].tensor].at(pool.bricks[brick].block));

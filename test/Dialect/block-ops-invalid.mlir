@@ -110,7 +110,7 @@ func.func @cached(%s: index, %a: !M, %b: !M, %c: !M) {
 
 !M = !tc.block_array<tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>>
 func.func @read_width(%s: index, %a: !M, %b: !M, %c: !M) {
-  // expected-error @+1 {{reads hold 6 integers each (task, A's dimensions, B's dimensions, sign), got 5}}
+  // expected-error @+1 {{reads hold 6 integers each (task, A's dimensions, B's dimensions, factor), got 5}}
   tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 0, 0, 0] reads [0, 1, 0, 0, 1] stages 1 : !M, !M, !M
   return
 }
@@ -137,7 +137,7 @@ func.func @read_permutation(%s: index, %a: !M, %b: !M, %c: !M) {
 
 !M = !tc.block_array<tensor<4x4xf64, #tc.blocks<[[2, 2], [2, 2]], symmetry = 0>>>
 func.func @read_sign(%s: index, %a: !M, %b: !M, %c: !M) {
-  // expected-error @+1 {{read 0 of task 0 has sign 2 (1 or -1)}}
-  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 0, 0, 0] reads [0, 1, 0, 0, 1, 2] stages 1 : !M, !M, !M
+  // expected-error @+1 {{read 0 of task 0 has factor 3 (a power of 2, or its negative)}}
+  tc.block_stage %s, %c[0, 1] += %a[0, 2] * %b[2, 1] tasks [0, 0, 0, 0, 0, 0] reads [0, 1, 0, 0, 1, 3] stages 1 : !M, !M, !M
   return
 }

@@ -377,8 +377,13 @@ TEST(BlockSparse, AntisymmetricPoolReadsPermutedSignedBricksAndComputesStoredBlo
   BlockContraction plain = problem;
   plain.aPresence = plain.bPresence = plain.cPresence = BlockPresence{};
   const BlockTaskPool full = buildTaskPool(plain, 8);
-  // 6 stored of C's 9 x 9 block pairs (a <= b, i <= j): 36 of 81 blocks.
-  EXPECT_EQ(pool.tasks.size(), 36u * 9u);
+  // 6 stored of C's 9 x 9 block pairs (a <= b, i <= j): 36 of 81 blocks;
+  // and the summed (e, f), which V and T both exchange with a sign, only
+  // over e <= f (6 of 9), e < f counted twice.
+  EXPECT_EQ(pool.tasks.size(), 36u * 6u);
+  EXPECT_EQ(std::count_if(pool.tasks.begin(), pool.tasks.end(),
+                          [](const BlockTask &t) { return std::fabs(t.factor) == 2; }),
+            36 * 3);
   EXPECT_EQ(full.tasks.size(), 81u * 9u);
 
   std::mt19937 rng(3);
@@ -451,7 +456,7 @@ TEST(BlockSparse, AntisymmetricPoolReadsPermutedSignedBricksAndComputesStoredBlo
         return flat(brick.block, y);
       };
       bricks[task.c][local(c, problem.cLabels, {})] +=
-          task.sign * bricks[task.a][local(a, problem.aLabels, task.aDims)] *
+          task.factor * bricks[task.a][local(a, problem.aLabels, task.aDims)] *
           bricks[task.b][local(b, problem.bLabels, task.bDims)];
     });
   }

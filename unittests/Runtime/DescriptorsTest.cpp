@@ -305,7 +305,7 @@ TEST(Descriptors, BlockPlanMatchesTheCompiler) {
   EXPECT_EQ(v.read(0).task, 1);
   EXPECT_EQ(v.read(0).aDims, (Desc{1, 0}));
   EXPECT_EQ(v.read(0).bDims, (Desc{0, 1}));
-  EXPECT_EQ(v.read(0).sign, -1);
+  EXPECT_EQ(v.read(0).factor, -1);
   EXPECT_EQ(v.size(), static_cast<int64_t>(expect.size()));
   EXPECT_EQ(v.decode().encode(), expect);
 }

@@ -144,9 +144,10 @@ struct BlockTask {
   double flops = 0;           ///< 2 x the product of every label's segment length
   /// How the task reads A's and B's blocks from their bricks (StoredBlock:
   /// the brick's dimension d carries the operand's dimension aDims[d];
-  /// empty: as they are), and the product of the two reads' signs.
+  /// empty: as they are), and what its product is multiplied by: the two
+  /// reads' signs, times 2 per summed pair it stands for twice.
   std::vector<int64_t> aDims, bDims;
-  double sign = 1;
+  double factor = 1;
 };
 
 /// [K] 2: the tasks of a contraction and the bricks they touch. A task exists
@@ -156,8 +157,11 @@ struct BlockTask {
 /// stored block equal to it (its brick), so a restricted result is computed
 /// once per pair of flipped blocks. A block of an operand with permutational
 /// symmetry (`pairs`) is read from its stored block permuted and signed (the
-/// task's aDims, bDims and sign), and a result with it is computed once per
-/// stored block.
+/// task's aDims, bDims and factor), and a result with it is computed once per
+/// stored block. Summed labels x, y that both A and B exchange alike (both
+/// pairs antisymmetric, or both symmetric) give equal sums over the blocks
+/// (x in E, y in F) and (x in F, y in E): only E <= F is a task, E < F
+/// counted twice (NWChem TCE's restricted summation).
 struct BlockTaskPool {
   std::vector<Brick> bricks;
   std::vector<BlockTask> tasks;

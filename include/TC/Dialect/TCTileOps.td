@@ -497,7 +497,8 @@ def TC_BlockStageOp : TC_Op<"block_stage"> {
     the tasks that read a block of a tensor with pair symmetries from its
     stored block (`#tc.blocks<..., antisymmetric = ...>`): per such task, its
     index, the dimension of A each dimension of A's stored block carries,
-    the same for B, and the sign (1 or -1) the product takes.
+    the same for B, and the factor the product takes (the reads' signs, times
+    2 per summed pair whose exchanged blocks the task also stands for).
 
     ```mlir
     tc.block_stage %s, %C[0, 1] += %A[0, 2] * %B[2, 1] tasks [0, 0, 0, 0, 0, 0] stages 1

@@ -752,11 +752,12 @@ struct BlockCachedRead {
 
 /// How task `task` reads its A and B blocks from their stored blocks: the
 /// stored block's dimension d carries the operand's dimension aDims[d]
-/// (bDims[d]), and the product is multiplied by `sign`.
+/// (bDims[d]), and the product is multiplied by `factor` (the reads' signs,
+/// times 2 per summed pair counted once for its exchange).
 struct BlockRead {
   int64_t task = 0;
   Desc aDims, bDims;
-  int64_t sign = 1;
+  int64_t factor = 1;
 };
 
 struct BlockPlanDesc {
@@ -804,7 +805,7 @@ struct BlockPlanDesc {
       Desc entry{r.task};
       entry.insert(entry.end(), r.aDims.begin(), r.aDims.end());
       entry.insert(entry.end(), r.bDims.begin(), r.bDims.end());
-      entry.push_back(r.sign);
+      entry.push_back(r.factor);
       F::reads(d, static_cast<int64_t>(i), entry);
     }
     return F::checked(std::move(d));
