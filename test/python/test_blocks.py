@@ -80,54 +80,16 @@ def test_random_block_sparse_inputs(ccd_blocks):
     assert np.abs(one["R"]).max() > 0
 
 
-def test_restricted_tensors(source_dir):
-    """A spin-restricted program (integration test restricted-blocks.tce):
-    dense inputs equal to their flips, {stored block: array} inputs, outputs
-    with their flipped blocks filled; a dense input whose flipped block
-    differs is refused."""
-    text = read(source_dir, "test", "Integration", "Inputs", "restricted-blocks.tce")
-    prog = tc.Program.from_tce(text, "restricted-blocks.tce")
+def check_symmetric_program(source_dir, tce, seed, damage, refusal):
+    """The program of Integration/Inputs/`tce` with its symmetries, on 2
+    processes: dense inputs that have them, then {stored block: array}
+    inputs, outputs with the blocks they stand for filled, each as numpy
+    computes it; the input T damaged by `damage(T, tensor)` is refused with a
+    message matching `refusal`. Returns the program."""
+    text = read(source_dir, "test", "Integration", "Inputs", tce)
+    prog = tc.Program.from_tce(text, tce)
     reference = tce_numpy.Program(text)
-    t = prog.tensors["T"]
-    assert t.flip == [[2, 3, 0, 1], [2, 3, 0, 1], [2, 3, 0, 1], [2, 3, 0, 1]]
-    assert len(t.present_blocks) == 2 * len(t.blocks)
-    rng = np.random.default_rng(5)
-    inputs = {x.name: reference.mask(x.name, rng.uniform(-1, 1, x.shape)) for x in prog.inputs}
-    expected = reference.evaluate(dict(inputs))
-    exe = prog.compile(procs=2, mem="1GB")
-    out = exe.run(np=2, inputs=inputs)
-    for name, value in expected.items():
-        np.testing.assert_allclose(out[name], value, atol=1e-11 * np.abs(value).max())
-    assert out.report.bytes_as_predicted
-    given = {x.name: blocks.to_dict(inputs[x.name], x.segments, x.blocks) for x in prog.inputs}
-    out = exe.run(np=2, inputs=given, blocks="dict")
-    r = prog.tensors["R"]
-    assert set(out["R"]) == set(r.blocks)
-    dense = blocks.fill(blocks.from_dict(out["R"], r.segments, r.blocks), r.segments,
-                        r.blocks, r.flip)
-    np.testing.assert_allclose(dense, expected["R"], atol=1e-11 * np.abs(expected["R"]).max())
-    bad = inputs["T"].copy()
-    flipped = blocks.flipped(list(t.blocks[0]), t.flip)
-    bad[blocks.block_slices(t.segments, flipped)] += 0.25
-    with pytest.raises(tc.InputError, match=r"input 'T' is spin-restricted but differs from "
-                                            r"the average of its flips and exchanges \(by up "
-                                            r"to 0.125\)"):
-        exe.run(np=2, inputs=dict(inputs, T=bad))
-
-
-def test_pair_symmetric_tensors(source_dir):
-    """A program with pair symmetries (integration test pair-blocks.tce):
-    dense inputs (anti)symmetric in their pairs, {stored block: array} inputs,
-    outputs with their exchanged blocks filled; a dense input whose exchanged
-    block differs from its stored one, negated, is refused."""
-    text = read(source_dir, "test", "Integration", "Inputs", "pair-blocks.tce")
-    prog = tc.Program.from_tce(text, "pair-blocks.tce")
-    reference = tce_numpy.Program(text)
-    t = prog.tensors["T"]
-    assert t.pairs == [(0, 1, True), (2, 3, True)]
-    assert prog.tensors["F"].pairs == [(0, 1, False)]
-    assert len(t.present_blocks) == 48 and len(t.blocks) == 18
-    rng = np.random.default_rng(7)
+    rng = np.random.default_rng(seed)
     inputs = {x.name: reference.mask(x.name, rng.uniform(-1, 1, x.shape)) for x in prog.inputs}
     expected = reference.evaluate(dict(inputs))
     exe = prog.compile(procs=2, mem="1GB")
@@ -143,10 +105,45 @@ def test_pair_symmetric_tensors(source_dir):
                         r.blocks, r.flip, r.pairs)
     np.testing.assert_allclose(dense, expected["R"], atol=1e-11 * np.abs(expected["R"]).max())
     bad = inputs["T"].copy()
-    stored = next(list(b) for b in t.blocks if b[0] != b[1])
-    exchanged = [stored[1], stored[0]] + stored[2:]
-    bad[blocks.block_slices(t.segments, exchanged)] += 0.25
-    with pytest.raises(tc.InputError, match=r"input 'T' is pair-symmetric but differs from "
-                                            r"the average of its flips and exchanges \(by up "
-                                            r"to 0.188\)"):
+    damage(bad, prog.tensors["T"])
+    with pytest.raises(tc.InputError, match=refusal):
         exe.run(np=2, inputs=dict(inputs, T=bad))
+    return prog
+
+
+def test_restricted_tensors(source_dir):
+    """A spin-restricted program (integration test restricted-blocks.tce):
+    dense inputs equal to their flips, {stored block: array} inputs, outputs
+    with their flipped blocks filled; a dense input whose flipped block
+    differs is refused."""
+    def damage(bad, t):
+        flipped = blocks.flipped(list(t.blocks[0]), t.flip)
+        bad[blocks.block_slices(t.segments, flipped)] += 0.25
+
+    prog = check_symmetric_program(
+        source_dir, "restricted-blocks.tce", 5, damage,
+        r"input 'T' is spin-restricted but differs from the average of its flips and "
+        r"exchanges \(by up to 0.125\)")
+    t = prog.tensors["T"]
+    assert t.flip == [[2, 3, 0, 1], [2, 3, 0, 1], [2, 3, 0, 1], [2, 3, 0, 1]]
+    assert len(t.present_blocks) == 2 * len(t.blocks)
+
+
+def test_pair_symmetric_tensors(source_dir):
+    """A program with pair symmetries (integration test pair-blocks.tce):
+    dense inputs (anti)symmetric in their pairs, {stored block: array} inputs,
+    outputs with their exchanged blocks filled; a dense input whose exchanged
+    block differs from its stored one, negated, is refused."""
+    def damage(bad, t):
+        stored = next(list(b) for b in t.blocks if b[0] != b[1])
+        exchanged = [stored[1], stored[0]] + stored[2:]
+        bad[blocks.block_slices(t.segments, exchanged)] += 0.25
+
+    prog = check_symmetric_program(
+        source_dir, "pair-blocks.tce", 7, damage,
+        r"input 'T' is pair-symmetric but differs from the average of its flips and "
+        r"exchanges \(by up to 0.188\)")
+    t = prog.tensors["T"]
+    assert t.pairs == [(0, 1, True), (2, 3, True)]
+    assert prog.tensors["F"].pairs == [(0, 1, False)]
+    assert len(t.present_blocks) == 48 and len(t.blocks) == 18
