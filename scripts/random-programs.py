@@ -29,7 +29,11 @@ With --loops a run of 1 or more consecutive statements is repeated 2-3 times
 a tolerance every change meets), carrying what it updates (most runs start at
 an update of an earlier tensor; some halve an input at their end, which the
 loop then carries from the input); some loops that carry a tensor extrapolate
-it by DIIS (`diis 2`, 3 iterations).
+it by DIIS (`diis 2`, 3 iterations). Their outputs are compared within the
+tolerance widened by how much the reference's DIIS steps can magnify rounding
+(run-program.py --diis-rounding: a step's conditioning times its
+coefficients' size; random loops converge nowhere, so their DIIS systems are
+often nearly singular and tc's other summation order shows).
 
 With --blocks every range is cut into 1-3 segments, half of them labelled
 with distinct symmetry labels in 0-3 (irreps of a group of four, some absent),
@@ -433,6 +437,7 @@ def run(a, counts, work):
             for np in counts:
                 r = subprocess.run([sys.executable, os.path.join(here, "run-program.py"), exe,
                                     "--tce", path, "--np", str(np), "--check-bytes",
+                                    "--diis-rounding",
                                     "--seed", str(n)], capture_output=True, text=True)
                 ok = r.returncode == 0 and r.stdout.rstrip().endswith("OK")
                 if not ok:

@@ -46,6 +46,9 @@ def main():
                     help="scalar output NAME within TOL of the --inputs file's attribute ATTR")
     ap.add_argument("--scratch")
     ap.add_argument("--check-bytes", action="store_true")
+    ap.add_argument("--diis-rounding", action="store_true",
+                    help="widen the tolerance by how much the reference's DIIS steps can "
+                         "magnify rounding (random loops, whose DIIS is ill-conditioned)")
     ap.add_argument("--statements", action="store_true")
     ap.add_argument("--expect-out-of-core", action="store_true",
                     help="fail unless the plan reads or writes scratch (a memory cap's run)")
@@ -151,7 +154,12 @@ def run_on(a, work, program, path, inputs):
         scale = max(1.0, float(np.max(magnitude)) if want.size else 1.0)
         err = float(np.max(np.abs(got - want))) if want.size else 0.0
         tolerance = (1e-5 if dtype == np.float32 else 1e-12) * scale
-        print(f"{name}: max error {err:.3e} (tolerance {tolerance:.1e})")
+        # A DIIS step magnifies rounding (tc sums its overlaps in another
+        # order) by up to its conditioning times its coefficients' size.
+        amplified = max(1.0, program.diis_amplification) if a.diis_rounding else 1.0
+        tolerance *= amplified
+        print(f"{name}: max error {err:.3e} (tolerance {tolerance:.1e}"
+              + (f", DIIS magnifies rounding {amplified:.1e}x" if amplified > 1 else "") + ")")
         if not err <= tolerance:
             ok = False
             print(f"FAIL: output {name} differs from numpy")

@@ -59,26 +59,44 @@ def diis_coefficients(b):
     return c
 
 
+def diis_amplification(b, c):
+    """How much an extrapolation with coefficients `c` from overlaps `b` can
+    magnify rounding: the condition number of the normalized bordered system
+    (a perturbation of the overlaps moves c by that much, relatively) times
+    sum |c_k| (the entries' own rounding, combined)."""
+    m = len(b)
+    d = [1 / np.sqrt(b[k][k]) for k in range(m)]
+    a = np.zeros((m + 1, m + 1))
+    for k in range(m):
+        for l in range(m):
+            a[k][l] = b[k][l] * d[k] * d[l]
+        a[k][m] = a[m][k] = -1.0
+    cond = float(np.linalg.cond(a))
+    return (cond if np.isfinite(cond) else 1e300) * float(sum(abs(v) for v in c))
+
+
 def extrapolate(env, carried, start, history, length):
     """One DIIS step after an iteration: record the carried tensors' values
     and their change, and from two entries on replace them by the
-    extrapolation of the last `length`."""
+    extrapolation of the last `length`. Returns its diis_amplification (1:
+    none)."""
     values = np.concatenate([env[t].ravel() for t in carried])
     history.append((values, values - start))
     if len(history) > length:
         history.pop(0)
     if len(history) < 2:
-        return
+        return 1.0
     b = [[float(np.dot(e1, e2)) for _, e2 in history] for _, e1 in history]
     c = diis_coefficients(b)
     if c is None:
-        return
+        return 1.0
     nxt = sum(ck * v for ck, (v, _) in zip(c, history))
     at = 0
     for t in carried:
         n = env[t].size
         env[t] = nxt[at:at + n].reshape(env[t].shape)
         at += n
+    return diis_amplification(b, c)
 
 
 def tokens(text):
@@ -109,6 +127,7 @@ class Program:
         self.name, self.ranges, self.index_range, self.tensors = "tce", {}, {}, {}
         self.segments, self.presence = {}, {}  # block-sparse ranges and tensors
         self.restricted = set()  # tensors declared `restricted` (spin restriction)
+        self.diis_amplification = 1.0  # evaluate's: the largest of a DIIS step
         self.declared_pairs = {}  # per tensor, its (dimension, dimension, antisymmetric)
         self.flips = {}  # per range with `flip [...]`, its segments' spin partners
         self.labels = {}  # per labelled range, its segments' symmetry labels
@@ -475,6 +494,9 @@ class Program:
         counts = list(self.iterations) if magnitude else []
         if not magnitude:
             self.iterations = []
+            # The largest rounding magnification of a DIIS step in this run:
+            # tc sums the same overlaps in another order.
+            self.diis_amplification = 1.0
         s = 0
         while s < len(self.statements):
             loop = next((l for l in self.loops if l[3] == s), None)
@@ -499,7 +521,8 @@ class Program:
                         break
                     previous = value
                 if diis and k < runs:
-                    extrapolate(env, carried, start, history, diis)
+                    self.diis_amplification = max(
+                        self.diis_amplification, extrapolate(env, carried, start, history, diis))
             if not magnitude:
                 self.iterations.append(k)
             s = first + count
