@@ -511,7 +511,8 @@ std::vector<std::vector<int64_t>> mlir::tc::productFlip(const std::vector<BlockF
 }
 
 std::vector<PairSymmetry> mlir::tc::productPairs(const std::vector<BlockFactor> &factors,
-                                                 const std::vector<int> &resultLabels) {
+                                                 const std::vector<int> &resultLabels,
+                                                 const BlockSparseShape &product) {
   auto position = [&](int l) {
     auto it = std::find(resultLabels.begin(), resultLabels.end(), l);
     return it == resultLabels.end() ? int64_t{-1} : int64_t(it - resultLabels.begin());
@@ -531,6 +532,13 @@ std::vector<PairSymmetry> mlir::tc::productPairs(const std::vector<BlockFactor> 
       if (px < 0 || py < 0 || elsewhere(f, x) || elsewhere(f, y) || used.count(px) ||
           used.count(py))
         continue;
+      BlockSparseShape exchanged = product;
+      exchanged.presence.pairs = {{std::min(px, py), std::max(px, py), p.antisymmetric}};
+      std::vector<int64_t> extents;
+      for (int64_t d = 0; d < exchanged.rank(); ++d)
+        extents.push_back(exchanged.extent(d));
+      if (!exchanged.verify(extents).empty())
+        continue; // the product's blocks are not closed under the exchange
       used.insert(px);
       used.insert(py);
       out.push_back({std::min(px, py), std::max(px, py), p.antisymmetric});

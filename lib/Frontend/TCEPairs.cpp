@@ -78,16 +78,17 @@ bool statementKeeps(const Statement &s, const PairSymmetry &pair,
   const TermSum exchanged =
       termSum(s, s.target.indices[pair.first], s.target.indices[pair.second], pairsOf);
   const double sign = pair.antisymmetric ? -1 : 1;
-  auto near = [](double a, double b) { return std::abs(a - b) <= 1e-12 * (1 + std::abs(a)); };
-  for (const auto *from : {&same, &exchanged}) {
-    const TermSum &to = from == &same ? exchanged : same;
-    for (const auto &[key, c] : *from) {
-      auto it = to.find(key);
-      const double other = it == to.end() ? 0 : it->second;
-      if (!near(from == &same ? sign * c : c, from == &same ? other : sign * other))
+  auto coefficient = [](const TermSum &sum, const auto &key) {
+    auto it = sum.find(key);
+    return it == sum.end() ? 0.0 : it->second;
+  };
+  // Every product either sum has: exchanged, sign times what it was.
+  for (const TermSum *sum : {&same, &exchanged})
+    for (const auto &entry : *sum) {
+      const double want = sign * coefficient(same, entry.first);
+      if (std::abs(coefficient(exchanged, entry.first) - want) > 1e-12 * (1 + std::abs(want)))
         return false;
     }
-  }
   return true;
 }
 

@@ -67,11 +67,12 @@ void selectRange(hid_t space, int64_t offset, int64_t n) {
   H5Sselect_hyperslab(space, H5S_SELECT_SET, &start, nullptr, &count, nullptr);
 }
 
-/// The array's spin flip, flattened as the `flip` dataset holds it.
-std::vector<int64_t> flatFlip(const BlockArray &a) {
+/// Lists of integers one after the other, as the group's datasets hold them
+/// (segment lengths, blocks' ids, the flip, the pairs).
+std::vector<int64_t> flattened(const std::vector<Shape> &lists) {
   std::vector<int64_t> out;
-  for (const Shape &f : a.flip)
-    out.insert(out.end(), f.begin(), f.end());
+  for (const Shape &l : lists)
+    out.insert(out.end(), l.begin(), l.end());
   return out;
 }
 
@@ -91,17 +92,9 @@ void checkFlip(const BlockArray &a, hid_t group, const std::string &where,
   if (!fileRestricted)
     return;
   std::vector<int64_t> partners = readInts(group, "flip", where);
-  if (partners.size() != lengths.size() || partners != flatFlip(a))
+  if (partners.size() != lengths.size() || partners != flattened(a.flip))
     failOnRoot(where + " flips its segments as " + str(partners) + " but the program's tensor as " +
-               str(flatFlip(a)));
-}
-
-/// The array's pair symmetries, flattened as the `pairs` dataset holds them.
-std::vector<int64_t> flatPairs(const BlockArray &a) {
-  std::vector<int64_t> out;
-  for (const Shape &p : a.pairs)
-    out.insert(out.end(), p.begin(), p.end());
-  return out;
+               str(flattened(a.flip)));
 }
 
 /// An input stores one block of each set its pair symmetries relate (and
@@ -111,11 +104,11 @@ void checkPairs(const BlockArray &a, hid_t group, const std::string &where) {
   const bool filePaired = H5Lexists(group, "pairs", H5P_DEFAULT) > 0;
   const std::vector<int64_t> file =
       filePaired ? readInts(group, "pairs", where) : std::vector<int64_t>();
-  if (file != flatPairs(a))
+  if (file != flattened(a.pairs))
     failOnRoot(where + " has the pair symmetries " + str(file) +
                " (dimension, dimension, antisymmetric; dataset 'pairs') but the program's "
                "tensor " +
-               str(flatPairs(a)) +
+               str(flattened(a.pairs)) +
                ": write the blocks and pairs the program's tensor stores "
                "(docs/BlockSparse.md)");
 }
@@ -262,12 +255,10 @@ void openBlockInput(BlockArray &a) {
                "' (a block-sparse tensor is a group, docs/BlockSparse.md)");
   std::vector<int64_t> counts = readInts(group, "segment_counts", where);
   std::vector<int64_t> lengths = readInts(group, "segments", where);
-  std::vector<int64_t> program;
+  const std::vector<int64_t> program = flattened(a.segments);
   Shape programCounts;
-  for (const Shape &s : a.segments) {
+  for (const Shape &s : a.segments)
     programCounts.push_back(static_cast<int64_t>(s.size()));
-    program.insert(program.end(), s.begin(), s.end());
-  }
   if (counts != programCounts || lengths != program)
     failOnRoot(where + " has segments " + str(lengths) + " (counts " + str(counts) +
          ") but the program's tensor has " + str(program) + " (counts " + str(programCounts) +
@@ -373,22 +364,19 @@ void writeBlockResult(BlockArray &a) {
     group = H5Gcreate2(result.file, a.name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (group < 0)
       fail("cannot create " + where);
-    std::vector<int64_t> counts, lengths, ids;
-    for (const Shape &s : a.segments) {
+    std::vector<int64_t> counts;
+    for (const Shape &s : a.segments)
       counts.push_back(static_cast<int64_t>(s.size()));
-      lengths.insert(lengths.end(), s.begin(), s.end());
-    }
-    for (const Shape &b : a.blocks)
-      ids.insert(ids.end(), b.begin(), b.end());
+    const std::vector<int64_t> lengths = flattened(a.segments), ids = flattened(a.blocks);
     const hsize_t r = a.rank(), n = a.blocks.size();
     writeInts(group, "segment_counts", {r}, counts, where, result.inMemory);
     writeInts(group, "segments", {lengths.size()}, lengths, where, result.inMemory);
     writeInts(group, "blocks", {n, r}, ids, where, result.inMemory);
     writeInts(group, "offsets", {n}, offsets, where, result.inMemory);
     if (!a.flip.empty())
-      writeInts(group, "flip", {lengths.size()}, flatFlip(a), where, result.inMemory);
+      writeInts(group, "flip", {lengths.size()}, flattened(a.flip), where, result.inMemory);
     if (!a.pairs.empty())
-      writeInts(group, "pairs", {a.pairs.size(), 3}, flatPairs(a), where, result.inMemory);
+      writeInts(group, "pairs", {a.pairs.size(), 3}, flattened(a.pairs), where, result.inMemory);
     hsize_t all = total;
     hid_t space = H5Screate_simple(1, &all, nullptr);
     values = createResultDataset(result, group, "values",

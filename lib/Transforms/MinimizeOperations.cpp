@@ -103,11 +103,8 @@ struct MinimizeOperationsPass
         // A product of spin-restricted tensors is restricted (and a
         // restricted result's operands must be).
         stepShape.presence.flip = productFlip(factors, step.labels);
-        // And the pair symmetries one factor gives it, where its blocks
-        // allow them.
-        stepShape.presence.pairs = productPairs(factors, step.labels);
-        if (!stepShape.verify(std::vector<int64_t>(shape.begin(), shape.end())).empty())
-          stepShape.presence.pairs.clear();
+        // And the pair symmetries one factor gives it.
+        stepShape.presence.pairs = productPairs(factors, step.labels, stepShape);
         presences.push_back(stepShape.presence);
         blocks = BlocksAttr::fromShape(op.getContext(), stepShape);
       }

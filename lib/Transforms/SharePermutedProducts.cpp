@@ -154,10 +154,7 @@ struct SharePermutedProductsPass
       const BlockContraction problem = buildBlockContraction(first);
       shape.presence.pairs =
           productPairs({{problem.aLabels, problem.aPresence}, {problem.bLabels, problem.bPresence}},
-                       problem.cLabels);
-      if (!shape.verify(std::vector<int64_t>(type.getShape().begin(), type.getShape().end()))
-               .empty())
-        shape.presence.pairs.clear();
+                       problem.cLabels, shape);
       type = RankedTensorType::get(type.getShape(), type.getElementType(),
                                    BlocksAttr::fromShape(type.getContext(), shape));
     }

@@ -296,14 +296,26 @@ TEST(BlockSparse, ProductKeepsTheFactorsPairsItDoesNotSum) {
     return out;
   };
   using Pairs = std::vector<std::tuple<int64_t, int64_t, bool>>;
-  EXPECT_EQ(pairs(productPairs({{{0, 1, 2, 3}, v}, {{2, 3, 4, 5}, BlockPresence{}}}, {4, 0, 5, 1})),
+  // The product's blocks: every block of segments (2, 2) per dimension.
+  auto every = [](size_t rank) {
+    return BlockSparseShape{std::vector<std::vector<int64_t>>(rank, {2, 2}), BlockPresence{}};
+  };
+  EXPECT_EQ(pairs(productPairs({{{0, 1, 2, 3}, v}, {{2, 3, 4, 5}, BlockPresence{}}}, {4, 0, 5, 1},
+                               every(4))),
             (Pairs{{1, 3, true}}));
   // A pair label another factor shares is not exchanged alone.
   EXPECT_TRUE(
-      productPairs({{{0, 1, 2, 3}, v}, {{1, 4}, BlockPresence{}}}, {0, 1, 2, 3, 4}).size() == 1u);
+      productPairs({{{0, 1, 2, 3}, v}, {{1, 4}, BlockPresence{}}}, {0, 1, 2, 3, 4}, every(5))
+          .size() == 1u);
   // Both factors' pairs, disjoint; a summed pair gives nothing.
-  EXPECT_EQ(pairs(productPairs({{{0, 1, 2, 3}, v}, {{4, 5}, f}}, {0, 1, 4, 5})),
+  EXPECT_EQ(pairs(productPairs({{{0, 1, 2, 3}, v}, {{4, 5}, f}}, {0, 1, 4, 5}, every(4))),
             (Pairs{{0, 1, true}, {2, 3, false}}));
+  // A product whose blocks the exchange does not keep ([0, 1] without [1, 0])
+  // does not have the pair.
+  BlockSparseShape oneBlock = every(2);
+  oneBlock.presence = {BlockPresence::Kind::List, 0, {{0, 1}}};
+  EXPECT_TRUE(productPairs({{{0, 1}, f}}, {0, 1}, oneBlock).empty());
+  EXPECT_EQ(pairs(productPairs({{{0, 1}, f}}, {0, 1}, every(2))), (Pairs{{0, 1, false}}));
 }
 
 /// A dense tensor, row-major, for checking what a task pool computes.

@@ -198,10 +198,12 @@ std::vector<std::vector<int64_t>> productFlip(const std::vector<BlockFactor> &fa
 /// The pair symmetries of a product of `factors` over `resultLabels` that a
 /// single factor gives it: a factor's pair whose two labels are both result
 /// labels and in no other factor (exchanging them exchanges them in that
-/// factor alone). Disjoint, in the factors' order, each as positions in
-/// `resultLabels` (first < second).
+/// factor alone), and under whose exchange the blocks of `product` (the
+/// product's segments, blocks and spin flip) are closed. Disjoint, in the
+/// factors' order, each as positions in `resultLabels` (first < second).
 std::vector<PairSymmetry> productPairs(const std::vector<BlockFactor> &factors,
-                                       const std::vector<int> &resultLabels);
+                                       const std::vector<int> &resultLabels,
+                                       const BlockSparseShape &product);
 
 /// The simplest presence naming exactly `blocks` (each in range, none twice)
 /// of a tensor with these segments: every block, a symmetry, else the list.
