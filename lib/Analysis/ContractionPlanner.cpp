@@ -65,7 +65,10 @@ MacroIndicesOrError macroIndicesOf(const ContractionProblem &problem) {
     out.error = space.error;
     return out;
   }
-  return mapToMacroIndices(*space.space, problem.labelsA, problem.labelsB, problem.labelsC);
+  MacroIndicesOrError macro =
+      mapToMacroIndices(*space.space, problem.labelsA, problem.labelsB, problem.labelsC);
+  macro.value.sizes.freshC = problem.freshC;
+  return macro;
 }
 
 ContractionProblem withoutOneInputLabels(const ContractionProblem &problem) {

@@ -45,6 +45,7 @@ private:
 
   LogicalResult buildLoops();
   void emitGroup(unsigned n);
+  void emitReadC(unsigned n, SmallVector<Value> offs, bool rootOnly);
   void emitContraction();
   SmallVector<Value> offsets(Operand x, bool inside);
   SmallVector<int64_t> tileShape(Operand x, unsigned group);
@@ -55,6 +56,7 @@ private:
   std::optional<Operand> replicated; ///< the replicated input of a replication algorithm
   std::vector<Loop> loops;
   std::map<std::string, int64_t> innerTile;
+  Value passIv; ///< outside rotation's pass ([G] 4.1), around the whole nest
 };
 
 } // namespace
@@ -193,6 +195,34 @@ void TiledLowering::emitContraction() {
   }
 }
 
+/// Reads C's tile, read in group n. A C that starts at zero (`=`) is zero-
+/// filled instead on the tile's first visit: the first pass's first K tile,
+/// every enclosing loop over a label C lacks at its first value (D51).
+void TiledLowering::emitReadC(unsigned n, SmallVector<Value> offs, bool rootOnly) {
+  ArrayInfo &c = arrays[Operand::C];
+  auto read = [&] { ReadTileOp::create(b, loc, c.handle, offs, c.buffer, rootOnly); };
+  if (inCore || op.getInit())
+    return read();
+  Value first;
+  auto atStart = [&](Value iv) {
+    Value is = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, iv, index(0));
+    first = first ? arith::AndIOp::create(b, loc, first, is).getResult() : is;
+  };
+  if (passIv)
+    atStart(passIv);
+  for (const Loop &lp : loops)
+    if (lp.group <= n && !hasLabel(Operand::C, lp.label))
+      atStart(lp.iv);
+  if (!first)
+    return emitZeroFill(c.buffer);
+  auto branch = scf::IfOp::create(b, loc, first, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  emitZeroFill(c.buffer);
+  b.setInsertionPointToStart(branch.elseBlock());
+  read();
+}
+
 void TiledLowering::emitGroup(unsigned n) {
   OpBuilder::InsertionGuard guard(b);
   for (Loop &lp : loops)
@@ -209,7 +239,10 @@ void TiledLowering::emitGroup(unsigned n) {
   ArrayInfo &a = arrays[x];
   SmallVector<Value> offs = offsets(x, false);
   bool rootOnly = x == Operand::C && inside && algorithm == ParallelAlgorithm::Accumulation;
-  ReadTileOp::create(b, loc, a.handle, offs, a.buffer, rootOnly);
+  if (x == Operand::C)
+    emitReadC(n, offs, rootOnly);
+  else
+    ReadTileOp::create(b, loc, a.handle, offs, a.buffer, rootOnly);
   if (inside && x == replicated)
     BroadcastTileOp::create(b, loc, a.buffer, a.handle, offs);
   emitGroup(n + 1);
@@ -276,6 +309,8 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
       for (Operand x : {Operand::A, Operand::B, Operand::C})
         if (!inCore)
           disk += (x == Operand::C ? 2 : 1) * rereads(x) * blockElems(x, pass);
+    if (!inCore && !op.getInit()) // C's first read is a zero fill (D51)
+      disk -= blockElems(Operand::C, 0);
     if (replicated) {
       const ArrayInfo &a = arrays[*replicated];
       const std::vector<int64_t> &extents = a.layout.extents;
@@ -367,6 +402,7 @@ void TiledLowering::emitProgram(func::FuncOp newFunc) {
     OpBuilder::InsertionGuard guard(b);
     auto passes = scf::ForOp::create(b, loc, index(0), index(grid[0]), index(1));
     b.setInsertionPointToStart(passes.getBody());
+    passIv = passes.getInductionVar();
     emitGroup(0);
     // Along a grid dimension of one process a shift moves nothing; without
     // it the array is written by nothing and may live in its kept value's

@@ -143,6 +143,7 @@ FailureOr<ContractionProblem> mlir::tc::buildProblem(ContractOp op) {
   p.labelsA = strings(op.getLabelsOfInput(0));
   p.labelsB = strings(op.getLabelsOfInput(1));
   p.labelsC = strings(op.getResultLabels());
+  p.freshC = !op.getInit();
   auto addExtents = [&](Value v, const std::vector<std::string> &labels) {
     auto shape = cast<RankedTensorType>(v.getType()).getShape();
     for (size_t d = 0; d < labels.size(); ++d)

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <set>
 
 using namespace mlir::tc;
 
@@ -291,4 +292,39 @@ TEST(OutOfCoreCostModel, RandomProblemProperties) {
     }
   }
   EXPECT_GT(planned, 1000);
+}
+
+// A C that starts at zero (`=`) is zero-filled on its first visit, not read
+// (docs/Derivations.md D51): every tiling of every method and algorithm moves
+// one read of C's local part fewer, out of core, and in core nothing changes.
+TEST(OutOfCoreCostModel, FreshResultSkipsItsFirstRead) {
+  MachineModel m;
+  m.procs = 4;
+  m.memBytes = 4e6;
+  m.diskBandwidth = 8e6;
+  m.netBandwidth = 200e6;
+  const double I = 1500, J = 1300, K = 900, e = 8, P = 4;
+  MacroSizes added{I, J, K}, fresh{I, J, K};
+  fresh.freshC = true;
+  const TileCounts tiles{6, 1, 6, 1, 6};
+  std::set<std::pair<CommMethod, ParallelAlgorithm>> compared;
+  for (CommMethod method : {CommMethod::Inside, CommMethod::Outside})
+    for (ParallelAlgorithm alg : {ParallelAlgorithm::Rotation, ParallelAlgorithm::ReplicationA,
+                                  ParallelAlgorithm::ReplicationB, ParallelAlgorithm::Accumulation})
+      for (ReadOrder order : kAllReadOrders) {
+        std::optional<Candidate> a = evaluateTiling(added, m, method, alg, order, tiles);
+        std::optional<Candidate> f = evaluateTiling(fresh, m, method, alg, order, tiles);
+        ASSERT_EQ(a.has_value(), f.has_value());
+        if (!a)
+          continue;
+        const double cLocal = alg == ParallelAlgorithm::Accumulation ? I * J * e : I * J * e / P;
+        EXPECT_DOUBLE_EQ(a->diskBytes - f->diskBytes, cLocal)
+            << toString(method) << " " << toString(alg) << " " << toString(order);
+        EXPECT_DOUBLE_EQ(a->commBytes, f->commBytes);
+        compared.insert({method, alg});
+      }
+  EXPECT_EQ(compared.size(), 8u); // every method with every algorithm
+  m.memBytes = 1e9;               // in core: no disk either way
+  for (const Candidate &c : enumerateCandidates(fresh, m))
+    EXPECT_EQ(c.diskBytes, 0);
 }

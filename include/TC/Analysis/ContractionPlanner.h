@@ -37,6 +37,9 @@ struct ContractionProblem {
   /// over only counts when choosing among the candidates. C's is the old value
   /// of an accumulation.
   std::optional<Layout> heldA, heldB, heldC;
+  /// C starts at zero (`=`, no accumulator): out of core its first read of
+  /// each tile is a zero fill, not a disk read (docs/Derivations.md D51).
+  bool freshC = false;
 
   const std::vector<std::string> &labels(Operand x) const {
     return x == Operand::A ? labelsA : x == Operand::B ? labelsB : labelsC;

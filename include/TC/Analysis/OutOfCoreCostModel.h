@@ -74,6 +74,9 @@ struct MachineModel {
 /// outermost with one value per tile, in core every array holds all L values.
 struct MacroSizes {
   double I = 1, J = 1, K = 1, L = 1;
+  /// C starts at zero: the nest does not read it before its first K tile
+  /// (ContractionProblem::freshC).
+  bool freshC = false;
 };
 
 /// Tile counts (number of tiles) of the tiling-loop groups after the clean-up
