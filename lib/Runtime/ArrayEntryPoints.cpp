@@ -185,6 +185,12 @@ extern "C" void tc_rt_read_tile(void *array, void *buf, const int64_t *desc,
   if (buf == a.mem<void>() && !a.onDisk)
     return; // the tile is the array's storage (in-core plans)
   const size_t bytes = product(shape) * a.elemBytes();
+  // A scalar's slab is rank 0's; the others hold nothing and read nothing
+  // (broadcastTile passes it on, as allgatherArray does).
+  if (a.kind == Holding::Slab && a.rank() == 0 && ctx().rank != 0) {
+    std::memset(buf, 0, bytes);
+    return;
+  }
   TilePart t = tilePart(a, shape, offsets);
   if (!t.whole)
     std::memset(buf, 0, bytes);
