@@ -3,6 +3,7 @@
 which run, which are wrong and which tc refuses (issue 14's survey).
 
   random-contractions.py [--count N] [--seed S] [--procs 1,2,3,4] [--cycle] [--keep DIR]
+                         [--forced-plans]
 
 Each case draws labels in every role (in A, B and C: a batch label; in A and C
 or B and C: a free label; in A and B: a summed label; in one input only: a
@@ -17,6 +18,14 @@ takes the n-th process count, memory and label role in turn (the role is
 forced into the case), so a short run still covers every one of them; the
 cases from the 12th on alternate f64 and f32 in blocks of 12 (12 covers every
 role, process count and memory).
+With --forced-plans, an operand may also be a scalar (no labels), and a
+case under a memory cap takes a hand-written plan half the time: out of core
+with a random method (inside, outside), algorithm (replication of A or B,
+accumulation; rotation on 1 or 4 processes) and tile memory rule, the way a
+user pins what the planner would not choose (inside replication of a
+scalar crashed that way, and the planner's own choices never reached it). A
+pinned plan tcc refuses as infeasible, naming the decisions, counts as
+handled.
 Needs tcc on PATH (or TCC=...), mpirun, Debian's numpy and h5py.
 """
 import argparse, collections, os, random, re, shutil, subprocess, sys, tempfile
@@ -28,11 +37,13 @@ EXTENTS = [1, 2, 3, 5, 7, 13, 17]
 ROLES = ["abc", "ac", "bc", "ab", "a", "b"]
 MEMORIES = ["64MB", "4096B", "16KB"]
 ELEMENTS = ["f64", "f32"]
+INFEASIBLE = "no plan satisfies the given decisions"
 
 
-def draw(rng, must=None):
+def draw(rng, must=None, scalars=False):
     """One contraction: (spec, labels of A, B, C, extents, accumulate); `must`
-    is a role the first label takes."""
+    is a role the first label takes; with `scalars` one input may have no
+    labels."""
     while True:
         labels = {}
         for n in range(rng.randint(2, 5)):
@@ -40,7 +51,7 @@ def draw(rng, must=None):
         a = [l for l, r in labels.items() if "a" in r]
         b = [l for l, r in labels.items() if "b" in r]
         c = [l for l, r in labels.items() if "c" in r]
-        if a and b:
+        if (a and b) or (scalars and (a or b) and c):
             break
     for x in (a, b, c):
         rng.shuffle(x)
@@ -63,14 +74,28 @@ def tensor(labels, ext, elem="f64"):
     return "tensor<" + "".join(f"{ext[l]}x" for l in labels) + elem + ">"
 
 
-def program(a, b, c, ext, acc, elem):
+def forced_plan(rng, procs, scalar=None):
+    """A hand-written out-of-core plan's fields: method, algorithm, memory.
+    A scalar input ("a" or "b") is the replicated one half the time."""
+    algorithms = ["replication_a", "replication_b", "accumulation"]
+    if procs in (1, 4):
+        algorithms.append("rotation")
+    algorithm = (f"replication_{scalar}" if scalar and rng.random() < 0.5
+                 else rng.choice(algorithms))
+    return (f"in_core = false, method = {rng.choice(['inside', 'outside'])}, "
+            f"algorithm = {algorithm}, "
+            f"memory = {rng.choice(['shared', 'per_array'])}")
+
+
+def program(a, b, c, ext, acc, elem, plan=""):
     ta, tb, tc_ = tensor(a, ext, elem), tensor(b, ext, elem), tensor(c, ext, elem)
     ls = lambda x: ", ".join(x)
     args = f"%A: {ta}, %B: {tb}" + (f", %C: {tc_}" if acc else "")
     lhs = f"%C[{ls(c)}] +=" if acc else f"[{ls(c)}] ="
+    attr = f" {{tc.plan = #tc.plan<{plan}>}}" if plan else ""
     return f"""module attributes {{tc.machine = #tc.machine<procs = 1, mem = "1GB", net_bw = "1GB/s", disk_bw = "100MB/s">}} {{
   func.func @contraction({args}) -> {tc_} {{
-    %r = tc.contract {lhs} %A[{ls(a)}] * %B[{ls(b)}] : {ta}, {tb} -> {tc_}
+    %r = tc.contract {lhs} %A[{ls(a)}] * %B[{ls(b)}]{attr} : {ta}, {tb} -> {tc_}
     return %r : {tc_}
   }}
 }}
@@ -98,6 +123,8 @@ def main():
     ap.add_argument("--keep", help="keep the programs and logs here")
     ap.add_argument("--cycle", action="store_true",
                     help="cycle process counts, memories and label roles over the cases")
+    ap.add_argument("--forced-plans", action="store_true",
+                    help="scalar operands, and hand-written out-of-core plans half the time")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     procs = [int(p) for p in a.procs.split(",")]
@@ -108,19 +135,28 @@ def main():
     failures = collections.defaultdict(list)
     try:
         for n in range(a.count):
-            A, B, C, ext, acc = draw(rng, ROLES[n % len(ROLES)] if a.cycle else None)
+            A, B, C, ext, acc = draw(rng, ROLES[n % len(ROLES)] if a.cycle else None,
+                                     a.forced_plans)
             P = procs[n % len(procs)] if a.cycle else rng.choice(procs)
             # In core, or a cap of a few tiles' worth that forces out-of-core tiles.
             mem = MEMORIES[n % len(MEMORIES)] if a.cycle else rng.choice(MEMORIES)
+            scalar = "a" if not A else "b" if not B else None
+            plan = forced_plan(rng, P, scalar) if (a.forced_plans and mem != "64MB" and
+                                                   rng.random() < 0.5) else ""
             elem = ELEMENTS[n // 12 % 2] if a.cycle else rng.choice(ELEMENTS)
             spec = f"C[{','.join(C)}] {'+=' if acc else '='} A[{','.join(A)}] * B[{','.join(B)}]"
             case = (f"{spec} in {elem} with {','.join(f'{l}={e}' for l, e in ext.items())} "
-                    f"on {P} at {mem}")
+                    f"on {P} at {mem}" + (f" ({plan})" if plan else ""))
             src = os.path.join(work, f"c{n}.mlir")
             exe = os.path.join(work, f"c{n}")
-            open(src, "w").write(program(A, B, C, ext, acc, elem))
+            open(src, "w").write(program(A, B, C, ext, acc, elem, plan))
             r = subprocess.run([tcc, src, "-o", exe, "--procs", str(P), "--mem", mem],
                                capture_output=True, text=True)
+            if r.returncode != 0 and plan and INFEASIBLE in r.stderr + r.stdout:
+                # A pinned plan no tiling realizes: refused with the decisions named.
+                outcomes["pinned plan refused as infeasible"] += 1
+                print(f"{n + 1}/{a.count} infeasible: {case}", flush=True)
+                continue
             if r.returncode != 0:
                 outcomes["refused by tcc"] += 1
                 failures["tcc: " + first_error(r.stderr + r.stdout)].append(case)
@@ -153,7 +189,7 @@ def main():
         print(f"\n{len(cases)} x {why}")
         for c in cases[:3]:
             print(f"    e.g. {c}")
-    return 0 if outcomes["ok"] == a.count else 1
+    return 0 if outcomes["ok"] + outcomes["pinned plan refused as infeasible"] == a.count else 1
 
 
 if __name__ == "__main__":
