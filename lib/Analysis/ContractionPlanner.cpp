@@ -173,7 +173,9 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
   }
   PlanOptions options;
   options.allowInCore = decisions.inCore.value_or(true) && !decisions.nest;
-  options.outsideOnlyWhenRemoteFits = decisions.method != CommMethod::Inside;
+  // Both methods compete on the model's seconds ([G] 2.1's rule that takes
+  // outside when the remote data fits is for reproducing [G], D52).
+  options.outsideOnlyWhenRemoteFits = false;
   PlanningContext ctx{problem, machine, macro.value, decisions, options, result.remarks};
   // Every algorithm the decisions leave open proposes its candidates.
   auto search = [&](bool raggedOnly) {
