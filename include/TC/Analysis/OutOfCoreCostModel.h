@@ -109,15 +109,16 @@ struct PlanOptions {
   /// Offer the in-core candidate of an algorithm whose local data fits. False
   /// forces out-of-core tilings (a plan that must exercise the disk path).
   bool allowInCore = true;
-  /// Apply [G] 2.1's rule that skips the inside method when the remote data fits.
+  /// Apply [G] 2.1's rule that skips the inside method when the remote data
+  /// fits (reproducing [G]; planContraction searches both, D52).
   bool outsideOnlyWhenRemoteFits = true;
 };
 
 /// Every feasible candidate for a contraction of the given sizes on `machine`.
 /// When all local data fits in memory only in-core candidates are returned (no
 /// disk I/O, [G] section 2). Rotation is skipped unless P is a perfect square.
-/// An algorithm whose remote data fits the tile budget gets only outside
-/// candidates ([G] section 2.1).
+/// With options.outsideOnlyWhenRemoteFits, an algorithm whose remote data
+/// fits the tile budget gets only outside candidates ([G] section 2.1).
 /// An empty result means no tiling fits the budget.
 std::vector<Candidate> enumerateCandidates(const MacroSizes &sizes,
                                            const MachineModel &machine,
