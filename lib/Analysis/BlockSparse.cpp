@@ -523,6 +523,9 @@ std::vector<PairSymmetry> mlir::tc::productPairs(const std::vector<BlockFactor> 
         return true;
     return false;
   };
+  std::vector<int64_t> extents;
+  for (int64_t d = 0; d < product.rank(); ++d)
+    extents.push_back(product.extent(d));
   std::vector<PairSymmetry> out;
   std::set<int64_t> used;
   for (size_t f = 0; f < factors.size(); ++f)
@@ -534,9 +537,6 @@ std::vector<PairSymmetry> mlir::tc::productPairs(const std::vector<BlockFactor> 
         continue;
       BlockSparseShape exchanged = product;
       exchanged.presence.pairs = {{std::min(px, py), std::max(px, py), p.antisymmetric}};
-      std::vector<int64_t> extents;
-      for (int64_t d = 0; d < exchanged.rank(); ++d)
-        extents.push_back(exchanged.extent(d));
       if (!exchanged.verify(extents).empty())
         continue; // the product's blocks are not closed under the exchange
       used.insert(px);

@@ -144,20 +144,23 @@ void shiftTile(DistArray &a, T *buf, const int64_t *desc, const int64_t *offsets
   });
 }
 
+/// A scalar is rank 0's slab (the others' are empty), passed around the ring
+/// like any slab: the messages are those of an uneven all-gather.
+template <typename T> void passScalarAround(T &v) {
+  const int P = ctx().size, r = ctx().rank;
+  const int next = (r + 1) % P, prev = (r + P - 1) % P;
+  for (int k = 0; k < P - 1; ++k) {
+    const bool sends = (r - k + P) % P == 0, receives = (r - k - 1 + 2 * P) % P == 0;
+    sendrecv(&v, sends ? 1 : 0, next, &v, receives ? 1 : 0, prev, MPI_COMM_WORLD);
+  }
+}
+
 template <typename T>
 void broadcastTile(DistArray &a, T *buf, const int64_t *desc, const int64_t *offsets) {
   const int P = ctx().size, r = ctx().rank;
   Shape shape = TileDescView(desc).shape();
-  int next = (r + 1) % P, prev = (r + P - 1) % P;
-  if (shape.empty()) {
-    // A scalar is rank 0's slab (the others' are empty), passed around the
-    // ring as allgatherArray passes it: the messages of an uneven all-gather.
-    for (int k = 0; k < P - 1; ++k) {
-      const bool sends = (r - k + P) % P == 0, receives = (r - k - 1 + 2 * P) % P == 0;
-      sendrecv(buf, sends ? 1 : 0, next, buf, receives ? 1 : 0, prev, MPI_COMM_WORLD);
-    }
-    return;
-  }
+  if (shape.empty())
+    return passScalarAround(*buf);
   int64_t rowElems = product(shape) / shape[0];
   // Rows of the tile that slab q holds, as [lo, hi) in tile coordinates.
   auto piece = [&](int q) {
@@ -166,6 +169,7 @@ void broadcastTile(DistArray &a, T *buf, const int64_t *desc, const int64_t *off
     int64_t hi = std::min(offsets[0] + shape[0], s1) - offsets[0];
     return std::pair<int64_t, int64_t>(lo, std::max(lo, hi));
   };
+  const int next = (r + 1) % P, prev = (r + P - 1) % P;
   for (int step = 0; step < P - 1; ++step) {
     auto [slo, shi] = piece((r - step + P) % P);
     auto [rlo, rhi] = piece((r - step - 1 + 2 * P) % P);
@@ -178,17 +182,12 @@ template <typename T> void allgatherArray(DistArray &a) {
   const int P = ctx().size, r = ctx().rank;
   int next = (r + 1) % P, prev = (r + P - 1) % P;
   if (a.rank() == 0) {
-    // A scalar is rank 0's slab (the others' are empty), passed around the
-    // ring like any slab: the messages are those of an uneven all-gather. It
-    // is forwarded from memory, so only rank 0 reads it and only the others
+    // Forwarded from memory, so only rank 0 reads it and only the others
     // write it (docs/Derivations.md D31).
     T v = 0;
     if (r == 0)
       storageIO(a, true, &v, 0, 1, "the scalar to gather");
-    for (int k = 0; k < P - 1; ++k) {
-      const bool sends = (r - k + P) % P == 0, receives = (r - k - 1 + 2 * P) % P == 0;
-      sendrecv(&v, sends ? 1 : 0, next, &v, receives ? 1 : 0, prev, MPI_COMM_WORLD);
-    }
+    passScalarAround(v);
     if (r != 0)
       storageIO(a, false, &v, 0, 1, "the gathered scalar");
     return;

@@ -229,6 +229,10 @@ std::vector<double> runSeconds; ///< compute seconds of each run (--repeat)
 /// then the compute seconds of every run.
 void writeReport() {
   Context &c = ctx();
+  // Every rank knows whether a report is wanted (the same options), so all
+  // skip the gathers alike; formatting a long loop's statements took seconds.
+  if (c.options.report.empty() && !c.embedded)
+    return;
   const int runs = c.options.repeat;
   constexpr int kPerPhase = kCounterFields, kBaseline = NumPhases * kPerPhase,
                 kPeak = kBaseline + 1, kPredicted = kPeak + 1, kHandOver = kPredicted + 3,
@@ -244,10 +248,6 @@ void writeReport() {
   mine[kPredicted + 2] = c.predictedReceived;
   pack(c.handOver, mine.data() + kHandOver);
   std::copy(runSeconds.begin(), runSeconds.end(), mine.begin() + kRuns);
-  // Every rank knows whether a report is wanted (the same options), so all
-  // skip the gathers alike; formatting a long loop's statements took seconds.
-  if (c.options.report.empty() && !c.embedded)
-    return;
   std::vector<double> all(c.rank == 0 ? n * c.size : 0);
   MPI_Gather(mine.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   const std::string statements = statementsReport();

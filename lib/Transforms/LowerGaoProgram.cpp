@@ -45,7 +45,7 @@ private:
 
   LogicalResult buildLoops();
   void emitGroup(unsigned n);
-  void emitReadC(unsigned n, SmallVector<Value> offs, bool rootOnly);
+  void emitReadC(unsigned n, SmallVector<Value> offs);
   void emitContraction();
   SmallVector<Value> offsets(Operand x, bool inside);
   SmallVector<int64_t> tileShape(Operand x, unsigned group);
@@ -195,11 +195,13 @@ void TiledLowering::emitContraction() {
   }
 }
 
-/// Reads C's tile, read in group n. A C that starts at zero (`=`) is zero-
-/// filled instead on the tile's first visit: the first pass's first K tile,
-/// every enclosing loop over a label C lacks at its first value (D51).
-void TiledLowering::emitReadC(unsigned n, SmallVector<Value> offs, bool rootOnly) {
+/// Reads C's tile, read in group n (inside accumulation: only the root's
+/// carries C's old value). A C that starts at zero (`=`) is zero-filled
+/// instead on the tile's first visit: the first pass's first K tile, every
+/// enclosing loop over a label C lacks at its first value (D51).
+void TiledLowering::emitReadC(unsigned n, SmallVector<Value> offs) {
   ArrayInfo &c = arrays[Operand::C];
+  const bool rootOnly = inside && algorithm == ParallelAlgorithm::Accumulation;
   auto read = [&] { ReadTileOp::create(b, loc, c.handle, offs, c.buffer, rootOnly); };
   if (inCore || op.getInit())
     return read();
@@ -238,11 +240,10 @@ void TiledLowering::emitGroup(unsigned n) {
   Operand x = nest.readIn(n);
   ArrayInfo &a = arrays[x];
   SmallVector<Value> offs = offsets(x, false);
-  bool rootOnly = x == Operand::C && inside && algorithm == ParallelAlgorithm::Accumulation;
   if (x == Operand::C)
-    emitReadC(n, offs, rootOnly);
+    emitReadC(n, offs);
   else
-    ReadTileOp::create(b, loc, a.handle, offs, a.buffer, rootOnly);
+    ReadTileOp::create(b, loc, a.handle, offs, a.buffer, /*rootOnly=*/false);
   if (inside && x == replicated)
     BroadcastTileOp::create(b, loc, a.buffer, a.handle, offs);
   emitGroup(n + 1);

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TC/Analysis/OutOfCoreCostModel.h"
+#include "TestMachine.h"
 
 #include <gtest/gtest.h>
 
@@ -298,11 +299,7 @@ TEST(OutOfCoreCostModel, RandomProblemProperties) {
 // (docs/Derivations.md D51): every tiling of every method and algorithm moves
 // one read of C's local part fewer, out of core, and in core nothing changes.
 TEST(OutOfCoreCostModel, FreshResultSkipsItsFirstRead) {
-  MachineModel m;
-  m.procs = 4;
-  m.memBytes = 4e6;
-  m.diskBandwidth = 8e6;
-  m.netBandwidth = 200e6;
+  MachineModel m = test::machine(4, 4e6);
   const double I = 1500, J = 1300, K = 900, e = 8, P = 4;
   MacroSizes added{I, J, K}, fresh{I, J, K};
   fresh.freshC = true;
