@@ -14,6 +14,7 @@
 #include "Context.h"
 #include "Diis.h"
 #include "DistArray.h"
+#include "KeptTensors.h"
 #include "TC/Runtime/Runtime.h"
 
 #include <hdf5.h>
@@ -26,7 +27,8 @@ namespace tc_rt {
 namespace {
 
 /// The scalar intermediate `name`: a dataset of one element, or a
-/// block-sparse group whose `values` hold its one block (none: zero).
+/// block-sparse group whose `values` hold its one block (none: zero). Rank
+/// 0's.
 double readStoredScalar(const std::string &loop, const std::string &name) {
   std::string where;
   const hid_t file = storedIntermediateFile(name, where);
@@ -167,8 +169,11 @@ extern "C" int64_t tc_rt_end_iteration(const char *loop, const char *converge, d
   r.iteration = ++state.iteration;
   r.hasValue = converge[0] != '\0';
   if (r.hasValue) {
-    r.value = readStoredScalar(loop, converge);
-    MPI_Bcast(&r.value, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    // Where the statement that computed it kept it, else from the store.
+    if (!readKeptScalar(converge, r.value)) {
+      r.value = readStoredScalar(loop, converge);
+      MPI_Bcast(&r.value, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    }
     r.change = state.hasPrevious ? r.value - state.previous : 0;
   }
   // A scalar that is not a number never converges.

@@ -326,6 +326,20 @@ void readKeptShare(const std::string &name, double *out) {
   std::copy(rows.mem<double>(), rows.mem<double>() + (end - begin), out);
 }
 
+bool readKeptScalar(const std::string &name, double &value) {
+  auto it = keptTensors().find(name);
+  if (it == keptTensors().end())
+    return false;
+  DistArray &part = *it->second.part;
+  // Every rank decides alike, from the layout alone.
+  if (part.rank() != 0 || !part.inGrid(0))
+    return false;
+  if (ctx().rank == 0)
+    withElement(part.elem, [&](auto zero) { value = *part.mem<decltype(zero)>(); });
+  MPI_Bcast(&value, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return true;
+}
+
 void keepShares(const std::string &name, const Shape &dims, const double *share) {
   DistArray &rows = createInPhase(rowsLayout(dims, TC_RT_INIT_ZERO), name);
   auto [begin, end] = StoredTensor::shareOf(dims, ctx().rank, ctx().size);

@@ -76,6 +76,13 @@ bool keptAsRows(const std::string &name, Shape &dims);
 /// counted and predicted as every hand-over's).
 void readKeptShare(const std::string &name, double *out);
 
+/// Collective. Rank 0's value of `name`, a scalar kept in memory, into
+/// `value` on every rank, and true; false (nothing moved) if it is not kept
+/// so or rank 0 holds none of it. Rank 0 holds the value its store would
+/// write (storeOutput), so a loop's convergence test reads it here instead of
+/// making the scalar whole in the store of in-memory intermediates.
+bool readKeptScalar(const std::string &name, double &value);
+
 /// Collective. `share` (this rank's, every rank calling) becomes the kept
 /// value of `name` of dataset extents `dims`, kept in that layout: no bytes
 /// move now, and later statements hand over from it.
