@@ -140,11 +140,16 @@ MethodParams paramsFor(CommMethod method, ParallelAlgorithm alg, double A, doubl
   double scale = (!inside && alg == ParallelAlgorithm::Rotation) ? sP : 1.0;
   p.wA = scale * ((rep && !inside) ? A : A / P);
   p.wB = scale * B / P;
-  p.wC = scale * 2.0 * (acc ? C : C / P); // C is read and written
+  // Inside accumulation on tc's runtime keeps C as a slab per process, each
+  // tile's partial sums reduce-scattered onto the slabs (D53): a process
+  // reads and writes its slab, C / P, though its tile is C's whole tile.
+  const bool slabC = exact && inside && acc && m.procs > 1;
+  const double diskC = acc && !slabC ? C : C / P;
+  p.wC = scale * 2.0 * diskC; // C is read and written
   // A C that starts at zero is zero-filled on its first visit instead (D51):
   // one read of every tile fewer, in the first pass.
   if (freshC)
-    p.firstReadC = acc ? C : C / P;
+    p.firstReadC = diskC;
   if (inside) {
     if (alg == ParallelAlgorithm::Rotation) {
       p.vA = A / sP; // per J tile ([G] 5.1)
@@ -152,6 +157,8 @@ MethodParams paramsFor(CommMethod method, ParallelAlgorithm alg, double A, doubl
       p.rotateInside = true;
     } else if (rep) {
       p.vA = m.bcastFactor * A * gathered; // broadcast of each A tile ([G] 5.2)
+    } else if (slabC) {
+      p.vC = C * (P - 1) / P; // a ring reduce-scatter per C write (D53)
     } else {
       p.vC = m.reduceFactor * C * reduceSteps; // all-reduce per C write ([G] 5.3)
     }

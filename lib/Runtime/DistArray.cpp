@@ -189,6 +189,21 @@ bool TilePart::empty() const {
   return std::any_of(len.begin(), len.end(), [](int64_t l) { return l <= 0; });
 }
 
+namespace {
+
+/// The rank at grid coordinates `at` of a slab array (row-major, as
+/// MPI_Cart_create without reordering numbers them): whose slab it holds.
+int slabHolder(const DistArray &a, const std::vector<int> &at) {
+  if (at.empty() || at == a.coords)
+    return ctx().rank;
+  int rank = 0;
+  for (size_t g = 0; g < a.grid.size(); ++g)
+    rank = rank * static_cast<int>(a.grid[g]) + at[g];
+  return rank;
+}
+
+} // namespace
+
 TilePart tilePart(const DistArray &a, const Shape &shape, const int64_t *offsets,
                   const std::vector<int> &at) {
   TilePart t;
@@ -203,7 +218,7 @@ TilePart tilePart(const DistArray &a, const Shape &shape, const int64_t *offsets
     bool slab = i == 0 && a.kind == Holding::Slab;
     bool split = a.splitDim[i] >= 0;
     if (slab || split) {
-      auto [s0, s1] = slab ? a.slabRange(ctx().rank)
+      auto [s0, s1] = slab ? a.slabRange(slabHolder(a, at))
                            : std::pair<int64_t, int64_t>(a.subStart(i, at),
                                                          a.subStart(i, at) + a.subLen(i, at));
       int64_t slo = std::max(lo, s0), shi = std::min(hi, s1);

@@ -8,6 +8,10 @@
 // Inputs are all-gathered along g a tile (round) at a time, partial results
 // reduced along g back to the sub-blocks.
 //
+// A slab array (rows of dimension 0 dealt out over a one-dimensional grid)
+// reduces the same way over the whole grid, each member's part the tile's
+// rows in its slab.
+//
 // The gather is a direct exchange between the q members of a group, the
 // reduce-scatter a ring (GroupExchange.h: with uneven sub-blocks the busiest
 // member then receives less); a member's part is the tile inside its
@@ -30,11 +34,14 @@ namespace {
 const int kGatherTag = 21;
 const int kReduceScatterTag = 22;
 
-/// The group along the split grid dimension of `a`.
+/// The group along the split grid dimension of `a`; of a slab array (inside
+/// accumulation's result, D53), every process of its one-dimensional grid.
 Group splitGroup(const DistArray &a, const char *call) {
+  if (a.kind == Holding::Slab && a.grid.size() == 1)
+    return groupAlong(a, 0);
   if (a.splitDimension() < 0)
     fail(std::string(call) + ": array '" + a.name +
-         "' has no split dimension (TC_RT_ARRAY_DIM_SPLIT_DIM)");
+         "' has no split dimension (TC_RT_ARRAY_DIM_SPLIT_DIM) and is no slab array");
   return groupAlong(a, a.splitGridDim());
 }
 

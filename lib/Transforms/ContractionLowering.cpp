@@ -201,17 +201,18 @@ LogicalResult ContractionLowering::buildArrays() {
       h.fileDim.push_back(fileDim);
     }
     const bool isReplicated = wholeOperand() == x;
+    const bool slab = x == Operand::C ? slabResult() : inside;
     if (isReplicated) {
-      a.layout.kind = x == Operand::C
-                          ? tc_layout::Holding::Replicated
-                          : (inside ? tc_layout::Holding::Slab : tc_layout::Holding::Gathered);
+      a.layout.kind = slab              ? tc_layout::Holding::Slab
+                      : x == Operand::C ? tc_layout::Holding::Replicated
+                                        : tc_layout::Holding::Gathered;
       a.layout.gridDim.assign(a.layout.rank(), -1);
       a.layout.cyclic.assign(a.layout.rank(), 0);
     }
     if (x == Operand::C)
-      a.init = !op.getInit()  ? ArrayInitKind::Zero
-               : isReplicated ? ArrayInitKind::RootInput
-                              : ArrayInitKind::Input;
+      a.init = !op.getInit()           ? ArrayInitKind::Zero
+               : isReplicated && !slab ? ArrayInitKind::RootInput
+                                       : ArrayInitKind::Input;
   }
   auto clash = [&](Operand x, Operand y) {
     return namesClash(func, arrays[x].name, operands[x], arrays[y].name, operands[y],

@@ -97,6 +97,9 @@ protected:
   virtual LogicalResult readLayouts() { return success(); }
   /// The operand the algorithm holds whole on every process, if any (Table 1).
   virtual std::optional<Operand> wholeOperand() const { return std::nullopt; }
+  /// Whether that operand, the result, is kept instead as a slab of its first
+  /// dimension per process, each tile's partial sums reduced into the slabs.
+  virtual bool slabResult() const { return false; }
   /// The block-cyclic block size of a distributed label in the algorithm's
   /// layouts (0: contiguous blocks).
   virtual int64_t cyclicBlock(const std::string &label) const { return 0; }

@@ -39,6 +39,7 @@ public:
 private:
   LogicalResult readAlgorithm() override;
   std::optional<Operand> wholeOperand() const override;
+  bool slabResult() const override;
   LogicalResult placeArrays() override;
   LogicalResult prepare() override { return buildLoops(); }
   void emitProgram(func::FuncOp newFunc) override;
@@ -83,6 +84,15 @@ std::optional<Operand> TiledLowering::wholeOperand() const {
   if (algorithm == ParallelAlgorithm::Accumulation)
     return Operand::C;
   return std::nullopt;
+}
+
+/// Inside accumulation out of core: each process keeps a slab of C's first
+/// dimension, each tile's partial sums reduce-scattered onto the slabs, so a
+/// process reads and writes C / P on its disk instead of all of C (D53). A
+/// scalar C has no rows to deal out; in core, C is its tile buffer.
+bool TiledLowering::slabResult() const {
+  return inside && algorithm == ParallelAlgorithm::Accumulation && !inCore && grid.size() == 1 &&
+         grid[0] > 1 && !problem.labelsC.empty();
 }
 
 LogicalResult TiledLowering::placeArrays() {
@@ -201,7 +211,8 @@ void TiledLowering::emitContraction() {
 /// enclosing loop over a label C lacks at its first value (D51).
 void TiledLowering::emitReadC(unsigned n, SmallVector<Value> offs) {
   ArrayInfo &c = arrays[Operand::C];
-  const bool rootOnly = inside && algorithm == ParallelAlgorithm::Accumulation;
+  // Slabs: each process reads its own rows, the reduce-scatter adds them once.
+  const bool rootOnly = inside && algorithm == ParallelAlgorithm::Accumulation && !slabResult();
   auto read = [&] { ReadTileOp::create(b, loc, c.handle, offs, c.buffer, rootOnly); };
   if (inCore || op.getInit())
     return read();
@@ -248,7 +259,9 @@ void TiledLowering::emitGroup(unsigned n) {
     BroadcastTileOp::create(b, loc, a.buffer, a.handle, offs);
   emitGroup(n + 1);
   if (x == Operand::C) {
-    if (inside && algorithm == ParallelAlgorithm::Accumulation)
+    if (slabResult())
+      ReduceScatterTileOp::create(b, loc, a.buffer, a.handle, offs);
+    else if (inside && algorithm == ParallelAlgorithm::Accumulation)
       AllReduceTileOp::create(b, loc, a.buffer);
     WriteTileOp::create(b, loc, a.buffer, a.handle, offs);
   }
@@ -346,6 +359,14 @@ std::optional<RankVolumes> TiledLowering::exactRankVolumes() {
         t = allReduce(n, std::max<int64_t>(1, chunk / 2), P, r);
         if (!inCore && P > 1) // one process: nothing to reduce, no I/O
           disk += 2 * n;
+      } else if (slabResult()) {
+        // A ring reduce-scatter of each tile onto the slabs (GroupExchange.h):
+        // all but its own part out, all but the previous rank's part in. Each
+        // sweep's tiles cover C once, so per sweep that is C less a slab.
+        const ArrayInfo &c = arrays[Operand::C];
+        const int64_t whole = product(c.layout.extents);
+        t.sent = rereads(Operand::C) * (whole - c.layout.heldElements(r));
+        t.received = rereads(Operand::C) * (whole - c.layout.heldElements((r + P - 1) % P));
       } else { // an all-reduce of C's tile buffer at each write, a chunk at a time
         RankTraffic one = allReduce(tileElems(Operand::C), chunk, P, r);
         const int64_t writes = tilesOf(Operand::C) * rereads(Operand::C);

@@ -549,3 +549,23 @@ func.func @alloc_storage_element() {
   %w = tc.alloc_storage "W" : !tc.array<f64, #tc.layout<distributed [8, 8] on [2] dims [0, -1] skew [-1, -1]>> -> memref<4x8xf32>
   return
 }
+
+// -----
+
+func.func @reduce_scatter_unsplit(%i: index) {
+  %C = tc.array "C" init input : !tc.array<f64, #tc.layout<replicated [4, 4] on [2] dims [-1, -1] skew [-1, -1]>>
+  %b = memref.alloc() : memref<4x4xf64>
+  // expected-error @+1 {{'tc.reduce_scatter_tile' op operand 'array' '!tc.array<f64, #tc.layout<replicated [4, 4] on [2] dims [-1, -1] skew [-1, -1]>>' has no split dimension and is no slab array on a 1-d grid: its tiles have no parts to reduce onto}}
+  tc.reduce_scatter_tile %b into %C[%i, %i] : memref<4x4xf64>, !tc.array<f64, #tc.layout<replicated [4, 4] on [2] dims [-1, -1] skew [-1, -1]>>
+  return
+}
+
+// -----
+
+func.func @reduce_scatter_slab_2d(%i: index) {
+  %C = tc.array "C" init input : !tc.array<f64, #tc.layout<slab [4, 4] on [2, 2] dims [-1, -1] skew [-1, -1]>>
+  %b = memref.alloc() : memref<4x4xf64>
+  // expected-error @+1 {{has no split dimension and is no slab array on a 1-d grid}}
+  tc.reduce_scatter_tile %b into %C[%i, %i] : memref<4x4xf64>, !tc.array<f64, #tc.layout<slab [4, 4] on [2, 2] dims [-1, -1] skew [-1, -1]>>
+  return
+}

@@ -61,15 +61,20 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
     return %r : tensor<16x16xf64>
   }
 
-  // Inside accumulation: C replicated, its old value kept on rank 0, each C tile
-  // summed over all processes before it is written.
+  // Inside accumulation: C in slabs of its first dimension, each process's old
+  // value read into its rows of the tile, each C tile's partial sums
+  // reduce-scattered onto the slabs before the slabs are written (D53). Rank
+  // r's disk: A's block (64 elements) once, B's (64) once per i tile, its slab
+  // of C (64) read and written; sent and received: C less one slab (192).
   // CHECK-LABEL: func.func @inside_accumulation()
-  // CHECK: %[[C:.*]] = tc.array "C" init root_input {on_disk} {{.*}}#tc.layout<replicated [16, 16] on [4] dims [-1, -1] skew [-1, -1]
-  // CHECK: tc.read_tile %[[C]][{{.*}}] into %[[BC:.*]] {root_only}
+  // CHECK: tc.predicted_volumes {{.*}}disk_per_rank = array<f64: 2.560000e+03, 2.560000e+03, 2.560000e+03, 2.560000e+03>, {{.*}}received_per_rank = array<f64: 1.536000e+03, 1.536000e+03, 1.536000e+03, 1.536000e+03>, sent_per_rank = array<f64: 1.536000e+03, 1.536000e+03, 1.536000e+03, 1.536000e+03>}
+  // CHECK: %[[C:.*]] = tc.array "C" init input {on_disk} {{.*}}#tc.layout<slab [16, 16] on [4] dims [-1, -1] skew [-1, -1]
+  // CHECK-NOT: root_only
+  // CHECK: tc.read_tile %[[C]][{{.*}}] into %[[BC:[^ ]*]] :
   // CHECK: tc.tile_contract
-  // CHECK: tc.allreduce_tile %[[BC]]
+  // CHECK: tc.reduce_scatter_tile %[[BC]] into %[[C]]
   // CHECK-NEXT: tc.write_tile %[[BC]] into %[[C]]
-  // CHECK-NOT: tc.allreduce_array
+  // CHECK-NOT: tc.allreduce
   func.func @inside_accumulation(%A: tensor<16x16xf64>, %B: tensor<16x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
     %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
            {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = accumulation,
@@ -77,6 +82,24 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "12KB", net_bw = "2
               order = CAB, loops = [{i = 2}, {}, {}, {}]>}
            : tensor<16x16xf64>, tensor<16x16xf64> -> tensor<16x16xf64>
     return %r : tensor<16x16xf64>
+  }
+
+  // Inside accumulation of a scalar: no rows to deal out, so C is replicated,
+  // its old value kept on rank 0 and each tile all-reduced before it is written.
+  // CHECK-LABEL: func.func @inside_accumulation_scalar()
+  // CHECK: %[[C:.*]] = tc.array "C" init root_input {on_disk} {{.*}}#tc.layout<replicated [] on [4]
+  // CHECK: tc.read_tile %[[C]][] into %[[BC:.*]] {root_only}
+  // CHECK: tc.tile_contract
+  // CHECK: tc.allreduce_tile %[[BC]]
+  // CHECK-NEXT: tc.write_tile %[[BC]] into %[[C]]
+  // CHECK-NOT: tc.allreduce_array
+  func.func @inside_accumulation_scalar(%A: tensor<64xf64>, %B: tensor<64xf64>, %C: tensor<f64>) -> tensor<f64> {
+    %r = tc.contract %C[] += %A[k] * %B[k]
+           {tc.plan = #tc.plan<in_core = false, method = inside, algorithm = accumulation,
+              grid = <[4]>, dist_a = <[k]>, dist_b = <[k]>, dist_c = <[*]>,
+              order = CAB, loops = [{}, {}, {k = 2}, {}]>}
+           : tensor<64xf64>, tensor<64xf64> -> tensor<f64>
+    return %r : tensor<f64>
   }
 
   // Inside replication of A: stored in slabs, each tile completed by a broadcast.

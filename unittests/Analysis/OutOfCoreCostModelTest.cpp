@@ -298,6 +298,40 @@ TEST(OutOfCoreCostModel, RandomProblemProperties) {
 // A C that starts at zero (`=`) is zero-filled on its first visit, not read
 // (docs/Derivations.md D51): every tiling of every method and algorithm moves
 // one read of C's local part fewer, out of core, and in core nothing changes.
+// D53: on tc's runtime inside accumulation keeps C as a slab per process and
+// reduce-scatters each tile onto the slabs, where [G] 5.3 keeps C whole on
+// every process and all-reduces each tile. Per sweep over C a process then
+// reads and writes C / P instead of C, and sends C (P - 1) / P instead of
+// C log2 P; its tiles (and so its reads of A and B) are the same.
+TEST(OutOfCoreCostModel, InsideAccumulationKeepsSlabsOfC) {
+  MachineModel runtime = test::machine(4, 4e6), paper = runtime;
+  runtime.runtimeVolumes = true;
+  const double I = 1500, J = 1300, K = 900, e = 8, P = 4, C = I * J * e;
+  MacroSizes added{I, J, K}, fresh{I, J, K};
+  fresh.freshC = true;
+  const TileCounts tiles{6, 1, 6, 1, 6};
+  int compared = 0;
+  for (ReadOrder order : kAllReadOrders) {
+    auto eval = [&](const MacroSizes &s, const MachineModel &m) {
+      return evaluateTiling(s, m, CommMethod::Inside, ParallelAlgorithm::Accumulation, order,
+                            tiles);
+    };
+    std::optional<Candidate> a = eval(added, runtime), f = eval(fresh, runtime),
+                             g = eval(added, paper);
+    ASSERT_EQ(a.has_value(), g.has_value());
+    if (!a)
+      continue;
+    ++compared;
+    EXPECT_DOUBLE_EQ(a->diskBytes - f->diskBytes, C / P) << toString(order); // a slab's read
+    const double sweeps = a->commBytes / (C * (P - 1) / P);
+    EXPECT_GE(sweeps, 1) << toString(order);
+    EXPECT_DOUBLE_EQ(sweeps, std::round(sweeps)) << toString(order);
+    EXPECT_DOUBLE_EQ(g->commBytes, sweeps * C * std::log2(P)) << toString(order);
+    EXPECT_DOUBLE_EQ(g->diskBytes - a->diskBytes, sweeps * 2 * (C - C / P)) << toString(order);
+  }
+  EXPECT_GT(compared, 0);
+}
+
 TEST(OutOfCoreCostModel, FreshResultSkipsItsFirstRead) {
   MachineModel m = test::machine(4, 4e6);
   const double I = 1500, J = 1300, K = 900, e = 8, P = 4;

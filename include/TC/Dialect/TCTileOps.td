@@ -213,7 +213,10 @@ def TC_ReduceScatterTileOp : TC_TileIOOp<"reduce_scatter_tile"> {
     of the buffer in each process's own sub-block holds the sum over them (the
     rest is unspecified), ready for `tc.write_tile`, which writes only that
     part. COSMA's reduction of partial C along the grid's k dimension
-    (Kwasniewski et al. Algorithm 1 line 12), by direct exchange.
+    (Kwasniewski et al. Algorithm 1 line 12), by direct exchange. A slab
+    array on a one-dimensional grid (inside accumulation's result out of
+    core, docs/Derivations.md D53) reduces over the whole grid, each
+    process's part the tile's rows in its slab.
 
     ```mlir
     tc.reduce_scatter_tile %buf into %C[%c0, %c0] : memref<64x64xf64>, !C
