@@ -116,7 +116,7 @@ struct MethodParams {
 };
 
 MethodParams paramsFor(CommMethod method, ParallelAlgorithm alg, double A, double B, double C,
-                       bool freshC, const MachineModel &m) {
+                       bool freshC, bool slabC, const MachineModel &m) {
   const double P = static_cast<double>(m.procs);
   const double sP = std::sqrt(P), logP = std::log2(P), M = m.tileBudget();
   const bool rep = alg == ParallelAlgorithm::ReplicationA;
@@ -140,11 +140,12 @@ MethodParams paramsFor(CommMethod method, ParallelAlgorithm alg, double A, doubl
   double scale = (!inside && alg == ParallelAlgorithm::Rotation) ? sP : 1.0;
   p.wA = scale * ((rep && !inside) ? A : A / P);
   p.wB = scale * B / P;
-  // Inside accumulation on tc's runtime keeps C as a slab per process, each
-  // tile's partial sums reduce-scattered onto the slabs (D53): a process
-  // reads and writes its slab, C / P, though its tile is C's whole tile.
-  const bool slabC = exact && inside && acc && m.procs > 1;
-  const double diskC = acc && !slabC ? C : C / P;
+  // Inside accumulation on tc's runtime keeps C as a slab per process where C
+  // can be dealt out (MacroSizes::slabC), each tile's partial sums
+  // reduce-scattered onto the slabs (D53): a process reads and writes its
+  // slab, C / P, though its tile is C's whole tile.
+  const bool slabs = slabC && exact && inside && acc && m.procs > 1;
+  const double diskC = acc && !slabs ? C : C / P;
   p.wC = scale * 2.0 * diskC; // C is read and written
   // A C that starts at zero is zero-filled on its first visit instead (D51):
   // one read of every tile fewer, in the first pass.
@@ -157,7 +158,7 @@ MethodParams paramsFor(CommMethod method, ParallelAlgorithm alg, double A, doubl
       p.rotateInside = true;
     } else if (rep) {
       p.vA = m.bcastFactor * A * gathered; // broadcast of each A tile ([G] 5.2)
-    } else if (slabC) {
+    } else if (slabs) {
       p.vC = C * (P - 1) / P; // a ring reduce-scatter per C write (D53)
     } else {
       p.vC = m.reduceFactor * C * reduceSteps; // all-reduce per C write ([G] 5.3)
@@ -397,6 +398,7 @@ Oriented orient(const MacroSizes &sizes, const MachineModel &m, ParallelAlgorith
   // One batch value's contraction (the caller scales by L, forBatch).
   MacroSizes s = mirror ? MacroSizes{sizes.J, sizes.I, sizes.K} : MacroSizes{sizes.I, sizes.J, sizes.K};
   s.freshC = sizes.freshC;
+  s.slabC = sizes.slabC;
   const double e = static_cast<double>(m.elemBytes);
   return {mirror, s, mirror ? ParallelAlgorithm::ReplicationA : alg, s.I * s.K * e,
           s.K * s.J * e, s.I * s.J * e};
@@ -441,8 +443,8 @@ std::optional<Candidate> inCoreCandidate(const MacroSizes &sizes,
   double localC = L * (o.algorithm == ParallelAlgorithm::Accumulation ? o.C : o.C / P);
   if (localA + L * o.B / P + localC > machine.memBytes)
     return std::nullopt;
-  MethodParams p =
-      paramsFor(CommMethod::Outside, o.algorithm, o.A, o.B, o.C, o.sizes.freshC, machine);
+  MethodParams p = paramsFor(CommMethod::Outside, o.algorithm, o.A, o.B, o.C, o.sizes.freshC,
+                             o.sizes.slabC, machine);
   Candidate c{CommMethod::Outside, alg, ReadOrder::CAB, TileCounts{}};
   c.inCore = true;
   c.commBytes = L * p.fixedComm;
@@ -459,7 +461,8 @@ std::optional<Candidate> evaluateTiling(const MacroSizes &sizes,
                                         ReadOrder order, const TileCounts &tiles,
                                         TileMemory memory) {
   Oriented o = orient(sizes, machine, alg);
-  MethodParams p = paramsFor(method, o.algorithm, o.A, o.B, o.C, o.sizes.freshC, machine);
+  MethodParams p =
+      paramsFor(method, o.algorithm, o.A, o.B, o.C, o.sizes.freshC, o.sizes.slabC, machine);
   TileCounts t = o.mirror ? mirrored(tiles) : tiles;
   ReadOrder modelOrder = o.mirror ? swapAB(order) : order;
   std::optional<Evaluation> e =
@@ -507,7 +510,8 @@ void forEachOutOfCoreCell(const MacroSizes &sizes, const MachineModel &machine,
     for (CommMethod method : {CommMethod::Inside, CommMethod::Outside}) {
       if (method == CommMethod::Inside && outsideOnly)
         continue;
-      fn(alg, o, method, paramsFor(method, o.algorithm, o.A, o.B, o.C, o.sizes.freshC, machine));
+      fn(alg, o, method,
+         paramsFor(method, o.algorithm, o.A, o.B, o.C, o.sizes.freshC, o.sizes.slabC, machine));
     }
   }
 }

@@ -306,6 +306,11 @@ void redistributeArray(DistArray &src, DistArray &dst, bool loading) {
   if (src.elem != dst.elem)
     fail("redistributing '" + src.name + "': " + elementName(src.elem) + " elements into " +
          elementName(dst.elem) + " ones");
+  // Which rank sends a block (`sends`) follows the grid; a slab's rows follow
+  // the rank alone, and no plan redistributes from one.
+  if (src.kind == Holding::Slab && src.rank() > 0 && ctx().size > 1)
+    fail("redistributing '" + src.name + "': from a slab array (rows of dimension 0 per " +
+         "process), which the runtime does not redistribute from");
   withElement(src.elem, [&](auto zero) { redistribute<decltype(zero)>(src, dst, loading); });
 }
 

@@ -89,10 +89,12 @@ std::optional<Operand> TiledLowering::wholeOperand() const {
 /// Inside accumulation out of core: each process keeps a slab of C's first
 /// dimension, each tile's partial sums reduce-scattered onto the slabs, so a
 /// process reads and writes C / P on its disk instead of all of C (D53). A
-/// scalar C has no rows to deal out; in core, C is its tile buffer.
+/// scalar C has no rows to deal out; in core, C is its tile buffer; a result
+/// required in another layout (stage 3) is redistributed from whole copies
+/// (the runtime redistributes from no slab array).
 bool TiledLowering::slabResult() const {
   return inside && algorithm == ParallelAlgorithm::Accumulation && !inCore && grid.size() == 1 &&
-         grid[0] > 1 && !problem.labelsC.empty();
+         grid[0] > 1 && !problem.labelsC.empty() && !problem.requiredC;
 }
 
 LogicalResult TiledLowering::placeArrays() {

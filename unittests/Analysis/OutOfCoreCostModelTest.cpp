@@ -328,6 +328,16 @@ TEST(OutOfCoreCostModel, InsideAccumulationKeepsSlabsOfC) {
     EXPECT_DOUBLE_EQ(sweeps, std::round(sweeps)) << toString(order);
     EXPECT_DOUBLE_EQ(g->commBytes, sweeps * C * std::log2(P)) << toString(order);
     EXPECT_DOUBLE_EQ(g->diskBytes - a->diskBytes, sweeps * 2 * (C - C / P)) << toString(order);
+    // A C without rows to deal out, or required in another layout, stays
+    // whole on every process (the lowering keeps [G]'s method).
+    MacroSizes whole = added;
+    whole.slabC = false;
+    MacroSizes wholeFresh = whole;
+    wholeFresh.freshC = true;
+    std::optional<Candidate> w = eval(whole, runtime), wf = eval(wholeFresh, runtime);
+    ASSERT_TRUE(w && wf);
+    EXPECT_DOUBLE_EQ(w->diskBytes - wf->diskBytes, C) << toString(order);
+    EXPECT_DOUBLE_EQ(w->diskBytes, g->diskBytes) << toString(order);
   }
   EXPECT_GT(compared, 0);
 }

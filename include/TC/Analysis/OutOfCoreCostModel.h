@@ -77,6 +77,9 @@ struct MacroSizes {
   /// C starts at zero: the nest does not read it before its first K tile
   /// (ContractionProblem::freshC).
   bool freshC = false;
+  /// Inside accumulation out of core may keep C as a slab per process (D53):
+  /// C has a dimension to deal out and no required layout of its own.
+  bool slabC = true;
 };
 
 /// Tile counts (number of tiles) of the tiling-loop groups after the clean-up
