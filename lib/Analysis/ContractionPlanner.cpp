@@ -68,7 +68,7 @@ MacroIndicesOrError macroIndicesOf(const ContractionProblem &problem) {
   MacroIndicesOrError macro =
       mapToMacroIndices(*space.space, problem.labelsA, problem.labelsB, problem.labelsC);
   macro.value.sizes.freshC = problem.freshC;
-  macro.value.sizes.slabC = !problem.labelsC.empty() && !problem.requiredC;
+  macro.value.sizes.slabC = problem.resultDealsOut();
   return macro;
 }
 

@@ -158,8 +158,7 @@ LogicalResult ReduceScatterTileOp::verify() {
   // The parts the sums go to: the sub-blocks of a split dimension (COSMA), or
   // the slabs of a slab array on a one-dimensional grid (D53).
   tc_layout::ArrayLayout layout = array.getLayout().getLayout();
-  const bool slab = layout.kind == tc_layout::Holding::Slab && layout.gridRank() == 1;
-  if (layout.splitDimension() < 0 && !slab)
+  if (layout.splitDimension() < 0 && !layout.slabsOnLine())
     return emitOpError() << "operand 'array' " << array
                          << " has no split dimension and is no slab array on a 1-d grid: "
                             "its tiles have no parts to reduce onto";

@@ -37,7 +37,7 @@ const int kReduceScatterTag = 22;
 /// The group along the split grid dimension of `a`; of a slab array (inside
 /// accumulation's result, D53), every process of its one-dimensional grid.
 Group splitGroup(const DistArray &a, const char *call) {
-  if (a.kind == Holding::Slab && a.grid.size() == 1)
+  if (a.slabsOnLine())
     return groupAlong(a, 0);
   if (a.splitDimension() < 0)
     fail(std::string(call) + ": array '" + a.name +

@@ -94,7 +94,7 @@ std::optional<Operand> TiledLowering::wholeOperand() const {
 /// (the runtime redistributes from no slab array).
 bool TiledLowering::slabResult() const {
   return inside && algorithm == ParallelAlgorithm::Accumulation && !inCore && grid.size() == 1 &&
-         grid[0] > 1 && !problem.labelsC.empty() && !problem.requiredC;
+         grid[0] > 1 && problem.resultDealsOut();
 }
 
 LogicalResult TiledLowering::placeArrays() {

@@ -41,6 +41,10 @@ struct ContractionProblem {
   /// each tile is a zero fill, not a disk read (docs/Derivations.md D51).
   bool freshC = false;
 
+  /// C has a dimension to deal out over the processes and no required layout
+  /// of its own: inside accumulation out of core keeps it as slabs (D53).
+  bool resultDealsOut() const { return !labelsC.empty() && !requiredC; }
+
   const std::vector<std::string> &labels(Operand x) const {
     return x == Operand::A ? labelsA : x == Operand::B ? labelsB : labelsC;
   }

@@ -77,8 +77,8 @@ struct MacroSizes {
   /// C starts at zero: the nest does not read it before its first K tile
   /// (ContractionProblem::freshC).
   bool freshC = false;
-  /// Inside accumulation out of core may keep C as a slab per process (D53):
-  /// C has a dimension to deal out and no required layout of its own.
+  /// Inside accumulation out of core may keep C as a slab per process (D53;
+  /// ContractionProblem::resultDealsOut).
   bool slabC = true;
 };
 

@@ -75,6 +75,10 @@ struct ArrayLayout {
     return p;
   }
   bool distributed() const { return kind == Holding::Distributed; }
+  /// A slab array on a one-dimensional grid: its slabs are the parts a tile
+  /// is reduce-scattered onto over the whole grid (D53), as a split
+  /// dimension's sub-blocks are along one grid dimension.
+  bool slabsOnLine() const { return kind == Holding::Slab && grid.size() == 1; }
   bool isCyclic(int64_t d) const { return cyclic[d] > 0; }
   bool heldOnFirstSlice(int64_t g) const { return (firstSlice >> g) & 1; }
   /// Blocks of dimension `d` (1 unless split along the grid).
