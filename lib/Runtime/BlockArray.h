@@ -25,9 +25,31 @@
 
 namespace tc_rt {
 
-/// A brick's bytes: not zeroed when allocated (every brick is read, received,
-/// copied or zero-filled before it is used).
-using BrickBytes = PooledVector<char>;
+/// A brick's bytes, not zeroed when allocated (every brick is read,
+/// received, copied or zero-filled before it is used): a buffer of its own,
+/// or its range of one buffer the bricks allocated together share
+/// (BlockArray::allocateTogether).
+class Brick {
+public:
+  /// A brick in a buffer of its own.
+  explicit Brick(size_t bytes);
+  /// The `bytes` at offset `at` of the buffer `shared`, which this brick
+  /// keeps alive with the others in it.
+  Brick(const std::shared_ptr<char> &shared, size_t at, size_t bytes)
+      : bytes_(shared, shared.get() + at), size_(bytes) {}
+  /// A copy in a buffer of its own.
+  Brick(const Brick &other);
+  Brick &operator=(const Brick &) = delete;
+  char *data() const { return bytes_.get(); }
+  size_t size() const { return size_; }
+
+private:
+  std::shared_ptr<char> bytes_;
+  size_t size_;
+};
+
+/// Fresh bricks of `bytes` each, in one buffer (BlockArray::allocateTogether).
+std::vector<std::shared_ptr<Brick>> bricksTogether(const std::vector<size_t> &bytes);
 
 struct BlockArray {
   std::string name;
@@ -48,7 +70,7 @@ struct BlockArray {
   /// be shared with a kept tensor (KeptBlocks.cpp) that a later statement
   /// reads where it is; writeable() gives the array its own copy first
   /// where the shared one must stay as it was.
-  std::vector<std::shared_ptr<BrickBytes>> data;
+  std::vector<std::shared_ptr<Brick>> data;
   /// Some bricks are shared with a kept input (which no statement changes).
   bool sharesInput = false;
   /// On disk, an input: its HDF5 file stays open and each brick is read from
@@ -66,7 +88,7 @@ struct BlockArray {
   std::vector<char> written;
   /// Out of core: remote bricks this rank received and keeps for a later
   /// stage whose read of them the schedule marks cached ([K] 6).
-  std::map<int64_t, std::vector<char>> cachedRemote;
+  std::map<int64_t, std::shared_ptr<Brick>> cachedRemote;
 
   int64_t rank() const { return static_cast<int64_t>(segments.size()); }
   int64_t elemBytes() const { return elem == TC_RT_F32 ? 4 : 8; }
@@ -75,6 +97,11 @@ struct BlockArray {
   int64_t blockBytes(int64_t block) const { return blockElements(block) * elemBytes(); }
   /// A fresh brick of this rank's, of the block's size (contents unset).
   void allocate(int64_t block);
+  /// Fresh bricks for `blocks`, in one buffer: the first touch of a fresh
+  /// page is the cost of a brick's first write (about 0.5 ms per MB in 4 KiB
+  /// pages on these VMs), and a buffer of 2 MiB or more is mapped in huge
+  /// pages, five times cheaper to touch (BufferPool.h).
+  void allocateTogether(const std::vector<int64_t> &blocks);
   /// Brick `block`'s bytes, to write: its own copy when it is shared and
   /// `copyShared` (a kept input, or another operand of the stage reads it).
   char *writeable(int64_t block, bool copyShared);

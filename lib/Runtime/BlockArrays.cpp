@@ -55,13 +55,45 @@ void BlockArray::readInitial(int64_t block, char *out) {
     std::memset(out, 0, blockBytes(block));
 }
 
+Brick::Brick(size_t bytes)
+    : bytes_(static_cast<char *>(acquireBuffer(bytes)), releaseBuffer), size_(bytes) {}
+
+Brick::Brick(const Brick &other) : Brick(other.size_) { std::memcpy(data(), other.data(), size_); }
+
 void BlockArray::allocate(int64_t block) {
-  data[block] = std::make_shared<BrickBytes>(blockBytes(block));
+  data[block] = std::make_shared<Brick>(static_cast<size_t>(blockBytes(block)));
+}
+
+std::vector<std::shared_ptr<Brick>> bricksTogether(const std::vector<size_t> &bytes) {
+  constexpr size_t kAlign = 64; // each brick on a cache line
+  auto padded = [](size_t b) { return (b + kAlign - 1) / kAlign * kAlign; };
+  size_t total = 0;
+  for (size_t b : bytes)
+    total += padded(b);
+  std::vector<std::shared_ptr<Brick>> bricks;
+  if (total == 0)
+    return bricks;
+  const std::shared_ptr<char> shared(static_cast<char *>(acquireBuffer(total)), releaseBuffer);
+  size_t at = 0;
+  for (size_t b : bytes) {
+    bricks.push_back(std::make_shared<Brick>(shared, at, b));
+    at += padded(b);
+  }
+  return bricks;
+}
+
+void BlockArray::allocateTogether(const std::vector<int64_t> &blocks) {
+  std::vector<size_t> bytes;
+  for (int64_t block : blocks)
+    bytes.push_back(static_cast<size_t>(blockBytes(block)));
+  std::vector<std::shared_ptr<Brick>> bricks = bricksTogether(bytes);
+  for (size_t i = 0; i < blocks.size(); ++i)
+    data[blocks[i]] = std::move(bricks[i]);
 }
 
 char *BlockArray::writeable(int64_t block, bool copyShared) {
   if (copyShared && data[block].use_count() > 1)
-    data[block] = std::make_shared<BrickBytes>(*data[block]);
+    data[block] = std::make_shared<Brick>(*data[block]);
   return data[block]->data();
 }
 
@@ -139,12 +171,12 @@ void checkBlocks(const BlockArray &a) {
 /// The stage's bricks on this rank: those it is home of and those it
 /// receives, by block index.
 struct StageBricks {
-  std::map<int64_t, std::vector<char>> held[3];
+  std::map<int64_t, std::shared_ptr<Brick>> held[3];
   /// In memory, a home's own bricks are used where they are (no copy).
   std::map<int64_t, char *> inPlace[3];
   char *at(int x, int64_t block) {
     auto it = inPlace[x].find(block);
-    return it != inPlace[x].end() ? it->second : held[x].at(block).data();
+    return it != inPlace[x].end() ? it->second : held[x].at(block)->data();
   }
 };
 
@@ -248,13 +280,12 @@ void exchangeInputs(BlockArray *arrays[3], const Touches touch[3], StageBricks &
           fail("block-sparse schedule: stage " + std::to_string(stage) + " reads block " +
                std::to_string(block) + " of '" + a.name +
                "' from this rank's cache, which does not hold it");
-        bricks.held[x][block].swap(held->second);
+        bricks.held[x][block] = std::move(held->second);
         a.cachedRemote.erase(held);
       } else if (ranks.count(me)) {
-        std::vector<char> &buf = bricks.held[x][block];
-        buf.resize(bytes);
         requests.emplace_back();
-        MPI_Irecv(buf.data(), bytes, MPI_BYTE, home, TagA + x, blockComm(), &requests.back());
+        MPI_Irecv(bricks.at(x, block), bytes, MPI_BYTE, home, TagA + x, blockComm(),
+                  &requests.back());
         counters().bytesReceived += bytes;
       }
     }
@@ -445,27 +476,44 @@ StagePhases phasesOf(const BlockPlanDescView &plan, const ScheduleIndex &index,
 void beginPhase(BlockArray *arrays[3], const Phase &p, StageBricks &bricks,
                 const ScheduleIndex &cache, int64_t stage) {
   const int me = ctx().rank;
+  // The phase's bricks apart from homes in memory (homes read from a file,
+  // remote bricks received, partial sums), in one buffer; one the cache
+  // keeps after the stage in its own, so that the cache holds its bricks
+  // alone ([K] 6 counts them).
+  std::vector<std::pair<int, int64_t>> together;
+  std::vector<size_t> bytes;
   for (int x = 0; x < 3; ++x)
     for (const auto &[block, ranks] : p.touch[x]) {
-      if (arrays[x]->home[block] != me)
-        continue;
-      if (!arrays[x]->onDisk) {
+      BlockArray &a = *arrays[x];
+      if (a.home[block] == me && !a.onDisk) {
         // C's bricks are written where they are: its own, unless shared with
         // a kept input or with what A or B read (a value accumulated into
         // itself); a kept intermediate it replaces may change with it.
-        BlockArray &a = *arrays[x];
         const bool copy = a.sharesInput || arrays[0]->name == a.name || arrays[1]->name == a.name;
         bricks.inPlace[x][block] = x == 2 ? a.writeable(block, copy) : a.data[block]->data();
         continue;
       }
-      std::vector<char> &buf = bricks.held[x][block];
-      buf.resize(arrays[x]->blockBytes(block));
-      arrays[x]->readHome(block, buf.data());
+      const bool remote = a.home[block] != me;
+      if (remote && (!ranks.count(me) || (x < 2 && cache.isCached(stage, x, block, me))))
+        continue; // not read here, or served by the cache (exchangeInputs)
+      if (remote && x < 2 && cache.keepAfter(stage, x, block, me)) {
+        bricks.held[x][block] = std::make_shared<Brick>(static_cast<size_t>(a.blockBytes(block)));
+        continue;
+      }
+      together.emplace_back(x, block);
+      bytes.push_back(static_cast<size_t>(a.blockBytes(block)));
     }
+  std::vector<std::shared_ptr<Brick>> fresh = bricksTogether(bytes);
+  for (size_t i = 0; i < together.size(); ++i)
+    bricks.held[together[i].first][together[i].second] = std::move(fresh[i]);
+  for (int x = 0; x < 3; ++x)
+    for (const auto &[block, ranks] : p.touch[x])
+      if (arrays[x]->home[block] == me && arrays[x]->onDisk)
+        arrays[x]->readHome(block, bricks.at(x, block));
   exchangeInputs(arrays, p.touch, bricks, cache, stage);
   for (const auto &[block, ranks] : p.touch[2])
     if (arrays[2]->home[block] != me && ranks.count(me))
-      bricks.held[2][block].assign(arrays[2]->blockBytes(block), 0);
+      std::memset(bricks.at(2, block), 0, arrays[2]->blockBytes(block));
 }
 
 /// A phase ends: partial sums reach their homes, which write their C bricks,
@@ -486,7 +534,7 @@ void endPhase(BlockArray *arrays[3], const Phase &p, StageBricks &bricks,
       if (held == bricks.held[x].end())
         continue;
       if (x < 2 && arrays[x]->home[block] != me && cache.keepAfter(stage, x, block, me))
-        arrays[x]->cachedRemote[block].swap(held->second);
+        arrays[x]->cachedRemote[block] = std::move(held->second);
       bricks.held[x].erase(held);
     }
 }
@@ -619,11 +667,13 @@ extern "C" void *tc_rt_block_array(const int64_t *desc, const char *name) {
     openBlockInput(*a);
   if (!a->onDisk) {
     a->data.resize(n);
+    std::vector<int64_t> mine;
     for (size_t i = 0; i < n; ++i)
-      if (a->home[i] == me) {
-        a->allocate(static_cast<int64_t>(i));
-        a->readInitial(static_cast<int64_t>(i), a->data[i]->data());
-      }
+      if (a->home[i] == me)
+        mine.push_back(static_cast<int64_t>(i));
+    a->allocateTogether(mine);
+    for (int64_t block : mine)
+      a->readInitial(block, a->data[block]->data());
     if (a->values >= 0) { // all read: the file is not needed again
       H5Dclose(a->values);
       H5Fclose(a->file);

@@ -146,13 +146,17 @@ bool handOverKeptBlocks(BlockArray &a) {
   double sent = 0;
   a.data.assign(a.blocks.size(), nullptr);
   a.sharesInput = kept.sharesInput;
+  std::vector<int64_t> arriving;
+  for (size_t i = 0; i < a.blocks.size(); ++i)
+    if (a.home[i] == me && kept.home[from[i]] != me)
+      arriving.push_back(static_cast<int64_t>(i));
+  a.allocateTogether(arriving);
   for (size_t i = 0; i < a.blocks.size(); ++i) {
     const int64_t block = static_cast<int64_t>(i);
     const int source = kept.home[from[i]], target = a.home[i];
     if (source == me && target == me) {
       a.data[i] = kept.data[from[i]]; // shared where it is (BlockArray::writeable)
     } else if (target == me) {
-      a.allocate(block);
       receives.emplace_back();
       MPI_Irecv(a.data[i]->data(), messageBytes(a, block), MPI_BYTE, source, TagBrick, comm,
                 &receives.back());
