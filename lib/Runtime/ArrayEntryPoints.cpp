@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "DistArray.h"
 #include "KeptTensors.h"
+#include "MappedInputs.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -50,7 +51,30 @@ struct DecodedLayout {
   std::vector<int> coords;     ///< its grid coordinates (none: idle)
   Shape padded;                ///< the padded block (the same on every rank of the grid)
   bool loadFillsBlock = false; ///< a distributed or replicated load writes every element of it
+  /// The block's first element in the dataset's row-major order when the
+  /// block is one contiguous range of the dataset (loadFillsBlock, storage
+  /// in the file's order, rows of dimension 0 with the others whole); -1
+  /// else. Such a block of an input can be mapped from its file.
+  int64_t contiguousFrom = -1;
 };
+
+/// DecodedLayout::contiguousFrom of a layout whose load fills this rank's
+/// block, which holds `owned` (runs from storage to tensor index).
+int64_t contiguousFrom(const tc_layout::ArrayLayout &layout, const Selection &owned) {
+  const size_t n = layout.extents.size();
+  if (n == 0 || owned.size() != n || !layout.summedExtent.empty())
+    return -1;
+  int64_t rowElements = 1;
+  for (size_t d = 0; d < n; ++d) {
+    const Runs &r = owned[d];
+    if (layout.fileDim[d] != static_cast<int64_t>(d) || r.size() != 1 || r[0].from != 0 ||
+        (d > 0 && (r[0].to != 0 || r[0].len != layout.extents[d])))
+      return -1;
+    if (d > 0)
+      rowElements *= layout.extents[d];
+  }
+  return owned[0][0].to * rowElements;
+}
 
 const DecodedLayout &decodedLayout(const int64_t *desc) {
   static std::unordered_map<const int64_t *, DecodedLayout> byAddress;
@@ -75,6 +99,8 @@ const DecodedLayout &decodedLayout(const int64_t *desc) {
   d.loadFillsBlock =
       (d.layout.kind == Holding::Distributed || d.layout.kind == Holding::Replicated) &&
       !d.coords.empty() && elements(view.runsOf(ctx().rank, /*loading=*/true)) == product(d.padded);
+  if (d.loadFillsBlock)
+    d.contiguousFrom = contiguousFrom(d.layout, view.runsOf(ctx().rank, /*loading=*/true));
   return d;
 }
 
@@ -159,7 +185,15 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
     if (!filledWhole && !storesKeptValue(*a))
       std::memset(a->mem<void>(), 0, bytes);
   }
-  loadInitial(*a);
+  if (storage && takeMappedBlock(storage) && a->init == TC_RT_INIT_INPUT && !a->idle &&
+      !a->onDisk) {
+    // Mapped from the input file by tc_rt_alloc_storage (MappedInputs.h): read.
+    counters().bytesRead += static_cast<double>(bytes);
+    counters().bytesMapped += static_cast<double>(bytes);
+    keepLoadedInput(*a);
+  } else {
+    loadInitial(*a);
+  }
   trimPool(); // the load's staging chunks (BufferPool.h)
   // Ranks finish loading at different times; the wait belongs to the load phase,
   // and so does reading its peak RSS (before the barrier, off the compute clock).
@@ -173,6 +207,11 @@ extern "C" void *tc_rt_alloc_storage(const int64_t *desc, const char *name, int6
   ArrayDescView view(desc);
   const DecodedLayout &decoded = decodedLayout(desc);
   const int64_t bytes = product(decoded.layout.paddedBlock()) * elementBytes(view.elem());
+  if (readOnly)
+    if (void *mapped =
+            mapInputBlock(name, view.elem(), decoded.layout.fileExtents(decoded.layout.extents),
+                          decoded.contiguousFrom, bytes))
+      return mapped;
   return keptStorage(name, decoded.image, decoded.key, view.elem(), bytes, readOnly != 0);
 }
 

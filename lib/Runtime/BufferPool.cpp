@@ -22,6 +22,8 @@ struct Pool {
     size_t bytes;
     int holders;
     bool pooled; ///< kPooledBytes or more: kept when released, else freed
+    void *mapBase = nullptr; ///< adoptMapping's: the mapping, unmapped when released
+    size_t mapLength = 0;
   };
   std::unordered_map<void *, Held> inUse; ///< buffers handed out
   size_t keptBytes = 0, inUseBytes = 0, peakBytes = 0;
@@ -140,6 +142,11 @@ void releaseBuffer(void *buffer) {
   }
   if (--it->second.holders > 0)
     return;
+  if (it->second.mapBase) {
+    munmap(it->second.mapBase, it->second.mapLength);
+    p.inUse.erase(it);
+    return;
+  }
   if (!it->second.pooled) {
     p.inUse.erase(it);
     std::free(buffer);
@@ -149,6 +156,17 @@ void releaseBuffer(void *buffer) {
   p.keptBytes += it->second.bytes;
   p.inUseBytes -= it->second.bytes;
   p.inUse.erase(it);
+}
+
+void *adoptMapping(void *base, size_t length, size_t at, size_t bytes) {
+  void *buffer = static_cast<char *>(base) + at;
+  pool().inUse[buffer] = {bytes, 1, false, base, length};
+  return buffer;
+}
+
+bool isMapping(const void *buffer) {
+  auto it = pool().inUse.find(const_cast<void *>(buffer));
+  return it != pool().inUse.end() && it->second.mapBase;
 }
 
 bool retainBuffer(void *buffer, size_t bytes) {

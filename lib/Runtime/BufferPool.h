@@ -43,6 +43,14 @@ void *acquireBuffer(size_t bytes);
 /// Returns a buffer of acquireBuffer (null: nothing). A buffer retained
 /// (retainBuffer) returns to the pool at its last release.
 void releaseBuffer(void *buffer);
+/// Hands out the `bytes` at offset `at` of a mapping (`base`, `length` bytes,
+/// from mmap) as a buffer of acquireBuffer: retained and released alike,
+/// unmapped at its last release, never counted in the pool's bound (its
+/// pages are a file's). An input's block mapped from its file
+/// (MappedInputs.h).
+void *adoptMapping(void *base, size_t length, size_t at, size_t bytes);
+/// True if `buffer` is one adoptMapping handed out, still in use.
+bool isMapping(const void *buffer);
 /// One more holder of `buffer`, a buffer of acquireBuffer in use of at least
 /// `bytes`: true, and each holder releases it once; false (nothing retained)
 /// for any other pointer. A kept intermediate takes over the program's tile buffer

@@ -148,6 +148,7 @@ Counters countersBetween(const Counters &begin, const Counters &end) {
   d.bytesSent = end.bytesSent - begin.bytesSent;
   d.bytesReceived = end.bytesReceived - begin.bytesReceived;
   d.bytesRead = end.bytesRead - begin.bytesRead;
+  d.bytesMapped = end.bytesMapped - begin.bytesMapped;
   d.bytesWritten = end.bytesWritten - begin.bytesWritten;
   d.flops = end.flops - begin.flops;
   d.seconds = end.seconds - begin.seconds;

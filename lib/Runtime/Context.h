@@ -28,6 +28,9 @@ extern const char *const kPhaseNames[NumPhases];
 
 struct Counters {
   double bytesSent = 0, bytesReceived = 0, bytesRead = 0, bytesWritten = 0;
+  /// Of bytesRead, the input bytes used where their file holds them instead
+  /// of copied out of it (MappedInputs.h).
+  double bytesMapped = 0;
   double flops = 0, seconds = 0;
   double peakRss = 0; ///< VmHWM when the phase last ended
 };

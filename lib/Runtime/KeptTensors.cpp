@@ -142,7 +142,8 @@ std::unique_ptr<DistArray> copyOf(DistArray &a, bool invert, bool stored) {
     turned &= a.shifts[g] % a.grid[g] == 0;
   kept->image = turned ? a.image : heldImage(a, a.layoutKey, a.shifts);
   const int64_t bytes = product(a.storeShape) * a.elemBytes();
-  if (!stored || !kept->memory.share(a.mem<void>(), bytes)) {
+  // An input mapped from its file (MappedInputs.h) is read-only: shared too.
+  if (!(stored || isMapping(a.mem<void>())) || !kept->memory.share(a.mem<void>(), bytes)) {
     kept->memory.resize(bytes);
     if (bytes > 0)
       std::memcpy(kept->memory.data(), a.mem<void>(), bytes);

@@ -143,10 +143,10 @@ void appendCounters(std::string &out, const Counters &k, double predictedDisk,
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "{\"bytes_sent\": %.0f, \"bytes_received\": %.0f, \"bytes_read\": %.0f, "
-                "\"bytes_written\": %.0f, \"flops\": %.0f, \"seconds\": %.6f, "
-                "\"peak_rss_bytes\": %.0f",
-                k.bytesSent, k.bytesReceived, k.bytesRead, k.bytesWritten, k.flops, k.seconds,
-                k.peakRss);
+                "\"bytes_written\": %.0f, \"bytes_mapped\": %.0f, \"flops\": %.0f, "
+                "\"seconds\": %.6f, \"peak_rss_bytes\": %.0f",
+                k.bytesSent, k.bytesReceived, k.bytesRead, k.bytesWritten, k.bytesMapped, k.flops,
+                k.seconds, k.peakRss);
   out += buf;
   if (withPrediction) {
     std::snprintf(buf, sizeof buf,
@@ -179,16 +179,16 @@ void appendHandOver(std::string &out, const HandOver &h) {
 }
 
 /// A rank's counters as the report gathers them: kCounterFields doubles.
-constexpr int kCounterFields = 7;
+constexpr int kCounterFields = 8;
 void pack(const Counters &k, double *v) {
-  const double fields[kCounterFields] = {k.bytesSent, k.bytesReceived, k.bytesRead,
-                                         k.bytesWritten, k.flops, k.seconds, k.peakRss};
+  const double fields[kCounterFields] = {k.bytesSent, k.bytesReceived, k.bytesRead, k.bytesWritten,
+                                         k.flops,     k.seconds,       k.peakRss,   k.bytesMapped};
   std::copy(fields, fields + kCounterFields, v);
 }
 Counters unpack(const double *v) {
   Counters k;
   k.bytesSent = v[0], k.bytesReceived = v[1], k.bytesRead = v[2], k.bytesWritten = v[3];
-  k.flops = v[4], k.seconds = v[5], k.peakRss = v[6];
+  k.flops = v[4], k.seconds = v[5], k.peakRss = v[6], k.bytesMapped = v[7];
   return k;
 }
 /// Adds a rank's counters into the total over ranks: bytes and flops sum, a
@@ -196,6 +196,7 @@ Counters unpack(const double *v) {
 void addToTotal(Counters &total, const Counters &k) {
   total.bytesSent += k.bytesSent, total.bytesReceived += k.bytesReceived;
   total.bytesRead += k.bytesRead, total.bytesWritten += k.bytesWritten;
+  total.bytesMapped += k.bytesMapped;
   total.flops += k.flops;
   total.seconds = std::max(total.seconds, k.seconds);
 }

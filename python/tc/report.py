@@ -4,7 +4,8 @@ from .records import Record
 
 class Phase(Record):
     """One phase's counters (load, compute, store): bytes_sent,
-    bytes_received, bytes_read, bytes_written, flops, seconds, and in the
+    bytes_received, bytes_read, bytes_written, bytes_mapped (of bytes_read,
+    inputs used where their file holds them), flops, seconds, and in the
     compute phase the plan's predictions (predicted_disk_bytes,
     predicted_comm_bytes, predicted_received_bytes)."""
 
