@@ -380,6 +380,13 @@ void loadInitial(DistArray &a) {
     withElement(a.elem, [&](auto zero) { loadOnes<decltype(zero)>(a, owned); });
     return;
   }
+  // An input a statement keeps whole is read whole once; this array's part
+  // is a local copy of it (D54).
+  if (!rootOnly && !c.storedIntermediates.count(a.name) && keepsInputWhole(a)) {
+    keepInputWhole(a);
+    if (handOverKept(a))
+      return;
+  }
   if (loadSlice(a) && (!rootOnly || keepRootInput)) // read once in a loop that keeps its inputs
     keepLoadedInput(a);
   if (rootOnly && c.rank != 0)

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "KeptTensors.h"
 #include "KeptBlocks.h"
+#include "MappedInputs.h"
 #include "StoredTensors.h"
 
 #include "TC/Layout/RedistributionTraffic.h"
@@ -154,13 +155,14 @@ std::unique_ptr<DistArray> copyOf(DistArray &a, bool invert, bool stored) {
 }
 
 /// Keeps a copy of this rank's part of `a` under its name (inverted when
-/// `invert`), dropping the earlier value in any form.
-void keepCopy(DistArray &a, bool invert, bool input) {
+/// `invert`), dropping the earlier value in any form; with `share`, a's
+/// buffer itself where the pool can share it (nothing writes it after).
+void keepCopy(DistArray &a, bool invert, bool input, bool share = false) {
   forgetKeptBlocks(a.name);
   forgetStoredIntermediate(a.name);
   // The earlier value's entry takes the new one (a loop keeps the same
   // tensors in every iteration).
-  keptTensors()[a.name] = Kept{copyOf(a, invert, /*stored=*/!input), input, {}};
+  keptTensors()[a.name] = Kept{copyOf(a, invert, /*stored=*/share || !input), input, {}};
 }
 
 /// Keeps `a`, an input just handed over, in its layout too, when every
@@ -215,16 +217,57 @@ bool keepsLoadedInput(const DistArray &a) {
   return ctx().keepingInputs && keepable(a) && !isKept(a.name);
 }
 
+namespace {
+/// True while keepInputWhole loads an input's whole copy, which nothing but
+/// the kept value uses: its buffer becomes the kept value's.
+bool loadingWholeCopy = false;
+} // namespace
+
 void keepLoadedInput(DistArray &a) {
   if (!keepsLoadedInput(a))
     return;
+  if (loadingWholeCopy) {
+    keepCopy(a, /*invert=*/false, /*input=*/true, /*share=*/true);
+    return;
+  }
   // A gathered array just loaded holds only this rank's slab: its layout
   // says whole (the all-gather comes later, in the plan), and a copy kept
   // now would hand zeros over for the other ranks' rows.
-  if (a.kind == Holding::Gathered)
+  if (a.kind == Holding::Gathered) {
     a.keepOnceGathered = true;
+    return;
+  }
+  if (keepsInputWhole(a))
+    keepInputWhole(a);
   else
     keepCopy(a, /*invert=*/false, /*input=*/true);
+}
+
+bool keepsInputWhole(const DistArray &a) {
+  return keepsLoadedInput(a) && !loadingWholeCopy && a.kind == Holding::Distributed &&
+         a.rank() > 0 && ctx().size > 1;
+}
+
+void keepInputWhole(const DistArray &a) {
+  // Kept whole on every rank, as the plan counts a kept input (D44): every
+  // later load of it, in any layout, is then a local copy, where from a's
+  // blocks it was a redistribution. This load of the whole tensor keeps it
+  // (keepLoadedInput, on a replicated array).
+  ArrayDesc whole;
+  whole.layout =
+      tc_layout::ArrayLayout::whole(Holding::Replicated, a.datasetExtents(), {ctx().size});
+  whole.init = TC_RT_INIT_INPUT;
+  whole.elem = a.elem;
+  const std::vector<int64_t> desc = whole.encode();
+  const int64_t bytes = product(a.datasetExtents()) * a.elemBytes();
+  void *mapped = mapInputBlock(a.name, a.elem, a.datasetExtents(), 0, bytes);
+  const Phase phase = ctx().phase;
+  loadingWholeCopy = true;
+  tc_rt_array(desc.data(), a.name.c_str(), mapped);
+  loadingWholeCopy = false;
+  setPhase(phase, /*sampleRss=*/false);
+  if (mapped)
+    releaseBuffer(mapped); // the kept copy holds it now
 }
 
 void keepGatheredInput(DistArray &a) {

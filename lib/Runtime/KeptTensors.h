@@ -24,10 +24,20 @@ namespace tc_rt {
 /// value, in any form, is dropped.
 bool keepWhereComputed(DistArray &a);
 
-/// Keeps this rank's part of `a`, just loaded from the user's input, when the
-/// current statement keeps its inputs (TC_RT_KEEP_INPUTS) and `a` is a whole
-/// tensor in memory: later loads of it redistribute from there.
+/// Keeps `a`, just loaded from the user's input, when the current statement
+/// keeps its inputs (TC_RT_KEEP_INPUTS) and `a` is a whole tensor in memory:
+/// whole on every rank (keepInputWhole), else this rank's part. Later loads
+/// of it redistribute from there.
 void keepLoadedInput(DistArray &a);
+
+/// True when keepLoadedInput(a) would keep the tensor whole on every rank:
+/// more than one process, `a` split over them (a replicated or gathered
+/// array keeps its own copy), not a scalar.
+bool keepsInputWhole(const DistArray &a);
+/// Loads `a`'s input whole on every rank (mapped from its file where it can
+/// be, MappedInputs.h) and keeps it; collective. A load of `a` is then a
+/// local copy from it (docs/Derivations.md D54).
+void keepInputWhole(const DistArray &a);
 
 /// True when keepLoadedInput(a) would keep `a` (its input loaded by every rank).
 bool keepsLoadedInput(const DistArray &a);
