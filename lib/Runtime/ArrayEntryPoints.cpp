@@ -96,11 +96,12 @@ const DecodedLayout &decodedLayout(const int64_t *desc) {
   view.shifts.assign(d.layout.grid.size(), 0);
   d.coords = view.coordsOf(ctx().rank);
   d.padded = d.layout.paddedBlock();
+  const Selection owned = view.runsOf(ctx().rank, /*loading=*/true);
   d.loadFillsBlock =
       (d.layout.kind == Holding::Distributed || d.layout.kind == Holding::Replicated) &&
-      !d.coords.empty() && elements(view.runsOf(ctx().rank, /*loading=*/true)) == product(d.padded);
+      !d.coords.empty() && elements(owned) == product(d.padded);
   if (d.loadFillsBlock)
-    d.contiguousFrom = contiguousFrom(d.layout, view.runsOf(ctx().rank, /*loading=*/true));
+    d.contiguousFrom = contiguousFrom(d.layout, owned);
   return d;
 }
 

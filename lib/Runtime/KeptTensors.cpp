@@ -195,10 +195,10 @@ ArrayDesc rowsLayout(const Shape &dims, tc_rt_init init) {
 }
 
 /// The array `desc` describes, created as a statement creates it (its load
-/// included), in the caller's phase.
-DistArray &createInPhase(const ArrayDesc &desc, const std::string &name) {
+/// included) in `storage` if any (tc_rt_array's), in the caller's phase.
+DistArray &createInPhase(const ArrayDesc &desc, const std::string &name, void *storage = nullptr) {
   const Phase phase = ctx().phase;
-  auto *a = static_cast<DistArray *>(tc_rt_array(desc.encode().data(), name.c_str(), nullptr));
+  auto *a = static_cast<DistArray *>(tc_rt_array(desc.encode().data(), name.c_str(), storage));
   setPhase(phase, /*sampleRss=*/false);
   return *a;
 }
@@ -258,14 +258,11 @@ void keepInputWhole(const DistArray &a) {
       tc_layout::ArrayLayout::whole(Holding::Replicated, a.datasetExtents(), {ctx().size});
   whole.init = TC_RT_INIT_INPUT;
   whole.elem = a.elem;
-  const std::vector<int64_t> desc = whole.encode();
   const int64_t bytes = product(a.datasetExtents()) * a.elemBytes();
   void *mapped = mapInputBlock(a.name, a.elem, a.datasetExtents(), 0, bytes);
-  const Phase phase = ctx().phase;
   loadingWholeCopy = true;
-  tc_rt_array(desc.data(), a.name.c_str(), mapped);
+  createInPhase(whole, a.name, mapped);
   loadingWholeCopy = false;
-  setPhase(phase, /*sampleRss=*/false);
   if (mapped)
     releaseBuffer(mapped); // the kept copy holds it now
 }

@@ -23,8 +23,7 @@
 
 #include <hdf5.h>
 
-#include <climits>
-#include <cstdlib>
+#include <cstdint>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
