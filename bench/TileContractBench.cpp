@@ -7,11 +7,15 @@
 // With --f32 the same cases run on f32 buffers (sgemm) against cblas_sgemm.
 // Issue 33's yardstick beside it: the core's measured peak, a loop of
 // independent FMAs on its widest vector unit (AVX-512 or AVX2), in the same
-// precision. Single thread (as every rank runs). Usage: tc-tile-bench
-// [repetitions] [--f32] [--blas-kernel NAME]
+// precision. With --small, products of blocks a few to a hundred elements a
+// side and with one row or column (lib/Runtime/MatrixProduct.cpp: libxsmm,
+// gemv, dot) against cblas_dgemm on each shape. Single thread (as every rank
+// runs). Usage: tc-tile-bench [repetitions] [--f32] [--small]
+// [--blas-kernel NAME]
 //
 //===----------------------------------------------------------------------===//
 #include "BlasKernel.h"
+#include "MatrixProduct.h"
 #include "TC/Runtime/Runtime.h"
 
 #include <cblas.h>
@@ -31,6 +35,7 @@ struct Case {
   const char *name;
   std::string a, b, c; // one char per label
   std::map<char, int64_t> ext;
+  double alpha = 1;
 };
 
 double seconds() {
@@ -62,12 +67,13 @@ int64_t volume(const std::vector<int64_t> &s) {
   return v;
 }
 
-/// The yardstick: C(M x N) += A(M x K) B(K x N) in one BLAS call.
-void gemm(int64_t M, int64_t N, int64_t K, const double *a, const double *b, double *c) {
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, a, K, b, N, 1.0, c, N);
+/// The yardstick: C(M x N) += alpha A(M x K) B(K x N) in one BLAS call.
+void gemm(int64_t M, int64_t N, int64_t K, const double *a, const double *b, double *c,
+          double alpha) {
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, alpha, a, K, b, N, 1.0, c, N);
 }
-void gemm(int64_t M, int64_t N, int64_t K, const float *a, const float *b, float *c) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, a, K, b, N, 1.0f, c, N);
+void gemm(int64_t M, int64_t N, int64_t K, const float *a, const float *b, float *c, float alpha) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, alpha, a, K, b, N, 1.0f, c, N);
 }
 
 /// Independent FMA chains (enough to cover the FMA latency on two pipes):
@@ -153,21 +159,69 @@ double peakGflops(int reps, bool f32, const char *&unit) {
 
 } // namespace
 
-template <typename T> int run(int reps, tc_rt_elem elem) {
-  std::vector<Case> cases = {
-      {"matmul C[i,j] += A[i,k] B[k,j], 1024^3", "ik", "kj", "ij",
-       {{'i', 1024}, {'j', 1024}, {'k', 1024}}},
-      {"matmul, B transposed B[j,k], 2048^3", "ik", "jk", "ij",
-       {{'i', 2048}, {'j', 2048}, {'k', 2048}}},
-      {"4-index T[a,b,c,d] += A[a,b,c,p] B[p,d], 64^4 x 64", "abcp", "pd", "abcd",
-       {{'a', 64}, {'b', 64}, {'c', 64}, {'d', 64}, {'p', 64}}},
-      {"CCSD T[i,j] += A[i,a,b,c] B[a,b,c,j], 256 x 40^3", "iabc", "abcj", "ij",
-       {{'i', 256}, {'j', 256}, {'a', 40}, {'b', 40}, {'c', 40}}},
-      {"permuted C[a,b,c,d] += A[a,m,b,n] B[n,c,m,d], 32^6", "ambn", "ncmd", "abcd",
-       {{'a', 32}, {'b', 32}, {'c', 32}, {'d', 32}, {'m', 32}, {'n', 32}}},
-      {"permuted C[d,c,b,a] += A[n,a,m,b] B[c,n,d,m], 32^6", "namb", "cndm", "dcba",
-       {{'a', 32}, {'b', 32}, {'c', 32}, {'d', 32}, {'m', 32}, {'n', 32}}},
+/// Matrix-shaped cases: C[i,j] += alpha A[i,k] B[k,j] of M x N x K.
+Case matmul(const char *name, int64_t M, int64_t N, int64_t K, double alpha = 1) {
+  return {name, "ik", "kj", "ij", {{'i', M}, {'j', N}, {'k', K}}, alpha};
+}
+
+/// Small products: the block products of coupled-cluster tensors split by
+/// symmetry (a few to a hundred orbitals a block), and products with one
+/// row or one column of C.
+std::vector<Case> smallCases() {
+  return {
+      {"dot C[] += A[k] B[k], k = 10000", "k", "k", "", {{'k', 10000}}},
+      {"vector C[j] += A[k] B[k,j], 400 x 400", "k", "kj", "j", {{'j', 400}, {'k', 400}}},
+      {"vector C[i] += A[i,k] B[k], 400 x 400", "ik", "k", "i", {{'i', 400}, {'k', 400}}},
+      matmul("16 x 16 x 16", 16, 16, 16),
+      matmul("20 x 20 x 20", 20, 20, 20),
+      matmul("40 x 40 x 40", 40, 40, 40),
+      matmul("40 x 40 x 40, alpha = -0.5", 40, 40, 40, -0.5),
+      matmul("160 x 10 x 4", 160, 10, 4),
+      matmul("512 x 5 x 5", 512, 5, 5),
+      matmul("400 x 25 x 25", 400, 25, 25),
+      matmul("25 x 25 x 400", 25, 25, 400),
+      matmul("16 x 100 x 100", 16, 100, 100),
+      matmul("400 x 100 x 25", 400, 100, 25),
+      matmul("100 x 100 x 100", 100, 100, 100),
+      matmul("400 x 100 x 400 (above the small products)", 400, 100, 400),
   };
+}
+
+template <typename T> int run(int reps, tc_rt_elem elem, bool small) {
+  std::vector<Case> cases =
+      small ? smallCases()
+            : std::vector<Case>{
+                  {"matmul C[i,j] += A[i,k] B[k,j], 1024^3",
+                   "ik",
+                   "kj",
+                   "ij",
+                   {{'i', 1024}, {'j', 1024}, {'k', 1024}}},
+                  {"matmul, B transposed B[j,k], 2048^3",
+                   "ik",
+                   "jk",
+                   "ij",
+                   {{'i', 2048}, {'j', 2048}, {'k', 2048}}},
+                  {"4-index T[a,b,c,d] += A[a,b,c,p] B[p,d], 64^4 x 64",
+                   "abcp",
+                   "pd",
+                   "abcd",
+                   {{'a', 64}, {'b', 64}, {'c', 64}, {'d', 64}, {'p', 64}}},
+                  {"CCSD T[i,j] += A[i,a,b,c] B[a,b,c,j], 256 x 40^3",
+                   "iabc",
+                   "abcj",
+                   "ij",
+                   {{'i', 256}, {'j', 256}, {'a', 40}, {'b', 40}, {'c', 40}}},
+                  {"permuted C[a,b,c,d] += A[a,m,b,n] B[n,c,m,d], 32^6",
+                   "ambn",
+                   "ncmd",
+                   "abcd",
+                   {{'a', 32}, {'b', 32}, {'c', 32}, {'d', 32}, {'m', 32}, {'n', 32}}},
+                  {"permuted C[d,c,b,a] += A[n,a,m,b] B[c,n,d,m], 32^6",
+                   "namb",
+                   "cndm",
+                   "dcba",
+                   {{'a', 32}, {'b', 32}, {'c', 32}, {'d', 32}, {'m', 32}, {'n', 32}}},
+              };
   const char *blas = elem == TC_RT_F32 ? "sgemm" : "dgemm";
   const tc_rt::BlasKernelChoice &kernel = tc_rt::blasKernelChoice();
   std::printf("# OpenBLAS kernel %s (chosen by %s)\n", kernel.kernel.c_str(),
@@ -176,6 +230,10 @@ template <typename T> int run(int reps, tc_rt_elem elem) {
   const double peak = peakGflops(reps, elem == TC_RT_F32, unit);
   std::printf("# one core's peak: %.2f GF/s (%s FMA loop, %s)\n", peak, unit,
               elem == TC_RT_F32 ? "f32" : "f64");
+  if (small)
+    std::printf("# small products: libxsmm %s kernels up to M N K = %lld\n",
+                tc_rt::smallKernelTarget().c_str(),
+                static_cast<long long>(tc_rt::kSmallProductVolume));
   std::printf("%-52s %10s %6s GF/s %5s/%s %8s\n", "case", "tc GF/s", blas, "tc", blas, "tc/peak");
   for (const Case &c : cases) {
     std::vector<int64_t> sa = shapeOf(c.a, c.ext), sb = shapeOf(c.b, c.ext),
@@ -188,7 +246,8 @@ template <typename T> int run(int reps, tc_rt_elem elem) {
         o.labels.push_back(std::distance(c.ext.begin(), c.ext.find(l)));
       return o;
     };
-    tc_rt::TileContractDesc d{operand(sa, c.a), operand(sb, c.b), operand(sc, c.c), {}, elem};
+    tc_rt::TileContractDesc d{operand(sa, c.a), operand(sb, c.b), operand(sc, c.c), {}, elem,
+                              c.alpha};
     for (auto &[l, e] : c.ext)
       d.labelExtents.push_back(e);
     std::vector<int64_t> desc = d.encode();
@@ -201,11 +260,22 @@ template <typename T> int run(int reps, tc_rt_elem elem) {
       if (c.b.find(l) != std::string::npos)
         K *= c.ext.at(l);
     double flops = 2.0 * M * N * K;
-    double tTc = best(reps, [&] {
-      tc_rt_tile_contract(desc.data(), a.data(), b.data(), cc.data(), offsets.data());
-    });
+    // Products of microseconds are timed as many calls in a row.
+    const int calls = static_cast<int>(std::max(1.0, 2e8 / flops));
+    double tTc =
+        best(reps,
+             [&] {
+               for (int i = 0; i < calls; ++i)
+                 tc_rt_tile_contract(desc.data(), a.data(), b.data(), cc.data(), offsets.data());
+             }) /
+        calls;
     std::vector<T> ma(M * K, T(0.5)), mb(K * N, T(0.25)), mc(M * N, T(0));
-    double tBlas = best(reps, [&] { gemm(M, N, K, ma.data(), mb.data(), mc.data()); });
+    double tBlas = best(reps,
+                        [&] {
+                          for (int i = 0; i < calls; ++i)
+                            gemm(M, N, K, ma.data(), mb.data(), mc.data(), static_cast<T>(c.alpha));
+                        }) /
+                   calls;
     std::printf("%-52s %10.2f %10.2f %7.0f%% %7.0f%%\n", c.name, flops / tTc / 1e9,
                 flops / tBlas / 1e9, 100 * tBlas / tTc,
                 peak > 0 ? 100 * flops / tTc / 1e9 / peak : 0.0);
@@ -216,13 +286,15 @@ template <typename T> int run(int reps, tc_rt_elem elem) {
 int main(int argc, char **argv) {
   tc_rt::selectBlasKernel(&argc, argv); // before OpenBLAS starts its threads
   int reps = 3;
-  bool f32 = false;
+  bool f32 = false, small = false;
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "--f32")
       f32 = true;
+    else if (std::string(argv[i]) == "--small")
+      small = true;
     else
       reps = std::atoi(argv[i]);
   }
   openblas_set_num_threads(1);
-  return f32 ? run<float>(reps, TC_RT_F32) : run<double>(reps, TC_RT_F64);
+  return f32 ? run<float>(reps, TC_RT_F32, small) : run<double>(reps, TC_RT_F64, small);
 }

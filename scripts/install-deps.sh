@@ -11,8 +11,8 @@ PACKAGES=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22
   # distributed runtime
   libopenmpi-dev openmpi-bin
-  # local kernels
-  libopenblas-dev
+  # local kernels: BLAS, and small products' kernels
+  libopenblas-dev libxsmm-dev
   # user-facing tensors (parallel HDF5 built against OpenMPI)
   libhdf5-openmpi-dev
   # hypergraph-partitioned I/O schedules, distributed GEMM yardstick

@@ -1,7 +1,7 @@
 //===- TileContract.cpp - local tile contraction: permutation + dgemm -----===//
 //
 // C(I,J) += A(I,K) * B(K,J) on sub-tiles of three row-major buffers of f64
-// (dgemm) or f32 (sgemm), with the
+// or f32 (one matrix product, MatrixProduct.h: BLAS or libxsmm), with the
 // index groups of Gao et al. eq. 2.2: I = labels of A and C, J = of B and C,
 // K = of A and B. An operand whose sub-tile is its whole buffer and whose labels
 // are already grouped ([I,K] or [K,I]; [K,J] or [J,K]; [I,J] or [J,I]) goes to
@@ -22,9 +22,8 @@
 //===----------------------------------------------------------------------===//
 #include "TileContract.h"
 #include "DistArray.h"
+#include "MatrixProduct.h"
 #include "StridedCopy.h"
-
-#include <cblas.h>
 
 #include <algorithm>
 #include <functional>
@@ -50,16 +49,6 @@ template <typename T> struct Operand {
   bool contiguous() const {
     return std::all_of(steps.begin(), steps.end(), [](int64_t s) { return s == 1; });
   }
-};
-
-/// A row-major matrix view: element (r, c) is data[trans ? c*ld + r : r*ld + c].
-template <typename T> struct Mat {
-  T *data;
-  bool trans;
-  int64_t ld;
-  Mat t() const { return {data, !trans, ld}; }
-  /// The view from element (r, c) on.
-  Mat at(int64_t r, int64_t c) const { return {data + (trans ? c * ld + r : r * ld + c), trans, ld}; }
 };
 
 Shape concat(const Shape &a, const Shape &b) {
@@ -127,23 +116,31 @@ void permuteCopy(const Operand<T> &x, const Shape &order, const Shape &labelExte
 template <typename T>
 std::optional<Mat<T>> directView(const Operand<T> &x, const Shape &rows, const Shape &cols,
                                  const Shape &labelExtent) {
+  // No allocation here: every product asks this of each operand, twice.
+  auto isConcat = [&](const Shape &first, const Shape &second) {
+    return x.labels.size() == first.size() + second.size() &&
+           std::equal(first.begin(), first.end(), x.labels.begin()) &&
+           std::equal(second.begin(), second.end(), x.labels.begin() + first.size());
+  };
   if (!x.contiguous())
     return std::nullopt;
-  const bool plain = x.labels == concat(rows, cols);
-  if (!plain && x.labels != concat(cols, rows))
+  const bool plain = isConcat(rows, cols);
+  if (!plain && !isConcat(cols, rows))
     return std::nullopt;
   const size_t d = x.shape.size(), outer = (plain ? rows : cols).size();
   for (size_t i = 0; i < d; ++i)
     if (i != 0 && i != outer && labelExtent[x.labels[i]] != x.shape[i])
       return std::nullopt;
-  Shape stride = rowMajorStrides(x.shape);
-  T *corner = x.data;
-  for (size_t i = 0; i < d; ++i)
-    corner += x.offsets[i] * stride[i];
-  // The outer group's stride; with no outer label, one stored row of the inner.
-  const int64_t inner = volume(plain ? cols : rows, labelExtent);
-  const int64_t ld = outer > 0 ? stride[outer - 1] : std::max<int64_t>(1, inner);
-  return Mat<T>{corner, !plain, std::max<int64_t>(ld, 1)};
+  // Row-major strides from the last dimension: the corner's offset and the
+  // outer group's stride (with no outer label, one stored row of the inner).
+  int64_t stride = 1, at = 0, ld = std::max<int64_t>(1, volume(plain ? cols : rows, labelExtent));
+  for (size_t i = d; i-- > 0;) {
+    at += x.offsets[i] * stride;
+    if (i + 1 == outer)
+      ld = stride;
+    stride *= x.shape[i];
+  }
+  return Mat<T>{x.data + at, !plain, std::max<int64_t>(ld, 1)};
 }
 
 /// The operand as a (rows x cols) matrix over the label groups `rows`, `cols`,
@@ -200,27 +197,14 @@ int64_t packedElems(const Operand<T> ops[3], const Groups &g, const Shape &label
   return n;
 }
 
-CBLAS_TRANSPOSE flag(bool trans) { return trans ? CblasTrans : CblasNoTrans; }
-
-void blas(Mat<double> c, Mat<double> a, Mat<double> b, int64_t M, int64_t N, int64_t K,
-          double alpha, double beta) {
-  cblas_dgemm(CblasRowMajor, flag(a.trans), flag(b.trans), M, N, K, alpha, a.data, a.ld, b.data,
-              b.ld, beta, c.data, c.ld);
-}
-void blas(Mat<float> c, Mat<float> a, Mat<float> b, int64_t M, int64_t N, int64_t K,
-          float alpha, float beta) {
-  cblas_sgemm(CblasRowMajor, flag(a.trans), flag(b.trans), M, N, K, alpha, a.data, a.ld, b.data,
-              b.ld, beta, c.data, c.ld);
-}
-
 /// C(M x N) = alpha * A(M x K) * B(K x N) + beta * C, C not transposed, in
 /// blocks of C of at most kGemmBlock x kGemmBlock.
 template <typename T>
 void gemm(Mat<T> c, Mat<T> a, Mat<T> b, int64_t M, int64_t N, int64_t K, T alpha, T beta = 1) {
   for (int64_t m = 0; m < M; m += kGemmBlock)
     for (int64_t n = 0; n < N; n += kGemmBlock)
-      blas(c.at(m, n), a.at(m, 0), b.at(0, n), std::min(kGemmBlock, M - m),
-           std::min(kGemmBlock, N - n), K, alpha, beta);
+      matrixProduct(c.at(m, n), a.at(m, 0), b.at(0, n), std::min(kGemmBlock, M - m),
+                    std::min(kGemmBlock, N - n), K, alpha, beta);
 }
 
 /// Below this many multiply-adds a product runs as plain loops: a BLAS call
@@ -361,6 +345,19 @@ template <typename T> struct TileCall {
         g.sumB.push_back(l);
   }
 
+  /// The same call on other buffers, at other sub-tile offsets.
+  void moveTo(T *a, T *b, T *c, const int64_t *offsets) {
+    T *buffers[3] = {a, b, c};
+    for (int x : {TC_RT_OPERAND_A, TC_RT_OPERAND_B, TC_RT_OPERAND_C}) {
+      ops[x].data = buffers[x];
+      const size_t n = ops[x].offsets.size();
+      if (offsets)
+        std::copy(offsets, offsets + n, ops[x].offsets.begin()), offsets += n;
+      else
+        std::fill(ops[x].offsets.begin(), ops[x].offsets.end(), 0);
+    }
+  }
+
   int64_t volumeOf(const Shape &labels) const { return volume(labels, labelExtent); }
 
   /// The input with the larger buffer (0: A, 1: B; A on ties).
@@ -380,9 +377,28 @@ template <typename T> struct TileCall {
   }
 };
 
+/// A program calls tc_rt_tile_contract with a few constant descriptors, in
+/// a loop many times each: each descriptor's call is decoded once and kept
+/// with a copy of the descriptor, which a later call at that address must
+/// equal (a caller's buffer may hold another descriptor there by then). At
+/// water's STO-3G CCSD, decoding took most of a product's few microseconds.
 template <typename T>
-void tileContract(const TileContractDescView &view, T *a, T *b, T *c, const int64_t *offsets) {
-  TileCall<T>(view.decode(), a, b, c, offsets).run(chunkElems(sizeof(T)));
+void tileContract(const int64_t *desc, const TileContractDescView &view, T *a, T *b, T *c,
+                  const int64_t *offsets) {
+  struct Known {
+    std::vector<int64_t> words;
+    std::optional<TileCall<T>> call;
+  };
+  static std::map<const int64_t *, Known> known;
+  Known &k = known[desc];
+  const auto n = static_cast<size_t>(view.size());
+  if (!k.call || k.words.size() != n || !std::equal(k.words.begin(), k.words.end(), desc)) {
+    k.words.assign(desc, desc + n);
+    k.call.emplace(view.decode(), a, b, c, offsets);
+  } else {
+    k.call->moveTo(a, b, c, offsets);
+  }
+  k.call->run(chunkElems(sizeof(T)));
 }
 
 /// The sub-tile of `x` over the labels `rows` then `cols`, and a row-major
@@ -753,8 +769,8 @@ namespace {
 template <typename T> void warmUp() {
   const int64_t n = kGemmBlock, k = 256;
   std::vector<T> x(n * k, T(0)), y(k * n, T(0)), z(n * n, T(0));
-  blas(Mat<T>{z.data(), false, n}, Mat<T>{x.data(), false, k}, Mat<T>{y.data(), false, n}, n, n,
-       k, T(1), T(1));
+  matrixProduct(Mat<T>{z.data(), false, n}, Mat<T>{x.data(), false, k}, Mat<T>{y.data(), false, n},
+                n, n, k, T(1), T(1));
 }
 
 } // namespace
@@ -762,6 +778,7 @@ template <typename T> void warmUp() {
 void warmUpBlas() {
   warmUp<double>();
   warmUp<float>();
+  startSmallKernels();
 }
 
 } // namespace tc_rt
@@ -773,6 +790,7 @@ extern "C" void tc_rt_tile_contract(const int64_t *desc, void *a, void *b, void 
   TileContractDescView view(desc);
   withElement(view.elem(), [&](auto zero) {
     using T = decltype(zero);
-    tileContract(view, static_cast<T *>(a), static_cast<T *>(b), static_cast<T *>(c), offsets);
+    tileContract(desc, view, static_cast<T *>(a), static_cast<T *>(b), static_cast<T *>(c),
+                 offsets);
   });
 }

@@ -167,6 +167,28 @@ TEST(TileContract, ScalarResults) {
   check({"i", {4}, {0}}, {"j", {3}, {0}}, {"ij", {4, 3}, {0, 0}}, {{'i', 4}, {'j', 3}});
 }
 
+TEST(TileContract, OneRowOrColumnOfC) {
+  // Products with one row or one column of C run as matrix-vector or dot
+  // products; every stride BLAS is given: plain and transposed operands and
+  // a row or column of a larger buffer (through its leading dimension).
+  for (tc_rt_elem elem : {TC_RT_F64, TC_RT_F32}) {
+    // C[] += A[k] * B[k], and the same on a column of each of two matrices.
+    check({"k", {700}, {0}}, {"k", {700}, {0}}, {"", {}, {}}, {{'k', 700}}, elem);
+    check({"ki", {700, 3}, {0, 1}}, {"jk", {4, 700}, {2, 0}}, {"ij", {2, 5}, {1, 3}},
+          {{'i', 1}, {'j', 1}, {'k', 700}}, elem, -0.5);
+    // C[j] += A[k] * B[k,j]: B plain and transposed, C a column of a matrix.
+    check({"k", {40}, {0}}, {"kj", {40, 30}, {0, 0}}, {"j", {30}, {0}}, {{'j', 30}, {'k', 40}},
+          elem);
+    check({"ik", {3, 40}, {2, 0}}, {"jk", {30, 40}, {0, 0}}, {"ji", {30, 4}, {0, 1}},
+          {{'i', 1}, {'j', 30}, {'k', 40}}, elem, 2.0);
+    // C[i] += A[i,k] * B[k]: A plain and transposed, B a row of a matrix.
+    check({"ik", {30, 40}, {0, 0}}, {"k", {40}, {0}}, {"i", {30}, {0}}, {{'i', 30}, {'k', 40}},
+          elem);
+    check({"ki", {40, 30}, {0, 0}}, {"jk", {3, 40}, {1, 0}}, {"ij", {30, 2}, {0, 1}},
+          {{'i', 30}, {'j', 1}, {'k', 40}}, elem, -1.0);
+  }
+}
+
 TEST(TileContract, ProductsWithAScalar) {
   // X = Y as Y's product with a scalar of ones, scaled and permuted, either
   // input the scalar: one scaled add in place, no BLAS call.

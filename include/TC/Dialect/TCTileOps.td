@@ -540,7 +540,10 @@ def TC_TileContractOp : TC_Op<"tile_contract", [AttrSizedOperandSegments]> {
     label (one product per value, element-wise when it is the only kind); a
     label in one input only is summed out of that input first; `c` may be a
     scalar (rank 0). The runtime multiplies with OpenBLAS dgemm (sgemm for
-    f32), permuting an operand only when its labels are not grouped. The
+    f32), a product with one row or column of C with gemv or dot and a small
+    one (M N K up to a million) with libxsmm's generated kernels
+    (docs/Derivations.md D55), permuting an operand only when its labels are
+    not grouped. The
     optional `a_steps`, `b_steps` and `c_steps` give an operand's sub-tile a
     step per dimension: it takes every step-th element from its offset on (a
     virtually partitioned fused loop's slice of a block it does not slice,
