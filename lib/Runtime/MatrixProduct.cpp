@@ -10,33 +10,30 @@
 namespace tc_rt {
 namespace {
 
-/// One element type's routines.
-struct Routines64 {
-  static constexpr auto gemm = cblas_dgemm;
-  static constexpr auto gemv = cblas_dgemv;
-  static constexpr auto dot = cblas_ddot;
-  static libxsmm_dmmfunction dispatch(libxsmm_blasint m, libxsmm_blasint n, libxsmm_blasint k,
-                                      const libxsmm_blasint *lda, const libxsmm_blasint *ldb,
-                                      const libxsmm_blasint *ldc, const double *beta,
-                                      const int *flags) {
-    const double one = 1;
-    return libxsmm_dmmdispatch(m, n, k, lda, ldb, ldc, &one, beta, flags, nullptr);
+/// `f64` for double, `f32` for float.
+template <typename T, typename F64, typename F32> constexpr auto byType(F64 f64, F32 f32) {
+  if constexpr (std::is_same_v<T, double>)
+    return f64;
+  else
+    return f32;
+}
+
+/// The BLAS and libxsmm routines of one element type.
+template <typename T> struct Routines {
+  static constexpr auto gemm = byType<T>(cblas_dgemm, cblas_sgemm);
+  static constexpr auto gemv = byType<T>(cblas_dgemv, cblas_sgemv);
+  static constexpr auto dot = byType<T>(cblas_ddot, cblas_sdot);
+  /// A kernel of C = A B + beta C (libxsmm's kernels take alpha = 1 only).
+  static auto dispatch(libxsmm_blasint m, libxsmm_blasint n, libxsmm_blasint k,
+                       const libxsmm_blasint *lda, const libxsmm_blasint *ldb,
+                       const libxsmm_blasint *ldc, const T *beta, const int *flags) {
+    const T one = 1;
+    if constexpr (std::is_same_v<T, double>)
+      return libxsmm_dmmdispatch(m, n, k, lda, ldb, ldc, &one, beta, flags, nullptr);
+    else
+      return libxsmm_smmdispatch(m, n, k, lda, ldb, ldc, &one, beta, flags, nullptr);
   }
 };
-struct Routines32 {
-  static constexpr auto gemm = cblas_sgemm;
-  static constexpr auto gemv = cblas_sgemv;
-  static constexpr auto dot = cblas_sdot;
-  static libxsmm_smmfunction dispatch(libxsmm_blasint m, libxsmm_blasint n, libxsmm_blasint k,
-                                      const libxsmm_blasint *lda, const libxsmm_blasint *ldb,
-                                      const libxsmm_blasint *ldc, const float *beta,
-                                      const int *flags) {
-    const float one = 1;
-    return libxsmm_smmdispatch(m, n, k, lda, ldb, ldc, &one, beta, flags, nullptr);
-  }
-};
-template <typename T>
-using Routines = std::conditional_t<std::is_same_v<T, double>, Routines64, Routines32>;
 
 CBLAS_TRANSPOSE flag(bool trans) { return trans ? CblasTrans : CblasNoTrans; }
 

@@ -189,6 +189,21 @@ TEST(TileContract, OneRowOrColumnOfC) {
   }
 }
 
+TEST(TileContract, SmallProductsOnGeneratedKernels) {
+  // M N K under kSmallProductVolume: libxsmm's kernels, with A plain or
+  // transposed (B plain), sub-tiles through leading dimensions, alpha 1 (in
+  // place) and another (through a scratch), and gemm where B is transposed.
+  for (tc_rt_elem elem : {TC_RT_F64, TC_RT_F32})
+    for (double alpha : {1.0, -0.5}) {
+      check({"ik", {12, 9}, {1, 0}}, {"kj", {10, 14}, {1, 2}}, {"ij", {13, 16}, {0, 1}},
+            {{'i', 11}, {'j', 12}, {'k', 9}}, elem, alpha);
+      check({"ki", {9, 12}, {0, 1}}, {"kj", {9, 14}, {0, 0}}, {"ij", {11, 14}, {0, 0}},
+            {{'i', 11}, {'j', 14}, {'k', 9}}, elem, alpha);
+      check({"ik", {11, 9}, {0, 0}}, {"jk", {14, 9}, {0, 0}}, {"ij", {11, 14}, {0, 0}},
+            {{'i', 11}, {'j', 14}, {'k', 9}}, elem, alpha);
+    }
+}
+
 TEST(TileContract, ProductsWithAScalar) {
   // X = Y as Y's product with a scalar of ones, scaled and permuted, either
   // input the scalar: one scaled add in place, no BLAS call.
