@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <list>
 #include <map>
 #include <memory>
 #include <set>
@@ -543,17 +544,20 @@ void endPhase(BlockArray *arrays[3], const Phase &p, StageBricks &bricks,
 /// once per schedule, stage and step: a loop runs the same tasks in every
 /// iteration, and a product's shapes and labels are a dozen vectors (at
 /// water's cc-pVDZ, tasks of a few hundred flops each spent more on them
-/// than on the arithmetic). Remade if the tasks differ (another schedule at
-/// that address).
+/// than on the arithmetic).
 template <typename T>
 std::vector<BlockProduct<T>> &productsOf(const int64_t *desc, int64_t stage, int64_t step,
                                          const BlockPlanDescView &plan, BlockArray *arrays[3],
                                          const Phase &phase, const ScheduleIndex &index) {
-  static std::map<std::tuple<const int64_t *, int64_t, int64_t>, std::vector<BlockProduct<T>>>
+  // Equal schedules of several statements may be one constant: the same
+  // tasks over blocks of other shapes. Each keeps its own list (at an
+  // address that stays, where contractBlocks keeps its calls), instead of
+  // one list remade whenever the statements alternate (a loop's every
+  // iteration).
+  static std::map<std::tuple<const int64_t *, int64_t, int64_t>,
+                  std::list<std::vector<BlockProduct<T>>>>
       known;
-  std::vector<BlockProduct<T>> &products = known[{desc, stage, step}];
-  // Equal schedules of two statements may be one constant: the same tasks
-  // over blocks of other shapes.
+  std::list<std::vector<BlockProduct<T>>> &alternatives = known[{desc, stage, step}];
   auto sameShape = [&](const tc_rt::TileContractDesc::Operand &op, const BlockArray &a,
                        int64_t block) {
     if (static_cast<int64_t>(op.shape.size()) != a.rank())
@@ -563,17 +567,23 @@ std::vector<BlockProduct<T>> &productsOf(const int64_t *desc, int64_t stage, int
         return false;
     return true;
   };
-  bool same = products.size() == phase.tasks.size();
-  for (size_t i = 0; same && i < products.size(); ++i) {
-    const tc_rt::BlockTaskEntry task = plan.task(phase.tasks[i]);
-    const BlockProduct<T> &p = products[i];
-    same = p.blockA == task.a && p.blockB == task.b && p.blockC == task.c &&
-           sameShape(p.desc.a, *arrays[0], task.a) && sameShape(p.desc.b, *arrays[1], task.b) &&
-           sameShape(p.desc.c, *arrays[2], task.c);
-  }
-  if (same)
-    return products;
-  products.clear();
+  auto fits = [&](const std::vector<BlockProduct<T>> &products) {
+    if (products.size() != phase.tasks.size())
+      return false;
+    for (size_t i = 0; i < products.size(); ++i) {
+      const tc_rt::BlockTaskEntry task = plan.task(phase.tasks[i]);
+      const BlockProduct<T> &p = products[i];
+      if (p.blockA != task.a || p.blockB != task.b || p.blockC != task.c ||
+          !sameShape(p.desc.a, *arrays[0], task.a) || !sameShape(p.desc.b, *arrays[1], task.b) ||
+          !sameShape(p.desc.c, *arrays[2], task.c))
+        return false;
+    }
+    return true;
+  };
+  for (std::vector<BlockProduct<T>> &products : alternatives)
+    if (fits(products))
+      return products;
+  std::vector<BlockProduct<T>> &products = alternatives.emplace_back();
   for (int64_t t : phase.tasks) {
     const tc_rt::BlockTaskEntry task = plan.task(t);
     const int64_t blocks[3] = {task.a, task.b, task.c};

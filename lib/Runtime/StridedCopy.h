@@ -8,16 +8,50 @@
 
 namespace tc_rt {
 
+/// A list of at most `capacity` entries (one per dimension of a tensor), on
+/// the stack up to 16: block-sparse programs walk thousands of blocks of a
+/// few elements per stage, and a heap allocation per list was most of a
+/// walk.
+template <typename T> class DimList {
+public:
+  explicit DimList(size_t capacity) {
+    if (capacity > kInline) {
+      heap.resize(capacity);
+      items = heap.data();
+    }
+  }
+  DimList(const DimList &) = delete;
+  DimList &operator=(const DimList &) = delete;
+  void push_back(T v) { items[count++] = v; }
+  T &back() { return items[count - 1]; }
+  T &operator[](int i) { return items[i]; }
+  const T &operator[](int i) const { return items[i]; }
+  int size() const { return count; }
+  bool empty() const { return count == 0; }
+  T *begin() { return items; }
+  T *end() { return items + count; }
+  const T *begin() const { return items; }
+  const T *end() const { return items + count; }
+
+private:
+  static constexpr size_t kInline = 16;
+  T local[kInline];
+  std::vector<T> heap;
+  T *items = local;
+  int count = 0;
+};
+
 /// The index box of a strided copy with its dimensions of extent 1 dropped,
 /// ordered by dst's strides (outermost first), and neighbours merged into one
 /// dimension wherever both sides hold them contiguously one inside the
 /// other: a copy between equal layouts becomes one run.
 struct StridedBox {
-  std::vector<int64_t> dstStride, srcStride, ext;
+  DimList<int64_t> dstStride, srcStride, ext;
   bool empty = false;
   StridedBox(const std::vector<int64_t> &dstStrides, const std::vector<int64_t> &srcStrides,
-             const std::vector<int64_t> &extents) {
-    std::vector<int> order;
+             const std::vector<int64_t> &extents)
+      : dstStride(extents.size()), srcStride(extents.size()), ext(extents.size()) {
+    DimList<int> order(extents.size());
     for (int i = 0; i < static_cast<int>(extents.size()); ++i) {
       empty |= extents[i] <= 0;
       if (extents[i] > 1)
@@ -54,8 +88,8 @@ void walkStrided(T *dst, const std::vector<int64_t> &dstStrides, U *src,
   const StridedBox box(dstStrides, srcStrides, extents);
   if (box.empty)
     return;
-  const std::vector<int64_t> &dstStride = box.dstStride, &srcStride = box.srcStride, &ext = box.ext;
-  const int d = static_cast<int>(ext.size());
+  const DimList<int64_t> &dstStride = box.dstStride, &srcStride = box.srcStride, &ext = box.ext;
+  const int d = ext.size();
   if (d == 0) { // one element
     f(*dst, *src);
     return;
@@ -95,15 +129,17 @@ void walkStrided(T *dst, const std::vector<int64_t> &dstStrides, U *src,
     }
   };
   // The odometer over the other dimensions, innermost last.
-  std::vector<int> outer;
+  DimList<int> outer(d);
+  DimList<int64_t> idx(d);
   for (int i = 0; i < d; ++i)
-    if (i != a && i != b)
+    if (i != a && i != b) {
       outer.push_back(i);
-  std::vector<int64_t> idx(outer.size(), 0);
+      idx.push_back(0);
+    }
   int64_t dOff = 0, sOff = 0;
   for (;;) {
     inner(dst + dOff, src + sOff);
-    int k = static_cast<int>(outer.size()) - 1;
+    int k = outer.size() - 1;
     for (; k >= 0; --k) {
       const int i = outer[k];
       dOff += dstStride[i], sOff += srcStride[i];

@@ -88,16 +88,39 @@ TEST(StridedCopy, MatchesAnElementByElementCopy) {
   }
 }
 
+std::vector<int64_t> extentsOf(const StridedBox &box) {
+  return std::vector<int64_t>(box.ext.begin(), box.ext.end());
+}
+
 TEST(StridedCopy, EqualLayoutsMergeIntoOneRun) {
   // A whole [3, 4, 5] box between two row-major buffers: one run of 60.
   StridedBox whole({20, 5, 1}, {20, 5, 1}, {3, 4, 5});
-  EXPECT_EQ(whole.ext, (std::vector<int64_t>{60}));
+  EXPECT_EQ(extentsOf(whole), (std::vector<int64_t>{60}));
   // Rows of a wider source: runs of 5 do not merge across rows of 6.
   StridedBox rows({20, 5, 1}, {24, 6, 1}, {3, 4, 5});
-  EXPECT_EQ(rows.ext, (std::vector<int64_t>{12, 5}));
+  EXPECT_EQ(extentsOf(rows), (std::vector<int64_t>{12, 5}));
   // Extents of 1 drop out; a permuted side keeps its dimensions apart.
   StridedBox permuted({5, 1, 1}, {1, 1, 4}, {4, 1, 5});
-  EXPECT_EQ(permuted.ext, (std::vector<int64_t>{4, 5}));
+  EXPECT_EQ(extentsOf(permuted), (std::vector<int64_t>{4, 5}));
   EXPECT_FALSE(StridedBox({1}, {1}, {3}).empty);
   EXPECT_TRUE(StridedBox({1, 3}, {1, 3}, {3, 0}).empty);
+}
+
+TEST(StridedCopy, BoxesOfMoreDimensionsThanTheStackHolds) {
+  // 18 dimensions of 2 (its lists move to the heap past 16), the source in
+  // reversed dimension order and one dimension of extent 3 in a sub-box.
+  const int d = 18;
+  std::vector<int64_t> shape(d, 2), ext(d, 2);
+  shape[5] = 3;
+  std::vector<int> order(d), reversed(d);
+  std::iota(order.begin(), order.end(), 0);
+  std::iota(reversed.rbegin(), reversed.rend(), 0);
+  const std::vector<int64_t> dstStride = stridesIn(shape, order),
+                             srcStride = stridesIn(shape, reversed);
+  const int64_t n = std::accumulate(shape.begin(), shape.end(), int64_t(1), std::multiplies<>());
+  std::vector<double> src(n), dst(n, -1), expect(n, -1);
+  std::iota(src.begin(), src.end(), 0.0);
+  naiveCopy(expect, dstStride, dstStride[5], src, srcStride, 0, ext);
+  copyStrided(dst.data() + dstStride[5], dstStride, src.data(), srcStride, ext);
+  EXPECT_EQ(dst, expect);
 }
