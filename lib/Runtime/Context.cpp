@@ -195,6 +195,13 @@ void joinWorld(const std::string &program) {
 void startProcess(int *argc, char ***argv, const std::string &program) {
   selectBlasKernel(argc, *argv); // may run the program again: before anything starts
   startMemory();                 // before MPI and HDF5 allocate anything
+  // OpenMPI's MPI-IO opens every file with a shared-file-pointer component,
+  // whose `sm` one keeps a named semaphore per file name in /dev/shm: a
+  // process killed inside MPI_File_open leaves it locked, and every later
+  // run on the machine that opens a file of that name hangs (a checkpoint
+  // written again after a kill, docs/Derivations.md D42). tc uses no shared
+  // file pointers; a user's own choice stays.
+  ::setenv("OMPI_MCA_sharedfp", "^sm", /*overwrite=*/0);
   MPI_Init(argc, argv);
   joinWorld(program);
 }
