@@ -41,11 +41,14 @@ void expectColumns(void *array, const std::function<double(int64_t, int64_t)> &v
           << "X[" << r << ", " << ctx().rank * block + l << "]";
 }
 
+/// Entries of `dir` named as the run's intermediates file (not the lock
+/// files OpenMPI's MPI-IO keeps beside a file while it is open).
 int64_t filesIn(const std::string &dir) {
+  const std::string name = ".tc-intermediates-" + std::to_string(ctx().jobId) + ".h5";
   int64_t n = 0;
   if (DIR *d = opendir(dir.c_str())) {
     while (dirent *e = readdir(d))
-      n += std::string(e->d_name).find("tc-intermediates") != std::string::npos;
+      n += name == e->d_name;
     closedir(d);
   }
   return n;
