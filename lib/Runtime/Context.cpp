@@ -143,6 +143,33 @@ MPI_Comm gridComm(const std::vector<int64_t> &grid) {
   return comm;
 }
 
+void accumulate(Counters &sum, const Counters &k) {
+  sum.bytesSent += k.bytesSent, sum.bytesReceived += k.bytesReceived;
+  sum.bytesRead += k.bytesRead, sum.bytesWritten += k.bytesWritten;
+  sum.bytesMapped += k.bytesMapped;
+  sum.flops += k.flops, sum.seconds += k.seconds;
+  sum.peakRss = std::max(sum.peakRss, k.peakRss);
+}
+
+void endStatement() {
+  Context &c = ctx();
+  if (!c.statementRunning)
+    return;
+  c.statementRunning = false;
+  StatementRecord &r = c.statements[c.runningStatement];
+  const StatementMark &m = c.statementStart;
+  for (int p = 0; p < NumPhases; ++p)
+    accumulate(r.phases[p], countersBetween(m.counters[p], c.counters[p]));
+  r.predictedDisk += c.predictedDisk - m.predictedDisk;
+  r.predictedComm += c.predictedComm - m.predictedComm;
+  const bool receivedPredicted = c.receivedPredictions > m.receivedPredictions;
+  r.receivedPredicted &= receivedPredicted;
+  if (receivedPredicted)
+    r.predictedReceived += std::max(0.0, c.predictedReceived) - m.predictedReceived;
+  r.wall += MPI_Wtime() - m.time;
+  ++r.executions;
+}
+
 Counters countersBetween(const Counters &begin, const Counters &end) {
   Counters d;
   d.bytesSent = end.bytesSent - begin.bytesSent;
@@ -259,15 +286,24 @@ extern "C" void tc_rt_begin_statement(const char *name, int64_t code) {
   if (!freedMemoryKept()) // HDF5's free lists too (a tenth of a small statement's time)
     H5garbage_collect();
   releaseFreedMemory();
-  StatementMark m;
-  m.name = name;
+  endStatement();
+  size_t record = c.nextStatement;
+  if (record >= c.statements.size() || c.statements[record].name != name ||
+      c.statements[record].result != result) {
+    record = c.statements.size();
+    c.statements.emplace_back();
+    c.statements.back().name = name;
+    c.statements.back().result = result;
+  }
+  c.nextStatement = record + 1;
+  c.runningStatement = record;
+  c.statementRunning = true;
+  StatementMark &m = c.statementStart;
   m.time = MPI_Wtime();
-  m.result = result;
   std::copy(c.counters, c.counters + NumPhases, m.counters);
   m.predictedDisk = c.predictedDisk, m.predictedComm = c.predictedComm;
   m.predictedReceived = std::max(0.0, c.predictedReceived);
   m.receivedPredictions = c.receivedPredictions;
-  c.statements.push_back(std::move(m));
   c.storing = result;
   c.storingReciprocal = reciprocal;
   c.keepingInputs = keepInputs;

@@ -10,7 +10,6 @@
 #include <mpi.h>
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -38,6 +37,9 @@ struct Counters {
 /// What a rank counted from `begin` to `end` (a statement's or an
 /// iteration's share); the peak RSS is the one at `end`.
 Counters countersBetween(const Counters &begin, const Counters &end);
+/// Adds `k` (one more execution's counters) into `sum`: bytes, flops and
+/// seconds add up, the peak RSS is the highest.
+void accumulate(Counters &sum, const Counters &k);
 
 /// Resident set size now ("VmRSS:") or at its peak ("VmHWM:"), in bytes.
 double rssBytes(const char *key);
@@ -63,19 +65,30 @@ struct Options {
   int64_t checkpointEvery = 1;
 };
 
-/// One statement of a program (a function tc_main calls,
-/// tc_rt_begin_statement): its name and the rank's counters and predictions
-/// when it began, so the report gives each statement's share.
+/// Where a statement's execution began (tc_rt_begin_statement): the rank's
+/// counters and predictions then, so its share is what they grew by until
+/// the next began.
 struct StatementMark {
-  std::string name;
-  int64_t result = 0; ///< enum tc_rt_result: where its result went
-  double time = 0;    ///< MPI_Wtime when it began
+  double time = 0; ///< MPI_Wtime when it began
   Counters counters[NumPhases];
   double predictedDisk = 0, predictedComm = 0, predictedReceived = 0;
   int receivedPredictions = 0; ///< Context::receivedPredictions when it began
-  /// Whether the statement predicted its received bytes per rank (a fused
-  /// program's tc_rt_plan_per_rank), given the count when the next began.
-  bool receivedPredicted(int countAtEnd) const { return countAtEnd > receivedPredictions; }
+};
+
+/// One statement of a program (a function tc_main calls) in the report: what
+/// its executions counted on this rank, summed. A statement in a loop runs
+/// once per iteration into the same record, so a long loop's report and
+/// memory stay the size of its body, not of its iterations.
+struct StatementRecord {
+  std::string name;
+  int64_t result = 0; ///< enum tc_rt_result: where its result went
+  int64_t executions = 0;
+  Counters phases[NumPhases]; ///< summed; peakRss the highest at an execution's end
+  double predictedDisk = 0, predictedComm = 0, predictedReceived = 0;
+  /// Whether every execution predicted its received bytes per rank (a fused
+  /// program's tc_rt_plan_per_rank).
+  bool receivedPredicted = true;
+  double wall = 0; ///< seconds from each execution's start to the next's, summed
 };
 
 /// Bytes moved handing intermediates from the statements that computed them
@@ -143,9 +156,16 @@ struct Context {
   /// The process counts a program specialized for several has plans for
   /// (tc_rt_plan_for_procs), in the order registered.
   std::vector<int64_t> plannedProcs;
-  /// The statements of this run, in order (empty: tc_main calls no
-  /// tc_rt_begin_statement).
-  std::deque<StatementMark> statements; ///< grows by blocks: a long loop's marks are never moved
+  /// The statements of this run, in order of their first execution (empty:
+  /// tc_main calls no tc_rt_begin_statement), and the one running: its
+  /// record and where it began.
+  std::vector<StatementRecord> statements;
+  size_t runningStatement = 0;
+  bool statementRunning = false;
+  StatementMark statementStart;
+  /// The record the next statement takes if its name is that record's: a
+  /// loop's next iteration starts again at its body's first.
+  size_t nextStatement = 0;
   /// Where the current statement's stores go (enum tc_rt_result): the output
   /// file, or as an intermediate later statements read back (Hdf5IO.cpp).
   int64_t storing = 0;
@@ -171,6 +191,7 @@ struct Context {
     std::vector<std::string> carried; ///< the stored names of its carried tensors
     std::shared_ptr<Diis> diis;       ///< with `diis N`
     int diisUsed = 0;                 ///< entries the last extrapolation combined
+    size_t firstStatement = 0;        ///< the record of its body's first statement
   };
   std::map<std::string, OpenLoop> openLoops;
   /// Inside an iteration of a loop.
@@ -224,6 +245,9 @@ void startEmbedded(const std::string &program);
 int runProgram(int argc, char **argv, void (*beforeEachRun)() = nullptr);
 /// Clears what a run leaves for the next run in this process.
 void resetRunState();
+/// Adds the running statement's execution, if any, to its record (the next
+/// statement begins, or the run's statements end).
+void endStatement();
 Counters &counters(); ///< of the current phase
 
 /// Switches the phase the counters charge (closes the time of the previous one

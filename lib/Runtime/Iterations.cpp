@@ -147,6 +147,9 @@ extern "C" void tc_rt_begin_iteration(const char *loop, const char *carried, int
   if (!state.begun) {
     beginLoop(loop, state, carried, diis);
     keepFreedMemory(true);
+    state.firstStatement = c.nextStatement;
+  } else { // its statements run into the records of the first iteration's
+    c.nextStatement = state.firstStatement;
   }
   state.start = markNow();
   if (state.diis) { // the values this iteration starts from

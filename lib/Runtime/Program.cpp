@@ -201,13 +201,6 @@ void addToTotal(Counters &total, const Counters &k) {
   total.seconds = std::max(total.seconds, k.seconds);
 }
 
-/// Per-rank received predictions made by the time statement `s` ended (when
-/// the next began, or now for the last).
-int receivedPredictionsAtEnd(const Context &c, size_t s) {
-  return s + 1 < c.statements.size() ? c.statements[s + 1].receivedPredictions
-                                     : c.receivedPredictions;
-}
-
 /// A JSON number, or null for one that is not finite.
 std::string number(double v) {
   if (!std::isfinite(v))
@@ -258,8 +251,8 @@ void writeReport() {
   // Received bytes are predicted per rank when every statement predicts them
   // (fused programs); a single contraction receives what it sends.
   bool receivedPredicted = c.predictedReceived >= 0;
-  for (size_t s = 0; s < c.statements.size(); ++s)
-    receivedPredicted &= c.statements[s].receivedPredicted(receivedPredictionsAtEnd(c, s));
+  for (const StatementRecord &s : c.statements)
+    receivedPredicted &= s.receivedPredicted;
   const BlasKernelChoice &blas = blasKernelChoice();
   std::string out = "{\n  \"program\": \"" + c.program +
                     "\",\n  \"procs\": " + std::to_string(c.size) +
@@ -329,8 +322,9 @@ void writeReport() {
 }
 
 /// Each statement's counters per phase and predictions on every rank, summed
-/// over the ranks per statement (bytes, flops; seconds: the slowest rank), its
-/// wall seconds (from its start to the next's), then each rank's compute
+/// over the ranks per statement (bytes, flops; seconds: the slowest rank) and
+/// over its executions (one per iteration in a loop), its wall seconds (from
+/// each execution's start to the next statement's), then each rank's compute
 /// counters, as JSON.
 std::string statementsReport() {
   Context &c = ctx();
@@ -338,23 +332,17 @@ std::string statementsReport() {
   // Per phase the counters, then predicted disk, comm, received, then wall.
   constexpr int kPredicted = NumPhases * kCounterFields, kWall = kPredicted + 3,
                 kFields = kWall + 1;
-  // This rank's deltas: from each statement's mark to the next (the last to now).
   std::vector<double> mine(n * kFields);
   for (size_t s = 0; s < n; ++s) {
-    const StatementMark &m = c.statements[s];
-    const StatementMark *next = s + 1 < n ? &c.statements[s + 1] : nullptr;
+    const StatementRecord &r = c.statements[s];
     double *v = mine.data() + s * kFields;
     for (int p = 0; p < NumPhases; ++p)
-      pack(countersBetween(m.counters[p], next ? next->counters[p] : c.counters[p]),
-           v + p * kCounterFields);
+      pack(r.phases[p], v + p * kCounterFields);
     double *predicted = v + kPredicted;
-    predicted[0] = (next ? next->predictedDisk : c.predictedDisk) - m.predictedDisk;
-    predicted[1] = (next ? next->predictedComm : c.predictedComm) - m.predictedComm;
-    double received = next ? next->predictedReceived : std::max(0.0, c.predictedReceived);
-    predicted[2] = m.receivedPredicted(receivedPredictionsAtEnd(c, s))
-                       ? received - m.predictedReceived
-                       : -1;
-    v[kWall] = (next ? next->time : c.statementsEnd) - m.time;
+    predicted[0] = r.predictedDisk;
+    predicted[1] = r.predictedComm;
+    predicted[2] = r.receivedPredicted ? r.predictedReceived : -1;
+    v[kWall] = r.wall;
   }
   std::vector<double> all(c.rank == 0 ? mine.size() * c.size : 0);
   MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
@@ -384,7 +372,8 @@ std::string statementsReport() {
     const bool received = all[s * kFields + kPredicted + 2] >= 0;
     out += std::string(s ? "," : "") + "\n    {\"name\": \"" + c.statements[s].name +
            "\", \"result\": \"" + kResultNames[c.statements[s].result] +
-           "\", \"seconds\": " + number(wall);
+           "\", \"executions\": " + std::to_string(c.statements[s].executions) +
+           ", \"seconds\": " + number(wall);
     for (int ph = 0; ph < NumPhases; ++ph) {
       out += std::string(", \"") + kPhaseNames[ph] + "\": ";
       appendCounters(out, total[ph], predicted[0], predicted[1], received ? predicted[2] : -1,
@@ -482,6 +471,8 @@ void resetRunState() {
   c.predictedReceived = -1;
   c.receivedPredictions = 0;
   c.statements.clear();
+  c.statementRunning = false;
+  c.nextStatement = 0;
   c.iterations.clear();
   c.loops.clear();
   c.restarted = false;
@@ -522,6 +513,7 @@ int runProgram(int argc, char **argv, void (*beforeEachRun)()) {
     tc_main();
     c.running = false;
     setPhase(Idle);
+    endStatement();
     c.statementsEnd = MPI_Wtime();
     if (!c.options.restart.empty() && !c.restarted) // before the outputs are published
       failOnRoot("checkpoint " + c.options.restart +

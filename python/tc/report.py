@@ -27,9 +27,9 @@ class Phase(Record):
 
 
 class Statement(Record):
-    """One statement of the program (one iteration of it in a loop): name
-    ("R (prog.tce:12)"), result, seconds, its phases and, per rank, its
-    compute phase. `measured` is its compute phase (summed over ranks),
+    """One statement of the program (in a loop, summed over its iterations,
+    whose count is `executions`): name ("R (prog.tce:12)"), result, seconds,
+    its phases and, per rank, its compute phase. `measured` is its compute phase (summed over ranks),
     `predicted` the plan's bytes for it."""
 
     load = property(lambda self: Phase(self.raw["load"]))
@@ -70,8 +70,8 @@ class Report(Record):
 
     @property
     def statements(self):
-        """Per statement (per iteration in a loop) its counters; a program of
-        one contraction is one statement, the run's totals."""
+        """Per statement (a loop's summed over its iterations) its counters; a
+        program of one contraction is one statement, the run's totals."""
         if "statements" in self.raw:
             return [Statement(s) for s in self.raw["statements"]]
         whole = dict(self.raw["total"], name=self.raw.get("program", ""), result="output",

@@ -1,7 +1,9 @@
 """Prints a run report's loops: per loop its count and outcome, per iteration
 its change, whether every rank's compute-phase bytes equal the plan's
 prediction and its hand-overs theirs, and the bytes the iteration's loads read
-from files; exits 1 when a field is missing or a value is out of place."""
+from files; with --statements also each statement's executions (one record
+per statement of the program, a loop's summing its iterations); exits 1 when a
+field is missing or a value is out of place."""
 import json
 import os
 import sys
@@ -24,4 +26,10 @@ for loop in rep["loops"]:
         print(f"iteration {it['iteration']}: change {it['change']}, bytes "
               f"{'as predicted' if same else 'NOT as predicted'} on {len(it['ranks'])} ranks, "
               f"{it['load']['bytes_read']:.0f} bytes read loading")
+if "--statements" in sys.argv[2:]:
+    for s in rep["statements"]:
+        ranks = sum(r["compute"]["flops"] for r in s["ranks"])
+        ok &= ranks == s["compute"]["flops"] and s["seconds"] >= 0
+        print(f"statement {s['name']}: {s['executions']} executions, {s['compute']['flops']:.0f} flops")
+    ok &= sum(s["compute"]["flops"] for s in rep["statements"]) == rep["total"]["compute"]["flops"]
 sys.exit(0 if ok else 1)
