@@ -111,7 +111,7 @@ const DecodedLayout &decodedLayout(const int64_t *desc) {
 using namespace tc_rt;
 
 extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storage) {
-  tc_rt::TraceScope trace("tc_rt_array");
+  tc_rt::TraceScope trace("tc_rt_array", name);
   // The phase left is the statement's compute between two of its arrays, or
   // none: the compute's peak RSS is read when it ends, at the store.
   setPhase(Load, /*sampleRss=*/false);
@@ -192,7 +192,7 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
     counters().bytesRead += static_cast<double>(bytes);
     counters().bytesMapped += static_cast<double>(bytes);
     keepLoadedInput(*a);
-  } else {
+  } else if (!(storage && takeKeptView(storage))) { // a kept input's range holds it already
     loadInitial(*a);
   }
   trimPool(); // the load's staging chunks (BufferPool.h)
@@ -213,7 +213,8 @@ extern "C" void *tc_rt_alloc_storage(const int64_t *desc, const char *name, int6
             mapInputBlock(name, view.elem(), decoded.layout.fileExtents(decoded.layout.extents),
                           decoded.contiguousFrom, bytes))
       return mapped;
-  return keptStorage(name, decoded.image, decoded.key, view.elem(), bytes, readOnly != 0);
+  return keptStorage(name, decoded.image, decoded.key, view.elem(), bytes, readOnly != 0,
+                     decoded.contiguousFrom);
 }
 
 extern "C" void tc_rt_read_tile(void *array, void *buf, const int64_t *desc,

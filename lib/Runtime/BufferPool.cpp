@@ -24,6 +24,7 @@ struct Pool {
     bool pooled; ///< kPooledBytes or more: kept when released, else freed
     void *mapBase = nullptr; ///< adoptMapping's: the mapping, unmapped when released
     size_t mapLength = 0;
+    void *within = nullptr; ///< shareRange's: the buffer it is part of, released with it
   };
   std::unordered_map<void *, Held> inUse; ///< buffers handed out
   size_t keptBytes = 0, inUseBytes = 0, peakBytes = 0;
@@ -142,6 +143,11 @@ void releaseBuffer(void *buffer) {
   }
   if (--it->second.holders > 0)
     return;
+  if (void *within = it->second.within) {
+    p.inUse.erase(it);
+    releaseBuffer(within);
+    return;
+  }
   if (it->second.mapBase) {
     munmap(it->second.mapBase, it->second.mapLength);
     p.inUse.erase(it);
@@ -162,6 +168,21 @@ void *adoptMapping(void *base, size_t length, size_t at, size_t bytes) {
   void *buffer = static_cast<char *>(base) + at;
   pool().inUse[buffer] = {bytes, 1, false, base, length};
   return buffer;
+}
+
+void *shareRange(void *buffer, size_t at, size_t bytes) {
+  Pool &p = pool();
+  auto whole = p.inUse.find(buffer);
+  if (whole == p.inUse.end() || at + bytes > whole->second.bytes || bytes == 0)
+    return nullptr;
+  void *range = static_cast<char *>(buffer) + at;
+  // A range starting where a buffer in use starts (the buffer itself, or
+  // another share of the same start) is that buffer, retained once more.
+  if (p.inUse.count(range))
+    return retainBuffer(range, bytes) ? range : nullptr;
+  ++whole->second.holders;
+  p.inUse[range] = {bytes, 1, false, nullptr, 0, buffer};
+  return range;
 }
 
 bool isMapping(const void *buffer) {

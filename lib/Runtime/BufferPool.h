@@ -49,6 +49,12 @@ void releaseBuffer(void *buffer);
 /// pages are a file's). An input's block mapped from its file
 /// (MappedInputs.h).
 void *adoptMapping(void *base, size_t length, size_t at, size_t bytes);
+/// The `bytes` at offset `at` of `buffer`, a buffer of acquireBuffer (or
+/// adoptMapping) in use, as a buffer of their own: released like one, and
+/// `buffer` stays in use until it is (a read-only array viewing part of a
+/// kept tensor, KeptTensors.h). Null, sharing nothing, if the range is not
+/// inside a buffer in use.
+void *shareRange(void *buffer, size_t at, size_t bytes);
 /// True if `buffer` is one adoptMapping handed out, still in use.
 bool isMapping(const void *buffer);
 /// One more holder of `buffer`, a buffer of acquireBuffer in use of at least

@@ -41,11 +41,13 @@ double peakRssBytes() {
   return 1024.0 * static_cast<double>(usage.ru_maxrss); // kB on Linux
 }
 
-TraceScope::TraceScope(const char *name) : name(name), start(ctx().trace ? MPI_Wtime() : 0) {}
+TraceScope::TraceScope(const char *name, const char *of)
+    : name(name), of(of), start(ctx().trace ? MPI_Wtime() : 0) {}
 
 TraceScope::~TraceScope() {
   if (ctx().trace)
-    std::fprintf(stderr, "rank %d: %s %.6f s\n", ctx().rank, name, MPI_Wtime() - start);
+    std::fprintf(stderr, "rank %d: %s %.6f s%s%s\n", ctx().rank, name, MPI_Wtime() - start,
+                 of ? " " : "", of ? of : "");
 }
 
 double phasePeakRssBytes() {

@@ -219,14 +219,15 @@ struct Context {
   std::string embeddedReport;
 };
 
-/// With TC_TRACE=1, prints "rank R: NAME S s" when the scope ends (per call).
+/// With TC_TRACE=1, prints "rank R: NAME S s" when the scope ends (per call),
+/// "rank R: NAME S s OF" with what the call worked on (an array's name).
 class TraceScope {
 public:
-  explicit TraceScope(const char *name);
+  explicit TraceScope(const char *name, const char *of = nullptr);
   ~TraceScope();
 
 private:
-  const char *name;
+  const char *name, *of;
   double start;
 };
 

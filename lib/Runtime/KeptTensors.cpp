@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <vector>
 
 namespace tc_rt {
@@ -284,8 +285,37 @@ void keepGatheredInput(DistArray &a) {
 
 bool isKept(const std::string &name) { return keptTensors().count(name) > 0; }
 
+namespace {
+
+/// Views of kept inputs lent as read-only arrays' storage (keptStorage), not
+/// yet claimed by their array (takeKeptView).
+std::set<const void *> &unclaimedViews() {
+  static std::set<const void *> views;
+  return views;
+}
+
+/// The `bytes` from element `firstElement` on of `kept`'s whole copy on this
+/// rank (its dataset in row-major order, `elem` elements), shared; null if
+/// `kept` holds no such copy.
+void *viewOfWhole(const Kept &kept, tc_rt_elem elem, int64_t firstElement, int64_t bytes) {
+  const DistArray &whole = *kept.part;
+  if (!kept.input || whole.kind != Holding::Replicated || whole.elem != elem || whole.onDisk ||
+      !whole.summedExtent.empty() || firstElement < 0 || bytes <= 0)
+    return nullptr;
+  for (int64_t d = 0; d < whole.rank(); ++d)
+    if (whole.gridDim[d] >= 0 || whole.fileDim[d] != d || whole.cyclic[d] != 0)
+      return nullptr;
+  void *buffer = const_cast<DistArray &>(whole).mem<void>();
+  const int64_t at = firstElement * whole.elemBytes();
+  if (!buffer || at + bytes > product(whole.storeShape) * whole.elemBytes())
+    return nullptr;
+  return shareRange(buffer, static_cast<size_t>(at), static_cast<size_t>(bytes));
+}
+
+} // namespace
+
 void *keptStorage(const std::string &name, int64_t image, const std::vector<int64_t> &layoutKey,
-                  tc_rt_elem elem, int64_t bytes, bool readOnly) {
+                  tc_rt_elem elem, int64_t bytes, bool readOnly, int64_t contiguousFrom) {
   auto it = keptTensors().find(name);
   // An input's kept value outlives the statement (every iteration loads it):
   // only an array that never writes may share it. A result replaces an
@@ -296,9 +326,18 @@ void *keptStorage(const std::string &name, int64_t image, const std::vector<int6
     if (buffer && kept->elem == elem && product(kept->storeShape) * kept->elemBytes() == bytes &&
         retainBuffer(buffer, bytes))
       return buffer;
+    // A block that is one range of the dataset, read from an input kept
+    // whole: that range, where a copy cost a page fault per page (D54).
+    if (readOnly)
+      if (void *view = viewOfWhole(it->second, elem, contiguousFrom, bytes)) {
+        unclaimedViews().insert(view);
+        return view;
+      }
   }
   return acquireBuffer(bytes > 0 ? bytes : 1);
 }
+
+bool takeKeptView(const void *storage) { return unclaimedViews().erase(storage) > 0; }
 
 bool storesKeptValue(const DistArray &a) {
   auto it = keptTensors().find(a.name);

@@ -64,9 +64,17 @@ bool handOverKept(DistArray &a);
 /// the kept value's own buffer, shared, where the tensor is kept in that
 /// layout, or in one whose part on this rank is stored alike (a result: an
 /// intermediate; a read-only array: any kept tensor, in any of the layouts
-/// it is kept in); else a fresh one. Released with releaseBuffer.
+/// it is kept in); else, for a read-only array whose block is one range of
+/// the dataset from element `contiguousFrom` on (-1: it is not), that range
+/// of an input kept whole on every rank, shared; else a fresh one. Released
+/// with releaseBuffer.
 void *keptStorage(const std::string &name, int64_t image, const std::vector<int64_t> &layoutKey,
-                  tc_rt_elem elem, int64_t bytes, bool readOnly);
+                  tc_rt_elem elem, int64_t bytes, bool readOnly, int64_t contiguousFrom = -1);
+
+/// True, once, for a range of a kept input keptStorage lent: the array whose
+/// storage it is holds its values already and loads nothing (nothing moves,
+/// as a hand-over from a whole copy predicts).
+bool takeKeptView(const void *storage);
 
 /// True if `a`'s storage is its kept value's own buffer in `a`'s layout
 /// (keptStorage lent it): loading `a` moves nothing.

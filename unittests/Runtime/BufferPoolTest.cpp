@@ -62,3 +62,29 @@ TEST(BufferPool, ASharedBufferReturnsAtItsLastRelease) {
   EXPECT_FALSE(retainBuffer(&onStack, sizeof onStack)) << "not a buffer of the pool";
   keepFreedMemory(false);
 }
+
+TEST(BufferPool, ARangeHoldsItsBufferUntilReleased) {
+  keepFreedMemory(true);
+  const size_t bytes = size_t(8) << 20;
+  char *x = static_cast<char *>(acquireBuffer(bytes));
+  EXPECT_EQ(shareRange(x, bytes - 100, 200), nullptr) << "past the buffer's end";
+  int onStack = 0;
+  EXPECT_EQ(shareRange(&onStack, 0, sizeof onStack), nullptr) << "not a buffer of the pool";
+  void *range = shareRange(x, 4096, 1 << 20);
+  ASSERT_EQ(range, x + 4096);
+  EXPECT_EQ(shareRange(x, 4096, 1 << 20), range) << "the same range, retained once more";
+  EXPECT_EQ(shareRange(x, 0, 4096), x) << "a range from the start is the buffer itself";
+  releaseBuffer(x);
+  releaseBuffer(x); // its holder and the range from its start
+  // The ranges hold it: a request it would serve gets another buffer.
+  void *y = acquireBuffer(bytes);
+  EXPECT_NE(y, x);
+  releaseBuffer(range);
+  releaseBuffer(range);
+  // The last range released, the buffer returns to the pool.
+  void *z = acquireBuffer(bytes);
+  EXPECT_EQ(z, x);
+  releaseBuffer(z);
+  releaseBuffer(y);
+  keepFreedMemory(false);
+}

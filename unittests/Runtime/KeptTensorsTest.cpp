@@ -176,6 +176,43 @@ TEST(KeptTensors, InputsKeptWholeAreCopiedLocally) {
   endRun();
 }
 
+TEST(KeptTensors, ReadOnlyRowsOfAnInputKeptWholeAreARangeOfIt) {
+  // An input Y[12, 6, 3] kept whole on every rank: a read-only array of it
+  // split along its first dimension holds one range of the whole copy, and
+  // lives there (no copy: a range of the kept buffer, which stays valid
+  // until the array is released, even after the kept tensor is dropped).
+  const int64_t P = ctx().size, A = 12, B = 6, C = 3, rows = A / P;
+  auto desc = [&](int splitDim, tc_rt_kind kind) {
+    std::vector<std::vector<int64_t>> dims = {{A, -1, -1, 0}, {B, -1, -1, 1}, {C, -1, -1, 2}};
+    if (splitDim >= 0)
+      dims[splitDim][1] = 0;
+    return tc_rt::ArrayDesc{layoutOf(kind, {P}, dims), TC_RT_INIT_INPUT, false}.encode();
+  };
+  auto y = [&](int64_t n) { return randomValue(11, "Y", static_cast<uint64_t>(n)); };
+  RandomInputs random(11);
+  tc_rt_begin_statement("S", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
+  tc_rt_array(desc(1, TC_RT_DISTRIBUTED).data(), "Y", nullptr);
+  ASSERT_TRUE(isKept("Y"));
+  tc_rt_begin_statement("T", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
+  const std::vector<int64_t> rowsDesc = desc(0, TC_RT_DISTRIBUTED);
+  void *storage = tc_rt_alloc_storage(rowsDesc.data(), "Y", /*read_only=*/1);
+  if (P > 1) { // on one process the loader's block is the whole tensor, kept as it is
+    void *whole = tc_rt_alloc_storage(desc(-1, TC_RT_REPLICATED).data(), "Y", /*read_only=*/1);
+    EXPECT_EQ(storage, static_cast<char *>(whole) + ctx().rank * rows * B * C * sizeof(double));
+    releaseBuffer(whole);
+  }
+  auto *x = static_cast<DistArray *>(tc_rt_array(rowsDesc.data(), "Y", storage));
+  EXPECT_EQ(x->mem<void>(), storage);
+  EXPECT_EQ(ctx().handOver.sent + ctx().handOver.received, 0.0) << "rank " << ctx().rank;
+  releaseKept();
+  const auto *values = static_cast<const double *>(storage);
+  for (int64_t n = 0; n < rows * B * C; ++n)
+    EXPECT_EQ(values[n], y(ctx().rank * rows * B * C + n)) << "element " << n;
+  expectHandOverAsPredicted();
+  releaseBuffer(storage);
+  endRun();
+}
+
 TEST(KeptTensors, InputLoadedAsAGatheredOperandIsKeptOnceGathered) {
   // A replication algorithm's whole operand holds only this rank's slab when
   // loaded: a loop keeps the input once its all-gather has made it whole,
