@@ -35,6 +35,13 @@ tolerance widened by how much the reference's DIIS steps can magnify rounding
 coefficients' size; random loops converge nowhere, so their DIIS systems are
 often nearly singular and tc's other summation order shows).
 
+In about 2 programs of 5, one statement's first term also takes a
+denominator as a factor, `D0[...]` computed just before it (inside the loop if
+the statement is) as `D0[...] = 1 / (...)`, the element-wise reciprocal of an
+input or of the product of two, none of their indices summed (reciprocals of
+exact products: a sum that cancels would be ill-conditioned on random inputs,
+which orbital energies' denominators are not).
+
 With --blocks every range is cut into 1-3 segments, half of them labelled
 with distinct symmetry labels in 0-3 (irreps of a group of four, some absent),
 and every input and output is block-sparse (`symmetry 0` or `1`, `blocks all`
@@ -140,7 +147,8 @@ def presence(rng, idx, segs, charged=False, restricted=False, pairs=()):
     return f"symmetry {rng.choice([0, 0, 1]) if idx else 0}" + restrict
 
 
-def program(rng, n, blocks=False, loops=False, charges=False, restricted=False, pairs=False):
+def program(rng, n, blocks=False, loops=False, charges=False, restricted=False, pairs=False,
+            denominators=None):
     # Extents that 2, 3 and 4 processes rarely divide (5, 7) among the others.
     ranges = {"O": rng.choice([2, 3, 4, 5, 7]), "V": rng.choice([3, 4, 5, 6, 7])}
     if rng.random() < 0.5:
@@ -307,7 +315,55 @@ def program(rng, n, blocks=False, loops=False, charges=False, restricted=False, 
         return None  # a statement drew no term: draw the program again
     if loops:
         wrap_in_loop(rng, lines, statement_lines, tensors, inputs)
+    if denominators is not None and denominators.random() < 0.4:
+        add_denominator(denominators, lines, tensors, inputs, indices)
     return "\n".join(lines) + "\n"
+
+
+STATEMENT = re.compile(r"^(\w+)\[([a-z,]*)\] (\+?=) (.*);$")
+
+
+def add_denominator(rng, lines, tensors, inputs, indices):
+    """Before a random statement, `D0[sub] = 1 / (...)`: the element-wise
+    reciprocal of one input or of a product of two, each factor's indices
+    among `sub` (a subset of that statement's target indices: nothing
+    summed, so the reciprocal is of exact products, as orbital-energy
+    denominators are of sums the way users write them); the statement's
+    first term then takes `D0[sub]` as one more factor (an element-wise
+    product, or broadcast). Lines are those of the finished program
+    (loops included); nothing happens when no input fits."""
+    candidates = [k for k, line in enumerate(lines) if STATEMENT.match(line)
+                  and STATEMENT.match(line).group(2)]
+    for _ in range(20 if candidates else 0):
+        k = rng.choice(candidates)
+        m = STATEMENT.match(lines[k])
+        target_idx = m.group(2).split(",")
+        sub = rng.sample(target_idx, rng.randint(1, len(target_idx)))
+        factors = []
+        for _ in range(rng.randint(1, 2)):
+            for x in rng.sample(inputs, len(inputs)):
+                # The input's positions named by distinct indices of sub, range by range.
+                free, named = list(sub), []
+                for i in tensors[x]:
+                    same = [j for j in free if indices[j] == indices[i]]
+                    if not same:
+                        break
+                    named.append(rng.choice(same))
+                    free.remove(named[-1])
+                else:
+                    factors.append(f"{x}[{','.join(named)}]")
+                    break
+        if factors:
+            break
+    else:
+        return
+    body = m.group(4)
+    # The first term ends where the body's first top-level + or - does.
+    cut = re.search(r" [+-] ", body)
+    at = cut.start() if cut else len(body)
+    ref = f"D0[{','.join(sub)}]"
+    lines[k] = f"{m.group(1)}[{m.group(2)}] {m.group(3)} {body[:at]} * {ref}{body[at:]};"
+    lines.insert(k, f"{ref} = 1 / ({' * '.join(factors)});")
 
 
 def tensors_are_outputs(name):
@@ -398,8 +454,11 @@ def run(a, counts, work):
     for n in range(a.count):
         path = os.path.join(work, f"p{n}.tce")
         for _ in range(100):  # until every output is assigned and, block-sparse,
+            # Denominators draw from a stream of their own: the other draws,
+            # and so a seed's programs without one, are as before.
+            denominators = random.Random(f"{a.seed}:{n}:{_}")
             text = program(rng, n, a.blocks, a.loops, a.charges,  # every tensor has a block
-                           a.restricted, a.pairs)
+                           a.restricted, a.pairs, denominators)
             if text is None:
                 continue
             open(path, "w").write(text)

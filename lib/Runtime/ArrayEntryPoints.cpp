@@ -198,7 +198,7 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
   trimPool(); // the load's staging chunks (BufferPool.h)
   // Ranks finish loading at different times; the wait belongs to the load phase,
   // and so does reading its peak RSS (before the barrier, off the compute clock).
-  ctx().counters[Load].peakRss = phasePeakRssBytes();
+  ctx().counters[Load].peakRss = phasePeakRssBytes(ctx().phaseStart);
   MPI_Barrier(MPI_COMM_WORLD);
   setPhase(Compute, /*sampleRss=*/false);
   return a;
@@ -213,7 +213,7 @@ extern "C" void *tc_rt_alloc_storage(const int64_t *desc, const char *name, int6
             mapInputBlock(name, view.elem(), decoded.layout.fileExtents(decoded.layout.extents),
                           decoded.contiguousFrom, bytes))
       return mapped;
-  return keptStorage(name, decoded.image, decoded.key, view.elem(), bytes, readOnly != 0,
+  return keptStorage(name, decoded.image, decoded.id, view.elem(), bytes, readOnly != 0,
                      decoded.contiguousFrom);
 }
 

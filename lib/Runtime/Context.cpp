@@ -50,9 +50,8 @@ TraceScope::~TraceScope() {
                  of ? " " : "", of ? of : "");
 }
 
-double phasePeakRssBytes() {
+double phasePeakRssBytes(double now) {
   static double value = 0, readAt = -1;
-  const double now = MPI_Wtime();
   if (readAt < 0 || now - readAt >= 1e-3)
     value = peakRssBytes(), readAt = now;
   return value;
@@ -63,7 +62,7 @@ void setPhase(Phase p, bool sampleRss) {
   double now = MPI_Wtime();
   c.counters[c.phase].seconds += now - c.phaseStart;
   if (sampleRss && c.phase != Idle)
-    c.counters[c.phase].peakRss = phasePeakRssBytes();
+    c.counters[c.phase].peakRss = phasePeakRssBytes(now);
   c.phase = p;
   c.phaseStart = now;
 }

@@ -47,10 +47,12 @@ double rssBytes(const char *key);
 /// /proc.
 double peakRssBytes();
 /// peakRssBytes for the end of a phase, read again only when the last read is
-/// a millisecond old: getrusage costs a microsecond, the phases of a small
+/// a millisecond older than `now` (MPI_Wtime, or a time just before it: the
+/// caller's clock reading, a clock read costing as much as a small array's
+/// bookkeeping): getrusage costs a microsecond, the phases of a small
 /// statement ten, and in a millisecond the first touch of pages adds a few MB
 /// at most.
-double phasePeakRssBytes();
+double phasePeakRssBytes(double now);
 
 struct Options {
   std::map<std::string, std::string> inputs; ///< --input NAME=file.h5

@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 namespace tc_rt {
@@ -36,8 +37,8 @@ struct Kept {
   std::vector<std::unique_ptr<DistArray>> otherLayouts;
 };
 
-std::map<std::string, Kept> &keptTensors() {
-  static std::map<std::string, Kept> kept;
+std::unordered_map<std::string, Kept> &keptTensors() {
+  static std::unordered_map<std::string, Kept> kept;
   return kept;
 }
 
@@ -89,19 +90,20 @@ const DistArray &slabOf(const DistArray &a) {
   return it->second;
 }
 
-/// True if an array of layout key `key` and image `image` (DistArray::image)
-/// may use `part`'s storage as its own: the same layout, or the same image.
-bool holdsAs(const DistArray &part, int64_t image, const std::vector<int64_t> &key) {
-  return part.layoutKey == key || (image >= 0 && part.image == image);
+/// True if an array of layout number `layout` (DistArray::layoutId) and
+/// image `image` (DistArray::image) may use `part`'s storage as its own: the
+/// same layout, or the same image.
+bool holdsAs(const DistArray &part, int64_t image, int64_t layout) {
+  return (layout >= 0 && part.layoutId == layout) || (image >= 0 && part.image == image);
 }
 
-/// The part `kept` holds in the layout of key `key` or with image `image`
-/// (its first, or one of an input's other layouts), if any.
-DistArray *partIn(const Kept &kept, int64_t image, const std::vector<int64_t> &key) {
-  if (holdsAs(*kept.part, image, key))
+/// The part `kept` holds in the layout numbered `layout` or with image
+/// `image` (its first, or one of an input's other layouts), if any.
+DistArray *partIn(const Kept &kept, int64_t image, int64_t layout) {
+  if (holdsAs(*kept.part, image, layout))
     return kept.part.get();
   for (const std::unique_ptr<DistArray> &other : kept.otherLayouts)
-    if (holdsAs(*other, image, key))
+    if (holdsAs(*other, image, layout))
       return other.get();
   return nullptr;
 }
@@ -314,14 +316,14 @@ void *viewOfWhole(const Kept &kept, tc_rt_elem elem, int64_t firstElement, int64
 
 } // namespace
 
-void *keptStorage(const std::string &name, int64_t image, const std::vector<int64_t> &layoutKey,
-                  tc_rt_elem elem, int64_t bytes, bool readOnly, int64_t contiguousFrom) {
+void *keptStorage(const std::string &name, int64_t image, int64_t layout, tc_rt_elem elem,
+                  int64_t bytes, bool readOnly, int64_t contiguousFrom) {
   auto it = keptTensors().find(name);
   // An input's kept value outlives the statement (every iteration loads it):
   // only an array that never writes may share it. A result replaces an
   // intermediate's with what it stores.
   if (it != keptTensors().end() && (readOnly || !it->second.input)) {
-    DistArray *kept = partIn(it->second, image, layoutKey);
+    DistArray *kept = partIn(it->second, image, layout);
     void *buffer = kept ? kept->memory.data() : nullptr;
     if (buffer && kept->elem == elem && product(kept->storeShape) * kept->elemBytes() == bytes &&
         retainBuffer(buffer, bytes))
@@ -342,7 +344,7 @@ bool takeKeptView(const void *storage) { return unclaimedViews().erase(storage) 
 bool storesKeptValue(const DistArray &a) {
   auto it = keptTensors().find(a.name);
   return it != keptTensors().end() && a.external &&
-         inPlace(a, partIn(it->second, a.image, a.layoutKey));
+         inPlace(a, partIn(it->second, a.image, a.layoutId));
 }
 
 bool handOverKept(DistArray &a) {
@@ -359,7 +361,7 @@ bool handOverKept(DistArray &a) {
   // one process), is copied locally, or is a's storage itself
   // (tc_rt_alloc_storage): every rank holds what it needs where a holds it,
   // so nothing moves and the prediction of the redistribution is zero.
-  if (DistArray *alike = partIn(entry, a.image, a.layoutKey)) {
+  if (DistArray *alike = partIn(entry, a.image, a.layoutId)) {
     const int64_t bytes = product(a.storeShape) * a.elemBytes();
     if (a.onDisk) // written to a's scratch file
       redistributeArray(*alike, a);

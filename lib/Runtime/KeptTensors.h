@@ -57,8 +57,8 @@ bool isKept(const std::string &name);
 /// whole instead (makeKeptWhole) and returns false.
 bool handOverKept(DistArray &a);
 
-/// The storage of array `name` in the layout of key `layoutKey` and image
-/// `image` (DistArray::layoutKey and DistArray::image; element type `elem`, padded
+/// The storage of array `name` in the layout numbered `layout` and image
+/// `image` (DistArray::layoutId and DistArray::image; element type `elem`, padded
 /// block of `bytes`) that a statement loads from the tensor's value and then
 /// stores as its result, or never writes (`readOnly`; tc_rt_alloc_storage):
 /// the kept value's own buffer, shared, where the tensor is kept in that
@@ -68,8 +68,8 @@ bool handOverKept(DistArray &a);
 /// the dataset from element `contiguousFrom` on (-1: it is not), that range
 /// of an input kept whole on every rank, shared; else a fresh one. Released
 /// with releaseBuffer.
-void *keptStorage(const std::string &name, int64_t image, const std::vector<int64_t> &layoutKey,
-                  tc_rt_elem elem, int64_t bytes, bool readOnly, int64_t contiguousFrom = -1);
+void *keptStorage(const std::string &name, int64_t image, int64_t layout, tc_rt_elem elem,
+                  int64_t bytes, bool readOnly, int64_t contiguousFrom = -1);
 
 /// True, once, for a range of a kept input keptStorage lent: the array whose
 /// storage it is holds its values already and loads nothing (nothing moves,
