@@ -2,7 +2,7 @@
 """Random programs in tc's language, compiled by tcc and checked against numpy.
 
   random-programs.py --count 20 --seed 1 [--procs 1-3] [--blocks] [--charges] [--restricted]
-                     [--pairs] [--loops] [--keep DIR]
+                     [--pairs] [--loops] [--restart] [--keep DIR]
 
 Each program has 2-3 index ranges of extents 2-7 (5 and 7 among them, which no
 process count divides), 2-4 inputs of rank 0-4, 2-8 statements and 1-2
@@ -35,12 +35,22 @@ tolerance widened by how much the reference's DIIS steps can magnify rounding
 coefficients' size; random loops converge nowhere, so their DIIS systems are
 often nearly singular and tc's other summation order shows).
 
+With --restart (implies --loops) every run of a program with a loop starts
+from a checkpoint: the program first runs with `--checkpoint` on the same
+process count (first, third, ... of --procs) or on the next one (second,
+fourth, ...), then the checked run continues from what it left
+(`--restart`, the state before the last iteration: carried tensors, DIIS
+history, the scalar's last value) and must give what numpy gives; restarted
+on the checkpoint's own count, its outputs must also equal an uninterrupted
+run's bit for bit (run-program.py --restart-from).
+
 In about 2 programs of 5, one statement's first term also takes a
 denominator as a factor, `D0[...]` computed just before it (inside the loop if
 the statement is) as `D0[...] = 1 / (...)`, the element-wise reciprocal of an
 input or of the product of two, none of their indices summed (reciprocals of
 exact products: a sum that cancels would be ill-conditioned on random inputs,
-which orbital energies' denominators are not).
+which orbital energies' denominators are not; run-program.py draws the inputs
+a reciprocal reads away from zero).
 
 With --blocks every range is cut into 1-3 segments, half of them labelled
 with distinct symmetry labels in 0-3 (irreps of a group of four, some absent),
@@ -327,8 +337,8 @@ def add_denominator(rng, lines, tensors, inputs, indices):
     """Before a random statement, `D0[sub] = 1 / (...)`: the element-wise
     reciprocal of one input or of a product of two, each factor's indices
     among `sub` (a subset of that statement's target indices: nothing
-    summed, so the reciprocal is of exact products, as orbital-energy
-    denominators are of sums the way users write them); the statement's
+    summed, so the reciprocal is of exact products, well-conditioned as
+    orbital-energy denominators are); the statement's
     first term then takes `D0[sub]` as one more factor (an element-wise
     product, or broadcast). Lines are those of the finished program
     (loops included); nothing happens when no input fits."""
@@ -429,9 +439,13 @@ def main():
                     help="inputs and outputs with pair symmetries (implies --blocks)")
     ap.add_argument("--loops", action="store_true",
                     help="a run of statements repeated in a loop (iterate)")
+    ap.add_argument("--restart", action="store_true",
+                    help="runs restart from a checkpoint of a run on another process count "
+                         "(implies --loops)")
     ap.add_argument("--keep")
     a = ap.parse_args()
     a.charges |= a.restricted
+    a.loops |= a.restart
     a.blocks |= a.charges or a.pairs
     lo, _, hi = a.procs.partition("-")
     counts = list(range(int(lo), int(hi or lo) + 1))
@@ -493,11 +507,14 @@ def run(a, counts, work):
                 results.append(f"{mem}: COMPILE FAILED")
                 failed += 1
                 continue
-            for np in counts:
+            for k, np in enumerate(counts):
+                restart = []
+                if a.restart and "iterate" in text:  # every other count from itself
+                    restart = ["--restart-from", str(counts[(k + k % 2) % len(counts)])]
                 r = subprocess.run([sys.executable, os.path.join(here, "run-program.py"), exe,
                                     "--tce", path, "--np", str(np), "--check-bytes",
                                     "--diis-rounding",
-                                    "--seed", str(n)], capture_output=True, text=True)
+                                    "--seed", str(n)] + restart, capture_output=True, text=True)
                 ok = r.returncode == 0 and r.stdout.rstrip().endswith("OK")
                 if not ok:
                     print(text + r.stdout + r.stderr)

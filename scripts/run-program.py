@@ -3,9 +3,13 @@
 
   run-program.py PROG --tce FILE.tce --np 4 [--seed 7] [--scratch DIR]
       [--check-bytes] [--save-report FILE] [--statements] [--expect-out-of-core]
-      [--max-rss-over REPORT:BYTES]
+      [--max-rss-over REPORT:BYTES] [--restart-from NP]
 
-The inputs are random (seeded, f64 or f32 as declared) in one HDF5 file, or
+The inputs are random (seeded, f64 or f32 as declared; in -1..1, and in
+0.5..1.5 in magnitude for an input a reciprocal `X = 1 / (...)` reads, so
+that the reciprocal stays within a few times the other values: a random
+denominator near zero would leave the other elements of every tensor it
+reaches unchecked, below the tolerance its magnitude sets) in one HDF5 file, or
 those of --inputs FILE.h5 (a dataset or block-sparse group per input); the
 program runs under mpirun; every output must equal scripts/tce_numpy.py's
 evaluation of the same program within 1e-12 (1e-5 for f32 outputs) relative
@@ -21,8 +25,13 @@ iteration of a loop. With
 REPORT:BYTES every rank's peak RSS must stay within BYTES of the largest in
 REPORT (a tiny run's: the fixed overhead). With --expect NAME=ATTR:TOL the
 scalar output NAME must equal the attribute ATTR of the --inputs file within
-TOL (a quantum-chemistry package's energy). Prints OK; the working
-directory is removed at the end.
+TOL (a quantum-chemistry package's energy). With --restart-from NP the
+program first runs on NP processes writing a checkpoint after each
+iteration (--checkpoint; a finished run leaves its last one, the state
+before its last iteration), and the checked run continues from it
+(--restart) on --np processes: its outputs and iteration count must be
+those of an uninterrupted run, and it must say it restarted. Prints OK; the
+working directory is removed at the end.
 """
 import argparse, json, os, subprocess, sys
 
@@ -53,6 +62,8 @@ def main():
     ap.add_argument("--expect-out-of-core", action="store_true",
                     help="fail unless the plan reads or writes scratch (a memory cap's run)")
     ap.add_argument("--save-report")
+    ap.add_argument("--restart-from", type=int, metavar="NP",
+                    help="run first on NP processes with a checkpoint, then restart from it")
     ap.add_argument("--max-rss-over", metavar="REPORT:BYTES",
                     help="fail if a rank's peak RSS exceeds the largest in REPORT by more than BYTES")
     a = ap.parse_args()
@@ -66,8 +77,12 @@ def run(a, work):
     if a.inputs:
         return run_on(a, work, program, os.path.abspath(a.inputs), given_inputs(program, a.inputs))
     path = os.path.join(work, "inputs.h5")
+    denominators = program.reciprocal_operands()
     for name, (idx, dtype) in program.inputs().items():
-        x = program.mask(name, rng.uniform(-1, 1, program.shape(idx)).astype(dtype))
+        x = rng.uniform(-1, 1, program.shape(idx))
+        if name in denominators:
+            x = np.where(x < 0, x - 0.5, x + 0.5)
+        x = program.mask(name, x.astype(dtype))
         blocks = program.blocks(name)
         if blocks is None:
             with h5py.File(path, "a") as f:
@@ -109,6 +124,39 @@ def expected_attributes(a, out):
     return ok
 
 
+def read_output(path, name):
+    """An output dataset, or a block-sparse group's blocks, as one array."""
+    with h5py.File(path) as f:
+        node = f[name]
+        if isinstance(node, h5py.Group):
+            return np.concatenate([node[k][...].ravel() for k in sorted(node)
+                                   if isinstance(node[k], h5py.Dataset)])
+        return node[...]
+
+
+def same_as_uninterrupted(a, cmd, out, work):
+    """A run restarted on the process count of the checkpoint's run repeats
+    its last iterations on the same plans: its outputs must equal, bit for
+    bit, those of the same run uninterrupted (random loops' values grow too
+    fast for numpy's tolerance to notice a carried value lost)."""
+    plain = [x for x in cmd[:cmd.index("--restart")]]
+    plain[plain.index(out)] = os.path.join(work, "uninterrupted.h5")
+    r = subprocess.run(plain, env=tc_run.mpirun_env(), capture_output=True, text=True)
+    if r.returncode != 0:
+        print(r.stdout + r.stderr)
+        print(f"FAIL: the uninterrupted run exited with {r.returncode}")
+        return False
+    with h5py.File(out) as f:
+        names = list(f)
+    for name in names:
+        got, want = read_output(out, name), read_output(plain[plain.index("--output") + 1], name)
+        if got.shape != want.shape or not np.array_equal(got, want, equal_nan=True):
+            print(f"FAIL: output {name} after the restart differs from the uninterrupted run's")
+            return False
+    print(f"restarted on {a.np} processes: outputs equal to the uninterrupted run's")
+    return True
+
+
 def run_on(a, work, program, path, inputs):
     """Runs the program on the inputs (arrays, and the file at path holding
     them) and checks what it gives."""
@@ -118,11 +166,28 @@ def run_on(a, work, program, path, inputs):
         cmd += ["--input", f"{name}={path}"]
     if a.scratch:
         cmd += ["--scratch", a.scratch]
+    if a.restart_from:
+        checkpoint = os.path.join(work, "checkpoint.h5")
+        first = ["mpirun", "-np", str(a.restart_from)] + cmd[3:] + ["--checkpoint", checkpoint]
+        first[first.index(out)] = os.path.join(work, "first.h5")
+        r = subprocess.run(first, env=tc_run.mpirun_env(), capture_output=True, text=True)
+        if r.returncode != 0 or not os.path.exists(checkpoint):
+            print(r.stdout + r.stderr)
+            print(f"FAIL: the run on {a.restart_from} processes with --checkpoint exited with "
+                  f"{r.returncode}" + ("" if os.path.exists(checkpoint) else ", no checkpoint"))
+            return False
+        # Not --quiet: the restarted run says where it continues from.
+        cmd = [x for x in cmd if x != "--quiet"] + ["--restart", checkpoint]
     r = subprocess.run(cmd, env=tc_run.mpirun_env(), capture_output=True, text=True)
     if r.returncode != 0:
         print(r.stdout + r.stderr)
         print(f"FAIL: {a.prog} exited with {r.returncode}")
         return False
+    if a.restart_from:
+        said = [line for line in r.stderr.splitlines() if "restarting after iteration" in line]
+        print(said[0].split(": ", 1)[-1] if said else "FAIL: the run did not restart")
+        if not said or (a.restart_from == a.np and not same_as_uninterrupted(a, cmd, out, work)):
+            return False
     expected = program.evaluate(inputs)
     terms = program.evaluate(inputs, magnitude=True)
     ok = True

@@ -475,6 +475,11 @@ class Program:
     def outputs(self):
         return {n: (idx, dt) for n, (role, idx, dt) in self.tensors.items() if role == "output"}
 
+    def reciprocal_operands(self):
+        """The tensors the statements `X = 1 / (...)` read."""
+        return {name for k in self.reciprocals for _, _, factors in self.statements[k][3]
+                for name, _ in factors}
+
     def evaluate(self, inputs, magnitude=False):
         """Every output's value (in f64) given the inputs' arrays (evaluate
         the values before their magnitudes: loops take their counts). With

@@ -323,15 +323,12 @@ template <typename T> struct TileCall {
   /// (the ABI's order: A's, then B's, then C's; none: whole buffers).
   TileCall(const TileContractDesc &desc, T *a, T *b, T *c, const int64_t *offsets = nullptr)
       : labelExtent(desc.labelExtents), alpha(static_cast<T>(desc.alpha)) {
-    T *buffers[3] = {a, b, c};
     for (int x : {TC_RT_OPERAND_A, TC_RT_OPERAND_B, TC_RT_OPERAND_C}) {
       const TileContractDesc::Operand &d = desc.operand(x);
       const size_t n = d.shape.size();
-      ops[x] = {buffers[x], d.shape, d.labels, offsets ? Shape(offsets, offsets + n) : Shape(n, 0),
-                d.steps.empty() ? Shape(n, 1) : d.steps};
-      if (offsets)
-        offsets += n;
+      ops[x] = {nullptr, d.shape, d.labels, Shape(n, 0), d.steps.empty() ? Shape(n, 1) : d.steps};
     }
+    moveTo(a, b, c, offsets);
     auto has = [](const Operand<T> &x, int64_t l) {
       return std::find(x.labels.begin(), x.labels.end(), l) != x.labels.end();
     };
@@ -345,7 +342,8 @@ template <typename T> struct TileCall {
         g.sumB.push_back(l);
   }
 
-  /// The same call on other buffers, at other sub-tile offsets.
+  /// The call on buffers a, b, c, at sub-tile offsets `offsets` (as the
+  /// constructor's; none: whole buffers).
   void moveTo(T *a, T *b, T *c, const int64_t *offsets) {
     T *buffers[3] = {a, b, c};
     for (int x : {TC_RT_OPERAND_A, TC_RT_OPERAND_B, TC_RT_OPERAND_C}) {
