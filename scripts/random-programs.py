@@ -50,7 +50,9 @@ the statement is) as `D0[...] = 1 / (...)`, the element-wise reciprocal of an
 input or of the product of two, none of their indices summed (reciprocals of
 exact products: a sum that cancels would be ill-conditioned on random inputs,
 which orbital energies' denominators are not; run-program.py draws the inputs
-a reciprocal reads away from zero).
+a reciprocal reads away from zero, and no input declared with pairs, nor any
+of a --restricted program, is one: their values are averages, which may be
+near zero).
 
 With --blocks every range is cut into 1-3 segments, half of them labelled
 with distinct symmetry labels in 0-3 (irreps of a group of four, some absent),
@@ -204,6 +206,8 @@ def program(rng, n, blocks=False, loops=False, charges=False, restricted=False, 
             if kind == "output":  # antisymmetric, which P(x,y) on every term makes it
                 drawn = [(x, y, True) for x, y, _ in drawn]
                 output_pairs[t] = drawn
+            elif drawn:
+                paired.add(t)
             out.append(f"{kind} {t}[{','.join(tensors[t])}] : {dtype} "
                        f"{presence(rng, tensors[t], index_segs, charges, restricted, drawn)};")
         return out
@@ -219,6 +223,7 @@ def program(rng, n, blocks=False, loops=False, charges=False, restricted=False, 
 
     tensors = {}  # name -> declared indices
     output_pairs = {}  # output -> its declared pairs (positions)
+    paired = set()  # inputs declared with pairs
     inputs = [f"I{k}" for k in range(rng.randint(2, 4))]
     for t in inputs:
         tensors[t] = shape(rng.randint(1, 4))
@@ -325,8 +330,11 @@ def program(rng, n, blocks=False, loops=False, charges=False, restricted=False, 
         return None  # a statement drew no term: draw the program again
     if loops:
         wrap_in_loop(rng, lines, statement_lines, tensors, inputs)
-    if denominators is not None and denominators.random() < 0.4:
-        add_denominator(denominators, lines, tensors, inputs, indices)
+    # Denominators of inputs whose values are as drawn: a pair's or a spin
+    # flip's average may be near zero (an antisymmetric pair's diagonal is).
+    plain = [] if restricted else [x for x in inputs if x not in paired]
+    if denominators is not None and plain and denominators.random() < 0.4:
+        add_denominator(denominators, lines, tensors, plain, indices)
     return "\n".join(lines) + "\n"
 
 
@@ -335,7 +343,7 @@ STATEMENT = re.compile(r"^(\w+)\[([a-z,]*)\] (\+?=) (.*);$")
 
 def add_denominator(rng, lines, tensors, inputs, indices):
     """Before a random statement, `D0[sub] = 1 / (...)`: the element-wise
-    reciprocal of one input or of a product of two, each factor's indices
+    reciprocal of one of `inputs` or of a product of two, each factor's indices
     among `sub` (a subset of that statement's target indices: nothing
     summed, so the reciprocal is of exact products, well-conditioned as
     orbital-energy denominators are); the statement's

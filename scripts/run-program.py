@@ -141,6 +141,8 @@ def same_as_uninterrupted(a, cmd, out, work):
     fast for numpy's tolerance to notice a carried value lost)."""
     plain = [x for x in cmd[:cmd.index("--restart")]]
     plain[plain.index(out)] = os.path.join(work, "uninterrupted.h5")
+    # Its own report: the checks after this one read the restarted run's.
+    plain[plain.index("--report") + 1] = os.path.join(work, "uninterrupted.json")
     r = subprocess.run(plain, env=tc_run.mpirun_env(), capture_output=True, text=True)
     if r.returncode != 0:
         print(r.stdout + r.stderr)

@@ -87,7 +87,12 @@ const DecodedLayout &decodedLayout(const int64_t *desc) {
   d.invalid = d.layout.verify(); // the rules the compiler verified #tc.layout by
   d.key = ArrayDesc{d.layout}.encode();
   d.id = layoutNumber(d.key);
+  // A descriptor at an address seen before with other words: nothing of the
+  // old one's stays.
   d.image = -1;
+  d.coords.clear();
+  d.loadFillsBlock = false;
+  d.contiguousFrom = -1;
   if (!d.invalid.empty())
     return d;
   d.image = heldImage(d.layout, d.key, Shape(d.layout.grid.size(), 0));
@@ -198,7 +203,7 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
   trimPool(); // the load's staging chunks (BufferPool.h)
   // Ranks finish loading at different times; the wait belongs to the load phase,
   // and so does reading its peak RSS (before the barrier, off the compute clock).
-  ctx().counters[Load].peakRss = phasePeakRssBytes(ctx().phaseStart);
+  ctx().counters[Load].peakRss = phasePeakRssBytes(MPI_Wtime());
   MPI_Barrier(MPI_COMM_WORLD);
   setPhase(Compute, /*sampleRss=*/false);
   return a;

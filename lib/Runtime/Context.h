@@ -47,11 +47,10 @@ double rssBytes(const char *key);
 /// /proc.
 double peakRssBytes();
 /// peakRssBytes for the end of a phase, read again only when the last read is
-/// a millisecond older than `now` (MPI_Wtime, or a time just before it: the
-/// caller's clock reading, a clock read costing as much as a small array's
-/// bookkeeping): getrusage costs a microsecond, the phases of a small
-/// statement ten, and in a millisecond the first touch of pages adds a few MB
-/// at most.
+/// a millisecond older than `now` (MPI_Wtime now: a caller that has just read
+/// the clock passes its reading): getrusage costs a microsecond, the phases
+/// of a small statement ten, and in a millisecond the first touch of pages
+/// adds a few MB at most.
 double phasePeakRssBytes(double now);
 
 struct Options {
