@@ -350,9 +350,10 @@ def add_denominator(rng, lines, tensors, inputs, indices):
     first term then takes `D0[sub]` as one more factor (an element-wise
     product, or broadcast). Lines are those of the finished program
     (loops included); nothing happens when no input fits."""
-    candidates = [k for k, line in enumerate(lines) if STATEMENT.match(line)
-                  and STATEMENT.match(line).group(2)]
-    for _ in range(20 if candidates else 0):
+    candidates = [k for k, line in enumerate(lines) if (m := STATEMENT.match(line)) and m.group(2)]
+    if not candidates:
+        return
+    for _ in range(20):
         k = rng.choice(candidates)
         m = STATEMENT.match(lines[k])
         target_idx = m.group(2).split(",")
@@ -475,10 +476,10 @@ def run(a, counts, work):
     translate = os.path.join(os.path.dirname(tcc), "tc-translate")
     for n in range(a.count):
         path = os.path.join(work, f"p{n}.tce")
-        for _ in range(100):  # until every output is assigned and, block-sparse,
+        for attempt in range(100):  # until every output is assigned and, block-sparse,
             # Denominators draw from a stream of their own: the other draws,
             # and so a seed's programs without one, are as before.
-            denominators = random.Random(f"{a.seed}:{n}:{_}")
+            denominators = random.Random(f"{a.seed}:{n}:{attempt}")
             text = program(rng, n, a.blocks, a.loops, a.charges,  # every tensor has a block
                            a.restricted, a.pairs, denominators)
             if text is None:

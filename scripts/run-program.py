@@ -124,23 +124,23 @@ def expected_attributes(a, out):
     return ok
 
 
-def read_output(path, name):
-    """An output dataset, or a block-sparse group's blocks, as one array."""
+def output_value(program, path, name):
+    """Output `name` of the file at path, whole (a block-sparse one's absent
+    blocks zero)."""
+    if program.blocks(name) is not None:
+        return tc_blocks.read(path, name)[0]
     with h5py.File(path) as f:
-        node = f[name]
-        if isinstance(node, h5py.Group):
-            return np.concatenate([node[k][...].ravel() for k in sorted(node)
-                                   if isinstance(node[k], h5py.Dataset)])
-        return node[...]
+        return f[name][...]
 
 
-def same_as_uninterrupted(a, cmd, out, work):
+def same_as_uninterrupted(a, program, cmd, out, work):
     """A run restarted on the process count of the checkpoint's run repeats
     its last iterations on the same plans: its outputs must equal, bit for
     bit, those of the same run uninterrupted (random loops' values grow too
     fast for numpy's tolerance to notice a carried value lost)."""
-    plain = [x for x in cmd[:cmd.index("--restart")]]
-    plain[plain.index(out)] = os.path.join(work, "uninterrupted.h5")
+    plain = cmd[:cmd.index("--restart")]
+    uninterrupted = os.path.join(work, "uninterrupted.h5")
+    plain[plain.index(out)] = uninterrupted
     # Its own report: the checks after this one read the restarted run's.
     plain[plain.index("--report") + 1] = os.path.join(work, "uninterrupted.json")
     r = subprocess.run(plain, env=tc_run.mpirun_env(), capture_output=True, text=True)
@@ -148,10 +148,8 @@ def same_as_uninterrupted(a, cmd, out, work):
         print(r.stdout + r.stderr)
         print(f"FAIL: the uninterrupted run exited with {r.returncode}")
         return False
-    with h5py.File(out) as f:
-        names = list(f)
-    for name in names:
-        got, want = read_output(out, name), read_output(plain[plain.index("--output") + 1], name)
+    for name in program.outputs():
+        got, want = output_value(program, out, name), output_value(program, uninterrupted, name)
         if got.shape != want.shape or not np.array_equal(got, want, equal_nan=True):
             print(f"FAIL: output {name} after the restart differs from the uninterrupted run's")
             return False
@@ -188,7 +186,7 @@ def run_on(a, work, program, path, inputs):
     if a.restart_from:
         said = [line for line in r.stderr.splitlines() if "restarting after iteration" in line]
         print(said[0].split(": ", 1)[-1] if said else "FAIL: the run did not restart")
-        if not said or (a.restart_from == a.np and not same_as_uninterrupted(a, cmd, out, work)):
+        if not said or (a.restart_from == a.np and not same_as_uninterrupted(a, program, cmd, out, work)):
             return False
     expected = program.evaluate(inputs)
     terms = program.evaluate(inputs, magnitude=True)

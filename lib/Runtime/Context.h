@@ -204,7 +204,6 @@ struct Context {
   // Progress line.
   bool running = false; ///< inside tc_main (a tcc program's run)
   double startTime = 0, lastProgress = -1e30;
-  double statementsEnd = 0; ///< MPI_Wtime when the last run's last statement ended
   double progressAfter = 3; ///< seconds before the first progress line (TC_PROGRESS_AFTER)
   bool progressShown = false;
   // The output being written, removed when the run fails. (Scratch files

@@ -21,8 +21,8 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <set>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace tc_rt {
@@ -291,8 +291,8 @@ namespace {
 
 /// Views of kept inputs lent as read-only arrays' storage (keptStorage), not
 /// yet claimed by their array (takeKeptView).
-std::set<const void *> &unclaimedViews() {
-  static std::set<const void *> views;
+std::unordered_set<const void *> &unclaimedViews() {
+  static std::unordered_set<const void *> views;
   return views;
 }
 

@@ -514,7 +514,6 @@ int runProgram(int argc, char **argv, void (*beforeEachRun)()) {
     c.running = false;
     setPhase(Idle);
     endStatement();
-    c.statementsEnd = MPI_Wtime();
     if (!c.options.restart.empty() && !c.restarted) // before the outputs are published
       failOnRoot("checkpoint " + c.options.restart +
                  " is of no loop of this program (--restart): nothing continued from it");
