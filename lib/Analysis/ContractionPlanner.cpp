@@ -319,13 +319,14 @@ bool choiceStands(const PlanDecisions &searched, const ContractionPlan &chosen,
   if (now.algorithm != chosen.algorithm)
     return false;
   // planContraction's filter: method and order bind out-of-core plans only.
+  // A plan out of core without Gao's tiling (COSMA's rounds) has none of them.
   if ((now.inCore && *now.inCore != chosen.inCore) ||
-      (now.method && !chosen.inCore && *now.method != chosen.method) ||
-      (now.order && !chosen.inCore && *now.order != chosen.nest.order) ||
-      (now.memory && !chosen.inCore && *now.memory != chosen.memory))
+      (now.method && !chosen.inCore && (!chosen.tiled() || *now.method != chosen.method)) ||
+      (now.order && !chosen.inCore && (!chosen.tiled() || *now.order != chosen.nest.order)) ||
+      (now.memory && !chosen.inCore && (!chosen.tiled() || *now.memory != chosen.memory)))
     return false;
   if (now.nest)
-    return !chosen.inCore && now.method && now.order && sameLoops(*now.nest, chosen.nest);
+    return chosen.tiled() && now.method && now.order && sameLoops(*now.nest, chosen.nest);
   return true;
 }
 

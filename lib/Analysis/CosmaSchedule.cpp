@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <tuple>
 
 namespace mlir::tc {
@@ -42,6 +43,36 @@ std::string longestBlock(const ContractionProblem &p, const CosmaLayout &layout,
     if (int64_t len = paddedBlock(p, layout, x, l); len > bestLen)
       best = l, bestLen = len;
   return best;
+}
+
+/// Real elements of x's block at grid coordinate `coord`, or of the sub-block
+/// of the group member at split coordinate `member` (the runtime's ceil-sized
+/// blocks and balanced sub-blocks).
+double blockElements(const ContractionProblem &problem, const CosmaLayout &layout, Operand x,
+                     const int64_t coord[3], std::optional<int64_t> member) {
+  const std::vector<int64_t> &g = layout.grid;
+  const int64_t q = g[CosmaLayout::splitGridDim(x)];
+  double n = 1;
+  for (const std::string &l : problem.labels(x)) {
+    int64_t gd = gridDimOf(layout, x, l);
+    int64_t len = problem.extents.at(l);
+    if (gd >= 0)
+      len = tc_layout::blockLength(len, g[gd], coord[gd]);
+    if (member && l == layout.splitLabel(x))
+      len = tc_layout::balancedLength(len, q, *member);
+    n *= static_cast<double>(len);
+  }
+  return n;
+}
+
+/// Calls fn(rank, coord) for every rank of the grid, row-major.
+template <typename Fn> void forEachRank(const std::vector<int64_t> &g, Fn fn) {
+  for (int64_t x = 0; x < g[0]; ++x)
+    for (int64_t y = 0; y < g[1]; ++y)
+      for (int64_t z = 0; z < g[2]; ++z) {
+        const int64_t coord[3] = {x, y, z};
+        fn((x * g[1] + y) * g[2] + z, coord);
+      }
 }
 
 } // namespace
@@ -93,46 +124,42 @@ RankVolumes cosmaVolumes(const ContractionProblem &problem, const CosmaLayout &l
                           int64_t elemBytes) {
   const std::vector<int64_t> &g = layout.grid;
   const int64_t P = g[0] * g[1] * g[2];
+  const double e = static_cast<double>(elemBytes);
   RankVolumes v;
   v.sent.assign(P, 0);
   v.received.assign(P, 0);
-  for (int64_t x = 0; x < g[0]; ++x)
-    for (int64_t y = 0; y < g[1]; ++y)
-      for (int64_t z = 0; z < g[2]; ++z) {
-        const int64_t coord[3] = {x, y, z};
-        const int64_t rank = (x * g[1] + y) * g[2] + z;
-        for (Operand op : {Operand::A, Operand::B, Operand::C}) {
-          const int64_t sd = CosmaLayout::splitGridDim(op), q = g[sd];
-          // Elements of x's block at this rank, or of the sub-block of the group
-          // member at split coordinate `member`.
-          auto elements = [&](std::optional<int64_t> member) {
-            double n = 1;
-            for (const std::string &l : problem.labels(op)) {
-              int64_t gd = gridDimOf(layout, op, l);
-              int64_t len = problem.extents.at(l);
-              if (gd >= 0)
-                len = tc_layout::blockLength(len, g[gd], coord[gd]);
-              if (member && l == layout.splitLabel(op))
-                len = tc_layout::balancedLength(len, q, *member);
-              n *= static_cast<double>(len);
-            }
-            return n;
-          };
-          const double block = elements(std::nullopt);
-          const double own = elements(coord[sd]);
-          const double e = static_cast<double>(elemBytes);
-          if (op == Operand::C) { // ring reduce-scatter: all but the own part out, all but
-                                  // the previous member's in (GroupExchange.h)
-            v.sent[rank] += e * (block - own);
-            v.received[rank] += e * (block - elements((coord[sd] + q - 1) % q));
-          } else { // gather: own part out to q-1 processes, the others' parts in
-            const double qd = static_cast<double>(q);
-            v.sent[rank] += e * (qd - 1) * own;
-            v.received[rank] += e * (block - own);
-          }
-        }
+  forEachRank(g, [&](int64_t rank, const int64_t coord[3]) {
+    for (Operand op : {Operand::A, Operand::B, Operand::C}) {
+      const int64_t sd = CosmaLayout::splitGridDim(op), q = g[sd];
+      const double block = blockElements(problem, layout, op, coord, std::nullopt);
+      const double own = blockElements(problem, layout, op, coord, coord[sd]);
+      if (op == Operand::C) { // ring reduce-scatter: all but the own part out, all but
+                              // the previous member's in (GroupExchange.h)
+        v.sent[rank] += e * (block - own);
+        v.received[rank] +=
+            e * (block - blockElements(problem, layout, op, coord, (coord[sd] + q - 1) % q));
+      } else { // gather: own part out to q-1 processes, the others' parts in
+        v.sent[rank] += e * static_cast<double>(q - 1) * own;
+        v.received[rank] += e * (block - own);
       }
+    }
+  });
   return v;
+}
+
+std::vector<double> cosmaDiskBytes(const ContractionProblem &problem, const CosmaLayout &layout,
+                                   int64_t elemBytes, bool readsC) {
+  const std::vector<int64_t> &g = layout.grid;
+  std::vector<double> disk(g[0] * g[1] * g[2], 0);
+  forEachRank(g, [&](int64_t rank, const int64_t coord[3]) {
+    for (Operand op : {Operand::A, Operand::B, Operand::C}) {
+      const double own =
+          blockElements(problem, layout, op, coord, coord[CosmaLayout::splitGridDim(op)]);
+      const double passes = op != Operand::C ? 1 : readsC ? 2 : 1;
+      disk[rank] += static_cast<double>(elemBytes) * passes * own;
+    }
+  });
+  return disk;
 }
 
 CosmaBuffers cosmaBuffers(const ContractionProblem &problem, const CosmaLayout &layout,
@@ -167,7 +194,7 @@ CosmaBuffers cosmaBuffers(const ContractionProblem &problem, const CosmaLayout &
 std::optional<std::vector<TileLoop>> cosmaRounds(const ContractionProblem &problem,
                                                  const MacroIndices &macro,
                                                  const CosmaLayout &layout, double memBytes,
-                                                 int64_t elemBytes) {
+                                                 int64_t elemBytes, CosmaStorage storage) {
   const double memElems = memBytes / static_cast<double>(elemBytes);
   std::vector<int64_t> kBlocks;
   int64_t kTotal = 1;
@@ -184,9 +211,9 @@ std::optional<std::vector<TileLoop>> cosmaRounds(const ContractionProblem &probl
     return loops;
   };
   // Algorithm 1 lines 6-7: s outer products per round fill the memory the
-  // stored blocks and the partial sums leave, two panels of A and B at a time.
+  // partial sums (and stored blocks in memory) leave, two panels of A and B at a time.
   CosmaBuffers whole = cosmaBuffers(problem, layout, {});
-  double fixed = whole.storedA + whole.storedB + whole.storedC + whole.blockC;
+  double fixed = whole.total(storage) - 2 * (whole.panelA + whole.panelB);
   double perOuterProduct = 2 * (whole.panelA + whole.panelB) / static_cast<double>(kTotal);
   double s = std::floor((memElems - fixed) / perOuterProduct);
   if (s < 1)
@@ -196,7 +223,7 @@ std::optional<std::vector<TileLoop>> cosmaRounds(const ContractionProblem &probl
   // Ceil-sized round tiles may be wider than s: add rounds until they fit.
   for (; rounds <= kTotal; ++rounds) {
     std::vector<TileLoop> loops = loopsFor(rounds);
-    if (cosmaBuffers(problem, layout, loops).total() <= memElems)
+    if (cosmaBuffers(problem, layout, loops).total(storage) <= memElems)
       return loops;
   }
   return std::nullopt;
@@ -339,9 +366,8 @@ std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
   if (!rounds && !givenGrid && used < machine.procs && delta > 0)
     return planCosma(problem, macro, machine, remarks, givenGrid, /*delta=*/0);
   if (!rounds) {
-    remarks.push_back("cosma skipped: its stored blocks, partial sums and one outer product "
-                      "of each input do not fit in memory (out of core, COSMA's sequential "
-                      "schedule runs as the other algorithms' memory = shared tiling)");
+    remarks.push_back("cosma in core skipped: its stored blocks, partial sums and one outer "
+                      "product of each input do not fit in memory");
     return std::nullopt;
   }
   ContractionPlan plan;
@@ -367,6 +393,81 @@ std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
                      ? cosmaSeconds(macro.sizes, used, plan.commBytes, machine)
                      : 0;
   return plan;
+}
+
+std::optional<ContractionPlan>
+planCosmaOutOfCore(const ContractionProblem &problem, const MacroIndices &macro,
+                   const MachineModel &machine, std::vector<std::string> &remarks,
+                   const std::optional<std::vector<int64_t>> &givenGrid) {
+  if (problem.givenA || problem.givenB || problem.requiredC) {
+    remarks.push_back("cosma skipped: inputs given or a result required in a layout are not "
+                      "redistributed into COSMA's layout yet");
+    return std::nullopt;
+  }
+  const int64_t P = machine.procs;
+  const auto extent = [](double x) { return static_cast<int64_t>(std::llround(x)); };
+  std::vector<std::vector<int64_t>> grids;
+  if (givenGrid) {
+    if (givenGrid->size() == 3 && gridProcs(*givenGrid) == P)
+      grids.push_back(*givenGrid);
+  } else {
+    for (int64_t pm = 1; pm <= std::min(P, extent(macro.sizes.I)); ++pm)
+      for (int64_t pn = 1; pn <= std::min(P / pm, extent(macro.sizes.J)); ++pn)
+        if (P % (pm * pn) == 0 && P / (pm * pn) <= extent(macro.sizes.K))
+          grids.push_back({pm, pn, P / (pm * pn)});
+  }
+  // The runtime stages disk transfers and collectives in a chunk of its own.
+  const double memory = machine.memBytes - machine.stagingBytes();
+  const double e = static_cast<double>(machine.elemBytes);
+  std::optional<ContractionPlan> best;
+  double bestReceived = 0;
+  for (const std::vector<int64_t> &grid : grids) {
+    CosmaLabels labels = chooseCosmaLabels(problem, macro, grid);
+    if (!labels.error.empty()) {
+      remarks.push_back("cosma skipped: " + labels.error);
+      return std::nullopt;
+    }
+    CosmaLayout layout = completeCosmaLayout(problem, macro, grid, labels.i, labels.j, labels.k);
+    std::optional<std::vector<TileLoop>> rounds =
+        cosmaRounds(problem, macro, layout, memory, machine.elemBytes, CosmaStorage::OnDisk);
+    if (!rounds)
+      continue;
+    RankVolumes volumes = cosmaVolumes(problem, layout, machine.elemBytes);
+    volumes.disk = cosmaDiskBytes(problem, layout, machine.elemBytes, !problem.freshC);
+    const double disk = *std::max_element(volumes.disk.begin(), volumes.disk.end());
+    const double received = std::accumulate(volumes.received.begin(), volumes.received.end(), 0.0);
+    const double seconds =
+        disk / machine.diskBandwidth + cosmaSeconds(macro.sizes, P, volumes.maxReceived(), machine);
+    // Ties: fewer bytes received over all ranks, then the first grid.
+    if (best && (seconds > best->seconds || (seconds == best->seconds && received >= bestReceived)))
+      continue;
+    ContractionPlan plan;
+    plan.inCore = false;
+    plan.algorithm = ParallelAlgorithm::Cosma;
+    plan.layoutA = layout.computeLayout(Operand::A);
+    plan.layoutB = layout.computeLayout(Operand::B);
+    plan.layoutC = layout.computeLayout(Operand::C);
+    plan.rounds = *rounds;
+    CosmaBuffers buffers = cosmaBuffers(problem, layout, plan.rounds);
+    plan.bufferBytes[0] = e * 2 * buffers.panelA;
+    plan.bufferBytes[1] = e * 2 * buffers.panelB;
+    plan.bufferBytes[2] = e * buffers.blockC;
+    plan.sentPerRank = volumes.sent;
+    plan.receivedPerRank = volumes.received;
+    plan.diskBytes = disk;
+    plan.commBytes = volumes.maxReceived();
+    plan.seconds = seconds;
+    best = plan;
+    bestReceived = received;
+  }
+  if (!best)
+    remarks.push_back(
+        givenGrid && grids.empty()
+            ? "cosma out of core skipped: its grid " + gridList(*givenGrid) +
+                  " is not a 3-d grid of the machine's " + std::to_string(P) + " processes"
+            : std::string("cosma out of core skipped: on no grid do C's partial sums and one "
+                          "outer product of each input fit in memory beside the staging chunk"));
+  return best;
 }
 
 } // namespace mlir::tc

@@ -477,7 +477,8 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError, Boo
   // What the algorithm computes on is the algorithm's to check
   // (lib/Dialect/TCAlgorithms.cpp).
   if (algorithm &&
-      failed(algorithm.verifyPlan(emitError, PlanView{inCore, grid, distA, distB, distC})))
+      failed(algorithm.verifyPlan(emitError, PlanView{inCore, grid, distA, distB, distC,
+                                                      method || order || loops || memory})))
     return failure();
   return verifyNonNegative(
       emitError, "#tc.plan",

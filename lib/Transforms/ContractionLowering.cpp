@@ -113,7 +113,7 @@ LogicalResult ContractionLowering::readPlan() {
   PlanDecisions d = readDecisions(plan);
   algorithm = *d.algorithm;
   iContiguous = d.iContiguous;
-  if (!inCore) {
+  if (!inCore && tilesOutOfCore()) {
     if (!d.method)
       return missing("method");
     if (!d.nest)

@@ -106,6 +106,9 @@ protected:
   /// Whether every distributed array splits a label into the same blocks
   /// (all but PUMMA, whose labels lie on different grid dimensions).
   virtual bool splitsLabelsAlike() const { return true; }
+  /// Whether the algorithm runs out of core in Gao et al.'s tiling loops
+  /// (method, order, loops), all but COSMA's rounds (docs/Derivations.md D55).
+  virtual bool tilesOutOfCore() const { return true; }
   /// The layout operand x is computed in.
   virtual Layout computeLayout(Operand x) const;
   /// With the arrays built: where the algorithm starts them (Cannon's skew).

@@ -80,7 +80,7 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
   };
   BoolAttr inCore = keep(old.getInCore(), b.getBoolAttr(plan.inCore), fields.algorithm);
   std::optional<CommMethod> method = old.getMethod();
-  if (!method && fields.algorithm && !plan.inCore)
+  if (!method && fields.algorithm && plan.tiled())
     method = plan.method;
   AlgorithmAttrInterface algorithm =
       keep(old.getAlgorithm(), getAlgorithmAttr(ctx, plan.algorithm), fields.algorithm);
@@ -89,13 +89,13 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
   DistAttr distB = keep(old.getDistB(), toDist(ctx, plan.layoutB), fields.algorithm);
   DistAttr distC = keep(old.getDistC(), toDist(ctx, plan.layoutC), fields.algorithm);
   std::optional<ReadOrder> order = old.getOrder();
-  if (!order && fields.order && !plan.inCore)
+  if (!order && fields.order && plan.tiled())
     order = plan.nest.order;
   ArrayAttr loops = old.getLoops();
   std::optional<TileMemory> memory = old.getMemory();
   // Recorded with the loops, and only when it departs from Gao et al.'s rule
   // (absent reads as per_array once loops are given).
-  if (!memory && fields.tiles && !old.getLoops() && !plan.inCore &&
+  if (!memory && fields.tiles && !old.getLoops() && plan.tiled() &&
       plan.memory == TileMemory::Shared)
     memory = plan.memory;
   // The algorithm's own parameters are decided with it (PUMMA's roll) or with
@@ -106,7 +106,7 @@ PlanAttr mlir::tc::mergePlan(MLIRContext *ctx, PlanAttr old, const ContractionPl
     algorithm = PummaAttr::get(ctx, plan.roll);
   FloatAttr disk = old.getDiskBytes(), comm = old.getCommBytes(), secs = old.getSeconds();
   if (fields.tiles) {
-    if (!loops && !plan.inCore) {
+    if (!loops && plan.tiled()) {
       SmallVector<Attribute> groups;
       for (const auto &group : plan.nest.groups) {
         SmallVector<NamedAttribute> entries;

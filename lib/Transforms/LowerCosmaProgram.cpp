@@ -2,7 +2,8 @@
 //
 // Kwasniewski et al. Algorithm 1 as tc runs it (docs/Derivations.md D27):
 // arrays in the compute views, split again so no element is stored twice,
-// rounds of gathered panels double buffered, partial C reduce-scattered.
+// rounds of gathered panels double buffered, partial C reduce-scattered. Out
+// of core (D55) the same program with the sub-blocks in scratch files.
 //
 //===----------------------------------------------------------------------===//
 #include "AlgorithmLowerings.h"
@@ -27,6 +28,7 @@ public:
 
 private:
   LogicalResult readAlgorithm() override;
+  bool tilesOutOfCore() const override { return false; }
   LogicalResult readLayouts() override;
   LogicalResult prepare() override;
   void emitProgram(func::FuncOp newFunc) override;
@@ -44,11 +46,9 @@ LogicalResult lowerCosmaContraction(ContractOp op, func::FuncOp func,
 }
 
 LogicalResult CosmaLowering::readAlgorithm() {
-  if (!inCore || grid.size() != 3)
-    return op.emitOpError() << "algorithm = cosma runs in core on a 3-d grid (out of core, "
-                               "its sequential schedule is memory = shared); the plan has "
-                               "in_core = "
-                            << inCore << " and grid " << plan.getGrid();
+  if (grid.size() != 3)
+    return op.emitOpError() << "algorithm = cosma runs on a 3-d grid; the plan has grid "
+                            << plan.getGrid();
   if (DictionaryAttr r = cast<CosmaAttr>(plan.getAlgorithm()).getRounds())
     for (NamedAttribute round : r)
       rounds.push_back({round.getName().getValue().str(),
@@ -117,11 +117,18 @@ LogicalResult CosmaLowering::prepare() {
 void CosmaLowering::emitProgram(func::FuncOp newFunc) {
   b.setInsertionPointToStart(newFunc.addEntryBlock());
   RankVolumes volumes = cosmaVolumes(problem, *cosma, machine.elemBytes);
+  // Out of core each process reads its sub-blocks of A and B once, as their
+  // panels are gathered, and writes C's (D55).
+  const bool readsC = static_cast<bool>(op.getInit());
+  if (!inCore)
+    volumes.disk = cosmaDiskBytes(problem, *cosma, machine.elemBytes, readsC);
   // A grid of fewer ranks than the machine's leaves the others idle
   // (Kwasniewski et al. section 7.1, Fig. 5): they move nothing.
   const int64_t used = static_cast<int64_t>(volumes.sent.size());
   volumes.sent.resize(machine.procs, 0.0);
   volumes.received.resize(machine.procs, 0.0);
+  if (!inCore)
+    volumes.disk.resize(machine.procs, 0.0);
   emitPredictions(&volumes);
   PerOperand<bool> inPlace;
   for (Operand x : {Operand::A, Operand::B, Operand::C})
@@ -182,8 +189,11 @@ void CosmaLowering::emitProgram(func::FuncOp newFunc) {
   }
   auto zeros = [&](Operand x) { return SmallVector<Value>(arrays[x].labels.size(), index(0)); };
   // Each process reads C's initial value in its own sub-block only (zeros
-  // elsewhere), so the reduce-scatter adds it exactly once.
-  if (!inPlace[Operand::C])
+  // elsewhere), so the reduce-scatter adds it exactly once. Out of core a C
+  // that starts at zero is not read (D51).
+  if (!inCore && !readsC)
+    emitZeroFill(partial);
+  else if (!inPlace[Operand::C])
     ReadTileOp::create(b, loc, arrays[Operand::C].handle, zeros(Operand::C), partial, false);
   // Offsets of round r's panel in x's block: the rounds are row-major over the
   // round labels.

@@ -164,14 +164,24 @@ bool samePlan(const ContractionPlan &a, const ContractionPlan &b) {
                       a.nest.groups == b.nest.groups);
 }
 
-/// Total tile count per label of the problem, in label order of A, B, C.
+/// COSMA's rounds over label l (1 without).
+int64_t roundsOver(const ContractionPlan &plan, const std::string &l) {
+  int64_t n = 1;
+  for (const TileLoop &r : plan.rounds)
+    if (r.label == l)
+      n *= r.count;
+  return n;
+}
+
+/// Total tile count per label of the problem (COSMA's rounds over it
+/// included), in label order of A, B, C.
 std::vector<std::pair<std::string, int64_t>> tilesOf(const ContractionPlan &plan,
                                                      const ContractionProblem &p) {
   std::vector<std::pair<std::string, int64_t>> out;
   for (const auto *labels : {&p.labelsA, &p.labelsB, &p.labelsC})
     for (const std::string &l : *labels)
       if (llvm::none_of(out, [&](const auto &e) { return e.first == l; }))
-        out.emplace_back(l, plan.nest.tiles(l));
+        out.emplace_back(l, plan.nest.tiles(l) * roundsOver(plan, l));
   return out;
 }
 
@@ -294,7 +304,7 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                   j.attribute("method", toString(c.method));
                   j.attribute("algorithm", toString(c.algorithm));
                   j.attribute("in_core", c.inCore);
-                  if (!c.inCore) {
+                  if (c.tiled()) {
                     j.attribute("order", toString(c.nest.order));
                     j.attribute("memory", toString(c.memory));
                   }
@@ -500,9 +510,11 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
             tiles += (tiles.empty() ? "" : " ") + label + "=" + std::to_string(n);
         os << (i == entries[e].chosen ? "* " : "  ")
            << llvm::format("%-8s %-14s %-6s %-9s %-24s %12.4g %12.4g %10.4g\n",
-                           c.inCore ? "in-core" : toString(c.method), toString(c.algorithm),
-                           c.inCore ? "-" : toString(c.nest.order),
-                           c.inCore ? "-" : toString(c.memory),
+                           c.inCore    ? "in-core"
+                           : c.tiled() ? toString(c.method)
+                                       : "on-disk",
+                           toString(c.algorithm), c.tiled() ? toString(c.nest.order) : "-",
+                           c.tiled() ? toString(c.memory) : "-",
                            tiles.empty() ? "-" : tiles.c_str(), c.totalDiskBytes(),
                            c.totalCommBytes(), c.totalSeconds());
       }

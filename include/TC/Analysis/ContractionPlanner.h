@@ -129,6 +129,10 @@ struct ContractionPlan {
   /// plan's stages, not part of the plan's volumes.
   RedistCost handOver;
 
+  /// Out of core in Gao et al.'s tiling loops, with a method, a read order,
+  /// a nest and a memory rule; COSMA out of core runs rounds instead (D55).
+  bool tiled() const { return !inCore && algorithm != ParallelAlgorithm::Cosma; }
+
   double totalDiskBytes() const { return diskBytes + redist.diskBytes; }
   double totalCommBytes() const { return commBytes + redist.commBytes; }
   double totalSeconds() const { return seconds + redist.seconds; }

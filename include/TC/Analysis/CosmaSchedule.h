@@ -68,26 +68,41 @@ CosmaLayout completeCosmaLayout(const ContractionProblem &problem, const MacroIn
 RankVolumes cosmaVolumes(const ContractionProblem &problem, const CosmaLayout &layout,
                           int64_t elemBytes);
 
+/// Where the stored sub-blocks live: in memory (in core), or in each process's
+/// scratch files (out of core, docs/Derivations.md D55), where memory holds only
+/// C's partial sums and the panels of the round in flight.
+enum class CosmaStorage { InMemory, OnDisk };
+
 /// The padded per-process sizes the lowering allocates, in elements: each
 /// array's stored sub-block, C's whole block (the partial sums), and one round's
 /// panel of A and of B (two of each are live: double buffering).
 struct CosmaBuffers {
   double storedA = 0, storedB = 0, storedC = 0, blockC = 0, panelA = 0, panelB = 0;
-  double total() const { return storedA + storedB + storedC + blockC + 2 * (panelA + panelB); }
+  /// What memory holds: the stored sub-blocks too when they live there.
+  double total(CosmaStorage storage = CosmaStorage::InMemory) const {
+    double stored = storage == CosmaStorage::InMemory ? storedA + storedB + storedC : 0;
+    return stored + blockC + 2 * (panelA + panelB);
+  }
 };
 CosmaBuffers cosmaBuffers(const ContractionProblem &problem, const CosmaLayout &layout,
                           const std::vector<TileLoop> &rounds);
 
 /// The rounds over the process's K range (Algorithm 1 lines 6-7): as few as fit
-/// the memory left after the stored blocks and C's partial sums, and at least
+/// the memory left after C's partial sums and, in memory, the stored blocks, and at least
 /// enough that no panel is wider than kMaxRoundWidth outer products (so that
 /// communication overlaps the dgemm, section 7.3). nullopt when even one outer
 /// product per round does not fit.
 constexpr int64_t kMaxRoundWidth = 512;
-std::optional<std::vector<TileLoop>> cosmaRounds(const ContractionProblem &problem,
-                                                 const MacroIndices &macro,
-                                                 const CosmaLayout &layout, double memBytes,
-                                                 int64_t elemBytes);
+std::optional<std::vector<TileLoop>>
+cosmaRounds(const ContractionProblem &problem, const MacroIndices &macro, const CosmaLayout &layout,
+            double memBytes, int64_t elemBytes, CosmaStorage storage = CosmaStorage::InMemory);
+
+/// Out of core (D55): the disk bytes each rank (row-major over the grid) reads
+/// and writes: its own sub-blocks of A and B read once, as the rounds gather
+/// their panels, and its sub-block of C written once (read once before, when
+/// `readsC`: C has an initial value).
+std::vector<double> cosmaDiskBytes(const ContractionProblem &problem, const CosmaLayout &layout,
+                                   int64_t elemBytes, bool readsC);
 
 /// COSMA's delta (Kwasniewski et al. section 7.1, FitRanks; Fig. 5): the
 /// largest share of the machine's P ranks that grid fitting may leave idle, so
@@ -142,6 +157,19 @@ std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
                                          std::vector<std::string> &remarks,
                                          const std::optional<std::vector<int64_t>> &grid = {},
                                          double delta = kCosmaIdleFraction);
+
+/// COSMA out of core (docs/Derivations.md D55): the sub-blocks stored in
+/// scratch files, memory holding C's partial sums and two panels of A and B
+/// beside the runtime's staging chunk. Every input element is read from disk
+/// once and C's written once, whatever the grid; the grid (all P ranks, each
+/// factor within its macro-index extent, or `grid` when given) is the one with
+/// the least time: the busiest rank's disk bytes at the disk bandwidth plus its
+/// received bytes at the network's. nullopt with a remark when no grid's
+/// partial sums and one outer product of each input fit.
+std::optional<ContractionPlan>
+planCosmaOutOfCore(const ContractionProblem &problem, const MacroIndices &macro,
+                   const MachineModel &machine, std::vector<std::string> &remarks,
+                   const std::optional<std::vector<int64_t>> &grid = {});
 
 } // namespace mlir::tc
 

@@ -52,6 +52,8 @@ struct PlanView {
   BoolAttr inCore;
   GridAttr grid;
   DistAttr distA, distB, distC;
+  /// Gao et al.'s tiling given: a method, read order, loops or memory rule.
+  bool gaoTiling = false;
   bool isInCore() const { return inCore && inCore.getValue(); }
   bool isOutOfCore() const { return inCore && !inCore.getValue(); }
 };

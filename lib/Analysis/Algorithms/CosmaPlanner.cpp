@@ -1,13 +1,16 @@
 //===- CosmaPlanner.cpp - Kwasniewski et al.'s COSMA ----------------------===//
 //
-// COSMA's grid and rounds (CosmaSchedule.h, docs/Derivations.md D27), in
-// core only: like Gao et al.'s in-core plans it ignores a method and an
-// order (they bind out-of-core plans); a given nest rules it out. Out of
-// core its sequential schedule is one of Gao's tilings (memory = shared).
+// COSMA's grid and rounds (CosmaSchedule.h, docs/Derivations.md D27) in
+// core, or with its stored sub-blocks in scratch files when they do not fit
+// (D55). Like Gao et al.'s in-core plans it ignores a method and an order in
+// core; out of core it runs rounds, not Gao's tiling, so a given method,
+// order, memory rule or nest rules it out there.
 //
 //===----------------------------------------------------------------------===//
 #include "TC/Analysis/AlgorithmPlanner.h"
 #include "TC/Analysis/CosmaSchedule.h"
+
+#include <algorithm>
 
 namespace mlir::tc {
 
@@ -28,11 +31,24 @@ public:
                             " (in A, B and C) are not part of its schedule");
       return;
     }
-    if (!d.inCore.value_or(true) || d.nest || (d.grid && d.grid->size() != 3))
+    if (d.nest || (d.grid && d.grid->size() != 3))
       return;
+    if (d.inCore.value_or(true))
+      if (std::optional<ContractionPlan> plan =
+              planCosma(ctx.problem, ctx.macro, ctx.machine, ctx.remarks, d.grid)) {
+        out.push_back(*plan);
+        return;
+      }
+    if (d.inCore.value_or(false) || d.method || d.order || d.memory)
+      return;
+    // Its reasons not to apply are the in-core plan's too: said once.
+    std::vector<std::string> remarks;
     if (std::optional<ContractionPlan> plan =
-            planCosma(ctx.problem, ctx.macro, ctx.machine, ctx.remarks, d.grid))
+            planCosmaOutOfCore(ctx.problem, ctx.macro, ctx.machine, remarks, d.grid))
       out.push_back(*plan);
+    for (const std::string &r : remarks)
+      if (std::find(ctx.remarks.begin(), ctx.remarks.end(), r) == ctx.remarks.end())
+        ctx.remarks.push_back(r);
   }
 };
 
