@@ -448,6 +448,9 @@ planCosmaOutOfCore(const ContractionProblem &problem, const MacroIndices &macro,
     plan.layoutB = layout.computeLayout(Operand::B);
     plan.layoutC = layout.computeLayout(Operand::C);
     plan.rounds = *rounds;
+    // Its buffers share the memory the staging chunk leaves, as COSMA's
+    // sequential schedule's tiles do (D29).
+    plan.memory = TileMemory::Shared;
     CosmaBuffers buffers = cosmaBuffers(problem, layout, plan.rounds);
     plan.bufferBytes[0] = e * 2 * buffers.panelA;
     plan.bufferBytes[1] = e * 2 * buffers.panelB;

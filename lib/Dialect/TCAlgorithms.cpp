@@ -161,7 +161,7 @@ LogicalResult CosmaAttr::verifyPlan(function_ref<InFlightDiagnostic()> emitError
     return emitError() << "#tc.plan algorithm = cosma needs a 3-d grid [pm, pn, pk], got "
                        << plan.grid;
   // Out of core COSMA runs its rounds with the stored sub-blocks on disk
-  // (docs/Derivations.md D55), not Gao et al.'s tiling loops.
+  // (docs/Derivations.md D56), not Gao et al.'s tiling loops.
   if (plan.isOutOfCore() && plan.gaoTiling)
     return emitError() << "#tc.plan algorithm = cosma out of core runs rounds, not tiling "
                           "loops: it takes no method, order, loops or memory";

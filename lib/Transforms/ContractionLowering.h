@@ -107,7 +107,7 @@ protected:
   /// (all but PUMMA, whose labels lie on different grid dimensions).
   virtual bool splitsLabelsAlike() const { return true; }
   /// Whether the algorithm runs out of core in Gao et al.'s tiling loops
-  /// (method, order, loops), all but COSMA's rounds (docs/Derivations.md D55).
+  /// (method, order, loops), all but COSMA's rounds (docs/Derivations.md D56).
   virtual bool tilesOutOfCore() const { return true; }
   /// The layout operand x is computed in.
   virtual Layout computeLayout(Operand x) const;

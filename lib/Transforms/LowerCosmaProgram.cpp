@@ -3,7 +3,7 @@
 // Kwasniewski et al. Algorithm 1 as tc runs it (docs/Derivations.md D27):
 // arrays in the compute views, split again so no element is stored twice,
 // rounds of gathered panels double buffered, partial C reduce-scattered. Out
-// of core (D55) the same program with the sub-blocks in scratch files.
+// of core (D56) the same program with the sub-blocks in scratch files.
 //
 //===----------------------------------------------------------------------===//
 #include "AlgorithmLowerings.h"
@@ -118,7 +118,7 @@ void CosmaLowering::emitProgram(func::FuncOp newFunc) {
   b.setInsertionPointToStart(newFunc.addEntryBlock());
   RankVolumes volumes = cosmaVolumes(problem, *cosma, machine.elemBytes);
   // Out of core each process reads its sub-blocks of A and B once, as their
-  // panels are gathered, and writes C's (D55).
+  // panels are gathered, and writes C's (D56).
   const bool readsC = static_cast<bool>(op.getInit());
   if (!inCore)
     volumes.disk = cosmaDiskBytes(problem, *cosma, machine.elemBytes, readsC);

@@ -668,6 +668,20 @@ func.func @plan_cosma_2d() attributes {p = #tc.plan<algorithm = cosma, grid = <[
 
 // -----
 
+// expected-error @+1 {{#tc.plan algorithm = cosma out of core runs rounds, not tiling loops: it takes no method, order, loops or memory}}
+func.func @plan_cosma_out_of_core_method() attributes {p = #tc.plan<in_core = false, method = inside, algorithm = cosma>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tc.plan algorithm = cosma out of core runs rounds, not tiling loops: it takes no method, order, loops or memory}}
+func.func @plan_cosma_out_of_core_loops() attributes {p = #tc.plan<in_core = false, algorithm = cosma, order = CAB, loops = [{}, {}, {}, {k = 2}]>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{#tc.plan algorithm = cosma gathers or reduces dist_b along grid dimension 0, so its entry there must be '*', got #tc.dist<[k, j, *]>}}
 func.func @plan_cosma_dist() attributes {p = #tc.plan<algorithm = cosma, grid = <[2, 2, 1]>, dist_a = <[i, *, k]>, dist_b = <[k, j, *]>>} {
   return

@@ -5,6 +5,9 @@
 // other process shares (split along a grid dimension of extent 1) is used in
 // place as its array's storage: C on [2, 2, 1] (nothing read, reduced or
 // written back), A and B on [1, 1, 2] (no panels, and so a single round).
+// Out of core (docs/Derivations.md D56) every array is on disk and nothing is
+// in place: each rank's disk bytes are its own sub-blocks of A, B and C once,
+// and a C that starts at zero is zero-filled, not read.
 // RUN: tc-opt %s --tc-lower-plan --canonicalize | FileCheck %s
 
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "1GB", net_bw = "200MB/s", disk_bw = "8MB/s">} {
@@ -70,6 +73,31 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "1GB", net_bw = "20
   func.func @tall(%A: tensor<16x64xf64>, %B: tensor<64x16xf64>, %C: tensor<16x16xf64>) -> tensor<16x16xf64> {
     %r = tc.contract %C[i, j] += %A[i, k] * %B[k, j]
            {tc.plan = #tc.plan<in_core = true, algorithm = #tc.cosma<rounds = {k = 4}>, grid = <[1, 1, 2]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>>}
+           : tensor<16x64xf64>, tensor<64x16xf64> -> tensor<16x16xf64>
+    return %r : tensor<16x16xf64>
+  }
+
+  // CHECK-LABEL: func.func @on_disk()
+  // A's and B's 16 x 32 blocks unsplit along [1, 1, 2]'s first two dimensions,
+  // C's 16 x 16 block split in two: 512 + 512 + 128 elements per rank; ranks 2
+  // and 3 are idle.
+  // CHECK: tc.predicted_volumes {{{.*}}disk_per_rank = array<f64: 9.216000e+03, 9.216000e+03, 0.000000e+00, 0.000000e+00>
+  // CHECK: %[[C:.*]] = memref.alloc() : memref<16x16xf64>
+  // CHECK: %[[A0:.*]] = memref.alloc() : memref<16x8xf64>
+  // CHECK: tc.array "A" init input {on_disk}
+  // CHECK: tc.array "B" init input {on_disk}
+  // CHECK: %[[CA:.*]] = tc.array "C" init zero {on_disk}
+  // CHECK-NOT: tc.read_tile
+  // CHECK: memref.store %{{.*}}, %[[C]]
+  // CHECK: tc.gather_tile_start %{{.*}} into %[[A0]]
+  // CHECK: scf.for
+  // CHECK: tc.tile_contract %[[C]]
+  // CHECK: tc.reduce_scatter_tile %[[C]] into %[[CA]]
+  // CHECK: tc.write_tile %[[C]] into %[[CA]]
+  // CHECK: tc.store %[[CA]]
+  func.func @on_disk(%A: tensor<16x64xf64>, %B: tensor<64x16xf64>) -> tensor<16x16xf64> {
+    %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
+           {tc.plan = #tc.plan<in_core = false, algorithm = #tc.cosma<rounds = {k = 4}>, grid = <[1, 1, 2]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>>}
            : tensor<16x64xf64>, tensor<64x16xf64> -> tensor<16x16xf64>
     return %r : tensor<16x16xf64>
   }

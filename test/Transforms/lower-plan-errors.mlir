@@ -64,18 +64,6 @@ module attributes {tc.machine = #tc.machine<procs = 1, mem = "1MB", net_bw = "1M
 // -----
 
 module attributes {tc.machine = #tc.machine<procs = 4, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
-  func.func @cosma_out_of_core(%A: tensor<8x8xf64>, %B: tensor<8x8xf64>) -> tensor<8x8xf64> {
-    // expected-error @+1 {{'tc.contract' op algorithm = cosma runs in core on a 3-d grid (out of core, its sequential schedule is memory = shared); the plan has in_core = 0 and grid #tc.grid<[2, 2, 1]>}}
-    %r = tc.contract [i, j] = %A[i, k] * %B[k, j]
-           {tc.plan = #tc.plan<in_core = false, method = outside, algorithm = cosma, grid = <[2, 2, 1]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>, order = CAB, loops = [{}, {}, {}, {}]>}
-           : tensor<8x8xf64>, tensor<8x8xf64> -> tensor<8x8xf64>
-    return %r : tensor<8x8xf64>
-  }
-}
-
-// -----
-
-module attributes {tc.machine = #tc.machine<procs = 4, mem = "1MB", net_bw = "1MB/s", disk_bw = "1MB/s">} {
   func.func @cosma_dists(%A: tensor<8x8xf64>, %B: tensor<8x8xf64>) -> tensor<8x8xf64> {
     // expected-error @+1 {{'tc.contract' op algorithm = cosma needs dist_a = <[i, *, k]>, dist_b = <[*, j, k]> and dist_c = <[i, j, *]> with i in I, j in J and k in K; got #tc.dist<[k, *, i]>, #tc.dist<[*, j, k]>, #tc.dist<[i, j, *]>}}
     %r = tc.contract [i, j] = %A[i, k] * %B[k, j]

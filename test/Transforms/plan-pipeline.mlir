@@ -10,7 +10,10 @@
 // Gao et al.'s own choice (per-array tiles) is inside replication-a, order CAB
 // at 20.64 s; COSMA's sequential schedule as inside rotation's tiling (D29)
 // keeps each process's whole 2000 x 2000 block of C in memory: 16.64 s.
-// CHECK: tc.plan = #tc.plan<in_core = false, method = inside, algorithm = rotation, grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>, order = CAB, loops = [{}, {k = 4 : i64}, {}, {}], memory = shared, disk_bytes = 1.280000e+08 : f64, comm_bytes = 1.280000e+08 : f64, seconds = 1.664000e+01 : f64>
+// COSMA out of core (D56) on [2, 2, 1] reads and writes as much (each
+// process its sub-blocks once) and gathers half of what Cannon's shifts
+// move: 16.32 s.
+// CHECK: tc.plan = #tc.plan<in_core = false, algorithm = #tc.cosma<rounds = {k = 10 : i64}>, grid = <[2, 2, 1]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>, disk_bytes = 1.280000e+08 : f64, comm_bytes = 6.400000e+07 : f64, seconds = 1.632000e+01 : f64>
 func.func @matmul(%A: tensor<4000x4000xf64>, %B: tensor<4000x4000xf64>, %C: tensor<4000x4000xf64>) -> tensor<4000x4000xf64> {
   %r = tc.contract %C[i, j] += %A[i, k] * %B[j, k] : tensor<4000x4000xf64>, tensor<4000x4000xf64> -> tensor<4000x4000xf64>
   return %r : tensor<4000x4000xf64>
@@ -22,7 +25,7 @@ func.func @matmul(%A: tensor<4000x4000xf64>, %B: tensor<4000x4000xf64>, %C: tens
 // JSON-NEXT: "net_bw": 200000000,
 // JSON-NEXT: "disk_bw": 8000000,
 // JSON: "contractions": [
-// JSON: "op": "{{.*}}plan-pipeline.mlir:15:8",
+// JSON: "op": "{{.*}}plan-pipeline.mlir:18:8",
 // JSON: "candidates": [
 // JSON: "method": "inside",
 // JSON-NEXT: "algorithm": "rotation",
@@ -37,12 +40,19 @@ func.func @matmul(%A: tensor<4000x4000xf64>, %B: tensor<4000x4000xf64>, %C: tens
 // JSON-NEXT: "disk_bytes": 160000000,
 // JSON-NEXT: "comm_bytes": 256000000,
 // JSON-NEXT: "seconds": 21.280000000000001
-// The chosen candidate is inside rotation, order CAB, shared (the 49th).
-// JSON: "chosen": 48
+// The chosen candidate is COSMA out of core (the 65th and last).
+// JSON: "algorithm": "cosma",
+// JSON-NEXT: "in_core": false,
+// JSON-NEXT: "tiles": {
+// JSON-NEXT: "i": 1,
+// JSON-NEXT: "k": 10,
+// JSON-NEXT: "j": 1
+// JSON: "chosen": 64
 
-// TABLE: contraction {{.*}}plan-pipeline.mlir:15:8  (P = 4, memory per process = 6.4e+07 B, tile budget = 2.133e+07 B)
+// TABLE: contraction {{.*}}plan-pipeline.mlir:18:8  (P = 4, memory per process = 6.4e+07 B, tile budget = 2.133e+07 B)
 // TABLE-NEXT: method   algorithm      order  memory    tiles
 // TABLE: {{^}}  inside   replication-a  CAB    per-array i=2 k=4     {{ *}}1.6e+08     1.28e+08      20.64
-// TABLE: {{^}}* inside   rotation       CAB    shared    k=4         {{ *}}1.28e+08     1.28e+08      16.64
+// TABLE: {{^}}  inside   rotation       CAB    shared    k=4         {{ *}}1.28e+08     1.28e+08      16.64
+// TABLE: {{^}}* on-disk  cosma          -      -         k=10        {{ *}}1.28e+08      6.4e+07      16.32
 
 // NOWRITE: error: cannot write plan report '{{.*}}.nodir/r.json'

@@ -16,7 +16,8 @@ module attributes {tc.machine = #tc.machine<procs = 6, mem = "64MB", net_bw = "2
 
 module attributes {tc.machine = #tc.machine<procs = 4, mem = 6, net_bw = "200MB/s", disk_bw = "8MB/s">} {
   func.func @too_small(%A: tensor<64x64xf64>, %B: tensor<64x64xf64>) -> tensor<64x64xf64> {
-    // expected-remark @+3 {{cosma skipped: its stored blocks, partial sums and one outer product of each input do not fit in memory (out of core, COSMA's sequential schedule runs as the other algorithms' memory = shared tiling)}}
+    // expected-remark @+4 {{cosma in core skipped: its stored blocks, partial sums and one outer product of each input do not fit in memory}}
+    // expected-remark @+3 {{cosma out of core skipped: on no grid do C's partial sums and one outer product of each input fit in memory beside the staging chunk}}
     // expected-remark @+2 {{pumma skipped: no grid fits its blocks and one panel in memory (out-of-core PUMMA is not implemented)}}
     // expected-error @+1 {{no plan fits in memory: array A needs at least 8 bytes per process for one tile but its budget is 2 bytes (0.333333 of 6 bytes); at least 24 bytes of memory per process are needed}}
     %r = tc.contract [i, j] = %A[i, k] * %B[k, j] : tensor<64x64xf64>, tensor<64x64xf64> -> tensor<64x64xf64>

@@ -12,9 +12,11 @@ module attributes {tc.machine = #tc.machine<procs = 4, mem = "64MB", net_bw = "2
     return %r : tensor<64x48xf64>
   }
   // CHECK-LABEL: func.func @out_of_core
-  // Out of core: inside rotation with COSMA's sequential schedule as its
-  // tiling (docs/Derivations.md D29) beats Gao et al.'s replication-a.
-  // CHECK: tc.plan = #tc.plan<in_core = false, method = inside, algorithm = rotation, grid = <[2, 2]>, dist_a = <[i, k]>, dist_b = <[k, j]>, dist_c = <[i, j]>>
+  // Out of core: COSMA with its sub-blocks on disk (docs/Derivations.md D56)
+  // reads as much as inside rotation with COSMA's sequential schedule as its
+  // tiling (D29), which beats Gao et al.'s replication-a, and gathers half
+  // of what Cannon's shifts move.
+  // CHECK: tc.plan = #tc.plan<in_core = false, algorithm = cosma, grid = <[2, 2, 1]>, dist_a = <[i, *, k]>, dist_b = <[*, j, k]>, dist_c = <[i, j, *]>>
   func.func @out_of_core(%A: tensor<4000x4000xf64>, %B: tensor<4000x4000xf64>, %C: tensor<4000x4000xf64>) -> tensor<4000x4000xf64> {
     %r = tc.contract %C[i, j] += %A[i, k] * %B[j, k] : tensor<4000x4000xf64>, tensor<4000x4000xf64> -> tensor<4000x4000xf64>
     return %r : tensor<4000x4000xf64>

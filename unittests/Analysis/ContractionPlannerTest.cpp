@@ -366,11 +366,13 @@ PlanDecisions recorded(const ContractionPlan &c, int stage) {
   PlanDecisions d;
   d.inCore = c.inCore;
   d.algorithm = c.algorithm;
-  if (!c.inCore)
+  // As mergePlan records them: Gao et al.'s tiling fields only for tiled
+  // plans (COSMA out of core runs rounds, D56).
+  if (c.tiled())
     d.method = c.method;
-  if (stage >= 2 && !c.inCore)
+  if (stage >= 2 && c.tiled())
     d.order = c.nest.order;
-  if (stage >= 3 && !c.inCore) {
+  if (stage >= 3 && c.tiled()) {
     d.nest = asRecorded(c.nest);
     d.memory = c.memory; // recorded with the loops
   }
@@ -384,7 +386,8 @@ void expectSamePlan(const ContractionPlan &a, const ContractionPlan &b) {
   EXPECT_EQ(a.inCore, b.inCore);
   EXPECT_EQ(a.iContiguous, b.iContiguous);
   EXPECT_EQ(a.algorithm, b.algorithm);
-  if (!a.inCore) {
+  EXPECT_EQ(a.rounds.size(), b.rounds.size());
+  if (a.tiled()) {
     EXPECT_EQ(a.method, b.method);
     EXPECT_EQ(asRecorded(a.nest).groups, asRecorded(b.nest).groups);
     EXPECT_EQ(a.nest.order, b.nest.order);
@@ -509,10 +512,11 @@ TEST(ContractionPlanner, ChoiceStandsOnlyWhereASearchAgrees) {
 
 TEST(ContractionPlanner, ChoiceDoesNotStandForOtherDecisions) {
   ContractionProblem p = matmul(4000);
-  MachineModel m = machine(4, 64e6);
+  // Two processes: Gao et al.'s tiling (inside replication-a) is chosen.
+  MachineModel m = machine(2, 64e6);
   PlanResult r = planContraction(p, m);
   const ContractionPlan &c = r.candidates[*r.chosen];
-  ASSERT_FALSE(c.inCore);
+  ASSERT_TRUE(c.tiled());
   PlanDecisions other = recorded(c, 1);
   other.algorithm = c.algorithm == ParallelAlgorithm::Accumulation
                         ? ParallelAlgorithm::ReplicationA
@@ -529,6 +533,25 @@ TEST(ContractionPlanner, ChoiceDoesNotStandForOtherDecisions) {
   loops.nest->groups[3].push_back({"k", 2});
   EXPECT_FALSE(choiceStands({}, c, loops));
   EXPECT_TRUE(choiceStands(recorded(c, 3), c, recorded(c, 3)));
+}
+
+TEST(ContractionPlanner, CosmaOutOfCoreStandsWithoutATiling) {
+  // Four processes: COSMA out of core (D56) is chosen; recorded without a
+  // method, order or loops, it stands; any of them rules it out.
+  ContractionProblem p = matmul(4000);
+  PlanResult r = planContraction(p, machine(4, 64e6));
+  const ContractionPlan &c = r.candidates[*r.chosen];
+  ASSERT_EQ(c.algorithm, ParallelAlgorithm::Cosma);
+  ASSERT_FALSE(c.inCore);
+  EXPECT_FALSE(c.tiled());
+  EXPECT_TRUE(choiceStands({}, c, recorded(c, 3)));
+  PlanDecisions method = recorded(c, 3);
+  method.method = c.method;
+  EXPECT_FALSE(choiceStands({}, c, method));
+  PlanDecisions order = recorded(c, 3);
+  order.order = ReadOrder::CAB;
+  EXPECT_FALSE(choiceStands({}, c, order));
+  EXPECT_FALSE(planContraction(p, machine(4, 64e6), method).chosen.has_value());
 }
 
 TEST(ContractionPlanner, GivenGridRestrictsTheSearch) {

@@ -2,6 +2,7 @@
 #include "TC/Analysis/CosmaSchedule.h"
 
 #include "TC/Analysis/CommOptimalMatmul.h"
+#include "TC/Analysis/ProcessorGrid.h"
 
 #include "TestMachine.h"
 
@@ -384,6 +385,95 @@ TEST(CosmaSchedule, PlannerPlansCosmaOnPrimesAndNeedsAllLabelRoles) {
   EXPECT_TRUE(std::any_of(r.remarks.begin(), r.remarks.end(), [](const std::string &s) {
     return s.find("cosma skipped") != std::string::npos;
   }));
+}
+
+} // namespace
+
+namespace {
+
+MachineModel diskMachine(int64_t procs, double mem) {
+  MachineModel m = test::machine(procs, mem);
+  m.diskBandwidth = 1e9;
+  m.netBandwidth = 3e9;
+  m.runtimeVolumes = true;
+  return m;
+}
+
+TEST(CosmaOutOfCore, DiskBytesCoverEveryElementOnce) {
+  // Uneven extents on a grid that splits every array: the ranks' own
+  // sub-blocks partition A, B and C, so the disk bytes sum to each array once
+  // (C twice when its initial value is read).
+  ContractionProblem p = matmul(37, 29, 1001);
+  MacroIndices macro = macroOf(p);
+  for (std::vector<int64_t> g : {std::vector<int64_t>{2, 1, 3}, {1, 2, 2}, {3, 2, 1}}) {
+    CosmaLayout layout = completeCosmaLayout(p, macro, g, "i", "j", "k");
+    for (bool readsC : {false, true}) {
+      std::vector<double> disk = cosmaDiskBytes(p, layout, 8, readsC);
+      ASSERT_EQ(disk.size(), static_cast<size_t>(g[0] * g[1] * g[2]));
+      double want = 8.0 * (37 * 1001 + 1001 * 29 + (readsC ? 2 : 1) * 37 * 29);
+      EXPECT_EQ(std::accumulate(disk.begin(), disk.end(), 0.0), want) << gridList(g);
+    }
+  }
+}
+
+TEST(CosmaOutOfCore, LargeKOnEightProcessesReadsTheInputsOnce) {
+  // bench/out-of-core-shapes.py's large-k cell on 8 processes, each with 1/8
+  // of its share: the whole C tile of Gao et al.'s accumulation does not fit
+  // beside the staging chunk, so its best tiling reads A twice (1.49x the
+  // inputs read once). COSMA out of core splits K over several processes and
+  // I or J over the rest: its partial sums fit, and every element is read or
+  // written once.
+  ContractionProblem p = matmul(2048, 2048, 65536);
+  p.freshC = true;
+  const double share = 8.0 * (2 * 2048 * 65536.0 + 2048 * 2048.0) / 8;
+  MachineModel m = diskMachine(8, share / 8);
+  PlanResult r = planContraction(p, m);
+  ASSERT_TRUE(r.chosen.has_value()) << r.error;
+  const ContractionPlan &c = r.candidates[*r.chosen];
+  EXPECT_EQ(c.algorithm, ParallelAlgorithm::Cosma);
+  EXPECT_FALSE(c.inCore);
+  EXPECT_FALSE(c.tiled());
+  EXPECT_EQ(c.diskBytes, share);
+  EXPECT_LE(c.bufferBytes[0] + c.bufferBytes[1] + c.bufferBytes[2], m.memBytes - m.stagingBytes());
+  // Gao et al.'s best tiling reads A twice; those that read every input once
+  // broadcast A or B whole (0.94 GB per process against COSMA's 0.15 GB).
+  std::optional<ContractionPlan> bestTiled;
+  for (const ContractionPlan &other : r.candidates)
+    if (other.tiled() && (!bestTiled || other.seconds < bestTiled->seconds))
+      bestTiled = other;
+  ASSERT_TRUE(bestTiled.has_value());
+  EXPECT_GT(bestTiled->diskBytes, 1.4 * share);
+  EXPECT_LT(c.seconds, bestTiled->seconds);
+  for (const ContractionPlan &other : r.candidates)
+    if (other.tiled() && other.diskBytes <= share)
+      EXPECT_GT(other.commBytes, 6 * c.commBytes);
+}
+
+TEST(CosmaOutOfCore, OnlyWhereItsBlocksDoNotFitAndNoTilingIsGiven) {
+  ContractionProblem p = matmul(256, 256, 8192);
+  // Everything fits: COSMA plans in core.
+  PlanDecisions cosma;
+  cosma.algorithm = ParallelAlgorithm::Cosma;
+  PlanResult roomy = planContraction(p, diskMachine(4, 1e9), cosma);
+  ASSERT_TRUE(roomy.chosen.has_value()) << roomy.error;
+  EXPECT_TRUE(roomy.candidates[*roomy.chosen].inCore);
+  // Out of core forced: the rounds with the sub-blocks on disk.
+  PlanDecisions onDisk = cosma;
+  onDisk.inCore = false;
+  PlanResult forced = planContraction(p, diskMachine(4, 1e9), onDisk);
+  ASSERT_TRUE(forced.chosen.has_value()) << forced.error;
+  EXPECT_FALSE(forced.candidates[*forced.chosen].inCore);
+  EXPECT_FALSE(forced.candidates[*forced.chosen].rounds.empty());
+  // A method belongs to Gao et al.'s tiling: no COSMA plan satisfies it.
+  PlanDecisions withMethod = onDisk;
+  withMethod.method = CommMethod::Inside;
+  EXPECT_FALSE(planContraction(p, diskMachine(4, 1e9), withMethod).chosen.has_value());
+  // Partial sums of C that do not fit beside the staging chunk on any grid.
+  std::vector<std::string> remarks;
+  ContractionProblem wide = matmul(4096, 4096, 64);
+  EXPECT_FALSE(planCosmaOutOfCore(wide, macroOf(wide), diskMachine(2, 8e6), remarks));
+  ASSERT_FALSE(remarks.empty());
+  EXPECT_NE(remarks.back().find("cosma out of core skipped"), std::string::npos);
 }
 
 } // namespace

@@ -130,7 +130,7 @@ struct ContractionPlan {
   RedistCost handOver;
 
   /// Out of core in Gao et al.'s tiling loops, with a method, a read order,
-  /// a nest and a memory rule; COSMA out of core runs rounds instead (D55).
+  /// a nest and a memory rule; COSMA out of core runs rounds instead (D56).
   bool tiled() const { return !inCore && algorithm != ParallelAlgorithm::Cosma; }
 
   double totalDiskBytes() const { return diskBytes + redist.diskBytes; }

@@ -69,7 +69,7 @@ RankVolumes cosmaVolumes(const ContractionProblem &problem, const CosmaLayout &l
                           int64_t elemBytes);
 
 /// Where the stored sub-blocks live: in memory (in core), or in each process's
-/// scratch files (out of core, docs/Derivations.md D55), where memory holds only
+/// scratch files (out of core, docs/Derivations.md D56), where memory holds only
 /// C's partial sums and the panels of the round in flight.
 enum class CosmaStorage { InMemory, OnDisk };
 
@@ -97,7 +97,7 @@ std::optional<std::vector<TileLoop>>
 cosmaRounds(const ContractionProblem &problem, const MacroIndices &macro, const CosmaLayout &layout,
             double memBytes, int64_t elemBytes, CosmaStorage storage = CosmaStorage::InMemory);
 
-/// Out of core (D55): the disk bytes each rank (row-major over the grid) reads
+/// Out of core (D56): the disk bytes each rank (row-major over the grid) reads
 /// and writes: its own sub-blocks of A and B read once, as the rounds gather
 /// their panels, and its sub-block of C written once (read once before, when
 /// `readsC`: C has an initial value).
@@ -158,7 +158,7 @@ std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
                                          const std::optional<std::vector<int64_t>> &grid = {},
                                          double delta = kCosmaIdleFraction);
 
-/// COSMA out of core (docs/Derivations.md D55): the sub-blocks stored in
+/// COSMA out of core (docs/Derivations.md D56): the sub-blocks stored in
 /// scratch files, memory holding C's partial sums and two panels of A and B
 /// beside the runtime's staging chunk. Every input element is read from disk
 /// once and C's written once, whatever the grid; the grid (all P ranks, each

@@ -36,8 +36,12 @@ def TC_CosmaAttr : TC_AlgorithmAttr<"Cosma", "cosma"> {
     COSMA on a 3-d grid [pm, pn, pk] (docs/Derivations.md D27): the plan's
     `dist_a = <[i, *, k]>`, `dist_b = <[*, j, k]>`, `dist_c = <[i, j, *]>`
     are the compute views, each array stored split again along the grid
-    dimension it is replicated along. In core only (out of core, COSMA's
-    sequential schedule is Gao's loops with `memory = shared`).
+    dimension it is replicated along. Out of core (`in_core = false`,
+    D56) the same rounds run with the stored sub-blocks in scratch files,
+    memory holding C's partial sums and the panels; the plan then has no
+    method, order, loops or memory (the verifier refuses them). COSMA's
+    sequential schedule inside one process is Gao's loops with
+    `memory = shared` (D29).
 
     - `rounds`: the loops over the process's K range, each array's panel
       gathered once per round (Kwasniewski et al. Algorithm 1 lines 6-7), a

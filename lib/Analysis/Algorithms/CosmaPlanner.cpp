@@ -2,7 +2,7 @@
 //
 // COSMA's grid and rounds (CosmaSchedule.h, docs/Derivations.md D27) in
 // core, or with its stored sub-blocks in scratch files when they do not fit
-// (D55). Like Gao et al.'s in-core plans it ignores a method and an order in
+// (D56). Like Gao et al.'s in-core plans it ignores a method and an order in
 // core; out of core it runs rounds, not Gao's tiling, so a given method,
 // order, memory rule or nest rules it out there.
 //
