@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <unistd.h>
 
 namespace tc_rt {
@@ -130,5 +131,16 @@ void selectBlasKernel(int *argc, char **argv) {
 }
 
 const BlasKernelChoice &blasKernelChoice() { return choice(); }
+
+void oneBlasThreadPerRank() {
+  if (std::getenv("OPENBLAS_NUM_THREADS"))
+    return;
+  openblas_set_num_threads(1);
+  // OpenBLAS's own shutdown of its thread pool (it starts the pool again if a
+  // call ever asks for more threads); absent from its serial builds.
+  using Shutdown = int (*)();
+  if (auto shutdown = reinterpret_cast<Shutdown>(dlsym(RTLD_DEFAULT, "blas_thread_shutdown_")))
+    shutdown();
+}
 
 } // namespace tc_rt

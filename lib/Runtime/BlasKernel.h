@@ -41,6 +41,14 @@ struct BlasKernelChoice {
 /// when the kernel must change (OpenBLAS reads it only when it loads).
 void selectBlasKernel(int *argc, char **argv);
 
+/// At the start of main, before MPI starts: unless OPENBLAS_NUM_THREADS is
+/// set, one BLAS thread per rank (the ranks fill the cores), and the worker
+/// threads OpenBLAS's pthread build started when it loaded are shut down.
+/// Left alone they poll for work with sched_yield for about 2^28 cycles
+/// before they sleep: the first 0.1-0.2 s of every rank, MPI's start-up and
+/// the first loads, on the cores the other ranks need.
+void oneBlasThreadPerRank();
+
 /// What selectBlasKernel settled on (the running kernel: OpenBLAS's name).
 const BlasKernelChoice &blasKernelChoice();
 

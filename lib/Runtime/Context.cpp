@@ -222,6 +222,7 @@ void joinWorld(const std::string &program) {
 
 void startProcess(int *argc, char ***argv, const std::string &program) {
   selectBlasKernel(argc, *argv); // may run the program again: before anything starts
+  oneBlasThreadPerRank();        // before MPI starts: no BLAS threads polling beside it
   startMemory();                 // before MPI and HDF5 allocate anything
   // OpenMPI's MPI-IO opens every file with a shared-file-pointer component,
   // whose `sm` one keeps a named semaphore per file name in /dev/shm: a
