@@ -221,6 +221,22 @@ std::vector<double> runSeconds; ///< compute seconds of each run (--repeat)
 /// Gathers every rank's counters to rank 0 and writes the report there. Each rank
 /// sends one row: per phase kPerPhase counters, then its baseline and peak RSS,
 /// then the compute seconds of every run.
+/// Threads of this process now (/proc/self/status), 0 where unknown: the
+/// report's `threads`, rank 0's (one for tc, MPI's own, no BLAS workers).
+int processThreads() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  while (status >> key) {
+    if (key == "Threads:") {
+      int n = 0;
+      status >> n;
+      return n;
+    }
+    status.ignore(1 << 12, '\n');
+  }
+  return 0;
+}
+
 void writeReport() {
   Context &c = ctx();
   // Every rank knows whether a report is wanted (the same options), so all
@@ -257,7 +273,8 @@ void writeReport() {
   std::string out = "{\n  \"program\": \"" + c.program +
                     "\",\n  \"procs\": " + std::to_string(c.size) +
                     ",\n  \"blas_kernel\": {\"name\": \"" + blas.kernel + "\", \"chosen_by\": \"" +
-                    blas.chosenBy + "\"},\n  \"ranks\": [\n";
+                    blas.chosenBy + "\"},\n  \"threads\": " + std::to_string(processThreads()) +
+                    ",\n  \"ranks\": [\n";
   Counters total[NumPhases];
   double totalPredicted[3] = {0, 0, 0};
   HandOver totalHandOver;
@@ -482,8 +499,10 @@ void resetRunState() {
 int runProgram(int argc, char **argv, void (*beforeEachRun)()) {
   Context &c = ctx();
   parseArgs(argc, argv);
-  // One BLAS thread per rank unless the user says otherwise (ranks fill the cores).
-  if (!std::getenv("OPENBLAS_NUM_THREADS"))
+  // One BLAS thread per rank unless the user says otherwise (ranks fill the
+  // cores). Not again where oneBlasThreadPerRank shut the workers down:
+  // OpenBLAS would start them again.
+  if (!std::getenv("OPENBLAS_NUM_THREADS") && openblas_get_num_threads() > 1)
     openblas_set_num_threads(1);
   c.trace = std::getenv("TC_TRACE") && std::string(std::getenv("TC_TRACE")) == "1";
   if (const char *p = std::getenv("TC_PROGRESS_AFTER"))
