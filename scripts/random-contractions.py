@@ -3,7 +3,7 @@
 which run, which are wrong and which tc refuses (issue 14's survey).
 
   random-contractions.py [--count N] [--seed S] [--procs 1,2,3,4] [--cycle] [--keep DIR]
-                         [--forced-plans]
+                         [--forced-plans] [--cosma-out-of-core]
 
 Each case draws labels in every role (in A, B and C: a batch label; in A and C
 or B and C: a free label; in A and B: a summed label; in one input only: a
@@ -21,11 +21,16 @@ role, process count and memory).
 With --forced-plans, an operand may also be a scalar (no labels), and a
 case under a memory cap takes a hand-written plan half the time: out of core
 with a random method (inside, outside), algorithm (replication of A or B,
-accumulation; rotation on 1 or 4 processes) and tile memory rule, the way a
-user pins what the planner would not choose (inside replication of a
+accumulation; rotation on 1 or 4 processes) and tile memory rule, or
+COSMA with its sub-blocks on disk where it applies, the way a user pins what the planner
+would not choose (inside replication of a
 scalar crashed that way, and the planner's own choices never reached it). A
 pinned plan tcc refuses as infeasible, naming the decisions, counts as
 handled.
+With --cosma-out-of-core, only contractions COSMA multiplies (free labels of
+A and of B, a summed label, no batch label; one-input labels too), every one
+under a memory cap, and every other case pinned to COSMA out of core
+(docs/Derivations.md D56), the rest planned.
 Needs tcc on PATH (or TCC=...), mpirun, Debian's numpy and h5py.
 """
 import argparse, collections, os, random, re, shutil, subprocess, sys, tempfile
@@ -74,14 +79,27 @@ def tensor(labels, ext, elem="f64"):
     return "tensor<" + "".join(f"{ext[l]}x" for l in labels) + elem + ">"
 
 
-def forced_plan(rng, procs, scalar=None):
-    """A hand-written out-of-core plan's fields: method, algorithm, memory.
-    A scalar input ("a" or "b") is the replicated one half the time."""
+def cosma_applies(a, b, c):
+    """COSMA multiplies matrices: a label in A and C only, one in B and C
+    only, one summed in A and B, and no batch label (in all three)."""
+    A, B, C = set(a), set(b), set(c)
+    return bool((A & C) - B and (B & C) - A and (A & B) - C and not A & B & C)
+
+
+def forced_plan(rng, procs, scalar=None, cosma=False):
+    """A hand-written out-of-core plan's fields: method, algorithm, memory;
+    or, where it applies, COSMA out of core, which runs rounds and takes
+    neither (D56). A scalar input ("a" or "b") is the replicated one half the
+    time."""
     algorithms = ["replication_a", "replication_b", "accumulation"]
+    if cosma:
+        algorithms.append("cosma")
     if procs in (1, 4):
         algorithms.append("rotation")
     algorithm = (f"replication_{scalar}" if scalar and rng.random() < 0.5
                  else rng.choice(algorithms))
+    if algorithm == "cosma":
+        return "in_core = false, algorithm = cosma"
     return (f"in_core = false, method = {rng.choice(['inside', 'outside'])}, "
             f"algorithm = {algorithm}, "
             f"memory = {rng.choice(['shared', 'per_array'])}")
@@ -125,6 +143,9 @@ def main():
                     help="cycle process counts, memories and label roles over the cases")
     ap.add_argument("--forced-plans", action="store_true",
                     help="scalar operands, and hand-written out-of-core plans half the time")
+    ap.add_argument("--cosma-out-of-core", action="store_true",
+                    help="only contractions COSMA multiplies, under a memory cap, COSMA out "
+                         "of core pinned half the time")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     procs = [int(p) for p in a.procs.split(",")]
@@ -137,12 +158,18 @@ def main():
         for n in range(a.count):
             A, B, C, ext, acc = draw(rng, ROLES[n % len(ROLES)] if a.cycle else None,
                                      a.forced_plans)
+            while a.cosma_out_of_core and not cosma_applies(A, B, C):
+                A, B, C, ext, acc = draw(rng)
             P = procs[n % len(procs)] if a.cycle else rng.choice(procs)
             # In core, or a cap of a few tiles' worth that forces out-of-core tiles.
             mem = MEMORIES[n % len(MEMORIES)] if a.cycle else rng.choice(MEMORIES)
+            if a.cosma_out_of_core:
+                mem = MEMORIES[1 + n % 2]
             scalar = "a" if not A else "b" if not B else None
-            plan = forced_plan(rng, P, scalar) if (a.forced_plans and mem != "64MB" and
-                                                   rng.random() < 0.5) else ""
+            plan = forced_plan(rng, P, scalar, cosma_applies(A, B, C)) if (
+                a.forced_plans and mem != "64MB" and rng.random() < 0.5) else ""
+            if a.cosma_out_of_core and n % 2 == 0:
+                plan = "in_core = false, algorithm = cosma"
             elem = ELEMENTS[n // 12 % 2] if a.cycle else rng.choice(ELEMENTS)
             spec = f"C[{','.join(C)}] {'+=' if acc else '='} A[{','.join(A)}] * B[{','.join(B)}]"
             case = (f"{spec} in {elem} with {','.join(f'{l}={e}' for l, e in ext.items())} "
