@@ -332,6 +332,52 @@ std::vector<int64_t> fitCosmaGrid(const ContractionProblem &problem, const Macro
   return best;
 }
 
+namespace {
+
+/// The layout on `grid` with its distributed labels, or nullopt with a remark
+/// when COSMA does not apply to the problem's labels.
+std::optional<CosmaLayout> cosmaLayoutOn(const ContractionProblem &problem,
+                                         const MacroIndices &macro,
+                                         const std::vector<int64_t> &grid,
+                                         std::vector<std::string> &remarks) {
+  CosmaLabels labels = chooseCosmaLabels(problem, macro, grid);
+  if (!labels.error.empty()) {
+    remarks.push_back("cosma skipped: " + labels.error);
+    return std::nullopt;
+  }
+  return completeCosmaLayout(problem, macro, grid, labels.i, labels.j, labels.k);
+}
+
+/// COSMA's plan on `layout` with `rounds`: its compute views, buffers (what
+/// memory holds under `storage`) and per-rank volumes, `procs` entries long
+/// (ranks past the grid idle, moving nothing); its costs are the caller's.
+ContractionPlan cosmaPlan(const ContractionProblem &problem, const CosmaLayout &layout,
+                          const std::vector<TileLoop> &rounds, const MachineModel &machine,
+                          CosmaStorage storage) {
+  ContractionPlan plan;
+  plan.inCore = storage == CosmaStorage::InMemory;
+  plan.algorithm = ParallelAlgorithm::Cosma;
+  plan.layoutA = layout.computeLayout(Operand::A);
+  plan.layoutB = layout.computeLayout(Operand::B);
+  plan.layoutC = layout.computeLayout(Operand::C);
+  plan.rounds = rounds;
+  CosmaBuffers buffers = cosmaBuffers(problem, layout, rounds);
+  const double e = static_cast<double>(machine.elemBytes);
+  const bool stored = storage == CosmaStorage::InMemory;
+  plan.bufferBytes[0] = e * ((stored ? buffers.storedA : 0) + 2 * buffers.panelA);
+  plan.bufferBytes[1] = e * ((stored ? buffers.storedB : 0) + 2 * buffers.panelB);
+  plan.bufferBytes[2] = e * ((stored ? buffers.storedC : 0) + buffers.blockC);
+  RankVolumes volumes = cosmaVolumes(problem, layout, machine.elemBytes);
+  volumes.sent.resize(machine.procs, 0.0);
+  volumes.received.resize(machine.procs, 0.0);
+  plan.sentPerRank = volumes.sent;
+  plan.receivedPerRank = volumes.received;
+  plan.commBytes = volumes.maxReceived();
+  return plan;
+}
+
+} // namespace
+
 std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
                                          const MacroIndices &macro, const MachineModel &machine,
                                          std::vector<std::string> &remarks,
@@ -353,14 +399,11 @@ std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
                       " processes");
     return std::nullopt;
   }
-  CosmaLabels labels = chooseCosmaLabels(problem, macro, grid);
-  if (!labels.error.empty()) {
-    remarks.push_back("cosma skipped: " + labels.error);
+  std::optional<CosmaLayout> layout = cosmaLayoutOn(problem, macro, grid, remarks);
+  if (!layout)
     return std::nullopt;
-  }
-  CosmaLayout layout = completeCosmaLayout(problem, macro, grid, labels.i, labels.j, labels.k);
   std::optional<std::vector<TileLoop>> rounds =
-      cosmaRounds(problem, macro, layout, machine.memBytes, machine.elemBytes);
+      cosmaRounds(problem, macro, *layout, machine.memBytes, machine.elemBytes);
   // fitRanks's memory test is looser than the rounds': the larger blocks of a
   // grid that leaves ranks idle may not fit where a grid of all ranks does.
   if (!rounds && !givenGrid && used < machine.procs && delta > 0)
@@ -370,25 +413,8 @@ std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
                       "product of each input do not fit in memory");
     return std::nullopt;
   }
-  ContractionPlan plan;
-  plan.inCore = true;
-  plan.algorithm = ParallelAlgorithm::Cosma;
-  plan.layoutA = layout.computeLayout(Operand::A);
-  plan.layoutB = layout.computeLayout(Operand::B);
-  plan.layoutC = layout.computeLayout(Operand::C);
-  plan.rounds = *rounds;
-  CosmaBuffers buffers = cosmaBuffers(problem, layout, plan.rounds);
-  const double e = static_cast<double>(machine.elemBytes);
-  plan.bufferBytes[0] = e * (buffers.storedA + 2 * buffers.panelA);
-  plan.bufferBytes[1] = e * (buffers.storedB + 2 * buffers.panelB);
-  plan.bufferBytes[2] = e * (buffers.storedC + buffers.blockC);
-  RankVolumes volumes = cosmaVolumes(problem, layout, machine.elemBytes);
   // Ranks used..P-1 are idle: they move nothing.
-  volumes.sent.resize(machine.procs, 0.0);
-  volumes.received.resize(machine.procs, 0.0);
-  plan.sentPerRank = volumes.sent;
-  plan.receivedPerRank = volumes.received;
-  plan.commBytes = volumes.maxReceived();
+  ContractionPlan plan = cosmaPlan(problem, *layout, *rounds, machine, CosmaStorage::InMemory);
   plan.seconds = machine.netBandwidth > 0
                      ? cosmaSeconds(macro.sizes, used, plan.commBytes, machine)
                      : 0;
@@ -418,48 +444,30 @@ planCosmaOutOfCore(const ContractionProblem &problem, const MacroIndices &macro,
   }
   // The runtime stages disk transfers and collectives in a chunk of its own.
   const double memory = machine.memBytes - machine.stagingBytes();
-  const double e = static_cast<double>(machine.elemBytes);
   std::optional<ContractionPlan> best;
   double bestReceived = 0;
   for (const std::vector<int64_t> &grid : grids) {
-    CosmaLabels labels = chooseCosmaLabels(problem, macro, grid);
-    if (!labels.error.empty()) {
-      remarks.push_back("cosma skipped: " + labels.error);
+    std::optional<CosmaLayout> layout = cosmaLayoutOn(problem, macro, grid, remarks);
+    if (!layout)
       return std::nullopt;
-    }
-    CosmaLayout layout = completeCosmaLayout(problem, macro, grid, labels.i, labels.j, labels.k);
     std::optional<std::vector<TileLoop>> rounds =
-        cosmaRounds(problem, macro, layout, memory, machine.elemBytes, CosmaStorage::OnDisk);
+        cosmaRounds(problem, macro, *layout, memory, machine.elemBytes, CosmaStorage::OnDisk);
     if (!rounds)
       continue;
-    RankVolumes volumes = cosmaVolumes(problem, layout, machine.elemBytes);
-    volumes.disk = cosmaDiskBytes(problem, layout, machine.elemBytes, !problem.freshC);
-    const double disk = *std::max_element(volumes.disk.begin(), volumes.disk.end());
-    const double received = std::accumulate(volumes.received.begin(), volumes.received.end(), 0.0);
-    const double seconds =
-        disk / machine.diskBandwidth + cosmaSeconds(macro.sizes, P, volumes.maxReceived(), machine);
-    // Ties: fewer bytes received over all ranks, then the first grid.
-    if (best && (seconds > best->seconds || (seconds == best->seconds && received >= bestReceived)))
-      continue;
-    ContractionPlan plan;
-    plan.inCore = false;
-    plan.algorithm = ParallelAlgorithm::Cosma;
-    plan.layoutA = layout.computeLayout(Operand::A);
-    plan.layoutB = layout.computeLayout(Operand::B);
-    plan.layoutC = layout.computeLayout(Operand::C);
-    plan.rounds = *rounds;
+    ContractionPlan plan = cosmaPlan(problem, *layout, *rounds, machine, CosmaStorage::OnDisk);
+    std::vector<double> disk = cosmaDiskBytes(problem, *layout, machine.elemBytes, !problem.freshC);
+    plan.diskBytes = *std::max_element(disk.begin(), disk.end());
+    plan.seconds = plan.diskBytes / machine.diskBandwidth +
+                   cosmaSeconds(macro.sizes, P, plan.commBytes, machine);
     // Its buffers share the memory the staging chunk leaves, as COSMA's
     // sequential schedule's tiles do (D29).
     plan.memory = TileMemory::Shared;
-    CosmaBuffers buffers = cosmaBuffers(problem, layout, plan.rounds);
-    plan.bufferBytes[0] = e * 2 * buffers.panelA;
-    plan.bufferBytes[1] = e * 2 * buffers.panelB;
-    plan.bufferBytes[2] = e * buffers.blockC;
-    plan.sentPerRank = volumes.sent;
-    plan.receivedPerRank = volumes.received;
-    plan.diskBytes = disk;
-    plan.commBytes = volumes.maxReceived();
-    plan.seconds = seconds;
+    const double received =
+        std::accumulate(plan.receivedPerRank.begin(), plan.receivedPerRank.end(), 0.0);
+    // Ties: fewer bytes received over all ranks, then the first grid.
+    if (best && (plan.seconds > best->seconds ||
+                 (plan.seconds == best->seconds && received >= bestReceived)))
+      continue;
     best = plan;
     bestReceived = received;
   }
