@@ -203,7 +203,13 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
   trimPool(); // the load's staging chunks (BufferPool.h)
   // Ranks finish loading at different times; the wait belongs to the load phase,
   // and so does reading its peak RSS (before the barrier, off the compute clock).
-  ctx().counters[Load].peakRss = phasePeakRssBytes(MPI_Wtime());
+  // One process has no one to wait for, and reads the clock once.
+  const double loaded = MPI_Wtime();
+  ctx().counters[Load].peakRss = phasePeakRssBytes(loaded);
+  if (ctx().size == 1) {
+    setPhaseAt(Compute, loaded, /*sampleRss=*/false);
+    return a;
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   setPhase(Compute, /*sampleRss=*/false);
   return a;

@@ -57,9 +57,10 @@ double phasePeakRssBytes(double now) {
   return value;
 }
 
-void setPhase(Phase p, bool sampleRss) {
+void setPhase(Phase p, bool sampleRss) { setPhaseAt(p, MPI_Wtime(), sampleRss); }
+
+void setPhaseAt(Phase p, double now, bool sampleRss) {
   Context &c = ctx();
-  double now = MPI_Wtime();
   c.counters[c.phase].seconds += now - c.phaseStart;
   if (sampleRss && c.phase != Idle)
     c.counters[c.phase].peakRss = phasePeakRssBytes(now);

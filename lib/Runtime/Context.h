@@ -255,6 +255,9 @@ Counters &counters(); ///< of the current phase
 /// and, with sampleRss, records its peak RSS, phasePeakRssBytes; the time between
 /// statements, Idle, has none).
 void setPhase(Phase p, bool sampleRss = true);
+/// setPhase at a time the caller has just read (MPI_Wtime), without reading
+/// the clock again.
+void setPhaseAt(Phase p, double now, bool sampleRss);
 
 /// Prints "<program>: rank R: error: <message>", removes scratch files and partial output, and
 /// ends every rank with exit status 1.
