@@ -164,7 +164,7 @@ def main():
             # In core, or a cap of a few tiles' worth that forces out-of-core tiles.
             mem = MEMORIES[n % len(MEMORIES)] if a.cycle else rng.choice(MEMORIES)
             if a.cosma_out_of_core:
-                mem = MEMORIES[1 + n % 2]
+                mem = rng.choice(MEMORIES[1:])
             scalar = "a" if not A else "b" if not B else None
             plan = forced_plan(rng, P, scalar, cosma_applies(A, B, C)) if (
                 a.forced_plans and mem != "64MB" and rng.random() < 0.5) else ""

@@ -203,7 +203,16 @@ std::optional<std::vector<TileLoop>> cosmaRounds(const ContractionProblem &probl
     kTotal *= kBlocks.back();
   }
   auto loopsFor = [&](int64_t rounds) {
+    // Counts that divide the blocks let an input's rounds be sub-tiles of its
+    // storage (in place, LowerCosmaProgram.cpp); not at any price: a block of
+    // 2 x 751 would take 751 rounds of 2 outer products for 10 (and out of
+    // core a disk read per row of every panel).
     std::vector<int64_t> counts = splitTileCount(static_cast<double>(rounds), kBlocks, true);
+    int64_t total = 1;
+    for (int64_t c : counts)
+      total *= c;
+    if (total > 2 * rounds)
+      counts = splitTileCount(static_cast<double>(rounds), kBlocks, false);
     std::vector<TileLoop> loops;
     for (size_t n = 0; n < counts.size(); ++n)
       if (counts[n] > 1)
@@ -433,8 +442,8 @@ planCosmaOutOfCore(const ContractionProblem &problem, const MacroIndices &macro,
   const int64_t P = machine.procs;
   const auto extent = [](double x) { return static_cast<int64_t>(std::llround(x)); };
   std::vector<std::vector<int64_t>> grids;
-  if (givenGrid) {
-    if (givenGrid->size() == 3 && gridProcs(*givenGrid) == P)
+  if (givenGrid) { // of at most P ranks: those past it idle, as in core
+    if (givenGrid->size() == 3 && gridProcs(*givenGrid) <= P)
       grids.push_back(*givenGrid);
   } else {
     for (int64_t pm = 1; pm <= std::min(P, extent(macro.sizes.I)); ++pm)
@@ -458,7 +467,7 @@ planCosmaOutOfCore(const ContractionProblem &problem, const MacroIndices &macro,
     std::vector<double> disk = cosmaDiskBytes(problem, *layout, machine.elemBytes, !problem.freshC);
     plan.diskBytes = *std::max_element(disk.begin(), disk.end());
     plan.seconds = plan.diskBytes / machine.diskBandwidth +
-                   cosmaSeconds(macro.sizes, P, plan.commBytes, machine);
+                   cosmaSeconds(macro.sizes, gridProcs(grid), plan.commBytes, machine);
     // Its buffers share the memory the staging chunk leaves, as COSMA's
     // sequential schedule's tiles do (D29).
     plan.memory = TileMemory::Shared;
@@ -471,14 +480,18 @@ planCosmaOutOfCore(const ContractionProblem &problem, const MacroIndices &macro,
     best = plan;
     bestReceived = received;
   }
-  if (!best)
-    remarks.push_back(
-        givenGrid && grids.empty()
-            ? "cosma out of core skipped: its grid " + gridList(*givenGrid) +
-                  " is not a 3-d grid of the machine's " + std::to_string(P) + " processes"
-            : std::string("cosma out of core skipped: on no grid do C's partial sums and one "
-                          "outer product of each input fit in memory beside the staging chunk"));
-  return best;
+  if (best)
+    return best;
+  if (givenGrid && grids.empty())
+    remarks.push_back("cosma out of core skipped: its grid " + gridList(*givenGrid) +
+                      " is not a 3-d grid of at most " + std::to_string(P) + " processes");
+  else if (grids.empty())
+    remarks.push_back("cosma out of core skipped: no grid of " + std::to_string(P) +
+                      " processes has each factor within its extent of I, J and K");
+  else
+    remarks.push_back("cosma out of core skipped: on no grid do C's partial sums and one outer "
+                      "product of each input fit in memory beside the staging chunk");
+  return std::nullopt;
 }
 
 } // namespace mlir::tc

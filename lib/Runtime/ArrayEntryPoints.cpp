@@ -50,6 +50,7 @@ struct DecodedLayout {
   // This rank's view of a valid layout:
   std::vector<int> coords;     ///< its grid coordinates (none: idle)
   Shape padded;                ///< the padded block (the same on every rank of the grid)
+  std::vector<int64_t> fileExtents; ///< the whole tensor's extents in its file's order
   bool loadFillsBlock = false; ///< a distributed or replicated load writes every element of it
   /// The block's first element in the dataset's row-major order when the
   /// block is one contiguous range of the dataset (loadFillsBlock, storage
@@ -91,6 +92,7 @@ const DecodedLayout &decodedLayout(const int64_t *desc) {
   // old one's stays.
   d.image = -1;
   d.coords.clear();
+  d.fileExtents.clear();
   d.loadFillsBlock = false;
   d.contiguousFrom = -1;
   if (!d.invalid.empty())
@@ -101,6 +103,7 @@ const DecodedLayout &decodedLayout(const int64_t *desc) {
   view.shifts.assign(d.layout.grid.size(), 0);
   d.coords = view.coordsOf(ctx().rank);
   d.padded = d.layout.paddedBlock();
+  d.fileExtents = d.layout.fileExtents(d.layout.extents);
   const Selection owned = view.runsOf(ctx().rank, /*loading=*/true);
   d.loadFillsBlock =
       (d.layout.kind == Holding::Distributed || d.layout.kind == Holding::Replicated) &&
@@ -221,8 +224,7 @@ extern "C" void *tc_rt_alloc_storage(const int64_t *desc, const char *name, int6
   const int64_t bytes = product(decoded.layout.paddedBlock()) * elementBytes(view.elem());
   if (readOnly)
     if (void *mapped =
-            mapInputBlock(name, view.elem(), decoded.layout.fileExtents(decoded.layout.extents),
-                          decoded.contiguousFrom, bytes))
+            mapInputBlock(name, view.elem(), decoded.fileExtents, decoded.contiguousFrom, bytes))
       return mapped;
   return keptStorage(name, decoded.image, decoded.id, view.elem(), bytes, readOnly != 0,
                      decoded.contiguousFrom);

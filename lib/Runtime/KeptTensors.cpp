@@ -127,9 +127,13 @@ bool keepable(const DistArray &a) { return wholeTensor(a) && !a.onDisk && a.kind
 /// array's storage is done with (a statement writes its result's storage no
 /// more once it stores it, tc.store): the copy takes that buffer over where
 /// the pool can share it, instead of copying a block of every statement's
-/// result (a CCSD iteration's Wabef, four times 8 MB per rank).
-std::unique_ptr<DistArray> copyOf(DistArray &a, bool invert, bool stored) {
-  auto kept = std::make_unique<DistArray>();
+/// result (a CCSD iteration's Wabef, four times 8 MB per rank). Into `reuse`,
+/// an earlier copyOf's, if given: its layout's vectors keep their capacity (a
+/// loop keeps the same tensors in the same layouts every iteration, and
+/// allocating them anew was a quarter of a small CCSD iteration's mallocs).
+std::unique_ptr<DistArray> copyOf(DistArray &a, bool invert, bool stored,
+                                  std::unique_ptr<DistArray> reuse = nullptr) {
+  std::unique_ptr<DistArray> kept = reuse ? std::move(reuse) : std::make_unique<DistArray>();
   static_cast<tc_layout::ArrayLayout &>(*kept) = a;
   kept->layoutKey = a.layoutKey;
   kept->layoutId = a.layoutId;
@@ -164,8 +168,12 @@ void keepCopy(DistArray &a, bool invert, bool input, bool share = false) {
   forgetKeptBlocks(a.name);
   forgetStoredIntermediate(a.name);
   // The earlier value's entry takes the new one (a loop keeps the same
-  // tensors in every iteration).
-  keptTensors()[a.name] = Kept{copyOf(a, invert, /*stored=*/share || !input), input, {}};
+  // tensors in every iteration), in the earlier value's object.
+  Kept &kept = keptTensors()[a.name];
+  std::unique_ptr<DistArray> earlier = kept.part.get() == &a ? nullptr : std::move(kept.part);
+  kept.part = copyOf(a, invert, /*stored=*/share || !input, std::move(earlier));
+  kept.input = input;
+  kept.otherLayouts.clear();
 }
 
 /// Keeps `a`, an input just handed over, in its layout too, when every

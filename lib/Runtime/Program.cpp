@@ -218,9 +218,6 @@ const char *const kResultNames[] = {"output", "intermediate (file)", "intermedia
 double baselineRss = 0;
 std::vector<double> runSeconds; ///< compute seconds of each run (--repeat)
 
-/// Gathers every rank's counters to rank 0 and writes the report there. Each rank
-/// sends one row: per phase kPerPhase counters, then its baseline and peak RSS,
-/// then the compute seconds of every run.
 /// Threads of this process now (/proc/self/status), 0 where unknown: the
 /// report's `threads`, rank 0's (one for tc, MPI's own, no BLAS workers).
 int processThreads() {
@@ -237,6 +234,9 @@ int processThreads() {
   return 0;
 }
 
+/// Gathers every rank's counters to rank 0 and writes the report there. Each rank
+/// sends one row: per phase kPerPhase counters, then its baseline and peak RSS,
+/// then the compute seconds of every run.
 void writeReport() {
   Context &c = ctx();
   // Every rank knows whether a report is wanted (the same options), so all

@@ -120,15 +120,15 @@ void CosmaLowering::emitProgram(func::FuncOp newFunc) {
   // Out of core each process reads its sub-blocks of A and B once, as their
   // panels are gathered, and writes C's (D56).
   const bool readsC = static_cast<bool>(op.getInit());
-  if (!inCore)
-    volumes.disk = cosmaDiskBytes(problem, *cosma, machine.elemBytes, readsC);
   // A grid of fewer ranks than the machine's leaves the others idle
   // (Kwasniewski et al. section 7.1, Fig. 5): they move nothing.
   const int64_t used = static_cast<int64_t>(volumes.sent.size());
+  if (!inCore) {
+    volumes.disk = cosmaDiskBytes(problem, *cosma, machine.elemBytes, readsC);
+    volumes.disk.resize(machine.procs, 0.0);
+  }
   volumes.sent.resize(machine.procs, 0.0);
   volumes.received.resize(machine.procs, 0.0);
-  if (!inCore)
-    volumes.disk.resize(machine.procs, 0.0);
   emitPredictions(&volumes);
   PerOperand<bool> inPlace;
   for (Operand x : {Operand::A, Operand::B, Operand::C})

@@ -301,7 +301,9 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
             j.attributeArray("candidates", [&] {
               for (const ContractionPlan &c : entries[e].candidates)
                 j.object([&] {
-                  j.attribute("method", toString(c.method));
+                  // Gao et al.'s tilings only: no method in core or in COSMA's rounds.
+                  if (c.tiled())
+                    j.attribute("method", toString(c.method));
                   j.attribute("algorithm", toString(c.algorithm));
                   j.attribute("in_core", c.inCore);
                   if (c.tiled()) {

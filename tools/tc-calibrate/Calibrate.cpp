@@ -334,7 +334,10 @@ int main(int argc, char **argv) {
   Args args = parseArgs(argc, argv);
   c.options.scratch = args.scratch;
   tc_rt::setPhase(tc_rt::Compute);
-  openblas_set_num_threads(1);
+  // One thread per rank, as programs run; not set again where startProcess
+  // shut OpenBLAS's workers down (setting it starts them again).
+  if (openblas_get_num_threads() > 1)
+    openblas_set_num_threads(1);
 
   progress("network latency and bandwidth");
   std::pair<double, double> network = measureNetwork(args.repeats);

@@ -136,11 +136,11 @@ TEST(ContractionPlanner, SharedMemoryTilingShapes) {
     PlanResult r = planContraction(p, m);
     expectWellFormed(r, p, m);
     for (const ContractionPlan &s : r.candidates) {
-      if (s.inCore || s.memory != TileMemory::Shared)
+      if (!s.tiled() || s.memory != TileMemory::Shared)
         continue;
       EXPECT_EQ(s.nest.readIn(0), Operand::C);
       for (const ContractionPlan &g : r.candidates)
-        if (!g.inCore && g.memory == TileMemory::PerArray && g.algorithm == s.algorithm &&
+        if (g.tiled() && g.memory == TileMemory::PerArray && g.algorithm == s.algorithm &&
             g.method == s.method && g.nest.readIn(0) == Operand::C)
           EXPECT_LE(s.diskBytes, g.diskBytes * (1 + 1e-12))
               << I << "x" << J << "x" << K << " " << toString(s.algorithm);
@@ -474,7 +474,7 @@ TEST(ContractionPlanner, ChoiceStandsOnlyWhereASearchAgrees) {
         d.algorithm = c.algorithm;
       if (coin(rng))
         d.method = c.method;
-      if (coin(rng) && !c.inCore) {
+      if (coin(rng) && c.tiled()) {
         d.order = c.nest.order;
         if (coin(rng)) {
           d.nest = asRecorded(c.nest);

@@ -162,10 +162,11 @@ std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
 /// scratch files, memory holding C's partial sums and two panels of A and B
 /// beside the runtime's staging chunk. Every input element is read from disk
 /// once and C's written once, whatever the grid; the grid (all P ranks, each
-/// factor within its macro-index extent, or `grid` when given) is the one with
-/// the least time: the busiest rank's disk bytes at the disk bandwidth plus its
-/// received bytes at the network's. nullopt with a remark when no grid's
-/// partial sums and one outer product of each input fit.
+/// factor within its macro-index extent, or `grid` when given: at most P
+/// ranks, those past it idle) is the one with the least time: the busiest
+/// rank's disk bytes at the disk bandwidth plus its received bytes at the
+/// network's (cosmaSeconds). nullopt with a remark when no grid's partial sums
+/// and one outer product of each input fit.
 std::optional<ContractionPlan>
 planCosmaOutOfCore(const ContractionProblem &problem, const MacroIndices &macro,
                    const MachineModel &machine, std::vector<std::string> &remarks,

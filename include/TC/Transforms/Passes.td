@@ -378,7 +378,9 @@ def SelectAlgorithm : Pass<"tc-select-algorithm", "::mlir::ModuleOp"> {
   let description = [{
     For every `tc.contract`, runs the planner of Gao et al. (section 2.3,
     docs/Derivations.md D9) on the module's `tc.machine` and records the cheapest plan's `in_core`,
-    `method`, `algorithm`, `grid` and `dist_a/b/c` in its `tc.plan` attribute.
+    `method` (Gao et al.'s out-of-core tilings only: none in core or for
+    COSMA out of core, docs/Derivations.md D56), `algorithm`, `grid` and
+    `dist_a/b/c` in its `tc.plan` attribute.
     Fields already present are kept and restrict the search. Inputs produced by a
     `tc.redistribute` and a result consumed by one give the constrained layouts
     whose redistribution the plan pays for (stage 1 and 3 of Overhead(PA)).
@@ -473,8 +475,11 @@ def PlanReport : Pass<"tc-plan-report", "::mlir::ModuleOp"> {
     `procs` is the process count of the contraction's machine (its
     function's, after `tc-specialize-procs`, else the module's); `tiles` gives
     each label's total tile count; `i_contiguous` the plan's
-    storage order (see `#tc.plan`). The table lists the same candidates like Gao
-    et al.'s Table 9, the chosen one marked `*`.
+    storage order (see `#tc.plan`). `method`, `order` and `memory` appear for
+    Gao et al.'s out-of-core tilings only; COSMA's rounds count in its
+    `tiles` (out of core, D56, the table's method column says `on-disk`).
+    The table lists the same candidates like Gao et al.'s Table 9, the
+    chosen one marked `*`.
 
     Functions planned by `tc-fuse-distribute` appear under `"operator_trees"`
     (function, grid, memory, limit, comm and calc seconds, and per array: full
