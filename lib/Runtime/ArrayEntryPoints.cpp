@@ -221,7 +221,10 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
 extern "C" void *tc_rt_alloc_storage(const int64_t *desc, const char *name, int64_t readOnly) {
   ArrayDescView view(desc);
   const DecodedLayout &decoded = decodedLayout(desc);
-  const int64_t bytes = product(decoded.layout.paddedBlock()) * elementBytes(view.elem());
+  // The padded block as decoded (every statement of a loop asks again).
+  const int64_t bytes =
+      product(decoded.invalid.empty() ? decoded.padded : decoded.layout.paddedBlock()) *
+      elementBytes(view.elem());
   if (readOnly)
     if (void *mapped =
             mapInputBlock(name, view.elem(), decoded.fileExtents, decoded.contiguousFrom, bytes))
@@ -234,10 +237,10 @@ extern "C" void tc_rt_read_tile(void *array, void *buf, const int64_t *desc,
                                 const int64_t *offsets) {
   tc_rt::TraceScope trace("tc_rt_read_tile");
   DistArray &a = *static_cast<DistArray *>(array);
-  TileDescView tile(desc);
-  Shape shape = tile.shape();
   if (buf == a.mem<void>() && !a.onDisk)
     return; // the tile is the array's storage (in-core plans)
+  TileDescView tile(desc);
+  Shape shape = tile.shape();
   const size_t bytes = product(shape) * a.elemBytes();
   // A scalar's slab is rank 0's; the others hold nothing and read nothing
   // (broadcastTile passes it on, as allgatherArray does).

@@ -355,13 +355,31 @@ bool storesKeptValue(const DistArray &a) {
          inPlace(a, partIn(it->second, a.image, a.layoutId));
 }
 
+/// a.datasetExtents() == b.datasetExtents(), without building either (every
+/// load of a kept tensor asks).
+bool sameDatasetExtents(const DistArray &a, const DistArray &b) {
+  constexpr int64_t kOnStack = 16;
+  const int64_t n = a.rank();
+  if (n != b.rank())
+    return false;
+  if (a.layoutId >= 0 && a.layoutId == b.layoutId) // one layout: the same extents, order
+    return true;
+  if (n > kOnStack)
+    return a.datasetExtents() == b.datasetExtents();
+  int64_t inA[kOnStack], inB[kOnStack];
+  for (int64_t d = 0; d < n; ++d) {
+    inA[a.datasetPlace(d)] = a.extents[d];
+    inB[b.datasetPlace(d)] = b.extents[d];
+  }
+  return std::equal(inA, inA + n, inB);
+}
+
 bool handOverKept(DistArray &a) {
   auto it = keptTensors().find(a.name);
   if (it == keptTensors().end())
     return false;
   Kept &entry = it->second;
-  if (!wholeTensor(a) || a.elem != entry.part->elem ||
-      a.datasetExtents() != entry.part->datasetExtents()) {
+  if (!wholeTensor(a) || a.elem != entry.part->elem || !sameDatasetExtents(a, *entry.part)) {
     makeKeptWhole(a.name);
     return false;
   }
