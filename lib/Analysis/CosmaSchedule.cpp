@@ -222,7 +222,7 @@ std::optional<std::vector<TileLoop>> cosmaRounds(const ContractionProblem &probl
   // Algorithm 1 lines 6-7: s outer products per round fill the memory the
   // partial sums (and stored blocks in memory) leave, two panels of A and B at a time.
   CosmaBuffers whole = cosmaBuffers(problem, layout, {});
-  double fixed = whole.total(storage) - 2 * (whole.panelA + whole.panelB);
+  double fixed = whole.resident(storage);
   double perOuterProduct = 2 * (whole.panelA + whole.panelB) / static_cast<double>(kTotal);
   double s = std::floor((memElems - fixed) / perOuterProduct);
   if (s < 1)
@@ -343,6 +343,16 @@ std::vector<int64_t> fitCosmaGrid(const ContractionProblem &problem, const Macro
 
 namespace {
 
+/// True, with a remark, when inputs are given or the result is required in a
+/// layout: COSMA does not redistribute into its own yet.
+bool refusesGivenLayouts(const ContractionProblem &problem, std::vector<std::string> &remarks) {
+  if (!problem.givenA && !problem.givenB && !problem.requiredC)
+    return false;
+  remarks.push_back("cosma skipped: inputs given or a result required in a layout are not "
+                    "redistributed into COSMA's layout yet");
+  return true;
+}
+
 /// The layout on `grid` with its distributed labels, or nullopt with a remark
 /// when COSMA does not apply to the problem's labels.
 std::optional<CosmaLayout> cosmaLayoutOn(const ContractionProblem &problem,
@@ -392,11 +402,8 @@ std::optional<ContractionPlan> planCosma(const ContractionProblem &problem,
                                          std::vector<std::string> &remarks,
                                          const std::optional<std::vector<int64_t>> &givenGrid,
                                          double delta) {
-  if (problem.givenA || problem.givenB || problem.requiredC) {
-    remarks.push_back("cosma skipped: inputs given or a result required in a layout are not "
-                      "redistributed into COSMA's layout yet");
+  if (refusesGivenLayouts(problem, remarks))
     return std::nullopt;
-  }
   // Up to delta P ranks may be left idle (Kwasniewski et al. section 7.1): the
   // runtime runs them without data, outside the grid's communicator.
   std::vector<int64_t> grid =
@@ -434,11 +441,8 @@ std::optional<ContractionPlan>
 planCosmaOutOfCore(const ContractionProblem &problem, const MacroIndices &macro,
                    const MachineModel &machine, std::vector<std::string> &remarks,
                    const std::optional<std::vector<int64_t>> &givenGrid) {
-  if (problem.givenA || problem.givenB || problem.requiredC) {
-    remarks.push_back("cosma skipped: inputs given or a result required in a layout are not "
-                      "redistributed into COSMA's layout yet");
+  if (refusesGivenLayouts(problem, remarks))
     return std::nullopt;
-  }
   const int64_t P = machine.procs;
   const auto extent = [](double x) { return static_cast<int64_t>(std::llround(x)); };
   std::vector<std::vector<int64_t>> grids;

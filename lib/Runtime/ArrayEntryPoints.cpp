@@ -92,18 +92,20 @@ const DecodedLayout &decodedLayout(const int64_t *desc) {
   // old one's stays.
   d.image = -1;
   d.coords.clear();
-  d.fileExtents.clear();
+  d.fileExtents.clear(); // an invalid layout's file dimensions may not index it
   d.loadFillsBlock = false;
   d.contiguousFrom = -1;
+  // tc_rt_alloc_storage sizes every layout's block (it runs before
+  // tc_rt_array refuses an invalid one).
+  d.padded = d.layout.paddedBlock();
   if (!d.invalid.empty())
     return d;
+  d.fileExtents = d.layout.fileExtents(d.layout.extents);
   d.image = heldImage(d.layout, d.key, Shape(d.layout.grid.size(), 0));
   DistArray view;
   static_cast<tc_layout::ArrayLayout &>(view) = d.layout;
   view.shifts.assign(d.layout.grid.size(), 0);
   d.coords = view.coordsOf(ctx().rank);
-  d.padded = d.layout.paddedBlock();
-  d.fileExtents = d.layout.fileExtents(d.layout.extents);
   const Selection owned = view.runsOf(ctx().rank, /*loading=*/true);
   d.loadFillsBlock =
       (d.layout.kind == Holding::Distributed || d.layout.kind == Holding::Replicated) &&
@@ -218,10 +220,7 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
 extern "C" void *tc_rt_alloc_storage(const int64_t *desc, const char *name, int64_t readOnly) {
   ArrayDescView view(desc);
   const DecodedLayout &decoded = decodedLayout(desc);
-  // The padded block as decoded (every statement of a loop asks again).
-  const int64_t bytes =
-      product(decoded.invalid.empty() ? decoded.padded : decoded.layout.paddedBlock()) *
-      elementBytes(view.elem());
+  const int64_t bytes = product(decoded.padded) * elementBytes(view.elem());
   if (readOnly)
     if (void *mapped =
             mapInputBlock(name, view.elem(), decoded.fileExtents, decoded.contiguousFrom, bytes))

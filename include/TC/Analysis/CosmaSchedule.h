@@ -78,10 +78,14 @@ enum class CosmaStorage { InMemory, OnDisk };
 /// panel of A and of B (two of each are live: double buffering).
 struct CosmaBuffers {
   double storedA = 0, storedB = 0, storedC = 0, blockC = 0, panelA = 0, panelB = 0;
-  /// What memory holds: the stored sub-blocks too when they live there.
+  /// What memory holds whatever the rounds: C's partial sums, and the stored
+  /// sub-blocks when they live there.
+  double resident(CosmaStorage storage) const {
+    return (storage == CosmaStorage::InMemory ? storedA + storedB + storedC : 0) + blockC;
+  }
+  /// What memory holds: the resident part and two panels of A and of B.
   double total(CosmaStorage storage = CosmaStorage::InMemory) const {
-    double stored = storage == CosmaStorage::InMemory ? storedA + storedB + storedC : 0;
-    return stored + blockC + 2 * (panelA + panelB);
+    return resident(storage) + 2 * (panelA + panelB);
   }
 };
 CosmaBuffers cosmaBuffers(const ContractionProblem &problem, const CosmaLayout &layout,
