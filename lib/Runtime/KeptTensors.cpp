@@ -355,6 +355,47 @@ bool storesKeptValue(const DistArray &a) {
          inPlace(a, partIn(it->second, a.image, a.layoutId));
 }
 
+/// True if every rank's storage of `a` is the whole tensor in the dataset's
+/// order, unpadded: a replicated copy's, or any layout's on one process.
+/// Worked out once per layout.
+bool wholeInOrderEverywhere(const DistArray &a) {
+  if (a.onDisk || a.layoutId < 0 || !wholeTensor(a) || a.storeShape != a.extents)
+    return false;
+  for (size_t g = 0; g < a.shifts.size(); ++g)
+    if (a.shifts[g] % a.grid[g] != 0)
+      return false;
+  static std::unordered_map<int64_t, bool> known;
+  auto [it, fresh] = known.try_emplace(a.layoutId, true);
+  if (!fresh)
+    return it->second;
+  for (int64_t d = 0; d < a.rank(); ++d)
+    it->second = it->second && a.fileDim[d] == d;
+  for (int r = 0; r < ctx().size && it->second; ++r) {
+    const Selection held = a.runsOf(r, /*loading=*/false);
+    for (int64_t d = 0; d < a.rank(); ++d)
+      it->second = it->second && held[d].size() == 1 && held[d][0] == Run{0, 0, a.extents[d]};
+  }
+  return it->second;
+}
+
+/// Fills this rank's slab of `a`, a gathered array as a load fills it (rows
+/// of dimension 0 at their place), from `whole`, which holds the tensor in
+/// the same storage on every rank: no rank sends anything, as the
+/// redistribution's prediction says, so the rows are copied directly.
+bool copySlabFromWhole(const DistArray &whole, DistArray &a) {
+  if (a.onDisk || a.rank() == 0 || a.storeShape != a.extents || !wholeInOrderEverywhere(whole))
+    return false;
+  for (int64_t d = 0; d < a.rank(); ++d)
+    if (a.fileDim[d] != d)
+      return false;
+  const auto [lo, hi] = a.slabRange(ctx().rank);
+  const int64_t row = product(a.extents) / std::max<int64_t>(1, a.extents[0]) * a.elemBytes();
+  if (hi > lo && row > 0)
+    std::memcpy(a.mem<char>() + lo * row, const_cast<DistArray &>(whole).mem<char>() + lo * row,
+                (hi - lo) * row);
+  return true;
+}
+
 /// a.datasetExtents() == b.datasetExtents(), without building either (every
 /// load of a kept tensor asks).
 bool sameDatasetExtents(const DistArray &a, const DistArray &b) {
@@ -403,6 +444,8 @@ bool handOverKept(DistArray &a) {
   // completes it: handed over whole, every element would move twice.
   const bool slab = a.kind == Holding::Gathered && a.rank() > 0;
   DistArray &kept = *entry.part;
+  if (slab && copySlabFromWhole(kept, a))
+    return true;
   const tc_layout::RedistributionTraffic &t =
       slab ? predictedTraffic(kept, slabOf(a), c.size) : predictedTraffic(kept, a, c.size);
   c.handOver.predictedSent += static_cast<double>(t.sent[c.rank]) * a.elemBytes();
