@@ -137,6 +137,7 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
     a->layoutId = decoded.id;
     a->image = decoded.image;
     a->desc = desc;
+    a->comm = gridComm(a->grid); // a reused array has its layout's
   }
   registerArray(a);
   a->name = name;
@@ -157,7 +158,6 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
          str(a->grid) + " of " + std::to_string(a->procs()) + " processes, but the run has " +
          std::to_string(ctx().size) + ": only distributed arrays leave ranks idle");
   const int d = a->rank();
-  a->comm = gridComm(a->grid);
   a->coords = decoded.coords; // none past the grid or off a first slice
   a->idle = a->coords.empty();
   a->shifts.assign(a->grid.size(), 0);

@@ -153,7 +153,7 @@ void accumulate(Counters &sum, const Counters &k) {
   sum.peakRss = std::max(sum.peakRss, k.peakRss);
 }
 
-void endStatement() {
+void endStatement(double now) {
   Context &c = ctx();
   if (!c.statementRunning)
     return;
@@ -168,7 +168,7 @@ void endStatement() {
   r.receivedPredicted &= receivedPredicted;
   if (receivedPredicted)
     r.predictedReceived += std::max(0.0, c.predictedReceived) - m.predictedReceived;
-  r.wall += MPI_Wtime() - m.time;
+  r.wall += now - m.time;
   ++r.executions;
 }
 
@@ -289,7 +289,8 @@ extern "C" void tc_rt_begin_statement(const char *name, int64_t code) {
   if (!freedMemoryKept()) // HDF5's free lists too (a tenth of a small statement's time)
     H5garbage_collect();
   releaseFreedMemory();
-  endStatement();
+  const double now = MPI_Wtime(); // the end of one statement, the start of the next
+  endStatement(now);
   size_t record = c.nextStatement;
   if (record >= c.statements.size() || c.statements[record].name != name ||
       c.statements[record].result != result) {
@@ -302,7 +303,7 @@ extern "C" void tc_rt_begin_statement(const char *name, int64_t code) {
   c.runningStatement = record;
   c.statementRunning = true;
   StatementMark &m = c.statementStart;
-  m.time = MPI_Wtime();
+  m.time = now;
   std::copy(c.counters, c.counters + NumPhases, m.counters);
   m.predictedDisk = c.predictedDisk, m.predictedComm = c.predictedComm;
   m.predictedReceived = std::max(0.0, c.predictedReceived);

@@ -246,9 +246,9 @@ void startEmbedded(const std::string &program);
 int runProgram(int argc, char **argv, void (*beforeEachRun)() = nullptr);
 /// Clears what a run leaves for the next run in this process.
 void resetRunState();
-/// Adds the running statement's execution, if any, to its record (the next
-/// statement begins, or the run's statements end).
-void endStatement();
+/// Adds the running statement's execution, if any, ended at `now`, to its
+/// record (the next statement begins, or the run's statements end).
+void endStatement(double now = MPI_Wtime());
 Counters &counters(); ///< of the current phase
 
 /// Switches the phase the counters charge (closes the time of the previous one

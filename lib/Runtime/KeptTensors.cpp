@@ -134,16 +134,19 @@ bool keepable(const DistArray &a) { return wholeTensor(a) && !a.onDisk && a.kind
 std::unique_ptr<DistArray> copyOf(DistArray &a, bool invert, bool stored,
                                   std::unique_ptr<DistArray> reuse = nullptr) {
   std::unique_ptr<DistArray> kept = reuse ? std::move(reuse) : std::make_unique<DistArray>();
-  static_cast<tc_layout::ArrayLayout &>(*kept) = a;
-  kept->layoutKey = a.layoutKey;
-  kept->layoutId = a.layoutId;
-  kept->name = a.name;
+  if (kept->layoutId < 0 || kept->layoutId != a.layoutId || kept->name != a.name) {
+    // The earlier value's object has these already when its layout is a's.
+    static_cast<tc_layout::ArrayLayout &>(*kept) = a;
+    kept->layoutKey = a.layoutKey;
+    kept->layoutId = a.layoutId;
+    kept->name = a.name;
+    kept->comm = a.comm;
+    kept->idle = a.idle;
+    kept->coords = a.coords;
+    kept->storeShape = a.storeShape;
+  }
   kept->elem = a.elem;
-  kept->comm = a.comm;
-  kept->idle = a.idle;
-  kept->coords = a.coords;
   kept->shifts = a.shifts;
-  kept->storeShape = a.storeShape;
   // Shifted by other than whole turns of its grid, it holds other blocks.
   bool turned = true;
   for (size_t g = 0; g < a.shifts.size(); ++g)
