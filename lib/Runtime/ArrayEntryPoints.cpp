@@ -79,8 +79,12 @@ int64_t contiguousFrom(const tc_layout::ArrayLayout &layout, const Selection &ow
 
 const DecodedLayout &decodedLayout(const int64_t *desc) {
   static std::unordered_map<const int64_t *, DecodedLayout> byAddress;
+  // tc_rt_alloc_storage and tc_rt_array ask for one descriptor in a row.
+  static const int64_t *lastAddress = nullptr;
+  static DecodedLayout *last = nullptr;
   const int64_t size = tc_rt_array_size(desc);
-  DecodedLayout &d = byAddress[desc];
+  DecodedLayout &d = desc == lastAddress ? *last : byAddress[desc];
+  lastAddress = desc, last = &d;
   if (static_cast<int64_t>(d.desc.size()) == size && std::equal(d.desc.begin(), d.desc.end(), desc))
     return d;
   d.desc.assign(desc, desc + size);
@@ -211,7 +215,7 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
   // the exchange that waits. (A barrier after every array made the ranks move
   // in lockstep: a quarter of a water STO-3G CCSD iteration on 2 processes,
   // 1.67-1.77 ms with it, 1.22-1.25 ms without, the compute phase shorter too.)
-  const double loaded = MPI_Wtime();
+  const double loaded = wallSeconds();
   ctx().counters[Load].peakRss = phasePeakRssBytes(loaded);
   setPhaseAt(Compute, loaded, /*sampleRss=*/false);
   return a;

@@ -42,11 +42,11 @@ double peakRssBytes() {
 }
 
 TraceScope::TraceScope(const char *name, const char *of)
-    : name(name), of(of), start(ctx().trace ? MPI_Wtime() : 0) {}
+    : name(name), of(of), start(ctx().trace ? wallSeconds() : 0) {}
 
 TraceScope::~TraceScope() {
   if (ctx().trace)
-    std::fprintf(stderr, "rank %d: %s %.6f s%s%s\n", ctx().rank, name, MPI_Wtime() - start,
+    std::fprintf(stderr, "rank %d: %s %.6f s%s%s\n", ctx().rank, name, wallSeconds() - start,
                  of ? " " : "", of ? of : "");
 }
 
@@ -57,7 +57,7 @@ double phasePeakRssBytes(double now) {
   return value;
 }
 
-void setPhase(Phase p, bool sampleRss) { setPhaseAt(p, MPI_Wtime(), sampleRss); }
+void setPhase(Phase p, bool sampleRss) { setPhaseAt(p, wallSeconds(), sampleRss); }
 
 void setPhaseAt(Phase p, double now, bool sampleRss) {
   Context &c = ctx();
@@ -189,7 +189,7 @@ void reportProgress() {
   Context &c = ctx();
   if (c.rank != 0 || c.options.quiet || !c.running)
     return;
-  double now = MPI_Wtime();
+  double now = wallSeconds();
   double elapsed = now - c.startTime;
   if (elapsed < c.progressAfter || now - c.lastProgress < 2)
     return;
@@ -289,7 +289,7 @@ extern "C" void tc_rt_begin_statement(const char *name, int64_t code) {
   if (!freedMemoryKept()) // HDF5's free lists too (a tenth of a small statement's time)
     H5garbage_collect();
   releaseFreedMemory();
-  const double now = MPI_Wtime(); // the end of one statement, the start of the next
+  const double now = wallSeconds(); // the end of one statement, the start of the next
   endStatement(now);
   size_t record = c.nextStatement;
   if (record >= c.statements.size() || c.statements[record].name != name ||

@@ -7,6 +7,8 @@
 #ifndef TC_LIB_RUNTIME_CONTEXT_H
 #define TC_LIB_RUNTIME_CONTEXT_H
 
+#include "Clock.h"
+
 #include <mpi.h>
 
 #include <cstdint>
@@ -47,7 +49,7 @@ double rssBytes(const char *key);
 /// /proc.
 double peakRssBytes();
 /// peakRssBytes for the end of a phase, read again only when the last read is
-/// a millisecond older than `now` (MPI_Wtime now: a caller that has just read
+/// a millisecond older than `now` (wallSeconds now: a caller that has just read
 /// the clock passes its reading): getrusage costs a microsecond, the phases
 /// of a small statement ten, and in a millisecond the first touch of pages
 /// adds a few MB at most.
@@ -70,7 +72,7 @@ struct Options {
 /// counters and predictions then, so its share is what they grew by until
 /// the next began.
 struct StatementMark {
-  double time = 0; ///< MPI_Wtime when it began
+  double time = 0; ///< wallSeconds when it began
   Counters counters[NumPhases];
   double predictedDisk = 0, predictedComm = 0, predictedReceived = 0;
   int receivedPredictions = 0; ///< Context::receivedPredictions when it began
@@ -248,14 +250,14 @@ int runProgram(int argc, char **argv, void (*beforeEachRun)() = nullptr);
 void resetRunState();
 /// Adds the running statement's execution, if any, ended at `now`, to its
 /// record (the next statement begins, or the run's statements end).
-void endStatement(double now = MPI_Wtime());
+void endStatement(double now = wallSeconds());
 Counters &counters(); ///< of the current phase
 
 /// Switches the phase the counters charge (closes the time of the previous one
 /// and, with sampleRss, records its peak RSS, phasePeakRssBytes; the time between
 /// statements, Idle, has none).
 void setPhase(Phase p, bool sampleRss = true);
-/// setPhase at a time the caller has just read (MPI_Wtime), without reading
+/// setPhase at a time the caller has just read (wallSeconds), without reading
 /// the clock again.
 void setPhaseAt(Phase p, double now, bool sampleRss);
 

@@ -359,9 +359,9 @@ void loadInitial(DistArray &a) {
   // the others zero what they received. Out of core, the root reads it from
   // its whole copy.
   const bool rootOnly = a.init == TC_RT_INIT_ROOT_INPUT;
-  if (a.init != TC_RT_INIT_ONES && isKept(a.name)) {
+  if (a.init != TC_RT_INIT_ONES) {
     if (rootOnly && a.onDisk)
-      makeKeptWhole(a.name);
+      makeKeptWhole(a.name); // nothing if it is not kept
     else if (handOverKept(a)) {
       if (rootOnly && c.rank != 0)
         std::memset(a.mem<void>(), 0, product(a.storeShape) * a.elemBytes());

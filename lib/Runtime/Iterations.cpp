@@ -62,7 +62,7 @@ double readStoredScalar(const std::string &loop, const std::string &name) {
 IterationMark markNow() {
   Context &c = ctx();
   IterationMark m;
-  m.time = MPI_Wtime();
+  m.time = wallSeconds();
   std::copy(c.counters, c.counters + NumPhases, m.counters);
   m.predictedDisk = c.predictedDisk, m.predictedComm = c.predictedComm;
   m.handOver = c.handOver;

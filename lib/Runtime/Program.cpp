@@ -518,7 +518,7 @@ int runProgram(int argc, char **argv, void (*beforeEachRun)()) {
   // library start-up off the compute clock and its packing memory in the
   // fixed overhead measured next (about 1.4 MB).
   warmUpBlas();
-  c.startTime = c.phaseStart = MPI_Wtime();
+  c.startTime = c.phaseStart = wallSeconds();
   // What MPI, HDF5 and OpenBLAS hold before the program touches any data: the
   // fixed part of the memory a run needs beyond the plan's budget.
   baselineRss = rssBytes("VmRSS:");
