@@ -57,6 +57,8 @@ struct DecodedLayout {
   /// in the file's order, rows of dimension 0 with the others whole); -1
   /// else. Such a block of an input can be mapped from its file.
   int64_t contiguousFrom = -1;
+  /// Released arrays of this descriptor (reusedArray).
+  std::vector<std::unique_ptr<DistArray>> *spares = nullptr;
 };
 
 /// DecodedLayout::contiguousFrom of a layout whose load fills this rank's
@@ -88,6 +90,8 @@ const DecodedLayout &decodedLayout(const int64_t *desc) {
   if (static_cast<int64_t>(d.desc.size()) == size && std::equal(d.desc.begin(), d.desc.end(), desc))
     return d;
   d.desc.assign(desc, desc + size);
+  d.spares = &spareArraysOf(desc);
+  d.spares->clear(); // of another descriptor at this address, if any
   d.layout = ArrayDescView(desc).layout();
   d.invalid = d.layout.verify(); // the rules the compiler verified #tc.layout by
   d.key = ArrayDesc{d.layout}.encode();
@@ -133,14 +137,14 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
   const DecodedLayout &decoded = decodedLayout(desc);
   // An array of this descriptor released by an earlier statement (a loop's)
   // has the layout already.
-  DistArray *a = reusedArray(desc, decoded.id);
+  DistArray *a = reusedArray(*decoded.spares, decoded.id);
   if (!a) {
     a = new DistArray;
     static_cast<tc_layout::ArrayLayout &>(*a) = decoded.layout;
     a->layoutKey = decoded.key;
     a->layoutId = decoded.id;
     a->image = decoded.image;
-    a->desc = desc;
+    a->spares = decoded.spares;
     a->comm = gridComm(a->grid); // a reused array has its layout's
   }
   registerArray(a);

@@ -37,7 +37,7 @@ void releaseArrays() {
   for (DistArray *a : allArrays()) {
     if (a->fd >= 0)
       ::close(a->fd); // unnamed since it was opened: closing frees it
-    if (!a->desc) {
+    if (!a->spares) {
       delete a;
       continue;
     }
@@ -49,17 +49,20 @@ void releaseArrays() {
     a->sliceShift.clear();
     a->coords.clear();
     a->keepOnceGathered = false;
-    spareArrays()[a->desc].emplace_back(a);
+    a->spares->emplace_back(a);
   }
   allArrays().clear();
 }
 
-DistArray *reusedArray(const int64_t *desc, int64_t layoutId) {
-  auto it = spareArrays().find(desc);
-  if (it == spareArrays().end() || it->second.empty())
+std::vector<std::unique_ptr<DistArray>> &spareArraysOf(const int64_t *desc) {
+  return spareArrays()[desc];
+}
+
+DistArray *reusedArray(std::vector<std::unique_ptr<DistArray>> &spares, int64_t layoutId) {
+  if (spares.empty())
     return nullptr;
-  std::unique_ptr<DistArray> a = std::move(it->second.back());
-  it->second.pop_back();
+  std::unique_ptr<DistArray> a = std::move(spares.back());
+  spares.pop_back();
   // Another descriptor at that address (a caller's that was freed).
   return a->layoutId == layoutId ? a.release() : nullptr;
 }

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <sys/types.h>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -85,9 +86,10 @@ struct DistArray : tc_layout::ArrayLayout {
   /// A gathered input a loop keeps (keepLoadedInput): kept when its
   /// all-gather has made it whole.
   bool keepOnceGathered = false;
-  /// The descriptor tc_rt_array created it from, if any: released, it waits
-  /// for the next array of that descriptor (reusedArray).
-  const int64_t *desc = nullptr;
+  /// Where the arrays of the descriptor tc_rt_array created it from wait,
+  /// released, for that descriptor's next array (reusedArray); null for an
+  /// array made otherwise, which release deletes.
+  std::vector<std::unique_ptr<DistArray>> *spares = nullptr;
 
   // The layout's arithmetic (parts, storeRows, subRows, slabRows, isCyclic,
   // splitDimension) is ArrayLayout's; what follows is this process's view.
@@ -253,10 +255,13 @@ void registerArray(DistArray *array);
 /// one run of the program, or of a statement). An array tc_rt_array created
 /// keeps its layout for reuse by the next array of its descriptor.
 void releaseArrays();
-/// An array released from descriptor `desc` in the layout numbered
-/// `layoutId`, with its layout and nothing else (no name, storage, file,
-/// coordinates or slice), to fill in; null if none.
-DistArray *reusedArray(const int64_t *desc, int64_t layoutId);
+/// The list released arrays of the descriptor at `desc` wait in (a loop's
+/// statements create the same arrays in every iteration).
+std::vector<std::unique_ptr<DistArray>> &spareArraysOf(const int64_t *desc);
+/// An array released into `spares` in the layout numbered `layoutId`, with
+/// its layout and nothing else (no name, storage, file, coordinates or
+/// slice), to fill in; null if none.
+DistArray *reusedArray(std::vector<std::unique_ptr<DistArray>> &spares, int64_t layoutId);
 
 /// Loads the initial contents (HDF5 input, random values or zeros).
 void loadInitial(DistArray &a);
