@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <link.h>
 #include <cstring>
 #include <unistd.h>
 #include <unordered_map>
@@ -41,7 +42,12 @@ namespace {
 /// constant descriptors (a CCSD iteration, two hundred arrays of a few
 /// microseconds' work each at small bases, spent a tenth of its time here).
 struct DecodedLayout {
-  std::vector<int64_t> desc; ///< the descriptor's words, compared on every use
+  std::vector<int64_t> desc; ///< the descriptor's words, compared (constantWords)
+  /// The descriptor lies in read-only memory (a compiled program's constant):
+  /// its words are compared on its first use in a run only (a run's program
+  /// stays loaded while it runs).
+  bool constantWords = false;
+  uint64_t comparedInRun = 0; ///< Context::runNumber of that comparison
   tc_layout::ArrayLayout layout;
   std::string invalid; ///< the layout library's objection; empty: valid
   std::vector<int64_t> key;
@@ -79,17 +85,48 @@ int64_t contiguousFrom(const tc_layout::ArrayLayout &layout, const Selection &ow
   return owned[0][0].to * rowElements;
 }
 
+/// True if `address` lies in a read-only segment of a loaded object (its
+/// code and constants, or what the dynamic linker protects after relocation).
+bool inReadOnlySegment(const void *address) {
+  struct Query {
+    uintptr_t address;
+    bool found = false;
+  } query{reinterpret_cast<uintptr_t>(address)};
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, size_t, void *data) {
+        Query &q = *static_cast<Query *>(data);
+        for (int i = 0; i < info->dlpi_phnum && !q.found; ++i) {
+          const ElfW(Phdr) &h = info->dlpi_phdr[i];
+          const bool readOnly = (h.p_type == PT_LOAD && !(h.p_flags & PF_W)) ||
+                                h.p_type == PT_GNU_RELRO;
+          const uintptr_t begin = info->dlpi_addr + h.p_vaddr;
+          q.found = readOnly && q.address >= begin && q.address < begin + h.p_memsz;
+        }
+        return q.found ? 1 : 0;
+      },
+      &query);
+  return query.found;
+}
+
 const DecodedLayout &decodedLayout(const int64_t *desc) {
   static std::unordered_map<const int64_t *, DecodedLayout> byAddress;
   // tc_rt_alloc_storage and tc_rt_array ask for one descriptor in a row.
   static const int64_t *lastAddress = nullptr;
   static DecodedLayout *last = nullptr;
-  const int64_t size = tc_rt_array_size(desc);
   DecodedLayout &d = desc == lastAddress ? *last : byAddress[desc];
   lastAddress = desc, last = &d;
-  if (static_cast<int64_t>(d.desc.size()) == size && std::equal(d.desc.begin(), d.desc.end(), desc))
+  const uint64_t run = ctx().runNumber;
+  if (d.constantWords && d.comparedInRun == run)
     return d;
+  const int64_t size = tc_rt_array_size(desc);
+  if (static_cast<int64_t>(d.desc.size()) == size &&
+      std::equal(d.desc.begin(), d.desc.end(), desc)) {
+    d.comparedInRun = run;
+    return d;
+  }
   d.desc.assign(desc, desc + size);
+  d.constantWords = inReadOnlySegment(desc);
+  d.comparedInRun = run;
   d.spares = &spareArraysOf(desc);
   d.spares->clear(); // of another descriptor at this address, if any
   d.layout = ArrayDescView(desc).layout();

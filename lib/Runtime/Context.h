@@ -145,6 +145,7 @@ struct Context {
   int rank = 0, size = 1;
   std::string program;
   uint64_t jobId = 0; ///< rank 0's pid, names scratch files of this run
+  uint64_t runNumber = 0; ///< runs of the program begun in this process
   Counters counters[NumPhases + 1]; ///< the reported phases, then Idle
   Phase phase = Idle;
   double phaseStart = 0;

@@ -526,6 +526,7 @@ int runProgram(int argc, char **argv, void (*beforeEachRun)()) {
   for (int run = 0; run < c.options.repeat; ++run) {
     if (run > 0) // every run reports on its own; only timings accumulate
       resetRunState();
+    ++c.runNumber;
     c.running = true;
     if (beforeEachRun)
       beforeEachRun();

@@ -403,4 +403,26 @@ TEST(Abi, MismatchNamesBothVersions) {
   EXPECT_NE(abiMismatch(0), "");
 }
 
+// tc_rt_array decodes a descriptor once per address and compares the words
+// again only where they may change: a caller's descriptor on the heap that
+// takes other words at the same address is decoded again, its arrays made in
+// the new layout.
+TEST(Descriptors, OtherWordsAtOneAddressDecodeAgain) {
+  ctx().options.scratch = "/tmp";
+  const Desc wide = arrayDescription({4, 6}, {ctx().size}, {-1, -1}, TC_RT_DISTRIBUTED,
+                                     TC_RT_INIT_ZERO, false);
+  const Desc tall = arrayDescription({6, 4}, {ctx().size}, {-1, -1}, TC_RT_DISTRIBUTED,
+                                     TC_RT_INIT_ZERO, false);
+  ASSERT_EQ(wide.size(), tall.size());
+  Desc words = wide;
+  auto *first = static_cast<DistArray *>(tc_rt_array(words.data(), "x", nullptr));
+  EXPECT_EQ(first->extents, Shape({4, 6}));
+  releaseArrays();
+  std::copy(tall.begin(), tall.end(), words.begin());
+  auto *second = static_cast<DistArray *>(tc_rt_array(words.data(), "x", nullptr));
+  EXPECT_EQ(second->extents, Shape({6, 4}));
+  EXPECT_EQ(second->storeShape, Shape({6, 4}));
+  releaseArrays();
+}
+
 } // namespace
