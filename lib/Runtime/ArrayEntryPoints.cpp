@@ -110,11 +110,21 @@ bool inReadOnlySegment(const void *address) {
 
 const DecodedLayout &decodedLayout(const int64_t *desc) {
   static std::unordered_map<const int64_t *, DecodedLayout> byAddress;
-  // tc_rt_alloc_storage and tc_rt_array ask for one descriptor in a row.
-  static const int64_t *lastAddress = nullptr;
-  static DecodedLayout *last = nullptr;
-  DecodedLayout &d = desc == lastAddress ? *last : byAddress[desc];
-  lastAddress = desc, last = &d;
+  // A statement allocates its arrays' storage (tc_rt_alloc_storage), then
+  // creates them: the few descriptors asked for last, tried first.
+  constexpr int kRecent = 8;
+  static std::pair<const int64_t *, DecodedLayout *> recent[kRecent] = {};
+  static int next = 0;
+  DecodedLayout *found = nullptr;
+  for (const auto &[address, decoded] : recent)
+    if (address == desc)
+      found = decoded;
+  if (!found) {
+    found = &byAddress[desc];
+    recent[next] = {desc, found};
+    next = (next + 1) % kRecent;
+  }
+  DecodedLayout &d = *found;
   const uint64_t run = ctx().runNumber;
   if (d.constantWords && d.comparedInRun == run)
     return d;

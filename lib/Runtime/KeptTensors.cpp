@@ -399,24 +399,32 @@ bool copySlabFromWhole(const DistArray &whole, DistArray &a) {
   return true;
 }
 
+namespace {
+
+/// The number of `a`'s dataset extents (the tensor's, in its file's order):
+/// equal numbers, equal extents. Worked out once per layout.
+int64_t datasetExtentsNumber(const DistArray &a) {
+  static std::map<Shape, int64_t> numbers;
+  static std::vector<int64_t> byLayout; // by layoutId; -1: not yet
+  auto numberOf = [&] {
+    return numbers.emplace(a.datasetExtents(), static_cast<int64_t>(numbers.size())).first->second;
+  };
+  if (a.layoutId < 0)
+    return numberOf();
+  if (static_cast<size_t>(a.layoutId) >= byLayout.size())
+    byLayout.resize(a.layoutId + 1, -1);
+  if (byLayout[a.layoutId] < 0)
+    byLayout[a.layoutId] = numberOf();
+  return byLayout[a.layoutId];
+}
+
 /// a.datasetExtents() == b.datasetExtents(), without building either (every
 /// load of a kept tensor asks).
 bool sameDatasetExtents(const DistArray &a, const DistArray &b) {
-  constexpr int64_t kOnStack = 16;
-  const int64_t n = a.rank();
-  if (n != b.rank())
-    return false;
-  if (a.layoutId >= 0 && a.layoutId == b.layoutId) // one layout: the same extents, order
-    return true;
-  if (n > kOnStack)
-    return a.datasetExtents() == b.datasetExtents();
-  int64_t inA[kOnStack], inB[kOnStack];
-  for (int64_t d = 0; d < n; ++d) {
-    inA[a.datasetPlace(d)] = a.extents[d];
-    inB[b.datasetPlace(d)] = b.extents[d];
-  }
-  return std::equal(inA, inA + n, inB);
+  return a.rank() == b.rank() && datasetExtentsNumber(a) == datasetExtentsNumber(b);
 }
+
+} // namespace
 
 bool handOverKept(DistArray &a) {
   auto it = keptTensors().find(a.name);
