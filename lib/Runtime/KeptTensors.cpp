@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -209,10 +210,16 @@ ArrayDesc rowsLayout(const Shape &dims, tc_rt_init init) {
 }
 
 /// The array `desc` describes, created as a statement creates it (its load
-/// included) in `storage` if any (tc_rt_array's), in the caller's phase.
+/// included) in `storage` if any (tc_rt_array's), in the caller's phase. The
+/// words are kept at one address per description, as a program's constant
+/// descriptors are: tc_rt_array decodes them once, where DIIS's arrays of
+/// every iteration took a fresh decode each (a tenth of a small CCSD
+/// iteration with DIIS).
 DistArray &createInPhase(const ArrayDesc &desc, const std::string &name, void *storage = nullptr) {
+  static std::set<std::vector<int64_t>> descriptors;
+  const std::vector<int64_t> &words = *descriptors.insert(desc.encode()).first;
   const Phase phase = ctx().phase;
-  auto *a = static_cast<DistArray *>(tc_rt_array(desc.encode().data(), name.c_str(), storage));
+  auto *a = static_cast<DistArray *>(tc_rt_array(words.data(), name.c_str(), storage));
   setPhase(phase, /*sampleRss=*/false);
   return *a;
 }
