@@ -185,7 +185,9 @@ const double *Diis::slotData(int slot, int which, std::vector<double> &scratch) 
 
 void Diis::beginIteration() {
   locate();
-  readCarried(start_);
+  if (!startKnown_)
+    readCarried(start_);
+  startKnown_ = false;
 }
 
 void Diis::record(const std::vector<double> &values, const std::vector<double> &errors) {
@@ -238,16 +240,25 @@ int Diis::endIteration() {
   for (int64_t i = 0; i < share_; ++i)
     errors[i] = values[i] - start_[i];
   record(values, errors);
+  // Unless extrapolated below, the next iteration starts from these values.
+  auto startNextFrom = [&](std::vector<double> &carried) {
+    start_.swap(carried);
+    startKnown_ = true;
+  };
   const int m = count();
-  if (m < 2)
+  if (m < 2) {
+    startNextFrom(values);
     return 1;
+  }
   std::vector<double> b(m * m);
   for (int k = 0; k < m; ++k)
     for (int l = 0; l < m; ++l)
       b[k * m + l] = b_[order_[k] * length_ + order_[l]];
   std::vector<double> coefficients = diisCoefficients(b, m);
-  if (coefficients.empty()) // singular (errors not independent): plain iteration
+  if (coefficients.empty()) { // singular (errors not independent): plain iteration
+    startNextFrom(values);
     return 1;
+  }
   std::vector<double> next(share_, 0.0);
   for (int k = 0; k < m; ++k) {
     const double *v = slotData(order_[k], 0, values);
@@ -267,6 +278,7 @@ int Diis::endIteration() {
     }
     at += p.end - p.begin;
   }
+  startNextFrom(next);
   return m;
 }
 

@@ -90,6 +90,10 @@ private:
   int64_t share_ = 0, total_ = 0;
   bool located_ = false, onDisk_ = false;
   std::vector<double> start_;  ///< the iteration's starting values (this rank's share)
+  /// start_ holds the next iteration's starting values already: what
+  /// endIteration left in the carried tensors (nothing changes them before the
+  /// next iteration begins), so beginIteration need not read them again.
+  bool startKnown_ = false;
   std::vector<double> memory_; ///< the history in memory: per slot values, then errors
   int fd_ = -1;                ///< or in a scratch file
   std::deque<int> order_;      ///< the slots in use, oldest first
