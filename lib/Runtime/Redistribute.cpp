@@ -159,33 +159,6 @@ Shape datasetStrides(const DistArray &a) {
   return strides;
 }
 
-/// Calls fn(from, to, len) for every box of `sel` (one run per dimension, in
-/// every combination), without allocating: redistributions between small
-/// arrays run it several times per statement.
-template <typename F> void forEachRunBox(const Selection &sel, F &&fn) {
-  constexpr size_t kMaxRank = 16;
-  const size_t d = sel.size();
-  if (d > kMaxRank)
-    return forEachBox(sel, fn);
-  for (const Runs &r : sel)
-    if (r.empty())
-      return;
-  size_t idx[kMaxRank] = {};
-  Shape from(d), to(d), len(d);
-  for (;;) {
-    for (size_t i = 0; i < d; ++i) {
-      const Run &r = sel[i][idx[i]];
-      from[i] = r.from, to[i] = r.to, len[i] = r.len;
-    }
-    fn(from, to, len);
-    int i = static_cast<int>(d) - 1;
-    while (i >= 0 && ++idx[i] == sel[i].size())
-      idx[i--] = 0;
-    if (i < 0)
-      return;
-  }
-}
-
 /// A chunk of what a redistribution sends or receives in one call, with what
 /// packing it in memory needs, worked out with the schedule.
 struct Piece {
@@ -218,7 +191,7 @@ template <typename T>
 void copyLocal(T *src, const Shape &srcStride, T *dst, const Shape &dstStride,
                const Selection &local) {
   const size_t n = local.size();
-  forEachRunBox(local, [&](const Shape &from, const Shape &to, const Shape &len) {
+  forEachBox(local, [&](const Shape &from, const Shape &to, const Shape &len) {
     int64_t s = 0, t = 0;
     for (size_t i = 0; i < n; ++i) {
       s += from[i] * srcStride[i];
@@ -237,7 +210,7 @@ void copyLocal(T *src, const Shape &srcStride, T *dst, const Shape &dstStride,
 template <typename T>
 void packInMemory(T *storage, const Shape &stride, const Piece &p, T *buf, bool toBuffer) {
   const size_t n = p.packed.size();
-  forEachRunBox(p.packed, [&](const Shape &stored, const Shape &packed, const Shape &len) {
+  forEachBox(p.packed, [&](const Shape &stored, const Shape &packed, const Shape &len) {
     int64_t s = 0, at = 0;
     for (size_t i = 0; i < n; ++i) {
       s += stored[i] * stride[i];

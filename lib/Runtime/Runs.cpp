@@ -94,30 +94,6 @@ Selection overlap(const Selection &x, const Selection &y) {
   return out;
 }
 
-void forEachBox(const Selection &sel,
-                const std::function<void(const Shape &, const Shape &, const Shape &)> &fn) {
-  const size_t d = sel.size();
-  for (const Runs &r : sel)
-    if (r.empty())
-      return;
-  std::vector<size_t> idx(d, 0);
-  Shape from(d), to(d), len(d);
-  for (;;) {
-    for (size_t i = 0; i < d; ++i) {
-      const Run &r = sel[i][idx[i]];
-      from[i] = r.from;
-      to[i] = r.to;
-      len[i] = r.len;
-    }
-    fn(from, to, len);
-    int i = static_cast<int>(d) - 1;
-    while (i >= 0 && ++idx[i] == sel[i].size())
-      idx[i--] = 0;
-    if (i < 0)
-      return;
-  }
-}
-
 std::vector<Pattern> patterns(const Runs &runs) {
   std::vector<Pattern> out;
   for (const Run &r : runs) {

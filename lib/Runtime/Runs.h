@@ -55,9 +55,30 @@ Runs overlap(const Runs &x, const Runs &y);
 Selection overlap(const Selection &x, const Selection &y);
 
 /// Calls fn(from, to, len) for every box of the selection (none if a dimension
-/// has no run), row-major over the runs.
-void forEachBox(const Selection &sel,
-                const std::function<void(const Shape &from, const Shape &to, const Shape &len)> &fn);
+/// has no run), row-major over the runs. A template, allocating only the
+/// box's three shapes: redistributions between small arrays run it several
+/// times per statement.
+template <typename F> void forEachBox(const Selection &sel, F &&fn) {
+  const size_t d = sel.size();
+  for (const Runs &r : sel)
+    if (r.empty())
+      return;
+  std::vector<size_t> idx(d, 0);
+  Shape from(d), to(d), len(d);
+  for (;;) {
+    for (size_t i = 0; i < d; ++i) {
+      const Run &r = sel[i][idx[i]];
+      from[i] = r.from, to[i] = r.to, len[i] = r.len;
+    }
+    fn(static_cast<const Shape &>(from), static_cast<const Shape &>(to),
+       static_cast<const Shape &>(len));
+    int i = static_cast<int>(d) - 1;
+    while (i >= 0 && ++idx[i] == sel[i].size())
+      idx[i--] = 0;
+    if (i < 0)
+      return;
+  }
+}
 
 /// Copies each box of `sel` between row-major buffers: from `x` (shape xShape,
 /// at the box's `from`) to `y` (shape yShape, at its `to`), or back.
