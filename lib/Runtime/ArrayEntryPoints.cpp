@@ -163,7 +163,8 @@ const DecodedLayout &decodedLayout(const int64_t *desc) {
   d.coords = view.coordsOf(ctx().rank);
   const Selection owned = view.runsOf(ctx().rank, /*loading=*/true);
   d.loadFillsBlock =
-      (d.layout.kind == Holding::Distributed || d.layout.kind == Holding::Replicated) &&
+      (d.layout.kind == Holding::Distributed || d.layout.kind == Holding::Replicated ||
+       (d.layout.kind == Holding::Gathered && d.layout.procs() == 1)) &&
       !d.coords.empty() && elements(owned) == product(d.padded);
   if (d.loadFillsBlock)
     d.contiguousFrom = contiguousFrom(d.layout, owned);

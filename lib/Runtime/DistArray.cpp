@@ -124,7 +124,9 @@ void setLayoutKey(DistArray &a) {
 
 int64_t heldImage(const tc_layout::ArrayLayout &layout, const std::vector<int64_t> &key,
                   const Shape &shifts) {
-  if (layout.kind != Holding::Distributed && layout.kind != Holding::Replicated)
+  // A gathered array's load fills a slab, all of it on a grid of one process.
+  if (layout.kind != Holding::Distributed && layout.kind != Holding::Replicated &&
+      !(layout.kind == Holding::Gathered && layout.procs() == 1))
     return -1;
   // Worked out once per layout and shifts (a loop creates the same arrays in
   // every iteration), numbered once per image.

@@ -253,8 +253,9 @@ void keepLoadedInput(DistArray &a) {
   }
   // A gathered array just loaded holds only this rank's slab: its layout
   // says whole (the all-gather comes later, in the plan), and a copy kept
-  // now would hand zeros over for the other ranks' rows.
-  if (a.kind == Holding::Gathered) {
+  // now would hand zeros over for the other ranks' rows. On a grid of one
+  // process the slab is all of it (and no all-gather comes).
+  if (a.kind == Holding::Gathered && a.procs() > 1) {
     a.keepOnceGathered = true;
     return;
   }

@@ -223,7 +223,7 @@ TEST(KeptTensors, InputLoadedAsAGatheredOperandIsKeptOnceGathered) {
   RandomInputs random(11);
   tc_rt_begin_statement("A", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
   void *x = gathered(TC_RT_INIT_INPUT);
-  EXPECT_FALSE(isKept("X"));
+  EXPECT_EQ(isKept("X"), ctx().size == 1) << "kept before its all-gather (one process: as loaded)";
   tc_rt_allgather_array(x);
   EXPECT_TRUE(isKept("X"));
   RandomInputs other(99);
@@ -232,6 +232,31 @@ TEST(KeptTensors, InputLoadedAsAGatheredOperandIsKeptOnceGathered) {
   makeKeptWhole("X");
   tc_rt_begin_statement("C", TC_RT_RESULT_OUTPUT);
   expectWhole(replicated(TC_RT_INIT_INPUT), stored);
+  releaseKept();
+  endRun();
+}
+
+TEST(KeptTensors, OnOneProcessAGatheredOperandIsKeptAsLoadedAndShared) {
+  // On a grid of one process a gathered array's slab is all of it and the
+  // plan has no all-gather (tc-lower-plan): a loop keeps the input as loaded,
+  // and the next read-only load in that layout shares the kept buffer.
+  if (ctx().size != 1)
+    GTEST_SKIP() << "one process only";
+  RandomInputs random(11);
+  tc_rt_begin_statement("A", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
+  expectWhole(gathered(TC_RT_INIT_INPUT), stored);
+  EXPECT_TRUE(isKept("X"));
+  RandomInputs other(99);
+  tc_rt_begin_statement("B", TC_RT_RESULT_OUTPUT | TC_RT_KEEP_INPUTS);
+  const tc_rt::ArrayDesc d{
+      layoutOf(TC_RT_GATHERED, {1}, {{I, -1, -1, 0}, {J, -1, -1, 1}, {K, -1, -1, 2}}),
+      TC_RT_INIT_INPUT, false};
+  void *storage = tc_rt_alloc_storage(d.encode().data(), "X", /*readOnly=*/1);
+  void *x = tc_rt_array(d.encode().data(), "X", storage);
+  EXPECT_EQ(static_cast<DistArray *>(x)->mem<void>(), storage);
+  EXPECT_EQ(ctx().handOver.sent + ctx().handOver.received, 0.0);
+  expectWhole(x, stored);
+  releaseBuffer(storage);
   releaseKept();
   endRun();
 }
