@@ -193,7 +193,8 @@ extern "C" void *tc_rt_array(const int64_t *desc, const char *name, void *storag
     a->layoutId = decoded.id;
     a->image = decoded.image;
     a->spares = decoded.spares;
-    a->comm = gridComm(a->grid); // a reused array has its layout's
+    if (decoded.invalid.empty())   // refused below otherwise
+      a->comm = gridComm(a->grid); // a reused array has its layout's
   }
   registerArray(a);
   a->name = name;

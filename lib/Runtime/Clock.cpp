@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <ctime>
+#include <fstream>
+#include <string>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -24,12 +26,19 @@ double monotonicSeconds() {
 }
 
 #if defined(__x86_64__)
+/// True if the counter ticks at one rate (the CPUID bit) and the kernel
+/// keeps time by it (its clock source is "tsc"): the kernel checks that the
+/// cores' counters agree and gives the source up when they do not.
 bool invariantCounter() {
   unsigned a = 0, b = 0, c = 0, d = 0;
   if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x80000007u)
     return false;
   __get_cpuid(0x80000007u, &a, &b, &c, &d);
-  return d & (1u << 8);
+  if (!(d & (1u << 8)))
+    return false;
+  std::ifstream source("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+  std::string name;
+  return source >> name && name == "tsc";
 }
 
 /// A monotonic time and the counter at that time: the counter read on both
@@ -85,7 +94,8 @@ double wallSeconds() {
 #if defined(__x86_64__)
   const Counter &k = counter();
   if (k.secondsPerTick > 0)
-    return k.origin.seconds + static_cast<double>(__rdtsc() - k.origin.ticks) * k.secondsPerTick;
+    return k.origin.seconds +
+           static_cast<double>(static_cast<int64_t>(__rdtsc() - k.origin.ticks)) * k.secondsPerTick;
 #endif
   return monotonicSeconds();
 }

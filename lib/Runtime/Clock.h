@@ -5,9 +5,10 @@
 // reads the clock some 600 times, and at 30-40 ns per clock_gettime (what
 // MPI_Wtime calls) that was 4-5% of its wall time. Where the CPU's time-stamp
 // counter ticks at one rate in every power state (the invariant TSC, CPUID
-// 0x80000007 EDX bit 8) the clock reads the counter instead, about 10 ns,
-// converted at a rate measured once against CLOCK_MONOTONIC; elsewhere it is
-// CLOCK_MONOTONIC.
+// 0x80000007 EDX bit 8) and the kernel keeps time by it (clock source "tsc",
+// which it gives up when the cores' counters disagree), the clock reads the
+// counter instead, about 10 ns, converted at a rate measured once against
+// CLOCK_MONOTONIC; elsewhere it is CLOCK_MONOTONIC.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TC_RUNTIME_CLOCK_H

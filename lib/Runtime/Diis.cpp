@@ -268,6 +268,7 @@ int Diis::endIteration() {
   // A kept tensor's next value stays as each rank's share (later statements
   // hand over from there); a stored one is published to the store.
   const double *at = next.data();
+  bool allKept = true;
   for (const DiisPiece &p : pieces_) {
     Shape dims;
     if (keptAsRows(p.name, dims)) {
@@ -275,10 +276,14 @@ int Diis::endIteration() {
     } else {
       StoredTensor t(p.name, "DIIS of loop " + loop_);
       t.publish(at);
+      allKept = false;
     }
     at += p.end - p.begin;
   }
-  startNextFrom(next);
+  // A stored tensor may hold fewer digits than `next` (f32): the next
+  // iteration then reads what it holds.
+  if (allKept)
+    startNextFrom(next);
   return m;
 }
 

@@ -168,11 +168,14 @@ struct Piece {
   int64_t elements = 0;
 };
 
-/// Piece `i` of `overlap` on its source side (`source`) or destination side.
-Piece pieceOf(const Selection &overlap, int64_t i, int64_t elemBytes, bool source) {
+/// Piece `i` of `overlap` on its source side (`source`) or destination
+/// side; what packing in memory needs only for an array `inMemory`.
+Piece pieceOf(const Selection &overlap, int64_t i, int64_t elemBytes, bool source, bool inMemory) {
   Piece p;
   p.chunk = chunk(overlap, i, elemBytes);
   p.elements = elements(p.chunk);
+  if (!inMemory)
+    return p;
   p.packedStride = rowMajorStrides(lengths(p.chunk));
   for (const Runs &r : p.chunk) {
     Runs side;
@@ -234,7 +237,9 @@ struct Schedule {
     int to, from;
     Selection sent, received;
     int64_t calls;
-    std::vector<Piece> sends, receives; ///< one per call
+    /// This rank's pieces, one per call while it has any (the calls after
+    /// them send or receive nothing here).
+    std::vector<Piece> sends, receives;
   };
   Selection local;
   std::vector<Round> rounds;
@@ -260,10 +265,10 @@ Schedule scheduleOf(const DistArray &src, const DistArray &dst, bool loading) {
       round.calls = std::max(round.calls, r == me     ? numChunks(round.sent, e)
                                           : r == from ? numChunks(round.received, e)
                                                       : numChunks(sent(r, (r + k) % P), e));
-    for (int64_t i = 0; i < round.calls; ++i) {
-      round.sends.push_back(pieceOf(round.sent, i, e, /*source=*/true));
-      round.receives.push_back(pieceOf(round.received, i, e, /*source=*/false));
-    }
+    for (int64_t i = 0; i < numChunks(round.sent, e); ++i)
+      round.sends.push_back(pieceOf(round.sent, i, e, /*source=*/true, !src.onDisk));
+    for (int64_t i = 0; i < numChunks(round.received, e); ++i)
+      round.receives.push_back(pieceOf(round.received, i, e, /*source=*/false, !dst.onDisk));
     s.rounds.push_back(std::move(round));
   }
   s.srcStride = datasetStrides(src);
@@ -328,7 +333,9 @@ template <typename T> void redistribute(DistArray &src, DistArray &dst, bool loa
     }
   for (const Schedule::Round &round : s.rounds)
     for (int64_t i = 0; i < round.calls; ++i) {
-      const Piece &sp = round.sends[i], &rp = round.receives[i];
+      static const Piece none;
+      const Piece &sp = i < static_cast<int64_t>(round.sends.size()) ? round.sends[i] : none;
+      const Piece &rp = i < static_cast<int64_t>(round.receives.size()) ? round.receives[i] : none;
       const int64_t ns = sp.elements, nr = rp.elements;
       out.resize(ns);
       in.resize(nr);
