@@ -124,6 +124,38 @@ bool wholeTensor(const DistArray &a) { return a.sliceFull.empty() && a.summedExt
 /// does not send.
 bool keepable(const DistArray &a) { return wholeTensor(a) && !a.onDisk && a.kind != Holding::Slab; }
 
+/// True if `a`'s storage on this rank is its block unpadded, its dimensions
+/// in the dataset's order.
+bool storedInDatasetOrder(const DistArray &a) {
+  if (a.storeShape != a.extents)
+    return false;
+  for (int64_t d = 0; d < a.rank(); ++d)
+    if (a.fileDim[d] != d)
+      return false;
+  return true;
+}
+
+/// True if every rank's storage of `a` is the whole tensor in the dataset's
+/// order, unpadded: a replicated copy's, or any layout's on one process.
+/// Worked out once per layout.
+bool wholeInOrderEverywhere(const DistArray &a) {
+  if (a.onDisk || a.layoutId < 0 || !wholeTensor(a) || !storedInDatasetOrder(a))
+    return false;
+  for (size_t g = 0; g < a.shifts.size(); ++g)
+    if (a.shifts[g] % a.grid[g] != 0)
+      return false;
+  static std::unordered_map<int64_t, bool> known;
+  auto [it, fresh] = known.try_emplace(a.layoutId, true);
+  if (!fresh)
+    return it->second;
+  for (int r = 0; r < ctx().size && it->second; ++r) {
+    const Selection held = a.runsOf(r, /*loading=*/false);
+    for (int64_t d = 0; d < a.rank(); ++d)
+      it->second = it->second && held[d].size() == 1 && held[d][0] == Run{0, 0, a.extents[d]};
+  }
+  return it->second;
+}
+
 /// A copy of this rank's part of `a` (inverted when `invert`). A `stored`
 /// array's storage is done with (a statement writes its result's storage no
 /// more once it stores it, tc.store): the copy takes that buffer over where
@@ -320,12 +352,9 @@ std::unordered_set<const void *> &unclaimedViews() {
 /// `kept` holds no such copy.
 void *viewOfWhole(const Kept &kept, tc_rt_elem elem, int64_t firstElement, int64_t bytes) {
   const DistArray &whole = *kept.part;
-  if (!kept.input || whole.kind != Holding::Replicated || whole.elem != elem || whole.onDisk ||
-      !whole.summedExtent.empty() || firstElement < 0 || bytes <= 0)
+  if (!kept.input || whole.elem != elem || firstElement < 0 || bytes <= 0 ||
+      !wholeInOrderEverywhere(whole))
     return nullptr;
-  for (int64_t d = 0; d < whole.rank(); ++d)
-    if (whole.gridDim[d] >= 0 || whole.fileDim[d] != d || whole.cyclic[d] != 0)
-      return nullptr;
   void *buffer = const_cast<DistArray &>(whole).mem<void>();
   const int64_t at = firstElement * whole.elemBytes();
   if (!buffer || at + bytes > product(whole.storeShape) * whole.elemBytes())
@@ -366,39 +395,15 @@ bool storesKeptValue(const DistArray &a) {
          inPlace(a, partIn(it->second, a.image, a.layoutId));
 }
 
-/// True if every rank's storage of `a` is the whole tensor in the dataset's
-/// order, unpadded: a replicated copy's, or any layout's on one process.
-/// Worked out once per layout.
-bool wholeInOrderEverywhere(const DistArray &a) {
-  if (a.onDisk || a.layoutId < 0 || !wholeTensor(a) || a.storeShape != a.extents)
-    return false;
-  for (size_t g = 0; g < a.shifts.size(); ++g)
-    if (a.shifts[g] % a.grid[g] != 0)
-      return false;
-  static std::unordered_map<int64_t, bool> known;
-  auto [it, fresh] = known.try_emplace(a.layoutId, true);
-  if (!fresh)
-    return it->second;
-  for (int64_t d = 0; d < a.rank(); ++d)
-    it->second = it->second && a.fileDim[d] == d;
-  for (int r = 0; r < ctx().size && it->second; ++r) {
-    const Selection held = a.runsOf(r, /*loading=*/false);
-    for (int64_t d = 0; d < a.rank(); ++d)
-      it->second = it->second && held[d].size() == 1 && held[d][0] == Run{0, 0, a.extents[d]};
-  }
-  return it->second;
-}
+namespace {
 
 /// Fills this rank's slab of `a`, a gathered array as a load fills it (rows
 /// of dimension 0 at their place), from `whole`, which holds the tensor in
 /// the same storage on every rank: no rank sends anything, as the
 /// redistribution's prediction says, so the rows are copied directly.
 bool copySlabFromWhole(const DistArray &whole, DistArray &a) {
-  if (a.onDisk || a.rank() == 0 || a.storeShape != a.extents || !wholeInOrderEverywhere(whole))
+  if (a.onDisk || a.rank() == 0 || !storedInDatasetOrder(a) || !wholeInOrderEverywhere(whole))
     return false;
-  for (int64_t d = 0; d < a.rank(); ++d)
-    if (a.fileDim[d] != d)
-      return false;
   const auto [lo, hi] = a.slabRange(ctx().rank);
   const int64_t row = product(a.extents) / std::max<int64_t>(1, a.extents[0]) * a.elemBytes();
   if (hi > lo && row > 0)
@@ -406,8 +411,6 @@ bool copySlabFromWhole(const DistArray &whole, DistArray &a) {
                 (hi - lo) * row);
   return true;
 }
-
-namespace {
 
 /// The number of `a`'s dataset extents (the tensor's, in its file's order):
 /// equal numbers, equal extents. Worked out once per layout.

@@ -84,6 +84,16 @@ Selection chunk(const Selection &ov, int64_t i, int64_t elemBytes) {
   return c;
 }
 
+/// One dimension of a chunk (runs from source to destination storage) as
+/// runs from one side's storage (the source's when `source`) to the index in
+/// the packed buffer.
+Runs packedSide(const Runs &chunkRuns, bool source) {
+  Runs side;
+  for (const Run &x : chunkRuns)
+    side.push_back({source ? x.from : x.to, 0, x.len});
+  return packed(side, /*fromSide=*/true);
+}
+
 /// Moves chunk `c` of an overlap (dataset order) between `a`'s storage (its
 /// source side when `source`, else its destination side) and the packed
 /// buffer `buf` (dataset order), through `stored` (the chunk packed in a's
@@ -98,10 +108,7 @@ void transferChunk(DistArray &a, bool source, const Selection &c, PooledVector<T
   for (size_t d = 0; d < n; ++d) {
     const int64_t f = a.datasetPlace(d);
     permuted |= f != static_cast<int64_t>(d);
-    Runs side;
-    for (const Run &x : c[f])
-      side.push_back({source ? x.from : x.to, 0, x.len});
-    runs[d] = packed(side, /*fromSide=*/true);
+    runs[d] = packedSide(c[f], source);
     len[d] = total(c[f]);
   }
   const char *what = source ? "a block to redistribute" : "a redistributed block";
@@ -177,12 +184,8 @@ Piece pieceOf(const Selection &overlap, int64_t i, int64_t elemBytes, bool sourc
   if (!inMemory)
     return p;
   p.packedStride = rowMajorStrides(lengths(p.chunk));
-  for (const Runs &r : p.chunk) {
-    Runs side;
-    for (const Run &x : r)
-      side.push_back({source ? x.from : x.to, 0, x.len});
-    p.packed.push_back(packed(side, /*fromSide=*/true));
-  }
+  for (const Runs &r : p.chunk)
+    p.packed.push_back(packedSide(r, source));
   return p;
 }
 

@@ -23,9 +23,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include <functional>
-#include <numeric>
-
 using namespace mlir;
 using namespace mlir::tc;
 
@@ -425,9 +422,7 @@ void TiledLowering::emitProgram(func::FuncOp newFunc) {
   // On a grid of one process the gathered array's slab is all of it: the
   // all-gather would move nothing, and without it the array is written by
   // nothing and may live in its kept value's buffer (tc-reuse-kept-storage).
-  const int64_t gridProcs =
-      std::accumulate(grid.begin(), grid.end(), int64_t(1), std::multiplies<int64_t>());
-  if (replicated && !inside && gridProcs > 1)
+  if (replicated && !inside && product(grid) > 1)
     AllGatherArrayOp::create(b, loc, arrays[*replicated].handle);
   if (algorithm == ParallelAlgorithm::Rotation && !inside) {
     // Outside rotation ([G] 4.1): sqrt(P) passes, A and B shifted disk to disk.
