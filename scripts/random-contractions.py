@@ -12,7 +12,9 @@ label summed in that operand), random orders, extents that rarely divide (1, 2,
 or a cap that forces out-of-core tiles, and an element type (f64 or f32). It
 writes the contraction as tc IR, compiles it with tcc and runs it with
 run-contraction.py against numpy einsum (1e-12 relative for f64, 1e-5 for
-f32) with --check-bytes. The summary groups the failures by their
+f32) with --check-bytes. Half the cases plan with latency 0 (the papers'
+model, which spreads even small work over the processes), the others with
+tcc's default, which runs small work whole on every process. The summary groups the failures by their
 first error line, so the most common refusal comes first. With --cycle, case n
 takes the n-th process count, memory and label role in turn (the role is
 forced into the case), so a short run still covers every one of them; the
@@ -171,13 +173,21 @@ def main():
             if a.cosma_out_of_core and n % 2 == 0:
                 plan = "in_core = false, algorithm = cosma"
             elem = ELEMENTS[n // 12 % 2] if a.cycle else rng.choice(ELEMENTS)
+            # Half the cases plan as the papers do (latency 0), the others
+            # with tcc's default latency, which runs small work whole on every
+            # process (docs/Derivations.md D58): both kinds of plan run.
+            # (a stream of its own: a seed's other draws are as before).
+            papers = ((n // 3) % 2 == 1 if a.cycle else
+                      random.Random(f"{a.seed}:{n}:latency").random() < 0.5)
             spec = f"C[{','.join(C)}] {'+=' if acc else '='} A[{','.join(A)}] * B[{','.join(B)}]"
             case = (f"{spec} in {elem} with {','.join(f'{l}={e}' for l, e in ext.items())} "
-                    f"on {P} at {mem}" + (f" ({plan})" if plan else ""))
+                    f"on {P} at {mem}" + (" latency 0" if papers else "") +
+                    (f" ({plan})" if plan else ""))
             src = os.path.join(work, f"c{n}.mlir")
             exe = os.path.join(work, f"c{n}")
             open(src, "w").write(program(A, B, C, ext, acc, elem, plan))
-            r = subprocess.run([tcc, src, "-o", exe, "--procs", str(P), "--mem", mem],
+            r = subprocess.run([tcc, src, "-o", exe, "--procs", str(P), "--mem", mem] +
+                               (["--latency", "0"] if papers else []),
                                capture_output=True, text=True)
             if r.returncode != 0 and plan and INFEASIBLE in r.stderr + r.stdout:
                 # A pinned plan no tiling realizes: refused with the decisions named.

@@ -18,7 +18,9 @@ lack. Each is compiled once for every process count of --procs
 with tc-check-rewrites on and antisymmetrizer copies sharing every product
 that sums 2 or more terms (--min-summed-volume 2: the default 32 leaves the
 small extents here alone) (in memory, and out of core with a cap of 2-16 KB
-drawn per program when a plan fits it) and run on every count by
+drawn per program when a plan fits it; every other program with latency 0,
+the papers' model, the others with tcc's default, which runs small
+statements whole on every process) and run on every count by
 scripts/run-program.py with --check-bytes: outputs within 1e-12 (1e-5 for f32)
 of scripts/tce_numpy.py, every rank's bytes as predicted. The only refusal
 accepted is the small cap's "no plan fits". Prints one line per program and a
@@ -499,12 +501,17 @@ def run(a, counts, work):
             if "can be non-zero" not in r.stderr and "has no present block" not in r.stderr:
                 break
         results = []
+        # Every other program plans as the papers do (latency 0), spreading
+        # even small statements over the processes; the others with tcc's
+        # default latency, which runs small statements whole on every process
+        # (docs/Derivations.md D58).
+        latency = ["--latency", "0"] if n % 2 == 1 else []
         # In memory, and out of core with a cap drawn for this program.
         for mem in ["4MB", rng.choice(["2KB", "4KB", "8KB", "16KB"])]:
             exe = os.path.join(work, f"p{n}-{mem}")
             r = subprocess.run([tcc, path, "-o", exe, "--procs", a.procs, "--mem", mem,
                                 "--net-bw", "1GB/s", "--disk-bw", "200MB/s",
-                                "--check-rewrites", "true", "--min-summed-volume", "2"],
+                                "--check-rewrites", "true", "--min-summed-volume", "2"] + latency,
                                capture_output=True, text=True)
             if r.returncode != 0:
                 # A memory too small for some statement is the planner's refusal.

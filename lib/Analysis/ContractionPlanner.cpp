@@ -5,6 +5,8 @@
 #include "TC/Analysis/ProcessorGrid.h"
 #include "TC/Analysis/StorageOrder.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -96,25 +98,38 @@ ContractionProblem withoutOneInputLabels(const ContractionProblem &problem) {
   return core;
 }
 
+/// True for a plan that computes the whole contraction on every process.
+static bool runsWhole(const ContractionPlan &plan) {
+  return plan.algorithm == ParallelAlgorithm::Batch && plan.layoutA.isReplicated();
+}
+
 /// What handing `problem`'s held operands over into `plan`'s layouts moves:
 /// per rank the bytes sent and received by the runtime's redistribution (the
 /// layout library's redistributionTraffic, as the runtime predicts it), the
-/// busiest rank's larger direction at the network's bandwidth.
+/// busiest rank's larger direction at the network's bandwidth, and for each
+/// operand that moves at all a message to each other process at the
+/// machine's latency (D58). A plan that runs whole on every process is not
+/// charged those messages: its result then reaches every later reader with
+/// none, so they are the last messages of the producer that distributed its
+/// result, not a cost the whole plan adds; its bytes still count.
 static RedistCost handOverCost(const ContractionProblem &problem, const ContractionPlan &plan,
                                const MachineModel &machine) {
   RedistCost cost;
+  double latency = 0;
   const PerOperand<const std::optional<Layout> *> held = {
       {&problem.heldA, &problem.heldB, &problem.heldC}};
   const PerOperand<const Layout *> used = {{&plan.layoutA, &plan.layoutB, &plan.layoutC}};
   for (Operand x : kOperands) {
     if (!*held[x] || (*held[x])->procs() > machine.procs || used[x]->procs() > machine.procs)
       continue;
-    // A replicated input is handed over as a load fills it, a slab of its
-    // first dimension per process, and the plan's own all-gather (in its
-    // volumes) completes it.
+    // A replication algorithm's whole input is handed over as a load fills
+    // it, a slab of its first dimension per process, and the plan's own
+    // all-gather (in its volumes) completes it.
     Layout into = *used[x];
     const std::vector<std::string> &labels = problem.labels(x);
-    if (x != Operand::C && into.isReplicated() && !labels.empty())
+    const bool gathered = (x == Operand::A && plan.algorithm == ParallelAlgorithm::ReplicationA) ||
+                          (x == Operand::B && plan.algorithm == ParallelAlgorithm::ReplicationB);
+    if (gathered && into.isReplicated() && !labels.empty())
       into = Layout{{machine.procs}, {labels.front()}};
     std::vector<double> sent, received;
     redistributionVolumes(**held[x], into, labels, problem.extents, machine.elemBytes, sent,
@@ -123,9 +138,21 @@ static RedistCost handOverCost(const ContractionProblem &problem, const Contract
     for (size_t r = 0; r < sent.size(); ++r)
       busiest = std::max({busiest, sent[r], received[r]});
     cost.commBytes += busiest;
+    if (busiest > 0 && !runsWhole(plan))
+      latency += machine.latency * static_cast<double>(machine.procs - 1);
   }
-  cost.seconds = cost.commBytes / machine.netBandwidth;
+  cost.seconds = cost.commBytes / machine.netBandwidth + latency;
   return cost;
+}
+
+/// The planner whose algorithms include `alg`.
+static const AlgorithmPlanner &plannerOf(ParallelAlgorithm alg) {
+  for (const AlgorithmPlanner *planner : algorithmPlanners()) {
+    std::vector<ParallelAlgorithm> algorithms = planner->algorithms();
+    if (std::find(algorithms.begin(), algorithms.end(), alg) != algorithms.end())
+      return *planner;
+  }
+  llvm_unreachable("an algorithm without a planner");
 }
 
 PlanResult planContraction(const ContractionProblem &problem, const MachineModel &machine,
@@ -244,14 +271,42 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
   const bool iContiguous = decisions.iContiguous.value_or(prefersIContiguous(problem));
   for (ContractionPlan &plan : result.candidates)
     plan.iContiguous = iContiguous;
-  for (ContractionPlan &plan : result.candidates)
+  for (ContractionPlan &plan : result.candidates) {
     plan.handOver = handOverCost(problem, plan, machine);
+    // Each message of stage 2 at the machine's latency (0: the papers' cost),
+    // and a result left split over the processes the messages that hand it
+    // to a reader that needs it whole (handOverCost charges them here).
+    if (machine.latency > 0) {
+      double messages = plannerOf(plan.algorithm).messages(plan, machine);
+      if (!plan.layoutC.isReplicated())
+        messages += static_cast<double>(machine.procs - 1);
+      plan.seconds += machine.latency * messages;
+    }
+  }
   size_t best = 0;
   for (size_t i = 1; i < result.candidates.size(); ++i)
     if (result.candidates[i].choiceSeconds() < result.candidates[best].choiceSeconds())
       best = i;
   result.chosen = best;
   return result;
+}
+
+double allGatherSteps(int64_t p) { return static_cast<double>(p - 1); }
+
+double allReduceSteps(int64_t p) {
+  if (p <= 1)
+    return 0;
+  if ((p & (p - 1)) == 0)
+    return 2 * std::log2(static_cast<double>(p));
+  return 2 * static_cast<double>(p - 1);
+}
+
+double tileCount(const TileNest &nest) {
+  double tiles = 1;
+  for (const std::vector<TileLoop> &group : nest.groups)
+    for (const TileLoop &loop : group)
+      tiles *= static_cast<double>(loop.count);
+  return tiles;
 }
 
 std::string joinedLabels(const std::vector<std::string> &labels) {

@@ -225,12 +225,10 @@ static std::string formatNumber(double v) {
   return buffer;
 }
 
-LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                  int64_t procs, int64_t memBytes,
-                                  APFloat netBandwidth, APFloat diskBandwidth,
-                                  int64_t elemBytes, APFloat bcastFactor,
-                                  APFloat reduceFactor, APFloat flopRate,
-                                  VolumesKind volumes) {
+LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t procs,
+                                  int64_t memBytes, APFloat netBandwidth, APFloat diskBandwidth,
+                                  int64_t elemBytes, APFloat bcastFactor, APFloat reduceFactor,
+                                  APFloat flopRate, APFloat latency, VolumesKind volumes) {
   if (procs < 1)
     return emitError() << "#tc.machine procs = " << procs << "; need >= 1";
   if (memBytes < 1)
@@ -249,9 +247,12 @@ LogicalResult MachineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "#tc.machine " << name << " = " << formatNumber(v)
                          << "; need a positive finite number";
   }
+  const double seconds = latency.convertToDouble();
+  if (!(seconds >= 0) || !std::isfinite(seconds))
+    return emitError() << "#tc.machine latency = " << formatNumber(seconds)
+                       << "; need a finite number of seconds >= 0";
   return success();
 }
-
 
 double MachineAttr::getDefaultFlopRate() { return 1e9; }
 
@@ -367,15 +368,15 @@ Attribute MachineAttr::parse(AsmParser &parser, Type) {
                                    << " = " << formatNumber(v) << " is not a whole number",
              Attribute();
   }
-  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
-                    static_cast<int64_t>(get(machine_field::Procs, 0)),
-                    static_cast<int64_t>(get(machine_field::Mem, 0)),
-                    APFloat(get(machine_field::NetBw, 0)), APFloat(get(machine_field::DiskBw, 0)),
-                    static_cast<int64_t>(get(machine_field::ElemBytes, 8)),
-                    APFloat(get(machine_field::BcastFactor, 1.0)),
-                    APFloat(get(machine_field::ReduceFactor, 1.0)),
-                    APFloat(get(machine_field::FlopRate, getDefaultFlopRate())),
-                    volumes.value_or(VolumesKind::Paper));
+  return getChecked(
+      [&] { return parser.emitError(loc); }, parser.getContext(),
+      static_cast<int64_t>(get(machine_field::Procs, 0)),
+      static_cast<int64_t>(get(machine_field::Mem, 0)), APFloat(get(machine_field::NetBw, 0)),
+      APFloat(get(machine_field::DiskBw, 0)),
+      static_cast<int64_t>(get(machine_field::ElemBytes, 8)),
+      APFloat(get(machine_field::BcastFactor, 1.0)), APFloat(get(machine_field::ReduceFactor, 1.0)),
+      APFloat(get(machine_field::FlopRate, getDefaultFlopRate())),
+      APFloat(get(machine_field::Latency, 0.0)), volumes.value_or(VolumesKind::Paper));
 }
 
 void MachineAttr::print(AsmPrinter &printer) const {
@@ -390,6 +391,10 @@ void MachineAttr::print(AsmPrinter &printer) const {
   if (getFlopRate().convertToDouble() != getDefaultFlopRate()) {
     printer << ", flop_rate = ";
     printer.printFloat(getFlopRate());
+  }
+  if (!getLatency().isZero()) {
+    printer << ", latency = ";
+    printer.printFloat(getLatency());
   }
   if (getVolumes() != VolumesKind::Paper)
     printer << ", volumes = " << stringifyVolumesKind(getVolumes());

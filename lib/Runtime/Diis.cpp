@@ -101,6 +101,24 @@ void Diis::locate() {
     return;
   located_ = true;
   Context &c = ctx();
+  // Every rank decides alike, from the layouts alone.
+  whole_ = std::all_of(names_.begin(), names_.end(), [](const std::string &name) {
+    Shape dims;
+    return keptWholeEverywhere(name, dims);
+  });
+  if (whole_) {
+    for (const std::string &name : names_) {
+      Shape dims;
+      keptWholeEverywhere(name, dims);
+      auto [begin, end] = StoredTensor::shareOf(dims, c.rank, c.size);
+      pieces_.push_back({name, dims, total_, begin, end});
+      total_ += product(dims);
+      checkpointShare_ += end - begin;
+    }
+    share_ = total_;
+    memory_.assign(2 * length_ * share_, 0.0);
+    return;
+  }
   for (const std::string &name : names_) {
     // A tensor kept in memory is read as shares where it is kept; opening it
     // as a stored tensor would make it whole on every rank.
@@ -132,6 +150,7 @@ void Diis::locate() {
     share_ += t.shareSize();
     onDisk_ |= !t.inMemory();
   }
+  checkpointShare_ = share_;
   if (!onDisk_) {
     memory_.assign(2 * length_ * share_, 0.0);
     return;
@@ -144,11 +163,23 @@ void Diis::locate() {
          c.options.scratch);
 }
 
+int64_t Diis::heldOf(const DiisPiece &p) const {
+  return whole_ ? product(p.dims) : p.end - p.begin;
+}
+
 void Diis::readCarried(std::vector<double> &out) {
   out.resize(share_);
   double *at = out.data();
   for (const DiisPiece &p : pieces_) {
     Shape dims;
+    if (whole_) {
+      if (!keptWholeEverywhere(p.name, dims) || dims != p.dims)
+        fail("DIIS of loop " + loop_ + ": tensor '" + p.name +
+             "' is no longer kept whole on every rank in its shape");
+      readKeptWhole(p.name, at);
+      at += heldOf(p);
+      continue;
+    }
     if (keptAsRows(p.name, dims)) {
       if (dims != p.dims)
         fail("DIIS of loop " + loop_ + ": tensor '" + p.name + "' changed its shape");
@@ -217,21 +248,56 @@ void Diis::record(const std::vector<double> &values, const std::vector<double> &
         s += errors[i] * e[i] * weights_[i];
     dots[k] = s;
   }
-  MPI_Allreduce(MPI_IN_PLACE, dots.data(), static_cast<int>(dots.size()), MPI_DOUBLE, MPI_SUM,
-                MPI_COMM_WORLD);
+  if (!whole_) // each rank summed its share; whole, every rank summed all
+    MPI_Allreduce(MPI_IN_PLACE, dots.data(), static_cast<int>(dots.size()), MPI_DOUBLE, MPI_SUM,
+                  MPI_COMM_WORLD);
   for (size_t k = 0; k < order_.size(); ++k)
     b_[slot * length_ + order_[k]] = b_[order_[k] * length_ + slot] = dots[k];
 }
 
 void Diis::append(const std::vector<double> &values, const std::vector<double> &errors) {
   locate();
-  record(values, errors);
+  if (!whole_) {
+    record(values, errors);
+    return;
+  }
+  // Each rank's shares, gathered into the whole vectors every rank works on.
+  Context &c = ctx();
+  std::vector<double> allValues(share_), allErrors(share_);
+  int64_t at = 0;
+  for (const DiisPiece &p : pieces_) {
+    std::vector<int> counts(c.size), displacements(c.size);
+    for (int r = 0; r < c.size; ++r) {
+      auto [begin, end] = StoredTensor::shareOf(p.dims, r, c.size);
+      counts[r] = static_cast<int>(end - begin);
+      displacements[r] = static_cast<int>(begin);
+    }
+    const int mine = static_cast<int>(p.end - p.begin);
+    MPI_Allgatherv(values.data() + at, mine, MPI_DOUBLE, allValues.data() + p.base, counts.data(),
+                   displacements.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+    MPI_Allgatherv(errors.data() + at, mine, MPI_DOUBLE, allErrors.data() + p.base, counts.data(),
+                   displacements.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+    at += mine;
+  }
+  record(allValues, allErrors);
 }
 
 void Diis::entry(int k, std::vector<double> &values, std::vector<double> &errors) {
   values.resize(share_), errors.resize(share_);
   slotIO(order_[k], 0, true, values.data());
   slotIO(order_[k], 1, true, errors.data());
+  if (!whole_)
+    return;
+  // This rank's share of each piece, in order.
+  int64_t at = 0;
+  for (const DiisPiece &p : pieces_) {
+    std::copy(values.begin() + p.base + p.begin, values.begin() + p.base + p.end,
+              values.begin() + at);
+    std::copy(errors.begin() + p.base + p.begin, errors.begin() + p.base + p.end,
+              errors.begin() + at);
+    at += p.end - p.begin;
+  }
+  values.resize(checkpointShare_), errors.resize(checkpointShare_);
 }
 
 int Diis::endIteration() {
@@ -271,14 +337,16 @@ int Diis::endIteration() {
   bool allKept = true;
   for (const DiisPiece &p : pieces_) {
     Shape dims;
-    if (keptAsRows(p.name, dims)) {
+    if (whole_) {
+      keepWhole(p.name, p.dims, at);
+    } else if (keptAsRows(p.name, dims)) {
       keepShares(p.name, dims, at);
     } else {
       StoredTensor t(p.name, "DIIS of loop " + loop_);
       t.publish(at);
       allKept = false;
     }
-    at += p.end - p.begin;
+    at += heldOf(p);
   }
   // A stored tensor may hold fewer digits than `next` (f32): the next
   // iteration then reads what it holds.

@@ -7,6 +7,8 @@
 // sum to one. Each rank works on its share of the tensors' values
 // (StoredTensors.h); the history holds the shares, in memory, or in a scratch
 // file when the carried tensors live in the intermediates file (out of core).
+// Where every carried tensor is kept whole on every rank (computed so, D58),
+// each rank works on all of the values instead, and nothing moves.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TC_LIB_RUNTIME_DIIS_H
@@ -67,14 +69,19 @@ public:
   int count() const { return static_cast<int>(order_.size()); }
   int64_t size() const { return total_; } ///< values in the whole vector
   const std::vector<DiisPiece> &pieces() const { return pieces_; }
-  int64_t shareSize() const { return share_; }
+  /// This rank's share of the vector (the pieces' [begin, end)), what a
+  /// checkpoint writes and reads.
+  int64_t shareSize() const { return checkpointShare_; }
   /// History entry k (0: the oldest): this rank's share of the values and errors.
   void entry(int k, std::vector<double> &values, std::vector<double> &errors);
-  /// Appends an entry (a checkpoint's), as endIteration records one. Collective.
+  /// Appends an entry (this rank's share, a checkpoint's), as endIteration
+  /// records one. Collective.
   void append(const std::vector<double> &values, const std::vector<double> &errors);
 
 private:
   void readCarried(std::vector<double> &out);
+  /// The values of `p` in the vector this rank works on.
+  int64_t heldOf(const DiisPiece &p) const;
   void slotIO(int slot, int which, bool read, double *data);
   /// A slot's values (which 0) or errors (1): in the history itself when it
   /// is in memory, else read into `scratch`.
@@ -87,8 +94,13 @@ private:
   int64_t length_;
   std::string loop_;
   std::vector<DiisPiece> pieces_;
-  int64_t share_ = 0, total_ = 0;
+  /// Values in the vector this rank works on (its share, or all of them when
+  /// whole_), in the whole vector, and in this rank's share.
+  int64_t share_ = 0, total_ = 0, checkpointShare_ = 0;
   bool located_ = false, onDisk_ = false;
+  /// Every carried tensor is kept whole on every rank: each rank works on
+  /// all the values, the same on every rank, and keeps them so.
+  bool whole_ = false;
   std::vector<double> start_;  ///< the iteration's starting values (this rank's share)
   /// start_ holds the next iteration's starting values already: what
   /// endIteration left in the carried tensors (nothing changes them before the

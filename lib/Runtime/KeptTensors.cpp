@@ -489,6 +489,28 @@ bool keptAsRows(const std::string &name, Shape &dims) {
   return !dims.empty();
 }
 
+bool keptWholeEverywhere(const std::string &name, Shape &dims) {
+  return keptAsRows(name, dims) && wholeInOrderEverywhere(*keptTensors().at(name).part);
+}
+
+void readKeptWhole(const std::string &name, double *out) {
+  Shape dims;
+  if (!keptWholeEverywhere(name, dims))
+    fail("tensor '" + name + "' is not kept whole on every rank as a dense f64 tensor");
+  const double *values = keptTensors().at(name).part->mem<double>();
+  std::copy(values, values + product(dims), out);
+}
+
+void keepWhole(const std::string &name, const Shape &dims, const double *values) {
+  ArrayDesc desc;
+  desc.layout = tc_layout::ArrayLayout::whole(Holding::Replicated, dims, {ctx().size});
+  desc.init = TC_RT_INIT_ZERO;
+  desc.elem = TC_RT_F64;
+  DistArray &whole = createInPhase(desc, name);
+  std::copy(values, values + product(dims), whole.mem<double>());
+  keepCopy(whole, /*invert=*/false, /*input=*/false);
+}
+
 void readKeptShare(const std::string &name, double *out) {
   Shape dims;
   if (!keptAsRows(name, dims))

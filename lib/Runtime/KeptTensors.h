@@ -94,6 +94,20 @@ bool keptAsRows(const std::string &name, Shape &dims);
 /// counted and predicted as every hand-over's).
 void readKeptShare(const std::string &name, double *out);
 
+/// True, with its dataset's extents, if `name` is kept as keptAsRows says
+/// and every rank holds all of it in the dataset's order (a statement
+/// computed it whole on every process, D58, or there is one process): DIIS
+/// then works on the whole values on every rank, with no message.
+bool keptWholeEverywhere(const std::string &name, Shape &dims);
+
+/// The values of `name` (keptWholeEverywhere) into `out`, all of them.
+void readKeptWhole(const std::string &name, double *out);
+
+/// Collective. `values`, all of the tensor, the same on every rank, become
+/// the kept value of `name` of dataset extents `dims`, whole on every rank:
+/// no bytes move now or when later statements hand over from it.
+void keepWhole(const std::string &name, const Shape &dims, const double *values);
+
 /// Collective. Rank 0's value of `name`, a scalar kept in memory, into
 /// `value` on every rank, and true; false (nothing moved) if it is not kept
 /// so or rank 0 holds none of it. Rank 0 holds the value its store would

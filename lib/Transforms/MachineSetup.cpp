@@ -11,7 +11,7 @@ using namespace mlir::tc;
 MachineAttr mlir::tc::withProcsAndMemory(MachineAttr m, int64_t procs, int64_t memBytes) {
   return MachineAttr::get(m.getContext(), procs, memBytes, m.getNetBandwidth(),
                           m.getDiskBandwidth(), m.getElemBytes(), m.getBcastFactor(),
-                          m.getReduceFactor(), m.getFlopRate(), m.getVolumes());
+                          m.getReduceFactor(), m.getFlopRate(), m.getLatency(), m.getVolumes());
 }
 
 MachineModel mlir::tc::toMachineModel(MachineAttr attr) {
@@ -25,6 +25,7 @@ MachineModel mlir::tc::toMachineModel(MachineAttr attr) {
   m.reduceFactor = attr.getReduceFactor().convertToDouble();
   m.runtimeVolumes = attr.getVolumes() == VolumesKind::Runtime;
   m.flopRate = attr.getFlopRate().convertToDouble();
+  m.latency = attr.getLatency().convertToDouble();
   return m;
 }
 
@@ -79,7 +80,8 @@ FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(Operation *scope, Type elem
   }
   setup.machine.ioLatency = 1e-4;    // an HDF5 hyperslab read or write
   setup.machine.callOverhead = 1e-6; // a runtime call on a small slice
-  double latency = 1e-5;
+  // The module's (tc-set-machine put it there), else 1e-5 s.
+  double latency = model->latency > 0 ? model->latency : 1e-5;
   std::map<std::string, MeasuredCommCost::Points> table;
   if (!machineFile.empty()) {
     auto fail = [&](const Twine &why) {
@@ -114,7 +116,7 @@ FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(Operation *scope, Type elem
         table[key.str()] = std::move(parsed);
       }
   }
-  if (latencyOption > 0)
+  if (latencyOption >= 0)
     latency = latencyOption;
   if (ioLatencyOption >= 0)
     setup.machine.ioLatency = ioLatencyOption;

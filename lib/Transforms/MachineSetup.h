@@ -42,7 +42,8 @@ FailureOr<llvm::json::Object> readMachineJson(Operation *scope, StringRef path);
 
 /// Mcost for the planner: the measured table of `machineFile` (tc-calibrate's
 /// "mcost" key) over the analytic model, or the analytic model alone. Latency
-/// comes from the option when > 0, else from the file, else 1e-5 s; the slice
+/// comes from the option when >= 0, else from the file, else from the
+/// machine of `scope` when > 0, else 1e-5 s; the slice
 /// I/O latency and call overhead from the options when >= 0, else the file's
 /// io_latency / call_overhead, else 1e-4 s and 1e-6 s; the flop rate from the
 /// machine of `scope` (getMachineAttr; tc-set-machine reads the file's

@@ -42,6 +42,7 @@ void addPlanPasses(OpPassManager &pm, const Options &options) {
   machine.reduceFactor = options.reduceFactor;
   machine.volumes = options.volumes;
   machine.flopRate = options.flopRate;
+  machine.latency = options.latency;
   pm.addPass(createSetMachine(machine));
   pm.addPass(createOutlineLoops());
   if (!options.specializeProcs.empty()) {

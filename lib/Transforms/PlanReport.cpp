@@ -292,6 +292,8 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
         j.attribute("elem_bytes", m.elemBytes);
         j.attribute("bcast_factor", m.bcastFactor);
         j.attribute("reduce_factor", m.reduceFactor);
+        j.attribute("flop_rate", m.flopRate);
+        j.attribute("latency", m.latency);
       });
       j.attributeArray("contractions", [&] {
         for (size_t e = 0; e < entries.size(); ++e)

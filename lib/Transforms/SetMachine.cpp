@@ -33,6 +33,11 @@ using namespace machine_field;
 /// a machine nothing measured (Passes.td, tc-set-machine).
 constexpr double kDefaultNetBw = 1e9;
 constexpr double kDefaultDiskBw = 2e8;
+/// What a message costs beyond its bytes where nothing measured it: the
+/// runtime's exchange of a few hundred bytes between two ranks, waits
+/// included, measured 10-15 us on 2 processes (docs/Derivations.md D58); also
+/// tc-fuse-distribute's default.
+constexpr double kDefaultLatency = 1e-5;
 
 /// Parses `text` for `field`: sizes and rates accept units, the rest plain numbers.
 std::optional<double> parseField(Field field, const std::string &text) {
@@ -61,6 +66,8 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       // The attribute's default flop rate is a gap the calibrated file may fill.
       if (old.getFlopRate().convertToDouble() != MachineAttr::getDefaultFlopRate())
         values[FlopRate] = old.getFlopRate().convertToDouble();
+      if (!old.getLatency().isZero())
+        values[Latency] = old.getLatency().convertToDouble();
       volumesValue = old.getVolumes();
     }
     if (!machineFile.empty() && failed(readMachineFile(machineFile, values, volumesValue)))
@@ -99,7 +106,7 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
         llvm::APFloat(values[BcastFactor].value_or(1.0)),
         llvm::APFloat(values[ReduceFactor].value_or(1.0)),
         llvm::APFloat(values[FlopRate].value_or(MachineAttr::getDefaultFlopRate())),
-        volumesValue);
+        llvm::APFloat(values[Latency].value_or(kDefaultLatency)), volumesValue);
     if (!attr)
       return signalPassFailure();
     module->setAttr(TCDialect::getMachineAttrName(), attr);
@@ -116,7 +123,7 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
   /// default file, then the bandwidths still missing with the documented
   /// defaults, said in one warning.
   LogicalResult fillMeasured(std::optional<double> (&values)[Count]) {
-    const Field measured[] = {NetBw, DiskBw, FlopRate};
+    const Field measured[] = {NetBw, DiskBw, FlopRate, Latency};
     if (!defaultMachineFile.empty() &&
         llvm::any_of(measured, [&](Field f) { return !values[f]; })) {
       std::optional<double> calibrated[Count];
@@ -152,7 +159,7 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       return failure();
     for (const auto &[key, value] : *object) {
       // Measured costs for operator trees, read by tc-fuse-distribute.
-      if (key == "mcost" || key == "latency" || key == "io_latency" || key == "call_overhead")
+      if (key == "mcost" || key == "io_latency" || key == "call_overhead")
         continue;
       if (key == "volumes") {
         std::optional<llvm::StringRef> text = value.getAsString();
@@ -166,7 +173,7 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       if (it == std::end(kKeys))
         return fail("unknown key '" + key.str() + "'; expected one of " +
                     llvm::join(ArrayRef<StringLiteral>(kKeys), ", ") +
-                    ", volumes (and latency, io_latency, call_overhead, mcost for "
+                    ", volumes (and io_latency, call_overhead, mcost for "
                     "tc-fuse-distribute)");
       Field field = static_cast<Field>(it - std::begin(kKeys));
       std::optional<double> v;
@@ -204,6 +211,8 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       values[ReduceFactor] = reduceFactor;
     if (flopRate > 0)
       values[FlopRate] = flopRate;
+    if (latency >= 0)
+      values[Latency] = latency;
     return success(succeeded(text(Mem, mem, "mem")) && succeeded(text(NetBw, netBw, "net-bw")) &&
                    succeeded(text(DiskBw, diskBw, "disk-bw")));
   }

@@ -258,8 +258,13 @@ func.func @dist_factor_replicated() attributes {d = #tc.dist<[a, *] virtual [1, 
 
 // -----
 
-// expected-error @+1 {{unknown #tc.machine parameter 'cores'; expected one of procs, mem, net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor, flop_rate, volumes}}
+// expected-error @+1 {{unknown #tc.machine parameter 'cores'; expected one of procs, mem, net_bw, disk_bw, elem_bytes, bcast_factor, reduce_factor, flop_rate, latency, volumes}}
 func.func @machine_key() attributes {m = #tc.machine<cores = 4>}
+
+// -----
+
+// expected-error @+1 {{#tc.machine latency = -1e-06; need a finite number of seconds >= 0}}
+func.func @machine_latency() attributes {m = #tc.machine<procs = 4, mem = 1024, net_bw = 1.0e8, disk_bw = 1.0e8, latency = -1.0e-6>}
 
 // -----
 

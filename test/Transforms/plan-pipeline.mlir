@@ -1,5 +1,5 @@
 // tc-plan: machine options, the whole plan, the JSON report and the table.
-// RUN: tc-opt %s --tc-plan="procs=4 mem=64MB net-bw=200MB/s disk-bw=8MB/s report=%t.json table=%t.txt" | FileCheck %s
+// RUN: tc-opt %s --tc-plan="procs=4 mem=64MB net-bw=200MB/s disk-bw=8MB/s latency=0 report=%t.json table=%t.txt" | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: FileCheck %s --check-prefix=TABLE < %t.txt
 // RUN: not tc-opt %s --tc-plan="procs=4 mem=64MB net-bw=200MB/s disk-bw=8MB/s report=%t.nodir/r.json" 2>&1 | FileCheck %s --check-prefix=NOWRITE

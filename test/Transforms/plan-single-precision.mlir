@@ -2,8 +2,10 @@
 // per process in f32 (A's block 20x30, B 30x20, C's block 20x20: 6400 bytes)
 // but not in f64 (12800 bytes), and the all-gather of B's other half moves 300
 // elements, 1200 bytes in f32 and 2400 in f64.
-// RUN: tc-opt %s --tc-plan="volumes=runtime" | FileCheck %s --check-prefix=PLAN
-// RUN: tc-opt %s --tc-plan="volumes=runtime" --tc-lower-plan | FileCheck %s
+// latency=0: the papers' model, which these plans reproduce; tc's default
+// latency would run contractions this small whole on every process (D58).
+// RUN: tc-opt %s --tc-plan="volumes=runtime latency=0" | FileCheck %s --check-prefix=PLAN
+// RUN: tc-opt %s --tc-plan="volumes=runtime latency=0" --tc-lower-plan | FileCheck %s
 // PLAN: func.func @single
 // PLAN: tc.plan = #tc.plan<in_core = true, algorithm = replication_b
 // PLAN-SAME: comm_bytes = 1.200000e+03

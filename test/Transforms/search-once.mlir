@@ -2,7 +2,9 @@
 // contractions searches three times, tc-select-algorithm searching and
 // tc-place-io, tc-solve-tiles and the report reusing its choice (ContractionSearch).
 // Each search is a "tc-planner-search" action, counted by a debug counter.
-// RUN: tc-opt %s --tc-plan="report=%t.json table=%t.txt" --mlir-debug-counter=tc-planner-search-skip=0 --mlir-print-debug-counter -o %t.plan.mlir 2>&1 | FileCheck %s --check-prefix=PLAN
+// latency=0: the papers' model, which these plans reproduce; tc's default
+// latency would run contractions this small whole on every process (D58).
+// RUN: tc-opt %s --tc-plan="latency=0 report=%t.json table=%t.txt" --mlir-debug-counter=tc-planner-search-skip=0 --mlir-print-debug-counter -o %t.plan.mlir 2>&1 | FileCheck %s --check-prefix=PLAN
 // PLAN: tc-planner-search {{ *}}: {3,0,-1}
 // The passes one by one in one tc-opt run share the searches too, and plan alike.
 // RUN: tc-opt %s --tc-select-algorithm --tc-place-io --tc-solve-tiles --tc-plan-report="report=%t.passes.json" --mlir-debug-counter=tc-planner-search-skip=0 --mlir-print-debug-counter -o %t.passes.mlir 2>&1 | FileCheck %s --check-prefix=PLAN
@@ -12,7 +14,7 @@
 // RUN: tc-opt %s --tc-place-io --mlir-debug-counter=tc-planner-search-skip=0 --mlir-print-debug-counter -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAN
 // A decision written by hand restricts the passes' search; the report lists the
 // candidates of the unrestricted one, a second search.
-// RUN: tc-opt %S/Inputs/search-once-decided.mlir --tc-plan="report=%t.decided.json" --mlir-debug-counter=tc-planner-search-skip=0 --mlir-print-debug-counter -o /dev/null 2>&1 | FileCheck %s --check-prefix=DECIDED
+// RUN: tc-opt %S/Inputs/search-once-decided.mlir --tc-plan="latency=0 report=%t.decided.json" --mlir-debug-counter=tc-planner-search-skip=0 --mlir-print-debug-counter -o /dev/null 2>&1 | FileCheck %s --check-prefix=DECIDED
 // DECIDED: tc-planner-search {{ *}}: {2,0,-1}
 // Skipping the searches (a debug counter bisecting a problem) fails clearly.
 // RUN: not tc-opt %s --tc-plan --mlir-debug-counter=tc-planner-search-count=0 -o /dev/null 2>&1 | FileCheck %s --check-prefix=SKIPPED

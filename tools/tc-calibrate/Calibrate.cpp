@@ -4,7 +4,9 @@
 // distributions and several array sizes" on the target and then interpolated.
 // Run under mpirun with the process count to plan for; it measures, with tc's own
 // runtime calls,
-//   - message latency and network bandwidth (MPI_Sendrecv between rank pairs),
+//   - message latency (a hand-over through tc's runtime per message, at least
+//     an MPI_Sendrecv ping-pong's) and network bandwidth (MPI_Sendrecv
+//     between rank pairs),
 //   - disk bandwidth (each rank writes and reads a scratch file, page cache
 //     dropped between),
 //   - the dgemm rate of one process (OpenBLAS),
@@ -171,6 +173,33 @@ std::pair<double, double> measureNetwork(int repeats) {
   double seconds = timed(repeats, [&] { exchange(big, bigIn, 4); });
   double bandwidth = 4.0 * static_cast<double>(big.size()) / std::max(seconds - 4 * latency, 1e-9);
   return {latency, bandwidth};
+}
+
+/// What a message costs a program beyond its bytes: one element per pair of
+/// ranks handed over by tc's runtime (tc_rt_redistribute: its schedule, its
+/// packing and counting, and the exchange), from rows to columns of a P x P
+/// array, so that every rank exchanges with every other; per message, the
+/// slowest rank's time over many hand-overs in a row. The planners charge
+/// it per communication step (docs/Derivations.md D58); a bare ping-pong
+/// (the lower bound) leaves the runtime's part out.
+double measureStep(int repeats, double pingPong) {
+  const int64_t P = tc_rt::ctx().size;
+  if (P == 1)
+    return pingPong;
+  const std::vector<int64_t> extents{P, P};
+  void *rows = tc_rt_array(
+      tc_rt::arrayDescription(extents, {P}, {0, -1}, TC_RT_DISTRIBUTED, TC_RT_INIT_ZERO).data(),
+      "calibration", nullptr);
+  void *columns = tc_rt_array(
+      tc_rt::arrayDescription(extents, {P}, {-1, 0}, TC_RT_DISTRIBUTED, TC_RT_INIT_ZERO).data(),
+      "calibration", nullptr);
+  const int handOvers = 200;
+  double seconds = timed(repeats, [&] {
+    for (int h = 0; h < handOvers; ++h)
+      tc_rt_redistribute(h % 2 ? columns : rows, h % 2 ? rows : columns);
+  });
+  tc_rt::releaseArrays();
+  return std::max(pingPong, seconds / handOvers / static_cast<double>(P - 1));
 }
 
 /// Every rank writes then reads `bytes` of its own scratch file.
@@ -341,6 +370,7 @@ int main(int argc, char **argv) {
 
   progress("network latency and bandwidth");
   std::pair<double, double> network = measureNetwork(args.repeats);
+  network.first = measureStep(args.repeats, network.first);
   progress("disk bandwidth");
   double disk = measureDisk(args.scratch, args.quick ? 8e6 : 256e6);
   const tc_rt::BlasKernelChoice &blas = tc_rt::blasKernelChoice();

@@ -608,3 +608,95 @@ TEST(ContractionPlanner, AMemoryRefusalSaysSo) {
   m.memBytes = 1e6;
   EXPECT_TRUE(planContraction(p, m).chosen.has_value());
 }
+
+namespace {
+
+/// Whether `plan` computes the whole contraction on every process (D58).
+bool runsWhole(const ContractionPlan &plan) {
+  return plan.algorithm == ParallelAlgorithm::Batch && plan.layoutA.isReplicated() &&
+         plan.layoutB.isReplicated() && plan.layoutC.isReplicated();
+}
+
+/// `m` charging `latency` seconds per message, at 10 Gflop/s per process.
+MachineModel withLatency(MachineModel m, double latency) {
+  m.latency = latency;
+  m.flopRate = 1e10;
+  return m;
+}
+
+} // namespace
+
+// Microseconds of work against messages of 10 us: the whole product on every
+// process, with no message; the papers' model (latency 0) never offers it,
+// and work that outweighs the messages is spread over the processes.
+TEST(ContractionPlanner, WholeOnEveryProcessWhereMessagesCostMoreThanTheWork) {
+  for (int64_t P : {2, 3, 4}) {
+    const ContractionProblem tiny = matmul(8);
+    PlanResult r = planContraction(tiny, withLatency(machine(P, 1e9), 1e-5));
+    ASSERT_TRUE(r.chosen) << r.error;
+    const ContractionPlan &chosen = r.candidates[*r.chosen];
+    EXPECT_TRUE(runsWhole(chosen)) << "P = " << P;
+    EXPECT_TRUE(chosen.inCore);
+    EXPECT_EQ(chosen.commBytes, 0);
+    // Its cost is the work the other processes' shares add: 2 n^3 (1 - 1/P).
+    EXPECT_NEAR(chosen.seconds, 2.0 * 512 * (1 - 1.0 / P) / 1e10, 1e-15);
+
+    PlanResult paper = planContraction(tiny, machine(P, 1e9));
+    ASSERT_TRUE(paper.chosen);
+    for (const ContractionPlan &c : paper.candidates)
+      EXPECT_FALSE(runsWhole(c)) << "P = " << P;
+
+    PlanResult large = planContraction(matmul(2000), withLatency(machine(P, 1e9), 1e-5));
+    ASSERT_TRUE(large.chosen);
+    EXPECT_FALSE(runsWhole(large.candidates[*large.chosen])) << "P = " << P;
+  }
+}
+
+// Each stage-2 message costs the latency: replication in core all-gathers
+// over a ring (P - 1 messages) and leaves C split, whose reader needs P - 1
+// more; accumulation all-reduces (2 log2 P on a power of two) into C whole.
+TEST(ContractionPlanner, LatencyPricesEachMessageOfStageTwo) {
+  const int64_t P = 4;
+  const double latency = 1e-3;
+  for (auto [alg, messages] :
+       {std::pair{ParallelAlgorithm::ReplicationA, 2.0 * (P - 1)},
+        std::pair{ParallelAlgorithm::Accumulation, 2.0 * std::log2(static_cast<double>(P))}}) {
+    PlanDecisions d;
+    d.algorithm = alg;
+    d.inCore = true;
+    PlanResult bytesOnly = planContraction(matmul(64), machine(P, 1e9), d);
+    PlanResult priced = planContraction(matmul(64), withLatency(machine(P, 1e9), latency), d);
+    ASSERT_TRUE(bytesOnly.chosen && priced.chosen);
+    EXPECT_NEAR(priced.candidates[*priced.chosen].seconds -
+                    bytesOnly.candidates[*bytesOnly.chosen].seconds,
+                latency * messages, 1e-12)
+        << toString(alg);
+  }
+}
+
+// Handing a held operand over costs a message to each other process, except
+// into a plan that runs whole (its result then reaches every reader with
+// none: the messages are its producer's, charged there).
+TEST(ContractionPlanner, HandOverLatencyIsChargedToSplitPlansOnly) {
+  const int64_t P = 2;
+  ContractionProblem p = matmul(8);
+  p.heldA = Layout{{P}, {"k"}};
+  PlanResult r = planContraction(p, withLatency(machine(P, 1e9), 1e-5));
+  ASSERT_TRUE(r.chosen);
+  bool sawWhole = false, sawSplit = false;
+  for (const ContractionPlan &c : r.candidates) {
+    if (c.handOver.commBytes == 0)
+      continue;
+    const double bytesSeconds = c.handOver.commBytes / 200e6;
+    if (runsWhole(c)) {
+      sawWhole = true;
+      EXPECT_NEAR(c.handOver.seconds, bytesSeconds, 1e-15);
+    } else {
+      sawSplit = true;
+      EXPECT_NEAR(c.handOver.seconds, bytesSeconds + 1e-5 * (P - 1), 1e-15);
+    }
+  }
+  EXPECT_TRUE(sawWhole);
+  EXPECT_TRUE(sawSplit);
+  EXPECT_TRUE(runsWhole(r.candidates[*r.chosen]));
+}

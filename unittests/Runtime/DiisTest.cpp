@@ -1,5 +1,7 @@
 //===- DiisTest.cpp - DIIS coefficients and stored shares -----------------===//
 #include "Diis.h"
+#include "Context.h"
+#include "KeptTensors.h"
 #include "StoredTensors.h"
 
 #include <gtest/gtest.h>
@@ -100,6 +102,70 @@ TEST(Diis, SingularOrZeroGivesNone) {
   EXPECT_TRUE(diisCoefficients(overlaps({{0, 0}, {0, 0}}), 2).empty());
   EXPECT_TRUE(diisCoefficients(overlaps({{1, 1}, {1, 1}}), 2).empty());
   EXPECT_TRUE(diisCoefficients(overlaps({{1, 1}, {0, 0}}), 2).empty());
+}
+
+/// T (5 x 3) kept whole on every rank with values value(n).
+const Shape kWholeDims{5, 3};
+void keepT(const std::function<double(int64_t)> &value) {
+  std::vector<double> v(product(kWholeDims));
+  for (int64_t n = 0; n < product(kWholeDims); ++n)
+    v[n] = value(n);
+  keepWhole("T", kWholeDims, v.data());
+}
+
+// A carried tensor kept whole on every rank (computed so, D58): DIIS works on
+// all its values on every rank with no message, keeps the extrapolation
+// whole, and a checkpoint's shares of its entries come back as they went.
+TEST(Diis, WholeOnEveryRankStaysWhole) {
+  const int64_t n = product(kWholeDims);
+  auto a = [](int64_t i) { return 0.0 * i; };
+  auto b = [](int64_t i) { return 1.0 + (i % 3); };
+  auto c = [](int64_t i) { return 1.5 + 0.25 * (i % 5); };
+  keepT(a);
+  Diis diis({"T"}, 4, "test");
+  diis.beginIteration();
+  keepT(b); // the first iteration's values
+  EXPECT_EQ(diis.endIteration(), 1);
+  diis.beginIteration();
+  keepT(c);
+  const int used = diis.endIteration();
+  Shape dims;
+  ASSERT_TRUE(keptWholeEverywhere("T", dims));
+  // The extrapolation of the two entries, from errors b - a and c - b.
+  std::vector<double> e1(n), e2(n), got(n);
+  for (int64_t i = 0; i < n; ++i)
+    e1[i] = b(i) - a(i), e2[i] = c(i) - b(i);
+  std::vector<double> coefficients = diisCoefficients(overlaps({e1, e2}), 2);
+  ASSERT_EQ(coefficients.size(), 2u);
+  EXPECT_EQ(used, 2);
+  readKeptWhole("T", got.data());
+  for (int64_t i = 0; i < n; ++i)
+    EXPECT_NEAR(got[i], coefficients[0] * b(i) + coefficients[1] * c(i), 1e-12) << i;
+  EXPECT_EQ(ctx().handOver.sent, 0) << "rank " << ctx().rank;
+  EXPECT_EQ(ctx().handOver.received, 0) << "rank " << ctx().rank;
+  // Checkpoint shares: this rank's rows of each entry, appended to another
+  // history, come back the same.
+  auto [begin, end] = StoredTensor::shareOf(kWholeDims, ctx().rank, ctx().size);
+  EXPECT_EQ(diis.shareSize(), end - begin);
+  Diis restored({"T"}, 4, "test");
+  std::vector<std::vector<double>> values(2), errors(2);
+  for (int k = 0; k < 2; ++k) {
+    diis.entry(k, values[k], errors[k]);
+    ASSERT_EQ(static_cast<int64_t>(values[k].size()), end - begin);
+    for (int64_t i = begin; i < end; ++i) {
+      EXPECT_EQ(values[k][i - begin], k == 0 ? b(i) : c(i));
+      EXPECT_EQ(errors[k][i - begin], k == 0 ? e1[i] : e2[i]);
+    }
+    restored.append(values[k], errors[k]);
+  }
+  for (int k = 0; k < 2; ++k) {
+    std::vector<double> v, e;
+    restored.entry(k, v, e);
+    EXPECT_EQ(v, values[k]);
+    EXPECT_EQ(e, errors[k]);
+  }
+  releaseKept();
+  releaseArrays();
 }
 
 // Shares are whole rows of dimension 0, cover the tensor, and do not overlap.

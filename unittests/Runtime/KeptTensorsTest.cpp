@@ -365,6 +365,45 @@ TEST(KeptTensors, SharesOfRowsReadAndReplacedInPlace) {
   releaseKept();
 }
 
+TEST(KeptTensors, WholeOnEveryRankReadAndReplacedWithoutMessages) {
+  // A statement computing X whole on every rank (D58) keeps it so.
+  {
+    RandomInputs random(11);
+    tc_rt_begin_statement("X", TC_RT_RESULT_MEMORY);
+    tc_rt_store(replicated(TC_RT_INIT_INPUT));
+  }
+  Shape dims;
+  ASSERT_TRUE(keptWholeEverywhere("X", dims));
+  EXPECT_EQ(dims, (Shape{I, J, K}));
+  std::vector<double> all(I * J * K);
+  readKeptWhole("X", all.data());
+  for (int64_t n = 0; n < I * J * K; ++n)
+    EXPECT_EQ(all[n], stored(n / (J * K), n / K % J, n % K)) << "element " << n;
+  // New values, the same on every rank: kept whole, and a later statement's
+  // split of them is a local copy.
+  for (int64_t n = 0; n < I * J * K; ++n)
+    all[n] = -n;
+  keepWhole("X", dims, all.data());
+  ASSERT_TRUE(keptWholeEverywhere("X", dims));
+  tc_rt_begin_statement("Y", TC_RT_RESULT_OUTPUT);
+  expectWhole(replicated(TC_RT_INIT_INPUT),
+              [](int64_t i, int64_t j, int64_t k) { return -1.0 * ((i * J + j) * K + k); });
+  DistArray &split = *static_cast<DistArray *>(otherSplitOnDisk(TC_RT_INIT_INPUT, true));
+  const int64_t P = ctx().size, block = (J + P - 1) / P;
+  std::vector<double> got(block * K * I, 1);
+  const int64_t zero[3] = {0, 0, 0};
+  tc_rt_read_tile(&split, got.data(), tc_rt::TileDesc{{block, K, I}}.encode().data(), zero);
+  for (int64_t l = 0; l < block && ctx().rank * block + l < J; ++l)
+    for (int64_t k = 0; k < K; ++k)
+      for (int64_t i = 0; i < I; ++i)
+        EXPECT_EQ(got[(l * K + k) * I + i], -1.0 * ((i * J + ctx().rank * block + l) * K + k));
+  EXPECT_EQ(ctx().handOver.sent, 0) << "rank " << ctx().rank;
+  EXPECT_EQ(ctx().handOver.received, 0) << "rank " << ctx().rank;
+  expectHandOverAsPredicted();
+  endRun();
+  releaseKept();
+}
+
 TEST(KeptTensors, ReadOnlyArraysShareAKeptInput) {
   // A loop's input X, loaded split along i, is kept whole on every rank (on
   // one process, the loader's block is whole): a later read-only array of

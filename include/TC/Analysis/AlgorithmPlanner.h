@@ -50,7 +50,21 @@ public:
   /// Whether it searches again with ctx.allowRagged when no algorithm found a
   /// plan.
   virtual bool plansRagged() const { return false; }
+  /// The messages the busiest process sends in `plan`'s stage 2 (a plan of
+  /// one of its algorithms), one per communication step: what the machine's
+  /// latency prices (docs/Derivations.md D58).
+  virtual double messages(const ContractionPlan &plan, const MachineModel &machine) const = 0;
 };
+
+/// Steps of the runtime's collectives over `p` processes (Collectives.cpp):
+/// a ring all-gather takes p - 1; an all-reduce 2 log2 p (recursive doubling,
+/// one exchange each way per step) on a power of two, else 2 (p - 1) (ring).
+double allGatherSteps(int64_t p);
+double allReduceSteps(int64_t p);
+
+/// The tiles a plan's nest runs (the product of its loops' counts), each of
+/// which communicates on its own out of core.
+double tileCount(const TileNest &nest);
 
 /// The searches planContraction runs, in order; of equally fast candidates
 /// the first found is chosen.

@@ -56,6 +56,10 @@ struct MachineModel {
   /// processes; only what a plan adds to that share is charged at this rate
   /// (a COSMA grid leaving processes idle, CosmaSchedule.h).
   double flopRate = 1e9;
+  /// Seconds per message beyond its bytes (#tc.machine's latency): each
+  /// communication step of a plan and of a hand-over into its layouts
+  /// (docs/Derivations.md D58). 0: the papers' model, bytes only.
+  double latency = 0;
 
   double tileBudget() const { return tileFraction * memBytes; }
   /// Staging and out-of-core collectives move at most this much at a time, on

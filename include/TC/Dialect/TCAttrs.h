@@ -39,11 +39,12 @@ enum Field : unsigned {
   BcastFactor,
   ReduceFactor,
   FlopRate,
+  Latency,
   Count
 };
-inline constexpr llvm::StringLiteral kKeys[Count] = {
-    "procs", "mem", "net_bw", "disk_bw", "elem_bytes", "bcast_factor", "reduce_factor",
-    "flop_rate"};
+inline constexpr llvm::StringLiteral kKeys[Count] = {"procs",         "mem",        "net_bw",
+                                                     "disk_bw",       "elem_bytes", "bcast_factor",
+                                                     "reduce_factor", "flop_rate",  "latency"};
 } // namespace machine_field
 
 /// The fields of a #tc.plan every algorithm's attribute checks itself against

@@ -212,6 +212,13 @@ def TC_MachineAttr : TC_Attr<"Machine", "machine"> {
     used process P/P' times that share. Gao et al.'s costs leave out the
     computation every plan shares.
 
+    `latency` (seconds per message, default 0; printed when given) prices
+    what a message costs beyond its bytes: each communication step of a
+    plan's stage 2 and of a hand-over into its layouts. With it, a statement
+    whose work takes microseconds runs whole on every process (`batch` over
+    no label) rather than spread over processes that then exchange messages
+    (docs/Derivations.md D58). 0 is the papers' model, which counts bytes only.
+
     `volumes = runtime` (default `paper`) predicts the bytes tc's runtime moves
     instead of the paper's formulas where the two differ: an all-gather of A sends
     and writes A (P-1)/P per process, not A (ring; replication), an out-of-core
@@ -228,6 +235,7 @@ def TC_MachineAttr : TC_Attr<"Machine", "machine"> {
     APFloatParameter<"broadcast cost multiplier">:$bcastFactor,
     APFloatParameter<"reduction cost multiplier">:$reduceFactor,
     APFloatParameter<"flop/s per process">:$flopRate,
+    APFloatParameter<"seconds per message">:$latency,
     EnumParameter<TC_VolumesKind>:$volumes);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;

@@ -55,13 +55,20 @@ defvar MachineOptions = [
          "llvm::cl::value_desc(\"F\")">,
 ];
 
+// Read by tc-set-machine into #tc.machine (the contraction planner's) and by
+// tc-fuse-distribute (its analytic Mcost).
+defvar LatencyOption = [
+  Option<"latency", "latency", "double", /*default=*/"-1",
+         "Seconds per message beyond its bytes, for the planners' costs "
+         "(default: the machine file's, else the module's, else 1e-5; 0: "
+         "bytes only, the papers' model)",
+         "llvm::cl::value_desc(\"S\")">,
+];
+
 defvar FusionOptions = [
   Option<"maxGridDims", "max-grid-dims", "int", /*default=*/"2",
          "Largest number of logical grid dimensions searched",
          "llvm::cl::value_desc(\"N\")">,
-  Option<"latency", "latency", "double", /*default=*/"0",
-         "Seconds per message in the analytic Mcost (default: the machine file's, else 1e-5)",
-         "llvm::cl::value_desc(\"S\")">,
   Option<"virtualPartitioning", "virtual-partitioning", "bool", /*default=*/"true",
          "Allow fused loops split differently at their two ends (lcm virtual partitioning)",
          "llvm::cl::value_desc(\"B\")">,
@@ -102,18 +109,23 @@ def SetMachine : Pass<"tc-set-machine", "::mlir::ModuleOp"> {
     `{"procs": 4, "mem": "64MB", "net_bw": "200MB/s", "disk_bw": "8MB/s",
     "elem_bytes": 8, "bcast_factor": 1, "reduce_factor": 1, "flop_rate": 2e10}`;
     numbers or strings with units, and optionally `"volumes": "runtime"` (see
-    `#tc.machine`). The keys `latency`, `io_latency`, `call_overhead` and `mcost`
-    (measured costs written by `tc-calibrate`) are left to `tc-fuse-distribute`.
+    `#tc.machine`), and `latency` (seconds a message costs beyond its bytes;
+    0 is the papers' model). The keys `io_latency`,
+    `call_overhead` and `mcost` (measured costs written by `tc-calibrate`) are
+    left to `tc-fuse-distribute`.
 
     The result must name procs and mem. The measured quantities (net_bw,
-    disk_bw, flop_rate) that neither the options, the machine file nor the
-    module give come from `default-machine-file` (a file `tc-calibrate` wrote;
-    its procs and mem, which describe the calibration run, are not used). A
-    bandwidth still missing gets a default, said in one warning: 1 GB/s for the
-    network and 200 MB/s for the disk (a commodity cluster node: 10 Gb
-    Ethernet, one SATA SSD); run `tc-calibrate` to measure the machine instead.
+    disk_bw, flop_rate, latency) that neither the options, the machine file
+    nor the module give come from `default-machine-file` (a file
+    `tc-calibrate` wrote; its procs and mem, which describe the calibration
+    run, are not used). A bandwidth still missing gets a default, said in one
+    warning: 1 GB/s for the network and 200 MB/s for the disk (a commodity
+    cluster node: 10 Gb Ethernet, one SATA SSD); run `tc-calibrate` to
+    measure the machine instead. A latency still missing is 1e-5 s, what a
+    hand-over of a few hundred bytes cost a CCSD iteration on two processes,
+    waits included (docs/Derivations.md D58).
   }];
-  let options = !listconcat(MachineFileOption, MachineOptions);
+  let options = !listconcat(MachineFileOption, MachineOptions, LatencyOption);
 }
 
 defvar SpecializeProcsOptions = [
@@ -452,7 +464,7 @@ def FuseDistribute : Pass<"tc-fuse-distribute", "::mlir::ModuleOp"> {
     `#tc.machine<..., volumes = runtime>` (what tc's runtime holds). When no
     plan fits, the error gives the smallest memory per process any plan needs.
   }];
-  let options = !listconcat(MachineFileOption, FusionOptions);
+  let options = !listconcat(MachineFileOption, LatencyOption, FusionOptions);
 }
 
 def PlanReport : Pass<"tc-plan-report", "::mlir::ModuleOp"> {
@@ -522,7 +534,8 @@ def PlanPipeline : Pass<"tc-plan", "::mlir::ModuleOp"> {
     report take the plan it chose (`--mlir-debug-counter=tc-planner-search-skip=0
     --mlir-print-debug-counter` counts the searches).
   }];
-  let options = !listconcat(MachineFileOption, MachineOptions, SpecializeProcsOptions,
+  let options = !listconcat(MachineFileOption, MachineOptions, LatencyOption,
+                            SpecializeProcsOptions,
                             MinimizeOperationsOptions, SharePermutedProductsOptions,
                             CheckRewritesOption, BlockSparseOptions,
                             FusionOptions, ReportOptions);

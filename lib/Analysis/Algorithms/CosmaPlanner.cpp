@@ -22,6 +22,18 @@ public:
     return {ParallelAlgorithm::Cosma};
   }
 
+  /// Per round, A's panel all-gathered along pn and B's along pm; C's
+  /// partial sums reduced along pk once.
+  double messages(const ContractionPlan &plan, const MachineModel &) const override {
+    const std::vector<int64_t> &grid = plan.layoutA.grid;
+    if (grid.size() != 3)
+      return 0;
+    double rounds = 1;
+    for (const TileLoop &r : plan.rounds)
+      rounds *= static_cast<double>(r.count);
+    return rounds * (allGatherSteps(grid[1]) + allGatherSteps(grid[0])) + allReduceSteps(grid[2]);
+  }
+
   void addCandidates(const PlanningContext &ctx,
                      std::vector<ContractionPlan> &out) const override {
     const PlanDecisions &d = ctx.decisions;

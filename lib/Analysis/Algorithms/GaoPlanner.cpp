@@ -128,6 +128,34 @@ public:
   }
   bool plansRagged() const override { return true; }
 
+  /// Cannon on q x q: the skew and q - 1 shifts, of A and of B; replication
+  /// all-gathers its input, accumulation all-reduces C. Out of core each tile
+  /// does so (inside), or each staged chunk of the disk-to-disk moves
+  /// (outside).
+  double messages(const ContractionPlan &plan, const MachineModel &machine) const override {
+    const int64_t P = machine.procs;
+    double steps = 0;
+    switch (plan.algorithm) {
+    case ParallelAlgorithm::Rotation:
+      steps = 2 * std::sqrt(static_cast<double>(P));
+      break;
+    case ParallelAlgorithm::ReplicationA:
+    case ParallelAlgorithm::ReplicationB:
+      steps = allGatherSteps(P);
+      break;
+    case ParallelAlgorithm::Accumulation:
+      steps = allReduceSteps(P);
+      break;
+    default:
+      break;
+    }
+    if (plan.inCore || P == 1)
+      return steps;
+    if (plan.method == CommMethod::Inside)
+      return steps * tileCount(plan.nest);
+    return steps * std::max(1.0, std::ceil(plan.commBytes / machine.stagingBytes()));
+  }
+
   void addCandidates(const PlanningContext &ctx,
                      std::vector<ContractionPlan> &out) const override {
     const PlanDecisions &d = ctx.decisions;

@@ -7,6 +7,8 @@
 #include "TC/Analysis/AlgorithmPlanner.h"
 #include "TC/Analysis/PummaSchedule.h"
 
+#include <algorithm>
+
 namespace mlir::tc {
 
 namespace {
@@ -15,6 +17,15 @@ class PummaPlanner : public AlgorithmPlanner {
 public:
   std::vector<ParallelAlgorithm> algorithms() const override {
     return {ParallelAlgorithm::Pumma};
+  }
+
+  /// The rolled input moves a step along its grid dimension and the other's
+  /// panel (or C's partial panel) goes along the other, at most as many
+  /// steps as the larger grid dimension has processes.
+  double messages(const ContractionPlan &plan, const MachineModel &) const override {
+    const std::vector<int64_t> &grid = plan.layoutA.grid;
+    const int64_t larger = grid.empty() ? 1 : *std::max_element(grid.begin(), grid.end());
+    return 2 * static_cast<double>(larger);
   }
 
   void addCandidates(const PlanningContext &ctx,
