@@ -101,24 +101,7 @@ void Diis::locate() {
     return;
   located_ = true;
   Context &c = ctx();
-  // Every rank decides alike, from the layouts alone.
-  whole_ = std::all_of(names_.begin(), names_.end(), [](const std::string &name) {
-    Shape dims;
-    return keptWholeEverywhere(name, dims);
-  });
-  if (whole_) {
-    for (const std::string &name : names_) {
-      Shape dims;
-      keptWholeEverywhere(name, dims);
-      auto [begin, end] = StoredTensor::shareOf(dims, c.rank, c.size);
-      pieces_.push_back({name, dims, total_, begin, end});
-      total_ += product(dims);
-      checkpointShare_ += end - begin;
-    }
-    share_ = total_;
-    memory_.assign(2 * length_ * share_, 0.0);
-    return;
-  }
+  allKept_ = true;
   for (const std::string &name : names_) {
     // A tensor kept in memory is read as shares where it is kept; opening it
     // as a stored tensor would make it whole on every rank.
@@ -132,6 +115,7 @@ void Diis::locate() {
         weights_.resize(share_, 1.0);
       continue;
     }
+    allKept_ = false;
     StoredTensor t(name, "DIIS of loop " + loop_);
     DiisPiece p{name, t.dims(), total_, t.shareBegin(), t.shareEnd()};
     pieces_.push_back(p);
@@ -153,6 +137,7 @@ void Diis::locate() {
   checkpointShare_ = share_;
   if (!onDisk_) {
     memory_.assign(2 * length_ * share_, 0.0);
+    useWhole(wholeNow());
     return;
   }
   const std::string path =
@@ -161,6 +146,59 @@ void Diis::locate() {
   if (fd_ < 0)
     fail("cannot create a scratch file for the DIIS history of loop " + loop_ + " in " +
          c.options.scratch);
+}
+
+bool Diis::wholeNow() const {
+  // Every rank decides alike, from the layouts alone.
+  return allKept_ && !onDisk_ &&
+         std::all_of(names_.begin(), names_.end(), [](const std::string &n) {
+           Shape dims;
+           return keptWholeEverywhere(n, dims);
+         });
+}
+
+std::vector<double> Diis::sharesOf(const double *whole) const {
+  std::vector<double> shares;
+  shares.reserve(checkpointShare_);
+  for (const DiisPiece &p : pieces_)
+    shares.insert(shares.end(), whole + p.base + p.begin, whole + p.base + p.end);
+  return shares;
+}
+
+std::vector<double> Diis::wholeOf(const double *shares) const {
+  Context &c = ctx();
+  std::vector<double> whole(total_);
+  for (const DiisPiece &p : pieces_) {
+    std::vector<int> counts(c.size), displacements(c.size);
+    for (int r = 0; r < c.size; ++r) {
+      auto [begin, end] = StoredTensor::shareOf(p.dims, r, c.size);
+      counts[r] = static_cast<int>(end - begin);
+      displacements[r] = static_cast<int>(begin);
+    }
+    MPI_Allgatherv(shares, static_cast<int>(p.end - p.begin), MPI_DOUBLE, whole.data() + p.base,
+                   counts.data(), displacements.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+    shares += p.end - p.begin;
+  }
+  return whole;
+}
+
+void Diis::useWhole(bool whole) {
+  if (whole == whole_)
+    return;
+  // The plan may hold a carried tensor whole before the loop and split in it
+  // (or the other way): the history and the start follow (collective).
+  auto convert = [&](const double *v) { return whole ? wholeOf(v) : sharesOf(v); };
+  const int64_t from = share_, to = whole ? total_ : checkpointShare_;
+  if (startRead_) // every rank alike (an empty share is a share too)
+    start_ = convert(start_.data());
+  std::vector<double> memory(2 * length_ * to);
+  for (int64_t slot = 0; slot < 2 * length_; ++slot) {
+    std::vector<double> v = convert(memory_.data() + slot * from);
+    std::copy(v.begin(), v.end(), memory.begin() + slot * to);
+  }
+  memory_.swap(memory);
+  share_ = to;
+  whole_ = whole;
 }
 
 int64_t Diis::heldOf(const DiisPiece &p) const {
@@ -174,8 +212,7 @@ void Diis::readCarried(std::vector<double> &out) {
     Shape dims;
     if (whole_) {
       if (!keptWholeEverywhere(p.name, dims) || dims != p.dims)
-        fail("DIIS of loop " + loop_ + ": tensor '" + p.name +
-             "' is no longer kept whole on every rank in its shape");
+        fail("DIIS of loop " + loop_ + ": tensor '" + p.name + "' changed its shape");
       readKeptWhole(p.name, at);
       at += heldOf(p);
       continue;
@@ -216,8 +253,10 @@ const double *Diis::slotData(int slot, int which, std::vector<double> &scratch) 
 
 void Diis::beginIteration() {
   locate();
+  useWhole(wholeNow());
   if (!startKnown_)
     readCarried(start_);
+  startRead_ = true;
   startKnown_ = false;
 }
 
@@ -257,50 +296,24 @@ void Diis::record(const std::vector<double> &values, const std::vector<double> &
 
 void Diis::append(const std::vector<double> &values, const std::vector<double> &errors) {
   locate();
-  if (!whole_) {
+  if (whole_)
+    record(wholeOf(values.data()), wholeOf(errors.data()));
+  else
     record(values, errors);
-    return;
-  }
-  // Each rank's shares, gathered into the whole vectors every rank works on.
-  Context &c = ctx();
-  std::vector<double> allValues(share_), allErrors(share_);
-  int64_t at = 0;
-  for (const DiisPiece &p : pieces_) {
-    std::vector<int> counts(c.size), displacements(c.size);
-    for (int r = 0; r < c.size; ++r) {
-      auto [begin, end] = StoredTensor::shareOf(p.dims, r, c.size);
-      counts[r] = static_cast<int>(end - begin);
-      displacements[r] = static_cast<int>(begin);
-    }
-    const int mine = static_cast<int>(p.end - p.begin);
-    MPI_Allgatherv(values.data() + at, mine, MPI_DOUBLE, allValues.data() + p.base, counts.data(),
-                   displacements.data(), MPI_DOUBLE, MPI_COMM_WORLD);
-    MPI_Allgatherv(errors.data() + at, mine, MPI_DOUBLE, allErrors.data() + p.base, counts.data(),
-                   displacements.data(), MPI_DOUBLE, MPI_COMM_WORLD);
-    at += mine;
-  }
-  record(allValues, allErrors);
 }
 
 void Diis::entry(int k, std::vector<double> &values, std::vector<double> &errors) {
   values.resize(share_), errors.resize(share_);
   slotIO(order_[k], 0, true, values.data());
   slotIO(order_[k], 1, true, errors.data());
-  if (!whole_)
-    return;
-  // This rank's share of each piece, in order.
-  int64_t at = 0;
-  for (const DiisPiece &p : pieces_) {
-    std::copy(values.begin() + p.base + p.begin, values.begin() + p.base + p.end,
-              values.begin() + at);
-    std::copy(errors.begin() + p.base + p.begin, errors.begin() + p.base + p.end,
-              errors.begin() + at);
-    at += p.end - p.begin;
+  if (whole_) {
+    values = sharesOf(values.data());
+    errors = sharesOf(errors.data());
   }
-  values.resize(checkpointShare_), errors.resize(checkpointShare_);
 }
 
 int Diis::endIteration() {
+  useWhole(wholeNow());
   std::vector<double> values, errors(share_);
   readCarried(values);
   for (int64_t i = 0; i < share_; ++i)

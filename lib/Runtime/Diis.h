@@ -82,6 +82,15 @@ private:
   void readCarried(std::vector<double> &out);
   /// The values of `p` in the vector this rank works on.
   int64_t heldOf(const DiisPiece &p) const;
+  /// Whether every carried tensor is kept whole on every rank now.
+  bool wholeNow() const;
+  /// This rank's shares of a whole vector, and (collective) the whole vector
+  /// from every rank's shares.
+  std::vector<double> sharesOf(const double *whole) const;
+  std::vector<double> wholeOf(const double *shares) const;
+  /// Works on whole vectors (true) or shares from now on, the history and the
+  /// start converted (collective).
+  void useWhole(bool whole);
   void slotIO(int slot, int which, bool read, double *data);
   /// A slot's values (which 0) or errors (1): in the history itself when it
   /// is in memory, else read into `scratch`.
@@ -101,11 +110,15 @@ private:
   /// Every carried tensor is kept whole on every rank: each rank works on
   /// all the values, the same on every rank, and keeps them so.
   bool whole_ = false;
+  /// Every carried tensor was kept in memory when DIIS located them (the
+  /// history is in memory): whole_ may be set.
+  bool allKept_ = false;
   std::vector<double> start_;  ///< the iteration's starting values (this rank's share)
   /// start_ holds the next iteration's starting values already: what
   /// endIteration left in the carried tensors (nothing changes them before the
   /// next iteration begins), so beginIteration need not read them again.
   bool startKnown_ = false;
+  bool startRead_ = false;     ///< start_ holds values (of the current mode)
   std::vector<double> memory_; ///< the history in memory: per slot values, then errors
   int fd_ = -1;                ///< or in a scratch file
   std::deque<int> order_;      ///< the slots in use, oldest first

@@ -168,6 +168,41 @@ TEST(Diis, WholeOnEveryRankStaysWhole) {
   releaseArrays();
 }
 
+// A plan may keep a carried tensor whole before the loop and split in it,
+// or the other way: DIIS follows, its history and start converted, and
+// extrapolates as if nothing changed.
+TEST(Diis, FollowsACarriedTensorBetweenWholeAndSplit) {
+  const int64_t n = product(kWholeDims);
+  auto a = [](int64_t i) { return 0.5 * (i % 2); };
+  auto b = [](int64_t i) { return 1.0 + (i % 3); };
+  auto c = [](int64_t i) { return 1.5 + 0.25 * (i % 5); };
+  keepT(a);
+  Diis diis({"T"}, 4, "test");
+  diis.beginIteration(); // whole
+  // The iteration leaves T split: this rank's rows only.
+  auto [begin, end] = StoredTensor::shareOf(kWholeDims, ctx().rank, ctx().size);
+  std::vector<double> rows;
+  for (int64_t i = begin; i < end; ++i)
+    rows.push_back(b(i));
+  keepShares("T", kWholeDims, rows.data());
+  EXPECT_EQ(diis.endIteration(), 1);
+  diis.beginIteration(); // split
+  keepT(c);              // whole again
+  EXPECT_EQ(diis.endIteration(), 2);
+  std::vector<double> e1(n), e2(n), got(n);
+  for (int64_t i = 0; i < n; ++i)
+    e1[i] = b(i) - a(i), e2[i] = c(i) - b(i);
+  std::vector<double> coefficients = diisCoefficients(overlaps({e1, e2}), 2);
+  ASSERT_EQ(coefficients.size(), 2u);
+  Shape dims;
+  ASSERT_TRUE(keptWholeEverywhere("T", dims));
+  readKeptWhole("T", got.data());
+  for (int64_t i = 0; i < n; ++i)
+    EXPECT_NEAR(got[i], coefficients[0] * b(i) + coefficients[1] * c(i), 1e-12) << i;
+  releaseKept();
+  releaseArrays();
+}
+
 // Shares are whole rows of dimension 0, cover the tensor, and do not overlap.
 TEST(StoredTensor, SharesCoverRows) {
   for (int p = 1; p <= 5; ++p) {
