@@ -2,7 +2,7 @@
 """Water's CCSD per iteration: one run with a loop against a relaunch per iteration.
 
   bench/ccsd-iterations.py [--integrals FILE.h5 [--blocks [--spin [--restricted]] [--pairs]]] [--np 2] [--mem 1GB]
-                           [--iterations 8] [--ooc-mem 4MB --scratch DIR]
+                           [--iterations 8] [--ooc-mem 4MB --scratch DIR] [--machine-file FILE]
 
 examples/ccsd.tce, retargeted to the molecule of an integrals file
 (scripts/molecule.py; default: the bundled water STO-3G), is compiled twice by
@@ -16,6 +16,13 @@ psi4's; with --ooc-mem the same loop compiled for that memory per process
 (out of core: scratch in --scratch) runs too, in the same invocation. Prints
 per iteration the loop's wall seconds, its phases (load, compute, store:
 slowest rank, summed over statements) and the relaunch's wall seconds.
+
+The programs are planned for this machine's measured speed, as tcc's warning
+asks of a user: --machine-file, else the file tc-calibrate wrote to tcc's
+default place ($TC_MACHINE_FILE, else ~/.config/tc/machine.json), else a
+quick tc-calibrate run on --np processes made here (said on the first line).
+With its flop rate and message latency, statements whose work is smaller than
+their messages run whole on every process (docs/Derivations.md D58).
 """
 import argparse, json, os, re, subprocess, sys, time
 
@@ -76,6 +83,8 @@ def main():
     ap.add_argument("--iterations", type=int, default=8)
     ap.add_argument("--ooc-mem", help="also run the loop with this memory per process")
     ap.add_argument("--scratch", default=".")
+    ap.add_argument("--machine-file", help="tc-calibrate's file for the planner's measured "
+                                           "quantities (default: tcc's, else calibrated here)")
     a = ap.parse_args()
     sys.exit(0 if tc_run.in_work_dir("tc-ccsd-bench-", run, a) else 1)
 
@@ -112,6 +121,26 @@ def phase(it, name):
     return it[name]["seconds"]
 
 
+def machine_file(a, work, env):
+    """The calibrated machine the programs are planned for."""
+    if a.machine_file:
+        print(f"machine: {a.machine_file}")
+        return a.machine_file
+    config = os.environ.get("XDG_CONFIG_HOME", os.path.expanduser("~/.config"))
+    for path in (os.environ.get("TC_MACHINE_FILE"), os.path.join(config, "tc", "machine.json")):
+        if path and os.path.exists(path):
+            print(f"machine: {path} (tc-calibrate's)")
+            return path
+    path = os.path.join(work, "machine.json")
+    calibrate = os.path.join(root, "build", "bin", "tc-calibrate")
+    subprocess.run(["mpirun", "-np", str(a.np), calibrate, "--quick", "--output", path],
+                   env=env, check=True, capture_output=True)
+    m = json.load(open(path))
+    print(f"machine: calibrated here (tc-calibrate --quick on {a.np} processes): "
+          f"{m['flop_rate'] / 1e9:.1f} Gflop/s, latency {m['latency'] * 1e6:.2f} us")
+    return path
+
+
 def run(a, work):
     tcc = os.environ.get("TCC", os.path.join(root, "build", "bin", "tcc"))
     env = tc_run.mpirun_env()
@@ -138,6 +167,7 @@ def run(a, work):
                    check=True)
     text = open(program).read()
     looped, step = variants(text, a.iterations, a.blocks, a.spin, a.restricted, a.pairs)
+    machine = machine_file(a, work, env)
     exes = {}
     builds = [("converged", text, a.mem), ("looped", looped, a.mem), ("step", step, a.mem)]
     if a.ooc_mem:
@@ -146,8 +176,8 @@ def run(a, work):
         path = os.path.join(work, name + ".tce")
         open(path, "w").write(src)
         exes[name] = os.path.join(work, name)
-        subprocess.run([tcc, path, "-o", exes[name], "--procs", str(a.np), "--mem", mem],
-                       check=True, capture_output=True)
+        subprocess.run([tcc, path, "-o", exes[name], "--procs", str(a.np), "--mem", mem,
+                        "--default-machine-file", machine], check=True, capture_output=True)
     common = sum([["--input", f"{n}={ints}"] for n in INPUTS], []) + ["--quiet"]
     common += ["--scratch", a.scratch]
 
