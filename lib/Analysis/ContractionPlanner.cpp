@@ -220,13 +220,14 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
   search(/*raggedOnly=*/false);
 
   // No label has an extent of at least the grid's: distribute one anyway,
-  // some processes holding empty blocks.
-  if (result.candidates.empty()) {
-    const size_t remarks = result.remarks.size();
+  // some processes holding empty blocks. The whole contraction on every
+  // process (D58) competes with those plans, not in their place.
+  if (std::all_of(result.candidates.begin(), result.candidates.end(), runsWhole)) {
+    const size_t remarks = result.remarks.size(), found = result.candidates.size();
     ctx.allowRagged = true;
     search(/*raggedOnly=*/true);
     result.remarks.resize(remarks); // the same skips again, said once
-    if (!result.candidates.empty())
+    if (result.candidates.size() > found)
       result.remarks.push_back(
           "no label has an extent of at least the grid's: some "
           "processes hold empty blocks");

@@ -334,6 +334,17 @@ int Diis::endIteration() {
     for (int l = 0; l < m; ++l)
       b[k * m + l] = b_[order_[k] * length_ + order_[l]];
   std::vector<double> coefficients = diisCoefficients(b, m);
+  // Whole, each rank solved its own copy of the system: rank 0's answer
+  // decides for all, so that every rank extrapolates or none (copies that
+  // differ in the last bits, e.g. from other BLAS kernels, could decide
+  // apart at a pivot's or coefficient's limit).
+  if (whole_) {
+    std::vector<double> decided(m + 1, 0.0);
+    decided[0] = coefficients.empty() ? 0 : 1;
+    std::copy(coefficients.begin(), coefficients.end(), decided.begin() + 1);
+    MPI_Bcast(decided.data(), m + 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    coefficients.assign(decided[0] != 0 ? decided.begin() + 1 : decided.end(), decided.end());
+  }
   if (coefficients.empty()) { // singular (errors not independent): plain iteration
     startNextFrom(values);
     return 1;

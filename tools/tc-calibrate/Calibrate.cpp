@@ -185,7 +185,7 @@ std::pair<double, double> measureNetwork(int repeats) {
 double measureStep(int repeats, double pingPong) {
   const int64_t P = tc_rt::ctx().size;
   if (P == 1)
-    return pingPong;
+    return 0;
   const std::vector<int64_t> extents{P, P};
   void *rows = tc_rt_array(
       tc_rt::arrayDescription(extents, {P}, {0, -1}, TC_RT_DISTRIBUTED, TC_RT_INIT_ZERO).data(),
@@ -337,8 +337,11 @@ void writeMachineFile(const Args &args, double mem, std::pair<double, double> ne
     tc_rt::fail("cannot write '" + temp + "': " + std::strerror(errno));
   std::fprintf(f, "{\n  \"procs\": %d,\n  \"mem\": %.0f,\n  \"net_bw\": %.6g,\n", tc_rt::ctx().size,
                mem, network.second);
-  std::fprintf(f, "  \"disk_bw\": %.6g,\n  \"elem_bytes\": 8,\n  \"latency\": %.6g,\n", disk,
-               network.first);
+  std::fprintf(f, "  \"disk_bw\": %.6g,\n  \"elem_bytes\": 8,\n", disk);
+  // One process sends no message: its file leaves the latency to the default
+  // (a ping-pong with no partner measures nothing).
+  if (tc_rt::ctx().size > 1)
+    std::fprintf(f, "  \"latency\": %.6g,\n", network.first);
   std::fprintf(f, "  \"flop_rate\": %.6g,\n  \"mcost\": {", flops);
   bool first = true;
   for (const auto &[key, points] : table) {

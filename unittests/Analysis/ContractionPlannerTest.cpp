@@ -700,3 +700,23 @@ TEST(ContractionPlanner, HandOverLatencyIsChargedToSplitPlansOnly) {
   EXPECT_TRUE(sawSplit);
   EXPECT_TRUE(runsWhole(r.candidates[*r.chosen]));
 }
+
+// Every label shorter than the grid: the ragged plans (some processes with
+// empty blocks) still compete with the whole contraction on every process,
+// and a batch product of 40^4 on 64 processes is spread over them.
+TEST(ContractionPlanner, WholeCompetesWithRaggedPlans) {
+  ContractionProblem batched{{"b", "i", "k"},
+                             {"b", "k", "j"},
+                             {"b", "i", "j"},
+                             {{"b", 40}, {"i", 40}, {"j", 40}, {"k", 40}},
+                             {},
+                             {},
+                             {}};
+  MachineModel m = machine(64, 1e9);
+  m.latency = 1e-5;
+  PlanResult r = planContraction(batched, m);
+  ASSERT_TRUE(r.chosen) << r.error;
+  EXPECT_TRUE(std::any_of(r.candidates.begin(), r.candidates.end(), runsWhole));
+  const ContractionPlan &chosen = r.candidates[*r.chosen];
+  EXPECT_FALSE(runsWhole(chosen));
+}

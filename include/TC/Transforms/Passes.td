@@ -60,8 +60,8 @@ defvar MachineOptions = [
 defvar LatencyOption = [
   Option<"latency", "latency", "double", /*default=*/"-1",
          "Seconds per message beyond its bytes, for the planners' costs "
-         "(default: the machine file's, else the module's, else 1e-5; 0: "
-         "bytes only, the papers' model)",
+         "(default: the machine file's, else the module's when not 0, else "
+         "1e-5; 0: bytes only, the papers' model)",
          "llvm::cl::value_desc(\"S\")">,
 ];
 
