@@ -241,6 +241,16 @@ ArrayDesc rowsLayout(const Shape &dims, tc_rt_init init) {
   return desc;
 }
 
+/// The description of a layout holding all of a tensor of extents `dims` on
+/// every rank, in the dataset's order.
+ArrayDesc wholeLayout(const Shape &dims, tc_rt_init init, tc_rt_elem elem) {
+  ArrayDesc desc;
+  desc.layout = tc_layout::ArrayLayout::whole(Holding::Replicated, dims, {ctx().size});
+  desc.init = init;
+  desc.elem = elem;
+  return desc;
+}
+
 /// The array `desc` describes, created as a statement creates it (its load
 /// included) in `storage` if any (tc_rt_array's), in the caller's phase. The
 /// words are kept at one address per description, as a program's constant
@@ -307,11 +317,7 @@ void keepInputWhole(const DistArray &a) {
   // later load of it, in any layout, is then a local copy, where from a's
   // blocks it was a redistribution. This load of the whole tensor keeps it
   // (keepLoadedInput, on a replicated array).
-  ArrayDesc whole;
-  whole.layout =
-      tc_layout::ArrayLayout::whole(Holding::Replicated, a.datasetExtents(), {ctx().size});
-  whole.init = TC_RT_INIT_INPUT;
-  whole.elem = a.elem;
+  const ArrayDesc whole = wholeLayout(a.datasetExtents(), TC_RT_INIT_INPUT, a.elem);
   const int64_t bytes = product(a.datasetExtents()) * a.elemBytes();
   void *mapped = mapInputBlock(a.name, a.elem, a.datasetExtents(), 0, bytes);
   loadingWholeCopy = true;
@@ -502,11 +508,7 @@ void readKeptWhole(const std::string &name, double *out) {
 }
 
 void keepWhole(const std::string &name, const Shape &dims, const double *values) {
-  ArrayDesc desc;
-  desc.layout = tc_layout::ArrayLayout::whole(Holding::Replicated, dims, {ctx().size});
-  desc.init = TC_RT_INIT_ZERO;
-  desc.elem = TC_RT_F64;
-  DistArray &whole = createInPhase(desc, name);
+  DistArray &whole = createInPhase(wholeLayout(dims, TC_RT_INIT_ZERO, TC_RT_F64), name);
   std::copy(values, values + product(dims), whole.mem<double>());
   keepCopy(whole, /*invert=*/false, /*input=*/false);
 }

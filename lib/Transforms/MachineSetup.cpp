@@ -80,8 +80,8 @@ FailureOr<FusionCostSetup> mlir::tc::loadFusionCosts(Operation *scope, Type elem
   }
   setup.machine.ioLatency = 1e-4;    // an HDF5 hyperslab read or write
   setup.machine.callOverhead = 1e-6; // a runtime call on a small slice
-  // The module's (tc-set-machine put it there), else 1e-5 s.
-  double latency = model->latency > 0 ? model->latency : 1e-5;
+  // The module's (tc-set-machine put it there), else the default.
+  double latency = model->latency > 0 ? model->latency : kDefaultLatency;
   std::map<std::string, MeasuredCommCost::Points> table;
   if (!machineFile.empty()) {
     auto fail = [&](const Twine &why) {

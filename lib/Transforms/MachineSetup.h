@@ -27,6 +27,12 @@ MachineModel toMachineModel(MachineAttr attr);
 /// the memory a program's in-memory intermediates leave, tc-split-program).
 MachineAttr withProcsAndMemory(MachineAttr machine, int64_t procs, int64_t memBytes);
 
+/// What a message costs beyond its bytes where nothing measured it: the
+/// runtime's exchange of a few hundred bytes between two ranks, waits
+/// included, measured 10-15 us on 2 processes (docs/Derivations.md D58).
+/// tc-set-machine's and tc-fuse-distribute's default.
+constexpr double kDefaultLatency = 1e-5;
+
 /// getEnclosingMachine(scope) as a MachineModel; emits an error on `scope` when
 /// there is none.
 FailureOr<MachineModel> getMachineModel(Operation *scope);

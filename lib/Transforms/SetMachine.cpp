@@ -33,11 +33,6 @@ using namespace machine_field;
 /// a machine nothing measured (Passes.td, tc-set-machine).
 constexpr double kDefaultNetBw = 1e9;
 constexpr double kDefaultDiskBw = 2e8;
-/// What a message costs beyond its bytes where nothing measured it: the
-/// runtime's exchange of a few hundred bytes between two ranks, waits
-/// included, measured 10-15 us on 2 processes (docs/Derivations.md D58); also
-/// tc-fuse-distribute's default.
-constexpr double kDefaultLatency = 1e-5;
 
 /// Parses `text` for `field`: sizes and rates accept units, the rest plain numbers.
 std::optional<double> parseField(Field field, const std::string &text) {
