@@ -208,6 +208,10 @@ struct SetMachinePass : public tc::impl::SetMachineBase<SetMachinePass> {
       values[FlopRate] = flopRate;
     if (latency >= 0)
       values[Latency] = latency;
+    else if (latency != -1) // -1: not given (the option's default)
+      return getOperation().emitError()
+             << "option latency=" << latency << " is negative; give seconds >= 0 (0: the "
+             << "papers' model, bytes only)";
     return success(succeeded(text(Mem, mem, "mem")) && succeeded(text(NetBw, netBw, "net-bw")) &&
                    succeeded(text(DiskBw, diskBw, "disk-bw")));
   }

@@ -58,6 +58,8 @@
 // RUN: tc-opt %s --tc-set-machine="machine-file=%t.lat.json latency=2e-5" | FileCheck %s --check-prefix=LATOPT
 // RUN: tc-opt %s --tc-set-machine="machine-file=%t.lat.json latency=0" | FileCheck %s --check-prefix=LATZERO
 // RUN: tc-opt %s --tc-set-machine="machine-file=%t.lat.json" --tc-set-machine="mem=2GiB" | FileCheck %s --check-prefix=LATFILE
+// RUN: not tc-opt %s --tc-set-machine="procs=4 mem=64MB latency=-5" 2>&1 | FileCheck %s --check-prefix=LATBAD
+// LATBAD: error: option latency=-5.000000e+00 is negative; give seconds >= 0 (0: the papers' model, bytes only)
 // LATFILE: reduce_factor = 1.000000e+00, latency = 3.000000e-06>
 // LATOPT: reduce_factor = 1.000000e+00, latency = 2.000000e-05>
 // LATZERO: reduce_factor = 1.000000e+00>
