@@ -14,12 +14,32 @@
 #include "Context.h"
 #include "StoredTensors.h"
 
+#include <cblas.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 
 namespace tc_rt {
+
+namespace {
+
+/// BLAS's int counts, in pieces: a share out of core may exceed them.
+constexpr int64_t kBlasPiece = int64_t(1) << 30;
+
+double dot(int64_t n, const double *x, const double *y) {
+  double s = 0;
+  for (int64_t at = 0; at < n; at += kBlasPiece)
+    s += cblas_ddot(static_cast<blasint>(std::min(kBlasPiece, n - at)), x + at, 1, y + at, 1);
+  return s;
+}
+
+void axpy(int64_t n, double a, const double *x, double *y) {
+  for (int64_t at = 0; at < n; at += kBlasPiece)
+    cblas_daxpy(static_cast<blasint>(std::min(kBlasPiece, n - at)), a, x + at, 1, y + at, 1);
+}
+
+} // namespace
 
 std::vector<double> diisCoefficients(const std::vector<double> &b, int m) {
   // The bordered system in c' = D^1/2 c, with N = D^-1/2 B D^-1/2 the
@@ -274,18 +294,20 @@ void Diis::record(const std::vector<double> &values, const std::vector<double> &
   slotIO(slot, 0, false, const_cast<double *>(values.data()));
   slotIO(slot, 1, false, const_cast<double *>(errors.data()));
   order_.push_back(slot);
-  // The new error's overlaps with every entry's (its own included).
-  std::vector<double> dots(order_.size(), 0.0), other;
+  // The new error's overlaps with every entry's (its own included), by BLAS:
+  // a loop's one running sum waits on each add (a water STO-3G iteration's
+  // DIIS took twice as long).
+  std::vector<double> weighted, dots(order_.size(), 0.0), other;
+  const double *left = errors.data();
+  if (!weights_.empty()) {
+    weighted.resize(share_);
+    for (int64_t i = 0; i < share_; ++i)
+      weighted[i] = errors[i] * weights_[i];
+    left = weighted.data();
+  }
   for (size_t k = 0; k < order_.size(); ++k) {
     const double *e = order_[k] == slot ? errors.data() : slotData(order_[k], 1, other);
-    double s = 0;
-    if (weights_.empty())
-      for (int64_t i = 0; i < share_; ++i)
-        s += errors[i] * e[i];
-    else
-      for (int64_t i = 0; i < share_; ++i)
-        s += errors[i] * e[i] * weights_[i];
-    dots[k] = s;
+    dots[k] = dot(share_, left, e);
   }
   if (!whole_) // each rank summed its share; whole, every rank summed all
     MPI_Allreduce(MPI_IN_PLACE, dots.data(), static_cast<int>(dots.size()), MPI_DOUBLE, MPI_SUM,
@@ -350,11 +372,8 @@ int Diis::endIteration() {
     return 1;
   }
   std::vector<double> next(share_, 0.0);
-  for (int k = 0; k < m; ++k) {
-    const double *v = slotData(order_[k], 0, values);
-    for (int64_t i = 0; i < share_; ++i)
-      next[i] += coefficients[k] * v[i];
-  }
+  for (int k = 0; k < m; ++k)
+    axpy(share_, coefficients[k], slotData(order_[k], 0, values), next.data());
   // A kept tensor's next value stays as each rank's share (later statements
   // hand over from there); a stored one is published to the store.
   const double *at = next.data();
