@@ -98,50 +98,78 @@ ContractionProblem withoutOneInputLabels(const ContractionProblem &problem) {
   return core;
 }
 
-/// True for a plan that computes the whole contraction on every process.
-static bool runsWhole(const ContractionPlan &plan) {
-  return plan.algorithm == ParallelAlgorithm::Batch && plan.layoutA.isReplicated();
+bool runsWhole(ParallelAlgorithm algorithm, const Layout &layoutA) {
+  return algorithm == ParallelAlgorithm::Batch && layoutA.isReplicated();
 }
 
-/// What handing `problem`'s held operands over into `plan`'s layouts moves:
-/// per rank the bytes sent and received by the runtime's redistribution (the
-/// layout library's redistributionTraffic, as the runtime predicts it), the
-/// busiest rank's larger direction at the network's bandwidth, and for each
-/// operand that moves at all a message to each other process at the
-/// machine's latency (D58). A plan that runs whole on every process is not
-/// charged those messages: its result then reaches every later reader with
-/// none, so they are the last messages of the producer that distributed its
-/// result, not a cost the whole plan adds; its bytes still count.
+static bool runsWholePlan(const ContractionPlan &plan) {
+  return runsWhole(plan.algorithm, plan.layoutA);
+}
+
+Layout handOverTarget(ParallelAlgorithm algorithm, Operand x, const Layout &used,
+                      const std::string &first, int64_t procs) {
+  const bool gathered = (x == Operand::A && algorithm == ParallelAlgorithm::ReplicationA) ||
+                        (x == Operand::B && algorithm == ParallelAlgorithm::ReplicationB);
+  if (gathered && used.isReplicated() && !first.empty())
+    return Layout{{procs}, {first}};
+  return used;
+}
+
+/// One hand-over from `from` into `into` of an array of `labels`, priced as
+/// the runtime's redistribution moves it: the busiest rank's larger
+/// direction at the network's bandwidth and, where anything moves and
+/// `messages` says so, a message to each other process at the machine's
+/// latency (D58).
+static RedistCost handOverOf(const Layout &from, const Layout &into,
+                             const std::vector<std::string> &labels,
+                             const ContractionProblem &problem, const MachineModel &machine,
+                             bool messages) {
+  RedistCost cost;
+  if (from.procs() > machine.procs || into.procs() > machine.procs)
+    return cost;
+  std::vector<double> sent, received;
+  redistributionVolumes(from, into, labels, problem.extents, machine.elemBytes, sent, received);
+  for (size_t r = 0; r < sent.size(); ++r)
+    cost.commBytes = std::max({cost.commBytes, sent[r], received[r]});
+  cost.seconds = cost.commBytes / machine.netBandwidth;
+  if (cost.commBytes > 0 && messages)
+    cost.seconds += machine.latency * static_cast<double>(machine.procs - 1);
+  return cost;
+}
+
+/// What handing `problem`'s held operands over into `plan`'s layouts moves
+/// (the layout library's redistributionTraffic, as the runtime predicts it).
+/// A plan that runs whole on every process is not charged the messages: its
+/// result then reaches every later reader with none, so they are the last
+/// messages of the producer that distributed its result, not a cost the
+/// whole plan adds; its bytes still count.
 static RedistCost handOverCost(const ContractionProblem &problem, const ContractionPlan &plan,
                                const MachineModel &machine) {
   RedistCost cost;
-  double latency = 0;
   const PerOperand<const std::optional<Layout> *> held = {
       {&problem.heldA, &problem.heldB, &problem.heldC}};
   const PerOperand<const Layout *> used = {{&plan.layoutA, &plan.layoutB, &plan.layoutC}};
   for (Operand x : kOperands) {
-    if (!*held[x] || (*held[x])->procs() > machine.procs || used[x]->procs() > machine.procs)
+    if (!*held[x])
       continue;
-    // A replication algorithm's whole input is handed over as a load fills
-    // it, a slab of its first dimension per process, and the plan's own
-    // all-gather (in its volumes) completes it.
-    Layout into = *used[x];
     const std::vector<std::string> &labels = problem.labels(x);
-    const bool gathered = (x == Operand::A && plan.algorithm == ParallelAlgorithm::ReplicationA) ||
-                          (x == Operand::B && plan.algorithm == ParallelAlgorithm::ReplicationB);
-    if (gathered && into.isReplicated() && !labels.empty())
-      into = Layout{{machine.procs}, {labels.front()}};
-    std::vector<double> sent, received;
-    redistributionVolumes(**held[x], into, labels, problem.extents, machine.elemBytes, sent,
-                          received);
-    double busiest = 0;
-    for (size_t r = 0; r < sent.size(); ++r)
-      busiest = std::max({busiest, sent[r], received[r]});
-    cost.commBytes += busiest;
-    if (busiest > 0 && !runsWhole(plan))
-      latency += machine.latency * static_cast<double>(machine.procs - 1);
+    const Layout into = handOverTarget(plan.algorithm, x, *used[x],
+                                       labels.empty() ? "" : labels.front(), machine.procs);
+    cost += handOverOf(**held[x], into, labels, problem, machine, !runsWholePlan(plan));
   }
-  cost.seconds = cost.commBytes / machine.netBandwidth + latency;
+  return cost;
+}
+
+/// What handing `plan`'s result over to the problem's readers moves, priced
+/// as each reader's handOverCost prices it (D59). Only a result computed in
+/// memory stays where it was computed.
+static RedistCost handOffCost(const ContractionProblem &problem, const ContractionPlan &plan,
+                              const MachineModel &machine) {
+  RedistCost cost;
+  if (!plan.inCore)
+    return cost;
+  for (const ContractionProblem::Reader &reader : problem.readers)
+    cost += handOverOf(plan.layoutC, reader.into, problem.labelsC, problem, machine, !reader.whole);
   return cost;
 }
 
@@ -222,7 +250,7 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
   // No label has an extent of at least the grid's: distribute one anyway,
   // some processes holding empty blocks. The whole contraction on every
   // process (D58) competes with those plans, not in their place.
-  if (std::all_of(result.candidates.begin(), result.candidates.end(), runsWhole)) {
+  if (std::all_of(result.candidates.begin(), result.candidates.end(), runsWholePlan)) {
     const size_t remarks = result.remarks.size(), found = result.candidates.size();
     ctx.allowRagged = true;
     search(/*raggedOnly=*/true);
@@ -274,6 +302,7 @@ PlanResult planContraction(const ContractionProblem &problem, const MachineModel
     plan.iContiguous = iContiguous;
   for (ContractionPlan &plan : result.candidates) {
     plan.handOver = handOverCost(problem, plan, machine);
+    plan.handOff = handOffCost(problem, plan, machine);
     // Each message of stage 2 at the machine's latency (0: the papers' cost),
     // and a result left split over the processes the messages that hand it
     // to a reader that needs it whole (handOverCost charges them here).

@@ -21,14 +21,41 @@ struct PlannerSearchAction : public tracing::ActionImpl<PlannerSearchAction> {
 };
 } // namespace
 
+/// The layouts `problem`'s neighbours hold it in, as text to compare: the
+/// statements before and after it, whose plans a later sweep may change
+/// (tc-select-algorithm, D59).
+static std::string neighboursOf(const ContractionProblem &problem) {
+  std::string key;
+  auto add = [&](const Layout &l) {
+    for (int64_t g : l.grid)
+      key += std::to_string(g) + ",";
+    for (const std::string &d : l.dims)
+      key += d + ",";
+    for (int64_t c : l.cyclic)
+      key += std::to_string(c) + ",";
+    key += ";";
+  };
+  for (const std::optional<Layout> *held : {&problem.heldA, &problem.heldB, &problem.heldC}) {
+    if (*held)
+      add(**held);
+    key += "|";
+  }
+  for (const ContractionProblem::Reader &r : problem.readers) {
+    add(r.into);
+    key += r.whole ? "w|" : "s|";
+  }
+  return key;
+}
+
 const PlanResult &ContractionSearch::search(ContractOp op, const ContractionProblem &problem,
                                             const MachineModel &machine,
                                             const PlanDecisions &decisions) {
   std::deque<Search> &done = searches[op.getOperation()];
+  const std::string neighbours = neighboursOf(problem);
   for (const Search &s : done)
-    if (sameDecisions(s.decisions, decisions))
+    if (sameDecisions(s.decisions, decisions) && s.neighbours == neighbours)
       return s.result;
-  Search s{decisions, {}};
+  Search s{decisions, neighbours, {}};
   bool ran = false;
   IRUnit unit = op.getOperation();
   op.getContext()->executeAction<PlannerSearchAction>(
@@ -46,17 +73,20 @@ const PlanResult &ContractionSearch::search(ContractOp op, const ContractionProb
 const PlanResult &ContractionSearch::choose(ContractOp op, const ContractionProblem &problem,
                                             const MachineModel &machine,
                                             const PlanDecisions &decisions) {
-  for (const Search &s : searches[op.getOperation()])
-    if (s.result.chosen &&
-        choiceStands(s.decisions, s.result.candidates[*s.result.chosen], decisions))
-      return s.result;
+  // The latest first: a later sweep's search saw the neighbours as they are.
+  const std::deque<Search> &done = searches[op.getOperation()];
+  for (auto s = done.rbegin(); s != done.rend(); ++s)
+    if (s->result.chosen &&
+        choiceStands(s->decisions, s->result.candidates[*s->result.chosen], decisions))
+      return s->result;
   return search(op, problem, machine, decisions);
 }
 
 LogicalResult mlir::tc::planEachContraction(
     ModuleOp module, ContractionSearch &search, bool emitRemarks,
     llvm::function_ref<void(ContractOp, const ContractionProblem &, const ContractionPlan &)>
-        onPlanned) {
+        onPlanned,
+    const llvm::DenseMap<Operation *, PlanAttr> *given) {
   bool failedAny = false;
   module.walk([&](ContractOp op) {
     // Formulas of an operator tree are planned together by tc-fuse-distribute,
@@ -75,10 +105,10 @@ LogicalResult mlir::tc::planEachContraction(
       failedAny = true;
       return;
     }
-    PlanDecisions decisions = readDecisions(getPlan(op));
+    PlanDecisions decisions = readDecisions(given ? given->lookup(op) : getPlan(op));
     const MachineModel forOp = forElementType(*machine, op.getResult().getType().getElementType());
-    const PlanResult &result = emitRemarks ? search.search(op, *problem, forOp, decisions)
-                                           : search.choose(op, *problem, forOp, decisions);
+    const PlanResult &result = emitRemarks || given ? search.search(op, *problem, forOp, decisions)
+                                                    : search.choose(op, *problem, forOp, decisions);
     if (emitRemarks)
       for (const std::string &remark : result.remarks)
         op.emitRemark() << remark;
@@ -101,4 +131,29 @@ LogicalResult mlir::tc::recordPlanFields(ModuleOp module, ContractionSearch &sea
                                            mergePlan(op.getContext(), getPlan(op), chosen,
                                                      fields));
                              });
+}
+
+LogicalResult mlir::tc::planWithReaders(ModuleOp module, ContractionSearch &search,
+                                        PlanFields fields, int sweeps) {
+  llvm::DenseMap<Operation *, PlanAttr> given;
+  module.walk([&](ContractOp op) { given[op] = getPlan(op); });
+  if (failed(recordPlanFields(module, search, fields, /*emitRemarks=*/true)))
+    return failure();
+  // Each later sweep plans every contraction again from its given decisions,
+  // its producers' plans of this sweep and its readers' of the last: a
+  // choice that lowers its own cost and its hand-overs both ways lowers the
+  // program's sum, so the sweeps end (D59).
+  for (int sweep = 1; sweep < sweeps; ++sweep) {
+    bool changed = false;
+    auto record = [&](ContractOp op, const ContractionProblem &, const ContractionPlan &chosen) {
+      PlanAttr next = mergePlan(op.getContext(), given.lookup(op), chosen, fields);
+      changed |= next != getPlan(op);
+      op->setAttr(TCDialect::getPlanAttrName(), next);
+    };
+    if (failed(planEachContraction(module, search, /*emitRemarks=*/false, record, &given)))
+      return failure();
+    if (!changed)
+      break;
+  }
+  return success();
 }

@@ -34,8 +34,9 @@ class ContractionSearch {
 public:
   explicit ContractionSearch(Operation *) {}
 
-  /// The result of a search of `op` under exactly `decisions`: its candidates,
-  /// remarks and choice (or error).
+  /// The result of a search of `op` under exactly `decisions`, with the
+  /// problem's neighbours as they are: its candidates, remarks and choice (or
+  /// error).
   const PlanResult &search(ContractOp op, const ContractionProblem &problem,
                            const MachineModel &machine, const PlanDecisions &decisions);
 
@@ -48,6 +49,9 @@ public:
 private:
   struct Search {
     PlanDecisions decisions;
+    /// The layouts the problem's neighbours hold it in (held operands,
+    /// readers of the result): a search answers for these only.
+    std::string neighbours;
     PlanResult result;
   };
   /// Every search of each op, in the order they ran (a deque: the results
@@ -60,16 +64,27 @@ private:
 /// planner's errors on the op, and hands the chosen plans to `onPlanned`. With
 /// `emitRemarks` (tc-select-algorithm), the plan comes from a search under
 /// exactly these decisions, whose remarks are emitted on the op; otherwise
-/// from `search.choose`. Fails if any contraction failed.
+/// from `search.choose`. With `given`, the decisions are each op's plan there
+/// (not the one in the IR) and the plan comes from a search under them with
+/// the op's neighbours as they are now, without remarks. Fails if any
+/// contraction failed.
 LogicalResult planEachContraction(
     ModuleOp module, ContractionSearch &search, bool emitRemarks,
     llvm::function_ref<void(ContractOp, const ContractionProblem &, const ContractionPlan &)>
-        onPlanned);
+        onPlanned,
+    const llvm::DenseMap<Operation *, PlanAttr> *given = nullptr);
 
 /// The body of tc-select-algorithm, tc-place-io and tc-solve-tiles: plans every
 /// contraction and writes the chosen plan's `fields` into its #tc.plan.
 LogicalResult recordPlanFields(ModuleOp module, ContractionSearch &search, PlanFields fields,
                                bool emitRemarks);
+
+/// The body of tc-select-algorithm: recordPlanFields, then up to `sweeps - 1`
+/// more sweeps in which each contraction is planned again from the decisions
+/// it was given, with the plans of the statements that read its result in
+/// view (ContractionProblem::readers, D59), until no plan changes.
+LogicalResult planWithReaders(ModuleOp module, ContractionSearch &search, PlanFields fields,
+                              int sweeps);
 
 } // namespace mlir::tc
 

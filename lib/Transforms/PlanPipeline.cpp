@@ -82,7 +82,9 @@ void addPlanPasses(OpPassManager &pm, const Options &options) {
   fusion.fusion = options.fusion;
   fusion.firstSlice = options.firstSlice;
   pm.addPass(createFuseDistribute(fusion));
-  pm.addPass(createSelectAlgorithm());
+  SelectAlgorithmOptions select;
+  select.planSweeps = options.planSweeps;
+  pm.addPass(createSelectAlgorithm(select));
   pm.addPass(createPlaceIO());
   pm.addPass(createSolveTiles());
   PlanReportOptions report;

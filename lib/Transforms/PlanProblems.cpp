@@ -136,6 +136,56 @@ static std::optional<Layout> heldLayout(ContractOp op, Value operand,
       toLayout(plan.getGrid(), plan.getDistC(), computed.getResultLabels(), labels), extents);
 }
 
+/// The later statements that read `op`'s result where `op`'s statement keeps
+/// it in memory (keptProducerOf), each as its plan so far hands it over:
+/// the layout that fills, renamed to `labelsC` (D59). Readers not planned
+/// yet, or planned without layouts (fused, block-sparse), are left out.
+static std::vector<ContractionProblem::Reader>
+keptReadersOf(ContractOp op, const std::vector<std::string> &labelsC,
+              const std::map<std::string, int64_t> &extents) {
+  std::vector<ContractionProblem::Reader> readers;
+  auto producer = op->getParentOfType<func::FuncOp>();
+  if (!producer || !producer->hasAttr(TCDialect::getStatementAttrName()) ||
+      !producer->hasAttr(TCDialect::getInMemoryAttrName()))
+    return readers;
+  auto ret = dyn_cast<func::ReturnOp>(producer.getBody().front().getTerminator());
+  if (!ret || ret.getNumOperands() != 1 || ret.getOperand(0).getDefiningOp() != op)
+    return readers;
+  auto machine = producer->getAttr(TCDialect::getMachineAttrName());
+  bool after = false;
+  for (Operation &o : *producer->getBlock()) {
+    after |= &o == producer.getOperation();
+    auto f = dyn_cast<func::FuncOp>(o);
+    if (!after || !f || f == producer || !f->hasAttr(TCDialect::getStatementAttrName()) ||
+        f->getAttr(TCDialect::getMachineAttrName()) != machine)
+      continue;
+    f.walk([&](ContractOp reader) {
+      auto plan = reader->getAttrOfType<PlanAttr>(TCDialect::getPlanAttrName());
+      if (!plan || !plan.getGrid() || !plan.getAlgorithmKind())
+        return;
+      const PerOperand<Value> read = {{reader.getLhs(), reader.getRhs(), reader.getInit()}};
+      const PerOperand<DistAttr> dist = {{plan.getDistA(), plan.getDistB(), plan.getDistC()}};
+      const PerOperand<ArrayAttr> labels = {
+          {reader.getLabelsOfInput(0), reader.getLabelsOfInput(1), reader.getResultLabels()}};
+      auto distA = plan.getDistA() ? toLayout(plan.getGrid(), plan.getDistA(), labels[Operand::A],
+                                              strings(labels[Operand::A]))
+                                   : Layout();
+      for (Operand x : kOperands) {
+        if (!read[x] || !dist[x] || keptProducerOf(reader, read[x]) != op)
+          continue;
+        Layout used =
+            canonicalBlocks(toLayout(plan.getGrid(), dist[x], labels[x], labelsC), extents);
+        ContractionProblem::Reader r;
+        r.into = handOverTarget(*plan.getAlgorithmKind(), x, used,
+                                labelsC.empty() ? "" : labelsC.front(), used.procs());
+        r.whole = plan.getDistA() && runsWhole(*plan.getAlgorithmKind(), distA);
+        readers.push_back(std::move(r));
+      }
+    });
+  }
+  return readers;
+}
+
 FailureOr<ContractionProblem> mlir::tc::buildProblem(ContractOp op) {
   if (failed(refuseBlockSparse(op)))
     return failure();
@@ -164,6 +214,7 @@ FailureOr<ContractionProblem> mlir::tc::buildProblem(ContractOp op) {
   p.heldA = heldLayout(op, op.getLhs(), p.labelsA, p.extents);
   p.heldB = heldLayout(op, op.getRhs(), p.labelsB, p.extents);
   p.heldC = heldLayout(op, op.getInit(), p.labelsC, p.extents);
+  p.readers = keptReadersOf(op, p.labelsC, p.extents);
   for (Operation *user : op.getResult().getUsers())
     if (auto r = dyn_cast<RedistributeOp>(user)) {
       Layout wanted = toLayout(r.getGrid(), r.getFrom(), r.getLabels(), p.labelsC);

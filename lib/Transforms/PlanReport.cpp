@@ -323,6 +323,10 @@ struct PlanReportPass : public tc::impl::PlanReportBase<PlanReportPass> {
                   // them over into this plan's layouts moves (D45).
                   if (problems[e].heldA || problems[e].heldB || problems[e].heldC)
                     j.attribute("hand_over_bytes", c.handOver.commBytes);
+                  // Readers of its result kept in memory: what handing it
+                  // over to them moves (D59).
+                  if (!problems[e].readers.empty())
+                    j.attribute("hand_off_bytes", c.handOff.commBytes);
                   CandidateBounds cb = candidateBounds(entries[e].bounds, c);
                   j.attributeObject("lower_bounds", [&] {
                     j.attribute("disk_bytes", cb.diskBytes);

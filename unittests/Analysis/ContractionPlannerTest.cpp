@@ -612,7 +612,7 @@ TEST(ContractionPlanner, AMemoryRefusalSaysSo) {
 namespace {
 
 /// Whether `plan` computes the whole contraction on every process (D58).
-bool runsWhole(const ContractionPlan &plan) {
+bool runsWholeEverywhere(const ContractionPlan &plan) {
   return plan.algorithm == ParallelAlgorithm::Batch && plan.layoutA.isReplicated() &&
          plan.layoutB.isReplicated() && plan.layoutC.isReplicated();
 }
@@ -635,7 +635,7 @@ TEST(ContractionPlanner, WholeOnEveryProcessWhereMessagesCostMoreThanTheWork) {
     PlanResult r = planContraction(tiny, withLatency(machine(P, 1e9), 1e-5));
     ASSERT_TRUE(r.chosen) << r.error;
     const ContractionPlan &chosen = r.candidates[*r.chosen];
-    EXPECT_TRUE(runsWhole(chosen)) << "P = " << P;
+    EXPECT_TRUE(runsWholeEverywhere(chosen)) << "P = " << P;
     EXPECT_TRUE(chosen.inCore);
     EXPECT_EQ(chosen.commBytes, 0);
     // Its cost is the work the other processes' shares add: 2 n^3 (1 - 1/P).
@@ -644,11 +644,11 @@ TEST(ContractionPlanner, WholeOnEveryProcessWhereMessagesCostMoreThanTheWork) {
     PlanResult paper = planContraction(tiny, machine(P, 1e9));
     ASSERT_TRUE(paper.chosen);
     for (const ContractionPlan &c : paper.candidates)
-      EXPECT_FALSE(runsWhole(c)) << "P = " << P;
+      EXPECT_FALSE(runsWholeEverywhere(c)) << "P = " << P;
 
     PlanResult large = planContraction(matmul(2000), withLatency(machine(P, 1e9), 1e-5));
     ASSERT_TRUE(large.chosen);
-    EXPECT_FALSE(runsWhole(large.candidates[*large.chosen])) << "P = " << P;
+    EXPECT_FALSE(runsWholeEverywhere(large.candidates[*large.chosen])) << "P = " << P;
   }
 }
 
@@ -688,7 +688,7 @@ TEST(ContractionPlanner, HandOverLatencyIsChargedToSplitPlansOnly) {
     if (c.handOver.commBytes == 0)
       continue;
     const double bytesSeconds = c.handOver.commBytes / 200e6;
-    if (runsWhole(c)) {
+    if (runsWholeEverywhere(c)) {
       sawWhole = true;
       EXPECT_NEAR(c.handOver.seconds, bytesSeconds, 1e-15);
     } else {
@@ -698,7 +698,7 @@ TEST(ContractionPlanner, HandOverLatencyIsChargedToSplitPlansOnly) {
   }
   EXPECT_TRUE(sawWhole);
   EXPECT_TRUE(sawSplit);
-  EXPECT_TRUE(runsWhole(r.candidates[*r.chosen]));
+  EXPECT_TRUE(runsWholeEverywhere(r.candidates[*r.chosen]));
 }
 
 // Every label shorter than the grid: the ragged plans (some processes with
@@ -716,7 +716,58 @@ TEST(ContractionPlanner, WholeCompetesWithRaggedPlans) {
   m.latency = 1e-5;
   PlanResult r = planContraction(batched, m);
   ASSERT_TRUE(r.chosen) << r.error;
-  EXPECT_TRUE(std::any_of(r.candidates.begin(), r.candidates.end(), runsWhole));
+  EXPECT_TRUE(std::any_of(r.candidates.begin(), r.candidates.end(), runsWholeEverywhere));
   const ContractionPlan &chosen = r.candidates[*r.chosen];
-  EXPECT_FALSE(runsWhole(chosen));
+  EXPECT_FALSE(runsWholeEverywhere(chosen));
+}
+
+// Readers of the result (D59): handing the result over into a reader's
+// layout counts in each candidate's choice at the same prices as the
+// reader's own hand-over, so that enough readers of C split along j turn the
+// choice from the plan that leaves C split along i (COSMA's, the cheapest
+// alone) to one that leaves it as they load it.
+TEST(ContractionPlanner, ReadersHandOffCountsInTheChoice) {
+  const int64_t P = 2;
+  const ContractionProblem alone = matmul(64);
+  const MachineModel m = machine(P, 1e9);
+  PlanResult first = planContraction(alone, m);
+  ASSERT_TRUE(first.chosen) << first.error;
+  const Layout left = first.candidates[*first.chosen].layoutC;
+  ASSERT_EQ(left.parts("i"), P) << left.str();
+  EXPECT_EQ(first.candidates[*first.chosen].handOff.commBytes, 0);
+  const Layout alongJ{{P}, {"j"}};
+  ContractionProblem read = alone;
+  for (int reader = 0; reader < 3; ++reader) {
+    read.readers.push_back({alongJ, /*whole=*/false});
+    PlanResult r = planContraction(read, m);
+    ASSERT_TRUE(r.chosen) << r.error;
+    expectWellFormed(r, read, m);
+    bool sawMove = false;
+    for (const ContractionPlan &c : r.candidates) {
+      if (!c.inCore || c.layoutC.parts("i") != P)
+        continue;
+      // Half of each rank's 32 x 64 block moves to each reader: 8 KB at 200 MB/s.
+      sawMove = true;
+      EXPECT_EQ(c.handOff.commBytes, (reader + 1) * 32 * 32 * 8.0);
+      EXPECT_NEAR(c.handOff.seconds, c.handOff.commBytes / 200e6, 1e-15);
+    }
+    EXPECT_TRUE(sawMove);
+    const ContractionPlan &chosen = r.candidates[*r.chosen];
+    // Two readers: COSMA's plan and its hand-offs cost replication-a's plan.
+    if (reader == 0) {
+      EXPECT_EQ(chosen.layoutC.parts("i"), P) << chosen.layoutC.str();
+    } else if (reader == 2) {
+      EXPECT_TRUE(chosen.layoutC.samePartition(alongJ)) << chosen.layoutC.str();
+      EXPECT_EQ(chosen.handOff.commBytes, 0);
+    }
+  }
+  // A reader that runs whole on every process is charged the bytes only.
+  ContractionProblem whole = alone;
+  whole.readers.push_back({Layout{{P}, {Layout::kReplicated}}, /*whole=*/true});
+  MachineModel slow = m;
+  slow.latency = 1e-3;
+  PlanResult w = planContraction(whole, slow);
+  ASSERT_TRUE(w.chosen) << w.error;
+  for (const ContractionPlan &c : w.candidates)
+    EXPECT_NEAR(c.handOff.seconds, c.handOff.commBytes / 200e6, 1e-15);
 }

@@ -37,6 +37,17 @@ struct ContractionProblem {
   /// over only counts when choosing among the candidates. C's is the old value
   /// of an accumulation.
   std::optional<Layout> heldA, heldB, heldC;
+  /// A later statement that reads the result from where this one leaves it
+  /// in memory (D59): the layout its hand-over fills, in this problem's C
+  /// labels (handOverTarget), and whether it runs whole on every process.
+  struct Reader {
+    Layout into;
+    bool whole = false;
+  };
+  /// The readers of the result, as their plans stand: handing it over to them
+  /// counts when choosing, as each reader's own hand-over counts in its
+  /// choice, so that a statement's layout is weighed from both sides.
+  std::vector<Reader> readers;
   /// C starts at zero (`=`, no accumulator): out of core its first read of
   /// each tile is a zero fill, not a disk read (docs/Derivations.md D51).
   bool freshC = false;
@@ -128,6 +139,9 @@ struct ContractionPlan {
   /// this plan's layouts moves per process: the runtime's cost before the
   /// plan's stages, not part of the plan's volumes.
   RedistCost handOver;
+  /// What handing this plan's result over to the problem's readers moves
+  /// (ContractionProblem::readers), at the same prices: in memory only.
+  RedistCost handOff;
 
   /// Out of core in Gao et al.'s tiling loops, with a method, a read order,
   /// a nest and a memory rule; COSMA out of core runs rounds instead (D56).
@@ -136,8 +150,9 @@ struct ContractionPlan {
   double totalDiskBytes() const { return diskBytes + redist.diskBytes; }
   double totalCommBytes() const { return commBytes + redist.commBytes; }
   double totalSeconds() const { return seconds + redist.seconds; }
-  /// The cost the search compares candidates by: the plan's and the hand-over.
-  double choiceSeconds() const { return totalSeconds() + handOver.seconds; }
+  /// The cost the search compares candidates by: the plan's and the hand-overs
+  /// into it and out of it.
+  double choiceSeconds() const { return totalSeconds() + handOver.seconds + handOff.seconds; }
 };
 
 struct PlanResult {
@@ -146,6 +161,18 @@ struct PlanResult {
   std::vector<std::string> remarks; ///< algorithms skipped and why
   std::string error;
 };
+
+/// The layout a hand-over of operand `x` fills for a plan of `algorithm`
+/// that uses `used` for it: `used`, except that a replication algorithm's
+/// whole input is handed over as a load fills it, a slab of its first
+/// dimension (`first`) per process of `procs` (its all-gather, in the plan's
+/// volumes, completes it).
+Layout handOverTarget(ParallelAlgorithm algorithm, Operand x, const Layout &used,
+                      const std::string &first, int64_t procs);
+
+/// True for a plan of `algorithm` with A in `layoutA` that computes the whole
+/// contraction on every process (D58).
+bool runsWhole(ParallelAlgorithm algorithm, const Layout &layoutA);
 
 /// Plans `problem` on `machine`. The labels must form a binary contraction that
 /// mapToMacroIndices accepts (the caller reports its errors).

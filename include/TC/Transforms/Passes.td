@@ -384,6 +384,15 @@ def SplitProgram : Pass<"tc-split-program", "::mlir::ModuleOp"> {
   }];
 }
 
+defvar PlanSweepsOption = [
+  Option<"planSweeps", "plan-sweeps", "int", /*default=*/"4",
+         "Sweeps over a program's contractions: the first plans each with the "
+         "plans of the statements before it in view, each later one plans each "
+         "again with its readers' plans too, until none changes "
+         "(docs/Derivations.md D59; 1: the first sweep only)",
+         "llvm::cl::value_desc(\"N\")">,
+];
+
 def SelectAlgorithm : Pass<"tc-select-algorithm", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tc::TCDialect"];
   let summary = "Choose in-core or out-of-core, the communication method, the parallel algorithm and the distributions";
@@ -401,10 +410,14 @@ def SelectAlgorithm : Pass<"tc-select-algorithm", "::mlir::ModuleOp"> {
     layout of its result: the cheapest plan counts what the runtime's
     hand-over into its layouts moves, without planning a stage-1 move
     (docs/Derivations.md D45; `hand_over_bytes` in the plan report).
+    Later sweeps plan each such statement again with the layouts its readers'
+    plans load its result in, priced as their hand-overs
+    (`hand_off_bytes`), until no plan changes (D59).
 
     Rotation needs a square process count; on any other P it is skipped with a
     remark. A contraction no plan fits gets an error giving the memory it needs.
   }];
+  let options = PlanSweepsOption;
 }
 
 def PlaceIO : Pass<"tc-place-io", "::mlir::ModuleOp"> {
@@ -535,7 +548,7 @@ def PlanPipeline : Pass<"tc-plan", "::mlir::ModuleOp"> {
     --mlir-print-debug-counter` counts the searches).
   }];
   let options = !listconcat(MachineFileOption, MachineOptions, LatencyOption,
-                            SpecializeProcsOptions,
+                            SpecializeProcsOptions, PlanSweepsOption,
                             MinimizeOperationsOptions, SharePermutedProductsOptions,
                             CheckRewritesOption, BlockSparseOptions,
                             FusionOptions, ReportOptions);

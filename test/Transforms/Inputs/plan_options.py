@@ -1,6 +1,6 @@
 """Every option of tc-set-machine, tc-specialize-procs, tc-minimize-operations,
-tc-share-permuted-products, tc-plan-block-sparse, tc-fuse-distribute and
-tc-plan-report reaches
+tc-share-permuted-products, tc-plan-block-sparse, tc-fuse-distribute,
+tc-select-algorithm and tc-plan-report reaches
 its pass through tc-plan, the tc-compile pipeline and tcc.
 
 Option lists come from `tc-opt --help`, so an option added to a pass is checked
@@ -24,7 +24,7 @@ import sys
 
 SUBPASSES = ["tc-set-machine", "tc-specialize-procs", "tc-minimize-operations",
              "tc-share-permuted-products", "tc-plan-block-sparse", "tc-fuse-distribute",
-             "tc-plan-report"]
+             "tc-select-algorithm", "tc-plan-report"]
 CHAIN = ["tc-set-machine", "tc-specialize-procs", "tc-minimize-operations", "tc-share-products",
          "tc-share-permuted-products", "tc-split-program",
          "tc-plan-block-sparse",
@@ -70,6 +70,7 @@ VALUES = {
     "tolerance": "0.05",
     "min-summed-volume": "2",
     "check-rewrites": "true",
+    "plan-sweeps": "1",
 }
 # Options of block-sparse contractions are tried on one (plan-options.mlir has
 # none).
@@ -77,6 +78,7 @@ INPUTS = {o: "plan-options-blocks.mlir" for o in ["imbalance", "assignment", "ca
                                                       "partitioner"]}
 INPUTS["tolerance"] = "plan-options-product.mlir"
 INPUTS["min-summed-volume"] = "plan-options-permuted.mlir"
+INPUTS["plan-sweeps"] = "plan-readers.mlir"
 # tcc's spelling of tc-plan's report files.
 TCC_NAMES = {"report": "plan-report", "table": "plan-table"}
 
