@@ -20,7 +20,8 @@ that sums 2 or more terms (--min-summed-volume 2: the default 32 leaves the
 small extents here alone) (in memory, and out of core with a cap of 2-16 KB
 drawn per program when a plan fits it; every other program with latency 0,
 the papers' model, the others with tcc's default, which runs small
-statements whole on every process) and run on every count by
+statements whole on every process; two in four with --plan-sweeps 1, the
+others planned with each result's readers in view) and run on every count by
 scripts/run-program.py with --check-bytes: outputs within 1e-12 (1e-5 for f32)
 of scripts/tce_numpy.py, every rank's bytes as predicted. The only refusal
 accepted is the small cap's "no plan fits". Prints one line per program and a
@@ -506,6 +507,9 @@ def run(a, counts, work):
         # default latency, which runs small statements whole on every process
         # (docs/Derivations.md D58).
         latency = ["--latency", "0"] if n % 2 == 1 else []
+        # Two programs in four are planned statement by statement in one
+        # sweep, the others also with each result's readers in view (D59).
+        latency += ["--plan-sweeps", "1"] if (n // 2) % 2 == 1 else []
         # In memory, and out of core with a cap drawn for this program.
         for mem in ["4MB", rng.choice(["2KB", "4KB", "8KB", "16KB"])]:
             exe = os.path.join(work, f"p{n}-{mem}")
