@@ -34,6 +34,22 @@ double dot(int64_t n, const double *x, const double *y) {
   return s;
 }
 
+/// sum_i x[i] w[i] y[i], weighting x a piece at a time on the stack (a
+/// whole weighted copy would take another share of memory, where the
+/// history may be on disk for want of it).
+double weightedDot(int64_t n, const double *x, const double *w, const double *y) {
+  constexpr int64_t kPiece = 1024;
+  double piece[kPiece];
+  double s = 0;
+  for (int64_t at = 0; at < n; at += kPiece) {
+    const int64_t len = std::min(kPiece, n - at);
+    for (int64_t i = 0; i < len; ++i)
+      piece[i] = x[at + i] * w[at + i];
+    s += cblas_ddot(static_cast<blasint>(len), piece, 1, y + at, 1);
+  }
+  return s;
+}
+
 void axpy(int64_t n, double a, const double *x, double *y) {
   for (int64_t at = 0; at < n; at += kBlasPiece)
     cblas_daxpy(static_cast<blasint>(std::min(kBlasPiece, n - at)), a, x + at, 1, y + at, 1);
@@ -297,17 +313,11 @@ void Diis::record(const std::vector<double> &values, const std::vector<double> &
   // The new error's overlaps with every entry's (its own included), by BLAS:
   // a loop's one running sum waits on each add (a water STO-3G iteration's
   // DIIS took twice as long).
-  std::vector<double> weighted, dots(order_.size(), 0.0), other;
-  const double *left = errors.data();
-  if (!weights_.empty()) {
-    weighted.resize(share_);
-    for (int64_t i = 0; i < share_; ++i)
-      weighted[i] = errors[i] * weights_[i];
-    left = weighted.data();
-  }
+  std::vector<double> dots(order_.size(), 0.0), other;
   for (size_t k = 0; k < order_.size(); ++k) {
     const double *e = order_[k] == slot ? errors.data() : slotData(order_[k], 1, other);
-    dots[k] = dot(share_, left, e);
+    dots[k] = weights_.empty() ? dot(share_, errors.data(), e)
+                               : weightedDot(share_, errors.data(), weights_.data(), e);
   }
   if (!whole_) // each rank summed its share; whole, every rank summed all
     MPI_Allreduce(MPI_IN_PLACE, dots.data(), static_cast<int>(dots.size()), MPI_DOUBLE, MPI_SUM,

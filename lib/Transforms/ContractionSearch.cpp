@@ -53,8 +53,10 @@ const PlanResult &ContractionSearch::search(ContractOp op, const ContractionProb
   std::deque<Search> &done = searches[op.getOperation()];
   const std::string neighbours = neighboursOf(problem);
   for (const Search &s : done)
-    if (sameDecisions(s.decisions, decisions) && s.neighbours == neighbours)
+    if (sameDecisions(s.decisions, decisions) && s.neighbours == neighbours) {
+      lastAnswered[op.getOperation()] = &s;
       return s.result;
+    }
   Search s{decisions, neighbours, {}};
   bool ran = false;
   IRUnit unit = op.getOperation();
@@ -67,17 +69,24 @@ const PlanResult &ContractionSearch::search(ContractOp op, const ContractionProb
   if (!ran)
     s.result.error = "the planner's search was skipped (--mlir-debug-counter)";
   done.push_back(std::move(s));
+  lastAnswered[op.getOperation()] = &done.back();
   return done.back().result;
 }
 
 const PlanResult &ContractionSearch::choose(ContractOp op, const ContractionProblem &problem,
                                             const MachineModel &machine,
                                             const PlanDecisions &decisions) {
-  // The latest first: a later sweep's search saw the neighbours as they are.
+  auto stands = [&](const Search &s) {
+    return s.result.chosen &&
+           choiceStands(s.decisions, s.result.candidates[*s.result.chosen], decisions);
+  };
+  // The search whose choice was recorded, then the latest first: a later
+  // sweep's search saw the neighbours as they are.
+  if (const Search *last = lastAnswered.lookup(op.getOperation()); last && stands(*last))
+    return last->result;
   const std::deque<Search> &done = searches[op.getOperation()];
   for (auto s = done.rbegin(); s != done.rend(); ++s)
-    if (s->result.chosen &&
-        choiceStands(s->decisions, s->result.candidates[*s->result.chosen], decisions))
+    if (stands(*s))
       return s->result;
   return search(op, problem, machine, decisions);
 }

@@ -57,6 +57,10 @@ private:
   /// Every search of each op, in the order they ran (a deque: the results
   /// handed out stay where they are).
   llvm::DenseMap<Operation *, std::deque<Search>> searches;
+  /// The search `search` last answered for each op: the one whose choice
+  /// tc-select-algorithm recorded, which `choose` tries first (a sweep may
+  /// return to an earlier search's neighbours, D59).
+  llvm::DenseMap<Operation *, const Search *> lastAnswered;
 };
 
 /// Plans every tc.contract of `module` (but those tc-fuse-distribute planned as

@@ -160,8 +160,12 @@ keptReadersOf(ContractOp op, const std::vector<std::string> &labelsC,
         f->getAttr(TCDialect::getMachineAttrName()) != machine)
       continue;
     f.walk([&](ContractOp reader) {
+      // An operator tree's or block-sparse contraction hands over nothing
+      // the dense planner prices.
       auto plan = reader->getAttrOfType<PlanAttr>(TCDialect::getPlanAttrName());
-      if (!plan || !plan.getGrid() || !plan.getAlgorithmKind())
+      if (!plan || !plan.getGrid() || !plan.getAlgorithmKind() ||
+          reader->hasAttr(TCDialect::getFusionAttrName()) ||
+          reader->hasAttr(TCDialect::getBlockPlanAttrName()))
         return;
       const PerOperand<Value> read = {{reader.getLhs(), reader.getRhs(), reader.getInit()}};
       const PerOperand<DistAttr> dist = {{plan.getDistA(), plan.getDistB(), plan.getDistC()}};

@@ -156,7 +156,10 @@ std::vector<TensorStorage> blockTensors(ModuleOp module) {
 }
 
 bool samePlan(const ContractionPlan &a, const ContractionPlan &b) {
-  if (a.inCore != b.inCore || a.algorithm != b.algorithm)
+  // Candidates of one algorithm differ by their layouts (Gao et al.'s one per
+  // distributed label), which their hand-overs price apart (D45, D59).
+  if (a.inCore != b.inCore || a.algorithm != b.algorithm || !a.layoutA.samePartition(b.layoutA) ||
+      !a.layoutB.samePartition(b.layoutB) || !a.layoutC.samePartition(b.layoutC))
     return false;
   if (a.algorithm == ParallelAlgorithm::Cosma)
     return a.layoutA.grid == b.layoutA.grid;

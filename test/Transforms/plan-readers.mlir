@@ -15,7 +15,7 @@
 // CHECK-LABEL: func.func @p_s2(
 // CHECK: algorithm = cosma, grid = <[2, 1, 1]>, dist_a = <[j, *, i]>
 // CHECK-LABEL: func.func @p_s3(
-// CHECK: algorithm = cosma, grid = <[2, 1, 1]>, dist_a = <[j, *, i]>
+// CHECK: algorithm = cosma, grid = <[2, 1, 1]>, dist_a = <[n, *, m]>
 // JSON: {{[0-9]+}} 0 16384 None
 // JSON-NEXT: {{[0-9]+}} None 0 0
 // JSON-NEXT: {{[0-9]+}} None 0 0
