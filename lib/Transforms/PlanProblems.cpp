@@ -171,9 +171,6 @@ keptReadersOf(ContractOp op, const std::vector<std::string> &labelsC,
       const PerOperand<DistAttr> dist = {{plan.getDistA(), plan.getDistB(), plan.getDistC()}};
       const PerOperand<ArrayAttr> labels = {
           {reader.getLabelsOfInput(0), reader.getLabelsOfInput(1), reader.getResultLabels()}};
-      auto distA = plan.getDistA() ? toLayout(plan.getGrid(), plan.getDistA(), labels[Operand::A],
-                                              strings(labels[Operand::A]))
-                                   : Layout();
       for (Operand x : kOperands) {
         if (!read[x] || !dist[x] || keptProducerOf(reader, read[x]) != op)
           continue;
@@ -182,7 +179,10 @@ keptReadersOf(ContractOp op, const std::vector<std::string> &labelsC,
         ContractionProblem::Reader r;
         r.into = handOverTarget(*plan.getAlgorithmKind(), x, used,
                                 labelsC.empty() ? "" : labelsC.front(), used.procs());
-        r.whole = plan.getDistA() && runsWhole(*plan.getAlgorithmKind(), distA);
+        r.whole =
+            plan.getDistA() && runsWhole(*plan.getAlgorithmKind(),
+                                         toLayout(plan.getGrid(), plan.getDistA(),
+                                                  labels[Operand::A], strings(labels[Operand::A])));
         readers.push_back(std::move(r));
       }
     });
